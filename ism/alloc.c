@@ -1,0 +1,114 @@
+#include "ism/alloc.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void out_of_memory(size_t size) {
+  fprintf(stderr, "ismv: fatal: out of memory (allocating %zu bytes)\n", size);
+  abort();
+}
+
+void *xmalloc(size_t size) {
+  void *p = malloc(size ? size : 1);
+  if (!p) out_of_memory(size);
+  return p;
+}
+
+void *xcalloc(size_t count, size_t size) {
+  void *p = calloc(count ? count : 1, size ? size : 1);
+  if (!p) out_of_memory(count * size);
+  return p;
+}
+
+void *xrealloc(void *ptr, size_t size) {
+  void *p = realloc(ptr, size ? size : 1);
+  if (!p) out_of_memory(size);
+  return p;
+}
+
+char *xstrdup(const char *s) { return xstrndup(s, strlen(s)); }
+
+char *xstrndup(const char *s, size_t n) {
+  char *p = xmalloc(n + 1);
+  memcpy(p, s, n);
+  p[n] = '\0';
+  return p;
+}
+
+static char *vformat(const char *fmt, va_list ap) {
+  va_list copy;
+  va_copy(copy, ap);
+  int n = vsnprintf(NULL, 0, fmt, copy);
+  va_end(copy);
+  if (n < 0) n = 0;
+  char *p = xmalloc((size_t)n + 1);
+  vsnprintf(p, (size_t)n + 1, fmt, ap);
+  return p;
+}
+
+char *xasprintf(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char *p = vformat(fmt, ap);
+  va_end(ap);
+  return p;
+}
+
+struct arena_block {
+  arena_block_t *next;
+  size_t used, size;
+  _Alignas(16) unsigned char data[];
+};
+
+enum { ARENA_BLOCK = 64 * 1024 };
+
+void arena_init(arena_t *arena) { arena->head = NULL; }
+
+void arena_free(arena_t *arena) {
+  arena_block_t *b = arena->head;
+  while (b) {
+    arena_block_t *next = b->next;
+    free(b);
+    b = next;
+  }
+  arena->head = NULL;
+}
+
+void *arena_alloc(arena_t *arena, size_t size) {
+  size = (size + 15) & ~(size_t)15;
+  arena_block_t *b = arena->head;
+  if (!b || b->size - b->used < size) {
+    size_t cap = size > ARENA_BLOCK ? size : ARENA_BLOCK;
+    b = xmalloc(sizeof *b + cap);
+    b->size = cap;
+    b->used = 0;
+    b->next = arena->head;
+    arena->head = b;
+  }
+  void *p = b->data + b->used;
+  b->used += size;
+  memset(p, 0, size);
+  return p;
+}
+
+char *arena_strndup(arena_t *arena, const char *s, size_t n) {
+  char *p = arena_alloc(arena, n + 1);
+  memcpy(p, s, n);
+  p[n] = '\0';
+  return p;
+}
+
+char *arena_strdup(arena_t *arena, const char *s) { return arena_strndup(arena, s, strlen(s)); }
+
+char *arena_printf(arena_t *arena, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char *tmp = vformat(fmt, ap);
+  va_end(ap);
+  char *p = arena_strdup(arena, tmp);
+  free(tmp);
+  return p;
+}

@@ -1,0 +1,31 @@
+/* Memory: allocation wrappers that never return NULL (they abort on
+ * out-of-memory, the one failure we do not report as a diagnostic) and a
+ * bump arena so that a loaded model is freed in one call. */
+#ifndef ISM_ALLOC_H
+#define ISM_ALLOC_H
+
+#include <stddef.h>
+
+void *xmalloc(size_t size);
+void *xcalloc(size_t count, size_t size);
+void *xrealloc(void *ptr, size_t size);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+/* printf into a fresh heap string; the caller frees it. */
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* An arena owns every block it hands out; arena_free releases them all.
+ * Blocks are 16-byte aligned and zero-filled. */
+typedef struct arena_block arena_block_t;
+typedef struct {
+  arena_block_t *head; /* newest block first */
+} arena_t;
+
+void arena_init(arena_t *arena);
+void arena_free(arena_t *arena);
+void *arena_alloc(arena_t *arena, size_t size);
+char *arena_strdup(arena_t *arena, const char *s);
+char *arena_strndup(arena_t *arena, const char *s, size_t n);
+char *arena_printf(arena_t *arena, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif

@@ -1,0 +1,155 @@
+#include "ism/diag.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ism/alloc.h"
+
+void diag_init(diag_list_t *d) {
+  memset(d, 0, sizeof *d);
+  d->max_errors = 20;
+}
+
+void diag_free(diag_list_t *d) {
+  for (size_t i = 0; i < d->count; i++) free(d->items[i].message);
+  free(d->items);
+  for (size_t i = 0; i < d->nsources; i++) {
+    free(d->sources[i].path);
+    free(d->sources[i].text);
+  }
+  free(d->sources);
+  memset(d, 0, sizeof *d);
+}
+
+static void add(diag_list_t *d, diag_level_t level, loc_t loc, const char *fmt, va_list ap) {
+  if (level == DIAG_ERROR) {
+    if (d->errors >= d->max_errors) {
+      d->dropped++;
+      return;
+    }
+    d->errors++;
+  }
+  if (d->count == d->cap) {
+    d->cap = d->cap ? 2 * d->cap : 16;
+    d->items = xrealloc(d->items, d->cap * sizeof *d->items);
+  }
+  va_list copy;
+  va_copy(copy, ap);
+  int n = vsnprintf(NULL, 0, fmt, copy);
+  va_end(copy);
+  char *msg = xmalloc((size_t)(n > 0 ? n : 0) + 1);
+  vsnprintf(msg, (size_t)(n > 0 ? n : 0) + 1, fmt, ap);
+  d->items[d->count++] = (diag_t){level, loc, msg};
+}
+
+#define DEFINE_REPORTER(name, level)                                  \
+  void name(diag_list_t *d, loc_t loc, const char *fmt, ...) {        \
+    va_list ap;                                                       \
+    va_start(ap, fmt);                                                \
+    add(d, level, loc, fmt, ap);                                      \
+    va_end(ap);                                                       \
+  }
+DEFINE_REPORTER(diag_error, DIAG_ERROR)
+DEFINE_REPORTER(diag_warning, DIAG_WARNING)
+DEFINE_REPORTER(diag_note, DIAG_NOTE)
+
+bool diag_has_errors(const diag_list_t *d) { return d->errors > 0 || d->dropped > 0; }
+
+const char *diag_add_source(diag_list_t *d, const char *path, const char *text) {
+  for (size_t i = 0; i < d->nsources; i++)
+    if (strcmp(d->sources[i].path, path) == 0) return d->sources[i].path;
+  if (d->nsources == d->sources_cap) {
+    d->sources_cap = d->sources_cap ? 2 * d->sources_cap : 8;
+    d->sources = xrealloc(d->sources, d->sources_cap * sizeof *d->sources);
+  }
+  diag_source_t *s = &d->sources[d->nsources++];
+  s->path = xstrdup(path);
+  s->text = text ? xstrdup(text) : NULL;
+  return s->path;
+}
+
+bool diag_source_line(const diag_list_t *d, const char *file, int line, char *buf, size_t size) {
+  if (!file || line < 1 || size == 0) return false;
+  for (size_t i = 0; i < d->nsources; i++) {
+    if (strcmp(d->sources[i].path, file) != 0 || !d->sources[i].text) continue;
+    const char *p = d->sources[i].text;
+    for (int l = 1; l < line; l++) {
+      p = strchr(p, '\n');
+      if (!p) return false;
+      p++;
+    }
+    size_t n = strcspn(p, "\r\n");
+    if (n >= size) n = size - 1;
+    memcpy(buf, p, n);
+    buf[n] = '\0';
+    return true;
+  }
+  return false;
+}
+
+const char *diag_read_file(diag_list_t *d, const char *path, loc_t from, const char **path_out) {
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    diag_error(d, from, "cannot read '%s': %s", path, strerror(errno));
+    return NULL;
+  }
+  size_t cap = 4096, len = 0;
+  char *text = xmalloc(cap);
+  size_t n;
+  while ((n = fread(text + len, 1, cap - len - 1, f)) > 0) {
+    len += n;
+    if (cap - len - 1 == 0) text = xrealloc(text, cap *= 2);
+  }
+  int failed = ferror(f);
+  fclose(f);
+  text[len] = '\0';
+  if (failed || memchr(text, '\0', len)) {
+    diag_error(d, from, "cannot read '%s': %s", path, failed ? "read error" : "not a text file");
+    free(text);
+    return NULL;
+  }
+  const char *registered = diag_add_source(d, path, text);
+  free(text);
+  if (path_out) *path_out = registered;
+  for (size_t i = 0; i < d->nsources; i++)
+    if (d->sources[i].path == registered) return d->sources[i].text;
+  return NULL;
+}
+
+static size_t edit_distance(const char *a, const char *b) {
+  size_t la = strlen(a), lb = strlen(b);
+  if (la > 64 || lb > 64) return (size_t)-1;
+  size_t row[65];
+  for (size_t j = 0; j <= lb; j++) row[j] = j;
+  for (size_t i = 1; i <= la; i++) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= lb; j++) {
+      size_t up = row[j];
+      size_t best = diag + (a[i - 1] != b[j - 1]);
+      if (row[j] + 1 < best) best = row[j] + 1;
+      if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+      row[j] = best;
+      diag = up;
+    }
+  }
+  return row[lb];
+}
+
+const char *diag_suggest(const char *word, const char *const *candidates, size_t n) {
+  size_t len = strlen(word);
+  size_t limit = len / 3 > 1 ? len / 3 : 1;
+  const char *best = NULL;
+  size_t best_d = limit + 1;
+  for (size_t i = 0; i < n; i++) {
+    size_t dist = edit_distance(word, candidates[i]);
+    if (dist < best_d) {
+      best_d = dist;
+      best = candidates[i];
+    }
+  }
+  return best;
+}

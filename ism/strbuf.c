@@ -1,0 +1,96 @@
+#include "ism/strbuf.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ism/alloc.h"
+
+void strbuf_init(strbuf_t *sb) {
+  sb->data = NULL;
+  sb->len = sb->cap = 0;
+}
+
+void strbuf_free(strbuf_t *sb) {
+  free(sb->data);
+  strbuf_init(sb);
+}
+
+void strbuf_clear(strbuf_t *sb) {
+  sb->len = 0;
+  if (sb->data) sb->data[0] = '\0';
+}
+
+static void reserve(strbuf_t *sb, size_t extra) {
+  size_t need = sb->len + extra + 1;
+  if (need <= sb->cap) return;
+  size_t cap = sb->cap ? sb->cap : 64;
+  while (cap < need) cap *= 2;
+  sb->data = xrealloc(sb->data, cap);
+  sb->cap = cap;
+}
+
+void strbuf_putn(strbuf_t *sb, const char *s, size_t n) {
+  reserve(sb, n);
+  memcpy(sb->data + sb->len, s, n);
+  sb->len += n;
+  sb->data[sb->len] = '\0';
+}
+
+void strbuf_putc(strbuf_t *sb, char c) { strbuf_putn(sb, &c, 1); }
+void strbuf_puts(strbuf_t *sb, const char *s) { strbuf_putn(sb, s, strlen(s)); }
+
+void strbuf_printf(strbuf_t *sb, const char *fmt, ...) {
+  va_list ap, copy;
+  va_start(ap, fmt);
+  va_copy(copy, ap);
+  int n = vsnprintf(NULL, 0, fmt, copy);
+  va_end(copy);
+  if (n > 0) {
+    reserve(sb, (size_t)n);
+    vsnprintf(sb->data + sb->len, (size_t)n + 1, fmt, ap);
+    sb->len += (size_t)n;
+  }
+  va_end(ap);
+}
+
+void strbuf_json_string(strbuf_t *sb, const char *s) {
+  strbuf_putc(sb, '"');
+  for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+    switch (*p) {
+    case '"': strbuf_puts(sb, "\\\""); break;
+    case '\\': strbuf_puts(sb, "\\\\"); break;
+    case '\n': strbuf_puts(sb, "\\n"); break;
+    case '\t': strbuf_puts(sb, "\\t"); break;
+    case '\r': strbuf_puts(sb, "\\r"); break;
+    default:
+      if (*p < 0x20) strbuf_printf(sb, "\\u%04x", *p);
+      else strbuf_putc(sb, (char)*p);
+    }
+  }
+  strbuf_putc(sb, '"');
+}
+
+void strbuf_json_number(strbuf_t *sb, double x) {
+  if (!isfinite(x)) {
+    strbuf_puts(sb, "null");
+    return;
+  }
+  if (x == 0) x = 0; /* no "-0" */
+  char buf[40];
+  for (int prec = 15; prec <= 17; prec++) {
+    snprintf(buf, sizeof buf, "%.*g", prec, x);
+    if (strtod(buf, NULL) == x) break;
+  }
+  strbuf_puts(sb, buf);
+}
+
+char *strbuf_take(strbuf_t *sb) {
+  char *s = sb->data ? sb->data : xstrdup("");
+  strbuf_init(sb);
+  return s;
+}
+
+const char *strbuf_str(const strbuf_t *sb) { return sb->data ? sb->data : ""; }

@@ -1,0 +1,30 @@
+/* A growable, always NUL-terminated character buffer for building output
+ * (reports, JSON, DOT) before it is written in one piece. */
+#ifndef ISM_STRBUF_H
+#define ISM_STRBUF_H
+
+#include <stddef.h>
+
+typedef struct {
+  char *data; /* NUL-terminated when cap > 0 */
+  size_t len;
+  size_t cap;
+} strbuf_t;
+
+void strbuf_init(strbuf_t *sb);
+void strbuf_free(strbuf_t *sb);
+void strbuf_clear(strbuf_t *sb);
+void strbuf_putc(strbuf_t *sb, char c);
+void strbuf_puts(strbuf_t *sb, const char *s);
+void strbuf_putn(strbuf_t *sb, const char *s, size_t n);
+void strbuf_printf(strbuf_t *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Appends s as a JSON string literal, quotes included. */
+void strbuf_json_string(strbuf_t *sb, const char *s);
+/* Appends a double the shortest way that reads back exactly ("%.17g" trimmed),
+ * as JSON needs it: integers without a fraction, no inf/nan (those become null). */
+void strbuf_json_number(strbuf_t *sb, double x);
+/* Returns the buffer's string (never NULL) and leaves sb empty; caller frees. */
+char *strbuf_take(strbuf_t *sb);
+const char *strbuf_str(const strbuf_t *sb);
+
+#endif
