@@ -51,13 +51,16 @@ static void text_cex(strbuf_t *sb, const verify_report_t *rep, size_t index, con
   char *fail = failure_text(m, c);
   strbuf_printf(sb, "  fails at step %d (rule %s): %s\n", c->length, m->rules[c->rules[c->length - 1]].id, fail);
   free(fail);
-  strbuf_printf(sb, "  %-5s %-10s %-8s", "step", "state", "rule");
-  for (size_t v = 0; v < nv; v++) strbuf_printf(sb, " %-16s", m->vars[v].name);
-  strbuf_putc(sb, '\n');
+  /* A table: a row per sensing (and one after the last rule), a column per variable. */
+  size_t ncols = 3 + nv, nrows = (size_t)c->length + 2;
+  char **cells = xcalloc(ncols * nrows, sizeof *cells);
+  cells[0] = xstrdup("step"), cells[1] = xstrdup("state"), cells[2] = xstrdup("rule");
+  for (size_t v = 0; v < nv; v++) cells[3 + v] = xstrdup(m->vars[v].name);
   for (int k = 0; k <= c->length; k++) {
-    char stepname[16];
-    snprintf(stepname, sizeof stepname, k < c->length ? "%d" : "after", k + 1);
-    strbuf_printf(sb, "  %-5s %-10s %-8s", stepname, m->states[c->states[k]], k < c->length ? m->rules[c->rules[k]].id : "");
+    char **row = cells + (size_t)(k + 1) * ncols;
+    row[0] = k < c->length ? xasprintf("%d", k + 1) : xstrdup("after");
+    row[1] = xstrdup(m->states[c->states[k]]);
+    row[2] = xstrdup(k < c->length ? m->rules[c->rules[k]].id : "");
     for (size_t v = 0; v < nv; v++) {
       strbuf_t cell;
       strbuf_init(&cell);
@@ -67,12 +70,24 @@ static void text_cex(strbuf_t *sb, const verify_report_t *rep, size_t index, con
         verify_value_text(&cell, &m->vars[v], c->sensed[(size_t)k * nv + v]);
         strbuf_putc(&cell, ')');
       }
-      strbuf_printf(sb, " %-16s", strbuf_str(&cell));
-      strbuf_free(&cell);
+      row[3 + v] = strbuf_take(&cell);
+    }
+  }
+  for (size_t r = 0; r < nrows; r++) {
+    strbuf_puts(sb, " ");
+    for (size_t col = 0; col < ncols; col++) {
+      size_t width = 0;
+      for (size_t q = 0; q < nrows; q++) {
+        size_t len = strlen(cells[q * ncols + col]);
+        if (len > width) width = len;
+      }
+      strbuf_printf(sb, " %-*s", (int)width, cells[r * ncols + col]);
     }
     while (sb->len && sb->data[sb->len - 1] == ' ') sb->data[--sb->len] = '\0';
     strbuf_putc(sb, '\n');
   }
+  for (size_t q = 0; q < ncols * nrows; q++) free(cells[q]);
+  free(cells);
   for (size_t a = 0; a < c->nactions; a++)
     for (size_t v = 0; v < nv; v++) {
       const cex_action_t *ca = &c->actions[a];

@@ -157,6 +157,7 @@ static void load_actions(loader_t *l, const ynode_t *acts) {
     a->name = acts->keys[i]->text;
     a->loc = acts->keys[i]->loc;
     a->constrains = arena_alloc(l->arena, (m->nvars + 1) * sizeof *a->constrains);
+    a->reads = arena_alloc(l->arena, (m->nvars + 1) * sizeof *a->reads);
     const ynode_t *spec = acts->items[i];
     if (ydoc_is_null(spec)) continue; /* an action with no effect on the environment */
     if (!ydoc_expect_kind(spec, YNODE_MAP, "an action's definition", l->diags)) continue;
@@ -177,9 +178,10 @@ static void load_actions(loader_t *l, const ynode_t *acts) {
   }
 }
 
-static void mark_primed(void *ctx, const expr_t *var) {
-  bool *constrains = ctx;
-  if (var->u.var.primed) constrains[var->u.var.id] = true;
+static void mark_use(void *ctx, const expr_t *var) {
+  ism_action_t *a = ctx;
+  if (var->u.var.primed) a->constrains[var->u.var.id] = true;
+  else a->reads[var->u.var.id] = true;
 }
 
 static void load_steps(loader_t *l, ism_rule_t *r, const ynode_t *n) {
@@ -383,9 +385,10 @@ ism_model_t *ism_load(const char *path, diag_list_t *diags) {
   load_states(&l, root);
   load_actions(&l, ydoc_get(root, "actions"));
   if ((n = ydoc_require(root, "rules", "the model", diags))) load_rules(&l, n);
-  for (size_t a = 0; a < m->nactions; a++)
-    for (size_t k = 0; k < m->actions[a].neffects; k++)
-      expr_visit_vars(m->actions[a].effects[k], mark_primed, m->actions[a].constrains);
+  for (size_t a = 0; a < m->nactions; a++) {
+    for (size_t k = 0; k < m->actions[a].neffects; k++) expr_visit_vars(m->actions[a].effects[k], mark_use, &m->actions[a]);
+    expr_visit_vars(m->actions[a].failure, mark_use, &m->actions[a]);
+  }
   if ((n = ydoc_get(root, "failure"))) m->failure = parse_checked(&l, n, "'failure'", false, TYPE_BOOL);
   if ((n = ydoc_get(root, "selection"))) {
     const char *s;

@@ -38,6 +38,7 @@ typedef struct {
   size_t neffects;
   expr_t *failure;    /* NULL or bool over true values before (x) and after (x') */
   bool *constrains;   /* [nvars]: sensing variable mentioned primed in an effect */
+  bool *reads;        /* [nvars]: normal variable read by an effect or the failure */
 } ism_action_t;
 
 typedef enum { ISM_STEP_ACTION, ISM_STEP_ASSIGN } ism_step_kind_t;

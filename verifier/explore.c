@@ -91,7 +91,10 @@ static void add_sensing(explorer_t *x, int i, term_vec_t *cs) {
   smt_term_t *T = x->T + (size_t)i * x->nvars, *H = x->H + (size_t)i * x->nvars;
   for (size_t v = 0; v < x->nvars; v++) {
     const ism_var_t *var = &m->vars[v];
-    if (!var->sensing) continue;
+    if (!var->sensing) {
+      H[v] = T[v]; /* the app's own value */
+      continue;
+    }
     if (var->has_range) VEC_PUSH(cs, between(x, as_real(x, (int)v, T[v]), var->range_lo, var->range_hi));
     if (var->uncertain && x->opt->mode == EXPLORE_ACTUAL) {
       smt_term_t e = fresh(x, (int)v, "~err", i);
@@ -131,7 +134,7 @@ static void run_action(explorer_t *x, int i, int position, int action, smt_term_
     rec.after[v] = rec.before[v];
     if (var->sensing) {
       rec.after[v] = fresh(x, (int)v, "'", i);
-    } else if (var->uncertain && x->opt->mode == EXPLORE_ACTUAL) {
+    } else if (var->uncertain && x->opt->mode == EXPLORE_ACTUAL && a->reads[v]) {
       smt_term_t e = fresh(x, (int)v, "~err", i);
       VEC_PUSH(cs, between(x, e, var->err_lo, var->err_hi));
       rec.actual[v] = smt_op(x->smt, EXPR_ADD, cur[v], e, 0);
@@ -204,7 +207,7 @@ static void init_path_start(explorer_t *x) {
     } else if (var->init) {
       bool err = false;
       value_t val = expr_eval(var->init, NULL, NULL, &err);
-      x->N[v] = var->type.kind == TYPE_REAL ? smt_real(x->smt, val.r)
+      x->N[v] = var->type.kind == TYPE_REAL ? smt_real(x->smt, expr_eval_real(var->init, NULL, NULL, &err))
                 : var->type.kind == TYPE_BOOL ? smt_bool(x->smt, val.i != 0)
                                                : smt_int(x->smt, val.i);
       x->T[v] = x->N[v];
