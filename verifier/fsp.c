@@ -91,6 +91,8 @@ struct fsp_file {
 
 /* --------------------------------------------------------- the context */
 
+typedef VEC(lts_t *) ltsvec_t;
+
 typedef struct {
   const char *label; /* value */
 } str_item_t;
@@ -117,12 +119,19 @@ typedef struct {
   VEC(int) work_state;
   VEC(binding_t *) work_env;
   VEC(void *) owned; /* a stack of heap blocks freed on failure */
+  VEC(strbuf_t *) bufs; /* label buffers being built, freed on failure */
+  VEC(ltsvec_t *) lists; /* composition element lists being built, freed on failure */
+  VEC(strvec_t *) strs;  /* label lists being built, freed on failure */
   VEC(size_t) work_nenv;
   int stop, end, error;
   int depth;
   size_t param_len; /* bindings of the process parameters at the bottom of env */
 } ctx_t;
 
+static strvec_t *open_strs(ctx_t *c);
+static void close_strs(ctx_t *c);
+static lts_t *relabelled(ctx_t *c, lts_t *l);
+static lts_t *hide_or_restrict(ctx_t *c, lts_t *l);
 static void fail(ctx_t *c, loc_t loc, const char *fmt, ...) __attribute__((format(printf, 3, 4), noreturn));
 static void fail(ctx_t *c, loc_t loc, const char *fmt, ...) {
   va_list ap;
@@ -381,7 +390,7 @@ typedef void (*label_fn)(ctx_t *c, const char *label, void *data);
 
 typedef struct {
   ctx_t *c;
-  strbuf_t sb;
+  strbuf_t *sb; /* registered in c->owned_bufs while enumerating */
   label_fn fn;
   void *data;
   bool called;
@@ -403,10 +412,27 @@ static bool dot_continues(const ctx_t *c) {
   return at(c, T_DOT) && (n->kind == T_LBRACE || n->kind == T_INT || (n->kind == T_LIDENT && !is_decl_keyword(n)));
 }
 
-static bool starts_label(const ctx_t *c) { return at(c, T_LIDENT) || at(c, T_LBRACE) || at(c, T_LBRACK); }
+static bool starts_label(const ctx_t *c) {
+  return (at(c, T_LIDENT) && !is_kw(peek(c), "if")) || at(c, T_LBRACE) || at(c, T_LBRACK);
+}
 
 static void skip_label(ctx_t *c);
 static void enum_parts(enum_t *e, size_t pos, size_t first);
+
+/* A label buffer that a failure (longjmp) releases: a stack in ctx. */
+static strbuf_t *open_buf(ctx_t *c) {
+  strbuf_t *sb = xmalloc(sizeof *sb);
+  strbuf_init(sb);
+  strbuf_puts(sb, "");
+  VEC_PUSH(&c->bufs, sb);
+  return sb;
+}
+
+static void close_buf(ctx_t *c) {
+  strbuf_t *sb = VEC_POP(&c->bufs);
+  strbuf_free(sb);
+  free(sb);
+}
 
 /* Enumerates the values of a set literal {l1, l2, ...} at pos (each
  * element itself a label pattern); calls back with each string. */
@@ -425,10 +451,9 @@ static void enum_label(ctx_t *c, label_fn fn, void *data) {
   size_t start = c->pos;
   skip_label(c);
   size_t end = c->pos;
-  enum_t e = {c, {0}, fn, data, false};
-  strbuf_init(&e.sb);
+  enum_t e = {c, open_buf(c), fn, data, false};
   if (c->live) enum_parts(&e, start, 1);
-  strbuf_free(&e.sb);
+  close_buf(c);
   c->pos = end;
 }
 
@@ -501,13 +526,13 @@ typedef struct {
 static void set_elem_cb(ctx_t *c, const char *label, void *data) {
   set_elem_t *se = data;
   enum_t *e = se->e;
-  size_t keep = e->sb.len;
-  strbuf_puts(&e->sb, label);
+  size_t keep = e->sb->len;
+  strbuf_puts(e->sb, label);
   size_t pos = c->pos;
   enum_parts(e, se->rest, 0);
   c->pos = pos;
-  e->sb.len = keep;
-  e->sb.data[keep] = '\0';
+  e->sb->len = keep;
+  e->sb->data[keep] = '\0';
 }
 
 /* Enumerates the pattern from token `pos`; `first` says whether the next
@@ -515,11 +540,11 @@ static void set_elem_cb(ctx_t *c, const char *label, void *data) {
 static void enum_parts(enum_t *e, size_t pos, size_t first) {
   ctx_t *c = e->c;
   c->pos = pos;
-  size_t keep = e->sb.len;
+  size_t keep = e->sb->len;
   const token_t *t = peek(c);
   if (t->kind == T_LIDENT && first) {
     next(c);
-    strbuf_puts(&e->sb, t->text);
+    strbuf_puts(e->sb, t->text);
     enum_parts(e, c->pos, 0);
   } else if (t->kind == T_LBRACE && first) {
     /* each element is a label pattern or a named set */
@@ -533,25 +558,26 @@ static void enum_parts(enum_t *e, size_t pos, size_t first) {
       } while (accept(c, T_COMMA));
     expect(c, T_RBRACE, "'}'");
     size_t rest = c->pos;
+    VEC_PUSH(&c->owned, elems.data);
     for (size_t i = 0; i < elems.len; i++) {
       c->pos = elems.data[i];
       if (at(c, T_UIDENT)) {
         const named_set_t *s = find_set(c->f, peek(c)->text);
         if (!s) fail(c, peek(c)->loc, "undefined set '%s'", peek(c)->text);
         for (size_t k = 0; k < s->count; k++) {
-          strbuf_puts(&e->sb, s->items[k]);
+          strbuf_puts(e->sb, s->items[k]);
           enum_parts(e, rest, 0);
-          e->sb.len = keep;
-          e->sb.data[keep] = '\0';
+          e->sb->len = keep;
+          e->sb->data[keep] = '\0';
         }
         continue;
       }
       set_elem_t se = {e, rest, keep};
-      enum_t inner = {c, {0}, set_elem_cb, &se, false};
-      strbuf_init(&inner.sb);
+      enum_t inner = {c, open_buf(c), set_elem_cb, &se, false};
       enum_parts(&inner, elems.data[i], 1);
-      strbuf_free(&inner.sb);
+      close_buf(c);
     }
+    c->owned.len--;
     VEC_FREE(&elems);
   } else if (t->kind == T_LBRACK) {
     next(c);
@@ -586,32 +612,34 @@ static void enum_parts(enum_t *e, size_t pos, size_t first) {
     }
     expect(c, T_RBRACK, "']'");
     size_t rest = c->pos;
+    VEC_PUSH(&c->owned, vals.data);
     for (size_t k = 0; k < vals.len; k++) {
-      put_value(&e->sb, vals.data[k]);
+      put_value(e->sb, vals.data[k]);
       if (var) push_binding(c, var, vals.data[k]);
       enum_parts(e, rest, 0);
       if (var) c->env.len--;
-      e->sb.len = keep;
-      e->sb.data[keep] = '\0';
+      e->sb->len = keep;
+      e->sb->data[keep] = '\0';
     }
+    c->owned.len--;
     VEC_FREE(&vals);
   } else if (t->kind == T_DOT && !first && dot_continues(c)) {
     next(c);
     if (at(c, T_INT)) {
-      strbuf_printf(&e->sb, "[%lld]", next(c)->value);
+      strbuf_printf(e->sb, "[%lld]", next(c)->value);
       enum_parts(e, c->pos, 0);
     } else {
-      strbuf_putc(&e->sb, '.');
+      strbuf_putc(e->sb, '.');
       enum_parts(e, c->pos, 1);
     }
   } else {
     /* end of the pattern */
     size_t end = c->pos;
-    e->fn(c, label_dup(c, strbuf_str(&e->sb)), e->data);
+    e->fn(c, label_dup(c, strbuf_str(e->sb)), e->data);
     c->pos = end;
   }
-  e->sb.len = keep;
-  if (e->sb.data) e->sb.data[keep] = '\0';
+  e->sb->len = keep;
+  if (e->sb->data) e->sb->data[keep] = '\0';
 }
 
 /* A set expression `{...}` or a named set: all its labels. */
@@ -710,7 +738,7 @@ static int instantiate(ctx_t *c, local_def_t *ld, const val_t *vals, size_t nval
   VEC_PUSH(&c->inst_state, -2);
   size_t env_len = c->env.len;
   binding_t *caller = xmalloc((env_len + 1) * sizeof *caller);
-  memcpy(caller, c->env.data, env_len * sizeof *caller);
+  if (env_len) memcpy(caller, c->env.data, env_len * sizeof *caller);
   VEC_PUSH(&c->owned, caller); /* released on failure; popped below */
   c->env.len = c->param_len;
   bind_indices(c, ld, vals, loc);
@@ -720,7 +748,7 @@ static int instantiate(ctx_t *c, local_def_t *ld, const val_t *vals, size_t nval
   if (at(c, T_LPAREN)) {
     s = new_state(c);
     binding_t *snap = xmalloc((c->env.len + 1) * sizeof *snap);
-    memcpy(snap, c->env.data, c->env.len * sizeof *snap);
+    if (c->env.len) memcpy(snap, c->env.data, c->env.len * sizeof *snap);
     VEC_PUSH(&c->work_local, (size_t)(ld - c->proc->locals.data));
     VEC_PUSH(&c->work_state, s);
     VEC_PUSH(&c->work_env, snap);
@@ -866,7 +894,7 @@ static void choice(ctx_t *c, int src) {
 
 /* Relabel pairs new/old from `/{...}` at the cursor. */
 typedef struct {
-  strvec_t news, olds;
+  strvec_t *news, *olds; /* opened with open_strs */
 } relabel_t;
 
 typedef struct {
@@ -878,13 +906,13 @@ static void relabel_new_cb(ctx_t *c, const char *label, void *data) {
   relabel_cb_t *rc = data;
   size_t save = c->pos;
   c->pos = rc->old_pos;
-  strvec_t olds = {0};
-  labels_of(c, &olds);
-  for (size_t i = 0; i < olds.len; i++) {
-    VEC_PUSH(&rc->r->news, label);
-    VEC_PUSH(&rc->r->olds, olds.data[i]);
+  strvec_t *olds = open_strs(c);
+  labels_of(c, olds);
+  for (size_t i = 0; i < olds->len; i++) {
+    VEC_PUSH(rc->r->news, label);
+    VEC_PUSH(rc->r->olds, olds->data[i]);
   }
-  VEC_FREE(&olds);
+  close_strs(c);
   c->pos = save;
 }
 
@@ -929,11 +957,11 @@ static lts_t *apply_relabel(ctx_t *c, const lts_t *l, const relabel_t *r) {
     if ((lab) < nlab && !done[lab]) {                                                     \
       done[lab] = true;                                                                   \
       const char *nm = lts_label_name(c->f->labels, (lab));                               \
-      for (size_t k = 0; k < r->olds.len; k++)                                            \
-        if (lts_label_has_prefix(nm, r->olds.data[k])) {                                  \
+      for (size_t k = 0; k < r->olds->len; k++)                                            \
+        if (lts_label_has_prefix(nm, r->olds->data[k])) {                                  \
           strbuf_clear(&sb);                                                              \
-          strbuf_puts(&sb, r->news.data[k]);                                              \
-          strbuf_puts(&sb, nm + strlen(r->olds.data[k]));                                 \
+          strbuf_puts(&sb, r->news->data[k]);                                              \
+          strbuf_puts(&sb, nm + strlen(r->olds->data[k]));                                 \
           VEC_PUSH(&map[lab], lts_label(c->f->labels, strbuf_str(&sb)));                  \
         }                                                                                 \
       if (map[lab].len == 0) VEC_PUSH(&map[lab], (lab));                                  \
@@ -995,8 +1023,8 @@ static lts_t *apply_trailer(ctx_t *c, lts_t *l, bool primitive) {
     /* merge the extension into a copy of l */
     lts_t *cp = lts_copy(l);
     int *alpha = xmalloc(((size_t)cp->nalphabet + b.nalpha + 1) * sizeof *alpha);
-    memcpy(alpha, cp->alphabet, (size_t)cp->nalphabet * sizeof *alpha);
-    memcpy(alpha + cp->nalphabet, b.alpha, b.nalpha * sizeof *alpha);
+    if (cp->nalphabet) memcpy(alpha, cp->alphabet, (size_t)cp->nalphabet * sizeof *alpha);
+    if (b.nalpha) memcpy(alpha + cp->nalphabet, b.alpha, b.nalpha * sizeof *alpha);
     int n = cp->nalphabet + (int)b.nalpha;
     lts_builder_free(&b);
     /* sort-unique */
@@ -1014,23 +1042,8 @@ static lts_t *apply_trailer(ctx_t *c, lts_t *l, bool primitive) {
     cp->nalphabet = m;
     l = keep_temp(c, cp);
   }
-  if (accept(c, T_SLASH)) {
-    relabel_t r = {{0}, {0}};
-    parse_relabel(c, &r);
-    l = apply_relabel(c, l, &r);
-    VEC_FREE(&r.news);
-    VEC_FREE(&r.olds);
-  }
-  if (at(c, T_BACKSLASH) || at(c, T_AT)) {
-    bool hide = next(c)->kind == T_BACKSLASH;
-    strvec_t set = {0};
-    set_expr(c, &set);
-    int *ids;
-    int n = matching_labels(c, l, &set, &ids);
-    VEC_FREE(&set);
-    l = keep_temp(c, hide ? lts_hide(l, ids, n) : lts_restrict(l, ids, n));
-    free(ids);
-  }
+  if (accept(c, T_SLASH)) l = relabelled(c, l);
+  if (at(c, T_BACKSLASH) || at(c, T_AT)) l = hide_or_restrict(c, l);
   return l;
 }
 
@@ -1116,23 +1129,22 @@ static lts_t *compile_primitive(ctx_t *c, proc_def_t *p, const val_t *args, size
 static lts_t *compile_def(ctx_t *c, proc_def_t *p, const val_t *args, size_t nargs, loc_t loc);
 
 static lts_t *prefix_lts(ctx_t *c, const lts_t *l, const strvec_t *prefixes) {
-  relabel_t r = {{0}, {0}};
+  relabel_t r = {open_strs(c), open_strs(c)};
   /* every label x becomes p.x for each prefix p: relabel with old = each label */
   for (int i = 0; i < l->nalphabet; i++) {
     const char *nm = lts_label_name(c->f->labels, l->alphabet[i]);
     for (size_t k = 0; k < prefixes->len; k++) {
-      VEC_PUSH(&r.news, label_dup(c, arena_printf(&c->f->arena, "%s.%s", prefixes->data[k], nm)));
-      VEC_PUSH(&r.olds, nm);
+      VEC_PUSH(r.news, label_dup(c, arena_printf(&c->f->arena, "%s.%s", prefixes->data[k], nm)));
+      VEC_PUSH(r.olds, nm);
     }
   }
   /* exact matches only: use a private relabel where old == whole label */
   lts_t *out = apply_relabel(c, l, &r);
-  VEC_FREE(&r.news);
-  VEC_FREE(&r.olds);
+  close_strs(c);
+  close_strs(c);
   return out;
 }
 
-typedef VEC(lts_t *) ltsvec_t;
 static void comp_list(ctx_t *c, ltsvec_t *parts);
 
 typedef struct {
@@ -1140,34 +1152,86 @@ typedef struct {
 } prefix_collect_t;
 
 /* One element of a composition; appends its LTSs to parts. */
+/* Heap vectors that a failure (longjmp) releases: stacks in ctx. */
+static ltsvec_t *open_list(ctx_t *c) {
+  ltsvec_t *v = xcalloc(1, sizeof *v);
+  VEC_PUSH(&c->lists, v);
+  return v;
+}
+
+static void close_list(ctx_t *c) {
+  ltsvec_t *v = VEC_POP(&c->lists);
+  VEC_FREE(v);
+  free(v);
+}
+
+static strvec_t *open_strs(ctx_t *c) {
+  strvec_t *v = xcalloc(1, sizeof *v);
+  VEC_PUSH(&c->strs, v);
+  return v;
+}
+
+static void close_strs(ctx_t *c) {
+  strvec_t *v = VEC_POP(&c->strs);
+  VEC_FREE(v);
+  free(v);
+}
+
+static lts_t *hide_or_restrict(ctx_t *c, lts_t *l) {
+  bool hide = next(c)->kind == T_BACKSLASH;
+  strvec_t *set = open_strs(c);
+  set_expr(c, set);
+  if (l) {
+    int *ids;
+    int n = matching_labels(c, l, set, &ids);
+    l = keep_temp(c, hide ? lts_hide(l, ids, n) : lts_restrict(l, ids, n));
+    free(ids);
+  }
+  close_strs(c);
+  return l;
+}
+
+static lts_t *relabelled(ctx_t *c, lts_t *l) {
+  relabel_t r = {open_strs(c), open_strs(c)};
+  parse_relabel(c, &r);
+  if (l) l = apply_relabel(c, l, &r);
+  close_strs(c);
+  close_strs(c);
+  return l;
+}
+
+/* One element of a composition; appends its LTSs to parts. */
 static void comp_elem(ctx_t *c, void *partsv) {
   ltsvec_t *parts = partsv;
-  strvec_t prefixes = {0};
+  strvec_t *prefixes = open_strs(c);
   bool shared = false;
   if (starts_label(c)) {
-    labels_of(c, &prefixes);
+    labels_of(c, prefixes);
     if (accept(c, T_COLONCOLON)) shared = true;
     else expect(c, T_COLON, "':' or '::'");
   }
-  ltsvec_t inner = {0};
+  ltsvec_t *inner = open_list(c);
   loc_t loc = peek(c)->loc;
   if (accept(c, T_LPAREN)) {
-    comp_list(c, &inner);
+    comp_list(c, inner);
     expect(c, T_RPAREN, "')'");
   } else {
     const token_t *t = expect(c, T_UIDENT, "a process name");
-    VEC(val_t) args = {0};
+    val_t args[16];
+    size_t nargs = 0;
     if (accept(c, T_LPAREN)) {
       if (!at(c, T_RPAREN))
-        do VEC_PUSH(&args, expr(c)); while (accept(c, T_COMMA));
+        do {
+          loc_t l = peek(c)->loc;
+          val_t v = expr(c);
+          if (nargs == 16) fail(c, l, "more than 16 arguments");
+          args[nargs++] = v;
+        } while (accept(c, T_COMMA));
       expect(c, T_RPAREN, "')'");
     }
     if (c->live) {
       proc_def_t *p = find_proc(c->f, t->text);
       if (!p) {
-        VEC_FREE(&args);
-        VEC_FREE(&inner);
-        VEC_FREE(&prefixes);
         const char *cands[256];
         size_t nc = 0;
         for (size_t i = 0; i < c->f->procs.len && nc < 256; i++) cands[nc++] = c->f->procs.data[i].name;
@@ -1175,44 +1239,26 @@ static void comp_elem(ctx_t *c, void *partsv) {
         if (sug) fail(c, t->loc, "undefined process '%s' (did you mean '%s'?)", t->text, sug);
         fail(c, t->loc, "undefined process '%s'", t->text);
       }
-      VEC_PUSH(&inner, compile_def(c, p, args.data, args.len, loc));
+      VEC_PUSH(inner, compile_def(c, p, args, nargs, loc));
     }
-    VEC_FREE(&args);
   }
   lts_t *l = NULL;
-  if (c->live) l = inner.len == 1 ? inner.data[0] : keep_temp(c, lts_compose((const lts_t *const *)inner.data, (int)inner.len));
-  VEC_FREE(&inner);
-  if (accept(c, T_SLASH)) {
-    relabel_t r = {{0}, {0}};
-    parse_relabel(c, &r);
-    if (l) l = apply_relabel(c, l, &r);
-    VEC_FREE(&r.news);
-    VEC_FREE(&r.olds);
-  }
-  if (at(c, T_BACKSLASH) || at(c, T_AT)) {
-    bool hide = next(c)->kind == T_BACKSLASH;
-    strvec_t set = {0};
-    set_expr(c, &set);
-    if (l) {
-      int *ids;
-      int n = matching_labels(c, l, &set, &ids);
-      l = keep_temp(c, hide ? lts_hide(l, ids, n) : lts_restrict(l, ids, n));
-      free(ids);
-    }
-    VEC_FREE(&set);
-  }
+  if (c->live) l = inner->len == 1 ? inner->data[0] : keep_temp(c, lts_compose((const lts_t *const *)inner->data, (int)inner->len));
+  close_list(c);
+  if (accept(c, T_SLASH)) l = relabelled(c, l);
+  if (at(c, T_BACKSLASH) || at(c, T_AT)) l = hide_or_restrict(c, l);
   if (l) {
-    if (prefixes.len == 0) VEC_PUSH(parts, l);
-    else if (shared) VEC_PUSH(parts, prefix_lts(c, l, &prefixes));
+    if (prefixes->len == 0) VEC_PUSH(parts, l);
+    else if (shared) VEC_PUSH(parts, prefix_lts(c, l, prefixes));
     else
-      for (size_t k = 0; k < prefixes.len; k++) {
-        strvec_t one = {0};
-        VEC_PUSH(&one, prefixes.data[k]);
-        VEC_PUSH(parts, prefix_lts(c, l, &one));
-        VEC_FREE(&one);
+      for (size_t k = 0; k < prefixes->len; k++) {
+        strvec_t *one = open_strs(c);
+        VEC_PUSH(one, prefixes->data[k]);
+        VEC_PUSH(parts, prefix_lts(c, l, one));
+        close_strs(c);
       }
   }
-  VEC_FREE(&prefixes);
+  close_strs(c);
 }
 
 static void comp_list(ctx_t *c, ltsvec_t *parts) {
@@ -1226,13 +1272,13 @@ static lts_t *compile_composite(ctx_t *c, proc_def_t *p, const val_t *args, size
   size_t env_len = c->env.len;
   bind_params(c, p, args, nargs, loc);
   c->pos = p->body;
-  ltsvec_t parts = {0};
+  ltsvec_t *parts = open_list(c);
   if (accept(c, T_LPAREN)) {
-    comp_list(c, &parts);
+    comp_list(c, parts);
     expect(c, T_RPAREN, "')'");
-  } else comp_elem(c, (void *)&parts);
-  lts_t *l = parts.len == 1 ? parts.data[0] : keep_temp(c, lts_compose((const lts_t *const *)parts.data, (int)parts.len));
-  VEC_FREE(&parts);
+  } else comp_elem(c, parts);
+  lts_t *l = parts->len == 1 ? parts->data[0] : keep_temp(c, lts_compose((const lts_t *const *)parts->data, (int)parts->len));
+  close_list(c);
   l = apply_trailer(c, l, false);
   c->env.len = env_len;
   lts_t *r = keep_temp(c, lts_reachable(l));
@@ -1283,8 +1329,10 @@ static void skip_trailer(ctx_t *c, bool primitive) {
   strvec_t tmp = {0};
   if (primitive && accept(c, T_PLUS)) set_expr(c, &tmp);
   if (accept(c, T_SLASH)) {
-    relabel_t r = {{0}, {0}};
+    relabel_t r = {open_strs(c), open_strs(c)};
     parse_relabel(c, &r);
+    close_strs(c);
+    close_strs(c);
   }
   if (accept(c, T_BACKSLASH) || accept(c, T_AT)) set_expr(c, &tmp);
   VEC_FREE(&tmp);
@@ -1446,6 +1494,21 @@ static void ctx_free(ctx_t *c, lts_t *keep) {
   for (size_t i = 0; i < c->work_env.len; i++) free(c->work_env.data[i]);
   for (size_t i = 0; i < c->owned.len; i++) free(c->owned.data[i]);
   VEC_FREE(&c->owned);
+  for (size_t i = 0; i < c->bufs.len; i++) {
+    strbuf_free(c->bufs.data[i]);
+    free(c->bufs.data[i]);
+  }
+  VEC_FREE(&c->bufs);
+  for (size_t i = 0; i < c->lists.len; i++) {
+    VEC_FREE(c->lists.data[i]);
+    free(c->lists.data[i]);
+  }
+  VEC_FREE(&c->lists);
+  for (size_t i = 0; i < c->strs.len; i++) {
+    VEC_FREE(c->strs.data[i]);
+    free(c->strs.data[i]);
+  }
+  VEC_FREE(&c->strs);
   VEC_FREE(&c->temps);
   VEC_FREE(&c->builders);
   VEC_FREE(&c->interns);

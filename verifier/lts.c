@@ -180,7 +180,7 @@ lts_t *lts_freeze(lts_builder_t *b) {
   l->init = b->nstates > 0 ? b->init : 0;
   l->error = b->error;
   assert(l->nstates > 0);
-  qsort(b->trans, b->ntrans, sizeof *b->trans, cmp_fwd);
+  if (b->ntrans) qsort(b->trans, b->ntrans, sizeof *b->trans, cmp_fwd);
   size_t m = 0;
   for (size_t i = 0; i < b->ntrans; i++)
     if (m == 0 || cmp_fwd(&b->trans[i], &b->trans[m - 1]) != 0) b->trans[m++] = b->trans[i];
@@ -198,7 +198,7 @@ lts_t *lts_freeze(lts_builder_t *b) {
     l->succ_dst[i] = b->trans[i].dst;
   }
   for (int s = 0; s < n; s++) l->succ_off[s + 1] += l->succ_off[s];
-  qsort(b->trans, m, sizeof *b->trans, cmp_bwd);
+  if (m) qsort(b->trans, m, sizeof *b->trans, cmp_bwd);
   for (size_t i = 0; i < m; i++) {
     l->pred_off[b->trans[i].dst + 1]++;
     l->pred_label[i] = b->trans[i].label;
@@ -207,7 +207,7 @@ lts_t *lts_freeze(lts_builder_t *b) {
   for (int s = 0; s < n; s++) l->pred_off[s + 1] += l->pred_off[s];
   l->nalphabet = sort_unique(b->alpha, (int)b->nalpha);
   l->alphabet = xmalloc(((size_t)l->nalphabet + 1) * sizeof(int));
-  memcpy(l->alphabet, b->alpha, (size_t)l->nalphabet * sizeof(int));
+  if (l->nalphabet) memcpy(l->alphabet, b->alpha, (size_t)l->nalphabet * sizeof(int));
   if (b->nends > 0) {
     l->end = bitset_new((size_t)n);
     for (size_t i = 0; i < b->nends; i++) bitset_set(l->end, (size_t)b->ends[i]);
@@ -710,7 +710,7 @@ lts_t *lts_minimise(const lts_t *l) {
     for (int s = 0; s < n; s++) {
       VEC_CLEAR(&sig);
       for (int i = sat_off.data[s]; i < sat_off.data[s + 1]; i++) VEC_PUSH(&sig, ((sig_t){sat_label.data[i], block[sat_dst.data[i]]}));
-      qsort(sig.data, sig.len, sizeof *sig.data, cmp_sig);
+      if (sig.len) qsort(sig.data, sig.len, sizeof *sig.data, cmp_sig);
       VEC_CLEAR(&key);
       VEC_PUSH(&key, block[s]);
       for (size_t i = 0; i < sig.len; i++) {

@@ -43,7 +43,7 @@ lts_t *robust_weakest_assumption(const lts_t *sys, const lts_t *prop, const int 
   /* W's alphabet is exactly the interface, whatever survived */
   free(w->alphabet);
   w->alphabet = xmalloc(((size_t)nalpha + 1) * sizeof(int));
-  memcpy(w->alphabet, alpha, (size_t)nalpha * sizeof(int));
+  if (nalpha) memcpy(w->alphabet, alpha, (size_t)nalpha * sizeof(int));
   w->nalphabet = nalpha;
   return w;
 }
@@ -175,8 +175,8 @@ static lts_t *trace_lts(lts_labels_t *labels, const robust_trace_t *rt, const in
 void robust_explain(const lts_t *sys, const lts_t *dev, const int *alpha, int nalpha, const int *faults, int nfaults,
                     robust_traces_t *t) {
   int *sorted = xmalloc(((size_t)nfaults + 1) * sizeof *sorted);
-  memcpy(sorted, faults, (size_t)nfaults * sizeof *sorted);
-  qsort(sorted, (size_t)nfaults, sizeof *sorted, cmp_int);
+  if (nfaults) memcpy(sorted, faults, (size_t)nfaults * sizeof *sorted);
+  if (nfaults) qsort(sorted, (size_t)nfaults, sizeof *sorted, cmp_int);
   for (int k = 0; k < t->ntraces; k++) {
     robust_trace_t *rt = &t->traces[k];
     lts_t *tr = trace_lts(sys->labels, rt, alpha, nalpha, faults, nfaults);
