@@ -1,0 +1,434 @@
+/* ismv robustness: behavioural robustness of an LTS machine (FSE'20):
+ * the deviations of the environment it tolerates as representative
+ * traces, their explanations by a deviation model, and the comparison of
+ * two designs or two properties. Config format: docs/robustness.md. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "apps/cli.h"
+#include "apps/commands.h"
+#include "apps/expect.h"
+#include "ism/alloc.h"
+#include "ism/strbuf.h"
+#include "ism/vec.h"
+#include "ism/ydoc.h"
+#include "verifier/fsp.h"
+#include "verifier/lts.h"
+#include "verifier/robustness.h"
+
+static const cli_option_t options[] = {
+    {"no-minimize", 0, OPT_FLAG, NULL, NULL, NULL, 0, -1,
+     "do not minimise the weakest assumption (Fortis' classes instead of the paper's)"},
+    {"format", 'f', OPT_CHOICE, NULL, "text|json|dot", "text", 0, -1, "output format"},
+    {"dot", 0, OPT_STRING, "FILE", NULL, NULL, 0, -1, "also write the weakest assumption and Δ as Graphviz to FILE"},
+    {"output", 'o', OPT_STRING, "FILE", NULL, "stdout", 0, -1, "write the report to FILE"},
+};
+
+/* One analysed design: machine, property and what was computed from them. */
+typedef struct {
+  const char *sys_files, *prop_files; /* for the report: comma-separated file names */
+  lts_t *sys, *prop;
+  lts_t *w;
+  bool empty;
+} design_t;
+
+typedef struct {
+  cli_ctx_t *ctx;
+  arena_t arena;
+  lts_labels_t labels;
+  const char *dir; /* the config's directory, with a trailing '/' or "" */
+  VEC(fsp_file_t *) files;
+} run_t;
+
+/* Loads the files of one role (composed in parallel). Each file gives the
+ * process `preferred` if it defines one, else its last process. */
+static lts_t *load_role(run_t *r, const ynode_t *node, const char *what, const char *preferred, const char **names,
+                        fsp_file_t **last_file) {
+  const char **paths;
+  size_t n;
+  if (!ydoc_string_list(node, &r->arena, &paths, &n, what, &r->ctx->diags)) return NULL;
+  if (n == 0) {
+    diag_error(&r->ctx->diags, node->loc, "%s names no file", what);
+    return NULL;
+  }
+  VEC(lts_t *) parts = {0};
+  strbuf_t sb;
+  strbuf_init(&sb);
+  bool ok = true;
+  for (size_t i = 0; i < n; i++) {
+    char *full = paths[i][0] == '/' ? xstrdup(paths[i]) : xasprintf("%s%s", r->dir, paths[i]);
+    size_t before = r->ctx->diags.errors;
+    fsp_file_t *f = fsp_parse_file(full, &r->labels, &r->ctx->diags);
+    if (!f && r->ctx->diags.errors == before) diag_error(&r->ctx->diags, node->loc, "cannot read '%s'", full);
+    if (!f && r->ctx->diags.count > 0 && r->ctx->diags.items[r->ctx->diags.count - 1].loc.file == NULL) {
+      /* the file could not be read: point at the config */
+      r->ctx->diags.items[r->ctx->diags.count - 1].loc = node->kind == YNODE_SEQ ? node->items[i]->loc : node->loc;
+    }
+    free(full);
+    if (!f) {
+      ok = false;
+      continue;
+    }
+    VEC_PUSH(&r->files, f);
+    if (last_file) *last_file = f;
+    const char *name = fsp_pick_process(f, preferred);
+    if (!name) {
+      diag_error(&r->ctx->diags, node->kind == YNODE_SEQ ? node->items[i]->loc : node->loc, "'%s' defines no process",
+                 paths[i]);
+      ok = false;
+      continue;
+    }
+    lts_t *l = fsp_compile(f, name, &r->ctx->diags);
+    if (!l) {
+      ok = false;
+      continue;
+    }
+    VEC_PUSH(&parts, l);
+    strbuf_printf(&sb, "%s%s", i ? ", " : "", paths[i]);
+  }
+  lts_t *result = NULL;
+  if (ok && parts.len == 1) result = parts.data[0];
+  else if (ok) result = lts_compose((const lts_t *const *)parts.data, (int)parts.len);
+  for (size_t i = 0; i < parts.len; i++)
+    if (parts.data[i] != result) lts_free(parts.data[i]);
+  VEC_FREE(&parts);
+  if (names) *names = arena_strdup(&r->arena, strbuf_str(&sb));
+  strbuf_free(&sb);
+  return result;
+}
+
+/* ------------------------------------------------------------ output */
+
+static void json_labels(strbuf_t *sb, const lts_labels_t *labels, const int *l, int n) {
+  strbuf_putc(sb, '[');
+  for (int i = 0; i < n; i++) {
+    if (i) strbuf_puts(sb, ", ");
+    strbuf_json_string(sb, lts_label_name(labels, l[i]));
+  }
+  strbuf_putc(sb, ']');
+}
+
+static void text_labels(strbuf_t *sb, const lts_labels_t *labels, const int *l, int n) {
+  for (int i = 0; i < n; i++) strbuf_printf(sb, "%s%s", i ? ", " : "", lts_label_name(labels, l[i]));
+}
+
+static void json_traces(strbuf_t *sb, const lts_labels_t *labels, const robust_traces_t *t, const char *indent) {
+  strbuf_printf(sb, "%s\"classes\": %d,\n%s\"traces\": [", indent, t->ntraces, indent);
+  for (int i = 0; i < t->ntraces; i++) {
+    const robust_trace_t *rt = &t->traces[i];
+    strbuf_printf(sb, "%s\n%s  {\"trace\": ", i ? "," : "", indent);
+    json_labels(sb, labels, rt->trace, rt->len);
+    strbuf_puts(sb, ", \"explanation\": ");
+    if (rt->expl) json_labels(sb, labels, rt->expl, rt->expl_len);
+    else strbuf_puts(sb, "null");
+    strbuf_puts(sb, ", \"faults\": ");
+    json_labels(sb, labels, rt->faults, rt->expl ? rt->nfaults : 0);
+    strbuf_putc(sb, '}');
+  }
+  strbuf_printf(sb, "%s]", t->ntraces ? "\n  " : "");
+}
+
+typedef struct {
+  char *key; /* comma-separated faults, "" for unexplained */
+  int count;
+} group_t;
+
+static int cmp_group(const void *a, const void *b) {
+  const group_t *x = a, *y = b;
+  if ((x->key[0] == '\0') != (y->key[0] == '\0')) return x->key[0] == '\0' ? 1 : -1;
+  return strcmp(x->key, y->key);
+}
+
+/* Groups the explained traces by fault set (sorted by name, unexplained last). */
+static group_t *group_traces(const lts_labels_t *labels, const robust_traces_t *t, size_t *ngroups) {
+  VEC(group_t) g = {0};
+  strbuf_t sb;
+  strbuf_init(&sb);
+  for (int i = 0; i < t->ntraces; i++) {
+    const robust_trace_t *rt = &t->traces[i];
+    strbuf_clear(&sb);
+    if (rt->expl) text_labels(&sb, labels, rt->faults, rt->nfaults);
+    if (rt->expl && rt->nfaults == 0) strbuf_puts(&sb, "(no fault)");
+    size_t k = 0;
+    for (; k < g.len; k++)
+      if (strcmp(g.data[k].key, strbuf_str(&sb)) == 0) break;
+    if (k == g.len) VEC_PUSH(&g, ((group_t){xstrdup(strbuf_str(&sb)), 0}));
+    g.data[k].count++;
+  }
+  strbuf_free(&sb);
+  if (g.len) qsort(g.data, g.len, sizeof *g.data, cmp_group);
+  *ngroups = g.len;
+  return g.data;
+}
+
+static int count_explained(const robust_traces_t *t) {
+  int n = 0;
+  for (int i = 0; i < t->ntraces; i++) n += t->traces[i].expl != NULL;
+  return n;
+}
+
+static void text_traces(strbuf_t *sb, const lts_labels_t *labels, const robust_traces_t *t, bool explained) {
+  for (int i = 0; i < t->ntraces; i++) {
+    const robust_trace_t *rt = &t->traces[i];
+    strbuf_printf(sb, "  trace %d: ", i + 1);
+    text_labels(sb, labels, rt->trace, rt->len);
+    strbuf_putc(sb, '\n');
+    if (!explained) continue;
+    if (rt->expl) {
+      strbuf_puts(sb, "    explanation: ");
+      text_labels(sb, labels, rt->expl, rt->expl_len);
+      strbuf_putc(sb, '\n');
+    } else strbuf_puts(sb, "    unexplained\n");
+  }
+}
+
+/* ---------------------------------------------------------------- run */
+
+static const char *const config_keys[] = {"kind", "system", "environment", "property", "deviation", "compare",
+                                          "minimize", "expect"};
+static const char *const compare_keys[] = {"system", "property"};
+
+static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char *path, const cli_value_t *values) {
+  run_t r = {.ctx = ctx};
+  arena_init(&r.arena);
+  lts_labels_init(&r.labels);
+  const char *slash = strrchr(path, '/');
+  r.dir = slash ? arena_strndup(&r.arena, path, (size_t)(slash - path + 1)) : "";
+  int rc = CLI_EXIT_INVALID;
+  design_t a = {0}, b = {0};
+  lts_t *env = NULL, *dev = NULL, *env_view = NULL;
+  int *alpha = NULL, *faults = NULL;
+  robust_traces_t delta = {0}, a_not_b = {0}, b_not_a = {0};
+  char *text = NULL;
+
+  ynode_t *root = ydoc_load_file(path, &r.arena, &ctx->diags);
+  if (!root || !ydoc_expect_kind(root, YNODE_MAP, "a robustness configuration", &ctx->diags)) goto done;
+  bool keys_ok = ydoc_check_keys(root, config_keys, sizeof config_keys / sizeof *config_keys, "a robustness configuration",
+                                 &ctx->diags);
+  const ynode_t *n_sys = ydoc_require(root, "system", "a robustness configuration", &ctx->diags);
+  const ynode_t *n_env = ydoc_require(root, "environment", "a robustness configuration", &ctx->diags);
+  const ynode_t *n_prop = ydoc_require(root, "property", "a robustness configuration", &ctx->diags);
+  const ynode_t *n_dev = ydoc_get(root, "deviation");
+  const ynode_t *n_cmp = ydoc_get(root, "compare");
+  const ynode_t *n_min = ydoc_get(root, "minimize");
+  const ynode_t *n_expect = ydoc_get(root, "expect");
+  bool minimise = true;
+  if (n_min && !ydoc_bool(n_min, &minimise, "'minimize'", &ctx->diags)) keys_ok = false;
+  if (cli_opt(self, values, "no-minimize")->set) minimise = false;
+  if (n_cmp) {
+    if (!ydoc_expect_kind(n_cmp, YNODE_MAP, "'compare'", &ctx->diags)) keys_ok = false;
+    else if (!ydoc_check_keys(n_cmp, compare_keys, 2, "'compare'", &ctx->diags)) keys_ok = false;
+    else if (!ydoc_get(n_cmp, "system") && !ydoc_get(n_cmp, "property")) {
+      diag_error(&ctx->diags, n_cmp->loc, "'compare' needs a second 'system' or a second 'property'");
+      keys_ok = false;
+    }
+  }
+  if (n_expect && !ydoc_expect_kind(n_expect, YNODE_MAP, "'expect'", &ctx->diags)) keys_ok = false;
+  if (!keys_ok || !n_sys || !n_env || !n_prop) goto done;
+
+  a.sys = load_role(&r, n_sys, "'system'", "SYS", &a.sys_files, NULL);
+  env = load_role(&r, n_env, "'environment'", "ENV", NULL, NULL);
+  a.prop = load_role(&r, n_prop, "'property'", "P", &a.prop_files, NULL);
+  fsp_file_t *dev_file = NULL;
+  if (n_dev) dev = load_role(&r, n_dev, "'deviation'", "ENV", NULL, &dev_file);
+  if (n_cmp) {
+    const ynode_t *cs = ydoc_get(n_cmp, "system"), *cp = ydoc_get(n_cmp, "property");
+    b.sys = cs ? load_role(&r, cs, "'compare.system'", "SYS", &b.sys_files, NULL) : NULL;
+    b.prop = cp ? load_role(&r, cp, "'compare.property'", "P", &b.prop_files, NULL) : NULL;
+    if ((cs && !b.sys) || (cp && !b.prop)) goto done;
+  }
+  if (!a.sys || !env || !a.prop || (n_dev && !dev)) goto done;
+  for (const lts_t *p = a.prop; p; p = p == a.prop ? b.prop : NULL)
+    if (p->error < 0) {
+      diag_error(&ctx->diags, n_prop->loc, "the property must be a safety property ('property P = ...' or a process with ERROR)");
+      goto done;
+    }
+
+  int nalpha;
+  alpha = robust_interface(a.sys, env, &nalpha);
+  if (b.sys) {
+    int nb;
+    int *ab = robust_interface(b.sys, env, &nb);
+    bool same = nb == nalpha && memcmp(ab, alpha, (size_t)nb * sizeof *ab) == 0;
+    free(ab);
+    if (!same) {
+      diag_error(&ctx->diags, ydoc_get(n_cmp, "system")->loc,
+                 "the two designs must share the same interface with the environment (αM1 ∩ αE = αM2 ∩ αE)");
+      goto done;
+    }
+  }
+  a.w = robust_weakest_assumption(a.sys, a.prop, alpha, nalpha, minimise, &a.empty);
+  env_view = robust_env_view(env, alpha, nalpha);
+  robust_delta(a.w, env_view, &delta);
+  int nfaults = 0;
+  if (dev) {
+    size_t nmenu;
+    const char *const *menu = fsp_menu(dev_file, "ERR_ACTS", &nmenu);
+    faults = robust_faults(dev, menu, nmenu, &nfaults);
+    robust_explain(a.sys, dev, alpha, nalpha, faults, nfaults, &delta);
+  }
+  if (n_cmp) {
+    if (!b.sys) b.sys = lts_copy(a.sys), b.sys_files = a.sys_files;
+    if (!b.prop) b.prop = lts_copy(a.prop), b.prop_files = a.prop_files;
+    b.w = robust_weakest_assumption(b.sys, b.prop, alpha, nalpha, minimise, &b.empty);
+    robust_delta(a.w, b.w, &a_not_b);
+    robust_delta(b.w, a.w, &b_not_a);
+  }
+
+  /* ---- report ---- */
+  const char *format = cli_opt(self, values, "format")->set ? cli_opt(self, values, "format")->s : "text";
+  strbuf_t sb;
+  strbuf_init(&sb);
+  strbuf_t dot;
+  strbuf_init(&dot);
+  {
+    lts_t *err = lts_property(env_view);
+    const lts_t *parts[2] = {a.w, err};
+    lts_t *t = lts_compose(parts, 2);
+    lts_to_dot(a.w, "weakest_assumption", &dot);
+    lts_to_dot(t, "delta", &dot);
+    lts_free(t);
+    lts_free(err);
+  }
+  int explained = count_explained(&delta);
+  size_t ngroups = 0;
+  group_t *groups = dev ? group_traces(&r.labels, &delta, &ngroups) : NULL;
+  if (strcmp(format, "dot") == 0) {
+    strbuf_puts(&sb, strbuf_str(&dot));
+  } else if (strcmp(format, "json") == 0) {
+    strbuf_printf(&sb, "{\n  \"system\": {\"files\": ");
+    strbuf_json_string(&sb, a.sys_files);
+    strbuf_printf(&sb, ", \"states\": %d, \"transitions\": %d},\n", a.sys->nstates, a.sys->ntrans);
+    strbuf_printf(&sb, "  \"environment\": {\"states\": %d, \"transitions\": %d},\n", env->nstates, env->ntrans);
+    strbuf_printf(&sb, "  \"weakest_assumption\": {\"states\": %d, \"transitions\": %d, \"minimized\": %s, \"empty\": %s},\n",
+                  a.w->nstates, a.w->ntrans, minimise ? "true" : "false", a.empty ? "true" : "false");
+    strbuf_puts(&sb, "  \"interface\": ");
+    json_labels(&sb, &r.labels, alpha, nalpha);
+    strbuf_puts(&sb, ",\n");
+    json_traces(&sb, &r.labels, &delta, "  ");
+    if (dev) {
+      strbuf_printf(&sb, ",\n  \"explained\": %d,\n  \"unexplained\": %d,\n  \"groups\": [", explained, delta.ntraces - explained);
+      for (size_t i = 0; i < ngroups; i++) {
+        strbuf_printf(&sb, "%s\n    {\"faults\": ", i ? "," : "");
+        strbuf_json_string(&sb, groups[i].key[0] ? groups[i].key : "unexplained");
+        strbuf_printf(&sb, ", \"traces\": %d}", groups[i].count);
+      }
+      strbuf_printf(&sb, "%s]", ngroups ? "\n  " : "");
+    }
+    if (n_cmp) {
+      strbuf_puts(&sb, ",\n  \"compare\": {\"a\": {\"system\": ");
+      strbuf_json_string(&sb, a.sys_files);
+      strbuf_puts(&sb, ", \"property\": ");
+      strbuf_json_string(&sb, a.prop_files);
+      strbuf_puts(&sb, "}, \"b\": {\"system\": ");
+      strbuf_json_string(&sb, b.sys_files);
+      strbuf_puts(&sb, ", \"property\": ");
+      strbuf_json_string(&sb, b.prop_files);
+      strbuf_puts(&sb, "}},\n  \"a_not_b\": {\n");
+      json_traces(&sb, &r.labels, &a_not_b, "    ");
+      strbuf_puts(&sb, "\n  },\n  \"b_not_a\": {\n");
+      json_traces(&sb, &r.labels, &b_not_a, "    ");
+      strbuf_puts(&sb, "\n  }");
+    }
+    strbuf_puts(&sb, "\n}\n");
+  } else {
+    strbuf_printf(&sb, "system %s: %d states, %d transitions\n", a.sys_files, a.sys->nstates, a.sys->ntrans);
+    strbuf_printf(&sb, "environment: %d states, %d transitions\n", env->nstates, env->ntrans);
+    strbuf_printf(&sb, "weakest assumption%s: %d states, %d transitions\n", minimise ? " (minimised)" : "", a.w->nstates,
+                  a.w->ntrans);
+    if (a.empty) strbuf_puts(&sb, "note: the machine can violate the property on its own; no environment prevents it\n");
+    strbuf_puts(&sb, "interface: ");
+    text_labels(&sb, &r.labels, alpha, nalpha);
+    strbuf_printf(&sb, "\n\nrobustness: %d equivalence class%s of deviations\n", delta.ntraces, delta.ntraces == 1 ? "" : "es");
+    text_traces(&sb, &r.labels, &delta, dev != NULL);
+    if (dev) {
+      strbuf_printf(&sb, "\nexplained %d/%d\n", explained, delta.ntraces);
+      for (size_t i = 0; i < ngroups; i++)
+        strbuf_printf(&sb, "  %s: %d\n", groups[i].key[0] ? groups[i].key : "unexplained", groups[i].count);
+    }
+    if (n_cmp) {
+      strbuf_printf(&sb, "\ncomparison: A = %s with %s, B = %s with %s\n", a.sys_files, a.prop_files, b.sys_files,
+                    b.prop_files);
+      strbuf_printf(&sb, "tolerated by A, not by B: %d class%s\n", a_not_b.ntraces, a_not_b.ntraces == 1 ? "" : "es");
+      text_traces(&sb, &r.labels, &a_not_b, false);
+      strbuf_printf(&sb, "tolerated by B, not by A: %d class%s\n", b_not_a.ntraces, b_not_a.ntraces == 1 ? "" : "es");
+      text_traces(&sb, &r.labels, &b_not_a, false);
+    }
+  }
+  text = strbuf_take(&sb);
+  rc = cli_write_output(ctx, text);
+  const cli_value_t *dotv = cli_opt(self, values, "dot");
+  if (rc == CLI_EXIT_OK && dotv->set) {
+    FILE *f = fopen(dotv->s, "w");
+    if (!f || fputs(strbuf_str(&dot), f) < 0 || fclose(f) != 0) {
+      fprintf(ctx->err, "ismv: error: cannot write '%s'\n", dotv->s);
+      if (f) fclose(f);
+      rc = CLI_EXIT_USAGE;
+    }
+  }
+  strbuf_free(&dot);
+  for (size_t i = 0; i < ngroups; i++) free(groups[i].key);
+  free(groups);
+  if (rc == CLI_EXIT_OK && n_expect) {
+    expect_actual_t actual[] = {
+        {"classes", EXPECT_NUMBER, delta.ntraces, false, NULL},
+        {"explained", EXPECT_NUMBER, dev ? explained : 0, false, NULL},
+        {"unexplained", EXPECT_NUMBER, dev ? delta.ntraces - explained : delta.ntraces, false, NULL},
+        {"system_states", EXPECT_NUMBER, a.sys->nstates, false, NULL},
+        {"system_transitions", EXPECT_NUMBER, a.sys->ntrans, false, NULL},
+        {"environment_states", EXPECT_NUMBER, env->nstates, false, NULL},
+        {"environment_transitions", EXPECT_NUMBER, env->ntrans, false, NULL},
+        {"assumption_states", EXPECT_NUMBER, a.w->nstates, false, NULL},
+        {"a_not_b", EXPECT_NUMBER, a_not_b.ntraces, false, NULL},
+        {"b_not_a", EXPECT_NUMBER, b_not_a.ntraces, false, NULL},
+        /* B tolerates strictly more than A */
+        {"more_robust", EXPECT_BOOL, 0, n_cmp && b_not_a.ntraces > 0 && a_not_b.ntraces == 0, NULL},
+    };
+    rc = expect_check(ctx, n_expect, actual, n_cmp ? sizeof actual / sizeof *actual : sizeof actual / sizeof *actual - 3);
+  }
+
+done:
+  free(text);
+  robust_traces_free(&delta);
+  robust_traces_free(&a_not_b);
+  robust_traces_free(&b_not_a);
+  free(alpha);
+  free(faults);
+  lts_free(a.sys);
+  lts_free(a.prop);
+  lts_free(a.w);
+  lts_free(b.sys);
+  lts_free(b.prop);
+  lts_free(b.w);
+  lts_free(env);
+  lts_free(env_view);
+  lts_free(dev);
+  for (size_t i = 0; i < r.files.len; i++) fsp_free(r.files.data[i]);
+  VEC_FREE(&r.files);
+  lts_labels_free(&r.labels);
+  arena_free(&r.arena);
+  return rc;
+}
+
+const cli_command_t cmd_robustness = {
+    .name = "robustness",
+    .kind = "robustness",
+    .summary = "which environment deviations an LTS machine tolerates (FSP models, weakest assumption)",
+    .usage = "CONFIG.yaml [options]",
+    .description =
+        "Computes the behavioural robustness of machine M (the `system:` FSP files, composed in\n"
+        "parallel) against the normative environment E (`environment:`) for the safety property P\n"
+        "(`property:`): the weakest assumption W over the interface αM ∩ αE, and one shortest\n"
+        "representative trace per class of deviations Π(s,a) of W ‖ (E↾α)_err. With `deviation:`\n"
+        "(an FSP environment whose `menu ERR_ACTS` names the faults) each trace gets its minimal\n"
+        "explanation, and the traces are grouped by fault set. With `compare:` (a second `system:`\n"
+        "or `property:`, B) it also reports what A tolerates that B does not, and the reverse.\n"
+        "Each FSP file contributes SYS / ENV / P (ENV for the deviation) when it defines one, else\n"
+        "its last process. `expect:` keys: classes, explained, unexplained, system_states,\n"
+        "system_transitions, environment_states, environment_transitions, assumption_states and,\n"
+        "with compare, a_not_b, b_not_a, more_robust (B tolerates strictly more).\n"
+        "Format and semantics: docs/robustness.md.",
+    .options = options,
+    .noptions = sizeof options / sizeof *options,
+    .run = run_robustness,
+};

@@ -1,0 +1,1 @@
+robustness examples/robustness/abp/compare.yaml --no-minimize -f json

@@ -1,0 +1,173 @@
+/* Unit tests of the FSP front end: LTSA's state and transition counts on
+ * the shipped examples, located errors, and (when ../shared is next to the
+ * clone, as in CI) every anchor model: it compiles, or it is rejected
+ * because it uses FLTL (fluent/assert). */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "verifier/fsp.h"
+
+static int failures;
+#define CHECK(cond)                                                            \
+  do {                                                                         \
+    if (!(cond)) {                                                             \
+      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+      failures++;                                                              \
+    }                                                                          \
+  } while (0)
+
+static void sizes(const char *path, const char *proc, int states, int trans) {
+  lts_labels_t L;
+  lts_labels_init(&L);
+  diag_list_t d;
+  diag_init(&d);
+  fsp_file_t *f = fsp_parse_file(path, &L, &d);
+  lts_t *l = f ? fsp_compile(f, fsp_pick_process(f, proc), &d) : NULL;
+  if (!l || l->nstates != states || l->ntrans != trans) {
+    fprintf(stderr, "%s: expected %d states, %d transitions; got %d, %d\n", path, states, trans, l ? l->nstates : -1,
+            l ? l->ntrans : -1);
+    failures++;
+  }
+  lts_free(l);
+  fsp_free(f);
+  diag_free(&d);
+  lts_labels_free(&L);
+}
+
+/* Compiling `text` fails with `message` at line:col. */
+static void error_at(const char *text, int line, int col, const char *message) {
+  lts_labels_t L;
+  lts_labels_init(&L);
+  diag_list_t d;
+  diag_init(&d);
+  fsp_file_t *f = fsp_parse_string("t.lts", text, &L, &d);
+  lts_t *l = NULL;
+  if (f) l = fsp_compile(f, fsp_last_process(f), &d);
+  bool ok = !l && d.count > 0 && d.items[0].loc.line == line && d.items[0].loc.col == col &&
+            strcmp(d.items[0].message, message) == 0;
+  if (!ok) {
+    fprintf(stderr, "for %s\n  expected %d:%d: %s\n", text, line, col, message);
+    if (d.count) fprintf(stderr, "  got %d:%d: %s\n", d.items[0].loc.line, d.items[0].loc.col, d.items[0].message);
+    else fprintf(stderr, "  got no error\n");
+    failures++;
+  }
+  lts_free(l);
+  fsp_free(f);
+  diag_free(&d);
+  lts_labels_free(&L);
+}
+
+static void compiles(const char *text, const char *proc, int states, int trans, int nalpha) {
+  lts_labels_t L;
+  lts_labels_init(&L);
+  diag_list_t d;
+  diag_init(&d);
+  fsp_file_t *f = fsp_parse_string("t.lts", text, &L, &d);
+  lts_t *l = f ? fsp_compile(f, proc ? proc : fsp_last_process(f), &d) : NULL;
+  if (!l || l->nstates != states || l->ntrans != trans || l->nalphabet != nalpha) {
+    fprintf(stderr, "for %s\n  expected %d/%d/%d, got %d/%d/%d%s%s\n", text, states, trans, nalpha, l ? l->nstates : -1,
+            l ? l->ntrans : -1, l ? l->nalphabet : -1, d.count ? ": " : "", d.count ? d.items[0].message : "");
+    failures++;
+  }
+  lts_free(l);
+  fsp_free(f);
+  diag_free(&d);
+  lts_labels_free(&L);
+}
+
+static int anchors_ok, anchors_rejected;
+
+static void anchor_file(const char *path) {
+  lts_labels_t L;
+  lts_labels_init(&L);
+  diag_list_t d;
+  diag_init(&d);
+  fsp_file_t *f = fsp_parse_file(path, &L, &d);
+  bool ok = f != NULL;
+  for (size_t i = 0; f && i < fsp_process_count(f); i++) {
+    lts_t *l = fsp_compile(f, fsp_process_name(f, i), &d);
+    if (!l) ok = false;
+    lts_free(l);
+  }
+  if (ok) anchors_ok++;
+  else if (d.count && strstr(d.items[0].message, "is not supported") &&
+           (strstr(d.items[0].message, "'fluent'") || strstr(d.items[0].message, "'assert'")))
+    anchors_rejected++;
+  else {
+    fprintf(stderr, "%s: %s\n", path, d.count ? d.items[0].message : "failed");
+    failures++;
+  }
+  fsp_free(f);
+  diag_free(&d);
+  lts_labels_free(&L);
+}
+
+/* Worklist over directories: no recursion. */
+static void anchors(const char *root) {
+  char **stack = malloc(sizeof *stack * 4096);
+  int top = 0;
+  stack[top++] = strdup(root);
+  while (top > 0) {
+    char *dir = stack[--top];
+    DIR *dp = opendir(dir);
+    struct dirent *e;
+    while (dp && (e = readdir(dp))) {
+      if (e->d_name[0] == '.') continue;
+      char path[4096];
+      snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+      struct stat st;
+      if (stat(path, &st) != 0) continue;
+      size_t n = strlen(e->d_name);
+      if (S_ISDIR(st.st_mode) && top < 4096) stack[top++] = strdup(path);
+      else if (n > 4 && strcmp(e->d_name + n - 4, ".lts") == 0) anchor_file(path);
+    }
+    if (dp) closedir(dp);
+    free(dir);
+  }
+  free(stack);
+}
+
+int main(void) {
+  /* the counts LTSA reports (FSE'20, section 7) */
+  sizes("examples/robustness/abp/abp_env.lts", "ENV", 9, 24);
+  sizes("examples/robustness/abp/perfect.lts", "SYS", 20, 67);
+  sizes("examples/robustness/abp/abp.lts", "SYS", 30, 104);
+  sizes("examples/robustness/therac/sys.lts", "SYS", 19, 40);
+  sizes("examples/robustness/therac/sys_r.lts", "SYS", 19, 42);
+  sizes("examples/robustness/therac/env.lts", "ENV", 4, 4);
+
+  compiles("P = (a -> b -> P).", NULL, 2, 2, 2);
+  compiles("P = (a -> STOP | b -> STOP).", NULL, 2, 2, 2);
+  compiles("P = (a -> END)+{c}.", NULL, 2, 1, 2);
+  compiles("const N = 2\nrange R = 0..N\nP = C[0], C[i:R] = (when (i < N) up -> C[i+1] | when (i > 0) down -> C[i-1]).", NULL,
+           3, 4, 2);
+  compiles("P = (a[i:0..2] -> if i == 1 then STOP else P).", NULL, 2, 3, 3);
+  compiles("property P = (a -> b -> P).", NULL, 3, 4, 2);
+  compiles("set S = {x, y}\nP = ({S}[i:1..2] -> P)\\{x}.", NULL, 1, 3, 2); /* x[1], x[2] hide to one tau loop */
+  compiles("P = (a -> P).\n||C = (one:P || two:P).", NULL, 1, 2, 2);
+  compiles("P = (a -> P).\n||C = ({one, two}::P).", NULL, 1, 2, 2);
+  compiles("P = (a -> b -> P).\n||C = (P)/{x/a}@{x}.", NULL, 2, 2, 1);
+  compiles("Q(N=1) = (a[N] -> Q).\n||C = (Q(3) || Q).", NULL, 1, 2, 2);
+
+  error_at("P = (a -> ).", 1, 11, "expected a process (a name, STOP, END, ERROR or '('), found ')'");
+  error_at("P = (a -> Q).", 1, 11, "undefined process 'Q' (did you mean 'P'?)");
+  error_at("P = (a -> P)", 1, 13, "expected '.' at the end of the definition, found 'end of file'");
+  error_at("fluent F = <a, b>\nP = (a -> P).", 1, 1,
+           "'fluent' is not supported (ismv compiles FSP processes, not FLTL or LTSA's other extensions)");
+  error_at("P = C[0], C[i:0..1] = (a -> C[i+1]).", 1, 29, "index 2 of 'C' is out of range 0..1");
+  error_at("P = (a[x] -> P).", 1, 8, "undefined name 'x'");
+  error_at("P = (a -> P).\n||C = (P || Qq).", 2, 13, "undefined process 'Qq'");
+  error_at("P = (a -> P) # b.", 1, 14, "unexpected character '#'");
+
+  struct stat st;
+  if (stat("../shared/anchors/lts", &st) == 0) {
+    anchors("../shared/anchors/lts");
+    CHECK(anchors_ok >= 460);
+    CHECK(anchors_rejected <= 10);
+  }
+  if (failures) fprintf(stderr, "%d check(s) failed\n", failures);
+  return failures != 0;
+}

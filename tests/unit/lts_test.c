@@ -1,0 +1,129 @@
+/* Unit tests of the LTS core: composition, hiding, determinisation,
+ * minimisation, property error LTS and BFS on small hand-built LTSs. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "verifier/lts.h"
+
+static int failures;
+#define CHECK(cond)                                                        \
+  do {                                                                     \
+    if (!(cond)) {                                                         \
+      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+      failures++;                                                          \
+    }                                                                      \
+  } while (0)
+
+/* A cycle of n states with the given labels: i -labels[i]-> i+1 mod n. */
+static lts_t *cycle(lts_labels_t *L, const char *const *labels, int n) {
+  lts_builder_t b;
+  lts_builder_init(&b, L);
+  for (int i = 0; i < n; i++) lts_builder_add_state(&b);
+  for (int i = 0; i < n; i++) lts_builder_add(&b, i, lts_label(L, labels[i]), (i + 1) % n);
+  return lts_freeze(&b);
+}
+
+static void test_compose(lts_labels_t *L) {
+  const char *ab[] = {"a", "b"}, *bc[] = {"b", "c"};
+  lts_t *x = cycle(L, ab, 2), *y = cycle(L, bc, 2);
+  const lts_t *parts[] = {x, y};
+  lts_t *p = lts_compose(parts, 2);
+  /* b synchronises, a and c interleave: all 4 pairs, 5 transitions */
+  CHECK(p->nstates == 4);
+  CHECK(p->ntrans == 5);
+  CHECK(p->nalphabet == 3);
+  CHECK(p->error == -1);
+  lts_free(p);
+  lts_free(x);
+  lts_free(y);
+}
+
+static void test_hide_determinise_minimise(lts_labels_t *L) {
+  /* 0 -a-> 1 -tau-> 2 -b-> 0 and 0 -a-> 3 -b-> 0 */
+  lts_builder_t b;
+  lts_builder_init(&b, L);
+  for (int i = 0; i < 4; i++) lts_builder_add_state(&b);
+  int a = lts_label(L, "a"), bb = lts_label(L, "b");
+  lts_builder_add(&b, 0, a, 1);
+  lts_builder_add(&b, 1, LTS_TAU, 2);
+  lts_builder_add(&b, 2, bb, 0);
+  lts_builder_add(&b, 0, a, 3);
+  lts_builder_add(&b, 3, bb, 0);
+  lts_t *l = lts_freeze(&b);
+  CHECK(!lts_is_deterministic(l));
+  lts_t *d = lts_determinise(l, false);
+  CHECK(lts_is_deterministic(d));
+  CHECK(d->nstates == 2);
+  lts_t *m = lts_minimise(l);
+  /* 1, 2 and 3 are weakly equivalent */
+  CHECK(m->nstates == 2);
+  int hide[] = {a};
+  lts_t *h = lts_hide(l, hide, 1);
+  CHECK(h->nalphabet == 1);
+  lts_t *hm = lts_minimise(h);
+  CHECK(hm->nstates == 1);
+  lts_free(hm);
+  lts_free(h);
+  lts_free(m);
+  lts_free(d);
+  lts_free(l);
+}
+
+static void test_property_and_bfs(lts_labels_t *L) {
+  const char *io[] = {"input", "output"};
+  lts_t *p = cycle(L, io, 2);
+  lts_t *perr = lts_property(p);
+  CHECK(perr->nstates == 3);
+  CHECK(perr->error == 2);
+  CHECK(perr->ntrans == 4);
+  lts_bfs_t bfs;
+  lts_bfs(perr, &bfs);
+  int len;
+  int *t = lts_bfs_trace(&bfs, perr, perr->error, &len);
+  /* shortest violation: output first */
+  CHECK(len == 1 && t && strcmp(lts_label_name(L, t[0]), "output") == 0);
+  free(t);
+  lts_bfs_free(&bfs);
+  /* composing with the property propagates the error state */
+  const char *oi[] = {"output", "input"};
+  lts_t *bad = cycle(L, oi, 2);
+  const lts_t *parts[] = {bad, perr};
+  lts_t *c = lts_compose(parts, 2);
+  CHECK(c->error >= 0);
+  lts_t *d = lts_determinise(c, true);
+  CHECK(d->error >= 0 && d->error != d->init);
+  CHECK(lts_step(d, d->init, lts_label(L, "output")) == d->error);
+  /* with output hidden, the error is one τ away: the initial subset is the error state */
+  int out_label[] = {lts_label(L, "output")};
+  lts_t *h = lts_hide(c, out_label, 1);
+  lts_t *dh = lts_determinise(h, true);
+  CHECK(dh->error == dh->init);
+  lts_free(dh);
+  lts_free(h);
+  lts_free(d);
+  lts_free(c);
+  lts_free(bad);
+  lts_free(perr);
+  lts_free(p);
+}
+
+static void test_labels(void) {
+  CHECK(lts_label_has_prefix("trans.in[0]", "trans.in"));
+  CHECK(lts_label_has_prefix("trans.in", "trans.in"));
+  CHECK(!lts_label_has_prefix("trans.inx", "trans.in"));
+  CHECK(lts_label_has_prefix("send[1].x", "send[1]"));
+}
+
+int main(void) {
+  lts_labels_t L;
+  lts_labels_init(&L);
+  CHECK(lts_label(&L, "tau") == LTS_TAU);
+  test_compose(&L);
+  test_hide_determinise_minimise(&L);
+  test_property_and_bfs(&L);
+  test_labels();
+  lts_labels_free(&L);
+  if (failures) fprintf(stderr, "%d check(s) failed\n", failures);
+  return failures != 0;
+}

@@ -1,0 +1,50 @@
+/* The FSP front end: LTSA's Finite State Processes language compiled to
+ * LTSs of the LTS core. Supported: const, range, set, menu, primitive
+ * processes with local (indexed) processes and parameters, when guards,
+ * if/then/else, choice, STOP/END/ERROR, action labels with indices, ranges,
+ * sets and bindings, +{...}, property, || composition with prefix labels
+ * a:P, a[i:R]:P and {a,b}::P, relabelling /{new/old}, hiding \{...} and
+ * interfaces @{...}. fluent/assert (FLTL) and the other LTSA extensions
+ * are rejected with a located "not supported" error. See docs/fsp.md. */
+#ifndef VERIFIER_FSP_H
+#define VERIFIER_FSP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "ism/diag.h"
+#include "verifier/lts.h"
+
+typedef struct fsp_file fsp_file_t; /* a parsed file: declarations, not yet compiled processes */
+
+/* Reads and parses `path` (registered with diags for caret rendering).
+ * Constants, ranges, sets and menus are evaluated; process bodies are
+ * syntax-checked. On an error reports it (file:line:col) and returns NULL.
+ * `labels` is borrowed and must outlive every LTS compiled from the file. */
+fsp_file_t *fsp_parse_file(const char *path, lts_labels_t *labels, diag_list_t *diags);
+/* The same for text in memory; `name` names it in diagnostics. */
+fsp_file_t *fsp_parse_string(const char *name, const char *text, lts_labels_t *labels, diag_list_t *diags);
+void fsp_free(fsp_file_t *file);
+
+/* Whether a top-level process or composite `name` is defined. */
+bool fsp_has_process(const fsp_file_t *file, const char *name);
+/* The last top-level process or composite defined in the file (LTSA's
+ * DEFAULT target), or NULL when there is none. */
+const char *fsp_last_process(const fsp_file_t *file);
+/* The top-level processes and composites in definition order. */
+size_t fsp_process_count(const fsp_file_t *file);
+const char *fsp_process_name(const fsp_file_t *file, size_t i);
+/* `preferred` if defined, else the last process (the robustness tools'
+ * convention: SYS / ENV / P, otherwise the last definition). */
+const char *fsp_pick_process(const fsp_file_t *file, const char *preferred);
+
+/* Compiles top-level process or composite `name` (parameters take their
+ * defaults) into a fresh reachable-only LTS the caller frees. Properties
+ * come back as their error LTS. On an error reports it and returns NULL. */
+lts_t *fsp_compile(fsp_file_t *file, const char *name, diag_list_t *diags);
+
+/* The action names of `menu NAME = {...}` (NULL and *count = 0 if there
+ * is no such menu). Borrowed from the file. */
+const char *const *fsp_menu(const fsp_file_t *file, const char *name, size_t *count);
+
+#endif

@@ -1,0 +1,884 @@
+#include "verifier/lts.h"
+
+#include <assert.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ism/alloc.h"
+#include "ism/vec.h"
+
+/* ---------------------------------------------------------------- labels */
+
+void lts_labels_init(lts_labels_t *labels) {
+  intern_init(&labels->names);
+  int tau = intern_add(&labels->names, "tau");
+  assert(tau == LTS_TAU);
+  (void)tau;
+}
+
+void lts_labels_free(lts_labels_t *labels) { intern_free(&labels->names); }
+int lts_label(lts_labels_t *labels, const char *name) { return intern_add(&labels->names, name); }
+int lts_label_find(const lts_labels_t *labels, const char *name) { return intern_find(&labels->names, name); }
+const char *lts_label_name(const lts_labels_t *labels, int label) { return intern_name(&labels->names, label); }
+
+bool lts_label_has_prefix(const char *name, const char *prefix) {
+  size_t n = strlen(prefix);
+  if (strncmp(name, prefix, n) != 0) return false;
+  return name[n] == '\0' || name[n] == '.' || name[n] == '[';
+}
+
+/* ------------------------------------------------- tables of int keys */
+
+/* Maps variable-length int sequences to dense ids in insertion order. */
+typedef struct {
+  VEC(int) keys;    /* concatenated keys */
+  VEC(size_t) off;  /* off[id] .. off[id+1] */
+  int *table;
+  size_t table_cap;
+  size_t count;
+} keytab_t;
+
+static void keytab_init(keytab_t *t) {
+  memset(t, 0, sizeof *t);
+  VEC_PUSH(&t->off, 0);
+  t->table_cap = 64;
+  t->table = xmalloc(t->table_cap * sizeof *t->table);
+  memset(t->table, -1, t->table_cap * sizeof *t->table);
+}
+
+static void keytab_free(keytab_t *t) {
+  VEC_FREE(&t->keys);
+  VEC_FREE(&t->off);
+  free(t->table);
+}
+
+static uint64_t hash_ints(const int *k, size_t n) {
+  uint64_t h = 1469598103934665603ull ^ n;
+  for (size_t i = 0; i < n; i++) h = (h ^ (uint32_t)k[i]) * 1099511628211ull;
+  return h ^ (h >> 29);
+}
+
+static const int *keytab_key(const keytab_t *t, int id, size_t *n) {
+  *n = t->off.data[id + 1] - t->off.data[id];
+  return t->keys.data + t->off.data[id];
+}
+
+static size_t keytab_slot(const keytab_t *t, const int *k, size_t n) {
+  size_t mask = t->table_cap - 1, i = (size_t)hash_ints(k, n) & mask;
+  for (; t->table[i] >= 0; i = (i + 1) & mask) {
+    size_t m;
+    const int *o = keytab_key(t, t->table[i], &m);
+    if (m == n && memcmp(o, k, n * sizeof *k) == 0) break;
+  }
+  return i;
+}
+
+/* Returns the id of key k, adding it when new (*added set accordingly). */
+static int keytab_add(keytab_t *t, const int *k, size_t n, bool *added) {
+  size_t slot = keytab_slot(t, k, n);
+  if (t->table[slot] >= 0) {
+    *added = false;
+    return t->table[slot];
+  }
+  *added = true;
+  int id = (int)t->count++;
+  for (size_t i = 0; i < n; i++) VEC_PUSH(&t->keys, k[i]);
+  VEC_PUSH(&t->off, t->keys.len);
+  t->table[slot] = id;
+  if (2 * t->count >= t->table_cap) {
+    free(t->table);
+    t->table_cap *= 2;
+    t->table = xmalloc(t->table_cap * sizeof *t->table);
+    memset(t->table, -1, t->table_cap * sizeof *t->table);
+    for (size_t j = 0; j < t->count; j++) {
+      size_t m;
+      const int *o = keytab_key(t, (int)j, &m);
+      t->table[keytab_slot(t, o, m)] = (int)j;
+    }
+  }
+  return id;
+}
+
+/* --------------------------------------------------------------- builder */
+
+void lts_builder_init(lts_builder_t *b, lts_labels_t *labels) {
+  memset(b, 0, sizeof *b);
+  b->labels = labels;
+  b->error = -1;
+}
+
+void lts_builder_free(lts_builder_t *b) {
+  free(b->trans);
+  free(b->alpha);
+  free(b->ends);
+  lts_labels_t *labels = b->labels;
+  lts_builder_init(b, labels);
+}
+
+int lts_builder_add_state(lts_builder_t *b) { return b->nstates++; }
+
+void lts_builder_add(lts_builder_t *b, int src, int label, int dst) {
+  assert(src >= 0 && src < b->nstates && dst >= 0 && dst < b->nstates);
+  if (b->ntrans == b->cap) {
+    b->cap = b->cap ? 2 * b->cap : 64;
+    b->trans = xrealloc(b->trans, b->cap * sizeof *b->trans);
+  }
+  b->trans[b->ntrans++] = (lts_trans_t){src, label, dst};
+  if (label != LTS_TAU) lts_builder_alphabet_add(b, label);
+}
+
+void lts_builder_alphabet_add(lts_builder_t *b, int label) {
+  if (label == LTS_TAU) return;
+  if (b->nalpha == b->alpha_cap) {
+    b->alpha_cap = b->alpha_cap ? 2 * b->alpha_cap : 16;
+    b->alpha = xrealloc(b->alpha, b->alpha_cap * sizeof *b->alpha);
+  }
+  b->alpha[b->nalpha++] = label;
+}
+
+void lts_builder_mark_end(lts_builder_t *b, int state) {
+  if (b->nends == b->ends_cap) {
+    b->ends_cap = b->ends_cap ? 2 * b->ends_cap : 8;
+    b->ends = xrealloc(b->ends, b->ends_cap * sizeof *b->ends);
+  }
+  b->ends[b->nends++] = state;
+}
+
+static int cmp_int(const void *a, const void *b) {
+  int x = *(const int *)a, y = *(const int *)b;
+  return (x > y) - (x < y);
+}
+
+static int cmp_fwd(const void *a, const void *b) {
+  const lts_trans_t *x = a, *y = b;
+  if (x->src != y->src) return x->src < y->src ? -1 : 1;
+  if (x->label != y->label) return x->label < y->label ? -1 : 1;
+  return (x->dst > y->dst) - (x->dst < y->dst);
+}
+
+static int cmp_bwd(const void *a, const void *b) {
+  const lts_trans_t *x = a, *y = b;
+  if (x->dst != y->dst) return x->dst < y->dst ? -1 : 1;
+  if (x->label != y->label) return x->label < y->label ? -1 : 1;
+  return (x->src > y->src) - (x->src < y->src);
+}
+
+static int sort_unique(int *a, int n) {
+  if (n == 0) return 0;
+  qsort(a, (size_t)n, sizeof *a, cmp_int);
+  int m = 1;
+  for (int i = 1; i < n; i++)
+    if (a[i] != a[m - 1]) a[m++] = a[i];
+  return m;
+}
+
+lts_t *lts_freeze(lts_builder_t *b) {
+  lts_t *l = xcalloc(1, sizeof *l);
+  l->labels = b->labels;
+  l->nstates = b->nstates;
+  l->init = b->nstates > 0 ? b->init : 0;
+  l->error = b->error;
+  assert(l->nstates > 0);
+  if (b->ntrans) qsort(b->trans, b->ntrans, sizeof *b->trans, cmp_fwd);
+  size_t m = 0;
+  for (size_t i = 0; i < b->ntrans; i++)
+    if (m == 0 || cmp_fwd(&b->trans[i], &b->trans[m - 1]) != 0) b->trans[m++] = b->trans[i];
+  l->ntrans = (int)m;
+  int n = l->nstates;
+  l->succ_off = xcalloc((size_t)n + 1, sizeof(int));
+  l->pred_off = xcalloc((size_t)n + 1, sizeof(int));
+  l->succ_label = xmalloc((m + 1) * sizeof(int));
+  l->succ_dst = xmalloc((m + 1) * sizeof(int));
+  l->pred_label = xmalloc((m + 1) * sizeof(int));
+  l->pred_src = xmalloc((m + 1) * sizeof(int));
+  for (size_t i = 0; i < m; i++) {
+    l->succ_off[b->trans[i].src + 1]++;
+    l->succ_label[i] = b->trans[i].label;
+    l->succ_dst[i] = b->trans[i].dst;
+  }
+  for (int s = 0; s < n; s++) l->succ_off[s + 1] += l->succ_off[s];
+  if (m) qsort(b->trans, m, sizeof *b->trans, cmp_bwd);
+  for (size_t i = 0; i < m; i++) {
+    l->pred_off[b->trans[i].dst + 1]++;
+    l->pred_label[i] = b->trans[i].label;
+    l->pred_src[i] = b->trans[i].src;
+  }
+  for (int s = 0; s < n; s++) l->pred_off[s + 1] += l->pred_off[s];
+  l->nalphabet = sort_unique(b->alpha, (int)b->nalpha);
+  l->alphabet = xmalloc(((size_t)l->nalphabet + 1) * sizeof(int));
+  if (l->nalphabet) memcpy(l->alphabet, b->alpha, (size_t)l->nalphabet * sizeof(int));
+  if (b->nends > 0) {
+    l->end = bitset_new((size_t)n);
+    for (size_t i = 0; i < b->nends; i++) bitset_set(l->end, (size_t)b->ends[i]);
+  }
+  lts_builder_free(b);
+  return l;
+}
+
+void lts_free(lts_t *l) {
+  if (!l) return;
+  free(l->alphabet);
+  free(l->succ_off);
+  free(l->succ_label);
+  free(l->succ_dst);
+  free(l->pred_off);
+  free(l->pred_label);
+  free(l->pred_src);
+  free(l->end);
+  free(l);
+}
+
+static bool is_end(const lts_t *l, int s) { return l->end && bitset_get(l->end, (size_t)s); }
+
+/* Starts a builder with l's labels and alphabet. */
+static void builder_like(lts_builder_t *b, const lts_t *l) {
+  lts_builder_init(b, l->labels);
+  for (int i = 0; i < l->nalphabet; i++) lts_builder_alphabet_add(b, l->alphabet[i]);
+}
+
+lts_t *lts_copy(const lts_t *l) {
+  lts_builder_t b;
+  builder_like(&b, l);
+  b.nstates = l->nstates;
+  b.init = l->init;
+  b.error = l->error;
+  for (int s = 0; s < l->nstates; s++) {
+    if (is_end(l, s)) lts_builder_mark_end(&b, s);
+    for (int i = l->succ_off[s]; i < l->succ_off[s + 1]; i++) lts_builder_add(&b, s, l->succ_label[i], l->succ_dst[i]);
+  }
+  return lts_freeze(&b);
+}
+
+bool lts_has_label(const lts_t *l, int label) {
+  return bsearch(&label, l->alphabet, (size_t)l->nalphabet, sizeof(int), cmp_int) != NULL;
+}
+
+int lts_step(const lts_t *l, int s, int label) {
+  for (int i = l->succ_off[s]; i < l->succ_off[s + 1]; i++)
+    if (l->succ_label[i] == label) return l->succ_dst[i];
+  return -1;
+}
+
+bool lts_is_deterministic(const lts_t *l) {
+  for (int s = 0; s < l->nstates; s++)
+    for (int i = l->succ_off[s]; i < l->succ_off[s + 1]; i++) {
+      if (l->succ_label[i] == LTS_TAU) return false;
+      if (i > l->succ_off[s] && l->succ_label[i - 1] == l->succ_label[i]) return false;
+    }
+  return true;
+}
+
+/* ---------------------------------------------------------- reachability */
+
+/* Renumbers the states of l reachable from init in BFS order; map[old]
+ * receives the new id or -1. Returns the number of reachable states. */
+static int bfs_numbering(const lts_t *l, int *map) {
+  for (int s = 0; s < l->nstates; s++) map[s] = -1;
+  int *queue = xmalloc((size_t)l->nstates * sizeof *queue);
+  int head = 0, tail = 0;
+  map[l->init] = 0;
+  queue[tail++] = l->init;
+  while (head < tail) {
+    int s = queue[head++];
+    for (int i = l->succ_off[s]; i < l->succ_off[s + 1]; i++) {
+      int t = l->succ_dst[i];
+      if (map[t] < 0) {
+        map[t] = tail;
+        queue[tail++] = t;
+      }
+    }
+  }
+  free(queue);
+  return tail;
+}
+
+/* The LTS with states renamed by map (-1: dropped), transitions into
+ * dropped states dropped too. */
+static lts_t *renumber(const lts_t *l, const int *map, int n) {
+  lts_builder_t b;
+  builder_like(&b, l);
+  b.nstates = n;
+  b.init = map[l->init];
+  b.error = l->error >= 0 ? map[l->error] : -1;
+  for (int s = 0; s < l->nstates; s++) {
+    if (map[s] < 0) continue;
+    if (is_end(l, s)) lts_builder_mark_end(&b, map[s]);
+    for (int i = l->succ_off[s]; i < l->succ_off[s + 1]; i++)
+      if (map[l->succ_dst[i]] >= 0) lts_builder_add(&b, map[s], l->succ_label[i], map[l->succ_dst[i]]);
+  }
+  return lts_freeze(&b);
+}
+
+lts_t *lts_reachable(const lts_t *l) {
+  int *map = xmalloc((size_t)l->nstates * sizeof *map);
+  int n = bfs_numbering(l, map);
+  lts_t *r = renumber(l, map, n);
+  free(map);
+  return r;
+}
+
+/* ----------------------------------------------------------- composition */
+
+typedef struct {
+  const lts_t *const *parts;
+  int n;
+  int *alpha;      /* union alphabet, sorted */
+  int nalpha;
+  bool *has;       /* has[a * n + p]: label alpha[a] is in part p's alphabet */
+  keytab_t states;
+  lts_builder_t b;
+  int error;       /* composite error state or -1 */
+} compose_t;
+
+static int alpha_index(const compose_t *c, int label) {
+  const int *p = bsearch(&label, c->alpha, (size_t)c->nalpha, sizeof(int), cmp_int);
+  return p ? (int)(p - c->alpha) : -1;
+}
+
+lts_t *lts_compose(const lts_t *const *parts, int n) {
+  assert(n >= 1);
+  compose_t c;
+  memset(&c, 0, sizeof c);
+  c.parts = parts;
+  c.n = n;
+  int total = 0;
+  for (int p = 0; p < n; p++) total += parts[p]->nalphabet;
+  c.alpha = xmalloc(((size_t)total + 1) * sizeof(int));
+  for (int p = 0, k = 0; p < n; p++)
+    for (int i = 0; i < parts[p]->nalphabet; i++) c.alpha[k++] = parts[p]->alphabet[i];
+  c.nalpha = sort_unique(c.alpha, total);
+  c.has = xcalloc((size_t)c.nalpha * (size_t)n + 1, sizeof(bool));
+  for (int p = 0; p < n; p++)
+    for (int i = 0; i < parts[p]->nalphabet; i++) c.has[alpha_index(&c, parts[p]->alphabet[i]) * n + p] = true;
+  lts_builder_init(&c.b, parts[0]->labels);
+  for (int a = 0; a < c.nalpha; a++) lts_builder_alphabet_add(&c.b, c.alpha[a]);
+  c.error = -1;
+  keytab_init(&c.states);
+
+  /* composite ids: keytab ids map to builder states through sid[] */
+  VEC(int) sid = {0};
+  VEC(int) todo = {0};
+  int *tuple = xmalloc((size_t)n * sizeof *tuple);
+  int *next = xmalloc((size_t)n * sizeof *next);
+  int *lo = xmalloc((size_t)n * sizeof *lo), *hi = xmalloc((size_t)n * sizeof *hi), *cur = xmalloc((size_t)n * sizeof *cur);
+  int *cand = NULL;
+  size_t cand_cap = 0;
+
+#define LOOKUP(tup, out)                                                      \
+  do {                                                                        \
+    bool err_ = false;                                                        \
+    for (int p_ = 0; p_ < n; p_++)                                            \
+      if ((tup)[p_] == parts[p_]->error) err_ = true;                         \
+    if (err_) {                                                               \
+      if (c.error < 0) c.b.error = c.error = lts_builder_add_state(&c.b);     \
+      (out) = c.error;                                                        \
+    } else {                                                                  \
+      bool added_;                                                            \
+      int k_ = keytab_add(&c.states, (tup), (size_t)n, &added_);              \
+      if (added_) {                                                           \
+        VEC_PUSH(&sid, lts_builder_add_state(&c.b));                          \
+        VEC_PUSH(&todo, k_);                                                  \
+      }                                                                       \
+      (out) = sid.data[k_];                                                   \
+    }                                                                         \
+  } while (0)
+
+  for (int p = 0; p < n; p++) tuple[p] = parts[p]->init;
+  int init;
+  LOOKUP(tuple, init);
+  c.b.init = init;
+  for (size_t qi = 0; qi < todo.len; qi++) {
+    int key = todo.data[qi];
+    size_t klen;
+    memcpy(tuple, keytab_key(&c.states, key, &klen), (size_t)n * sizeof *tuple);
+    int src = sid.data[key];
+    if (parts[0]->end) {
+      bool all_end = true;
+      for (int p = 0; p < n; p++)
+        if (!is_end(parts[p], tuple[p])) all_end = false;
+      if (all_end) lts_builder_mark_end(&c.b, src);
+    }
+    /* candidate labels: every label leaving some part */
+    size_t ncand = 0;
+    for (int p = 0; p < n; p++) {
+      const lts_t *l = parts[p];
+      size_t need = ncand + (size_t)(l->succ_off[tuple[p] + 1] - l->succ_off[tuple[p]]);
+      if (need > cand_cap) {
+        cand_cap = 2 * need;
+        cand = xrealloc(cand, cand_cap * sizeof *cand);
+      }
+      for (int i = l->succ_off[tuple[p]]; i < l->succ_off[tuple[p] + 1]; i++) cand[ncand++] = l->succ_label[i];
+    }
+    ncand = (size_t)sort_unique(cand, (int)ncand);
+    for (size_t ci = 0; ci < ncand; ci++) {
+      int label = cand[ci];
+      if (label == LTS_TAU) {
+        for (int p = 0; p < n; p++) {
+          const lts_t *l = parts[p];
+          for (int i = l->succ_off[tuple[p]]; i < l->succ_off[tuple[p] + 1] && l->succ_label[i] == LTS_TAU; i++) {
+            memcpy(next, tuple, (size_t)n * sizeof *next);
+            next[p] = l->succ_dst[i];
+            int dst;
+            LOOKUP(next, dst);
+            lts_builder_add(&c.b, src, LTS_TAU, dst);
+          }
+        }
+        continue;
+      }
+      int a = alpha_index(&c, label);
+      bool blocked = false;
+      for (int p = 0; p < n && !blocked; p++) {
+        if (!c.has[a * n + p]) continue;
+        const lts_t *l = parts[p];
+        int i = l->succ_off[tuple[p]], e = l->succ_off[tuple[p] + 1];
+        while (i < e && l->succ_label[i] < label) i++;
+        lo[p] = i;
+        while (i < e && l->succ_label[i] == label) i++;
+        hi[p] = i;
+        if (lo[p] == hi[p]) blocked = true;
+      }
+      if (blocked) continue;
+      /* odometer over the choices of the participating parts */
+      for (int p = 0; p < n; p++) cur[p] = c.has[a * n + p] ? lo[p] : -1;
+      for (;;) {
+        for (int p = 0; p < n; p++) next[p] = cur[p] < 0 ? tuple[p] : parts[p]->succ_dst[cur[p]];
+        int dst;
+        LOOKUP(next, dst);
+        lts_builder_add(&c.b, src, label, dst);
+        int p = n - 1;
+        for (; p >= 0; p--) {
+          if (cur[p] < 0) continue;
+          if (++cur[p] < hi[p]) break;
+          cur[p] = lo[p];
+        }
+        if (p < 0) break;
+      }
+    }
+  }
+#undef LOOKUP
+  lts_t *r = lts_freeze(&c.b);
+  free(cand);
+  free(tuple);
+  free(next);
+  free(lo);
+  free(hi);
+  free(cur);
+  VEC_FREE(&sid);
+  VEC_FREE(&todo);
+  keytab_free(&c.states);
+  free(c.alpha);
+  free(c.has);
+  return r;
+}
+
+/* ------------------------------------------------------ hiding, closure */
+
+static lts_t *hide_where(const lts_t *l, const int *set, int nset, bool hide_members) {
+  lts_builder_t b;
+  lts_builder_init(&b, l->labels);
+  b.nstates = l->nstates;
+  b.init = l->init;
+  b.error = l->error;
+  for (int i = 0; i < l->nalphabet; i++) {
+    bool member = bsearch(&l->alphabet[i], set, (size_t)nset, sizeof(int), cmp_int) != NULL;
+    if (member != hide_members) lts_builder_alphabet_add(&b, l->alphabet[i]);
+  }
+  for (int s = 0; s < l->nstates; s++) {
+    if (is_end(l, s)) lts_builder_mark_end(&b, s);
+    for (int i = l->succ_off[s]; i < l->succ_off[s + 1]; i++) {
+      int label = l->succ_label[i];
+      bool member = bsearch(&label, set, (size_t)nset, sizeof(int), cmp_int) != NULL;
+      if (label != LTS_TAU && member == hide_members) label = LTS_TAU;
+      lts_builder_add(&b, s, label, l->succ_dst[i]);
+    }
+  }
+  return lts_freeze(&b);
+}
+
+lts_t *lts_hide(const lts_t *l, const int *hide, int nhide) { return hide_where(l, hide, nhide, true); }
+lts_t *lts_restrict(const lts_t *l, const int *keep, int nkeep) { return hide_where(l, keep, nkeep, false); }
+
+void lts_tau_closure(const lts_t *l, int s, bitword_t *out) {
+  bitset_zero(out, (size_t)l->nstates);
+  int *stack = xmalloc((size_t)l->nstates * sizeof *stack);
+  int top = 0;
+  bitset_set(out, (size_t)s);
+  stack[top++] = s;
+  while (top > 0) {
+    int u = stack[--top];
+    for (int i = l->succ_off[u]; i < l->succ_off[u + 1] && l->succ_label[i] == LTS_TAU; i++) {
+      int v = l->succ_dst[i];
+      if (!bitset_get(out, (size_t)v)) {
+        bitset_set(out, (size_t)v);
+        stack[top++] = v;
+      }
+    }
+  }
+  free(stack);
+}
+
+/* closures[s] as sorted state lists (CSR): off[s] .. off[s+1] in list. */
+typedef struct {
+  int *off, *list;
+} closures_t;
+
+static void closures_compute(const lts_t *l, closures_t *c) {
+  size_t words = BITSET_WORDS((size_t)l->nstates);
+  bitword_t *bits = bitset_new((size_t)l->nstates);
+  VEC(int) list = {0};
+  c->off = xmalloc(((size_t)l->nstates + 1) * sizeof(int));
+  for (int s = 0; s < l->nstates; s++) {
+    c->off[s] = (int)list.len;
+    lts_tau_closure(l, s, bits);
+    for (size_t w = 0; w < words; w++)
+      for (bitword_t x = bits[w]; x; x &= x - 1) VEC_PUSH(&list, (int)(w * 64 + (size_t)__builtin_ctzll(x)));
+  }
+  c->off[l->nstates] = (int)list.len;
+  VEC_PUSH(&list, 0);
+  c->list = list.data;
+  free(bits);
+}
+
+static void closures_free(closures_t *c) {
+  free(c->off);
+  free(c->list);
+}
+
+/* -------------------------------------------------- subset construction */
+
+lts_t *lts_determinise(const lts_t *l, bool error_absorbing) {
+  closures_t cl;
+  closures_compute(l, &cl);
+  size_t n = (size_t)l->nstates;
+  bitword_t *acc = bitset_new(n);
+  VEC(int) set = {0};
+  keytab_t sets;
+  keytab_init(&sets);
+  lts_builder_t b;
+  builder_like(&b, l);
+  int error = -1;
+  VEC(int) sid = {0};
+
+  /* set := sorted members of acc; returns its builder state */
+#define COLLECT()                                                                    \
+  do {                                                                               \
+    VEC_CLEAR(&set);                                                                 \
+    for (size_t w = 0; w < BITSET_WORDS(n); w++)                                     \
+      for (bitword_t x = acc[w]; x; x &= x - 1) VEC_PUSH(&set, (int)(w * 64 + (size_t)__builtin_ctzll(x))); \
+  } while (0)
+
+  for (int k = cl.off[l->init]; k < cl.off[l->init + 1]; k++) VEC_PUSH(&set, cl.list[k]);
+  bool added;
+  keytab_add(&sets, set.data, set.len, &added);
+  VEC_PUSH(&sid, lts_builder_add_state(&b));
+  b.init = 0;
+  for (size_t qi = 0; qi < sets.count; qi++) {
+    size_t m;
+    const int *members = keytab_key(&sets, (int)qi, &m);
+    int src = sid.data[qi];
+    bool has_error = false, all_end = l->end != NULL;
+    for (size_t j = 0; j < m; j++) {
+      if (members[j] == l->error) has_error = true;
+      if (!is_end(l, members[j])) all_end = false;
+    }
+    if (has_error && error_absorbing) {
+      /* this subset is the error state: it was given an id already */
+      continue;
+    }
+    if (all_end && m > 0) lts_builder_mark_end(&b, src);
+    /* labels leaving the subset, in label order */
+    VEC(int) labs = {0};
+    for (size_t j = 0; j < m; j++) {
+      int s = members[j];
+      for (int i = l->succ_off[s]; i < l->succ_off[s + 1]; i++)
+        if (l->succ_label[i] != LTS_TAU) VEC_PUSH(&labs, l->succ_label[i]);
+    }
+    int nl = sort_unique(labs.data, (int)labs.len);
+    for (int li = 0; li < nl; li++) {
+      int label = labs.data[li];
+      bitset_zero(acc, n);
+      members = keytab_key(&sets, (int)qi, &m);
+      for (size_t j = 0; j < m; j++) {
+        int s = members[j];
+        for (int i = l->succ_off[s]; i < l->succ_off[s + 1]; i++)
+          if (l->succ_label[i] == label) {
+            int t = l->succ_dst[i];
+            for (int k = cl.off[t]; k < cl.off[t + 1]; k++) bitset_set(acc, (size_t)cl.list[k]);
+          }
+      }
+      if (error_absorbing && l->error >= 0 && bitset_get(acc, (size_t)l->error)) {
+        if (error < 0) b.error = error = lts_builder_add_state(&b);
+        lts_builder_add(&b, src, label, error);
+        continue;
+      }
+      COLLECT();
+      int id = keytab_add(&sets, set.data, set.len, &added);
+      if (added) VEC_PUSH(&sid, lts_builder_add_state(&b));
+      lts_builder_add(&b, src, label, sid.data[id]);
+    }
+    VEC_FREE(&labs);
+  }
+#undef COLLECT
+  /* an initial subset containing the error state is the error state */
+  {
+    size_t m;
+    const int *members = keytab_key(&sets, 0, &m);
+    for (size_t j = 0; j < m; j++)
+      if (members[j] == l->error) {
+        if (error_absorbing) b.error = 0;
+        else if (m == 1) b.error = 0;
+      }
+    if (!error_absorbing && l->error >= 0) {
+      /* the subset {error} is the error state */
+      int e = l->error;
+      int id = -1;
+      for (size_t k = 0; k < sets.count; k++) {
+        const int *mm = keytab_key(&sets, (int)k, &m);
+        if (m == 1 && mm[0] == e) id = (int)k;
+      }
+      b.error = id >= 0 ? sid.data[id] : -1;
+    }
+  }
+  lts_t *r = lts_freeze(&b);
+  VEC_FREE(&set);
+  VEC_FREE(&sid);
+  keytab_free(&sets);
+  free(acc);
+  closures_free(&cl);
+  return r;
+}
+
+/* ------------------------------------------------------------ minimising */
+
+typedef struct {
+  int label, block;
+} sig_t;
+
+static int cmp_sig(const void *a, const void *b) {
+  const sig_t *x = a, *y = b;
+  if (x->label != y->label) return x->label < y->label ? -1 : 1;
+  return (x->block > y->block) - (x->block < y->block);
+}
+
+lts_t *lts_minimise(const lts_t *l) {
+  int n = l->nstates;
+  closures_t cl;
+  closures_compute(l, &cl);
+  /* saturated relation s =a=> t as CSR: for τ, t ∈ closure(s);
+   * for a ≠ τ, t ∈ closure(u) with s τ* v -a-> u. */
+  VEC(int) sat_off = {0}, sat_label = {0}, sat_dst = {0};
+  bitword_t *seen = bitset_new((size_t)n);
+  for (int s = 0; s < n; s++) {
+    VEC_PUSH(&sat_off, (int)sat_label.len);
+    for (int k = cl.off[s]; k < cl.off[s + 1]; k++) {
+      VEC_PUSH(&sat_label, LTS_TAU);
+      VEC_PUSH(&sat_dst, cl.list[k]);
+    }
+    for (int a = 0; a < l->nalphabet; a++) {
+      int label = l->alphabet[a];
+      bitset_zero(seen, (size_t)n);
+      for (int k = cl.off[s]; k < cl.off[s + 1]; k++) {
+        int v = cl.list[k];
+        for (int i = l->succ_off[v]; i < l->succ_off[v + 1]; i++) {
+          if (l->succ_label[i] != label) continue;
+          int u = l->succ_dst[i];
+          for (int j = cl.off[u]; j < cl.off[u + 1]; j++) {
+            int t = cl.list[j];
+            if (!bitset_get(seen, (size_t)t)) {
+              bitset_set(seen, (size_t)t);
+              VEC_PUSH(&sat_label, label);
+              VEC_PUSH(&sat_dst, t);
+            }
+          }
+        }
+      }
+    }
+  }
+  VEC_PUSH(&sat_off, (int)sat_label.len);
+  free(seen);
+
+  /* signature refinement until the number of blocks is stable */
+  int *block = xmalloc((size_t)n * sizeof *block), *nblock = xmalloc((size_t)n * sizeof *nblock);
+  for (int s = 0; s < n; s++) block[s] = s == l->error ? 1 : is_end(l, s) ? 2 : 0;
+  int nblocks = -1;
+  VEC(sig_t) sig = {0};
+  VEC(int) key = {0};
+  for (;;) {
+    keytab_t tab;
+    keytab_init(&tab);
+    for (int s = 0; s < n; s++) {
+      VEC_CLEAR(&sig);
+      for (int i = sat_off.data[s]; i < sat_off.data[s + 1]; i++) VEC_PUSH(&sig, ((sig_t){sat_label.data[i], block[sat_dst.data[i]]}));
+      if (sig.len) qsort(sig.data, sig.len, sizeof *sig.data, cmp_sig);
+      VEC_CLEAR(&key);
+      VEC_PUSH(&key, block[s]);
+      for (size_t i = 0; i < sig.len; i++) {
+        if (i > 0 && cmp_sig(&sig.data[i], &sig.data[i - 1]) == 0) continue;
+        VEC_PUSH(&key, sig.data[i].label);
+        VEC_PUSH(&key, sig.data[i].block);
+      }
+      bool added;
+      nblock[s] = keytab_add(&tab, key.data, key.len, &added);
+    }
+    int count = (int)tab.count;
+    keytab_free(&tab);
+    memcpy(block, nblock, (size_t)n * sizeof *block);
+    if (count == nblocks) break;
+    nblocks = count;
+  }
+  VEC_FREE(&sig);
+  VEC_FREE(&key);
+  VEC_FREE(&sat_off);
+  VEC_FREE(&sat_label);
+  VEC_FREE(&sat_dst);
+  closures_free(&cl);
+
+  lts_builder_t b;
+  builder_like(&b, l);
+  b.nstates = nblocks;
+  b.init = block[l->init];
+  b.error = l->error >= 0 ? block[l->error] : -1;
+  for (int s = 0; s < n; s++) {
+    if (is_end(l, s)) lts_builder_mark_end(&b, block[s]);
+    for (int i = l->succ_off[s]; i < l->succ_off[s + 1]; i++) {
+      int label = l->succ_label[i], t = block[l->succ_dst[i]];
+      if (label == LTS_TAU && t == block[s]) continue;
+      lts_builder_add(&b, block[s], label, t);
+    }
+  }
+  free(block);
+  free(nblock);
+  lts_t *q = lts_freeze(&b);
+  lts_t *r = lts_reachable(q);
+  lts_free(q);
+  return r;
+}
+
+/* ------------------------------------------------------ error handling */
+
+lts_t *lts_remove_error(const lts_t *l) {
+  if (l->error < 0) return lts_copy(l);
+  int *map = xmalloc((size_t)l->nstates * sizeof *map);
+  for (int s = 0, k = 0; s < l->nstates; s++) map[s] = s == l->error ? -1 : k++;
+  if (map[l->init] < 0) {
+    /* nothing is left but an empty initial state */
+    lts_builder_t b;
+    builder_like(&b, l);
+    lts_builder_add_state(&b);
+    free(map);
+    return lts_freeze(&b);
+  }
+  lts_t *r = renumber(l, map, l->nstates - 1);
+  r->error = -1;
+  free(map);
+  return r;
+}
+
+lts_t *lts_property(const lts_t *p) {
+  lts_t *d = lts_is_deterministic(p) ? lts_copy(p) : lts_determinise(p, true);
+  lts_builder_t b;
+  builder_like(&b, d);
+  b.nstates = d->nstates;
+  b.init = d->init;
+  b.error = d->error >= 0 ? d->error : lts_builder_add_state(&b);
+  for (int s = 0; s < d->nstates; s++) {
+    if (is_end(d, s)) lts_builder_mark_end(&b, s);
+    if (s == b.error) continue;
+    for (int i = d->succ_off[s]; i < d->succ_off[s + 1]; i++) lts_builder_add(&b, s, d->succ_label[i], d->succ_dst[i]);
+    for (int a = 0; a < d->nalphabet; a++)
+      if (lts_step(d, s, d->alphabet[a]) < 0) lts_builder_add(&b, s, d->alphabet[a], b.error);
+  }
+  lts_free(d);
+  return lts_freeze(&b);
+}
+
+/* ------------------------------------------------------------------ BFS */
+
+void lts_bfs(const lts_t *l, lts_bfs_t *out) {
+  int n = l->nstates;
+  out->parent = xmalloc((size_t)n * sizeof(int));
+  out->parent_label = xmalloc((size_t)n * sizeof(int));
+  out->depth = xmalloc((size_t)n * sizeof(int));
+  for (int s = 0; s < n; s++) out->parent[s] = out->parent_label[s] = out->depth[s] = -1;
+  int *queue = xmalloc((size_t)n * sizeof *queue);
+  int head = 0, tail = 0;
+  queue[tail++] = l->init;
+  out->depth[l->init] = 0;
+  while (head < tail) {
+    int s = queue[head++];
+    for (int i = l->succ_off[s]; i < l->succ_off[s + 1]; i++) {
+      int t = l->succ_dst[i];
+      if (out->depth[t] >= 0) continue;
+      out->depth[t] = out->depth[s] + 1;
+      out->parent[t] = s;
+      out->parent_label[t] = l->succ_label[i];
+      queue[tail++] = t;
+    }
+  }
+  free(queue);
+}
+
+void lts_bfs_free(lts_bfs_t *bfs) {
+  free(bfs->parent);
+  free(bfs->parent_label);
+  free(bfs->depth);
+}
+
+int *lts_bfs_trace(const lts_bfs_t *bfs, const lts_t *l, int s, int *len) {
+  (void)l;
+  *len = bfs->depth[s];
+  if (*len <= 0) return NULL;
+  int *trace = xmalloc((size_t)*len * sizeof *trace);
+  for (int k = *len - 1, u = s; k >= 0; k--, u = bfs->parent[u]) trace[k] = bfs->parent_label[u];
+  return trace;
+}
+
+/* --------------------------------------------------------------- output */
+
+void lts_to_dot(const lts_t *l, const char *name, strbuf_t *out) {
+  strbuf_printf(out, "digraph ");
+  strbuf_json_string(out, name);
+  strbuf_printf(out, " {\n  rankdir=LR;\n  node [shape=circle];\n");
+  for (int s = 0; s < l->nstates; s++) {
+    if (s == l->error)
+      strbuf_printf(out, "  s%d [label=\"π\", style=filled, fillcolor=lightcoral];\n", s);
+    else
+      strbuf_printf(out, "  s%d [label=\"%d\"%s];\n", s, s, s == l->init ? ", style=filled, fillcolor=lightblue" : "");
+  }
+  for (int s = 0; s < l->nstates; s++)
+    for (int i = l->succ_off[s]; i < l->succ_off[s + 1]; i++) {
+      strbuf_printf(out, "  s%d -> s%d [label=", s, l->succ_dst[i]);
+      strbuf_json_string(out, lts_label_name(l->labels, l->succ_label[i]));
+      strbuf_puts(out, "];\n");
+    }
+  strbuf_puts(out, "}\n");
+}
+
+static void fsp_state_name(strbuf_t *out, const lts_t *l, const char *name, int s) {
+  if (s == l->error) strbuf_puts(out, "ERROR");
+  else if (s == l->init) strbuf_puts(out, name);
+  else strbuf_printf(out, "%s_%d", name, s);
+}
+
+void lts_to_fsp(const lts_t *l, const char *name, strbuf_t *out) {
+  bool first = true;
+  for (int s = 0; s < l->nstates; s++) {
+    if (s == l->error) continue;
+    strbuf_puts(out, first ? "" : ",\n");
+    first = false;
+    fsp_state_name(out, l, name, s);
+    strbuf_puts(out, " = ");
+    if (l->succ_off[s] == l->succ_off[s + 1]) {
+      strbuf_puts(out, is_end(l, s) ? "END" : "STOP");
+      continue;
+    }
+    strbuf_puts(out, "(");
+    for (int i = l->succ_off[s]; i < l->succ_off[s + 1]; i++) {
+      strbuf_printf(out, "%s%s -> ", i > l->succ_off[s] ? " | " : "", lts_label_name(l->labels, l->succ_label[i]));
+      fsp_state_name(out, l, name, l->succ_dst[i]);
+    }
+    strbuf_puts(out, ")");
+  }
+  strbuf_puts(out, ".\n");
+}

@@ -1,0 +1,212 @@
+#include "verifier/robustness.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ism/alloc.h"
+#include "ism/vec.h"
+
+static int cmp_int(const void *a, const void *b) {
+  int x = *(const int *)a, y = *(const int *)b;
+  return (x > y) - (x < y);
+}
+
+int *robust_interface(const lts_t *sys, const lts_t *env, int *n) {
+  int *out = xmalloc(((size_t)sys->nalphabet + 1) * sizeof *out);
+  *n = 0;
+  for (int i = 0; i < sys->nalphabet; i++)
+    if (lts_has_label(env, sys->alphabet[i])) out[(*n)++] = sys->alphabet[i];
+  return out;
+}
+
+lts_t *robust_weakest_assumption(const lts_t *sys, const lts_t *prop, const int *alpha, int nalpha, bool minimise,
+                                 bool *empty) {
+  const lts_t *parts[2] = {sys, prop};
+  lts_t *mp = lts_compose(parts, 2);
+  lts_t *c = lts_restrict(mp, alpha, nalpha);
+  lts_free(mp);
+  if (minimise) {
+    lts_t *m = lts_minimise(c);
+    lts_free(c);
+    c = m;
+  }
+  lts_t *d = lts_determinise(c, true);
+  lts_free(c);
+  *empty = d->error >= 0 && d->error == d->init;
+  lts_t *w = lts_remove_error(d);
+  lts_free(d);
+  if (minimise) {
+    lts_t *m = lts_minimise(w);
+    lts_free(w);
+    w = m;
+  }
+  /* W's alphabet is exactly the interface, whatever survived */
+  free(w->alphabet);
+  w->alphabet = xmalloc(((size_t)nalpha + 1) * sizeof(int));
+  if (nalpha) memcpy(w->alphabet, alpha, (size_t)nalpha * sizeof(int));
+  w->nalphabet = nalpha;
+  return w;
+}
+
+lts_t *robust_env_view(const lts_t *env, const int *alpha, int nalpha) {
+  lts_t *r = lts_restrict(env, alpha, nalpha);
+  lts_t *d = lts_determinise(r, false);
+  lts_free(r);
+  return d;
+}
+
+/* ------------------------------------------------------------- classes */
+
+/* by (length, label names); insertion sort keeps it free of global state */
+static void sort_traces(robust_trace_t *t, int n, const lts_labels_t *labels) {
+  for (int i = 1; i < n; i++) {
+    robust_trace_t x = t[i];
+    int j = i;
+    for (; j > 0; j--) {
+      const robust_trace_t *y = &t[j - 1];
+      int c = 0;
+      if (x.len != y->len) c = x.len < y->len ? -1 : 1;
+      else
+        for (int k = 0; k < x.len && c == 0; k++)
+          if (x.trace[k] != y->trace[k]) c = strcmp(lts_label_name(labels, x.trace[k]), lts_label_name(labels, y->trace[k]));
+      if (c >= 0) break;
+      t[j] = t[j - 1];
+    }
+    t[j] = x;
+  }
+}
+
+void robust_delta(const lts_t *w, const lts_t *ref, robust_traces_t *out) {
+  lts_t *ref_err = lts_property(ref);
+  const lts_t *parts[2] = {w, ref_err};
+  lts_t *t = lts_compose(parts, 2);
+  lts_free(ref_err);
+  lts_bfs_t bfs;
+  lts_bfs(t, &bfs);
+  VEC(robust_trace_t) traces = {0};
+  for (int s = 0; s < t->nstates; s++) {
+    if (s == t->error || t->error < 0) continue;
+    for (int i = t->succ_off[s]; i < t->succ_off[s + 1]; i++) {
+      if (t->succ_dst[i] != t->error) continue;
+      int len;
+      int *prefix = lts_bfs_trace(&bfs, t, s, &len);
+      robust_trace_t rt = {0};
+      rt.len = len + 1;
+      rt.trace = xmalloc((size_t)rt.len * sizeof(int));
+      if (len > 0) memcpy(rt.trace, prefix, (size_t)len * sizeof(int));
+      rt.trace[len] = t->succ_label[i];
+      rt.expl_len = -1;
+      free(prefix);
+      VEC_PUSH(&traces, rt);
+    }
+  }
+  sort_traces(traces.data, (int)traces.len, w->labels);
+  out->traces = traces.data;
+  out->ntraces = (int)traces.len;
+  lts_bfs_free(&bfs);
+  lts_free(t);
+}
+
+void robust_traces_free(robust_traces_t *t) {
+  for (int i = 0; i < t->ntraces; i++) {
+    free(t->traces[i].trace);
+    free(t->traces[i].expl);
+    free(t->traces[i].faults);
+  }
+  free(t->traces);
+  t->traces = NULL;
+  t->ntraces = 0;
+}
+
+/* --------------------------------------------------------- explanations */
+
+static bool has_component(const char *name, const char *word) {
+  size_t n = strlen(word);
+  for (const char *p = name; *p;) {
+    if (strncmp(p, word, n) == 0 && (p[n] == '\0' || p[n] == '.' || p[n] == '[')) return true;
+    while (*p && *p != '.' && *p != '[') p++;
+    while (*p == '[') {
+      while (*p && *p != ']') p++;
+      if (*p) p++;
+    }
+    if (*p == '.') p++;
+  }
+  return false;
+}
+
+int *robust_faults(const lts_t *dev, const char *const *menu, size_t nmenu, int *n) {
+  int *out = xmalloc(((size_t)dev->nalphabet + 1) * sizeof *out);
+  *n = 0;
+  for (size_t m = 0; m < nmenu; m++) {
+    int start = *n;
+    for (int i = 0; i < dev->nalphabet; i++) {
+      const char *name = lts_label_name(dev->labels, dev->alphabet[i]);
+      bool dup = false;
+      for (int k = 0; k < *n; k++) dup |= out[k] == dev->alphabet[i];
+      if (!dup && has_component(name, menu[m])) out[(*n)++] = dev->alphabet[i];
+    }
+    /* within one menu entry: by name */
+    for (int i = start + 1; i < *n; i++)
+      for (int j = i; j > start && strcmp(lts_label_name(dev->labels, out[j - 1]), lts_label_name(dev->labels, out[j])) > 0; j--) {
+        int x = out[j];
+        out[j] = out[j - 1];
+        out[j - 1] = x;
+      }
+  }
+  return out;
+}
+
+/* T_σ: σ's prefix, then faults allowed, then the last action into π. */
+static lts_t *trace_lts(lts_labels_t *labels, const robust_trace_t *rt, const int *alpha, int nalpha, const int *faults,
+                        int nfaults) {
+  lts_builder_t b;
+  lts_builder_init(&b, labels);
+  for (int i = 0; i < nalpha; i++) lts_builder_alphabet_add(&b, alpha[i]);
+  for (int i = 0; i < nfaults; i++) lts_builder_alphabet_add(&b, faults[i]);
+  for (int i = 0; i <= rt->len; i++) lts_builder_add_state(&b);
+  b.error = rt->len;
+  for (int i = 0; i + 1 < rt->len; i++) lts_builder_add(&b, i, rt->trace[i], i + 1);
+  int last = rt->len - 1;
+  for (int i = 0; i < nfaults; i++) lts_builder_add(&b, last, faults[i], last);
+  lts_builder_add(&b, last, rt->trace[last], rt->len);
+  return lts_freeze(&b);
+}
+
+void robust_explain(const lts_t *sys, const lts_t *dev, const int *alpha, int nalpha, const int *faults, int nfaults,
+                    robust_traces_t *t) {
+  int *sorted = xmalloc(((size_t)nfaults + 1) * sizeof *sorted);
+  if (nfaults) memcpy(sorted, faults, (size_t)nfaults * sizeof *sorted);
+  if (nfaults) qsort(sorted, (size_t)nfaults, sizeof *sorted, cmp_int);
+  for (int k = 0; k < t->ntraces; k++) {
+    robust_trace_t *rt = &t->traces[k];
+    lts_t *tr = trace_lts(sys->labels, rt, alpha, nalpha, faults, nfaults);
+    const lts_t *parts[3] = {sys, dev, tr};
+    lts_t *prod = lts_compose(parts, 3);
+    lts_free(tr);
+    if (prod->error >= 0) {
+      lts_bfs_t bfs;
+      lts_bfs(prod, &bfs);
+      int len;
+      int *path = lts_bfs_trace(&bfs, prod, prod->error, &len);
+      lts_bfs_free(&bfs);
+      if (len > 0) {
+        rt->expl = xmalloc((size_t)len * sizeof(int));
+        rt->expl_len = 0;
+        for (int i = 0; i < len; i++)
+          if (path[i] != LTS_TAU) rt->expl[rt->expl_len++] = path[i];
+        rt->faults = xmalloc(((size_t)nfaults + 1) * sizeof(int));
+        rt->nfaults = 0;
+        /* canonical order: the order of `faults` (menu position, name) */
+        for (int f = 0; f < nfaults; f++)
+          for (int i = 0; i < rt->expl_len; i++)
+            if (rt->expl[i] == faults[f]) {
+              rt->faults[rt->nfaults++] = faults[f];
+              break;
+            }
+      }
+      free(path);
+    }
+    lts_free(prod);
+  }
+  free(sorted);
+}

@@ -1,0 +1,69 @@
+/* Behavioural robustness of a machine (Zhang, Garlan, Kang, FSE'20):
+ * the weakest assumption W of machine M for safety property P over the
+ * interface αR = αM ∩ αE, the deviations Δ = beh(W) − beh(E↾αR) as one
+ * shortest representative trace per equivalence class Π(s,a), minimal
+ * explanations of each trace in a deviation model, and the comparison of
+ * two designs or two properties (representative traces of W_A − W_B). */
+#ifndef VERIFIER_ROBUSTNESS_H
+#define VERIFIER_ROBUSTNESS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "verifier/lts.h"
+
+/* The interface alphabet αR = αM ∩ αE (sorted label ids) into a fresh
+ * array; *n receives its length. */
+int *robust_interface(const lts_t *sys, const lts_t *env, int *n);
+
+/* The weakest assumption: (M ‖ P_err) with every label outside `alpha`
+ * hidden, the error state propagated backwards over τ and the result
+ * determinised (subset construction, subsets with the error state are the
+ * error state), then the error state removed. With `minimise`, LTSA's
+ * minimise (observational equivalence) is applied before determinising and
+ * to the result, as the paper's tool does; without, the result is the raw
+ * subset construction (as Fortis). `prop` is a property error LTS
+ * (lts_property). *empty is set when the initial state itself can reach
+ * the error state by internal moves: no environment can prevent a
+ * violation, and W accepts nothing. */
+lts_t *robust_weakest_assumption(const lts_t *sys, const lts_t *prop, const int *alpha, int nalpha, bool minimise,
+                                 bool *empty);
+
+/* E↾alpha, τ-eliminated and determinised (the normative environment as the
+ * analysis sees it). */
+lts_t *robust_env_view(const lts_t *env, const int *alpha, int nalpha);
+
+typedef struct {
+  int *trace;    /* labels of the representative trace (owned) */
+  int len;
+  int *expl;     /* labels of the minimal explanation, NULL when none */
+  int expl_len;  /* -1 when unexplained or not explained */
+  int *faults;   /* distinct fault labels of the explanation, in canonical order */
+  int nfaults;
+} robust_trace_t;
+
+typedef struct {
+  robust_trace_t *traces; /* one per class, sorted by (length, label names) */
+  int ntraces;
+} robust_traces_t;
+
+/* Representative traces of beh(w) − beh(ref): one shortest trace per
+ * transition (s, a) into the error state of w ‖ ref_err (ref must be
+ * deterministic; its alphabet is used for the error completion). */
+void robust_delta(const lts_t *w, const lts_t *ref, robust_traces_t *out);
+void robust_traces_free(robust_traces_t *t);
+
+/* Minimal explanations in deviation model `dev` (BFS over sys ‖ dev ‖
+ * T_σ where faults may occur only after the trace's prefix is matched).
+ * `faults` are the fault actions of dev in their display order (as
+ * robust_faults returns them). Fills expl/faults of every trace; a trace
+ * without explanation keeps expl == NULL, expl_len == -1. */
+void robust_explain(const lts_t *sys, const lts_t *dev, const int *alpha, int nalpha, const int *faults, int nfaults,
+                    robust_traces_t *t);
+
+/* The fault actions of `dev`: labels one of whose dot-separated
+ * components (indices stripped) is in `menu`. Sorted by (menu position,
+ * name). Returns a fresh array; *n receives its length. */
+int *robust_faults(const lts_t *dev, const char *const *menu, size_t nmenu, int *n);
+
+#endif
