@@ -1,0 +1,355 @@
+#include "apps/cli.h"
+
+#include <assert.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "apps/commands.h"
+#include "ism/alloc.h"
+#include "ism/strbuf.h"
+#include "ism/ydoc.h"
+
+#ifndef ISMV_VERSION
+#define ISMV_VERSION "0.1.0"
+#endif
+
+static const cli_command_t *const commands[] = {
+    &cmd_verify,
+    &cmd_check,
+};
+enum { NCOMMANDS = sizeof commands / sizeof *commands };
+
+static const char exit_code_help[] =
+    "exit codes:\n"
+    "  0   verified, or every expectation holds\n"
+    "  10  violation: a counterexample was found, or an expect: entry failed\n"
+    "  5   inconclusive: budget exhausted or the solver answered unknown\n"
+    "  1   usage error (bad command line)\n"
+    "  2   invalid model or input file\n"
+    "  6   internal error\n";
+
+const cli_value_t *cli_opt(const cli_command_t *cmd, const cli_value_t *values, const char *name) {
+  for (size_t i = 0; i < cmd->noptions; i++)
+    if (strcmp(cmd->options[i].name, name) == 0) return &values[i];
+  assert(!"unknown option name");
+  return NULL;
+}
+
+int cli_worst_exit(int a, int b) {
+  static const int order[] = {CLI_EXIT_OK, CLI_EXIT_INCONCLUSIVE, CLI_EXIT_VIOLATION, CLI_EXIT_USAGE,
+                              CLI_EXIT_INVALID, CLI_EXIT_INTERNAL};
+  int ra = 0, rb = 0;
+  for (int i = 0; i < 6; i++) {
+    if (order[i] == a) ra = i;
+    if (order[i] == b) rb = i;
+  }
+  return ra >= rb ? a : b;
+}
+
+/* ---- rendering ---- */
+
+void cli_render_diags(cli_ctx_t *ctx) {
+  diag_list_t *d = &ctx->diags;
+  const char *bold = ctx->color ? "\033[1m" : "", *reset = ctx->color ? "\033[0m" : "";
+  for (size_t i = 0; i < d->count; i++) {
+    const diag_t *g = &d->items[i];
+    const char *level = g->level == DIAG_ERROR ? "error" : g->level == DIAG_WARNING ? "warning" : "note";
+    const char *colour = !ctx->color ? "" : g->level == DIAG_ERROR ? "\033[1;31m" : g->level == DIAG_WARNING ? "\033[1;35m" : "\033[1;36m";
+    if (g->loc.file && g->loc.line > 0)
+      fprintf(ctx->err, "%s%s:%d:%d:%s %s%s:%s %s\n", bold, g->loc.file, g->loc.line, g->loc.col, reset, colour, level,
+              reset, g->message);
+    else if (g->loc.file)
+      fprintf(ctx->err, "%s%s:%s %s%s:%s %s\n", bold, g->loc.file, reset, colour, level, reset, g->message);
+    else
+      fprintf(ctx->err, "ismv: %s%s:%s %s\n", colour, level, reset, g->message);
+    char line[1024];
+    if (g->loc.line > 0 && diag_source_line(d, g->loc.file, g->loc.line, line, sizeof line)) {
+      fprintf(ctx->err, "%5d | %s\n      | ", g->loc.line, line);
+      size_t len = strlen(line);
+      for (int c = 1; c < g->loc.col; c++)
+        fputc((size_t)(c - 1) < len && line[c - 1] == '\t' ? '\t' : ' ', ctx->err);
+      fprintf(ctx->err, "%s^%s\n", colour, reset);
+    }
+  }
+  if (d->dropped)
+    fprintf(ctx->err, "ismv: note: %zu more error%s not shown\n", d->dropped, d->dropped == 1 ? "" : "s");
+  for (size_t i = 0; i < d->count; i++) free(d->items[i].message);
+  d->count = d->errors = d->dropped = 0;
+}
+
+int cli_write_output(cli_ctx_t *ctx, const char *text) {
+  if (!ctx->output_path) {
+    fputs(text, ctx->out);
+    fflush(ctx->out);
+    return CLI_EXIT_OK;
+  }
+  FILE *f = fopen(ctx->output_path, "w");
+  if (!f || fputs(text, f) < 0 || fclose(f) != 0) {
+    fprintf(ctx->err, "ismv: error: cannot write '%s': %s\n", ctx->output_path, strerror(errno));
+    if (f) fclose(f);
+    return CLI_EXIT_USAGE;
+  }
+  return CLI_EXIT_OK;
+}
+
+/* ---- help ---- */
+
+static void print_main_help(FILE *f) {
+  fprintf(f, "usage: ismv COMMAND [OPTIONS] FILE\n\n"
+             "ismv verifies software that lives in an uncertain environment.\n\ncommands:\n");
+  for (size_t i = 0; i < NCOMMANDS; i++) fprintf(f, "  %-12s %s\n", commands[i]->name, commands[i]->summary);
+  fprintf(f, "\n  ismv COMMAND --help   options of one command\n"
+             "  ismv --version        print the version\n\n%s"
+             "\nEvery input file is YAML and starts with `kind:` (ism, robustness, envelope, masking, eventb).\n"
+             "Documentation: docs/ in the source tree.\n",
+          exit_code_help);
+}
+
+static void print_command_help(FILE *f, const cli_command_t *cmd) {
+  fprintf(f, "usage: ismv %s %s\n\n%s\n", cmd->name, cmd->usage, cmd->description);
+  if (cmd->noptions) fprintf(f, "\noptions:\n");
+  for (size_t i = 0; i < cmd->noptions; i++) {
+    const cli_option_t *o = &cmd->options[i];
+    char left[80];
+    int n = snprintf(left, sizeof left, "  %s%c%s--%s", o->short_name ? "-" : "", o->short_name ? o->short_name : ' ',
+                     o->short_name ? ", " : "  ", o->name);
+    if (!o->short_name) n = snprintf(left, sizeof left, "      --%s", o->name);
+    if (o->type != OPT_FLAG && n > 0 && (size_t)n < sizeof left)
+      snprintf(left + n, sizeof left - (size_t)n, " %s", o->type == OPT_CHOICE ? o->choices : o->metavar);
+    fprintf(f, "%-34s %s", left, o->help);
+    if (o->def) fprintf(f, " (default: %s)", o->def);
+    fprintf(f, "\n");
+  }
+  fprintf(f, "  -h, --help                       show this help\n\n%s", exit_code_help);
+}
+
+/* ---- option parsing ---- */
+
+static int usage_error(FILE *err, const char *cmd, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int usage_error(FILE *err, const char *cmd, const char *fmt, ...) {
+  fprintf(err, "ismv: error: ");
+  va_list ap;
+  va_start(ap, fmt);
+  vfprintf(err, fmt, ap);
+  va_end(ap);
+  fprintf(err, "\n(see 'ismv %s --help')\n", cmd ? cmd : "");
+  return CLI_EXIT_USAGE;
+}
+
+static int parse_value(FILE *err, const cli_command_t *cmd, const cli_option_t *o, const char *text, cli_value_t *v) {
+  char *end;
+  v->set = true;
+  v->s = text;
+  errno = 0;
+  switch (o->type) {
+  case OPT_FLAG: v->i = 1; return 0;
+  case OPT_INT:
+    v->i = strtoll(text, &end, 10);
+    v->r = (double)v->i;
+    if (!*text || *end || errno) return usage_error(err, cmd->name, "option '--%s' needs an integer", o->name);
+    break;
+  case OPT_REAL:
+    v->r = strtod(text, &end);
+    if (!*text || *end || errno) return usage_error(err, cmd->name, "option '--%s' needs a number", o->name);
+    break;
+  case OPT_STRING: return 0;
+  case OPT_CHOICE: {
+    size_t len = strlen(text);
+    for (const char *c = o->choices; *c;) {
+      size_t n = strcspn(c, "|");
+      if (n == len && strncmp(c, text, n) == 0) return 0;
+      c += n + (c[n] == '|');
+    }
+    fprintf(err, "ismv: error: option '--%s' must be one of %s, not '%s'\n", o->name, o->choices, text);
+    return CLI_EXIT_USAGE;
+  }
+  }
+  if (o->min <= o->max && (v->r < o->min || v->r > o->max)) {
+    fprintf(err, "ismv: error: option '--%s' must be between %g and %g, not %s\n", o->name, o->min, o->max, text);
+    return CLI_EXIT_USAGE;
+  }
+  return 0;
+}
+
+static const cli_option_t *find_option(const cli_command_t *cmd, const char *arg, size_t len) {
+  for (size_t i = 0; i < cmd->noptions; i++) {
+    const cli_option_t *o = &cmd->options[i];
+    if (arg[1] != '-' && len == 2 && o->short_name == arg[1]) return o;
+    if (arg[1] == '-' && strlen(o->name) == len - 2 && strncmp(o->name, arg + 2, len - 2) == 0) return o;
+  }
+  return NULL;
+}
+
+static int unknown_option(FILE *err, const cli_command_t *cmd, const char *arg, size_t len) {
+  const char *names[64];
+  size_t n = 0;
+  for (size_t i = 0; i < cmd->noptions && n < 64; i++) names[n++] = cmd->options[i].name;
+  char *word = xstrndup(arg + 2, len > 2 ? len - 2 : 0);
+  const char *best = arg[1] == '-' ? diag_suggest(word, names, n) : NULL;
+  if (best)
+    fprintf(err, "ismv: error: unknown option '%.*s' (did you mean '--%s'?)\n", (int)len, arg, best);
+  else
+    fprintf(err, "ismv: error: unknown option '%.*s'\n", (int)len, arg);
+  fprintf(err, "(see 'ismv %s --help')\n", cmd->name);
+  free(word);
+  return CLI_EXIT_USAGE;
+}
+
+/* Parses argv into values and positional file names. */
+static int parse_args(FILE *out, FILE *err, const cli_command_t *cmd, int argc, char **argv, cli_value_t *values,
+                      const char **files, int *nfiles, bool *help) {
+  bool options_done = false;
+  for (int i = 0; i < argc; i++) {
+    const char *arg = argv[i];
+    if (options_done || arg[0] != '-' || arg[1] == '\0') {
+      files[(*nfiles)++] = arg;
+      continue;
+    }
+    if (strcmp(arg, "--") == 0) {
+      options_done = true;
+      continue;
+    }
+    if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
+      print_command_help(out, cmd);
+      *help = true;
+      return 0;
+    }
+    const char *eq = arg[1] == '-' ? strchr(arg, '=') : NULL;
+    size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
+    const cli_option_t *o = find_option(cmd, arg, len);
+    if (!o) return unknown_option(err, cmd, arg, len);
+    cli_value_t *v = &values[o - cmd->options];
+    const char *text = "1";
+    if (o->type != OPT_FLAG) {
+      if (eq) text = eq + 1;
+      else if (i + 1 < argc) text = argv[++i];
+      else return usage_error(err, cmd->name, "option '--%s' needs a value", o->name);
+    } else if (eq) {
+      return usage_error(err, cmd->name, "option '--%s' takes no value", o->name);
+    }
+    int rc = parse_value(err, cmd, o, text, v);
+    if (rc) return rc;
+  }
+  return 0;
+}
+
+static void init_ctx(cli_ctx_t *ctx, FILE *out, FILE *err) {
+  memset(ctx, 0, sizeof *ctx);
+  ctx->out = out;
+  ctx->err = err;
+  ctx->err_is_tty = err == stderr && isatty(STDERR_FILENO);
+  ctx->color = ctx->err_is_tty && !getenv("NO_COLOR");
+  diag_init(&ctx->diags);
+}
+
+static int run_command(const cli_command_t *cmd, int argc, char **argv, FILE *out, FILE *err) {
+  cli_value_t *values = xcalloc(cmd->noptions + 1, sizeof *values);
+  const char **files = xcalloc((size_t)argc + 1, sizeof *files);
+  int nfiles = 0;
+  bool help = false;
+  int rc = parse_args(out, err, cmd, argc, argv, values, files, &nfiles, &help);
+  if (!rc && !help) {
+    if (nfiles == 0) {
+      rc = usage_error(err, cmd->name, "missing input file");
+    } else if (nfiles > 1 && strcmp(cmd->name, "check") != 0) {
+      rc = usage_error(err, cmd->name, "expected one input file, got '%s' and more", files[1]);
+    } else {
+      cli_ctx_t ctx;
+      init_ctx(&ctx, out, err);
+      for (size_t i = 0; i < cmd->noptions; i++)
+        if (strcmp(cmd->options[i].name, "output") == 0 && values[i].set) ctx.output_path = values[i].s;
+      rc = CLI_EXIT_OK;
+      for (int f = 0; f < nfiles; f++) {
+        int r = cmd->run(&ctx, cmd, files[f], values);
+        cli_render_diags(&ctx);
+        rc = cli_worst_exit(rc, r);
+      }
+      diag_free(&ctx.diags);
+    }
+  }
+  free(values);
+  free(files);
+  return rc;
+}
+
+int cli_main(int argc, char **argv, FILE *out, FILE *err) {
+  if (argc < 2) {
+    print_main_help(err);
+    return CLI_EXIT_USAGE;
+  }
+  const char *name = argv[1];
+  if (strcmp(name, "-h") == 0 || strcmp(name, "--help") == 0 || strcmp(name, "help") == 0) {
+    print_main_help(out);
+    return CLI_EXIT_OK;
+  }
+  if (strcmp(name, "--version") == 0 || strcmp(name, "-V") == 0) {
+    fprintf(out, "ismv %s\n", ISMV_VERSION);
+    return CLI_EXIT_OK;
+  }
+  const char *names[NCOMMANDS];
+  for (size_t i = 0; i < NCOMMANDS; i++) {
+    names[i] = commands[i]->name;
+    if (strcmp(name, commands[i]->name) == 0) return run_command(commands[i], argc - 2, argv + 2, out, err);
+  }
+  const char *best = diag_suggest(name, names, NCOMMANDS);
+  if (best)
+    fprintf(err, "ismv: error: unknown command '%s' (did you mean '%s'?)\n", name, best);
+  else
+    fprintf(err, "ismv: error: unknown command '%s'\n", name);
+  fprintf(err, "(see 'ismv --help')\n");
+  return CLI_EXIT_USAGE;
+}
+
+/* ---- ismv check ---- */
+
+static int run_check(cli_ctx_t *ctx, const cli_command_t *self, const char *path, const cli_value_t *values) {
+  (void)self;
+  (void)values;
+  arena_t arena;
+  arena_init(&arena);
+  ynode_t *root = ydoc_load_file(path, &arena, &ctx->diags);
+  int rc = CLI_EXIT_INVALID;
+  const ynode_t *kind = root ? ydoc_require(root, "kind", "the file", &ctx->diags) : NULL;
+  if (kind && kind->kind == YNODE_SCALAR) {
+    const char *kinds[NCOMMANDS];
+    size_t nkinds = 0;
+    const cli_command_t *cmd = NULL;
+    for (size_t i = 0; i < NCOMMANDS; i++) {
+      if (!commands[i]->kind) continue;
+      kinds[nkinds++] = commands[i]->kind;
+      if (strcmp(commands[i]->kind, kind->text) == 0) cmd = commands[i];
+    }
+    if (!cmd) {
+      const char *best = diag_suggest(kind->text, kinds, nkinds);
+      diag_error(&ctx->diags, kind->loc, "unknown kind '%s'%s%s%s", kind->text, best ? " (did you mean '" : "",
+                 best ? best : "", best ? "'?)" : "");
+    } else {
+      cli_value_t *defaults = xcalloc(cmd->noptions + 1, sizeof *defaults);
+      arena_free(&arena);
+      rc = cmd->run(ctx, cmd, path, defaults);
+      free(defaults);
+      fprintf(ctx->err, "%s: %s\n", path,
+              rc == CLI_EXIT_OK ? "ok" : rc == CLI_EXIT_VIOLATION ? "FAILED" : rc == CLI_EXIT_INCONCLUSIVE ? "inconclusive" : "error");
+    }
+  } else if (kind) {
+    diag_error(&ctx->diags, kind->loc, "'kind' must be a single value");
+  }
+  arena_free(&arena);
+  return rc;
+}
+
+const cli_command_t cmd_check = {
+    .name = "check",
+    .kind = NULL,
+    .summary = "run the analysis each file's kind: names, and check its expect: block",
+    .usage = "FILE...",
+    .description = "Runs, for every FILE, the analysis its `kind:` names, with the options the file sets, and\n"
+                   "checks the file's `expect:` block. Prints one line per file on stderr; the exit code is\n"
+                   "the most severe of the files' exit codes.",
+    .options = NULL,
+    .noptions = 0,
+    .run = run_check,
+};

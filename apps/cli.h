@@ -1,0 +1,84 @@
+/* The ismv command-line program as a library: cli_main parses the
+ * arguments, runs one command and returns the exit code, so tests can run
+ * the whole CLI in-process. Each command lives in apps/cmd_NAME.c and is
+ * described by a cli_command_t; its option table also generates --help. */
+#ifndef APPS_CLI_H
+#define APPS_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "ism/diag.h"
+
+/* Exit codes (CBMC's convention). */
+enum {
+  CLI_EXIT_OK = 0,           /* verified / all expectations hold */
+  CLI_EXIT_USAGE = 1,        /* bad command line */
+  CLI_EXIT_INVALID = 2,      /* invalid model or input file */
+  CLI_EXIT_INCONCLUSIVE = 5, /* budget exhausted, solver unknown */
+  CLI_EXIT_INTERNAL = 6,     /* internal error (a bug, or a failed self-check) */
+  CLI_EXIT_VIOLATION = 10    /* counterexample found, or an expect: failed */
+};
+
+typedef enum { OPT_FLAG, OPT_INT, OPT_REAL, OPT_STRING, OPT_CHOICE } cli_opt_type_t;
+
+typedef struct {
+  const char *name;      /* long name without "--" */
+  char short_name;       /* 0 if none */
+  cli_opt_type_t type;
+  const char *metavar;   /* shown in --help: --bound K */
+  const char *choices;   /* OPT_CHOICE: "text|json|sarif" */
+  const char *def;       /* default, as shown in --help (NULL: none) */
+  double min, max;       /* OPT_INT/OPT_REAL range, inclusive; ignored when min > max */
+  const char *help;
+} cli_option_t;
+
+typedef struct {
+  bool set;       /* given on the command line */
+  long long i;    /* OPT_INT; OPT_FLAG: 1 when set */
+  double r;       /* OPT_REAL (and OPT_INT, converted) */
+  const char *s;  /* OPT_STRING/OPT_CHOICE; borrowed from argv */
+} cli_value_t;
+
+/* What every command gets: where to write, diagnostics to fill, whether
+ * colour is on. Diagnostics collected here are rendered by the CLI after
+ * the command returns. */
+typedef struct {
+  FILE *out;
+  FILE *err;
+  bool color;       /* colour on stderr */
+  bool err_is_tty;  /* progress may be shown */
+  diag_list_t diags;
+  const char *output_path; /* -o FILE, or NULL for out */
+} cli_ctx_t;
+
+typedef struct cli_command cli_command_t;
+struct cli_command {
+  const char *name;        /* ismv NAME */
+  const char *kind;        /* the YAML `kind:` it analyses (for `ismv check`), or NULL */
+  const char *summary;     /* one line, for `ismv --help` */
+  const char *usage;       /* after "usage: ismv NAME " */
+  const char *description; /* paragraphs for `ismv NAME --help` */
+  const cli_option_t *options;
+  size_t noptions;
+  /* Runs the command on one input file; values[i] belongs to options[i]. */
+  int (*run)(cli_ctx_t *ctx, const cli_command_t *self, const char *path, const cli_value_t *values);
+};
+
+int cli_main(int argc, char **argv, FILE *out, FILE *err);
+
+/* The value of option `name` of cmd (asserts that it exists). */
+const cli_value_t *cli_opt(const cli_command_t *cmd, const cli_value_t *values, const char *name);
+
+/* Writes text to -o FILE or to ctx->out. Returns an exit code: 0, or
+ * CLI_EXIT_USAGE when the file cannot be written (reported). */
+int cli_write_output(cli_ctx_t *ctx, const char *text);
+
+/* Prints every collected diagnostic GCC style to ctx->err and clears them. */
+void cli_render_diags(cli_ctx_t *ctx);
+
+/* Combines two exit codes of a multi-file run: the most severe wins
+ * (internal > invalid > usage > violation > inconclusive > ok). */
+int cli_worst_exit(int a, int b);
+
+#endif

@@ -1,0 +1,10 @@
+/* The command table's entries: one cli_command_t per apps/cmd_NAME.c. */
+#ifndef APPS_COMMANDS_H
+#define APPS_COMMANDS_H
+
+#include "apps/cli.h"
+
+extern const cli_command_t cmd_verify;
+extern const cli_command_t cmd_check;
+
+#endif

@@ -1,0 +1,298 @@
+#include "apps/verify_report.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const verdict_names[] = {"verified", "violated", "inconclusive"};
+
+void verify_value_text(strbuf_t *sb, const ism_var_t *v, double x) {
+  if (v->type.kind == TYPE_BOOL) strbuf_puts(sb, x != 0 ? "true" : "false");
+  else if (v->type.kind == TYPE_INT) strbuf_printf(sb, "%.0f", x);
+  else strbuf_printf(sb, "%.6g", x == 0 ? 0 : x);
+}
+
+void verify_path_text(strbuf_t *sb, const ism_model_t *m, const cex_t *c) {
+  strbuf_puts(sb, m->states[c->states[0]]);
+  for (int k = 0; k < c->length; k++)
+    strbuf_printf(sb, " --%s--> %s", m->rules[c->rules[k]].id, m->states[c->states[k + 1]]);
+}
+
+/* What failed, in words: "walkF: disF' <= 0" or "failure: ...". */
+static char *failure_text(const ism_model_t *m, const cex_t *c) {
+  if (c->fail_action >= 0) {
+    char *cond = expr_to_string(m->actions[c->fail_action].failure, &m->scope);
+    char *s = xasprintf("%s: %s", m->actions[c->fail_action].name, cond);
+    free(cond);
+    return s;
+  }
+  char *cond = m->failure ? expr_to_string(m->failure, &m->scope) : xstrdup("?");
+  char *s = xasprintf("failure: %s", cond);
+  free(cond);
+  return s;
+}
+
+static bool shows_sensed(const verify_report_t *rep, const ism_var_t *v) {
+  return v->sensing && v->uncertain && rep->opt->mode == EXPLORE_ACTUAL;
+}
+
+static void text_cex(strbuf_t *sb, const verify_report_t *rep, size_t index, const cex_t *c) {
+  const ism_model_t *m = rep->m;
+  size_t nv = m->nvars;
+  strbuf_printf(sb, "\ncounterexample %zu: ", index + 1);
+  verify_path_text(sb, m, c);
+  strbuf_putc(sb, '\n');
+  if (c->has_probability) {
+    strbuf_printf(sb, "  probability: %.6g", c->probability);
+    if (c->probability_error > 0) strbuf_printf(sb, " (± %.2g)", c->probability_error);
+    strbuf_putc(sb, '\n');
+  }
+  char *fail = failure_text(m, c);
+  strbuf_printf(sb, "  fails at step %d (rule %s): %s\n", c->length, m->rules[c->rules[c->length - 1]].id, fail);
+  free(fail);
+  strbuf_printf(sb, "  %-5s %-10s %-8s", "step", "state", "rule");
+  for (size_t v = 0; v < nv; v++) strbuf_printf(sb, " %-16s", m->vars[v].name);
+  strbuf_putc(sb, '\n');
+  for (int k = 0; k <= c->length; k++) {
+    char stepname[16];
+    snprintf(stepname, sizeof stepname, k < c->length ? "%d" : "after", k + 1);
+    strbuf_printf(sb, "  %-5s %-10s %-8s", stepname, m->states[c->states[k]], k < c->length ? m->rules[c->rules[k]].id : "");
+    for (size_t v = 0; v < nv; v++) {
+      strbuf_t cell;
+      strbuf_init(&cell);
+      verify_value_text(&cell, &m->vars[v], c->truth[(size_t)k * nv + v]);
+      if (k < c->length && shows_sensed(rep, &m->vars[v])) {
+        strbuf_puts(&cell, " (~");
+        verify_value_text(&cell, &m->vars[v], c->sensed[(size_t)k * nv + v]);
+        strbuf_putc(&cell, ')');
+      }
+      strbuf_printf(sb, " %-16s", strbuf_str(&cell));
+      strbuf_free(&cell);
+    }
+    while (sb->len && sb->data[sb->len - 1] == ' ') sb->data[--sb->len] = '\0';
+    strbuf_putc(sb, '\n');
+  }
+  for (size_t a = 0; a < c->nactions; a++)
+    for (size_t v = 0; v < nv; v++) {
+      const cex_action_t *ca = &c->actions[a];
+      if (!ca->has_actual[v]) continue;
+      strbuf_printf(sb, "  step %d %s: %s assumed ", ca->step + 1, m->actions[ca->action].name, m->vars[v].name);
+      verify_value_text(sb, &m->vars[v], ca->before[v]);
+      strbuf_puts(sb, ", actual ");
+      verify_value_text(sb, &m->vars[v], ca->actual[v]);
+      strbuf_putc(sb, '\n');
+    }
+}
+
+static void render_text(strbuf_t *sb, const verify_report_t *rep) {
+  const explore_result_t *res = rep->res;
+  strbuf_printf(sb, "%s: %s (mode %s, bound %d)\n", rep->m->name, verdict_names[res->verdict],
+                explore_mode_name(rep->opt->mode), rep->opt->bound);
+  if (res->ncexs)
+    strbuf_printf(sb, "%zu counterexample%s", res->ncexs, res->ncexs == 1 ? "" : "s");
+  else
+    strbuf_puts(sb, "no counterexample");
+  if (rep->shown < res->ncexs) strbuf_printf(sb, ", the first %zu shown", rep->shown);
+  strbuf_putc(sb, '\n');
+  if (res->verdict == EXPLORE_INCONCLUSIVE) strbuf_printf(sb, "inconclusive: %s\n", res->reason);
+  if (res->ncexs) strbuf_puts(sb, "values: true (~sensed) at each sensing; 'after' = true values after the last rule\n");
+  for (size_t k = 0; k < rep->shown; k++) text_cex(sb, rep, k, &res->cexs[k]);
+  strbuf_printf(sb, "\nstats: %llu paths, %llu pruned, %llu solver checks", res->paths, res->pruned, res->solver_checks);
+  if (rep->timings) strbuf_printf(sb, ", %.3f s", res->seconds);
+  strbuf_putc(sb, '\n');
+}
+
+static void json_values(strbuf_t *sb, const ism_model_t *m, const double *vals, bool sensing_only) {
+  strbuf_putc(sb, '{');
+  bool first = true;
+  for (size_t v = 0; v < m->nvars; v++) {
+    if (sensing_only && !m->vars[v].sensing) continue;
+    if (!first) strbuf_puts(sb, ", ");
+    first = false;
+    strbuf_json_string(sb, m->vars[v].name);
+    strbuf_puts(sb, ": ");
+    if (m->vars[v].type.kind == TYPE_BOOL) strbuf_puts(sb, vals[v] != 0 ? "true" : "false");
+    else strbuf_json_number(sb, vals[v]);
+  }
+  strbuf_putc(sb, '}');
+}
+
+static void json_cex(strbuf_t *sb, const verify_report_t *rep, size_t index, const cex_t *c) {
+  const ism_model_t *m = rep->m;
+  size_t nv = m->nvars;
+  strbuf_printf(sb, "    {\"id\": %zu, \"path\": [", index + 1);
+  for (int k = 0; k < c->length; k++) {
+    if (k) strbuf_puts(sb, ", ");
+    strbuf_json_string(sb, m->rules[c->rules[k]].id);
+  }
+  strbuf_puts(sb, "], \"states\": [");
+  for (int k = 0; k <= c->length; k++) {
+    if (k) strbuf_puts(sb, ", ");
+    strbuf_json_string(sb, m->states[c->states[k]]);
+  }
+  strbuf_printf(sb, "],\n     \"failure\": {\"step\": %d, \"rule\": ", c->length);
+  strbuf_json_string(sb, m->rules[c->rules[c->length - 1]].id);
+  strbuf_puts(sb, ", \"action\": ");
+  if (c->fail_action >= 0) strbuf_json_string(sb, m->actions[c->fail_action].name);
+  else strbuf_puts(sb, "null");
+  char *cond = expr_to_string(c->fail_action >= 0 ? m->actions[c->fail_action].failure : m->failure, &m->scope);
+  strbuf_puts(sb, ", \"condition\": ");
+  strbuf_json_string(sb, cond);
+  free(cond);
+  strbuf_puts(sb, "},\n     \"steps\": [");
+  for (int k = 0; k < c->length; k++) {
+    strbuf_printf(sb, "%s\n       {\"step\": %d, \"state\": ", k ? "," : "", k + 1);
+    strbuf_json_string(sb, m->states[c->states[k]]);
+    strbuf_puts(sb, ", \"rule\": ");
+    strbuf_json_string(sb, m->rules[c->rules[k]].id);
+    strbuf_puts(sb, ", \"true\": ");
+    json_values(sb, m, c->truth + (size_t)k * nv, false);
+    strbuf_puts(sb, ", \"sensed\": ");
+    json_values(sb, m, c->sensed + (size_t)k * nv, true);
+    strbuf_puts(sb, ", \"actual\": [");
+    bool first = true;
+    for (size_t a = 0; a < c->nactions; a++)
+      for (size_t v = 0; v < nv; v++) {
+        const cex_action_t *ca = &c->actions[a];
+        if (ca->step != k || !ca->has_actual[v]) continue;
+        strbuf_puts(sb, first ? "" : ", ");
+        first = false;
+        strbuf_puts(sb, "{\"action\": ");
+        strbuf_json_string(sb, m->actions[ca->action].name);
+        strbuf_puts(sb, ", \"variable\": ");
+        strbuf_json_string(sb, m->vars[v].name);
+        strbuf_puts(sb, ", \"assumed\": ");
+        strbuf_json_number(sb, ca->before[v]);
+        strbuf_puts(sb, ", \"value\": ");
+        strbuf_json_number(sb, ca->actual[v]);
+        strbuf_putc(sb, '}');
+      }
+    strbuf_puts(sb, "]}");
+  }
+  strbuf_puts(sb, "],\n     \"final\": {\"state\": ");
+  strbuf_json_string(sb, m->states[c->states[c->length]]);
+  strbuf_puts(sb, ", \"true\": ");
+  json_values(sb, m, c->truth + (size_t)c->length * nv, false);
+  strbuf_puts(sb, "},\n     \"probability\": ");
+  if (c->has_probability) {
+    strbuf_json_number(sb, c->probability);
+    strbuf_puts(sb, ", \"probability_error\": ");
+    strbuf_json_number(sb, c->probability_error);
+  } else {
+    strbuf_puts(sb, "null");
+  }
+  strbuf_putc(sb, '}');
+}
+
+static void render_json(strbuf_t *sb, const verify_report_t *rep) {
+  const explore_result_t *res = rep->res;
+  strbuf_puts(sb, "{\n  \"model\": ");
+  strbuf_json_string(sb, rep->m->name);
+  strbuf_printf(sb, ",\n  \"verdict\": \"%s\",\n  \"mode\": \"%s\",\n  \"bound\": %d,\n", verdict_names[res->verdict],
+                explore_mode_name(rep->opt->mode), rep->opt->bound);
+  if (res->verdict == EXPLORE_INCONCLUSIVE) {
+    strbuf_puts(sb, "  \"reason\": ");
+    strbuf_json_string(sb, res->reason);
+    strbuf_puts(sb, ",\n");
+  }
+  strbuf_printf(sb, "  \"total_counterexamples\": %zu,\n  \"counterexamples\": [", res->ncexs);
+  for (size_t k = 0; k < rep->shown; k++) {
+    strbuf_puts(sb, k ? ",\n" : "\n");
+    json_cex(sb, rep, k, &res->cexs[k]);
+  }
+  strbuf_printf(sb, "%s],\n  \"stats\": {\"paths\": %llu, \"pruned\": %llu, \"solver_checks\": %llu", rep->shown ? "\n  " : "",
+                res->paths, res->pruned, res->solver_checks);
+  if (rep->timings) {
+    strbuf_puts(sb, ", \"seconds\": ");
+    strbuf_json_number(sb, res->seconds);
+  }
+  strbuf_puts(sb, "}\n}\n");
+}
+
+static void sarif_result(strbuf_t *sb, const verify_report_t *rep, const cex_t *c, bool first) {
+  const ism_model_t *m = rep->m;
+  strbuf_t msg;
+  strbuf_init(&msg);
+  char *fail = failure_text(m, c);
+  strbuf_printf(&msg, "the app can fail (%s) on the path ", fail);
+  free(fail);
+  verify_path_text(&msg, m, c);
+  loc_t loc = c->fail_action >= 0 ? m->actions[c->fail_action].failure->loc : m->failure->loc;
+  strbuf_puts(sb, first ? "\n" : ",\n");
+  strbuf_puts(sb, "        {\"ruleId\": \"ism-failure\", \"level\": \"error\", \"message\": {\"text\": ");
+  strbuf_json_string(sb, strbuf_str(&msg));
+  strbuf_puts(sb, "},\n         \"locations\": [{\"physicalLocation\": {\"artifactLocation\": {\"uri\": ");
+  strbuf_json_string(sb, m->path);
+  strbuf_printf(sb, "}, \"region\": {\"startLine\": %d, \"startColumn\": %d}}}]}", loc.line, loc.col);
+  strbuf_free(&msg);
+}
+
+static void render_sarif(strbuf_t *sb, const verify_report_t *rep) {
+  strbuf_puts(sb, "{\n  \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\",\n  \"version\": \"2.1.0\",\n"
+                  "  \"runs\": [{\n    \"tool\": {\"driver\": {\"name\": \"ismv\", \"rules\": [\n"
+                  "      {\"id\": \"ism-failure\", \"shortDescription\": {\"text\": \"the app can reach a failure within the bound\"}}]}},\n"
+                  "    \"results\": [");
+  for (size_t k = 0; k < rep->shown; k++) sarif_result(sb, rep, &rep->res->cexs[k], k == 0);
+  strbuf_puts(sb, rep->shown ? "\n    ]\n  }]\n}\n" : "]\n  }]\n}\n");
+}
+
+static void xml_escape(strbuf_t *sb, const char *s) {
+  for (; *s; s++) {
+    switch (*s) {
+    case '<': strbuf_puts(sb, "&lt;"); break;
+    case '>': strbuf_puts(sb, "&gt;"); break;
+    case '&': strbuf_puts(sb, "&amp;"); break;
+    case '"': strbuf_puts(sb, "&quot;"); break;
+    default: strbuf_putc(sb, *s);
+    }
+  }
+}
+
+static void render_junit(strbuf_t *sb, const verify_report_t *rep) {
+  const explore_result_t *res = rep->res;
+  bool failed = res->verdict == EXPLORE_VIOLATED, error = res->verdict == EXPLORE_INCONCLUSIVE;
+  strbuf_puts(sb, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"");
+  xml_escape(sb, rep->m->name);
+  strbuf_printf(sb, "\" tests=\"1\" failures=\"%d\" errors=\"%d\">\n    <testcase classname=\"ismv.verify\" name=\"", failed,
+                error);
+  xml_escape(sb, rep->m->name);
+  strbuf_printf(sb, " (mode %s, bound %d)\"", explore_mode_name(rep->opt->mode), rep->opt->bound);
+  if (!failed && !error) {
+    strbuf_puts(sb, "/>\n  </testsuite>\n</testsuites>\n");
+    return;
+  }
+  strbuf_puts(sb, ">\n");
+  if (error) {
+    strbuf_puts(sb, "      <error message=\"");
+    xml_escape(sb, res->reason);
+    strbuf_puts(sb, "\"/>\n");
+  }
+  if (failed) {
+    strbuf_printf(sb, "      <failure message=\"%zu counterexample%s\">", res->ncexs, res->ncexs == 1 ? "" : "s");
+    strbuf_t body;
+    strbuf_init(&body);
+    for (size_t k = 0; k < rep->shown; k++) {
+      const cex_t *c = &res->cexs[k];
+      strbuf_printf(&body, "\n%zu: ", k + 1);
+      verify_path_text(&body, rep->m, c);
+      char *fail = failure_text(rep->m, c);
+      strbuf_printf(&body, " (%s)", fail);
+      free(fail);
+    }
+    xml_escape(sb, strbuf_str(&body));
+    strbuf_free(&body);
+    strbuf_puts(sb, "\n      </failure>\n");
+  }
+  strbuf_puts(sb, "    </testcase>\n  </testsuite>\n</testsuites>\n");
+}
+
+char *verify_render(const verify_report_t *rep, const char *format) {
+  strbuf_t sb;
+  strbuf_init(&sb);
+  if (strcmp(format, "json") == 0) render_json(&sb, rep);
+  else if (strcmp(format, "sarif") == 0) render_sarif(&sb, rep);
+  else if (strcmp(format, "junit") == 0) render_junit(&sb, rep);
+  else render_text(&sb, rep);
+  return strbuf_take(&sb);
+}

@@ -1,0 +1,30 @@
+/* Renders the result of `ismv verify` (and the counterexamples `simulate`
+ * replays) as text, JSON, SARIF 2.1.0 or JUnit XML. Deterministic: no
+ * times unless asked for, stable order. */
+#ifndef APPS_VERIFY_REPORT_H
+#define APPS_VERIFY_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "ism/ism.h"
+#include "ism/strbuf.h"
+#include "verifier/explore.h"
+
+typedef struct {
+  const ism_model_t *m;
+  const explore_options_t *opt;
+  const explore_result_t *res;
+  size_t shown;      /* counterexamples rendered: the first `shown` of res->cexs */
+  bool timings;      /* include seconds */
+} verify_report_t;
+
+/* The report in `format` ("text", "json", "sarif", "junit"); caller frees. */
+char *verify_render(const verify_report_t *rep, const char *format);
+
+/* "A --r0--> A --r1--> B" */
+void verify_path_text(strbuf_t *sb, const ism_model_t *m, const cex_t *c);
+/* A value as text: bools as true/false, ints without fraction, reals with %.6g. */
+void verify_value_text(strbuf_t *sb, const ism_var_t *v, double x);
+
+#endif

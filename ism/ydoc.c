@@ -1,0 +1,312 @@
+#include "ism/ydoc.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <yaml.h>
+
+#include "ism/vec.h"
+
+typedef struct {
+  const char *anchor;
+  ynode_t *node;
+} anchor_t;
+
+typedef struct {
+  yaml_parser_t parser;
+  const char *file; /* registered path */
+  arena_t *arena;
+  diag_list_t *diags;
+  VEC(anchor_t) anchors;
+  bool failed;
+} loader_t;
+
+static loc_t mark_loc(const loader_t *l, yaml_mark_t m) {
+  return (loc_t){l->file, (int)m.line + 1, (int)m.column + 1};
+}
+
+static void parser_error(loader_t *l) {
+  if (l->failed) return;
+  l->failed = true;
+  const yaml_parser_t *p = &l->parser;
+  yaml_mark_t m = p->problem_mark;
+  if (p->error == YAML_READER_ERROR) m = (yaml_mark_t){p->problem_offset, 0, 0};
+  const char *problem = p->problem ? p->problem : "malformed YAML";
+  if (p->context)
+    diag_error(l->diags, mark_loc(l, m), "YAML syntax error: %s %s", problem, p->context);
+  else
+    diag_error(l->diags, mark_loc(l, m), "YAML syntax error: %s", problem);
+}
+
+static bool next_event(loader_t *l, yaml_event_t *ev) {
+  if (yaml_parser_parse(&l->parser, ev)) return true;
+  parser_error(l);
+  return false;
+}
+
+static ynode_t *new_node(loader_t *l, ynode_kind_t kind, yaml_mark_t m) {
+  ynode_t *n = arena_alloc(l->arena, sizeof *n);
+  n->kind = kind;
+  n->loc = mark_loc(l, m);
+  return n;
+}
+
+static void remember_anchor(loader_t *l, const yaml_char_t *anchor, ynode_t *n) {
+  if (anchor) VEC_PUSH(&l->anchors, ((anchor_t){arena_strdup(l->arena, (const char *)anchor), n}));
+}
+
+static ynode_t *parse_node(loader_t *l, yaml_event_t *ev);
+
+/* Reads items or key/value pairs until the closing event. */
+static ynode_t *parse_collection(loader_t *l, ynode_t *n, yaml_event_type_t end) {
+  VEC(ynode_t *) items = {0};
+  VEC(ynode_t *) keys = {0};
+  bool is_map = n->kind == YNODE_MAP;
+  for (;;) {
+    yaml_event_t ev;
+    if (!next_event(l, &ev)) break;
+    if (ev.type == end) {
+      yaml_event_delete(&ev);
+      break;
+    }
+    ynode_t *item = parse_node(l, &ev);
+    if (!item) break;
+    if (!is_map) {
+      VEC_PUSH(&items, item);
+      continue;
+    }
+    yaml_event_t vev;
+    if (!next_event(l, &vev)) break;
+    ynode_t *value = parse_node(l, &vev);
+    if (!value) break;
+    if (item->kind != YNODE_SCALAR) {
+      diag_error(l->diags, item->loc, "mapping keys must be plain names");
+      continue;
+    }
+    bool duplicate = false;
+    for (size_t i = 0; i < keys.len && !duplicate; i++) {
+      if (strcmp(keys.data[i]->text, item->text) != 0) continue;
+      duplicate = true;
+      diag_error(l->diags, item->loc, "duplicate key '%s' (first defined at line %d)", item->text,
+                 keys.data[i]->loc.line);
+    }
+    if (duplicate) continue;
+    VEC_PUSH(&keys, item);
+    VEC_PUSH(&items, value);
+  }
+  n->len = items.len;
+  n->items = arena_alloc(l->arena, (items.len + 1) * sizeof *n->items);
+  if (items.len) memcpy(n->items, items.data, items.len * sizeof *n->items);
+  if (is_map) {
+    n->keys = arena_alloc(l->arena, (keys.len + 1) * sizeof *n->keys);
+    if (keys.len) memcpy(n->keys, keys.data, keys.len * sizeof *n->keys);
+  }
+  VEC_FREE(&items);
+  VEC_FREE(&keys);
+  return l->failed ? NULL : n;
+}
+
+/* Consumes the node that starts with *ev (which it deletes). */
+static ynode_t *parse_node(loader_t *l, yaml_event_t *ev) {
+  ynode_t *n = NULL;
+  switch (ev->type) {
+  case YAML_SCALAR_EVENT: {
+    yaml_mark_t m = ev->start_mark;
+    yaml_scalar_style_t style = ev->data.scalar.style;
+    if (style == YAML_SINGLE_QUOTED_SCALAR_STYLE || style == YAML_DOUBLE_QUOTED_SCALAR_STYLE) m.column++;
+    n = new_node(l, YNODE_SCALAR, m);
+    n->text = arena_strndup(l->arena, (const char *)ev->data.scalar.value, ev->data.scalar.length);
+    n->plain = style == YAML_PLAIN_SCALAR_STYLE;
+    if (style == YAML_LITERAL_SCALAR_STYLE || style == YAML_FOLDED_SCALAR_STYLE) n->loc.line++, n->loc.col = 1;
+    remember_anchor(l, ev->data.scalar.anchor, n);
+    break;
+  }
+  case YAML_SEQUENCE_START_EVENT:
+    n = new_node(l, YNODE_SEQ, ev->start_mark);
+    remember_anchor(l, ev->data.sequence_start.anchor, n);
+    yaml_event_delete(ev);
+    return parse_collection(l, n, YAML_SEQUENCE_END_EVENT);
+  case YAML_MAPPING_START_EVENT:
+    n = new_node(l, YNODE_MAP, ev->start_mark);
+    remember_anchor(l, ev->data.mapping_start.anchor, n);
+    yaml_event_delete(ev);
+    return parse_collection(l, n, YAML_MAPPING_END_EVENT);
+  case YAML_ALIAS_EVENT: {
+    const char *name = (const char *)ev->data.alias.anchor;
+    for (size_t i = l->anchors.len; i-- > 0;)
+      if (strcmp(l->anchors.data[i].anchor, name) == 0) {
+        n = l->anchors.data[i].node;
+        break;
+      }
+    if (!n) {
+      diag_error(l->diags, mark_loc(l, ev->start_mark), "undefined YAML alias '*%s'", name);
+      l->failed = true;
+    }
+    break;
+  }
+  default:
+    diag_error(l->diags, mark_loc(l, ev->start_mark), "unexpected YAML event");
+    l->failed = true;
+    break;
+  }
+  yaml_event_delete(ev);
+  return n;
+}
+
+ynode_t *ydoc_load_string(const char *name, const char *text, arena_t *arena, diag_list_t *diags) {
+  loader_t l = {.arena = arena, .diags = diags};
+  l.file = diag_add_source(diags, name, text);
+  if (!yaml_parser_initialize(&l.parser)) {
+    diag_error(diags, (loc_t){l.file, 0, 0}, "cannot initialise the YAML parser");
+    return NULL;
+  }
+  yaml_parser_set_input_string(&l.parser, (const unsigned char *)text, strlen(text));
+  ynode_t *root = NULL;
+  yaml_event_t ev;
+  bool in_doc = false;
+  while (!l.failed && next_event(&l, &ev)) {
+    yaml_event_type_t type = ev.type;
+    if (type == YAML_STREAM_END_EVENT) {
+      yaml_event_delete(&ev);
+      break;
+    }
+    if (type == YAML_DOCUMENT_START_EVENT) {
+      if (root) {
+        diag_error(diags, mark_loc(&l, ev.start_mark), "only one YAML document per file is allowed");
+        yaml_event_delete(&ev);
+        break;
+      }
+      in_doc = true;
+      yaml_event_delete(&ev);
+    } else if (type == YAML_STREAM_START_EVENT || type == YAML_DOCUMENT_END_EVENT) {
+      yaml_event_delete(&ev);
+    } else if (in_doc && !root) {
+      root = parse_node(&l, &ev);
+    } else {
+      yaml_event_delete(&ev);
+    }
+  }
+  yaml_parser_delete(&l.parser);
+  VEC_FREE(&l.anchors);
+  if (l.failed) return NULL;
+  if (!root || (root->kind == YNODE_SCALAR && ydoc_is_null(root))) {
+    diag_error(diags, (loc_t){l.file, 1, 1}, "the file is empty");
+    return NULL;
+  }
+  return root;
+}
+
+ynode_t *ydoc_load_file(const char *path, arena_t *arena, diag_list_t *diags) {
+  const char *registered = NULL;
+  const char *text = diag_read_file(diags, path, (loc_t){path, 0, 0}, &registered);
+  if (!text) return NULL;
+  return ydoc_load_string(registered, text, arena, diags);
+}
+
+ynode_t *ydoc_get(const ynode_t *map, const char *key) {
+  if (!map || map->kind != YNODE_MAP) return NULL;
+  for (size_t i = 0; i < map->len; i++)
+    if (strcmp(map->keys[i]->text, key) == 0) return map->items[i];
+  return NULL;
+}
+
+ynode_t *ydoc_require(const ynode_t *map, const char *key, const char *what, diag_list_t *diags) {
+  ynode_t *n = ydoc_get(map, key);
+  if (!n && map) diag_error(diags, map->loc, "missing required key '%s' in %s", key, what);
+  return n;
+}
+
+bool ydoc_check_keys(const ynode_t *map, const char *const *allowed, size_t nallowed, const char *what,
+                     diag_list_t *diags) {
+  if (!map || map->kind != YNODE_MAP) return true;
+  bool ok = true;
+  for (size_t i = 0; i < map->len; i++) {
+    const char *key = map->keys[i]->text;
+    bool known = false;
+    for (size_t j = 0; j < nallowed && !known; j++) known = strcmp(key, allowed[j]) == 0;
+    if (known) continue;
+    ok = false;
+    const char *best = diag_suggest(key, allowed, nallowed);
+    if (best)
+      diag_error(diags, map->keys[i]->loc, "unknown key '%s' in %s (did you mean '%s'?)", key, what, best);
+    else
+      diag_error(diags, map->keys[i]->loc, "unknown key '%s' in %s", key, what);
+  }
+  return ok;
+}
+
+static const char *kind_name(ynode_kind_t k) {
+  return k == YNODE_MAP ? "a mapping" : k == YNODE_SEQ ? "a list" : "a single value";
+}
+
+bool ydoc_expect_kind(const ynode_t *n, ynode_kind_t kind, const char *what, diag_list_t *diags) {
+  if (n->kind == kind) return true;
+  diag_error(diags, n->loc, "%s must be %s, not %s", what, kind_name(kind), kind_name(n->kind));
+  return false;
+}
+
+bool ydoc_is_null(const ynode_t *n) {
+  return n && n->kind == YNODE_SCALAR && n->plain &&
+         (n->text[0] == '\0' || strcmp(n->text, "~") == 0 || strcasecmp(n->text, "null") == 0);
+}
+
+bool ydoc_string(const ynode_t *n, const char **out, const char *what, diag_list_t *diags) {
+  if (!ydoc_expect_kind(n, YNODE_SCALAR, what, diags)) return false;
+  *out = n->text;
+  return true;
+}
+
+bool ydoc_number(const ynode_t *n, double *out, const char *what, diag_list_t *diags) {
+  if (n->kind == YNODE_SCALAR) {
+    char *end;
+    errno = 0;
+    double v = strtod(n->text, &end);
+    if (n->text[0] && *end == '\0' && errno == 0 && isfinite(v)) {
+      *out = v;
+      return true;
+    }
+  }
+  diag_error(diags, n->loc, "%s must be a number", what);
+  return false;
+}
+
+bool ydoc_int(const ynode_t *n, long long *out, const char *what, diag_list_t *diags) {
+  if (n->kind == YNODE_SCALAR) {
+    char *end;
+    errno = 0;
+    long long v = strtoll(n->text, &end, 10);
+    if (n->text[0] && *end == '\0' && errno == 0) {
+      *out = v;
+      return true;
+    }
+  }
+  diag_error(diags, n->loc, "%s must be an integer", what);
+  return false;
+}
+
+bool ydoc_bool(const ynode_t *n, bool *out, const char *what, diag_list_t *diags) {
+  if (n->kind == YNODE_SCALAR) {
+    if (strcmp(n->text, "true") == 0 || strcmp(n->text, "yes") == 0) return *out = true, true;
+    if (strcmp(n->text, "false") == 0 || strcmp(n->text, "no") == 0) return *out = false, true;
+  }
+  diag_error(diags, n->loc, "%s must be true or false", what);
+  return false;
+}
+
+bool ydoc_string_list(const ynode_t *n, arena_t *arena, const char ***out, size_t *count, const char *what,
+                      diag_list_t *diags) {
+  if (n->kind == YNODE_SCALAR) {
+    *out = arena_alloc(arena, sizeof **out);
+    (*out)[0] = n->text;
+    *count = 1;
+    return true;
+  }
+  if (!ydoc_expect_kind(n, YNODE_SEQ, what, diags)) return false;
+  bool ok = true;
+  *out = arena_alloc(arena, (n->len + 1) * sizeof **out);
+  for (size_t i = 0; i < n->len; i++) ok &= ydoc_string(n->items[i], &(*out)[i], what, diags);
+  *count = n->len;
+  return ok;
+}

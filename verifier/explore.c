@@ -1,0 +1,432 @@
+#include "verifier/explore.h"
+
+#include <assert.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ism/vec.h"
+#include "verifier/smt.h"
+
+/* Terms of one action execution, arrays indexed by variable id. */
+typedef struct {
+  int step, position, action;
+  smt_term_t *before, *after, *actual; /* actual[v] = 0 unless uncertain normal in actual mode */
+  smt_term_t fail;                     /* the action's failure, or 0 */
+} act_terms_t;
+
+typedef struct {
+  const ism_model_t *m;
+  const explore_options_t *opt;
+  smt_t *smt;
+  size_t nvars;
+  smt_term_t *T, *H, *N;          /* [(bound + 1) * nvars] */
+  smt_term_t *fail;               /* [bound]: disjunction of the step's failures, or 0 */
+  smt_term_t *global_fail;        /* [bound]: the model-wide failure after the step, or 0 */
+  VEC(act_terms_t) acts;          /* of the steps on the current path, in order */
+  int *rules, *states;            /* the current path */
+  explore_result_t *res;
+  double start;
+  bool out_of_budget;
+} explorer_t;
+
+typedef VEC(smt_term_t) term_vec_t;
+
+typedef struct {
+  const explorer_t *x;
+  const smt_term_t *now, *next, *normal;
+} var_map_t;
+
+static double now_seconds(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static smt_sort_t sort_of(type_t t) {
+  return t.kind == TYPE_BOOL ? SMT_SORT_BOOL : t.kind == TYPE_REAL ? SMT_SORT_REAL : SMT_SORT_INT;
+}
+
+static smt_term_t map_var(void *ctx, const expr_t *var) {
+  const var_map_t *vm = ctx;
+  int id = var->u.var.id;
+  if (vm->x->m->vars[id].sensing) return var->u.var.primed ? vm->next[id] : vm->now[id];
+  return vm->normal[id];
+}
+
+static smt_term_t translate(explorer_t *x, const expr_t *e, const smt_term_t *now, const smt_term_t *next,
+                            const smt_term_t *normal) {
+  var_map_t vm = {x, now, next, normal};
+  return smt_translate(x->smt, e, map_var, &vm);
+}
+
+static smt_term_t fresh(explorer_t *x, int var, const char *what, int step) {
+  char name[128];
+  snprintf(name, sizeof name, "%s%s@%d", x->m->vars[var].name, what, step);
+  return smt_const(x->smt, name, sort_of(x->m->vars[var].type));
+}
+
+static smt_term_t between(explorer_t *x, smt_term_t t, double lo, double hi) {
+  smt_term_t b[2] = {smt_op(x->smt, EXPR_LE, smt_real(x->smt, lo), t, 0),
+                     smt_op(x->smt, EXPR_LE, t, smt_real(x->smt, hi), 0)};
+  return smt_and(x->smt, b, 2);
+}
+
+/* A real term for a variable's value (ints are converted). */
+static smt_term_t as_real(explorer_t *x, int var, smt_term_t t) {
+  return x->m->vars[var].type.kind == TYPE_INT ? smt_op(x->smt, EXPR_TOREAL, t, 0, 0) : t;
+}
+
+static void free_act(act_terms_t *a) {
+  free(a->before);
+  free(a->after);
+  free(a->actual);
+}
+
+/* Sensing at step i: range of the true values, error of the sensed ones. */
+static void add_sensing(explorer_t *x, int i, term_vec_t *cs) {
+  const ism_model_t *m = x->m;
+  smt_term_t *T = x->T + (size_t)i * x->nvars, *H = x->H + (size_t)i * x->nvars;
+  for (size_t v = 0; v < x->nvars; v++) {
+    const ism_var_t *var = &m->vars[v];
+    if (!var->sensing) continue;
+    if (var->has_range) VEC_PUSH(cs, between(x, as_real(x, (int)v, T[v]), var->range_lo, var->range_hi));
+    if (var->uncertain && x->opt->mode == EXPLORE_ACTUAL) {
+      smt_term_t e = fresh(x, (int)v, "~err", i);
+      VEC_PUSH(cs, between(x, e, var->err_lo, var->err_hi));
+      H[v] = smt_op(x->smt, EXPR_ADD, T[v], e, 0);
+    } else {
+      H[v] = T[v];
+    }
+  }
+}
+
+/* The condition under which rule r is taken from its state at step i. */
+static smt_term_t rule_condition(explorer_t *x, int i, int r) {
+  const ism_model_t *m = x->m;
+  const smt_term_t *H = x->H + (size_t)i * x->nvars, *N = x->N + (size_t)i * x->nvars;
+  smt_term_t cond = translate(x, m->rules[r].when, H, NULL, N);
+  if (m->selection != ISM_SELECT_FIRST) return cond;
+  term_vec_t parts = {0};
+  VEC_PUSH(&parts, cond);
+  for (const int *o = m->rules_from[m->rules[r].from]; *o != r; o++)
+    VEC_PUSH(&parts, smt_op(x->smt, EXPR_NOT, translate(x, m->rules[*o].when, H, NULL, N), 0, 0));
+  smt_term_t all = smt_and(x->smt, parts.data, parts.len);
+  VEC_FREE(&parts);
+  return all;
+}
+
+static void run_action(explorer_t *x, int i, int position, int action, smt_term_t *U, const smt_term_t *cur,
+                       term_vec_t *cs, term_vec_t *fails) {
+  const ism_model_t *m = x->m;
+  const ism_action_t *a = &m->actions[action];
+  act_terms_t rec = {i, position, action, xcalloc(x->nvars + 1, sizeof(smt_term_t)),
+                     xcalloc(x->nvars + 1, sizeof(smt_term_t)), xcalloc(x->nvars + 1, sizeof(smt_term_t)), 0};
+  smt_term_t *normal = xcalloc(x->nvars + 1, sizeof *normal);
+  for (size_t v = 0; v < x->nvars; v++) {
+    const ism_var_t *var = &m->vars[v];
+    rec.before[v] = var->sensing ? U[v] : cur[v];
+    rec.after[v] = rec.before[v];
+    if (var->sensing) {
+      rec.after[v] = fresh(x, (int)v, "'", i);
+    } else if (var->uncertain && x->opt->mode == EXPLORE_ACTUAL) {
+      smt_term_t e = fresh(x, (int)v, "~err", i);
+      VEC_PUSH(cs, between(x, e, var->err_lo, var->err_hi));
+      rec.actual[v] = smt_op(x->smt, EXPR_ADD, cur[v], e, 0);
+      normal[v] = rec.actual[v];
+    } else {
+      normal[v] = cur[v];
+    }
+  }
+  if (x->opt->mode != EXPLORE_NAIVE)
+    for (size_t k = 0; k < a->neffects; k++) VEC_PUSH(cs, translate(x, a->effects[k], rec.before, rec.after, normal));
+  if (a->failure) {
+    rec.fail = translate(x, a->failure, rec.before, rec.after, normal);
+    VEC_PUSH(fails, rec.fail);
+  }
+  for (size_t v = 0; v < x->nvars; v++) U[v] = rec.after[v];
+  free(normal);
+  VEC_PUSH(&x->acts, rec);
+}
+
+/* Encodes rule r as step i of the path: returns the step's constraint and
+ * sets x->fail[i]. Creates T[i+1], N[i+1] (and H[i]). */
+static smt_term_t build_step(explorer_t *x, int i, int r) {
+  const ism_model_t *m = x->m;
+  const ism_rule_t *rule = &m->rules[r];
+  size_t nv = x->nvars;
+  term_vec_t cs = {0};
+  term_vec_t fails = {0};
+  add_sensing(x, i, &cs);
+  VEC_PUSH(&cs, rule_condition(x, i, r));
+  smt_term_t *U = xmalloc((nv + 1) * sizeof *U), *cur = xmalloc((nv + 1) * sizeof *cur);
+  memcpy(U, x->T + (size_t)i * nv, nv * sizeof *U);
+  memcpy(cur, x->N + (size_t)i * nv, nv * sizeof *cur);
+  const smt_term_t *H = x->H + (size_t)i * nv;
+  for (size_t k = 0; k < rule->nsteps; k++) {
+    const ism_step_t *st = &rule->steps[k];
+    if (st->kind == ISM_STEP_ASSIGN)
+      cur[st->var] = translate(x, st->value, H, NULL, cur);
+    else
+      run_action(x, i, (int)k, st->action, U, cur, &cs, &fails);
+  }
+  smt_term_t *Tn = x->T + (size_t)(i + 1) * nv, *Nn = x->N + (size_t)(i + 1) * nv;
+  for (size_t v = 0; v < nv; v++) {
+    const ism_var_t *var = &m->vars[v];
+    Nn[v] = cur[v];
+    if (!var->sensing) Tn[v] = cur[v];
+    else if (rule->has_action) Tn[v] = U[v];
+    else if (var->dynamic || x->opt->mode == EXPLORE_NAIVE) Tn[v] = fresh(x, (int)v, "", i + 1);
+    else Tn[v] = x->T[(size_t)i * nv + v];
+  }
+  x->global_fail[i] = 0;
+  if (m->failure) {
+    x->global_fail[i] = translate(x, m->failure, Tn, NULL, Nn);
+    VEC_PUSH(&fails, x->global_fail[i]);
+  }
+  x->fail[i] = fails.len ? smt_or(x->smt, fails.data, fails.len) : 0;
+  smt_term_t c = smt_and(x->smt, cs.data, cs.len);
+  free(U);
+  free(cur);
+  VEC_FREE(&cs);
+  VEC_FREE(&fails);
+  return c;
+}
+
+static void init_path_start(explorer_t *x) {
+  const ism_model_t *m = x->m;
+  for (size_t v = 0; v < x->nvars; v++) {
+    const ism_var_t *var = &m->vars[v];
+    if (var->sensing) {
+      x->T[v] = fresh(x, (int)v, "", 0);
+    } else if (var->init) {
+      bool err = false;
+      value_t val = expr_eval(var->init, NULL, NULL, &err);
+      x->N[v] = var->type.kind == TYPE_REAL ? smt_real(x->smt, val.r)
+                : var->type.kind == TYPE_BOOL ? smt_bool(x->smt, val.i != 0)
+                                               : smt_int(x->smt, val.i);
+      x->T[v] = x->N[v];
+    } else {
+      x->N[v] = x->T[v] = fresh(x, (int)v, "", 0);
+    }
+  }
+}
+
+/* ---- counterexample extraction ---- */
+
+static double model_value(explorer_t *x, smt_term_t t, type_t type) {
+  double d = 0;
+  if (type.kind == TYPE_BOOL) {
+    bool b = false;
+    smt_model_bool(x->smt, t, &b);
+    return b;
+  }
+  smt_model_real(x->smt, t, &d, NULL);
+  return d;
+}
+
+static void extract(explorer_t *x, int length) {
+  const ism_model_t *m = x->m;
+  size_t nv = x->nvars;
+  cex_t c = {0};
+  c.length = length;
+  c.rules = xmalloc((size_t)length * sizeof *c.rules);
+  c.states = xmalloc((size_t)(length + 1) * sizeof *c.states);
+  memcpy(c.rules, x->rules, (size_t)length * sizeof *c.rules);
+  memcpy(c.states, x->states, (size_t)(length + 1) * sizeof *c.states);
+  c.truth = xcalloc((size_t)(length + 1) * nv + 1, sizeof *c.truth);
+  c.sensed = xcalloc((size_t)length * nv + 1, sizeof *c.sensed);
+  for (int k = 0; k <= length; k++)
+    for (size_t v = 0; v < nv; v++) {
+      type_t t = m->vars[v].type;
+      c.truth[(size_t)k * nv + v] = model_value(x, x->T[(size_t)k * nv + v], t);
+      if (k < length) c.sensed[(size_t)k * nv + v] = model_value(x, x->H[(size_t)k * nv + v], t);
+    }
+  c.nactions = x->acts.len;
+  c.actions = xcalloc(c.nactions + 1, sizeof *c.actions);
+  c.fail_position = -1;
+  c.fail_action = -1;
+  for (size_t k = 0; k < x->acts.len; k++) {
+    const act_terms_t *a = &x->acts.data[k];
+    cex_action_t *ca = &c.actions[k];
+    *ca = (cex_action_t){a->step, a->position, a->action, xcalloc(nv + 1, sizeof(double)),
+                         xcalloc(nv + 1, sizeof(double)), xcalloc(nv + 1, sizeof(double)), xcalloc(nv + 1, sizeof(bool))};
+    for (size_t v = 0; v < nv; v++) {
+      type_t t = m->vars[v].type;
+      ca->before[v] = model_value(x, a->before[v], t);
+      ca->after[v] = model_value(x, a->after[v], t);
+      if (a->actual[v]) {
+        ca->actual[v] = model_value(x, a->actual[v], t);
+        ca->has_actual[v] = true;
+      }
+    }
+    bool fired = false;
+    if (a->step == length - 1 && a->fail && c.fail_action < 0 && smt_model_bool(x->smt, a->fail, &fired) && fired) {
+      c.fail_position = a->position;
+      c.fail_action = a->action;
+    }
+  }
+  explore_result_t *res = x->res;
+  res->cexs = xrealloc(res->cexs, (res->ncexs + 1) * sizeof *res->cexs);
+  res->cexs[res->ncexs++] = c;
+}
+
+/* ---- search ---- */
+
+static bool budget_left(explorer_t *x) {
+  if (x->out_of_budget) return false;
+  double budget = x->opt->budget_seconds;
+  if (budget <= 0) return true;
+  double left = budget - (now_seconds() - x->start);
+  if (left <= 0) {
+    x->out_of_budget = true;
+    x->res->reason = "the time budget is exhausted";
+    return false;
+  }
+  smt_set_timeout(x->smt, (unsigned)(left * 1000) + 1);
+  return true;
+}
+
+static smt_result_t check(explorer_t *x, const smt_term_t *assume, size_t n) {
+  if (!budget_left(x)) return SMT_UNKNOWN;
+  smt_result_t r = smt_check(x->smt, assume, n);
+  x->res->solver_checks++;
+  if (r == SMT_UNKNOWN && !x->res->reason) {
+    const char *why = smt_error(x->smt);
+    x->res->reason_owned = xasprintf("the solver answered unknown (%s)", why ? why : "no reason given");
+    x->res->reason = x->res->reason_owned;
+  }
+  return r;
+}
+
+static void truncate_acts(explorer_t *x, size_t len) {
+  while (x->acts.len > len) free_act(&x->acts.data[--x->acts.len]);
+}
+
+static void dfs(explorer_t *x, int i) {
+  const ism_model_t *m = x->m;
+  int state = x->states[i];
+  for (const int *r = m->rules_from[state]; *r >= 0 && !x->out_of_budget; r++) {
+    size_t mark = smt_mark(x->smt), acts = x->acts.len;
+    smt_push(x->smt);
+    x->rules[i] = *r;
+    x->states[i + 1] = m->rules[*r].to;
+    x->res->paths++;
+    smt_assert(x->smt, build_step(x, i, *r));
+    smt_term_t fail = x->fail[i];
+    bool extend = i + 1 < x->opt->bound;
+    smt_result_t failing = fail ? check(x, &fail, 1) : SMT_UNSAT;
+    if (failing == SMT_SAT) extract(x, i + 1);
+    if (extend && !x->out_of_budget) {
+      if (fail) smt_assert(x->smt, smt_op(x->smt, EXPR_NOT, fail, 0, 0));
+      smt_result_t feasible = check(x, NULL, 0);
+      if (feasible == SMT_UNSAT) x->res->pruned++;
+      else dfs(x, i + 1); /* sat, or unknown: do not prune what we cannot refute */
+    }
+    smt_pop(x->smt, 1);
+    truncate_acts(x, acts);
+    smt_release(x->smt, mark);
+  }
+}
+
+/* The paper's algorithm: every syntactic path up to the bound gets a fresh
+ * solver and one check, with no pruning. */
+static void check_whole_path(explorer_t *x, int length) {
+  smt_options_t so = {0};
+  x->smt = smt_new(&so);
+  init_path_start(x);
+  for (int k = 0; k < length; k++) {
+    smt_assert(x->smt, build_step(x, k, x->rules[k]));
+    if (k + 1 < length && x->fail[k]) smt_assert(x->smt, smt_op(x->smt, EXPR_NOT, x->fail[k], 0, 0));
+  }
+  x->res->paths++;
+  smt_term_t fail = x->fail[length - 1];
+  if (fail && check(x, &fail, 1) == SMT_SAT) extract(x, length);
+  truncate_acts(x, 0);
+  smt_delete(x->smt);
+  x->smt = NULL;
+}
+
+static void enumerate_paths(explorer_t *x, int i) {
+  const ism_model_t *m = x->m;
+  for (const int *r = m->rules_from[x->states[i]]; *r >= 0 && !x->out_of_budget; r++) {
+    x->rules[i] = *r;
+    x->states[i + 1] = m->rules[*r].to;
+    check_whole_path(x, i + 1);
+    if (i + 1 < x->opt->bound) enumerate_paths(x, i + 1);
+  }
+}
+
+void explore_run(const ism_model_t *m, const explore_options_t *opt, explore_result_t *res) {
+  memset(res, 0, sizeof *res);
+  assert(opt->bound >= 1);
+  explorer_t x = {.m = m, .opt = opt, .nvars = m->nvars, .res = res};
+  size_t cells = (size_t)(opt->bound + 1) * (m->nvars + 1);
+  x.T = xcalloc(cells, sizeof *x.T);
+  x.H = xcalloc(cells, sizeof *x.H);
+  x.N = xcalloc(cells, sizeof *x.N);
+  x.fail = xcalloc((size_t)opt->bound + 1, sizeof *x.fail);
+  x.global_fail = xcalloc((size_t)opt->bound + 1, sizeof *x.global_fail);
+  x.rules = xcalloc((size_t)opt->bound + 1, sizeof *x.rules);
+  x.states = xcalloc((size_t)opt->bound + 2, sizeof *x.states);
+  x.states[0] = m->initial;
+  x.start = now_seconds();
+  if (opt->strategy == EXPLORE_PER_PATH) {
+    enumerate_paths(&x, 0);
+  } else {
+    smt_options_t so = {0};
+    x.smt = smt_new(&so);
+    init_path_start(&x);
+    dfs(&x, 0);
+    smt_delete(x.smt);
+  }
+  truncate_acts(&x, 0);
+  VEC_FREE(&x.acts);
+  free(x.T), free(x.H), free(x.N), free(x.fail), free(x.global_fail), free(x.rules), free(x.states);
+  res->seconds = now_seconds() - x.start;
+  for (size_t k = 0; k < res->ncexs && !res->replay_failed; k++) {
+    char *msg = explore_replay(m, opt->mode, &res->cexs[k]);
+    if (msg) {
+      res->replay_failed = true;
+      res->replay_message = xasprintf("counterexample %zu failed its re-check: %s", k + 1, msg);
+      free(msg);
+    }
+  }
+  res->verdict = res->ncexs ? EXPLORE_VIOLATED : res->reason ? EXPLORE_INCONCLUSIVE : EXPLORE_VERIFIED;
+}
+
+void explore_result_free(explore_result_t *res) {
+  for (size_t k = 0; k < res->ncexs; k++) {
+    cex_t *c = &res->cexs[k];
+    for (size_t a = 0; a < c->nactions; a++) {
+      free(c->actions[a].before);
+      free(c->actions[a].after);
+      free(c->actions[a].actual);
+      free(c->actions[a].has_actual);
+    }
+    free(c->actions), free(c->rules), free(c->states), free(c->truth), free(c->sensed);
+  }
+  free(res->cexs);
+  free(res->reason_owned);
+  free(res->replay_message);
+  memset(res, 0, sizeof *res);
+}
+
+static int compare_cex(const void *pa, const void *pb) {
+  const cex_t *a = pa, *b = pb;
+  double pa_ = a->has_probability ? a->probability : -1, pb_ = b->has_probability ? b->probability : -1;
+  if (pa_ != pb_) return pa_ > pb_ ? -1 : 1;
+  for (int k = 0; k < a->length && k < b->length; k++)
+    if (a->rules[k] != b->rules[k]) return a->rules[k] < b->rules[k] ? -1 : 1;
+  return (a->length > b->length) - (a->length < b->length);
+}
+
+void explore_sort_by_probability(explore_result_t *res) {
+  if (res->ncexs > 1) qsort(res->cexs, res->ncexs, sizeof *res->cexs, compare_cex);
+}
+
+const char *explore_mode_name(explore_mode_t mode) {
+  return mode == EXPLORE_ACTUAL ? "actual" : mode == EXPLORE_IDEAL ? "ideal" : "naive";
+}

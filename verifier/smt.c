@@ -1,0 +1,382 @@
+#include "verifier/smt.h"
+
+#include <assert.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <z3.h>
+
+#include "ism/alloc.h"
+#include "ism/vec.h"
+
+struct smt {
+  Z3_context ctx;
+  Z3_solver solver;
+  Z3_model model;        /* of the last SAT check, or NULL */
+  VEC(Z3_ast) terms;     /* terms.data[0] is unused (0 = no term) */
+  smt_options_t options;
+  smt_stats_t stats;
+  char *error;
+  unsigned long long next_name;
+};
+
+/* Z3's default handler calls exit(); ours records nothing and lets every
+ * call site read Z3_get_error_code instead. */
+static void ignore_error(Z3_context ctx, Z3_error_code code) {
+  (void)ctx;
+  (void)code;
+}
+
+static void set_error(smt_t *s, const char *msg) {
+  free(s->error);
+  s->error = xstrdup(msg);
+}
+
+static bool z3_failed(smt_t *s) {
+  Z3_error_code code = Z3_get_error_code(s->ctx);
+  if (code == Z3_OK) return false;
+  set_error(s, Z3_get_error_msg(s->ctx, code));
+  return true;
+}
+
+static smt_term_t add(smt_t *s, Z3_ast a) {
+  if (!a || z3_failed(s)) return 0;
+  Z3_inc_ref(s->ctx, a);
+  VEC_PUSH(&s->terms, a);
+  return (smt_term_t)(s->terms.len - 1);
+}
+
+static Z3_ast get(const smt_t *s, smt_term_t t) {
+  assert(t > 0 && t < s->terms.len);
+  return s->terms.data[t];
+}
+
+static void apply_params(smt_t *s) {
+  Z3_params p = Z3_mk_params(s->ctx);
+  Z3_params_inc_ref(s->ctx, p);
+  Z3_params_set_uint(s->ctx, p, Z3_mk_string_symbol(s->ctx, "timeout"), s->options.timeout_ms ? s->options.timeout_ms : 4294967295u);
+  if (s->options.rlimit)
+    Z3_params_set_uint(s->ctx, p, Z3_mk_string_symbol(s->ctx, "rlimit"), (unsigned)s->options.rlimit);
+  Z3_solver_set_params(s->ctx, s->solver, p);
+  Z3_params_dec_ref(s->ctx, p);
+}
+
+smt_t *smt_new(const smt_options_t *options) {
+  smt_t *s = xcalloc(1, sizeof *s);
+  if (options) s->options = *options;
+  Z3_config cfg = Z3_mk_config();
+  Z3_set_param_value(cfg, "model", "true");
+  s->ctx = Z3_mk_context_rc(cfg);
+  Z3_del_config(cfg);
+  Z3_set_error_handler(s->ctx, ignore_error);
+  s->solver = Z3_mk_solver(s->ctx);
+  Z3_solver_inc_ref(s->ctx, s->solver);
+  apply_params(s);
+  VEC_PUSH(&s->terms, NULL);
+  return s;
+}
+
+static void drop_model(smt_t *s) {
+  if (s->model) Z3_model_dec_ref(s->ctx, s->model);
+  s->model = NULL;
+}
+
+void smt_delete(smt_t *s) {
+  if (!s) return;
+  drop_model(s);
+  for (size_t i = 1; i < s->terms.len; i++) Z3_dec_ref(s->ctx, s->terms.data[i]);
+  VEC_FREE(&s->terms);
+  Z3_solver_dec_ref(s->ctx, s->solver);
+  Z3_del_context(s->ctx);
+  free(s->error);
+  free(s);
+}
+
+static Z3_sort sort_of(smt_t *s, smt_sort_t sort) {
+  switch (sort) {
+  case SMT_SORT_BOOL: return Z3_mk_bool_sort(s->ctx);
+  case SMT_SORT_INT: return Z3_mk_int_sort(s->ctx);
+  default: return Z3_mk_real_sort(s->ctx);
+  }
+}
+
+smt_term_t smt_const(smt_t *s, const char *name, smt_sort_t sort) {
+  char buf[256];
+  snprintf(buf, sizeof buf, "%s!%llu", name, s->next_name++);
+  return add(s, Z3_mk_const(s->ctx, Z3_mk_string_symbol(s->ctx, buf), sort_of(s, sort)));
+}
+
+smt_term_t smt_bool(smt_t *s, bool b) { return add(s, b ? Z3_mk_true(s->ctx) : Z3_mk_false(s->ctx)); }
+smt_term_t smt_int(smt_t *s, long long v) { return add(s, Z3_mk_int64(s->ctx, v, Z3_mk_int_sort(s->ctx))); }
+
+/* Rewrites decimal text with an optional exponent as a rational "p/q" or "p". */
+static char *decimal_to_rational(const char *text) {
+  const char *e = strpbrk(text, "eE");
+  if (!e) return xstrdup(text);
+  long exp10 = strtol(e + 1, NULL, 10);
+  char mant[128];
+  size_t n = (size_t)(e - text) < sizeof mant - 1 ? (size_t)(e - text) : sizeof mant - 1;
+  memcpy(mant, text, n);
+  mant[n] = '\0';
+  char *dot = strchr(mant, '.');
+  if (dot) {
+    exp10 -= (long)strlen(dot + 1);
+    memmove(dot, dot + 1, strlen(dot + 1) + 1);
+  }
+  if (labs(exp10) > 400) return xstrdup(exp10 > 0 ? "1e400" : "0");
+  size_t len = strlen(mant) + (size_t)labs(exp10) + 4;
+  char *out = xmalloc(len);
+  if (exp10 >= 0) {
+    strcpy(out, mant);
+    for (long i = 0; i < exp10; i++) strcat(out, "0");
+  } else {
+    snprintf(out, len, "%s/1", mant);
+    for (long i = 0; i < -exp10; i++) strcat(out, "0");
+  }
+  return out;
+}
+
+smt_term_t smt_real_text(smt_t *s, const char *decimal) {
+  char *r = decimal_to_rational(decimal);
+  smt_term_t t = add(s, Z3_mk_numeral(s->ctx, r, Z3_mk_real_sort(s->ctx)));
+  free(r);
+  return t;
+}
+
+smt_term_t smt_real(smt_t *s, double v) {
+  if (!isfinite(v)) {
+    set_error(s, "non-finite real constant");
+    return 0;
+  }
+  int exp2;
+  double mant = frexp(v, &exp2); /* v = mant * 2^exp2, mant in [0.5, 1) */
+  long long m = (long long)ldexp(mant, 53);
+  exp2 -= 53;
+  while (m != 0 && (m & 1) == 0 && exp2 < 0) m >>= 1, exp2++;
+  Z3_ast num = Z3_mk_real(s->ctx, 0, 1);
+  char buf[64];
+  snprintf(buf, sizeof buf, "%lld", m);
+  num = Z3_mk_numeral(s->ctx, buf, Z3_mk_real_sort(s->ctx));
+  if (exp2 != 0) {
+    Z3_ast two = Z3_mk_numeral(s->ctx, "2", Z3_mk_real_sort(s->ctx));
+    Z3_ast p = Z3_mk_power(s->ctx, two, Z3_mk_int(s->ctx, exp2 > 0 ? exp2 : -exp2, Z3_mk_int_sort(s->ctx)));
+    num = exp2 > 0 ? Z3_mk_mul(s->ctx, 2, (Z3_ast[]){num, p}) : Z3_mk_div(s->ctx, num, p);
+    num = Z3_simplify(s->ctx, num);
+  }
+  return add(s, num);
+}
+
+smt_term_t smt_and(smt_t *s, const smt_term_t *terms, size_t n) {
+  if (n == 0) return smt_bool(s, true);
+  if (n == 1) return terms[0];
+  Z3_ast *args = xmalloc(n * sizeof *args);
+  for (size_t i = 0; i < n; i++) args[i] = get(s, terms[i]);
+  smt_term_t t = add(s, Z3_mk_and(s->ctx, (unsigned)n, args));
+  free(args);
+  return t;
+}
+
+smt_term_t smt_or(smt_t *s, const smt_term_t *terms, size_t n) {
+  if (n == 0) return smt_bool(s, false);
+  if (n == 1) return terms[0];
+  Z3_ast *args = xmalloc(n * sizeof *args);
+  for (size_t i = 0; i < n; i++) args[i] = get(s, terms[i]);
+  smt_term_t t = add(s, Z3_mk_or(s->ctx, (unsigned)n, args));
+  free(args);
+  return t;
+}
+
+smt_term_t smt_op(smt_t *s, expr_kind_t op, smt_term_t ta, smt_term_t tb, smt_term_t tc) {
+  Z3_context c = s->ctx;
+  Z3_ast a = ta ? get(s, ta) : NULL, b = tb ? get(s, tb) : NULL;
+  Z3_ast ab[2] = {a, b};
+  switch (op) {
+  case EXPR_NEG: return add(s, Z3_mk_unary_minus(c, a));
+  case EXPR_NOT: return add(s, Z3_mk_not(c, a));
+  case EXPR_TOREAL: return add(s, Z3_mk_int2real(c, a));
+  case EXPR_ABS: {
+    Z3_ast zero = Z3_get_sort_kind(c, Z3_get_sort(c, a)) == Z3_INT_SORT ? Z3_mk_int(c, 0, Z3_get_sort(c, a))
+                                                                         : Z3_mk_real(c, 0, 1);
+    return add(s, Z3_mk_ite(c, Z3_mk_lt(c, a, zero), Z3_mk_unary_minus(c, a), a));
+  }
+  case EXPR_ADD: return add(s, Z3_mk_add(c, 2, ab));
+  case EXPR_SUB: return add(s, Z3_mk_sub(c, 2, ab));
+  case EXPR_MUL: return add(s, Z3_mk_mul(c, 2, ab));
+  case EXPR_DIV: return add(s, Z3_mk_div(c, a, b));
+  case EXPR_MOD: return add(s, Z3_mk_mod(c, a, b));
+  case EXPR_MIN: return add(s, Z3_mk_ite(c, Z3_mk_le(c, a, b), a, b));
+  case EXPR_MAX: return add(s, Z3_mk_ite(c, Z3_mk_ge(c, a, b), a, b));
+  case EXPR_EQ: return add(s, Z3_mk_eq(c, a, b));
+  case EXPR_NE: return add(s, Z3_mk_not(c, Z3_mk_eq(c, a, b)));
+  case EXPR_LT: return add(s, Z3_mk_lt(c, a, b));
+  case EXPR_LE: return add(s, Z3_mk_le(c, a, b));
+  case EXPR_GT: return add(s, Z3_mk_gt(c, a, b));
+  case EXPR_GE: return add(s, Z3_mk_ge(c, a, b));
+  case EXPR_AND: return add(s, Z3_mk_and(c, 2, ab));
+  case EXPR_OR: return add(s, Z3_mk_or(c, 2, ab));
+  case EXPR_IMPLIES: return add(s, Z3_mk_implies(c, a, b));
+  case EXPR_IFF: return add(s, Z3_mk_iff(c, a, b));
+  case EXPR_ITE: return add(s, Z3_mk_ite(c, a, b, get(s, tc)));
+  default: assert(!"not an operator"); return 0;
+  }
+}
+
+smt_term_t smt_translate(smt_t *s, const expr_t *e, smt_var_fn var, void *ctx) {
+  switch (e->kind) {
+  case EXPR_INT: return e->type.kind == TYPE_REAL ? smt_real(s, (double)e->u.ival) : smt_int(s, e->u.ival);
+  case EXPR_REAL: return e->u.real.text ? smt_real_text(s, e->u.real.text) : smt_real(s, e->u.real.value);
+  case EXPR_BOOL: return smt_bool(s, e->u.bval);
+  case EXPR_ENUM: return smt_int(s, e->u.ival);
+  case EXPR_VAR: return var(ctx, e);
+  case EXPR_NAME: set_error(s, "unresolved name in expression"); return 0;
+  default: break;
+  }
+  smt_term_t a = smt_translate(s, e->u.op.a, var, ctx);
+  smt_term_t b = e->u.op.b ? smt_translate(s, e->u.op.b, var, ctx) : 0;
+  smt_term_t c = e->u.op.c ? smt_translate(s, e->u.op.c, var, ctx) : 0;
+  if (!a || (e->u.op.b && !b) || (e->u.op.c && !c)) return 0;
+  return smt_op(s, e->kind, a, b, c);
+}
+
+static smt_term_t quantify(smt_t *s, bool forall, const smt_term_t *bound, size_t n, smt_term_t body) {
+  Z3_app *apps = xmalloc((n + 1) * sizeof *apps);
+  for (size_t i = 0; i < n; i++) apps[i] = Z3_to_app(s->ctx, get(s, bound[i]));
+  Z3_ast q = forall ? Z3_mk_forall_const(s->ctx, 0, (unsigned)n, apps, 0, NULL, get(s, body))
+                    : Z3_mk_exists_const(s->ctx, 0, (unsigned)n, apps, 0, NULL, get(s, body));
+  free(apps);
+  return add(s, q);
+}
+
+smt_term_t smt_forall(smt_t *s, const smt_term_t *bound, size_t n, smt_term_t body) {
+  return n ? quantify(s, true, bound, n, body) : body;
+}
+smt_term_t smt_exists(smt_t *s, const smt_term_t *bound, size_t n, smt_term_t body) {
+  return n ? quantify(s, false, bound, n, body) : body;
+}
+
+smt_term_t smt_simplify(smt_t *s, smt_term_t t) { return add(s, Z3_simplify(s->ctx, get(s, t))); }
+
+smt_term_t smt_eliminate_quantifiers(smt_t *s, smt_term_t t) {
+  Z3_context c = s->ctx;
+  Z3_tactic qe = Z3_mk_tactic(c, "qe");
+  Z3_tactic_inc_ref(c, qe);
+  Z3_tactic simp = Z3_mk_tactic(c, "simplify");
+  Z3_tactic_inc_ref(c, simp);
+  Z3_tactic both = Z3_tactic_and_then(c, qe, simp);
+  Z3_tactic_inc_ref(c, both);
+  Z3_goal g = Z3_mk_goal(c, false, false, false);
+  Z3_goal_inc_ref(c, g);
+  Z3_goal_assert(c, g, get(s, t));
+  smt_term_t result = 0;
+  Z3_apply_result r = Z3_tactic_apply(c, both, g);
+  if (!z3_failed(s) && r) {
+    Z3_apply_result_inc_ref(c, r);
+    unsigned ng = Z3_apply_result_get_num_subgoals(c, r);
+    VEC(smt_term_t) disj = {0};
+    for (unsigned i = 0; i < ng; i++) {
+      Z3_goal sub = Z3_apply_result_get_subgoal(c, r, i);
+      unsigned nf = Z3_goal_size(c, sub);
+      VEC(smt_term_t) conj = {0};
+      for (unsigned k = 0; k < nf; k++) VEC_PUSH(&conj, add(s, Z3_goal_formula(c, sub, k)));
+      VEC_PUSH(&disj, smt_and(s, conj.data, conj.len));
+      VEC_FREE(&conj);
+    }
+    result = smt_or(s, disj.data, disj.len);
+    VEC_FREE(&disj);
+    Z3_apply_result_dec_ref(c, r);
+  }
+  Z3_goal_dec_ref(c, g);
+  Z3_tactic_dec_ref(c, both);
+  Z3_tactic_dec_ref(c, simp);
+  Z3_tactic_dec_ref(c, qe);
+  return result;
+}
+
+void smt_assert(smt_t *s, smt_term_t t) {
+  Z3_solver_assert(s->ctx, s->solver, get(s, t));
+  z3_failed(s);
+}
+
+void smt_push(smt_t *s) { Z3_solver_push(s->ctx, s->solver); }
+
+void smt_pop(smt_t *s, unsigned n) {
+  drop_model(s);
+  Z3_solver_pop(s->ctx, s->solver, n);
+}
+
+void smt_set_timeout(smt_t *s, unsigned timeout_ms) {
+  if (timeout_ms == s->options.timeout_ms) return;
+  s->options.timeout_ms = timeout_ms;
+  apply_params(s);
+}
+
+smt_result_t smt_check(smt_t *s, const smt_term_t *assumptions, size_t n) {
+  drop_model(s);
+  Z3_ast *lits = xmalloc((n + 1) * sizeof *lits);
+  for (size_t i = 0; i < n; i++) lits[i] = get(s, assumptions[i]);
+  Z3_lbool r = Z3_solver_check_assumptions(s->ctx, s->solver, (unsigned)n, lits);
+  free(lits);
+  s->stats.checks++;
+  if (z3_failed(s)) r = Z3_L_UNDEF;
+  if (r == Z3_L_TRUE) {
+    s->stats.sat++;
+    s->model = Z3_solver_get_model(s->ctx, s->solver);
+    if (s->model) Z3_model_inc_ref(s->ctx, s->model);
+    return SMT_SAT;
+  }
+  if (r == Z3_L_FALSE) {
+    s->stats.unsat++;
+    return SMT_UNSAT;
+  }
+  s->stats.unknown++;
+  if (!s->error) set_error(s, Z3_solver_get_reason_unknown(s->ctx, s->solver));
+  return SMT_UNKNOWN;
+}
+
+static bool eval_model(smt_t *s, smt_term_t t, Z3_ast *out) {
+  if (!s->model) return false;
+  if (!Z3_model_eval(s->ctx, s->model, get(s, t), true, out) || z3_failed(s)) return false;
+  return true;
+}
+
+bool smt_model_real(smt_t *s, smt_term_t t, double *value, char **exact) {
+  Z3_ast v;
+  if (!eval_model(s, t, &v)) return false;
+  Z3_inc_ref(s->ctx, v);
+  bool ok = true;
+  if (Z3_is_numeral_ast(s->ctx, v)) {
+    Z3_string str = Z3_get_numeral_string(s->ctx, v);
+    const char *slash = strchr(str, '/');
+    *value = slash ? strtod(str, NULL) / strtod(slash + 1, NULL) : strtod(str, NULL);
+    if (exact) *exact = xstrdup(str);
+  } else if (Z3_is_algebraic_number(s->ctx, v)) {
+    Z3_string str = Z3_get_numeral_decimal_string(s->ctx, v, 20);
+    *value = strtod(str, NULL);
+    if (exact) *exact = xstrdup(str);
+  } else {
+    ok = false;
+  }
+  Z3_dec_ref(s->ctx, v);
+  return ok && !z3_failed(s);
+}
+
+bool smt_model_bool(smt_t *s, smt_term_t t, bool *value) {
+  Z3_ast v;
+  if (!eval_model(s, t, &v)) return false;
+  Z3_lbool b = Z3_get_bool_value(s->ctx, v);
+  *value = b == Z3_L_TRUE;
+  return b != Z3_L_UNDEF;
+}
+
+size_t smt_mark(const smt_t *s) { return s->terms.len; }
+
+void smt_release(smt_t *s, size_t mark) {
+  assert(mark >= 1 && mark <= s->terms.len);
+  for (size_t i = mark; i < s->terms.len; i++) Z3_dec_ref(s->ctx, s->terms.data[i]);
+  s->terms.len = mark;
+}
+
+char *smt_to_string(smt_t *s, smt_term_t t) { return xstrdup(Z3_ast_to_string(s->ctx, get(s, t))); }
+const char *smt_error(const smt_t *s) { return s->error; }
+smt_stats_t smt_stats(const smt_t *s) { return s->stats; }

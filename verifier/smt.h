@@ -1,0 +1,88 @@
+/* The solver backend: the only module that talks to Z3. Terms are dense
+ * integer handles into a table this module owns, so no Z3 type leaks out.
+ * One smt_t per analysis run; incremental use through push/pop and
+ * check-with-assumptions; budgets through a timeout and a resource limit.
+ * Z3 errors never exit the process: they are recorded and reported. */
+#ifndef VERIFIER_SMT_H
+#define VERIFIER_SMT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ism/expr.h"
+
+typedef uint32_t smt_term_t; /* 0 is "no term" */
+
+typedef enum { SMT_SORT_BOOL, SMT_SORT_INT, SMT_SORT_REAL } smt_sort_t;
+typedef enum { SMT_UNSAT, SMT_SAT, SMT_UNKNOWN } smt_result_t;
+
+typedef struct {
+  unsigned timeout_ms;     /* per check; 0 = none */
+  unsigned long long rlimit; /* per check, Z3 resource units (deterministic); 0 = none */
+} smt_options_t;
+
+typedef struct smt smt_t;
+
+typedef struct {
+  unsigned long long checks; /* calls of smt_check */
+  unsigned long long sat, unsat, unknown;
+} smt_stats_t;
+
+smt_t *smt_new(const smt_options_t *options);
+void smt_delete(smt_t *s);
+
+/* A fresh constant of the given sort. `name` is for printing only:
+ * constants with equal names are still distinct. */
+smt_term_t smt_const(smt_t *s, const char *name, smt_sort_t sort);
+smt_term_t smt_bool(smt_t *s, bool b);
+smt_term_t smt_int(smt_t *s, long long v);
+/* A real numeral from decimal text ("1.5", "-2", "1e-3") or a double (exact binary value). */
+smt_term_t smt_real_text(smt_t *s, const char *decimal);
+smt_term_t smt_real(smt_t *s, double v);
+/* Applies an operator of the expression language (EXPR_ADD, EXPR_LE, EXPR_ITE, ...)
+ * to terms; b and c are 0 where the operator takes fewer operands. */
+smt_term_t smt_op(smt_t *s, expr_kind_t op, smt_term_t a, smt_term_t b, smt_term_t c);
+/* Conjunction/disjunction of n terms (n = 0: true/false). */
+smt_term_t smt_and(smt_t *s, const smt_term_t *terms, size_t n);
+smt_term_t smt_or(smt_t *s, const smt_term_t *terms, size_t n);
+
+/* Translates a checked expression; each EXPR_VAR node is mapped to a term
+ * by var(ctx, node). Returns 0 if var returned 0. */
+typedef smt_term_t (*smt_var_fn)(void *ctx, const expr_t *var);
+smt_term_t smt_translate(smt_t *s, const expr_t *e, smt_var_fn var, void *ctx);
+
+/* Quantifiers over constants made with smt_const. */
+smt_term_t smt_forall(smt_t *s, const smt_term_t *bound, size_t n, smt_term_t body);
+smt_term_t smt_exists(smt_t *s, const smt_term_t *bound, size_t n, smt_term_t body);
+/* Quantifier elimination (Z3 tactics qe + simplify): a quantifier-free term
+ * equivalent to `t`, or 0 (with smt_error set) when it fails. */
+smt_term_t smt_eliminate_quantifiers(smt_t *s, smt_term_t t);
+smt_term_t smt_simplify(smt_t *s, smt_term_t t);
+
+void smt_assert(smt_t *s, smt_term_t t);
+void smt_push(smt_t *s);
+void smt_pop(smt_t *s, unsigned n);
+/* Checks the assertions together with the assumption literals. */
+smt_result_t smt_check(smt_t *s, const smt_term_t *assumptions, size_t n);
+/* Sets the per-check timeout (ms, 0 = none) for the following checks. */
+void smt_set_timeout(smt_t *s, unsigned timeout_ms);
+
+/* After SAT: the model's value of t (model completion on). Reals and ints
+ * as a double (*exact, if given, gets the exact rational text "p/q" or
+ * "p", or a decimal approximation for algebraic numbers; caller frees). */
+bool smt_model_real(smt_t *s, smt_term_t t, double *value, char **exact);
+bool smt_model_bool(smt_t *s, smt_term_t t, bool *value);
+
+/* Term table marks: terms made after a mark can be released in one go,
+ * which keeps memory flat in a depth-first search. */
+size_t smt_mark(const smt_t *s);
+void smt_release(smt_t *s, size_t mark);
+
+/* The term in SMT-LIB syntax (caller frees). */
+char *smt_to_string(smt_t *s, smt_term_t t);
+/* The last Z3 error or "unknown" reason, or NULL. */
+const char *smt_error(const smt_t *s);
+smt_stats_t smt_stats(const smt_t *s);
+
+#endif
