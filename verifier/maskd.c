@@ -570,7 +570,7 @@ static void resolve_type(maskd_program_t *prog, decl_t *d, diag_list_t *diags) {
 }
 
 static type_t decl_type(const decl_t *d) {
-  type_t t = {d->kind, 0};
+  type_t t = {d->kind, d->kind == TYPE_ENUM ? 0 : -1}; /* one merged enum, see check_enum_uses */
   return t;
 }
 

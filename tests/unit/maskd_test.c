@@ -121,7 +121,7 @@ static void test_enums_and_params(void) {
 
 static void test_errors(void) {
   expect_error("Process P { x: BOOL; Initial: x; [a] y -> x = true; }\nMain(){ p: P; run p(); }",
-               "1:38: undefined name 'y'");
+               "1:38: undefined name 'y' (did you mean 'x'?)");
   expect_error("Process P { x: BOOL; Initial: x; [a] x -> z = true; }\nMain(){ p: P; run p(); }",
                "1:43: unknown variable 'z' (did you mean 'x'?)");
   expect_error("Process P { x: BOOL; Initial: x; [a] x x = true; }\nMain(){ p: P; run p(); }",
