@@ -35,7 +35,7 @@ trap 'rm -f "$tmp"' EXIT
 for name in "${names[@]}"; do
   cfg=examples/masking/$name.yaml
   /usr/bin/time -f '%e %M' -o "$tmp" "$ISMV" masking "$cfg" --format json >"$tmp.out" 2>/dev/null
-  read -r secs kb <"$tmp"
+  read -r secs kb < <(tail -n 1 "$tmp")
   dist=$(grep -o '"distance": *[0-9.e-]*' "$tmp.out" | head -1 | sed 's/.*: *//')
   [ -n "$dist" ] && dist=$(printf '%.3f' "$dist") || dist=ERR
   label=$(maskd_label "$name")
