@@ -39,6 +39,37 @@ typedef struct {
   masking_lts_t lts;
 } side_t;
 
+/* Removes "./" and "dir/../" segments in place, lexically. */
+static void normalize_path(char *path) {
+  char *seg[256];
+  size_t n = 0;
+  bool absolute = path[0] == '/';
+  char *copy = xstrdup(path);
+  for (char *tok = strtok(copy, "/"); tok; tok = strtok(NULL, "/")) {
+    if (strcmp(tok, ".") == 0) continue;
+    if (strcmp(tok, "..") == 0 && n > 0 && strcmp(seg[n - 1], "..") != 0) {
+      n--;
+      continue;
+    }
+    if (n == sizeof seg / sizeof *seg) { /* absurdly deep: leave the path alone */
+      free(copy);
+      return;
+    }
+    seg[n++] = tok;
+  }
+  char *w = path;
+  if (absolute) *w++ = '/';
+  for (size_t i = 0; i < n; i++) {
+    size_t len = strlen(seg[i]);
+    memmove(w, seg[i], len);
+    w += len;
+    if (i + 1 < n) *w++ = '/';
+  }
+  if (w == path) *w++ = '.';
+  *w = 0;
+  free(copy);
+}
+
 /* `nominal:` / `implementation:` — a path relative to the config, or a
  * mapping with `file:` or `program:` (MaskD source text). */
 static bool load_side(cli_ctx_t *ctx, const char *config, const ynode_t *node, const char *what, arena_t *arena,
@@ -58,15 +89,25 @@ static bool load_side(cli_ctx_t *ctx, const char *config, const ynode_t *node, c
   if (program) {
     if (!ydoc_string(program, &text, "'program'", &ctx->diags)) return false;
     out->name = arena_printf(arena, "%s:%d", config, program->loc.line);
-    /* a block scalar's text starts on the line after its indicator */
-    int first = program->loc.line + (program->plain || strchr(text, '\n') == NULL ? 0 : 1);
-    out->prog = maskd_parse(program->loc.file, text, first, &ctx->diags);
+    loc_t start = program->loc;
+    int indent = 0;
+    char line[4096];
+    if (diag_source_line(&ctx->diags, start.file, start.line, line, sizeof line)) {
+      bool quoted = start.col > 1 && (line[start.col - 2] == '"' || line[start.col - 2] == '\'');
+      if (!quoted) { /* a block scalar: its lines lose their indentation */
+        while (line[indent] == ' ') indent++;
+        start.col = 1 + indent;
+      }
+    }
+    out->prog = maskd_parse(text, start, indent, &ctx->diags);
     return out->prog != NULL;
   }
   if (!ydoc_string(file, &text, what, &ctx->diags)) return false;
   const char *slash = strrchr(config, '/');
-  out->name = text[0] == '/' || !slash ? arena_strdup(arena, text)
-                                       : arena_printf(arena, "%.*s/%s", (int)(slash - config), config, text);
+  char *joined = text[0] == '/' || !slash ? arena_strdup(arena, text)
+                                          : arena_printf(arena, "%.*s/%s", (int)(slash - config), config, text);
+  normalize_path(joined);
+  out->name = joined;
   out->prog = maskd_load_file(out->name, file->loc, &ctx->diags);
   return out->prog != NULL;
 }

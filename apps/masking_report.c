@@ -57,6 +57,13 @@ static move_t describe(const masking_report_t *r, int x, int y) {
   return m;
 }
 
+/* Characters (not bytes) of UTF-8 text, for column alignment. */
+static size_t display_len(const char *s) {
+  size_t n = 0;
+  for (; *s; s++) n += ((unsigned char)*s & 0xC0) != 0x80;
+  return n;
+}
+
 /* The text of a move's action column. */
 static void action_text(const move_t *m, strbuf_t *out) {
   if (m->action) strbuf_puts(out, m->action);
@@ -73,7 +80,7 @@ static void text_trace(const masking_report_t *r, strbuf_t *sb) {
     strbuf_t a;
     strbuf_init(&a);
     action_text(&m, &a);
-    if (a.len > width) width = a.len;
+    if (display_len(strbuf_str(&a)) > width) width = display_len(strbuf_str(&a));
     strbuf_free(&a);
   }
   strbuf_puts(sb, "\nrefuter's winning play (states after each move: nominal | implementation):\n");
@@ -83,7 +90,8 @@ static void text_trace(const masking_report_t *r, strbuf_t *sb) {
     move_t m = {.player = "", .side = "", .action = "start"};
     if (i) m = describe(r, r->trace[i - 1], r->trace[i]);
     action_text(&m, &a);
-    strbuf_printf(sb, "%4zu. %-8s  %-14s  %-*s", i, m.player, m.side ? m.side : "", (int)width, strbuf_str(&a));
+    strbuf_printf(sb, "%4zu. %-8s  %-14s  %s", i, m.player, m.side ? m.side : "", strbuf_str(&a));
+    for (size_t pad = display_len(strbuf_str(&a)); pad < width; pad++) strbuf_putc(sb, ' ');
     strbuf_free(&a);
     const masking_node_t *ny = &g->nodes[r->trace[i]];
     if (ny->player != MASKING_PLAYER_ERR) {

@@ -112,6 +112,7 @@ typedef struct {
 typedef struct {
   const char *src, *pos;
   loc_t loc; /* of *pos */
+  int indent; /* columns stripped from the start of every line after the first */
   token_t tok;
   maskd_program_t *prog;
   diag_list_t *diags;
@@ -124,7 +125,7 @@ enum { MAX_DEPTH = 200 };
 static void advance_char(parser_t *p) {
   if (*p->pos == '\n') {
     p->loc.line++;
-    p->loc.col = 1;
+    p->loc.col = 1 + p->indent;
   } else {
     p->loc.col++;
   }
@@ -840,11 +841,11 @@ static void check_program(maskd_program_t *prog, diag_list_t *diags) {
   build_slots(prog);
 }
 
-maskd_program_t *maskd_parse(const char *path, const char *text, int first_line, diag_list_t *diags) {
+maskd_program_t *maskd_parse(const char *text, loc_t start, int indent, diag_list_t *diags) {
   maskd_program_t *prog = xcalloc(1, sizeof *prog);
   arena_init(&prog->arena);
   VEC_PUSH(&prog->values, ""); /* an enum variable no Initial mentions holds "" */
-  parser_t p = {.src = text, .pos = text, .loc = {path, first_line, 1}, .prog = prog, .diags = diags};
+  parser_t p = {.src = text, .pos = text, .loc = start, .indent = indent, .prog = prog, .diags = diags};
   size_t before = diags->errors;
   next(&p);
   parse_spec(&p);
@@ -859,7 +860,7 @@ maskd_program_t *maskd_parse(const char *path, const char *text, int first_line,
 maskd_program_t *maskd_load_file(const char *path, loc_t from, diag_list_t *diags) {
   const char *reg = NULL;
   const char *text = diag_read_file(diags, path, from, &reg);
-  return text ? maskd_parse(reg, text, 1, diags) : NULL;
+  return text ? maskd_parse(text, (loc_t){reg, 1, 1}, 0, diags) : NULL;
 }
 
 void maskd_free(maskd_program_t *p) {
@@ -1070,7 +1071,7 @@ maskd_status_t maskd_explore(const maskd_program_t *p, intern_t *labels, size_t 
       if (w == first || cmp_edge(&edges.data[w - 1], &edges.data[i]) != 0) edges.data[w++] = edges.data[i];
     edges.len = w;
     if (nstates_of(&sp) > max_states) {
-      diag_error(diags, (loc_t){p->runs.len ? p->runs.data[0].loc.file : NULL, 0, 0},
+      diag_error(diags, p->runs.data[0].loc,
                  "state space exceeds %zu states (the variables must have finitely many reachable values)",
                  max_states);
       status = MASKD_TOO_BIG;

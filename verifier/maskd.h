@@ -18,13 +18,12 @@
 
 typedef struct maskd_program maskd_program_t;
 
-/* Parses and checks MaskD source `text`; `path` names it in diagnostics
- * (it must be a string registered with diags, or outlive them). `first_line`
- * is the line number of text's first line (1 for a file; larger for a
- * program embedded in YAML). Reports every semantic error found (a syntax
- * error stops parsing) and returns NULL if there was one. The caller owns
- * the result and frees it with maskd_free. */
-maskd_program_t *maskd_parse(const char *path, const char *text, int first_line, diag_list_t *diags);
+/* Parses and checks MaskD source `text`. `start` locates text[0] (its file
+ * must be registered with diags, or outlive them); every later line starts
+ * at column 1 + `indent` (a YAML block scalar strips that much). Reports
+ * every semantic error found (a syntax error stops parsing) and returns
+ * NULL if there was one. The caller frees the result with maskd_free. */
+maskd_program_t *maskd_parse(const char *text, loc_t start, int indent, diag_list_t *diags);
 /* Reads `path` and parses it; read errors are reported at `from`. */
 maskd_program_t *maskd_load_file(const char *path, loc_t from, diag_list_t *diags);
 void maskd_free(maskd_program_t *p);

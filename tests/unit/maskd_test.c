@@ -33,7 +33,7 @@ static const char *MEMORY =
 static maskd_program_t *parse(const char *text, char *buf, size_t size) {
   diag_list_t d;
   diag_init(&d);
-  maskd_program_t *p = maskd_parse("t.test", text, 1, &d);
+  maskd_program_t *p = maskd_parse(text, (loc_t){"t.test", 1, 1}, 0, &d);
   buf[0] = 0;
   for (size_t i = 0; i < d.count; i++)
     if (d.items[i].level == DIAG_ERROR) {
