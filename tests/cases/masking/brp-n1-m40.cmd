@@ -1,0 +1,1 @@
+masking examples/masking/brp-n1-m40.yaml

@@ -1,0 +1,1 @@
+masking examples/masking/brp-n10-m1.yaml

@@ -1,0 +1,1 @@
+masking examples/masking/brp-n100-m20.yaml

@@ -1,0 +1,1 @@
+masking examples/masking/brp-n5-m40.yaml

@@ -1,0 +1,1 @@
+masking examples/masking/brp-n5-m5.yaml

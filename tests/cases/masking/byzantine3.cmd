@@ -1,0 +1,1 @@
+masking examples/masking/byzantine3.yaml

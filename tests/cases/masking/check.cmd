@@ -1,0 +1,1 @@
+check examples/masking/memory3.yaml examples/masking/brp-n5-m5.yaml

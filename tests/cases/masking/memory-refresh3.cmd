@@ -1,0 +1,1 @@
+masking examples/masking/memory-refresh3.yaml

@@ -1,0 +1,1 @@
+masking examples/masking/memory3.yaml --trace

@@ -1,0 +1,1 @@
+masking examples/masking/nmr5.yaml --weak true

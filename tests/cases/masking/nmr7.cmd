@@ -1,0 +1,1 @@
+masking examples/masking/nmr7.yaml

@@ -1,0 +1,1 @@
+masking examples/masking/nmr9.yaml

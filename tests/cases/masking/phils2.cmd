@@ -1,0 +1,1 @@
+masking examples/masking/phils2.yaml

@@ -1,0 +1,1 @@
+masking examples/masking/phils4.yaml

@@ -1,0 +1,1 @@
+masking examples/masking/raft1.yaml --format json

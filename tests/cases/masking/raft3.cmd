@@ -1,0 +1,1 @@
+masking examples/masking/raft3.yaml
