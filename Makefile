@@ -66,3 +66,6 @@ clean:
 	rm -rf build
 
 -include $(LIB_OBJ:.o=.d) $(BUILD)/apps/main.d $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/unit/%.d)
+
+# Keep object files of test programs (make would delete them as intermediates).
+.SECONDARY:
