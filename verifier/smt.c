@@ -55,7 +55,9 @@ static Z3_ast get(const smt_t *s, smt_term_t t) {
 static void apply_params(smt_t *s) {
   Z3_params p = Z3_mk_params(s->ctx);
   Z3_params_inc_ref(s->ctx, p);
-  Z3_params_set_uint(s->ctx, p, Z3_mk_string_symbol(s->ctx, "timeout"), s->options.timeout_ms ? s->options.timeout_ms : 4294967295u);
+  /* A timeout starts a timer per check: set it only when asked for. */
+  if (s->options.timeout_ms)
+    Z3_params_set_uint(s->ctx, p, Z3_mk_string_symbol(s->ctx, "timeout"), s->options.timeout_ms);
   if (s->options.rlimit)
     Z3_params_set_uint(s->ctx, p, Z3_mk_string_symbol(s->ctx, "rlimit"), (unsigned)s->options.rlimit);
   Z3_solver_set_params(s->ctx, s->solver, p);
