@@ -18,6 +18,7 @@
 
 static const cli_command_t *const commands[] = {
     &cmd_verify,
+    &cmd_eventb,
     &cmd_check,
 };
 enum { NCOMMANDS = sizeof commands / sizeof *commands };

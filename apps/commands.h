@@ -6,5 +6,6 @@
 
 extern const cli_command_t cmd_verify;
 extern const cli_command_t cmd_check;
+extern const cli_command_t cmd_eventb;
 
 #endif
