@@ -238,6 +238,22 @@ static eventb_event_t *load_events(loader_t *l, const ynode_t *seq, const char *
   return events;
 }
 
+static void count_vars(void *ctx, const expr_t *var) {
+  (void)var;
+  ++*(int *)ctx;
+}
+
+static bool is_constant(const expr_t *e) {
+  int n = 0;
+  expr_visit_vars(e, count_vars, &n);
+  return n == 0;
+}
+
+static value_t no_vars(void *ctx, int id, bool primed) {
+  (void)ctx, (void)id, (void)primed;
+  return (value_t){0, 0};
+}
+
 static void load_uncertainty(loader_t *l, const ynode_t *unc) {
   eventb_model_t *m = l->m;
   if (!unc || !ydoc_expect_kind(unc, YNODE_MAP, "'uncertainty'", l->diags)) return;
@@ -274,6 +290,13 @@ static void load_uncertainty(loader_t *l, const ynode_t *unc) {
     v->hi = parse_checked(l, iv->items[1], "an uncertainty bound", &params_only, false, v->type.kind);
     v->unc_loc = iv->loc;
     v->uncertain = v->lo && v->hi;
+    if (v->uncertain && is_constant(v->lo) && is_constant(v->hi)) {
+      bool err = false;
+      double lo = expr_eval_real(v->lo, no_vars, NULL, &err), hi = expr_eval_real(v->hi, no_vars, NULL, &err);
+      if (!err && !(lo <= 0 && 0 <= hi))
+        diag_error(l->diags, iv->loc, "the uncertainty [%g, %g] of '%s' must contain 0 (a true value is a possible perception of itself)",
+                   lo, hi, name);
+    }
     m->has_uncertainty |= v->uncertain;
   }
 }
@@ -333,6 +356,10 @@ eventb_model_t *eventb_load(const char *path, diag_list_t *diags) {
   if ((n = ydoc_get(root, "controller")) && n->kind == YNODE_SEQ && n->len == 0)
     diag_error(diags, n->loc, "a model needs at least one controller event");
   load_uncertainty(&l, unc);
+  if (m->has_uncertainty && m->nctrl > 12)
+    diag_error(diags, ydoc_get(root, "controller")->loc,
+               "robustification builds an event for each of the 2^n - 1 subsets of the %zu controller events; at most 12 are supported",
+               m->nctrl);
   load_options(&l, ydoc_get(root, "eventb"));
   if ((n = ydoc_get(root, "expect"))) m->expect = n;
   if (diags->errors + diags->dropped > errors_before) {
