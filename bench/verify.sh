@@ -17,7 +17,7 @@ run() { # model bound strategy -> "seconds checks" or "timeout"
 import json, sys
 d = json.loads(sys.stdin.read())
 s = d["stats"]
-print("%s %.3f %d" % ("timeout" if d["verdict"] == "inconclusive" else "ok", s["seconds"], s["solver_checks"]))' <<<"$out"
+print("%s %.3f %d" % ("ok" if s["complete"] else "timeout", s["seconds"], s["solver_checks"]))' <<<"$out"
 }
 for model in examples/robotcar/*.yaml; do
   app=$(basename "$model" .yaml)

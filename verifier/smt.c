@@ -42,7 +42,11 @@ static bool z3_failed(smt_t *s) {
 }
 
 static smt_term_t add(smt_t *s, Z3_ast a) {
-  if (!a || z3_failed(s)) return 0;
+  if (z3_failed(s)) return 0;
+  if (!a) {
+    set_error(s, "Z3 could not build a term");
+    return 0;
+  }
   Z3_inc_ref(s->ctx, a);
   VEC_PUSH(&s->terms, a);
   return (smt_term_t)(s->terms.len - 1);
@@ -152,22 +156,13 @@ smt_term_t smt_real(smt_t *s, double v) {
     set_error(s, "non-finite real constant");
     return 0;
   }
-  int exp2;
-  double mant = frexp(v, &exp2); /* v = mant * 2^exp2, mant in [0.5, 1) */
-  long long m = (long long)ldexp(mant, 53);
-  exp2 -= 53;
-  while (m != 0 && (m & 1) == 0 && exp2 < 0) m >>= 1, exp2++;
-  Z3_ast num = Z3_mk_real(s->ctx, 0, 1);
+  /* The shortest decimal that reads back as v: the number the user wrote. */
   char buf[64];
-  snprintf(buf, sizeof buf, "%lld", m);
-  num = Z3_mk_numeral(s->ctx, buf, Z3_mk_real_sort(s->ctx));
-  if (exp2 != 0) {
-    Z3_ast two = Z3_mk_numeral(s->ctx, "2", Z3_mk_real_sort(s->ctx));
-    Z3_ast p = Z3_mk_power(s->ctx, two, Z3_mk_int(s->ctx, exp2 > 0 ? exp2 : -exp2, Z3_mk_int_sort(s->ctx)));
-    num = exp2 > 0 ? Z3_mk_mul(s->ctx, 2, (Z3_ast[]){num, p}) : Z3_mk_div(s->ctx, num, p);
-    num = Z3_simplify(s->ctx, num);
+  for (int prec = 15; prec <= 17; prec++) {
+    snprintf(buf, sizeof buf, "%.*g", prec, v);
+    if (strtod(buf, NULL) == v) break;
   }
-  return add(s, num);
+  return smt_real_text(s, buf);
 }
 
 smt_term_t smt_and(smt_t *s, const smt_term_t *terms, size_t n) {
@@ -360,10 +355,8 @@ bool smt_model_real(smt_t *s, smt_term_t t, double *value, char **exact) {
   Z3_inc_ref(s->ctx, v);
   bool ok = true;
   if (Z3_is_numeral_ast(s->ctx, v)) {
-    Z3_string str = Z3_get_numeral_string(s->ctx, v);
-    const char *slash = strchr(str, '/');
-    *value = slash ? strtod(str, NULL) / strtod(slash + 1, NULL) : strtod(str, NULL);
-    if (exact) *exact = xstrdup(str);
+    *value = Z3_get_numeral_double(s->ctx, v);
+    if (exact) *exact = xstrdup(Z3_get_numeral_string(s->ctx, v));
   } else if (Z3_is_algebraic_number(s->ctx, v)) {
     Z3_string str = Z3_get_numeral_decimal_string(s->ctx, v, 20);
     *value = strtod(str, NULL);
