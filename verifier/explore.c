@@ -355,8 +355,14 @@ static void dfs(explorer_t *x, int i) {
     smt_assert(x->smt, build_step(x, i, *r));
     smt_term_t fail = x->fail[i];
     bool extend = i + 1 < x->opt->bound;
-    smt_result_t failing = fail ? check(x, &fail, 1) : SMT_UNSAT;
-    if (failing == SMT_SAT) extract(x, i + 1);
+    smt_result_t failing = SMT_UNSAT;
+    if (fail) { /* a scope of its own measured a little faster than an assumption literal */
+      smt_push(x->smt);
+      smt_assert(x->smt, fail);
+      failing = check(x, NULL, 0);
+      if (failing == SMT_SAT) extract(x, i + 1);
+      smt_pop(x->smt, 1);
+    }
     if (extend && !x->out_of_budget) {
       if (fail) smt_assert(x->smt, smt_op(x->smt, EXPR_NOT, fail, 0, 0));
       /* A satisfiable failure check shows the rule feasible; whether it can
