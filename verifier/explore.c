@@ -24,7 +24,6 @@ typedef struct {
   size_t nvars;
   smt_term_t *T, *H, *N;          /* [(bound + 1) * nvars] */
   smt_term_t *fail;               /* [bound]: disjunction of the step's failures, or 0 */
-  smt_term_t *global_fail;        /* [bound]: the model-wide failure after the step, or 0 */
   VEC(act_terms_t) acts;          /* of the steps on the current path, in order */
   int *rules, *states;            /* the current path */
   explore_result_t *res;
@@ -219,11 +218,7 @@ static smt_term_t build_step(explorer_t *x, int i, int r) {
     else if (var->dynamic || x->opt->mode == EXPLORE_NAIVE) Tn[v] = fresh(x, (int)v, "", i + 1);
     else Tn[v] = x->T[(size_t)i * nv + v];
   }
-  x->global_fail[i] = 0;
-  if (m->failure) {
-    x->global_fail[i] = translate(x, m->failure, Tn, NULL, Nn);
-    VEC_PUSH(&fails, x->global_fail[i]);
-  }
+  if (m->failure) VEC_PUSH(&fails, translate(x, m->failure, Tn, NULL, Nn));
   x->fail[i] = fails.len ? smt_or(x->smt, fails.data, fails.len) : 0;
   smt_term_t c = smt_and(x->smt, cs.data, cs.len);
   free(U);
@@ -417,7 +412,6 @@ void explore_run(const ism_model_t *m, const explore_options_t *opt, explore_res
   x.H = xcalloc(cells, sizeof *x.H);
   x.N = xcalloc(cells, sizeof *x.N);
   x.fail = xcalloc((size_t)opt->bound + 1, sizeof *x.fail);
-  x.global_fail = xcalloc((size_t)opt->bound + 1, sizeof *x.global_fail);
   x.rules = xcalloc((size_t)opt->bound + 1, sizeof *x.rules);
   x.states = xcalloc((size_t)opt->bound + 2, sizeof *x.states);
   x.states[0] = m->initial;
@@ -433,7 +427,7 @@ void explore_run(const ism_model_t *m, const explore_options_t *opt, explore_res
   }
   truncate_acts(&x, 0);
   VEC_FREE(&x.acts);
-  free(x.T), free(x.H), free(x.N), free(x.fail), free(x.global_fail), free(x.rules), free(x.states);
+  free(x.T), free(x.H), free(x.N), free(x.fail), free(x.rules), free(x.states);
   res->seconds = now_seconds() - x.start;
   for (size_t k = 0; k < res->ncexs && !res->replay_failed; k++) {
     char *msg = explore_replay(m, opt->mode, &res->cexs[k]);
