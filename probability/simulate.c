@@ -4,6 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_statistics_double.h>
+#include <gsl/gsl_vector.h>
+
 #include "ism/alloc.h"
 #include "probability/condition.h"
 
@@ -257,4 +260,16 @@ bool sim_rebuild(const ism_model_t *m, explore_mode_t mode, cex_t *c, const doub
   free(e);
   exec_free(&x);
   return ok;
+}
+
+double sim_rank_correlation(const double *a, const double *b, size_t n) {
+  dist_gsl_quiet();
+  if (n < 2) return NAN;
+  bool a_const = true, b_const = true;
+  for (size_t k = 1; k < n; k++) a_const &= a[k] == a[0], b_const &= b[k] == b[0];
+  if (a_const || b_const) return NAN;
+  double *work = xmalloc(2 * n * sizeof *work);
+  double r = gsl_stats_spearman(a, 1, b, 1, n, work);
+  free(work);
+  return r;
 }

@@ -48,4 +48,8 @@ void sim_counterexample(const ism_model_t *m, explore_mode_t mode, const cex_t *
  * re-checks the result with explore_replay. */
 bool sim_rebuild(const ism_model_t *m, explore_mode_t mode, cex_t *c, const double *act_err);
 
+/* Spearman's rank correlation of a and b (n pairs, average ranks for
+ * ties); NAN when n < 2 or either side is constant. */
+double sim_rank_correlation(const double *a, const double *b, size_t n);
+
 #endif
