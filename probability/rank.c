@@ -10,7 +10,7 @@
 #include "probability/simulate.h"
 
 void rank_options_init(rank_options_t *opt, explore_mode_t mode) {
-  *opt = (rank_options_t){mode, RANK_PER_RULE, COND_AUTO, true, 400, 20000, 1};
+  *opt = (rank_options_t){mode, RANK_PER_RULE, COND_AUTO, true, 600, 20000, 1};
 }
 
 bool rank_step(const ism_model_t *m, explore_mode_t mode, const cex_t *c, int k, cond_method_t method,
@@ -189,31 +189,49 @@ static double score(const ism_model_t *m, const rank_options_t *opt, cand_t *k) 
   return rank_per_rule(m, opt->mode, &k->c, opt->method, &p, &err) ? p : -1;
 }
 
-/* Compass search: try +step and -step on each free value, keep strict
- * improvements, halve the steps when a sweep finds none. */
+/* Tries best + (di * step_i, dj * step_j) (j < 0: coordinate i alone);
+ * keeps the trial when it is strictly better. */
+static bool try_move(const ism_model_t *m, const rank_options_t *opt, cand_t *best, cand_t *trial, param_t *pi, int di,
+                     param_t *pj, int dj, int *evaluations) {
+  cand_assign(trial, best, m->nvars);
+  bool moved = false;
+  param_t *ps[2] = {pi, pj};
+  int ds[2] = {di, dj};
+  for (int q = 0; q < 2; q++) {
+    if (!ps[q]) continue;
+    double *x = param_at(trial, ps[q]), to = *x + ds[q] * ps[q]->step;
+    to = to < ps[q]->lo ? ps[q]->lo : to > ps[q]->hi ? ps[q]->hi : to;
+    moved |= to != *x;
+    *x = to;
+  }
+  if (!moved) return false;
+  ++*evaluations;
+  double s = score(m, opt, trial);
+  if (!(s > best->p * (1 + 1e-12) + 1e-300)) return false;
+  trial->p = s;
+  cand_assign(best, trial, m->nvars);
+  return true;
+}
+
+/* Pattern search: moves of single free values by +-step, then (for up to
+ * 16 free values) of pairs, since a failure often ties a true value to an
+ * actuation error; keeps strict improvements, halves the steps when no
+ * move improves. Deterministic. */
 static void search(const ism_model_t *m, const rank_options_t *opt, cand_t *best, cand_t *trial) {
   param_vec_t ps = {0};
   collect_params(m, opt->mode, best, &ps);
-  int evaluations = 0;
-  for (int round = 0; round < 24 && evaluations < opt->max_evaluations && ps.len; round++) {
+  int evaluations = 0, max = opt->max_evaluations;
+  double step = 0; /* one step for all: constraints like x' == x - unit have slope 1 */
+  for (size_t i = 0; i < ps.len; i++) step = fmax(step, ps.data[i].step);
+  for (size_t i = 0; i < ps.len; i++) ps.data[i].step = step;
+  for (int round = 0; round < 40 && evaluations < max && ps.len; round++) {
     bool improved = false;
-    for (size_t i = 0; i < ps.len && evaluations < opt->max_evaluations; i++)
-      for (int dir = -1; dir <= 1; dir += 2) {
-        param_t *p = &ps.data[i];
-        cand_assign(trial, best, m->nvars);
-        double *x = param_at(trial, p), to = *x + dir * p->step;
-        to = to < p->lo ? p->lo : to > p->hi ? p->hi : to;
-        if (to == *x) continue;
-        *x = to;
-        evaluations++;
-        double s = score(m, opt, trial);
-        if (s > best->p * (1 + 1e-12) + 1e-300) {
-          trial->p = s;
-          cand_assign(best, trial, m->nvars);
-          improved = true;
-          break;
-        }
-      }
+    for (size_t i = 0; i < ps.len && !improved && evaluations < max; i++)
+      for (int d = -1; d <= 1 && !improved; d += 2) improved = try_move(m, opt, best, trial, &ps.data[i], d, NULL, 0, &evaluations);
+    for (size_t i = 0; i < ps.len && ps.len <= 16 && !improved && evaluations < max; i++)
+      for (size_t j = i + 1; j < ps.len && !improved; j++)
+        for (int d = 0; d < 4 && !improved; d++)
+          improved = try_move(m, opt, best, trial, &ps.data[i], d & 1 ? 1 : -1, &ps.data[j], d & 2 ? 1 : -1, &evaluations);
     if (!improved)
       for (size_t i = 0; i < ps.len; i++) ps.data[i].step /= 2;
   }

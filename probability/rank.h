@@ -29,7 +29,7 @@ typedef struct {
   unsigned long seed;         /* joint: mixed with the path, so each estimate is order-independent */
 } rank_options_t;
 
-/* Defaults: per-rule, COND_AUTO, optimise, 400 evaluations, 20000 runs, seed 1. */
+/* Defaults: per-rule, COND_AUTO, optimise, 600 evaluations, 20000 runs, seed 1. */
 void rank_options_init(rank_options_t *opt, explore_mode_t mode);
 
 /* The per-rule probability of step k of c. Returns false on a numeric failure. */
