@@ -21,6 +21,7 @@ static const cli_command_t *const commands[] = {
     &cmd_simulate,
     &cmd_robustness,
     &cmd_masking,
+    &cmd_eventb,
     &cmd_check,
 };
 enum { NCOMMANDS = sizeof commands / sizeof *commands };

@@ -111,7 +111,7 @@ static void render_text(strbuf_t *sb, const verify_report_t *rep) {
   if (rep->dropped) strbuf_printf(sb, ", %zu below probability %g dropped", rep->dropped, rep->min_prob);
   if (rep->shown < res->ncexs - rep->dropped) strbuf_printf(sb, ", the %zu most likely shown", rep->shown);
   strbuf_putc(sb, '\n');
-  if (res->verdict == EXPLORE_INCONCLUSIVE) strbuf_printf(sb, "inconclusive: %s\n", res->reason);
+  if (res->reason) strbuf_printf(sb, "%s: %s\n", res->verdict == EXPLORE_INCONCLUSIVE ? "inconclusive" : "search incomplete", res->reason);
   if (res->ncexs) strbuf_puts(sb, "values: true (~sensed) at each sensing; 'after' = true values after the last rule\n");
   for (size_t k = 0; k < rep->shown; k++) text_cex(sb, rep, k, &res->cexs[k]);
   strbuf_printf(sb, "\nstats: %llu paths, %llu pruned, %llu solver checks", res->paths, res->pruned, res->solver_checks);
@@ -207,7 +207,7 @@ static void render_json(strbuf_t *sb, const verify_report_t *rep) {
   strbuf_json_string(sb, rep->m->name);
   strbuf_printf(sb, ",\n  \"verdict\": \"%s\",\n  \"mode\": \"%s\",\n  \"bound\": %d,\n", verdict_names[res->verdict],
                 explore_mode_name(rep->opt->mode), rep->opt->bound);
-  if (res->verdict == EXPLORE_INCONCLUSIVE) {
+  if (res->reason) {
     strbuf_puts(sb, "  \"reason\": ");
     strbuf_json_string(sb, res->reason);
     strbuf_puts(sb, ",\n");
@@ -220,8 +220,8 @@ static void render_json(strbuf_t *sb, const verify_report_t *rep) {
     strbuf_puts(sb, k ? ",\n" : "\n");
     json_cex(sb, rep, k, &res->cexs[k]);
   }
-  strbuf_printf(sb, "%s],\n  \"stats\": {\"paths\": %llu, \"pruned\": %llu, \"solver_checks\": %llu", rep->shown ? "\n  " : "",
-                res->paths, res->pruned, res->solver_checks);
+  strbuf_printf(sb, "%s],\n  \"stats\": {\"complete\": %s, \"paths\": %llu, \"pruned\": %llu, \"solver_checks\": %llu",
+                rep->shown ? "\n  " : "", res->reason ? "false" : "true", res->paths, res->pruned, res->solver_checks);
   if (rep->timings) {
     strbuf_puts(sb, ", \"seconds\": ");
     strbuf_json_number(sb, res->seconds);

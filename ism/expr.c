@@ -244,13 +244,19 @@ static void check(checker_t *c, expr_t *e) {
   }
 }
 
+/* Where the text of e starts: binary operators are located at the operator. */
+static loc_t start_loc(const expr_t *e) {
+  while (e->kind >= EXPR_ADD && e->kind <= EXPR_IFF && e->kind != EXPR_MIN && e->kind != EXPR_MAX) e = e->u.op.a;
+  return e->loc;
+}
+
 bool expr_check(expr_t *e, const expr_scope_t *scope, type_kind_t want, arena_t *arena, diag_list_t *diags) {
   checker_t c = {scope, arena, diags, true};
   check(&c, e);
   if (!c.ok) return false;
   if (want == TYPE_NONE || e->type.kind == want) return true;
   if (want == TYPE_REAL && e->type.kind == TYPE_INT) return true; /* callers read numbers with expr_eval_real */
-  diag_error(diags, e->loc, "expected %s here, but this expression is %s",
+  diag_error(diags, start_loc(e), "expected %s here, but this expression is %s",
              want == TYPE_BOOL ? "a condition (bool)" : expr_type_name(type_of(want), scope),
              expr_type_name(e->type, scope));
   return false;

@@ -374,6 +374,7 @@ expr_t *expr_parse(const char *text, loc_t start, arena_t *arena, diag_list_t *d
     return NULL;
   }
   expr_t *e = parse_expr(&p);
+  if (e && !p.failed && p.tok.kind == TOK_ERROR) parse_primary(&p); /* reports the bad character */
   if (e && !p.failed && p.tok.kind != TOK_END)
     syntax_error(&p, &p.tok, "unexpected '%s' after the end of the expression", tok_text(&p, &p.tok));
   return p.failed ? NULL : e;

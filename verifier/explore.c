@@ -121,6 +121,31 @@ static smt_term_t rule_condition(explorer_t *x, int i, int r) {
   return all;
 }
 
+/* If effect e has the form x' == expr (or expr == x') with x a sensing
+ * variable and expr free of primed names, returns x, else -1. Such an
+ * effect defines the after-value by substitution instead of a constraint. */
+static bool has_primed(const expr_t *e) {
+  if (!e) return false;
+  switch (e->kind) {
+  case EXPR_VAR: return e->u.var.primed;
+  case EXPR_INT: case EXPR_REAL: case EXPR_BOOL: case EXPR_NAME: case EXPR_ENUM: return false;
+  default: return has_primed(e->u.op.a) || has_primed(e->u.op.b) || has_primed(e->u.op.c);
+  }
+}
+
+static int defined_var(const ism_model_t *m, const expr_t *e, const expr_t **value) {
+  if (e->kind != EXPR_EQ) return -1;
+  for (int side = 0; side < 2; side++) {
+    const expr_t *lhs = side ? e->u.op.b : e->u.op.a, *rhs = side ? e->u.op.a : e->u.op.b;
+    if (lhs->kind == EXPR_VAR && lhs->u.var.primed && m->vars[lhs->u.var.id].sensing && !has_primed(rhs) &&
+        lhs->type.kind == rhs->type.kind) {
+      *value = rhs;
+      return lhs->u.var.id;
+    }
+  }
+  return -1;
+}
+
 static void run_action(explorer_t *x, int i, int position, int action, smt_term_t *U, const smt_term_t *cur,
                        term_vec_t *cs, term_vec_t *fails) {
   const ism_model_t *m = x->m;
@@ -131,20 +156,30 @@ static void run_action(explorer_t *x, int i, int position, int action, smt_term_
   for (size_t v = 0; v < x->nvars; v++) {
     const ism_var_t *var = &m->vars[v];
     rec.before[v] = var->sensing ? U[v] : cur[v];
-    rec.after[v] = rec.before[v];
-    if (var->sensing) {
-      rec.after[v] = fresh(x, (int)v, "'", i);
-    } else if (var->uncertain && x->opt->mode == EXPLORE_ACTUAL && a->reads[v]) {
+    rec.after[v] = var->sensing ? 0 : rec.before[v];
+    if (!var->sensing && var->uncertain && x->opt->mode == EXPLORE_ACTUAL && a->reads[v]) {
       smt_term_t e = fresh(x, (int)v, "~err", i);
       VEC_PUSH(cs, between(x, e, var->err_lo, var->err_hi));
       rec.actual[v] = smt_op(x->smt, EXPR_ADD, cur[v], e, 0);
       normal[v] = rec.actual[v];
-    } else {
+    } else if (!var->sensing) {
       normal[v] = cur[v];
     }
   }
-  if (x->opt->mode != EXPLORE_NAIVE)
-    for (size_t k = 0; k < a->neffects; k++) VEC_PUSH(cs, translate(x, a->effects[k], rec.before, rec.after, normal));
+  bool naive = x->opt->mode == EXPLORE_NAIVE;
+  bool *defining = xcalloc(a->neffects + 1, sizeof *defining);
+  for (size_t k = 0; k < a->neffects && !naive; k++) {
+    const expr_t *value;
+    int v = defined_var(m, a->effects[k], &value);
+    if (v < 0 || rec.after[v]) continue;
+    rec.after[v] = translate(x, value, rec.before, NULL, normal);
+    defining[k] = true;
+  }
+  for (size_t v = 0; v < x->nvars; v++)
+    if (m->vars[v].sensing && !rec.after[v]) rec.after[v] = fresh(x, (int)v, "'", i);
+  for (size_t k = 0; k < a->neffects && !naive; k++)
+    if (!defining[k]) VEC_PUSH(cs, translate(x, a->effects[k], rec.before, rec.after, normal));
+  free(defining);
   if (a->failure) {
     rec.fail = translate(x, a->failure, rec.before, rec.after, normal);
     VEC_PUSH(fails, rec.fail);
@@ -320,11 +355,22 @@ static void dfs(explorer_t *x, int i) {
     smt_assert(x->smt, build_step(x, i, *r));
     smt_term_t fail = x->fail[i];
     bool extend = i + 1 < x->opt->bound;
-    smt_result_t failing = fail ? check(x, &fail, 1) : SMT_UNSAT;
-    if (failing == SMT_SAT) extract(x, i + 1);
+    smt_result_t failing = SMT_UNSAT;
+    if (fail) { /* a scope of its own measured a little faster than an assumption literal */
+      smt_push(x->smt);
+      smt_assert(x->smt, fail);
+      failing = check(x, NULL, 0);
+      if (failing == SMT_SAT) extract(x, i + 1);
+      smt_pop(x->smt, 1);
+    }
     if (extend && !x->out_of_budget) {
       if (fail) smt_assert(x->smt, smt_op(x->smt, EXPR_NOT, fail, 0, 0));
-      smt_result_t feasible = check(x, NULL, 0);
+      /* A satisfiable failure check shows the rule feasible; whether it can
+       * also be passed without failing is left to the children's checks
+       * (they include this prefix), which saves a check on most edges. When
+       * the failure check is unsatisfiable, the prefix may be infeasible:
+       * check it, and prune at once if so. */
+      smt_result_t feasible = failing == SMT_SAT ? SMT_SAT : check(x, NULL, 0);
       if (feasible == SMT_UNSAT) x->res->pruned++;
       else dfs(x, i + 1); /* sat, or unknown: do not prune what we cannot refute */
     }

@@ -8,6 +8,7 @@
 #include <z3.h>
 
 #include "ism/alloc.h"
+#include "ism/strbuf.h"
 #include "ism/vec.h"
 
 struct smt {
@@ -41,7 +42,11 @@ static bool z3_failed(smt_t *s) {
 }
 
 static smt_term_t add(smt_t *s, Z3_ast a) {
-  if (!a || z3_failed(s)) return 0;
+  if (z3_failed(s)) return 0;
+  if (!a) {
+    set_error(s, "Z3 could not build a term");
+    return 0;
+  }
   Z3_inc_ref(s->ctx, a);
   VEC_PUSH(&s->terms, a);
   return (smt_term_t)(s->terms.len - 1);
@@ -55,7 +60,9 @@ static Z3_ast get(const smt_t *s, smt_term_t t) {
 static void apply_params(smt_t *s) {
   Z3_params p = Z3_mk_params(s->ctx);
   Z3_params_inc_ref(s->ctx, p);
-  Z3_params_set_uint(s->ctx, p, Z3_mk_string_symbol(s->ctx, "timeout"), s->options.timeout_ms ? s->options.timeout_ms : 4294967295u);
+  /* A timeout starts a timer per check: set it only when asked for. */
+  if (s->options.timeout_ms)
+    Z3_params_set_uint(s->ctx, p, Z3_mk_string_symbol(s->ctx, "timeout"), s->options.timeout_ms);
   if (s->options.rlimit)
     Z3_params_set_uint(s->ctx, p, Z3_mk_string_symbol(s->ctx, "rlimit"), (unsigned)s->options.rlimit);
   Z3_solver_set_params(s->ctx, s->solver, p);
@@ -149,22 +156,13 @@ smt_term_t smt_real(smt_t *s, double v) {
     set_error(s, "non-finite real constant");
     return 0;
   }
-  int exp2;
-  double mant = frexp(v, &exp2); /* v = mant * 2^exp2, mant in [0.5, 1) */
-  long long m = (long long)ldexp(mant, 53);
-  exp2 -= 53;
-  while (m != 0 && (m & 1) == 0 && exp2 < 0) m >>= 1, exp2++;
-  Z3_ast num = Z3_mk_real(s->ctx, 0, 1);
+  /* The shortest decimal that reads back as v: the number the user wrote. */
   char buf[64];
-  snprintf(buf, sizeof buf, "%lld", m);
-  num = Z3_mk_numeral(s->ctx, buf, Z3_mk_real_sort(s->ctx));
-  if (exp2 != 0) {
-    Z3_ast two = Z3_mk_numeral(s->ctx, "2", Z3_mk_real_sort(s->ctx));
-    Z3_ast p = Z3_mk_power(s->ctx, two, Z3_mk_int(s->ctx, exp2 > 0 ? exp2 : -exp2, Z3_mk_int_sort(s->ctx)));
-    num = exp2 > 0 ? Z3_mk_mul(s->ctx, 2, (Z3_ast[]){num, p}) : Z3_mk_div(s->ctx, num, p);
-    num = Z3_simplify(s->ctx, num);
+  for (int prec = 15; prec <= 17; prec++) {
+    snprintf(buf, sizeof buf, "%.*g", prec, v);
+    if (strtod(buf, NULL) == v) break;
   }
-  return add(s, num);
+  return smt_real_text(s, buf);
 }
 
 smt_term_t smt_and(smt_t *s, const smt_term_t *terms, size_t n) {
@@ -257,11 +255,22 @@ smt_term_t smt_exists(smt_t *s, const smt_term_t *bound, size_t n, smt_term_t bo
 
 smt_term_t smt_simplify(smt_t *s, smt_term_t t) { return add(s, Z3_simplify(s->ctx, get(s, t))); }
 
-smt_term_t smt_eliminate_quantifiers(smt_t *s, smt_term_t t) {
+static smt_term_t apply_tactics(smt_t *s, smt_term_t t, const char *first, const char *second);
+
+smt_term_t smt_eliminate_quantifiers(smt_t *s, smt_term_t t) { return apply_tactics(s, t, "qe", "simplify"); }
+
+smt_term_t smt_simplify_deep(smt_t *s, smt_term_t t) {
+  smt_term_t r = apply_tactics(s, t, "simplify", "ctx-solver-simplify");
+  if (r) r = apply_tactics(s, r, "propagate-ineqs", "simplify");
+  return r ? r : t;
+}
+
+/* The disjunction of the subgoals of tactics first then second on t. */
+static smt_term_t apply_tactics(smt_t *s, smt_term_t t, const char *first, const char *second) {
   Z3_context c = s->ctx;
-  Z3_tactic qe = Z3_mk_tactic(c, "qe");
+  Z3_tactic qe = Z3_mk_tactic(c, first);
   Z3_tactic_inc_ref(c, qe);
-  Z3_tactic simp = Z3_mk_tactic(c, "simplify");
+  Z3_tactic simp = Z3_mk_tactic(c, second);
   Z3_tactic_inc_ref(c, simp);
   Z3_tactic both = Z3_tactic_and_then(c, qe, simp);
   Z3_tactic_inc_ref(c, both);
@@ -346,10 +355,8 @@ bool smt_model_real(smt_t *s, smt_term_t t, double *value, char **exact) {
   Z3_inc_ref(s->ctx, v);
   bool ok = true;
   if (Z3_is_numeral_ast(s->ctx, v)) {
-    Z3_string str = Z3_get_numeral_string(s->ctx, v);
-    const char *slash = strchr(str, '/');
-    *value = slash ? strtod(str, NULL) / strtod(slash + 1, NULL) : strtod(str, NULL);
-    if (exact) *exact = xstrdup(str);
+    *value = Z3_get_numeral_double(s->ctx, v);
+    if (exact) *exact = xstrdup(Z3_get_numeral_string(s->ctx, v));
   } else if (Z3_is_algebraic_number(s->ctx, v)) {
     Z3_string str = Z3_get_numeral_decimal_string(s->ctx, v, 20);
     *value = strtod(str, NULL);
@@ -380,3 +387,194 @@ void smt_release(smt_t *s, size_t mark) {
 char *smt_to_string(smt_t *s, smt_term_t t) { return xstrdup(Z3_ast_to_string(s->ctx, get(s, t))); }
 const char *smt_error(const smt_t *s) { return s->error; }
 smt_stats_t smt_stats(const smt_t *s) { return s->stats; }
+
+/* ---- smt_to_text ---- */
+
+typedef struct {
+  smt_t *s;
+  smt_leaf_fn leaf;
+  void *ctx;
+  bool ok;
+} text_ctx_t;
+
+static void print_ast(text_ctx_t *tc, strbuf_t *sb, Z3_ast a, bool top);
+
+static bool leaf_of(text_ctx_t *tc, Z3_ast a, smt_leaf_t *out) {
+  Z3_context c = tc->s->ctx;
+  if (Z3_get_ast_kind(c, a) != Z3_APP_AST) return false;
+  Z3_app app = Z3_to_app(c, a);
+  Z3_func_decl d = Z3_get_app_decl(c, app);
+  if (Z3_get_decl_kind(c, d) != Z3_OP_UNINTERPRETED || Z3_get_app_num_args(c, app) != 0) return false;
+  Z3_symbol sym = Z3_get_decl_name(c, d);
+  const char *name = Z3_get_symbol_kind(c, sym) == Z3_STRING_SYMBOL ? Z3_get_symbol_string(c, sym) : "?";
+  *out = (smt_leaf_t){0};
+  return tc->leaf(tc->ctx, name, out);
+}
+
+static void print_numeral(text_ctx_t *tc, strbuf_t *sb, Z3_ast a, bool top) {
+  Z3_context c = tc->s->ctx;
+  const char *str = Z3_get_numeral_string(c, a);
+  bool real = Z3_get_sort_kind(c, Z3_get_sort(c, a)) == Z3_REAL_SORT;
+  const char *slash = strchr(str, '/');
+  bool neg = str[0] == '-';
+  bool wrap = !top && (neg || slash);
+  if (wrap) strbuf_putc(sb, '(');
+  if (slash)
+    strbuf_printf(sb, "%.*s.0 / %s.0", (int)(slash - str), str, slash + 1);
+  else
+    strbuf_printf(sb, "%s%s", str, real ? ".0" : "");
+  if (wrap) strbuf_putc(sb, ')');
+}
+
+/* Prints an = or distinct whose one side is an enum constant and the other
+ * a numeral naming one of its values; returns false otherwise. */
+static bool print_enum_cmp(text_ctx_t *tc, strbuf_t *sb, Z3_ast x, Z3_ast y, const char *op) {
+  Z3_context c = tc->s->ctx;
+  smt_leaf_t lf;
+  if (Z3_is_numeral_ast(c, x)) {
+    Z3_ast t = x;
+    x = y;
+    y = t;
+  }
+  int v;
+  if (!Z3_is_numeral_ast(c, y) || !leaf_of(tc, x, &lf) || !lf.enum_values || !Z3_get_numeral_int(c, y, &v) || v < 0 ||
+      v >= lf.nenum_values)
+    return false;
+  strbuf_printf(sb, "%s %s %s", lf.text, op, lf.enum_values[v]);
+  return true;
+}
+
+static void print_nary(text_ctx_t *tc, strbuf_t *sb, Z3_app app, const char *op) {
+  Z3_context c = tc->s->ctx;
+  unsigned n = Z3_get_app_num_args(c, app);
+  for (unsigned i = 0; i < n; i++) {
+    if (i) strbuf_printf(sb, " %s ", op);
+    print_ast(tc, sb, Z3_get_app_arg(c, app, i), false);
+  }
+}
+
+/* a + (-1 * b) prints as a - b. */
+static void print_sum(text_ctx_t *tc, strbuf_t *sb, Z3_app app) {
+  Z3_context c = tc->s->ctx;
+  unsigned n = Z3_get_app_num_args(c, app);
+  for (unsigned i = 0; i < n; i++) {
+    Z3_ast arg = Z3_get_app_arg(c, app, i);
+    Z3_app sub = Z3_get_ast_kind(c, arg) == Z3_APP_AST ? Z3_to_app(c, arg) : NULL;
+    int k;
+    if (i > 0 && sub && Z3_get_decl_kind(c, Z3_get_app_decl(c, sub)) == Z3_OP_MUL && Z3_get_app_num_args(c, sub) == 2 &&
+        Z3_is_numeral_ast(c, Z3_get_app_arg(c, sub, 0)) && Z3_get_numeral_int(c, Z3_get_app_arg(c, sub, 0), &k) &&
+        k == -1) {
+      strbuf_puts(sb, " - ");
+      print_ast(tc, sb, Z3_get_app_arg(c, sub, 1), false);
+      continue;
+    }
+    if (i) strbuf_puts(sb, " + ");
+    print_ast(tc, sb, arg, false);
+  }
+}
+
+static void print_ast(text_ctx_t *tc, strbuf_t *sb, Z3_ast a, bool top) {
+  Z3_context c = tc->s->ctx;
+  if (!tc->ok) return;
+  if (Z3_get_ast_kind(c, a) == Z3_NUMERAL_AST) {
+    print_numeral(tc, sb, a, top);
+    return;
+  }
+  if (Z3_get_ast_kind(c, a) != Z3_APP_AST) {
+    tc->ok = false;
+    set_error(tc->s, "a quantifier is left in the formula");
+    return;
+  }
+  Z3_app app = Z3_to_app(c, a);
+  Z3_decl_kind k = Z3_get_decl_kind(c, Z3_get_app_decl(c, app));
+  unsigned n = Z3_get_app_num_args(c, app);
+  Z3_ast x = n > 0 ? Z3_get_app_arg(c, app, 0) : NULL, y = n > 1 ? Z3_get_app_arg(c, app, 1) : NULL;
+  smt_leaf_t lf;
+  if (k == Z3_OP_TRUE || k == Z3_OP_FALSE) {
+    strbuf_puts(sb, k == Z3_OP_TRUE ? "true" : "false");
+    return;
+  }
+  if (k == Z3_OP_UNINTERPRETED && n == 0) {
+    if (leaf_of(tc, a, &lf)) {
+      strbuf_puts(sb, lf.text);
+    } else {
+      tc->ok = false;
+      set_error(tc->s, "a formula mentions an unknown constant");
+    }
+    return;
+  }
+  if (k == Z3_OP_TO_REAL) {
+    print_ast(tc, sb, x, top);
+    return;
+  }
+  if (!top) strbuf_putc(sb, '(');
+  bool bool_args = n > 0 && Z3_get_sort_kind(c, Z3_get_sort(c, x)) == Z3_BOOL_SORT;
+  switch (k) {
+  case Z3_OP_AND: print_nary(tc, sb, app, "and"); break;
+  case Z3_OP_OR: print_nary(tc, sb, app, "or"); break;
+  case Z3_OP_NOT: strbuf_puts(sb, "not "); print_ast(tc, sb, x, false); break;
+  case Z3_OP_IMPLIES: print_nary(tc, sb, app, "=>"); break;
+  case Z3_OP_IFF: print_nary(tc, sb, app, "<=>"); break;
+  case Z3_OP_EQ:
+    if (!print_enum_cmp(tc, sb, x, y, "==")) print_nary(tc, sb, app, bool_args ? "<=>" : "==");
+    break;
+  case Z3_OP_DISTINCT:
+    if (n != 2) goto unsupported;
+    if (!print_enum_cmp(tc, sb, x, y, "!=")) {
+      if (bool_args) strbuf_puts(sb, "not ");
+      print_nary(tc, sb, app, bool_args ? "<=>" : "!=");
+    }
+    break;
+  case Z3_OP_LE: print_nary(tc, sb, app, "<="); break;
+  case Z3_OP_GE: print_nary(tc, sb, app, ">="); break;
+  case Z3_OP_LT: print_nary(tc, sb, app, "<"); break;
+  case Z3_OP_GT: print_nary(tc, sb, app, ">"); break;
+  case Z3_OP_ADD: print_sum(tc, sb, app); break;
+  case Z3_OP_SUB: print_nary(tc, sb, app, "-"); break;
+  case Z3_OP_MUL: {
+    int k1;
+    if (n == 2 && Z3_is_numeral_ast(c, x) && Z3_get_numeral_int(c, x, &k1) && k1 == -1) {
+      strbuf_puts(sb, "-");
+      print_ast(tc, sb, y, false);
+    } else {
+      print_nary(tc, sb, app, "*");
+    }
+    break;
+  }
+  case Z3_OP_DIV: print_nary(tc, sb, app, "/"); break;
+  case Z3_OP_UMINUS: strbuf_puts(sb, "-"); print_ast(tc, sb, x, false); break;
+  case Z3_OP_ITE:
+    strbuf_puts(sb, "if ");
+    print_ast(tc, sb, x, false);
+    strbuf_puts(sb, " then ");
+    print_ast(tc, sb, y, false);
+    strbuf_puts(sb, " else ");
+    print_ast(tc, sb, Z3_get_app_arg(c, app, 2), false);
+    break;
+  default:
+  unsupported:
+    tc->ok = false;
+    set_error(tc->s, "the formula uses an operator the expression language lacks");
+  }
+  if (!top) strbuf_putc(sb, ')');
+}
+
+char *smt_to_text(smt_t *s, smt_term_t t, smt_leaf_fn leaf, void *ctx) {
+  text_ctx_t tc = {s, leaf, ctx, true};
+  strbuf_t sb;
+  strbuf_init(&sb);
+  print_ast(&tc, &sb, get(s, t), true);
+  if (!tc.ok) {
+    strbuf_free(&sb);
+    return NULL;
+  }
+  return strbuf_take(&sb);
+}
+
+char *smt_name(smt_t *s, smt_term_t constant) {
+  Z3_context c = s->ctx;
+  Z3_ast a = get(s, constant);
+  assert(Z3_get_ast_kind(c, a) == Z3_APP_AST);
+  Z3_symbol sym = Z3_get_decl_name(c, Z3_get_app_decl(c, Z3_to_app(c, a)));
+  return xstrdup(Z3_get_symbol_kind(c, sym) == Z3_STRING_SYMBOL ? Z3_get_symbol_string(c, sym) : "?");
+}

@@ -37,7 +37,8 @@ void smt_delete(smt_t *s);
 smt_term_t smt_const(smt_t *s, const char *name, smt_sort_t sort);
 smt_term_t smt_bool(smt_t *s, bool b);
 smt_term_t smt_int(smt_t *s, long long v);
-/* A real numeral from decimal text ("1.5", "-2", "1e-3") or a double (exact binary value). */
+/* A real numeral from decimal text ("1.5", "-2", "1e-3"), or from a double
+ * as its shortest decimal that reads back as the same double (0.1 is 1/10). */
 smt_term_t smt_real_text(smt_t *s, const char *decimal);
 smt_term_t smt_real(smt_t *s, double v);
 /* Applies an operator of the expression language (EXPR_ADD, EXPR_LE, EXPR_ITE, ...)
@@ -59,6 +60,10 @@ smt_term_t smt_exists(smt_t *s, const smt_term_t *bound, size_t n, smt_term_t bo
  * equivalent to `t`, or 0 (with smt_error set) when it fails. */
 smt_term_t smt_eliminate_quantifiers(smt_t *s, smt_term_t t);
 smt_term_t smt_simplify(smt_t *s, smt_term_t t);
+/* An equivalent, usually smaller term: Z3's tactics simplify,
+ * propagate-ineqs and ctx-solver-simplify (for display; may cost solver
+ * calls). Returns t itself when the tactics fail. */
+smt_term_t smt_simplify_deep(smt_t *s, smt_term_t t);
 
 void smt_assert(smt_t *s, smt_term_t t);
 void smt_push(smt_t *s);
@@ -84,5 +89,25 @@ char *smt_to_string(smt_t *s, smt_term_t t);
 /* The last Z3 error or "unknown" reason, or NULL. */
 const char *smt_error(const smt_t *s);
 smt_stats_t smt_stats(const smt_t *s);
+
+/* ---- back from terms to the expression language (used to write models) ---- */
+
+/* How smt_to_text prints an uninterpreted constant: `text`, and for an
+ * enum-typed constant its value names (a numeral compared with it by = or
+ * distinct prints as the value's name). */
+typedef struct {
+  const char *text;
+  const char *const *enum_values;
+  int nenum_values;
+} smt_leaf_t;
+/* Called with the constant's solver name (as made by smt_const, with its
+ * "!N" suffix); returns false when the constant is unknown. */
+typedef bool (*smt_leaf_fn)(void *ctx, const char *const_name, smt_leaf_t *out);
+/* The quantifier-free term t in the concrete syntax of ism/expr.h (caller
+ * frees), or NULL (with smt_error set) when t uses something the language
+ * cannot express: quantifiers, integer div/mod, to_int, unknown constants. */
+char *smt_to_text(smt_t *s, smt_term_t t, smt_leaf_fn leaf, void *ctx);
+/* The solver name of a constant made with smt_const (caller frees). */
+char *smt_name(smt_t *s, smt_term_t constant);
 
 #endif

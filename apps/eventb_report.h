@@ -1,0 +1,10 @@
+/* Renders the result of `ismv eventb` as text or JSON (schema in docs/eventb.md). */
+#ifndef APPS_EVENTB_REPORT_H
+#define APPS_EVENTB_REPORT_H
+
+#include "verifier/eventb.h"
+
+/* A fresh string (caller frees); format is "text" or "json". */
+char *eventb_render(const eventb_model_t *m, const eventb_result_t *res, const char *format);
+
+#endif

@@ -1,0 +1,1 @@
+eventb examples/eventb/heater_eco_param.yaml --max-error D --robustify preserving

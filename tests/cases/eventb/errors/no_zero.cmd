@@ -1,0 +1,1 @@
+eventb tests/cases/eventb/errors/no_zero.yaml

@@ -1,0 +1,1 @@
+eventb tests/cases/eventb/errors/primed_guard.yaml

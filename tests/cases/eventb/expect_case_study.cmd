@@ -1,0 +1,1 @@
+check tests/cases/eventb/expect_case_study.yaml

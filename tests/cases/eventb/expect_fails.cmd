@@ -1,0 +1,1 @@
+check tests/cases/eventb/expect_fails.yaml

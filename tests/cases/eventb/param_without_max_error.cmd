@@ -1,0 +1,1 @@
+eventb examples/eventb/heater_param.yaml

@@ -1,0 +1,83 @@
+/* Unit tests of the solver backend: results, models, assumptions,
+ * push/pop, numerals, quantifier elimination, and that a Z3 error is
+ * recorded instead of ending the process. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/unit/check.h"
+#include "verifier/smt.h"
+
+static void test_basic(void) {
+  smt_t *s = smt_new(NULL);
+  smt_term_t x = smt_const(s, "x", SMT_SORT_REAL), y = smt_const(s, "y", SMT_SORT_INT);
+  /* x = y / 4 (as reals), 1 <= y <= 3, x > 0.6 */
+  smt_assert(s, smt_op(s, EXPR_EQ, x, smt_op(s, EXPR_DIV, smt_op(s, EXPR_TOREAL, y, 0, 0), smt_real(s, 4), 0), 0));
+  smt_assert(s, smt_op(s, EXPR_LE, smt_int(s, 1), y, 0));
+  smt_assert(s, smt_op(s, EXPR_LE, y, smt_int(s, 3), 0));
+  smt_assert(s, smt_op(s, EXPR_GT, x, smt_real_text(s, "0.6"), 0));
+  CHECK(smt_check(s, NULL, 0) == SMT_SAT);
+  double vx = 0, vy = 0;
+  char *exact = NULL;
+  CHECK(smt_model_real(s, x, &vx, &exact));
+  CHECK(smt_model_real(s, y, &vy, NULL));
+  CHECK(vy == 3 && vx == 0.75);
+  CHECK(exact && strcmp(exact, "3/4") == 0);
+  free(exact);
+  /* an assumption that contradicts, then the solver is still usable */
+  smt_term_t small = smt_op(s, EXPR_LT, x, smt_real_text(s, "5e-1"), 0);
+  CHECK(smt_check(s, &small, 1) == SMT_UNSAT);
+  smt_push(s);
+  smt_assert(s, small);
+  CHECK(smt_check(s, NULL, 0) == SMT_UNSAT);
+  smt_pop(s, 1);
+  CHECK(smt_check(s, NULL, 0) == SMT_SAT);
+  smt_stats_t st = smt_stats(s);
+  CHECK(st.checks == 4 && st.sat == 2 && st.unsat == 2);
+  smt_delete(s);
+}
+
+static void test_real_constants(void) {
+  smt_t *s = smt_new(NULL);
+  const double values[] = {0.1, -6, 300, 1e-7, 2.5e10};
+  for (size_t i = 0; i < sizeof values / sizeof *values; i++) {
+    smt_term_t c = smt_real(s, values[i]);
+    smt_term_t x = smt_const(s, "x", SMT_SORT_REAL);
+    smt_push(s);
+    smt_assert(s, smt_op(s, EXPR_EQ, x, c, 0));
+    double v = 0;
+    CHECK(smt_check(s, NULL, 0) == SMT_SAT && smt_model_real(s, x, &v, NULL) && v == values[i]);
+    smt_pop(s, 1);
+  }
+  smt_delete(s);
+}
+
+static void test_qe(void) {
+  smt_t *s = smt_new(NULL);
+  smt_term_t x = smt_const(s, "x", SMT_SORT_REAL), d = smt_const(s, "d", SMT_SORT_REAL);
+  /* exists x. 0 <= x <= d  <=>  d >= 0 */
+  smt_term_t body = smt_op(s, EXPR_AND, smt_op(s, EXPR_LE, smt_real(s, 0), x, 0), smt_op(s, EXPR_LE, x, d, 0), 0);
+  smt_term_t qf = smt_eliminate_quantifiers(s, smt_exists(s, &x, 1, body));
+  CHECK(qf != 0);
+  if (qf) {
+    smt_term_t differ = smt_op(s, EXPR_NOT, smt_op(s, EXPR_IFF, qf, smt_op(s, EXPR_GE, d, smt_real(s, 0), 0), 0), 0, 0);
+    CHECK(smt_check(s, &differ, 1) == SMT_UNSAT);
+  }
+  smt_delete(s);
+}
+
+static void test_error_is_recorded(void) {
+  smt_t *s = smt_new(NULL);
+  smt_term_t b = smt_const(s, "b", SMT_SORT_BOOL), n = smt_const(s, "n", SMT_SORT_INT);
+  CHECK(smt_op(s, EXPR_ADD, b, n, 0) == 0); /* sort mismatch: Z3 reports an error */
+  CHECK(smt_error(s) != NULL);
+  smt_delete(s);
+}
+
+int main(void) {
+  test_basic();
+  test_real_constants();
+  test_qe();
+  test_error_is_recorded();
+  return CHECK_RESULT();
+}

@@ -1,0 +1,98 @@
+/* The analyses of `ismv eventb` (Kobayashi et al., "Robustifying controller
+ * specifications of cyber-physical systems against perceptual uncertainty"):
+ * invariant preservation, feasibility and partitioning of a controller-plant
+ * model (Def. 2), uncertainty injection (Fig. 4), action-preserving and
+ * action-repurposing robustification (Figs. 7 and 9) with vacuity checks and
+ * the conditions of Theorems 1 and 2, and the largest tolerable error of a
+ * parametric uncertainty. Every answer is a Z3 query; see docs/eventb.md. */
+#ifndef VERIFIER_EVENTB_H
+#define VERIFIER_EVENTB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "verifier/eventb_model.h"
+
+typedef enum { EVENTB_AUTO, EVENTB_PRESERVING, EVENTB_REPURPOSING, EVENTB_NONE } eventb_method_t;
+typedef enum { EVENTB_HOLDS, EVENTB_FAILS, EVENTB_UNKNOWN } eventb_verdict_t;
+
+typedef struct {
+  eventb_method_t method;  /* EVENTB_AUTO: Fig. 1's workflow */
+  const char *max_error;   /* a model parameter to maximise, or NULL */
+  unsigned timeout_ms;     /* per solver check; 0 = none */
+  unsigned long long rlimit; /* per solver check, Z3 resource units; 0 = none */
+} eventb_options_t;
+
+/* One value of a witness; section is "state", "perceived", "parameters",
+ * "model parameters" or "next". */
+typedef struct {
+  const char *section;
+  const char *name;
+  char *value; /* owned; exact (ints, p/q rationals, enum names, true/false) */
+} eventb_binding_t;
+
+typedef struct {
+  const char *name;        /* "invariant", "feasibility", ... */
+  eventb_verdict_t verdict;
+  const char *event;       /* the event of the witness, or NULL */
+  char *detail;            /* owned, or NULL: what the witness shows */
+  eventb_binding_t *witness; /* owned, nwitness items; only when verdict == EVENTB_FAILS */
+  size_t nwitness;
+} eventb_check_t;
+
+/* A robustified controller event E_u. */
+typedef struct {
+  char *name;              /* owned */
+  int *u;                  /* owned: indices of original controller events, ascending */
+  size_t nu;
+  char *guard;             /* owned: quantifier-free guard over perceived state and parameters */
+  char *action;            /* owned: before-after predicate over true state (see docs/eventb.md) */
+  char **param_names;      /* owned, nparams items */
+  const char **param_types; /* "int", "real", "bool" */
+  size_t nparams;
+} eventb_revent_t;
+
+typedef struct {
+  bool ran;                /* an uncertainty was given and injection was analysed */
+  eventb_method_t method;  /* the robustification reported (EVENTB_NONE: none succeeded) */
+  eventb_revent_t *events; /* non-vacuous events of the chosen method */
+  size_t nevents;
+  int **vacuous;           /* subsets u (each -1 terminated) whose events are vacuous */
+  size_t nvacuous;
+} eventb_robust_t;
+
+typedef struct {
+  bool ran;
+  const char *parameter;
+  eventb_method_t method;  /* method the value is for */
+  bool found;              /* some value satisfies the condition */
+  bool unbounded;          /* every value satisfies it */
+  char *value;             /* owned: the largest value, exact */
+  double number;
+  char *formula;           /* owned: the set of admissible values, e.g. "D <= 2" */
+} eventb_max_error_t;
+
+typedef struct {
+  eventb_check_t *checks;  /* in a fixed order */
+  size_t nchecks;
+  eventb_robust_t robust;
+  eventb_max_error_t max_error;
+  char **hat_names;        /* owned [nhat_names = nvars]: names of perceived copies of uncertain variables, else NULL */
+  size_t nhat_names;
+  bool unknown;            /* some solver answer was unknown: never report success */
+  char *reason;            /* owned: why, when unknown or when a formula could not be written */
+  bool error;              /* an internal failure (QE, conversion): reason says which */
+} eventb_result_t;
+
+/* Runs every analysis the model and options call for. Borrows m. */
+void eventb_analyse(const eventb_model_t *m, const eventb_options_t *opt, eventb_result_t *res);
+void eventb_result_free(eventb_result_t *res);
+/* The check named `name`, or NULL. */
+const eventb_check_t *eventb_find_check(const eventb_result_t *res, const char *name);
+/* The robustified model (perceived copies as variables, invariant I^S and
+ * I^U, robustified controller events) as YAML that eventb_load reads back;
+ * caller frees. Requires res->robust.method != EVENTB_NONE. */
+char *eventb_write_model(const eventb_model_t *m, const eventb_result_t *res);
+const char *eventb_method_name(eventb_method_t method);
+
+#endif
