@@ -233,6 +233,7 @@ bool sim_rebuild(const ism_model_t *m, explore_mode_t mode, cex_t *c, const doub
     const ism_rule_t *rule = &m->rules[c->rules[k]];
     memcpy(x.U, x.T, nv * sizeof *x.U);
     memcpy(x.cur, x.N, nv * sizeof *x.cur);
+    int first_fail = -2;
     for (size_t p = 0; p < rule->nsteps && ok; p++) {
       const ism_step_t *st = &rule->steps[p];
       if (st->kind == ISM_STEP_ASSIGN) {
@@ -248,13 +249,17 @@ bool sim_rebuild(const ism_model_t *m, explore_mode_t mode, cex_t *c, const doub
       }
       for (size_t v = 0; v < nv; v++) x.err[v] = ca->has_actual[v] ? act_err[ai * nv + v] : 0;
       for (size_t v = 0; v < nv; v++) ca->before[v] = m->vars[v].sensing ? x.U[v] : x.cur[v];
-      exec_action(&x, st->action, ca->after);
+      if (exec_action(&x, st->action, ca->after) && first_fail == -2) first_fail = (int)p;
       for (size_t v = 0; v < nv; v++) {
         ca->after[v] = m->vars[v].sensing ? x.after[v] : x.cur[v];
         if (ca->has_actual[v]) ca->actual[v] = x.actual[v];
       }
     }
     next_truth(&x, c, k, c->rules[k]);
+    bool global = m->failure && eval_bool(m, m->failure, x.T, NULL, x.N);
+    bool failed = first_fail != -2 || global;
+    if (k + 1 < c->length) ok &= !failed; /* exactly, not just within the re-check's tolerance */
+    else ok &= c->fail_position >= 0 ? first_fail == c->fail_position : first_fail == -2 && global;
   }
   if (ok) memcpy(c->truth + (size_t)c->length * nv, x.T, nv * sizeof *x.T);
   free(e);

@@ -44,7 +44,8 @@ void sim_counterexample(const ism_model_t *m, explore_mode_t mode, const cex_t *
  * true values are taken as they are; true values after each action,
  * actual values and the next sensings follow the path's rules. Sensed
  * values become the most likely errors that keep each rule's condition
- * true. Returns false if no such sensed values were found; the caller
+ * true. Returns false if no such sensed values were found or the path
+ * does not fail exactly as c says (no tolerance here); the caller
  * re-checks the result with explore_replay. */
 bool sim_rebuild(const ism_model_t *m, explore_mode_t mode, cex_t *c, const double *act_err);
 
