@@ -87,13 +87,28 @@ double dist_sample(const dist_t *d, dist_rng_t *r) { return dist_quantile(d, gsl
 
 void *dist_rng_gsl(dist_rng_t *r) { return r->g; }
 
+/* x with P(X <= x) = p for X ~ Beta(a, b), or P(X > x) = p when upper.
+ * GSL's gsl_cdf_beta_Pinv/Qinv return NaN for some large a, b (e.g.
+ * Qinv(0.025, 3467, 6534) in GSL 2.7); then bisection on the CDF. */
+static double beta_inverse(double p, double a, double b, bool upper) {
+  double x = upper ? gsl_cdf_beta_Qinv(p, a, b) : gsl_cdf_beta_Pinv(p, a, b);
+  if (x >= 0 && x <= 1) return x;
+  double lo = 0, hi = 1;
+  for (int k = 0; k < 200 && hi - lo > 1e-15; k++) {
+    double mid = lo + (hi - lo) / 2;
+    double tail = upper ? gsl_cdf_beta_Q(mid, a, b) : gsl_cdf_beta_P(mid, a, b);
+    if (!(tail == tail)) return upper ? 1 : 0; /* NaN: the safe side */
+    if (upper ? tail > p : tail < p) lo = mid;
+    else hi = mid;
+  }
+  return lo + (hi - lo) / 2;
+}
+
 void dist_clopper_pearson(unsigned long k, unsigned long n, double level, double *lo, double *hi) {
   dist_gsl_quiet();
   double alpha = 1 - level;
   *lo = 0, *hi = 1;
   if (n == 0) return;
-  if (k > 0) *lo = gsl_cdf_beta_Pinv(alpha / 2, (double)k, (double)(n - k + 1));
-  if (k < n) *hi = gsl_cdf_beta_Qinv(alpha / 2, (double)(k + 1), (double)(n - k));
-  if (!(*lo >= 0)) *lo = 0; /* NaN from a failed inversion: the safe side */
-  if (!(*hi <= 1)) *hi = 1;
+  if (k > 0) *lo = beta_inverse(alpha / 2, (double)k, (double)(n - k + 1), false);
+  if (k < n) *hi = beta_inverse(alpha / 2, (double)(k + 1), (double)(n - k), true);
 }

@@ -70,6 +70,9 @@ static void test_clopper_pearson(void) {
   dist_clopper_pearson(5, 10, 0.95, &lo, &hi); /* tabulated: [0.187086, 0.812914] */
   CHECK_NEAR(lo, 0.187086, 1e-6);
   CHECK_NEAR(hi, 0.812914, 1e-6);
+  dist_clopper_pearson(3466, 10000, 0.95, &lo, &hi); /* GSL's Qinv gives NaN here; the normal approximation is close */
+  CHECK_NEAR(lo, 0.3466 - 1.96 * sqrt(0.3466 * 0.6534 / 1e4), 2e-4);
+  CHECK_NEAR(hi, 0.3466 + 1.96 * sqrt(0.3466 * 0.6534 / 1e4), 2e-4);
   dist_clopper_pearson(10, 10, 0.95, &lo, &hi);
   CHECK_NEAR(lo, pow(0.025, 0.1), 1e-9);
   CHECK_NEAR(hi, 1, 0);
