@@ -10,6 +10,7 @@
 #include "apps/verify_report.h"
 #include "ism/ism.h"
 #include "ism/strbuf.h"
+#include "probability/rank.h"
 #include "verifier/explore.h"
 
 static const cli_option_t options[] = {
@@ -19,7 +20,11 @@ static const cli_option_t options[] = {
     {"strategy", 0, OPT_CHOICE, NULL, "incremental|per-path", "incremental", 0, -1,
      "incremental: one solver, infeasible prefixes pruned; per-path: the paper's fresh solve of every path"},
     {"budget", 0, OPT_REAL, "SECONDS", NULL, "none", 0, 1e9, "wall-clock budget; when it runs out the verdict is inconclusive"},
-    {"top", 'n', OPT_INT, "N", NULL, "all", 1, 1e9, "report only the first N counterexamples"},
+    {"top", 'n', OPT_INT, "N", NULL, "all", 1, 1e9, "report only the N most likely counterexamples"},
+    {"min-prob", 0, OPT_REAL, "P", NULL, "0 (or the model's verify: min_prob)", 0, 1,
+     "drop counterexamples whose probability is below P"},
+    {"probability", 0, OPT_CHOICE, NULL, "per-rule|joint", "per-rule", 0, -1,
+     "per-rule: the paper's product of rule probabilities; joint: Monte Carlo of path and failure together"},
     {"format", 'f', OPT_CHOICE, NULL, "text|json|sarif|junit", "text", 0, -1, "output format"},
     {"output", 'o', OPT_STRING, "FILE", NULL, "stdout", 0, -1, "write the report to FILE"},
     {"stats", 0, OPT_FLAG, NULL, NULL, NULL, 0, -1, "add timings to the report and print statistics on stderr"},
@@ -43,17 +48,37 @@ static int run_verify(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
   bool stats = cli_opt(self, values, "stats")->set;
   const char *format = (v = cli_opt(self, values, "format"))->set ? v->s : "text";
 
+  double min_prob = (v = cli_opt(self, values, "min-prob"))->set ? v->r : mo->has_min_prob ? mo->min_prob : 0;
+  rank_options_t ropt;
+  rank_options_init(&ropt, opt.mode);
+  if ((v = cli_opt(self, values, "probability"))->set && strcmp(v->s, "joint") == 0) ropt.estimator = RANK_JOINT;
+
   explore_result_t res;
   explore_run(m, &opt, &res);
-  if (res.replay_failed) {
-    fprintf(ctx->err, "ismv: internal error: %s\n", res.replay_message);
+  char *bad = NULL;
+  if (!res.replay_failed) {
+    rank_result(m, &ropt, &res);
+    for (size_t k = 0; k < res.ncexs && !bad; k++) {
+      const cex_t *c = &res.cexs[k];
+      char *msg = explore_replay(m, opt.mode, c);
+      if (msg) bad = xasprintf("ranked counterexample %zu failed its re-check: %s", k + 1, msg);
+      else if (!(c->probability >= 0 && c->probability <= 1))
+        bad = xasprintf("counterexample %zu has probability %g outside [0, 1]", k + 1, c->probability);
+      free(msg);
+    }
+  }
+  if (res.replay_failed || bad) {
+    fprintf(ctx->err, "ismv: internal error: %s\n", bad ? bad : res.replay_message);
+    free(bad);
     explore_result_free(&res);
     ism_free(m);
     return CLI_EXIT_INTERNAL;
   }
-  size_t total = res.ncexs;
-  verify_report_t rep = {m, &opt, &res, total, stats};
-  if (top > 0 && (size_t)top < res.ncexs) rep.shown = (size_t)top;
+  size_t total = res.ncexs, kept = 0;
+  while (kept < total && res.cexs[kept].probability >= min_prob) kept++;
+  verify_report_t rep = {m, &opt, &res, kept, stats, total - kept, min_prob, ropt.estimator == RANK_JOINT};
+  if (top > 0 && (size_t)top < kept) rep.shown = (size_t)top;
+  if (total && !kept) res.verdict = EXPLORE_VERIFIED; /* every counterexample was below --min-prob */
   char *text = verify_render(&rep, format);
   int rc = cli_write_output(ctx, text);
   free(text);
@@ -61,6 +86,12 @@ static int run_verify(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
     fprintf(ctx->err, "ismv: %llu paths, %llu pruned, %llu solver checks, %.3f s\n", res.paths, res.pruned,
             res.solver_checks, res.seconds);
   if (res.verdict == EXPLORE_INCONCLUSIVE) fprintf(ctx->err, "ismv: inconclusive: %s\n", res.reason);
+  if (total && !kept)
+    fprintf(ctx->err, "ismv: note: all %zu counterexamples have probability below %g and were dropped (--min-prob)\n",
+            total, min_prob);
+  else if (total > kept)
+    fprintf(ctx->err, "ismv: note: %zu counterexamples with probability below %g dropped (--min-prob)\n", total - kept,
+            min_prob);
   int verdict_rc = res.verdict == EXPLORE_VIOLATED ? CLI_EXIT_VIOLATION
                    : res.verdict == EXPLORE_INCONCLUSIVE ? CLI_EXIT_INCONCLUSIVE : CLI_EXIT_OK;
   if (m->expect) {
@@ -89,6 +120,10 @@ const cli_command_t cmd_verify = {
         "its actions) and the sensing and actuation error ranges. Each counterexample is reported\n"
         "once, at its first failure, with the true and sensed value of every variable at every step,\n"
         "after a re-check of the path on those values.\n\n"
+        "Counterexamples are ranked by probability, most likely first (docs/probability.md): each is\n"
+        "moved to the valuation of its path that makes it most likely, then estimated per rule (the\n"
+        "paper) or jointly. --min-prob and --top filter after ranking; when --min-prob drops them all\n"
+        "the verdict is verified (exit 0) with a note on stderr.\n\n"
         "Options may also be set in the model under `verify:`; the command line overrides them.\n"
         "With an `expect:` block in the model (keys verdict, counterexamples, paths, pruned) the exit\n"
         "code says whether the expectations hold. Model format: docs/ism-format.md; semantics and\n"

@@ -5,6 +5,7 @@
 #include "apps/cli.h"
 
 extern const cli_command_t cmd_verify;
+extern const cli_command_t cmd_simulate;
 extern const cli_command_t cmd_robustness;
 extern const cli_command_t cmd_masking;
 extern const cli_command_t cmd_check;

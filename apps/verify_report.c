@@ -44,9 +44,9 @@ static void text_cex(strbuf_t *sb, const verify_report_t *rep, size_t index, con
   verify_path_text(sb, m, c);
   strbuf_putc(sb, '\n');
   if (c->has_probability) {
-    strbuf_printf(sb, "  probability: %.6g", c->probability);
+    strbuf_printf(sb, "  rank %zu, probability %.6g", index + 1, c->probability);
     if (c->probability_error > 0) strbuf_printf(sb, " (± %.2g)", c->probability_error);
-    strbuf_putc(sb, '\n');
+    strbuf_puts(sb, rep->joint ? " (joint)\n" : " (per rule)\n");
   }
   char *fail = failure_text(m, c);
   strbuf_printf(sb, "  fails at step %d (rule %s): %s\n", c->length, m->rules[c->rules[c->length - 1]].id, fail);
@@ -108,7 +108,8 @@ static void render_text(strbuf_t *sb, const verify_report_t *rep) {
     strbuf_printf(sb, "%zu counterexample%s", res->ncexs, res->ncexs == 1 ? "" : "s");
   else
     strbuf_puts(sb, "no counterexample");
-  if (rep->shown < res->ncexs) strbuf_printf(sb, ", the first %zu shown", rep->shown);
+  if (rep->dropped) strbuf_printf(sb, ", %zu below probability %g dropped", rep->dropped, rep->min_prob);
+  if (rep->shown < res->ncexs - rep->dropped) strbuf_printf(sb, ", the %zu most likely shown", rep->shown);
   strbuf_putc(sb, '\n');
   if (res->reason) strbuf_printf(sb, "%s: %s\n", res->verdict == EXPLORE_INCONCLUSIVE ? "inconclusive" : "search incomplete", res->reason);
   if (res->ncexs) strbuf_puts(sb, "values: true (~sensed) at each sensing; 'after' = true values after the last rule\n");
@@ -211,7 +212,10 @@ static void render_json(strbuf_t *sb, const verify_report_t *rep) {
     strbuf_json_string(sb, res->reason);
     strbuf_puts(sb, ",\n");
   }
-  strbuf_printf(sb, "  \"total_counterexamples\": %zu,\n  \"counterexamples\": [", res->ncexs);
+  strbuf_printf(sb, "  \"total_counterexamples\": %zu,\n", res->ncexs);
+  if (rep->dropped) strbuf_printf(sb, "  \"below_min_prob\": %zu,\n", rep->dropped);
+  if (res->ncexs) strbuf_printf(sb, "  \"estimator\": \"%s\",\n", rep->joint ? "joint" : "per-rule");
+  strbuf_puts(sb, "  \"counterexamples\": [");
   for (size_t k = 0; k < rep->shown; k++) {
     strbuf_puts(sb, k ? ",\n" : "\n");
     json_cex(sb, rep, k, &res->cexs[k]);

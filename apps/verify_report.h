@@ -17,6 +17,9 @@ typedef struct {
   const explore_result_t *res;
   size_t shown;      /* counterexamples rendered: the first `shown` of res->cexs */
   bool timings;      /* include seconds */
+  size_t dropped;    /* counterexamples below min_prob, after the first `shown + ...` kept ones */
+  double min_prob;
+  bool joint;        /* probabilities from the joint estimator */
 } verify_report_t;
 
 /* The report in `format` ("text", "json", "sarif", "junit"); caller frees. */

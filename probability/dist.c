@@ -1,0 +1,114 @@
+#include "probability/dist.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_rng.h>
+
+#include "ism/alloc.h"
+
+struct dist_rng {
+  gsl_rng *g;
+};
+
+void dist_gsl_quiet(void) { gsl_set_error_handler_off(); }
+
+/* Mass of the standard normal between za <= zb, from the side that keeps precision. */
+static double normal_mass(double za, double zb) {
+  if (za > 0) return gsl_cdf_ugaussian_Q(za) - gsl_cdf_ugaussian_Q(zb);
+  return gsl_cdf_ugaussian_P(zb) - gsl_cdf_ugaussian_P(za);
+}
+
+bool dist_init(dist_t *d, ism_dist_t kind, double lo, double hi, double mean, double sd) {
+  dist_gsl_quiet();
+  *d = (dist_t){kind, lo, hi, mean, sd, 0, 1};
+  if (!(lo <= hi)) return false;
+  if (kind == ISM_DIST_GAUSSIAN) {
+    if (!(sd > 0)) return false;
+    d->plo = gsl_cdf_ugaussian_P((lo - mean) / sd);
+    d->z = lo == hi ? 1 : normal_mass((lo - mean) / sd, (hi - mean) / sd);
+    if (!(d->z > 0)) return false;
+  }
+  return true;
+}
+
+bool dist_of_var(const ism_var_t *v, dist_t *d) {
+  return dist_init(d, v->dist, v->err_lo, v->err_hi, v->mean, v->sd);
+}
+
+double dist_mass(const dist_t *d, double a, double b) {
+  if (a < d->lo) a = d->lo;
+  if (b > d->hi) b = d->hi;
+  if (a > b) return 0;
+  if (d->lo == d->hi) return 1;
+  double p = d->kind == ISM_DIST_UNIFORM ? (b - a) / (d->hi - d->lo)
+                                         : normal_mass((a - d->mean) / d->sd, (b - d->mean) / d->sd) / d->z;
+  return p < 0 ? 0 : p > 1 ? 1 : p;
+}
+
+double dist_quantile(const dist_t *d, double u) {
+  if (u <= 0 || d->lo == d->hi) return d->lo;
+  if (u >= 1) return d->hi;
+  double x;
+  if (d->kind == ISM_DIST_UNIFORM) {
+    x = d->lo + u * (d->hi - d->lo);
+  } else {
+    double p = d->plo + u * d->z;
+    x = d->mean + d->sd * gsl_cdf_ugaussian_Pinv(p < 1 ? p : nextafter(1, 0));
+  }
+  return x < d->lo ? d->lo : x > d->hi ? d->hi : x;
+}
+
+double dist_mode(const dist_t *d) {
+  double m = d->kind == ISM_DIST_UNIFORM ? (d->lo + d->hi) / 2 : d->mean;
+  return m < d->lo ? d->lo : m > d->hi ? d->hi : m;
+}
+
+dist_rng_t *dist_rng_new(unsigned long seed) {
+  dist_gsl_quiet();
+  dist_rng_t *r = xmalloc(sizeof *r);
+  r->g = gsl_rng_alloc(gsl_rng_mt19937);
+  if (!r->g) abort(); /* out of memory */
+  gsl_rng_set(r->g, seed);
+  return r;
+}
+
+void dist_rng_delete(dist_rng_t *r) {
+  if (!r) return;
+  gsl_rng_free(r->g);
+  free(r);
+}
+
+double dist_rng_uniform(dist_rng_t *r) { return gsl_rng_uniform(r->g); }
+
+double dist_sample(const dist_t *d, dist_rng_t *r) { return dist_quantile(d, gsl_rng_uniform_pos(r->g)); }
+
+void *dist_rng_gsl(dist_rng_t *r) { return r->g; }
+
+/* x with P(X <= x) = p for X ~ Beta(a, b), or P(X > x) = p when upper.
+ * GSL's gsl_cdf_beta_Pinv/Qinv return NaN for some large a, b (e.g.
+ * Qinv(0.025, 3467, 6534) in GSL 2.7); then bisection on the CDF. */
+static double beta_inverse(double p, double a, double b, bool upper) {
+  double x = upper ? gsl_cdf_beta_Qinv(p, a, b) : gsl_cdf_beta_Pinv(p, a, b);
+  if (x >= 0 && x <= 1) return x;
+  double lo = 0, hi = 1;
+  for (int k = 0; k < 200 && hi - lo > 1e-15; k++) {
+    double mid = lo + (hi - lo) / 2;
+    double tail = upper ? gsl_cdf_beta_Q(mid, a, b) : gsl_cdf_beta_P(mid, a, b);
+    if (!(tail == tail)) return upper ? 1 : 0; /* NaN: the safe side */
+    if (upper ? tail > p : tail < p) lo = mid;
+    else hi = mid;
+  }
+  return lo + (hi - lo) / 2;
+}
+
+void dist_clopper_pearson(unsigned long k, unsigned long n, double level, double *lo, double *hi) {
+  dist_gsl_quiet();
+  double alpha = 1 - level;
+  *lo = 0, *hi = 1;
+  if (n == 0) return;
+  if (k > 0) *lo = beta_inverse(alpha / 2, (double)k, (double)(n - k + 1), false);
+  if (k < n) *hi = beta_inverse(alpha / 2, (double)(k + 1), (double)(n - k), true);
+}

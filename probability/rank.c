@@ -1,0 +1,290 @@
+#include "probability/rank.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ism/alloc.h"
+#include "ism/vec.h"
+#include "probability/dist.h"
+#include "probability/simulate.h"
+
+void rank_options_init(rank_options_t *opt, explore_mode_t mode) {
+  *opt = (rank_options_t){mode, RANK_PER_RULE, COND_AUTO, true, 600, 20000, 1};
+}
+
+bool rank_step(const ism_model_t *m, explore_mode_t mode, const cex_t *c, int k, cond_method_t method,
+               cond_prob_t *out) {
+  int r = c->rules[k];
+  size_t n = 1, cap = 1;
+  for (const int *o = m->rules_from[m->rules[r].from]; *o != r; o++) cap++;
+  const expr_t **parts = xmalloc(cap * sizeof *parts);
+  bool *want = xmalloc(cap * sizeof *want);
+  parts[0] = m->rules[r].when, want[0] = true;
+  if (m->selection == ISM_SELECT_FIRST)
+    for (const int *o = m->rules_from[m->rules[r].from]; *o != r; o++) parts[n] = m->rules[*o].when, want[n++] = false;
+  cond_t cond = {m, parts, want, n, c->truth + (size_t)k * m->nvars, mode == EXPLORE_ACTUAL};
+  bool ok = cond_probability(&cond, method, out);
+  free(parts);
+  free(want);
+  return ok;
+}
+
+bool rank_per_rule(const ism_model_t *m, explore_mode_t mode, const cex_t *c, cond_method_t method, double *p,
+                   double *error) {
+  double prod = 1, err = 0;
+  bool ok = true;
+  for (int k = 0; k < c->length; k++) {
+    cond_prob_t s;
+    ok &= rank_step(m, mode, c, k, method, &s);
+    err = err * s.p + prod * s.error; /* d(ab) <= |a| db + |b| da, to first order */
+    prod *= s.p;
+  }
+  *p = prod;
+  *error = err > 1 ? 1 : err;
+  return ok;
+}
+
+unsigned long rank_path_seed(const cex_t *c, unsigned long seed) {
+  unsigned long h = 1469598103934665603UL ^ seed;
+  for (int k = 0; k < c->length; k++) h = (h ^ (unsigned long)c->rules[k]) * 1099511628211UL;
+  return h ^ (unsigned long)c->length;
+}
+
+/* ---- valuation search ---- */
+
+/* A free value: truth[index], actions[action].after[var], or act_err[index]. */
+typedef enum { PARAM_TRUTH, PARAM_AFTER, PARAM_ACT_ERR } param_kind_t;
+
+typedef struct {
+  param_kind_t kind;
+  size_t index;      /* PARAM_TRUTH, PARAM_ACT_ERR */
+  size_t action;     /* PARAM_AFTER */
+  int var;
+  double lo, hi, step;
+} param_t;
+
+/* A candidate: a deep copy of a counterexample with its actuation errors. */
+typedef struct {
+  cex_t c;
+  double *act_err; /* [nactions * nvars] */
+  double p;
+} cand_t;
+
+static double *dup_doubles(const double *a, size_t n) {
+  double *b = xmalloc((n + 1) * sizeof *b);
+  memcpy(b, a, n * sizeof *b);
+  return b;
+}
+
+static void cand_init(cand_t *k, const cex_t *c, size_t nv) {
+  k->c = *c;
+  k->c.rules = xmalloc((size_t)c->length * sizeof *c->rules);
+  memcpy(k->c.rules, c->rules, (size_t)c->length * sizeof *c->rules);
+  k->c.states = xmalloc((size_t)(c->length + 1) * sizeof *c->states);
+  memcpy(k->c.states, c->states, (size_t)(c->length + 1) * sizeof *c->states);
+  k->c.truth = dup_doubles(c->truth, (size_t)(c->length + 1) * nv);
+  k->c.sensed = dup_doubles(c->sensed, (size_t)c->length * nv);
+  k->c.actions = xcalloc(c->nactions + 1, sizeof *k->c.actions);
+  k->act_err = xcalloc(c->nactions * nv + 1, sizeof *k->act_err);
+  for (size_t a = 0; a < c->nactions; a++) {
+    const cex_action_t *s = &c->actions[a];
+    cex_action_t *d = &k->c.actions[a];
+    *d = *s;
+    d->before = dup_doubles(s->before, nv), d->after = dup_doubles(s->after, nv), d->actual = dup_doubles(s->actual, nv);
+    d->has_actual = xmalloc((nv + 1) * sizeof *d->has_actual);
+    memcpy(d->has_actual, s->has_actual, nv * sizeof *d->has_actual);
+    for (size_t v = 0; v < nv; v++)
+      if (s->has_actual[v]) k->act_err[a * nv + v] = s->actual[v] - s->before[v];
+  }
+}
+
+/* Copies the values of src into dst (same shape). */
+static void cand_assign(cand_t *dst, const cand_t *src, size_t nv) {
+  const cex_t *s = &src->c;
+  memcpy(dst->c.truth, s->truth, (size_t)(s->length + 1) * nv * sizeof *s->truth);
+  memcpy(dst->c.sensed, s->sensed, (size_t)s->length * nv * sizeof *s->sensed);
+  for (size_t a = 0; a < s->nactions; a++) {
+    memcpy(dst->c.actions[a].before, s->actions[a].before, nv * sizeof(double));
+    memcpy(dst->c.actions[a].after, s->actions[a].after, nv * sizeof(double));
+    memcpy(dst->c.actions[a].actual, s->actions[a].actual, nv * sizeof(double));
+  }
+  memcpy(dst->act_err, src->act_err, s->nactions * nv * sizeof *src->act_err);
+  dst->p = src->p;
+}
+
+static void cand_free(cand_t *k) {
+  for (size_t a = 0; a < k->c.nactions; a++) {
+    free(k->c.actions[a].before), free(k->c.actions[a].after), free(k->c.actions[a].actual);
+    free(k->c.actions[a].has_actual);
+  }
+  free(k->c.actions), free(k->c.rules), free(k->c.states), free(k->c.truth), free(k->c.sensed);
+  free(k->act_err);
+}
+
+static double *param_at(cand_t *k, const param_t *p) {
+  switch (p->kind) {
+  case PARAM_TRUTH: return &k->c.truth[p->index];
+  case PARAM_AFTER: return &k->c.actions[p->action].after[p->var];
+  default: return &k->act_err[p->index];
+  }
+}
+
+static param_t bounded(param_kind_t kind, size_t index, size_t action, int var, const ism_var_t *v, double x) {
+  param_t p = {kind, index, action, var, -INFINITY, INFINITY, 1 + fabs(x) / 4};
+  if (kind == PARAM_ACT_ERR) p.lo = v->err_lo, p.hi = v->err_hi;
+  else if (v->has_range) p.lo = v->range_lo, p.hi = v->range_hi;
+  if (isfinite(p.lo) && isfinite(p.hi)) p.step = (p.hi - p.lo) / 8;
+  return p;
+}
+
+/* Does any effect of the action define v (v' == expr)? */
+static bool effect_defines(const ism_model_t *m, const ism_action_t *a, int v) {
+  for (size_t k = 0; k < a->neffects; k++) {
+    const expr_t *e = a->effects[k];
+    if (e->kind != EXPR_EQ) continue;
+    const expr_t *sides[2] = {e->u.op.a, e->u.op.b};
+    for (int s = 0; s < 2; s++)
+      if (sides[s]->kind == EXPR_VAR && sides[s]->u.var.primed && sides[s]->u.var.id == v) return true;
+  }
+  (void)m;
+  return false;
+}
+
+typedef VEC(param_t) param_vec_t;
+
+static void collect_params(const ism_model_t *m, explore_mode_t mode, const cand_t *k, param_vec_t *ps) {
+  size_t nv = m->nvars;
+  const cex_t *c = &k->c;
+  for (size_t v = 0; v < nv; v++)
+    if (m->vars[v].sensing) VEC_PUSH(ps, bounded(PARAM_TRUTH, v, 0, (int)v, &m->vars[v], c->truth[v]));
+  for (int s = 0; s < c->length; s++) {
+    const ism_rule_t *rule = &m->rules[c->rules[s]];
+    if (rule->has_action) continue;
+    for (size_t v = 0; v < nv; v++)
+      if (m->vars[v].sensing && (m->vars[v].dynamic || mode == EXPLORE_NAIVE)) {
+        size_t at = (size_t)(s + 1) * nv + v;
+        VEC_PUSH(ps, bounded(PARAM_TRUTH, at, 0, (int)v, &m->vars[v], c->truth[at]));
+      }
+  }
+  for (size_t a = 0; a < c->nactions; a++) {
+    const cex_action_t *ca = &c->actions[a];
+    for (size_t v = 0; v < nv; v++) {
+      if (ca->has_actual[v]) VEC_PUSH(ps, bounded(PARAM_ACT_ERR, a * nv + v, a, (int)v, &m->vars[v], k->act_err[a * nv + v]));
+      else if (m->vars[v].sensing && (mode == EXPLORE_NAIVE || !effect_defines(m, &m->actions[ca->action], (int)v)))
+        VEC_PUSH(ps, bounded(PARAM_AFTER, 0, a, (int)v, &m->vars[v], ca->after[v]));
+    }
+  }
+}
+
+/* Rebuilds a candidate from its free values and scores it; -1 when invalid. */
+static double score(const ism_model_t *m, const rank_options_t *opt, cand_t *k) {
+  if (!sim_rebuild(m, opt->mode, &k->c, k->act_err)) return -1;
+  char *msg = explore_replay(m, opt->mode, &k->c);
+  if (msg) {
+    free(msg);
+    return -1;
+  }
+  double p = 0, err = 0;
+  return rank_per_rule(m, opt->mode, &k->c, opt->method, &p, &err) ? p : -1;
+}
+
+/* Tries best + (di * step_i, dj * step_j) (j < 0: coordinate i alone);
+ * keeps the trial when it is strictly better. */
+static bool try_move(const ism_model_t *m, const rank_options_t *opt, cand_t *best, cand_t *trial, param_t *pi, int di,
+                     param_t *pj, int dj, int *evaluations) {
+  cand_assign(trial, best, m->nvars);
+  bool moved = false;
+  param_t *ps[2] = {pi, pj};
+  int ds[2] = {di, dj};
+  for (int q = 0; q < 2; q++) {
+    if (!ps[q]) continue;
+    double *x = param_at(trial, ps[q]), to = *x + ds[q] * ps[q]->step;
+    to = to < ps[q]->lo ? ps[q]->lo : to > ps[q]->hi ? ps[q]->hi : to;
+    moved |= to != *x;
+    *x = to;
+  }
+  if (!moved) return false;
+  ++*evaluations;
+  double s = score(m, opt, trial);
+  if (!(s > best->p * (1 + 1e-12) + 1e-300)) return false;
+  trial->p = s;
+  cand_assign(best, trial, m->nvars);
+  return true;
+}
+
+/* Pattern search: moves of single free values by +-step, then (for up to
+ * 16 free values) of pairs, since a failure often ties a true value to an
+ * actuation error; keeps strict improvements, halves the steps when no
+ * move improves. Deterministic. */
+static void search(const ism_model_t *m, const rank_options_t *opt, cand_t *best, cand_t *trial) {
+  param_vec_t ps = {0};
+  collect_params(m, opt->mode, best, &ps);
+  int evaluations = 0, max = opt->max_evaluations;
+  double step = 0; /* one step for all: constraints like x' == x - unit have slope 1 */
+  for (size_t i = 0; i < ps.len; i++) step = fmax(step, ps.data[i].step);
+  for (size_t i = 0; i < ps.len; i++) ps.data[i].step = step;
+  for (int round = 0; round < 40 && evaluations < max && ps.len; round++) {
+    bool improved = false;
+    for (size_t i = 0; i < ps.len && !improved && evaluations < max; i++)
+      for (int d = -1; d <= 1 && !improved; d += 2) improved = try_move(m, opt, best, trial, &ps.data[i], d, NULL, 0, &evaluations);
+    for (size_t i = 0; i < ps.len && ps.len <= 16 && !improved && evaluations < max; i++)
+      for (size_t j = i + 1; j < ps.len && !improved; j++)
+        for (int d = 0; d < 4 && !improved; d++)
+          improved = try_move(m, opt, best, trial, &ps.data[i], d & 1 ? 1 : -1, &ps.data[j], d & 2 ? 1 : -1, &evaluations);
+    if (!improved)
+      for (size_t i = 0; i < ps.len; i++) ps.data[i].step /= 2;
+  }
+  VEC_FREE(&ps);
+}
+
+/* Copies the values of k back into c (same shape). */
+static void write_back(cex_t *c, const cand_t *k, size_t nv) {
+  memcpy(c->truth, k->c.truth, (size_t)(c->length + 1) * nv * sizeof *c->truth);
+  memcpy(c->sensed, k->c.sensed, (size_t)c->length * nv * sizeof *c->sensed);
+  for (size_t a = 0; a < c->nactions; a++) {
+    memcpy(c->actions[a].before, k->c.actions[a].before, nv * sizeof(double));
+    memcpy(c->actions[a].after, k->c.actions[a].after, nv * sizeof(double));
+    memcpy(c->actions[a].actual, k->c.actions[a].actual, nv * sizeof(double));
+  }
+}
+
+void rank_counterexample(const ism_model_t *m, const rank_options_t *opt, cex_t *c) {
+  size_t nv = m->nvars;
+  double p = 0, err = 0;
+  bool ok = rank_per_rule(m, opt->mode, c, opt->method, &p, &err);
+  if (opt->optimise && opt->mode == EXPLORE_ACTUAL && opt->max_evaluations > 0) {
+    cand_t best, trial;
+    cand_init(&best, c, nv);
+    cand_init(&trial, c, nv);
+    best.p = ok ? p : -1;
+    /* The solver's values, rebuilt: sensed values move to their most likely errors. */
+    double rebuilt = score(m, opt, &trial);
+    if (rebuilt >= best.p && rebuilt >= 0) {
+      trial.p = rebuilt;
+      cand_assign(&best, &trial, nv);
+    }
+    search(m, opt, &best, &trial);
+    if (best.p >= 0 && (best.p > p || rebuilt >= p)) {
+      write_back(c, &best, nv);
+      ok = rank_per_rule(m, opt->mode, c, opt->method, &p, &err);
+    }
+    cand_free(&best);
+    cand_free(&trial);
+  }
+  if (opt->estimator == RANK_JOINT) {
+    sim_stats_t st;
+    sim_counterexample(m, opt->mode, c, opt->joint_runs, rank_path_seed(c, opt->seed), &st);
+    p = st.frequency;
+    err = fmax(p - st.ci_lo, st.ci_hi - p);
+    ok = true;
+  }
+  c->has_probability = true;
+  c->probability = ok ? p : 0;
+  c->probability_error = ok ? err : 1;
+}
+
+void rank_result(const ism_model_t *m, const rank_options_t *opt, explore_result_t *res) {
+  for (size_t k = 0; k < res->ncexs; k++) rank_counterexample(m, opt, &res->cexs[k]);
+  explore_sort_by_probability(res);
+}

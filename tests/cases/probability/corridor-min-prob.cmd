@@ -1,0 +1,1 @@
+verify tests/cases/probability/corridor.yaml --min-prob 0.3 --top 4

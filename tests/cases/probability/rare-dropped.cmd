@@ -1,0 +1,1 @@
+verify tests/cases/probability/rare.yaml --min-prob 0.001

@@ -1,0 +1,1 @@
+verify tests/cases/probability/rare.yaml --format json
