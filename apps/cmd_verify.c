@@ -23,8 +23,8 @@ static const cli_option_t options[] = {
     {"top", 'n', OPT_INT, "N", NULL, "all", 1, 1e9, "report only the N most likely counterexamples"},
     {"min-prob", 0, OPT_REAL, "P", NULL, "0 (or the model's verify: min_prob)", 0, 1,
      "drop counterexamples whose probability is below P"},
-    {"probability", 0, OPT_CHOICE, NULL, "per-rule|joint", "per-rule", 0, -1,
-     "per-rule: the paper's product of rule probabilities; joint: Monte Carlo of path and failure together"},
+    {"probability", 0, OPT_CHOICE, NULL, "per-rule|joint|none", "per-rule", 0, -1,
+     "per-rule: the paper's product of rule probabilities; joint: Monte Carlo of path and failure together; none: no ranking (discovery order)"},
     {"format", 'f', OPT_CHOICE, NULL, "text|json|sarif|junit", "text", 0, -1, "output format"},
     {"output", 'o', OPT_STRING, "FILE", NULL, "stdout", 0, -1, "write the report to FILE"},
     {"stats", 0, OPT_FLAG, NULL, NULL, NULL, 0, -1, "add timings to the report and print statistics on stderr"},
@@ -52,11 +52,17 @@ static int run_verify(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
   rank_options_t ropt;
   rank_options_init(&ropt, opt.mode);
   if ((v = cli_opt(self, values, "probability"))->set && strcmp(v->s, "joint") == 0) ropt.estimator = RANK_JOINT;
+  bool ranked = !(v->set && strcmp(v->s, "none") == 0);
+  if (!ranked && min_prob > 0) {
+    fprintf(ctx->err, "ismv: error: --min-prob needs probabilities; it cannot go with --probability none\n");
+    ism_free(m);
+    return CLI_EXIT_USAGE;
+  }
 
   explore_result_t res;
   explore_run(m, &opt, &res);
   char *bad = NULL;
-  if (!res.replay_failed) {
+  if (!res.replay_failed && ranked) {
     rank_result(m, &ropt, &res);
     for (size_t k = 0; k < res.ncexs && !bad; k++) {
       const cex_t *c = &res.cexs[k];
@@ -75,7 +81,7 @@ static int run_verify(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
     return CLI_EXIT_INTERNAL;
   }
   size_t total = res.ncexs, kept = 0;
-  while (kept < total && res.cexs[kept].probability >= min_prob) kept++;
+  while (kept < total && (!ranked || res.cexs[kept].probability >= min_prob)) kept++;
   verify_report_t rep = {m, &opt, &res, kept, stats, total - kept, min_prob, ropt.estimator == RANK_JOINT};
   if (top > 0 && (size_t)top < kept) rep.shown = (size_t)top;
   if (total && !kept) res.verdict = EXPLORE_VERIFIED; /* every counterexample was below --min-prob */

@@ -25,6 +25,9 @@ typedef struct {
   smt_term_t *T, *H, *N;          /* [(bound + 1) * nvars] */
   smt_term_t *fail;               /* [bound]: disjunction of the step's failures, or 0 */
   VEC(act_terms_t) acts;          /* of the steps on the current path, in order */
+  smt_term_t *range_lo, *range_hi, *err_lo, *err_hi; /* [nvars]: the model's bounds as terms, made once */
+  double *value_cache;            /* extract: model value per term id, NAN = not yet evaluated */
+  size_t value_cache_len;
   int *rules, *states;            /* the current path */
   explore_result_t *res;
   double start;
@@ -67,10 +70,34 @@ static smt_term_t fresh(explorer_t *x, int var, const char *what, int step) {
   return smt_const(x->smt, name, sort_of(x->m->vars[var].type));
 }
 
-static smt_term_t between(explorer_t *x, smt_term_t t, double lo, double hi) {
-  smt_term_t b[2] = {smt_op(x->smt, EXPR_LE, smt_real(x->smt, lo), t, 0),
-                     smt_op(x->smt, EXPR_LE, t, smt_real(x->smt, hi), 0)};
+static smt_term_t between(explorer_t *x, smt_term_t t, smt_term_t lo, smt_term_t hi) {
+  smt_term_t b[2] = {smt_op(x->smt, EXPR_LE, lo, t, 0), smt_op(x->smt, EXPR_LE, t, hi, 0)};
   return smt_and(x->smt, b, 2);
+}
+
+/* The bounds of every variable as terms, before any term mark is taken,
+ * so that releasing a search scope never frees them. */
+static void make_bound_terms(explorer_t *x) {
+  size_t nv = x->nvars;
+  x->range_lo = xcalloc(nv + 1, sizeof(smt_term_t));
+  x->range_hi = xcalloc(nv + 1, sizeof(smt_term_t));
+  x->err_lo = xcalloc(nv + 1, sizeof(smt_term_t));
+  x->err_hi = xcalloc(nv + 1, sizeof(smt_term_t));
+  for (size_t v = 0; v < nv; v++) {
+    const ism_var_t *var = &x->m->vars[v];
+    if (var->has_range) {
+      x->range_lo[v] = smt_real(x->smt, var->range_lo);
+      x->range_hi[v] = smt_real(x->smt, var->range_hi);
+    }
+    if (var->uncertain) {
+      x->err_lo[v] = smt_real(x->smt, var->err_lo);
+      x->err_hi[v] = smt_real(x->smt, var->err_hi);
+    }
+  }
+}
+
+static void free_bound_terms(explorer_t *x) {
+  free(x->range_lo), free(x->range_hi), free(x->err_lo), free(x->err_hi);
 }
 
 /* A real term for a variable's value (ints are converted). */
@@ -94,10 +121,10 @@ static void add_sensing(explorer_t *x, int i, term_vec_t *cs) {
       H[v] = T[v]; /* the app's own value */
       continue;
     }
-    if (var->has_range) VEC_PUSH(cs, between(x, as_real(x, (int)v, T[v]), var->range_lo, var->range_hi));
+    if (var->has_range) VEC_PUSH(cs, between(x, as_real(x, (int)v, T[v]), x->range_lo[v], x->range_hi[v]));
     if (var->uncertain && x->opt->mode == EXPLORE_ACTUAL) {
       smt_term_t e = fresh(x, (int)v, "~err", i);
-      VEC_PUSH(cs, between(x, e, var->err_lo, var->err_hi));
+      VEC_PUSH(cs, between(x, e, x->err_lo[v], x->err_hi[v]));
       H[v] = smt_op(x->smt, EXPR_ADD, T[v], e, 0);
     } else {
       H[v] = T[v];
@@ -158,7 +185,7 @@ static void run_action(explorer_t *x, int i, int position, int action, smt_term_
     rec.after[v] = var->sensing ? 0 : rec.before[v];
     if (!var->sensing && var->uncertain && x->opt->mode == EXPLORE_ACTUAL && a->reads[v]) {
       smt_term_t e = fresh(x, (int)v, "~err", i);
-      VEC_PUSH(cs, between(x, e, var->err_lo, var->err_hi));
+      VEC_PUSH(cs, between(x, e, x->err_lo[v], x->err_hi[v]));
       rec.actual[v] = smt_op(x->smt, EXPR_ADD, cur[v], e, 0);
       normal[v] = rec.actual[v];
     } else if (!var->sensing) {
@@ -249,19 +276,34 @@ static void init_path_start(explorer_t *x) {
 
 /* ---- counterexample extraction ---- */
 
+/* A path shares most terms between steps (values that persist), so each
+ * term is evaluated once per counterexample. */
 static double model_value(explorer_t *x, smt_term_t t, type_t type) {
+  if (t < x->value_cache_len && !isnan(x->value_cache[t])) return x->value_cache[t];
   double d = 0;
   if (type.kind == TYPE_BOOL) {
     bool b = false;
     smt_model_bool(x->smt, t, &b);
-    return b;
+    d = b;
+  } else {
+    smt_model_real(x->smt, t, &d, NULL);
   }
-  smt_model_real(x->smt, t, &d, NULL);
+  if (t < x->value_cache_len) x->value_cache[t] = d;
   return d;
+}
+
+static void reset_value_cache(explorer_t *x) {
+  size_t n = smt_mark(x->smt);
+  if (n > x->value_cache_len) {
+    x->value_cache = xrealloc(x->value_cache, n * sizeof *x->value_cache);
+    x->value_cache_len = n;
+  }
+  for (size_t i = 0; i < x->value_cache_len; i++) x->value_cache[i] = NAN;
 }
 
 static void extract(explorer_t *x, int length) {
   const ism_model_t *m = x->m;
+  reset_value_cache(x);
   size_t nv = x->nvars;
   cex_t c = {0};
   c.length = length;
@@ -380,6 +422,7 @@ static void dfs(explorer_t *x, int i) {
 static void check_whole_path(explorer_t *x, int length) {
   smt_options_t so = {0};
   x->smt = smt_new(&so);
+  make_bound_terms(x);
   init_path_start(x);
   for (int k = 0; k < length; k++) {
     smt_assert(x->smt, build_step(x, k, x->rules[k]));
@@ -389,6 +432,7 @@ static void check_whole_path(explorer_t *x, int length) {
   smt_term_t fail = x->fail[length - 1];
   if (fail && check(x, &fail, 1) == SMT_SAT) extract(x, length);
   truncate_acts(x, 0);
+  free_bound_terms(x);
   smt_delete(x->smt);
   x->smt = NULL;
 }
@@ -421,12 +465,15 @@ void explore_run(const ism_model_t *m, const explore_options_t *opt, explore_res
   } else {
     smt_options_t so = {0};
     x.smt = smt_new(&so);
+    make_bound_terms(&x);
     init_path_start(&x);
     dfs(&x, 0);
+    free_bound_terms(&x);
     smt_delete(x.smt);
   }
   truncate_acts(&x, 0);
   VEC_FREE(&x.acts);
+  free(x.value_cache);
   free(x.T), free(x.H), free(x.N), free(x.fail), free(x.rules), free(x.states);
   res->seconds = now_seconds() - x.start;
   for (size_t k = 0; k < res->ncexs && !res->replay_failed; k++) {
