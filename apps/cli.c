@@ -335,6 +335,7 @@ static int run_check(cli_ctx_t *ctx, const cli_command_t *self, const char *path
       arena_free(&arena);
       rc = cmd->run(ctx, cmd, path, defaults);
       free(defaults);
+      cli_render_diags(ctx); /* the file's diagnostics before its verdict line */
       fprintf(ctx->err, "%s: %s\n", path,
               rc == CLI_EXIT_OK ? "ok" : rc == CLI_EXIT_VIOLATION ? "FAILED" : rc == CLI_EXIT_INCONCLUSIVE ? "inconclusive" : "error");
     }

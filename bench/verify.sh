@@ -12,7 +12,7 @@ bounds=${*:-4 5 6 7 8 9 10}
 printf '%-14s %5s %12s %10s %12s %10s %8s\n' app bound incr_s incr_checks perpath_s pp_checks ratio
 run() { # model bound strategy -> "seconds checks" or "timeout"
   local out
-  out=$("$ISMV" verify "$1" --bound "$2" --strategy "$3" --budget "$BUDGET" --format json --stats 2>/dev/null)
+  out=$("$ISMV" verify "$1" --bound "$2" --strategy "$3" --budget "$BUDGET" --probability none --format json --stats 2>/dev/null)
   python3 -c '
 import json, sys
 d = json.loads(sys.stdin.read())
