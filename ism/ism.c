@@ -380,10 +380,14 @@ ism_model_t *ism_load(const char *path, diag_list_t *diags) {
     return NULL;
   }
   m->path = root->loc.file;
-  ydoc_check_keys(root, top_keys, COUNT(top_keys), "the model", diags);
   const ynode_t *n = ydoc_require(root, "kind", "the model", diags);
-  if (n && n->kind == YNODE_SCALAR && strcmp(n->text, "ism") != 0)
+  if (n && n->kind == YNODE_SCALAR && strcmp(n->text, "ism") != 0) {
+    /* Another analysis's file: its keys would only add noise. */
     diag_error(diags, n->loc, "this is a '%s' file, not an ISM model ('kind: ism')", n->text);
+    ism_free(m);
+    return NULL;
+  }
+  ydoc_check_keys(root, top_keys, COUNT(top_keys), "the model", diags);
   m->name = "model";
   if ((n = ydoc_get(root, "name"))) ydoc_string(n, &m->name, "'name'", diags);
   if ((n = ydoc_require(root, "variables", "the model", diags))) load_variables(&l, n);
