@@ -101,7 +101,7 @@ static void resolve_name(checker_t *c, expr_t *e) {
     if (primed && !s->allow_primed) {
       type_error(c, e, "primed name '%s'' is not allowed here", name);
     } else if (primed && !sym->primable) {
-      type_error(c, e, "'%s' cannot be primed (only variables have a value after the step)", name);
+      type_error(c, e, "'%s' cannot be primed: it does not change in a step", name);
     }
     e->kind = EXPR_VAR;
     e->u.var.id = sym->id;

@@ -269,15 +269,16 @@ static void load_rules(loader_t *l, const ynode_t *rules) {
       r->from = find_name(m->states, m->nstates, name);
       if (r->from < 0) undefined(l, n->loc, "state", name, m->states, m->nstates);
     }
+    /* In the order the keys are usually written, so errors come out in line order. */
+    if ((n = ydoc_get(spec, "when")))
+      r->when = parse_checked(l, n, "'when'", false, TYPE_BOOL);
+    if (!r->when) r->when = expr_new_bool(l->arena, true, r->loc);
+    if ((n = ydoc_get(spec, "do"))) load_steps(l, r, n);
     r->to = r->from;
     if ((n = ydoc_get(spec, "to")) && ydoc_string(n, &name, "'to'", l->diags)) {
       r->to = find_name(m->states, m->nstates, name);
       if (r->to < 0) undefined(l, n->loc, "state", name, m->states, m->nstates);
     }
-    if ((n = ydoc_get(spec, "when")))
-      r->when = parse_checked(l, n, "'when'", false, TYPE_BOOL);
-    if (!r->when) r->when = expr_new_bool(l->arena, true, r->loc);
-    if ((n = ydoc_get(spec, "do"))) load_steps(l, r, n);
   }
 }
 
@@ -308,18 +309,22 @@ static void load_uncertainty(loader_t *l, const ynode_t *unc) {
     if (!n || !parse_interval(l, n, "'error'", &v->err_lo, &v->err_hi)) continue;
     v->uncertain = true;
     v->dist = ISM_DIST_UNIFORM;
+    bool known_dist = true;
     if ((n = ydoc_get(spec, "distribution"))) {
       const char *d;
       static const char *const dists[] = {"uniform", "gaussian"};
+      known_dist = false;
       if (ydoc_string(n, &d, "'distribution'", l->diags)) {
         int k = find_name(dists, 2, d);
         if (k < 0) diag_error(l->diags, n->loc, "unknown distribution '%s' (use uniform or gaussian)", d);
-        else v->dist = k == 1 ? ISM_DIST_GAUSSIAN : ISM_DIST_UNIFORM;
+        else v->dist = k == 1 ? ISM_DIST_GAUSSIAN : ISM_DIST_UNIFORM, known_dist = true;
       }
     }
     if ((n = ydoc_get(spec, "mean"))) ydoc_number(n, &v->mean, "'mean'", l->diags);
     n = ydoc_get(spec, "sd");
-    if (v->dist == ISM_DIST_GAUSSIAN) {
+    if (!known_dist) {
+      /* sd cannot be judged against a distribution we do not know */
+    } else if (v->dist == ISM_DIST_GAUSSIAN) {
       if (!n) diag_error(l->diags, spec->loc, "a gaussian error needs 'sd' (its standard deviation)");
       else if (ydoc_number(n, &v->sd, "'sd'", l->diags) && !(v->sd > 0))
         diag_error(l->diags, n->loc, "'sd' must be positive");
@@ -375,10 +380,14 @@ ism_model_t *ism_load(const char *path, diag_list_t *diags) {
     return NULL;
   }
   m->path = root->loc.file;
-  ydoc_check_keys(root, top_keys, COUNT(top_keys), "the model", diags);
   const ynode_t *n = ydoc_require(root, "kind", "the model", diags);
-  if (n && n->kind == YNODE_SCALAR && strcmp(n->text, "ism") != 0)
+  if (n && n->kind == YNODE_SCALAR && strcmp(n->text, "ism") != 0) {
+    /* Another analysis's file: its keys would only add noise. */
     diag_error(diags, n->loc, "this is a '%s' file, not an ISM model ('kind: ism')", n->text);
+    ism_free(m);
+    return NULL;
+  }
+  ydoc_check_keys(root, top_keys, COUNT(top_keys), "the model", diags);
   m->name = "model";
   if ((n = ydoc_get(root, "name"))) ydoc_string(n, &m->name, "'name'", diags);
   if ((n = ydoc_require(root, "variables", "the model", diags))) load_variables(&l, n);

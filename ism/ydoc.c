@@ -34,10 +34,17 @@ static void parser_error(loader_t *l) {
   yaml_mark_t m = p->problem_mark;
   if (p->error == YAML_READER_ERROR) m = (yaml_mark_t){p->problem_offset, 0, 0};
   const char *problem = p->problem ? p->problem : "malformed YAML";
-  if (p->context)
-    diag_error(l->diags, mark_loc(l, m), "YAML syntax error: %s %s", problem, p->context);
-  else
+  if (!p->context) {
     diag_error(l->diags, mark_loc(l, m), "YAML syntax error: %s", problem);
+    return;
+  }
+  diag_error(l->diags, mark_loc(l, m), "YAML syntax error: %s %s", problem, p->context);
+  /* libyaml notices an unclosed bracket only where the next token is: point
+   * at the construct it was parsing too. */
+  const char *prefix = "while parsing ";
+  yaml_mark_t c = p->context_mark;
+  if (c.line != m.line && strncmp(p->context, prefix, strlen(prefix)) == 0)
+    diag_note(l->diags, mark_loc(l, c), "%s started here", p->context + strlen(prefix));
 }
 
 static bool next_event(loader_t *l, yaml_event_t *ev) {

@@ -5,6 +5,8 @@
 #     arguments (one line, shell words, run from the repository root);
 #     NAME.out is the expected stdout, NAME.rc the expected exit code (default 0),
 #     NAME.err, when present, the expected stderr;
+#  3. every script tests/*.sh other than this one (differential tests), with
+#     ISMV (and MODE) in the environment: one test each, passing on exit 0;
 # and ends with the line "N passed, N failed".
 set -u
 cd "$(dirname "$0")/.."
@@ -42,6 +44,14 @@ while IFS= read -r cmd; do
   if [ -f "$base.err" ] && ! diff -u "$base.err" "$tmp/err" >"$tmp/diff"; then ok=0; head -40 "$tmp/diff" >&2; fi
   if [ $ok = 1 ]; then pass; else fail "case $name"; fi
 done < <(find tests/cases -name '*.cmd' 2>/dev/null | LC_ALL=C sort)
+
+for script in tests/*.sh; do
+  [ "$script" = tests/run.sh ] && continue
+  if ISMV="$ISMV" bash "$script" >"$tmp/script.out" 2>&1; then pass; else
+    fail "script $(basename "$script")"
+    sed 's/^/  /' "$tmp/script.out" | tail -20 >&2
+  fi
+done
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

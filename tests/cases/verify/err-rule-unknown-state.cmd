@@ -1,0 +1,1 @@
+verify tests/models/verify/errors/rule-unknown-state.yaml

@@ -1,0 +1,1 @@
+check tests/models/verify/action-failure-mid-rule.yaml

@@ -1,0 +1,1 @@
+check tests/models/verify/actuation-fresh-ideal.yaml

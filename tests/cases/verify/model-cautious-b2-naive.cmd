@@ -1,0 +1,1 @@
+check tests/models/verify/cautious-b2-naive.yaml

@@ -1,0 +1,1 @@
+check tests/models/verify/cautious-b4-ideal.yaml

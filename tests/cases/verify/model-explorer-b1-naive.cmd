@@ -1,0 +1,1 @@
+check tests/models/verify/explorer-b1-naive.yaml

@@ -1,0 +1,1 @@
+check tests/models/verify/explorer-b4-actual.yaml

@@ -1,0 +1,1 @@
+check tests/models/verify/explorer-r0-ideal.yaml

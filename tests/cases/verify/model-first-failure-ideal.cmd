@@ -1,0 +1,1 @@
+check tests/models/verify/first-failure-ideal.yaml

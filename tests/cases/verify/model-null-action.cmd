@@ -1,0 +1,1 @@
+check tests/models/verify/null-action.yaml

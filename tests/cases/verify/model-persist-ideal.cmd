@@ -1,0 +1,1 @@
+check tests/models/verify/persist-ideal.yaml

@@ -1,0 +1,1 @@
+check tests/models/verify/wall-follower-b2-naive.yaml

@@ -1,0 +1,1 @@
+check tests/models/verify/wall-follower-b4-ideal.yaml

@@ -1,0 +1,1 @@
+verfy examples/robotcar/explorer.yaml

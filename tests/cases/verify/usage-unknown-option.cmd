@@ -1,0 +1,1 @@
+verify examples/robotcar/explorer.yaml --bund 3
