@@ -85,7 +85,7 @@ static void test_errors(void) {
       {"x and b", TYPE_BOOL, 1, "operator 'and' needs a condition (bool), not real"},
       {"x % 2", TYPE_NONE, 3, "operator '%' needs integers, not real"},
       {"c == 1", TYPE_BOOL, 3, "cannot compare colour with int"},
-      {"b'", TYPE_BOOL, 1, "'b' cannot be primed (only variables have a value after the step)"},
+      {"b'", TYPE_BOOL, 1, "'b' cannot be primed: it does not change in a step"},
       {"x + 1", TYPE_BOOL, 1, "expected a condition (bool) here, but this expression is real"},
       {"sqrt(x)", TYPE_NONE, 1, "unknown function 'sqrt' (functions are abs, min and max)"},
       {"if b then 1 else red", TYPE_NONE, 1, "the branches of 'if' have different types (int and colour)"},
