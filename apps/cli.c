@@ -20,6 +20,7 @@ static const cli_command_t *const commands[] = {
     &cmd_verify,
     &cmd_robustness,
     &cmd_masking,
+    &cmd_envelope,
     &cmd_check,
 };
 enum { NCOMMANDS = sizeof commands / sizeof *commands };
