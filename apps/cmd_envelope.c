@@ -99,7 +99,7 @@ static lts_t *load_role(run_t *r, const ynode_t *node, const char *what, bool pr
 static void trans_parts(const envelope_space_t *sp, int t, int *src, const char **action, int *dst) {
   *dst = sp->states[t % sp->nq];
   *src = sp->states[(t / sp->nq) % sp->nq];
-  *action = lts_label_name(sp->labels, sp->actions[t / (sp->nq * sp->nq)]);
+  *action = sp->names[t / (sp->nq * sp->nq)];
 }
 
 /* {(src, action, dst), ...} in the reference tool's order. */
@@ -189,7 +189,7 @@ static void dot_deltas(strbuf_t *sb, const envelope_space_t *sp, const lts_t *en
             int t = (a * sp->nq + x) * sp->nq + y;
             if (!bitset_get(r->deltas[i], (size_t)t) || bitset_get(sp->normal, (size_t)t) != (kind == 0)) continue;
             if (strbuf_str(&lab)[0]) strbuf_puts(&lab, ", ");
-            strbuf_puts(&lab, lts_label_name(sp->labels, sp->actions[a]));
+            strbuf_puts(&lab, sp->names[a]);
           }
           if (strbuf_str(&lab)[0]) {
             strbuf_printf(sb, "  s%d -> s%d [label=", sp->states[x], sp->states[y]);

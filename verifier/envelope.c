@@ -77,17 +77,27 @@ static void maxset_free(maxset_t *m) {
 
 /* ------------------------------------------------------- construction */
 
-static int cmp_label_name(const void *a, const void *b, const lts_labels_t *labels) {
-  return strcmp(lts_label_name(labels, *(const int *)a), lts_label_name(labels, *(const int *)b));
+/* "line[1].set_rate" -> "line.1.set_rate" */
+static char *display_name(const char *name) {
+  char *d = xmalloc(strlen(name) + 1), *o = d;
+  for (const char *c = name; *c; c++) {
+    if (*c == ']') continue;
+    *o++ = *c == '[' ? '.' : *c;
+  }
+  *o = '\0';
+  return d;
 }
 
-/* Insertion sort by name (alphabets are small; qsort has no context). */
-static void sort_by_name(int *l, int n, const lts_labels_t *labels) {
-  for (int i = 1; i < n; i++)
-    for (int j = i; j > 0 && cmp_label_name(&l[j - 1], &l[j], labels) > 0; j--) {
-      int t = l[j];
-      l[j] = l[j - 1];
-      l[j - 1] = t;
+/* Insertion sort of the actions by display name (alphabets are small). */
+static void sort_actions(envelope_space_t *sp) {
+  for (int i = 1; i < sp->nactions; i++)
+    for (int j = i; j > 0 && strcmp(sp->names[j - 1], sp->names[j]) > 0; j--) {
+      int t = sp->actions[j];
+      sp->actions[j] = sp->actions[j - 1];
+      sp->actions[j - 1] = t;
+      char *n = sp->names[j];
+      sp->names[j] = sp->names[j - 1];
+      sp->names[j - 1] = n;
     }
 }
 
@@ -101,8 +111,12 @@ static void build_space(envelope_t *ev) {
   for (int s = 0; s < e->nstates; s++)
     if (s != e->error) sp->states[sp->nq++] = s;
   sp->actions = xmalloc((size_t)(e->nalphabet + 1) * sizeof *sp->actions);
-  for (int a = 0; a < e->nalphabet; a++) sp->actions[sp->nactions++] = e->alphabet[a];
-  sort_by_name(sp->actions, sp->nactions, sp->labels);
+  sp->names = xmalloc((size_t)(e->nalphabet + 1) * sizeof *sp->names);
+  for (int a = 0; a < e->nalphabet; a++) {
+    sp->names[sp->nactions] = display_name(lts_label_name(sp->labels, e->alphabet[a]));
+    sp->actions[sp->nactions++] = e->alphabet[a];
+  }
+  sort_actions(sp);
   sp->ntrans = sp->nactions * sp->nq * sp->nq;
   sp->normal = bitset_new((size_t)sp->ntrans);
   int nlabels = (int)sp->labels->names.count;
@@ -311,6 +325,8 @@ void envelope_free(envelope_t *ev) {
   lts_free(ev->env);
   free(ev->space.states);
   free(ev->space.actions);
+  for (int a = 0; a < ev->space.nactions; a++) free(ev->space.names[a]);
+  free(ev->space.names);
   free(ev->space.normal);
   free(ev);
 }

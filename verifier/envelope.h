@@ -18,13 +18,16 @@ typedef enum { ENVELOPE_DEFAULT, ENVELOPE_PAPER, ENVELOPE_BRUTE_FORCE } envelope
 
 /* The transitions a deviation is made of. Transition t = (a * nq + i) * nq
  * + j is (states[i], actions[a], states[j]), so ascending ids are the
- * reference tool's print order: by action name, then source, then target. */
+ * reference tool's print order: by action (display) name, then source, then
+ * target. */
 typedef struct {
   const lts_labels_t *labels; /* borrowed */
   int nq;                     /* states of E that take part: all but E's error state */
   int *states;                /* states[i]: the E state number of index i, ascending */
   int nactions;
-  int *actions;               /* αE (τ excluded), sorted by label name */
+  int *actions;               /* αE (τ excluded), sorted by display name */
+  char **names;               /* names[a]: actions[a] as LTSA and the CAV'23 tool print
+                                 it, indices after dots ("enter.0", not "enter[0]") */
   int ntrans;                 /* nactions * nq * nq */
   bitword_t *normal;          /* E's own transitions (ntrans bits) */
 } envelope_space_t;
