@@ -170,7 +170,7 @@ static void json_delta(strbuf_t *sb, const envelope_space_t *sp, const envelope_
     strbuf_printf(sb, "%s\n%s  ", i ? "," : "", indent);
     json_set(sb, sp, r->deltas[i]);
   }
-  strbuf_printf(sb, "%s]", r->ndeltas ? "\n  " : "");
+  strbuf_printf(sb, "%s%s]", r->ndeltas ? "\n" : "", r->ndeltas ? indent : "");
 }
 
 /* Each d over E's states: E's transitions black, deviations green; the
@@ -404,6 +404,9 @@ static int run_envelope(cli_ctx_t *ctx, const cli_command_t *self, const char *p
   render(&sb, format, &x, alg_name, n_cmp_ctrl != NULL, verdict);
   text = strbuf_take(&sb);
   rc = cli_write_output(ctx, text);
+  /* E ‖ C itself violates P (or E violates P_env): a violation, unless an
+   * expect: block says what to expect */
+  if (rc == CLI_EXIT_OK && !n_expect && x.ra.normal_unsafe) rc = CLI_EXIT_VIOLATION;
   if (rc == CLI_EXIT_OK && n_expect) {
     const envelope_space_t *sp = envelope_space(x.a);
     expect_actual_t actual[] = {
