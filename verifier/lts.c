@@ -757,6 +757,20 @@ lts_t *lts_minimise(const lts_t *l) {
 
 /* ------------------------------------------------------ error handling */
 
+lts_t *lts_strip_tau(const lts_t *l) {
+  lts_builder_t b;
+  builder_like(&b, l);
+  b.nstates = l->nstates;
+  b.init = l->init;
+  b.error = l->error;
+  for (int s = 0; s < l->nstates; s++) {
+    if (is_end(l, s)) lts_builder_mark_end(&b, s);
+    for (int i = l->succ_off[s]; i < l->succ_off[s + 1]; i++)
+      if (l->succ_label[i] != LTS_TAU) lts_builder_add(&b, s, l->succ_label[i], l->succ_dst[i]);
+  }
+  return lts_freeze(&b);
+}
+
 lts_t *lts_remove_error(const lts_t *l) {
   if (l->error < 0) return lts_copy(l);
   int *map = xmalloc((size_t)l->nstates * sizeof *map);

@@ -119,6 +119,11 @@ lts_t *lts_determinise(const lts_t *lts, bool error_absorbing);
  * self-loops. On a deterministic LTS this is DFA minimisation. */
 lts_t *lts_minimise(const lts_t *lts);
 
+/* Without its τ transitions: they are deleted, not closed over (the CAV'23
+ * envelope tool's stripTauTransitions). States keep their numbers, so some
+ * may become unreachable; alphabet, error and END states are kept. */
+lts_t *lts_strip_tau(const lts_t *lts);
+
 /* Without the error state and the transitions into it. */
 lts_t *lts_remove_error(const lts_t *lts);
 

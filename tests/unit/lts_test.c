@@ -108,6 +108,25 @@ static void test_property_and_bfs(lts_labels_t *L) {
   lts_free(p);
 }
 
+/* τ transitions are deleted, not closed over; states keep their numbers. */
+static void test_strip_tau(lts_labels_t *L) {
+  lts_builder_t b;
+  lts_builder_init(&b, L);
+  for (int i = 0; i < 3; i++) lts_builder_add_state(&b);
+  int a = lts_label(L, "a");
+  lts_builder_add(&b, 0, LTS_TAU, 1);
+  lts_builder_add(&b, 1, a, 2);
+  lts_builder_add(&b, 0, a, 0);
+  lts_t *l = lts_freeze(&b);
+  lts_t *s = lts_strip_tau(l);
+  CHECK(s->nstates == 3 && s->ntrans == 2);
+  CHECK(lts_step(s, 0, a) == 0 && lts_step(s, 1, a) == 2);
+  CHECK(s->succ_off[1] - s->succ_off[0] == 1); /* 0 -tau-> 1 is gone, 1 not merged into 0 */
+  CHECK(lts_has_label(s, a) && !lts_has_label(s, LTS_TAU));
+  lts_free(s);
+  lts_free(l);
+}
+
 static void test_labels(void) {
   CHECK(lts_label_has_prefix("trans.in[0]", "trans.in"));
   CHECK(lts_label_has_prefix("trans.in", "trans.in"));
@@ -123,6 +142,7 @@ int main(void) {
   test_hide_determinise_minimise(&L);
   test_property_and_bfs(&L);
   test_labels();
+  test_strip_tau(&L);
   lts_labels_free(&L);
   if (failures) fprintf(stderr, "%d check(s) failed\n", failures);
   return failures != 0;

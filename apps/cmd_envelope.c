@@ -1,0 +1,452 @@
+/* ismv envelope: safe environmental envelopes of an LTS controller (CAV'23):
+ * the maximal sets of extra environment transitions under which the
+ * controller still satisfies its safety property, and the comparison of two
+ * controllers or two properties. Config format: docs/envelope.md. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "apps/cli.h"
+#include "apps/commands.h"
+#include "apps/expect.h"
+#include "ism/alloc.h"
+#include "ism/strbuf.h"
+#include "ism/vec.h"
+#include "ism/ydoc.h"
+#include "verifier/envelope.h"
+#include "verifier/fsp.h"
+#include "verifier/lts.h"
+
+static const cli_option_t options[] = {
+    {"algorithm", 'a', OPT_CHOICE, NULL, "default|paper|brute-force", "default", 0, -1,
+     "how to compute Δ: default (fast), paper (Alg. 1 with its heuristic), brute-force (tiny models)"},
+    {"max-states", 0, OPT_INT, "N", NULL, "5000000", 1, 1e9, "limit on the states of a meta-system"},
+    {"format", 'f', OPT_CHOICE, NULL, "text|json|dot", "text", 0, -1, "output format"},
+    {"stats", 0, OPT_FLAG, NULL, NULL, NULL, 0, -1, "print meta-system sizes and check counts on stderr"},
+    {"output", 'o', OPT_STRING, "FILE", NULL, "stdout", 0, -1, "write the report to FILE"},
+};
+
+typedef struct {
+  cli_ctx_t *ctx;
+  arena_t arena;
+  lts_labels_t labels;
+  const char *dir; /* the config's directory, with a trailing '/' or "" */
+  VEC(fsp_file_t *) files;
+} run_t;
+
+static loc_t item_loc(const ynode_t *node, size_t i) { return node->kind == YNODE_SEQ ? node->items[i]->loc : node->loc; }
+
+/* Loads the FSP files of one role and composes them in parallel; each file
+ * gives its last process (LTSA's DEFAULT, as the reference tool). With
+ * `property`, each part becomes its error LTS first (actions of its
+ * alphabet not enabled in a state lead to the error state). */
+static lts_t *load_role(run_t *r, const ynode_t *node, const char *what, bool property, const char **names) {
+  const char **paths;
+  size_t n;
+  if (!ydoc_string_list(node, &r->arena, &paths, &n, what, &r->ctx->diags)) return NULL;
+  if (n == 0) {
+    diag_error(&r->ctx->diags, node->loc, "%s names no file", what);
+    return NULL;
+  }
+  VEC(lts_t *) parts = {0};
+  strbuf_t sb;
+  strbuf_init(&sb);
+  bool ok = true;
+  for (size_t i = 0; i < n; i++) {
+    char *full = paths[i][0] == '/' ? xstrdup(paths[i]) : xasprintf("%s%s", r->dir, paths[i]);
+    size_t before = r->ctx->diags.errors;
+    fsp_file_t *f = fsp_parse_file(full, &r->labels, &r->ctx->diags);
+    if (!f && r->ctx->diags.errors == before) diag_error(&r->ctx->diags, item_loc(node, i), "cannot read '%s'", full);
+    if (!f && r->ctx->diags.count > 0 && r->ctx->diags.items[r->ctx->diags.count - 1].loc.file == NULL)
+      r->ctx->diags.items[r->ctx->diags.count - 1].loc = item_loc(node, i);
+    free(full);
+    if (!f) {
+      ok = false;
+      continue;
+    }
+    VEC_PUSH(&r->files, f);
+    const char *name = fsp_last_process(f);
+    if (!name) {
+      diag_error(&r->ctx->diags, item_loc(node, i), "'%s' defines no process", paths[i]);
+      ok = false;
+      continue;
+    }
+    lts_t *l = fsp_compile(f, name, &r->ctx->diags);
+    if (!l) {
+      ok = false;
+      continue;
+    }
+    if (property) {
+      lts_t *p = lts_property(l);
+      lts_free(l);
+      l = p;
+    }
+    VEC_PUSH(&parts, l);
+    strbuf_printf(&sb, "%s%s", i ? ", " : "", paths[i]);
+  }
+  lts_t *result = NULL;
+  if (ok && parts.len == 1) result = parts.data[0];
+  else if (ok) result = lts_compose((const lts_t *const *)parts.data, (int)parts.len);
+  for (size_t i = 0; i < parts.len; i++)
+    if (parts.data[i] != result) lts_free(parts.data[i]);
+  VEC_FREE(&parts);
+  if (names) *names = arena_strdup(&r->arena, strbuf_str(&sb));
+  strbuf_free(&sb);
+  return result;
+}
+
+/* ------------------------------------------------------------ output */
+
+static void trans_parts(const envelope_space_t *sp, int t, int *src, const char **action, int *dst) {
+  *dst = sp->states[t % sp->nq];
+  *src = sp->states[(t / sp->nq) % sp->nq];
+  *action = sp->names[t / (sp->nq * sp->nq)];
+}
+
+/* {(src, action, dst), ...} in the reference tool's order. */
+static void text_set(strbuf_t *sb, const envelope_space_t *sp, const bitword_t *d) {
+  strbuf_putc(sb, '{');
+  bool first = true;
+  for (int t = 0; t < sp->ntrans; t++) {
+    if (!bitset_get(d, (size_t)t)) continue;
+    int s, e;
+    const char *a;
+    trans_parts(sp, t, &s, &a, &e);
+    strbuf_printf(sb, "%s(%d, %s, %d)", first ? "" : ", ", s, a, e);
+    first = false;
+  }
+  strbuf_putc(sb, '}');
+}
+
+static void json_set(strbuf_t *sb, const envelope_space_t *sp, const bitword_t *d) {
+  if (!d) {
+    strbuf_puts(sb, "null");
+    return;
+  }
+  strbuf_putc(sb, '[');
+  bool first = true;
+  for (int t = 0; t < sp->ntrans; t++) {
+    if (!bitset_get(d, (size_t)t)) continue;
+    int s, e;
+    const char *a;
+    trans_parts(sp, t, &s, &a, &e);
+    strbuf_printf(sb, "%s[%d, ", first ? "" : ", ", s);
+    strbuf_json_string(sb, a);
+    strbuf_printf(sb, ", %d]", e);
+    first = false;
+  }
+  strbuf_putc(sb, ']');
+}
+
+static int largest(const envelope_space_t *sp, const envelope_result_t *r) {
+  int m = 0;
+  for (int i = 0; i < r->ndeltas; i++) {
+    int n = envelope_size(sp, r->deltas[i]);
+    if (n > m) m = n;
+  }
+  return m;
+}
+
+static void text_delta(strbuf_t *sb, const envelope_space_t *sp, const envelope_result_t *r, const char *indent) {
+  if (r->normal_unsafe) {
+    strbuf_printf(sb, "%snote: the environment violates the property (or an environmental constraint) without any "
+                      "deviation; no deviation is robust\n",
+                  indent);
+  }
+  strbuf_printf(sb, "%s|Δ| = %d maximal robust deviation%s, the largest has %d transitions\n", indent, r->ndeltas,
+                r->ndeltas == 1 ? "" : "s", largest(sp, r));
+  int normal = envelope_size(sp, sp->normal);
+  for (int i = 0; i < r->ndeltas; i++) {
+    int n = envelope_size(sp, r->deltas[i]);
+    strbuf_printf(sb, "%sd%d (%d transitions, %d deviations): ", indent, i + 1, n, n - normal);
+    text_set(sb, sp, r->deltas[i]);
+    strbuf_putc(sb, '\n');
+  }
+}
+
+static void json_delta(strbuf_t *sb, const envelope_space_t *sp, const envelope_result_t *r, const char *indent) {
+  strbuf_printf(sb, "%s\"normal_unsafe\": %s,\n%s\"delta_size\": %d,\n%s\"largest\": %d,\n%s\"deltas\": [", indent,
+                r->normal_unsafe ? "true" : "false", indent, r->ndeltas, indent, largest(sp, r), indent);
+  for (int i = 0; i < r->ndeltas; i++) {
+    strbuf_printf(sb, "%s\n%s  ", i ? "," : "", indent);
+    json_set(sb, sp, r->deltas[i]);
+  }
+  strbuf_printf(sb, "%s%s]", r->ndeltas ? "\n" : "", r->ndeltas ? indent : "");
+}
+
+/* Each d over E's states: E's transitions black, deviations green; the
+ * transitions between two states of one kind share an edge. */
+static void dot_deltas(strbuf_t *sb, const envelope_space_t *sp, const lts_t *env, const envelope_result_t *r) {
+  for (int i = 0; i < r->ndeltas; i++) {
+    strbuf_printf(sb, "digraph d%d {\n  rankdir=LR;\n  node [shape=circle];\n  init [shape=point];\n", i + 1);
+    for (int q = 0; q < sp->nq; q++) strbuf_printf(sb, "  s%d [label=\"%d\"];\n", sp->states[q], sp->states[q]);
+    strbuf_printf(sb, "  init -> s%d;\n", env->init);
+    for (int x = 0; x < sp->nq; x++)
+      for (int y = 0; y < sp->nq; y++)
+        for (int kind = 0; kind < 2; kind++) {
+          strbuf_t lab;
+          strbuf_init(&lab);
+          for (int a = 0; a < sp->nactions; a++) {
+            int t = (a * sp->nq + x) * sp->nq + y;
+            if (!bitset_get(r->deltas[i], (size_t)t) || bitset_get(sp->normal, (size_t)t) != (kind == 0)) continue;
+            if (strbuf_str(&lab)[0]) strbuf_puts(&lab, ", ");
+            strbuf_puts(&lab, sp->names[a]);
+          }
+          if (strbuf_str(&lab)[0]) {
+            strbuf_printf(sb, "  s%d -> s%d [label=", sp->states[x], sp->states[y]);
+            strbuf_json_string(sb, strbuf_str(&lab));
+            strbuf_puts(sb, kind ? ", color=green, fontcolor=green];\n" : "];\n");
+          }
+          strbuf_free(&lab);
+        }
+    strbuf_puts(sb, "}\n");
+  }
+}
+
+/* ---------------------------------------------------------------- run */
+
+static const char *const config_keys[] = {"kind",       "environment", "controller", "property",
+                                          "env-properties", "compare", "algorithm",  "expect"};
+static const char *const compare_keys[] = {"controller", "property"};
+
+typedef struct {
+  lts_t *env, *ctrl, *prop, *env_prop;
+  lts_t *ctrl2, *prop2;
+  const char *env_files, *ctrl_files, *prop_files, *envp_files, *cmp_files;
+  envelope_t *a, *b;
+  envelope_result_t ra, rb;
+  bitword_t *a_only, *b_only;
+} analysis_t;
+
+static void analysis_free(analysis_t *x) {
+  lts_free(x->env);
+  lts_free(x->ctrl);
+  lts_free(x->prop);
+  lts_free(x->env_prop);
+  lts_free(x->ctrl2);
+  lts_free(x->prop2);
+  envelope_result_free(&x->ra);
+  envelope_result_free(&x->rb);
+  envelope_free(x->a);
+  envelope_free(x->b);
+  free(x->a_only);
+  free(x->b_only);
+}
+
+static bool parse_algorithm(const char *s, envelope_algorithm_t *out) {
+  if (strcmp(s, "default") == 0) *out = ENVELOPE_DEFAULT;
+  else if (strcmp(s, "paper") == 0) *out = ENVELOPE_PAPER;
+  else if (strcmp(s, "brute-force") == 0) *out = ENVELOPE_BRUTE_FORCE;
+  else return false;
+  return true;
+}
+
+/* Builds and solves one envelope problem; reports failures at `at`. */
+static envelope_t *solve(run_t *r, const envelope_problem_t *p, envelope_algorithm_t alg, long max_states,
+                         envelope_result_t *res, loc_t at) {
+  char *msg = NULL;
+  envelope_t *ev = envelope_new(p, max_states, &msg);
+  if (ev && !envelope_compute(ev, alg, res, &msg)) {
+    envelope_free(ev);
+    ev = NULL;
+  }
+  if (!ev) {
+    diag_error(&r->ctx->diags, at, "%s", msg ? msg : "the analysis failed");
+    free(msg);
+  }
+  return ev;
+}
+
+static void render(strbuf_t *sb, const char *format, const analysis_t *x, const char *algorithm, bool cmp_ctrl,
+                   envelope_verdict_t verdict) {
+  const envelope_space_t *sp = envelope_space(x->a);
+  const char *side_b = cmp_ctrl ? "controller" : "property";
+  if (strcmp(format, "dot") == 0) {
+    dot_deltas(sb, sp, x->env, &x->ra);
+    return;
+  }
+  if (strcmp(format, "json") == 0) {
+    strbuf_puts(sb, "{\n  \"environment\": {\"files\": ");
+    strbuf_json_string(sb, x->env_files);
+    strbuf_printf(sb, ", \"states\": %d, \"transitions\": %d},\n  \"controller\": {\"files\": ", x->env->nstates,
+                  x->env->ntrans);
+    strbuf_json_string(sb, x->ctrl_files);
+    strbuf_printf(sb, ", \"states\": %d, \"transitions\": %d},\n  \"property\": ", x->ctrl->nstates, x->ctrl->ntrans);
+    strbuf_json_string(sb, x->prop_files);
+    strbuf_puts(sb, ",\n  \"env_properties\": ");
+    if (x->envp_files) strbuf_json_string(sb, x->envp_files);
+    else strbuf_puts(sb, "null");
+    strbuf_puts(sb, ",\n  \"algorithm\": ");
+    strbuf_json_string(sb, algorithm);
+    strbuf_printf(sb, ",\n  \"deviation_space\": %d,\n", sp->ntrans);
+    json_delta(sb, sp, &x->ra, "  ");
+    if (x->b) {
+      strbuf_printf(sb, ",\n  \"compare\": {\n    \"%s\": ", side_b);
+      strbuf_json_string(sb, x->cmp_files);
+      strbuf_puts(sb, ",\n");
+      json_delta(sb, sp, &x->rb, "    ");
+      strbuf_puts(sb, "\n  },\n  \"verdict\": ");
+      strbuf_json_string(sb, envelope_verdict_name(verdict));
+      strbuf_puts(sb, ",\n  \"witness\": {\"main_only\": ");
+      json_set(sb, sp, x->a_only);
+      strbuf_puts(sb, ", \"compare_only\": ");
+      json_set(sb, sp, x->b_only);
+      strbuf_puts(sb, "}");
+    }
+    strbuf_puts(sb, "\n}\n");
+    return;
+  }
+  strbuf_printf(sb, "environment %s: %d states, %d transitions\n", x->env_files, x->env->nstates, x->env->ntrans);
+  strbuf_printf(sb, "controller %s: %d states, %d transitions\n", x->ctrl_files, x->ctrl->nstates, x->ctrl->ntrans);
+  strbuf_printf(sb, "property %s\n", x->prop_files);
+  if (x->envp_files) strbuf_printf(sb, "environmental constraints %s\n", x->envp_files);
+  strbuf_printf(sb, "deviation space: %d transitions (%d of the environment)\n\n", sp->ntrans,
+                envelope_size(sp, sp->normal));
+  text_delta(sb, sp, &x->ra, "");
+  if (!x->b) return;
+  const char *main_name = cmp_ctrl ? x->ctrl_files : x->prop_files;
+  strbuf_printf(sb, "\ncompared with %s %s:\n", side_b, x->cmp_files);
+  text_delta(sb, sp, &x->rb, "  ");
+  strbuf_printf(sb, "\nverdict: %s\n", envelope_verdict_name(verdict));
+  if (x->a_only) {
+    strbuf_printf(sb, "witness: deviation ");
+    text_set(sb, sp, x->a_only);
+    strbuf_printf(sb, " is tolerated with %s %s, not with %s\n", side_b, main_name, x->cmp_files);
+  }
+  if (x->b_only) {
+    strbuf_printf(sb, "witness: deviation ");
+    text_set(sb, sp, x->b_only);
+    strbuf_printf(sb, " is tolerated with %s %s, not with %s\n", side_b, x->cmp_files, main_name);
+  }
+}
+
+static int run_envelope(cli_ctx_t *ctx, const cli_command_t *self, const char *path, const cli_value_t *values) {
+  run_t r = {.ctx = ctx};
+  arena_init(&r.arena);
+  lts_labels_init(&r.labels);
+  const char *slash = strrchr(path, '/');
+  r.dir = slash ? arena_strndup(&r.arena, path, (size_t)(slash - path + 1)) : "";
+  int rc = CLI_EXIT_INVALID;
+  analysis_t x = {0};
+  char *text = NULL;
+  const char *what = "an envelope configuration";
+
+  ynode_t *root = ydoc_load_file(path, &r.arena, &ctx->diags);
+  if (!root || !ydoc_expect_kind(root, YNODE_MAP, what, &ctx->diags)) goto done;
+  bool ok = ydoc_check_keys(root, config_keys, sizeof config_keys / sizeof *config_keys, what, &ctx->diags);
+  const ynode_t *n_env = ydoc_require(root, "environment", what, &ctx->diags);
+  const ynode_t *n_ctrl = ydoc_require(root, "controller", what, &ctx->diags);
+  const ynode_t *n_prop = ydoc_require(root, "property", what, &ctx->diags);
+  const ynode_t *n_envp = ydoc_get(root, "env-properties");
+  const ynode_t *n_cmp = ydoc_get(root, "compare");
+  const ynode_t *n_alg = ydoc_get(root, "algorithm");
+  const ynode_t *n_expect = ydoc_get(root, "expect");
+  envelope_algorithm_t alg = ENVELOPE_DEFAULT;
+  const char *alg_name = "default";
+  if (n_alg) {
+    if (!ydoc_string(n_alg, &alg_name, "'algorithm'", &ctx->diags)) ok = false;
+    else if (!parse_algorithm(alg_name, &alg)) {
+      diag_error(&ctx->diags, n_alg->loc, "unknown algorithm '%s' (expected default, paper or brute-force)", alg_name);
+      ok = false;
+    }
+  }
+  if (cli_opt(self, values, "algorithm")->set) {
+    alg_name = cli_opt(self, values, "algorithm")->s;
+    parse_algorithm(alg_name, &alg);
+  }
+  if (n_cmp) {
+    if (!ydoc_expect_kind(n_cmp, YNODE_MAP, "'compare'", &ctx->diags)) ok = false;
+    else if (!ydoc_check_keys(n_cmp, compare_keys, 2, "'compare'", &ctx->diags)) ok = false;
+    else if ((ydoc_get(n_cmp, "controller") != NULL) == (ydoc_get(n_cmp, "property") != NULL)) {
+      diag_error(&ctx->diags, n_cmp->loc, "'compare' needs exactly one of a second 'controller' or a second 'property'");
+      ok = false;
+    }
+  }
+  if (n_expect && !ydoc_expect_kind(n_expect, YNODE_MAP, "'expect'", &ctx->diags)) ok = false;
+  if (!ok || !n_env || !n_ctrl || !n_prop) goto done;
+
+  x.env = load_role(&r, n_env, "'environment'", false, &x.env_files);
+  x.ctrl = load_role(&r, n_ctrl, "'controller'", false, &x.ctrl_files);
+  x.prop = load_role(&r, n_prop, "'property'", true, &x.prop_files);
+  if (n_envp) x.env_prop = load_role(&r, n_envp, "'env-properties'", true, &x.envp_files);
+  const ynode_t *n_cmp_ctrl = n_cmp ? ydoc_get(n_cmp, "controller") : NULL;
+  const ynode_t *n_cmp_prop = n_cmp ? ydoc_get(n_cmp, "property") : NULL;
+  if (n_cmp_ctrl) x.ctrl2 = load_role(&r, n_cmp_ctrl, "'compare.controller'", false, &x.cmp_files);
+  if (n_cmp_prop) x.prop2 = load_role(&r, n_cmp_prop, "'compare.property'", true, &x.cmp_files);
+  if (!x.env || !x.ctrl || !x.prop || (n_envp && !x.env_prop) || (n_cmp_ctrl && !x.ctrl2) || (n_cmp_prop && !x.prop2))
+    goto done;
+  if (x.env->error >= 0 && x.env->error == x.env->init) {
+    diag_error(&ctx->diags, n_env->loc, "the environment starts in its error state");
+    goto done;
+  }
+
+  long max_states = cli_opt(self, values, "max-states")->set ? (long)cli_opt(self, values, "max-states")->i : 5000000;
+  envelope_problem_t pa = {x.env, x.ctrl, x.prop, x.env_prop};
+  x.a = solve(&r, &pa, alg, max_states, &x.ra, n_ctrl->loc);
+  if (!x.a) goto done;
+  envelope_verdict_t verdict = ENVELOPE_EQUAL;
+  if (n_cmp) {
+    envelope_problem_t pb = {x.env, x.ctrl2 ? x.ctrl2 : x.ctrl, x.prop2 ? x.prop2 : x.prop, x.env_prop};
+    x.b = solve(&r, &pb, alg, max_states, &x.rb, n_cmp->loc);
+    if (!x.b) goto done;
+    verdict = envelope_compare(x.a, &x.ra, x.b, &x.rb, &x.a_only, &x.b_only);
+  }
+  if (cli_opt(self, values, "stats")->set) {
+    fprintf(ctx->err, "envelope: meta-system %d states (P_env: %d), %ld checks/sets\n", envelope_meta_states(x.a, 0),
+            envelope_meta_states(x.a, 1), x.ra.checks);
+    if (x.b)
+      fprintf(ctx->err, "envelope: compared meta-system %d states, %ld checks/sets\n", envelope_meta_states(x.b, 0),
+              x.rb.checks);
+  }
+
+  const char *format = cli_opt(self, values, "format")->set ? cli_opt(self, values, "format")->s : "text";
+  strbuf_t sb;
+  strbuf_init(&sb);
+  render(&sb, format, &x, alg_name, n_cmp_ctrl != NULL, verdict);
+  text = strbuf_take(&sb);
+  rc = cli_write_output(ctx, text);
+  /* E ‖ C itself violates P (or E violates P_env): a violation, unless an
+   * expect: block says what to expect */
+  if (rc == CLI_EXIT_OK && !n_expect && x.ra.normal_unsafe) rc = CLI_EXIT_VIOLATION;
+  if (rc == CLI_EXIT_OK && n_expect) {
+    const envelope_space_t *sp = envelope_space(x.a);
+    expect_actual_t actual[] = {
+        {"delta_size", EXPECT_NUMBER, x.ra.ndeltas, false, NULL},
+        {"largest", EXPECT_NUMBER, largest(sp, &x.ra), false, NULL},
+        {"normal_unsafe", EXPECT_BOOL, 0, x.ra.normal_unsafe, NULL},
+        {"verdict", EXPECT_STRING, 0, false, envelope_verdict_name(verdict)},
+    };
+    rc = expect_check(ctx, n_expect, actual, n_cmp ? 4 : 3);
+  }
+
+done:
+  free(text);
+  analysis_free(&x);
+  for (size_t i = 0; i < r.files.len; i++) fsp_free(r.files.data[i]);
+  VEC_FREE(&r.files);
+  lts_labels_free(&r.labels);
+  arena_free(&r.arena);
+  return rc;
+}
+
+const cli_command_t cmd_envelope = {
+    .name = "envelope",
+    .kind = "envelope",
+    .summary = "safe environmental envelopes of an LTS controller (maximal robust deviations, FSP models)",
+    .usage = "CONFIG.yaml [options]",
+    .description =
+        "Computes Δ: every maximal set d of environment transitions (src, action, dst) over the states\n"
+        "and actions of the environment E (`environment:`) such that E_d under the controller C\n"
+        "(`controller:`) satisfies the safety property P (`property:`) and E_d satisfies every\n"
+        "environmental constraint (`env-properties:`, a list, conjoined). Each d lists all its\n"
+        "transitions, E's own included; τ transitions of E and C are deleted first, and properties\n"
+        "are completed (an action of their alphabet they do not enable is a violation), as the\n"
+        "CAV'23 tool does. Each FSP file contributes its last process. With `compare:` (a second\n"
+        "`controller:` or `property:`) the verdict says whether the main one is equal, more robust,\n"
+        "less robust or incomparable, with a minimal witness deviation for each difference.\n"
+        "`algorithm:` (or --algorithm) picks default, paper or brute-force. `expect:` keys:\n"
+        "delta_size, largest, normal_unsafe and, with compare, verdict.\n"
+        "Format and semantics: docs/envelope.md.",
+    .options = options,
+    .noptions = sizeof options / sizeof *options,
+    .run = run_envelope,
+};

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Benchmark (not a test): ismv envelope on the CAV'23 benchmarks, wall time
+# and peak memory (GNU time, mean of 5 runs) for the default and the
+# paper algorithm, beside the reference tool's times from the paper's
+# Table 1 (Kotlin, the authors' machine); our times include process start. Then a scaling family where the
+# paper's state-set DFS is exponential and the default algorithm is not.
+set -u
+cd "$(dirname "$0")/.."
+ISMV=${ISMV:-build/release/ismv}
+TIME=/usr/bin/time
+
+measure() { # config, algorithm -> "milliseconds KB": mean wall time of 5 runs, peak RSS of one
+  local start end kb
+  start=$(date +%s%N)
+  for _ in 1 2 3 4 5; do timeout 60 "$ISMV" envelope "$1" -a "$2" >/dev/null 2>&1; done
+  end=$(date +%s%N)
+  kb=$($TIME -f '%M' timeout 60 "$ISMV" envelope "$1" -a "$2" 2>&1 >/dev/null | tail -1)
+  echo "$(echo "($end - $start) / 5000000" | bc -l) $kb"
+}
+
+row() { # name, config, reference time
+  read -r td md <<<"$(measure "$2" default)"
+  read -r tp mp <<<"$(measure "$2" paper)"
+  printf '%-28s %8.1f ms %6.1f MB   %8.1f ms %6.1f MB   %s\n' "$1" "$td" "$(echo "$md/1024" | bc -l)" "$tp" \
+    "$(echo "$mp/1024" | bc -l)" "$3"
+}
+
+printf '%-28s %21s   %21s   %s\n' case "default (time, peak)" "paper Alg. 1 (time, peak)" "reference"
+row "running example" examples/envelope/running_example/envelope.yaml "0.43 s"
+row "Therac-25 with bug" examples/envelope/therac25/therac25.yaml "4.9 s"
+row "Therac-25 with fix" examples/envelope/therac25/therac25_fixed.yaml "0.85 s"
+row "Therac-20" examples/envelope/therac25/therac20.yaml "0.63 s"
+row "voting, P_cfm" examples/envelope/voting/voting_pcfm.yaml "0.47 s"
+row "voting, P_all" examples/envelope/voting/voting_pall.yaml "0.43 s"
+row "Oyster" examples/envelope/oyster/oyster.yaml "0.47 s"
+row "PCA pump" examples/envelope/pump/pump.yaml "1.9 s"
+
+# Scaling: a ring of n environment states on action a (b in its alphabet)
+# under a controller that allows a and b; P counts a's modulo n and makes b
+# an error when the count is n-1. |Δ| doubles with n. The paper's DFS
+# branches over every subset of a state set's successors and is refused
+# past 2^24; the default algorithm's cost grows with |Δ| (its final search
+# proving that no further maximal set exists).
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+echo
+printf '%-28s %21s   %21s\n' "ring, n states" "default (time, peak)" "paper Alg. 1 (time, peak)"
+for n in 4 5 6 7; do
+  {
+    printf 'E0 = (a -> E1)'
+    for ((i = 1; i < n; i++)); do printf ',\nE%d = (a -> E%d)' "$i" $(((i + 1) % n)); done
+    printf ' + {b}.\n'
+  } >"$tmp/env.lts"
+  echo 'C = (a -> C | b -> C).' >"$tmp/ctrl.lts"
+  {
+    printf 'property P = Q0,\nQ0 = (a -> Q1 | b -> Q0)'
+    for ((i = 1; i < n - 1; i++)); do printf ',\nQ%d = (a -> Q%d | b -> Q0)' "$i" $((i + 1)); done
+    printf ',\nQ%d = (a -> Q0).\n' $((n - 1))
+  } >"$tmp/p.lts"
+  printf 'kind: envelope\nenvironment: env.lts\ncontroller: ctrl.lts\nproperty: p.lts\n' >"$tmp/ring.yaml"
+  read -r td md <<<"$(measure "$tmp/ring.yaml" default)"
+  if "$ISMV" envelope "$tmp/ring.yaml" -a paper >/dev/null 2>&1; then
+    read -r tp mp <<<"$(measure "$tmp/ring.yaml" paper)"
+    pp=$(printf '%8.1f ms %6.1f MB' "$tp" "$(echo "$mp/1024" | bc -l)")
+  else
+    pp="refused (> 2^24 subsets)"
+  fi
+  delta=$("$ISMV" envelope "$tmp/ring.yaml" -f json | sed -n 's/.*"delta_size": \([0-9]*\).*/\1/p' | head -1)
+  printf '%-28s %8.1f ms %6.1f MB   %-22s   |Δ| = %s\n' "n = $n" "$td" "$(echo "$md/1024" | bc -l)" "$pp" "$delta"
+done

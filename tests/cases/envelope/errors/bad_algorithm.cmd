@@ -1,0 +1,1 @@
+envelope tests/cases/envelope/errors/bad_algorithm.yaml

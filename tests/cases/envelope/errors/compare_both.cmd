@@ -1,0 +1,1 @@
+envelope tests/cases/envelope/errors/compare_both.yaml

@@ -1,0 +1,1 @@
+envelope tests/cases/envelope/errors/normal_unsafe.yaml

@@ -1,0 +1,1 @@
+envelope examples/envelope/therac25/fixed_vs_therac20.yaml

@@ -1,0 +1,1 @@
+envelope examples/envelope/oyster/oyster.yaml

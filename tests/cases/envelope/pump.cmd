@@ -1,0 +1,1 @@
+envelope examples/envelope/pump/pump.yaml

@@ -1,0 +1,1 @@
+envelope examples/envelope/voting/voting_pall.yaml

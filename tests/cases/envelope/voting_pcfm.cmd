@@ -1,0 +1,1 @@
+envelope examples/envelope/voting/voting_pcfm.yaml

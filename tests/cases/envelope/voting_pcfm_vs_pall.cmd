@@ -1,0 +1,1 @@
+envelope examples/envelope/voting/pcfm_vs_pall.yaml
