@@ -17,6 +17,15 @@ static void add_trans(fsp_ctx_t *c, int src, const char *label, int dst) {
 
 static void choice(fsp_ctx_t *c, int src);
 
+/* Fails on the process name t, suggesting the closest of the candidates. */
+static void undefined_process(fsp_ctx_t *c, const fsp_token_t *t, const char *const *cands, size_t n)
+    __attribute__((noreturn));
+static void undefined_process(fsp_ctx_t *c, const fsp_token_t *t, const char *const *cands, size_t n) {
+  const char *sug = diag_suggest(t->text, cands, n);
+  if (sug) fsp_fail(c, t->loc, "undefined process '%s' (did you mean '%s'?)", t->text, sug);
+  fsp_fail(c, t->loc, "undefined process '%s'", t->text);
+}
+
 /* LTSA tells local processes apart by name and number of indices
  * (ALARM = ALARM[0], ALARM[a:R] = ... is legal). */
 static fsp_local_def_t *find_local(fsp_ctx_t *c, const char *name, size_t nidx) {
@@ -182,9 +191,7 @@ int fsp_target(fsp_ctx_t *c) {
       const char *cands[64];
       size_t nc = 0;
       for (size_t i = 0; i < c->proc->locals.len && nc < 64; i++) cands[nc++] = c->proc->locals.data[i].name;
-      const char *sug = diag_suggest(t->text, cands, nc);
-      if (sug) fsp_fail(c, t->loc, "undefined process '%s' (did you mean '%s'?)", t->text, sug);
-      fsp_fail(c, t->loc, "undefined process '%s'", t->text);
+      undefined_process(c, t, cands, nc);
     }
     return instantiate(c, ld, vals, nvals, t->loc);
   }
@@ -572,9 +579,7 @@ static void comp_elem(fsp_ctx_t *c, fsp_ltsvec_t *parts) {
         const char *cands[256];
         size_t nc = 0;
         for (size_t i = 0; i < c->f->procs.len && nc < 256; i++) cands[nc++] = c->f->procs.data[i].name;
-        const char *sug = diag_suggest(t->text, cands, nc);
-        if (sug) fsp_fail(c, t->loc, "undefined process '%s' (did you mean '%s'?)", t->text, sug);
-        fsp_fail(c, t->loc, "undefined process '%s'", t->text);
+        undefined_process(c, t, cands, nc);
       }
       VEC_PUSH(inner, fsp_compile_def(c, p, args, nargs, loc));
     }

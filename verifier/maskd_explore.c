@@ -24,12 +24,6 @@ static value_t lookup(void *ctx, int id, bool primed) {
 }
 
 typedef struct {
-  int label;
-  int dst;
-  uint8_t kind;
-} edge_t;
-
-typedef struct {
   const maskd_program_t *prog;
   size_t nslots;
   VEC(int32_t) vals;  /* nslots per state */
@@ -116,7 +110,7 @@ static void apply_initial(const expr_t *e, int32_t *st, const int *slot_of_sym, 
 
 /* Successors of `cur` appended to *edges (unsorted); false on an error. */
 static bool successors(space_t *sp, const int32_t *cur, int32_t *nxt, const int *label_ids, void *edges_vec) {
-  VEC(edge_t) *edges = edges_vec;
+  VEC(masking_edge_t) *edges = edges_vec;
   const maskd_program_t *prog = sp->prog;
   const int *lid = label_ids;
   for (size_t r = 0; r < prog->runs.len; r++) {
@@ -137,17 +131,10 @@ static bool successors(space_t *sp, const int32_t *cur, int32_t *nxt, const int 
       bool added;
       int dst = intern_state(sp, nxt, &added);
       uint8_t kind = br->faulty ? MASKING_FAULT : br->internal ? MASKING_TAU : MASKING_NORMAL;
-      VEC_PUSH(edges, ((edge_t){*lid, dst, kind}));
+      VEC_PUSH(edges, ((masking_edge_t){*lid, dst, kind}));
     }
   }
   return true;
-}
-
-static int cmp_edge(const void *x, const void *y) {
-  const edge_t *a = x, *b = y;
-  if (a->label != b->label) return a->label < b->label ? -1 : 1;
-  if (a->dst != b->dst) return a->dst < b->dst ? -1 : 1;
-  return (int)a->kind - (int)b->kind;
 }
 
 maskd_status_t maskd_explore(const maskd_program_t *p, intern_t *labels, size_t max_states, masking_lts_t *out,
@@ -170,7 +157,7 @@ maskd_status_t maskd_explore(const maskd_program_t *p, intern_t *labels, size_t 
   rehash(&sp, 64);
   bool added;
   intern_state(&sp, cur, &added);
-  VEC(edge_t) edges = {0};
+  VEC(masking_edge_t) edges = {0};
   VEC(size_t) off = {0};
   maskd_status_t status = ok ? MASKD_OK : MASKD_EVAL_ERROR;
   for (size_t s = 0; status == MASKD_OK && s < nstates_of(&sp); s++) {
@@ -181,11 +168,7 @@ maskd_status_t maskd_explore(const maskd_program_t *p, intern_t *labels, size_t 
       status = MASKD_EVAL_ERROR;
       break;
     }
-    qsort(edges.data + first, edges.len - first, sizeof *edges.data, cmp_edge);
-    size_t w = first;
-    for (size_t i = first; i < edges.len; i++)
-      if (w == first || cmp_edge(&edges.data[w - 1], &edges.data[i]) != 0) edges.data[w++] = edges.data[i];
-    edges.len = w;
+    edges.len = masking_edges_sort_unique(edges.data, first, edges.len);
     if (nstates_of(&sp) > max_states) {
       diag_error(diags, p->runs.data[0].loc,
                  "state space exceeds %zu states (the variables must have finitely many reachable values)",
@@ -195,17 +178,7 @@ maskd_status_t maskd_explore(const maskd_program_t *p, intern_t *labels, size_t 
   }
   if (status == MASKD_OK) {
     VEC_PUSH(&off, edges.len);
-    out->nstates = nstates_of(&sp);
-    out->nedges = edges.len;
-    out->off = off.data;
-    out->label = xmalloc((edges.len + 1) * sizeof(int));
-    out->dst = xmalloc((edges.len + 1) * sizeof(int));
-    out->kind = xmalloc(edges.len + 1);
-    for (size_t i = 0; i < edges.len; i++) {
-      out->label[i] = edges.data[i].label;
-      out->dst[i] = edges.data[i].dst;
-      out->kind[i] = edges.data[i].kind;
-    }
+    masking_lts_from_edges(out, nstates_of(&sp), off.data, edges.data, edges.len);
     out->nslots = n;
     out->vals = sp.vals.data;
     sp.vals.data = NULL;
