@@ -16,6 +16,37 @@ void masking_lts_free(masking_lts_t *lts) {
   memset(lts, 0, sizeof *lts);
 }
 
+static int cmp_edge(const void *x, const void *y) {
+  const masking_edge_t *a = x, *b = y;
+  if (a->label != b->label) return a->label < b->label ? -1 : 1;
+  if (a->dst != b->dst) return a->dst < b->dst ? -1 : 1;
+  return (int)a->kind - (int)b->kind;
+}
+
+size_t masking_edges_sort_unique(masking_edge_t *edges, size_t first, size_t len) {
+  qsort(edges + first, len - first, sizeof *edges, cmp_edge);
+  size_t w = first;
+  for (size_t i = first; i < len; i++)
+    if (w == first || cmp_edge(&edges[w - 1], &edges[i]) != 0) edges[w++] = edges[i];
+  return w;
+}
+
+void masking_lts_from_edges(masking_lts_t *out, size_t nstates, size_t *off, const masking_edge_t *edges,
+                            size_t nedges) {
+  memset(out, 0, sizeof *out);
+  out->nstates = nstates;
+  out->nedges = nedges;
+  out->off = off;
+  out->label = xmalloc((nedges + 1) * sizeof(int));
+  out->dst = xmalloc((nedges + 1) * sizeof(int));
+  out->kind = xmalloc(nedges + 1);
+  for (size_t i = 0; i < nedges; i++) {
+    out->label[i] = edges[i].label;
+    out->dst[i] = edges[i].dst;
+    out->kind[i] = edges[i].kind;
+  }
+}
+
 /* ---- weak transitions ---- */
 
 /* Tarjan's SCCs of the τ graph, iteratively. comp[s] is s's component;
@@ -70,18 +101,6 @@ static size_t tau_sccs(const masking_lts_t *g, int *comp) {
   return ncomp;
 }
 
-typedef struct {
-  int label, dst;
-  uint8_t kind;
-} wedge_t;
-
-static int cmp_wedge(const void *x, const void *y) {
-  const wedge_t *a = x, *b = y;
-  if (a->label != b->label) return a->label < b->label ? -1 : 1;
-  if (a->dst != b->dst) return a->dst < b->dst ? -1 : 1;
-  return (int)a->kind - (int)b->kind;
-}
-
 static int cmp_int(const void *x, const void *y) {
   int a = *(const int *)x, b = *(const int *)y;
   return (a > b) - (a < b);
@@ -113,7 +132,7 @@ void masking_saturate(const masking_lts_t *in, int tau_label, masking_lts_t *out
       }
   }
   /* p =a⇒ r' for q ∈ τ*(p), q -a-> r, r' ∈ τ*(r) */
-  VEC(wedge_t) edges = {0};
+  VEC(masking_edge_t) edges = {0};
   VEC(int) touched = {0};
   size_t nlabels = 0;
   for (size_t e = 0; e < in->nedges; e++)
@@ -129,7 +148,7 @@ void masking_saturate(const masking_lts_t *in, int tau_label, masking_lts_t *out
         if (!cp[q >> 6]) q |= 63; /* skip an empty word */
         continue;
       }
-      VEC_PUSH(&edges, ((wedge_t){tau_label, (int)q, MASKING_TAU}));
+      VEC_PUSH(&edges, ((masking_edge_t){tau_label, (int)q, MASKING_TAU}));
       for (size_t e = in->off[q]; e < in->off[q + 1]; e++) {
         if (in->kind[e] != MASKING_NORMAL) continue;
         int a = in->label[e];
@@ -145,32 +164,18 @@ void masking_saturate(const masking_lts_t *in, int tau_label, masking_lts_t *out
     for (size_t i = 0; i < touched.len; i++) {
       int a = touched.data[i];
       for (size_t r = 0; r < n; r++)
-        if (bitset_get(per_label[a], r)) VEC_PUSH(&edges, ((wedge_t){a, (int)r, MASKING_NORMAL}));
+        if (bitset_get(per_label[a], r)) VEC_PUSH(&edges, ((masking_edge_t){a, (int)r, MASKING_NORMAL}));
       free(per_label[a]);
       per_label[a] = NULL;
     }
     VEC_CLEAR(&touched);
     for (size_t e = in->off[p]; e < in->off[p + 1]; e++)
-      if (in->kind[e] != MASKING_NORMAL) VEC_PUSH(&edges, ((wedge_t){in->label[e], in->dst[e], in->kind[e]}));
-    qsort(edges.data + off[p], edges.len - off[p], sizeof *edges.data, cmp_wedge);
-    size_t w = off[p];
-    for (size_t i = off[p]; i < edges.len; i++)
-      if (w == off[p] || cmp_wedge(&edges.data[w - 1], &edges.data[i]) != 0) edges.data[w++] = edges.data[i];
-    edges.len = w;
+      if (in->kind[e] != MASKING_NORMAL)
+        VEC_PUSH(&edges, ((masking_edge_t){in->label[e], in->dst[e], in->kind[e]}));
+    edges.len = masking_edges_sort_unique(edges.data, off[p], edges.len);
   }
   off[n] = edges.len;
-  memset(out, 0, sizeof *out);
-  out->nstates = n;
-  out->nedges = edges.len;
-  out->off = off;
-  out->label = xmalloc((edges.len + 1) * sizeof(int));
-  out->dst = xmalloc((edges.len + 1) * sizeof(int));
-  out->kind = xmalloc(edges.len + 1);
-  for (size_t i = 0; i < edges.len; i++) {
-    out->label[i] = edges.data[i].label;
-    out->dst[i] = edges.data[i].dst;
-    out->kind[i] = edges.data[i].kind;
-  }
+  masking_lts_from_edges(out, n, off, edges.data, edges.len);
   out->nslots = in->nslots;
   if (in->vals) {
     out->vals = xmalloc((n * in->nslots + 1) * sizeof *out->vals);

@@ -34,6 +34,20 @@ typedef struct {
 
 void masking_lts_free(masking_lts_t *lts);
 
+/* One transition of an LTS being built, before it is frozen into the arrays. */
+typedef struct {
+  int label, dst;
+  uint8_t kind;
+} masking_edge_t;
+/* Sorts edges[first..len) by (label, dst, kind) and drops repeats; returns
+ * the new length. */
+size_t masking_edges_sort_unique(masking_edge_t *edges, size_t first, size_t len);
+/* Fills *out (cleared first) with nstates states whose transitions are
+ * edges[off[s]..off[s+1]); takes ownership of `off` (nstates + 1 entries),
+ * copies the edges. nslots and vals stay empty. */
+void masking_lts_from_edges(masking_lts_t *out, size_t nstates, size_t *off, const masking_edge_t *edges,
+                            size_t nedges);
+
 /* The weak transition relation with τ self-loops added: p =a⇒ q iff
  * p τ* a τ* q for a non-fault a, p =τ⇒ q iff p τ* q, and fault
  * transitions as they are (not saturated). τ-closures come from the SCC

@@ -8,15 +8,8 @@
 #include "ism/expr.h"
 #include "verifier/eventb.h"
 #include "verifier/smt.h"
+#include "tests/unit/check.h"
 
-static int failures;
-#define CHECK(cond)                                                        \
-  do {                                                                     \
-    if (!(cond)) {                                                         \
-      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-      failures++;                                                          \
-    }                                                                      \
-  } while (0)
 
 static eventb_model_t *load(const char *path) {
   diag_list_t d;
@@ -70,7 +63,7 @@ static void test_injection(const eventb_model_t *m, const eventb_result_t *r) {
   bool err = false;
   CHECK(expr_eval_bool(ev->guard, lookup_heat, &env, &err) && !err);
   CHECK(t1 < 30 || t1 > 40);
-  CHECK(strcmp(witness(c, "next", "tn"), "c") == 0);
+  CHECK_STREQ(witness(c, "next", "tn"), "c");
 }
 
 static bool has_vacuous(const eventb_result_t *r, const int *u) {
@@ -180,7 +173,7 @@ static void test_max_error(eventb_method_t method, double want) {
   CHECK(r.max_error.number == want);
   char formula[32];
   snprintf(formula, sizeof formula, "D <= %g", want);
-  CHECK(r.max_error.formula && strcmp(r.max_error.formula, formula) == 0);
+  CHECK_STREQ(r.max_error.formula, formula);
   CHECK(r.robust.method == method);
   eventb_result_free(&r);
   eventb_free(m);
@@ -190,6 +183,5 @@ int main(void) {
   test_heater();
   test_max_error(EVENTB_PRESERVING, 2);
   test_max_error(EVENTB_REPURPOSING, 5);
-  if (failures) fprintf(stderr, "%d checks failed\n", failures);
-  return failures ? 1 : 0;
+  return CHECK_RESULT();
 }

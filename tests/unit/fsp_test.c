@@ -9,15 +9,8 @@
 #include <sys/stat.h>
 
 #include "verifier/fsp.h"
+#include "tests/unit/check.h"
 
-static int failures;
-#define CHECK(cond)                                                            \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-      failures++;                                                              \
-    }                                                                          \
-  } while (0)
 
 static void sizes(const char *path, const char *proc, int states, int trans) {
   lts_labels_t L;
@@ -29,7 +22,7 @@ static void sizes(const char *path, const char *proc, int states, int trans) {
   if (!l || l->nstates != states || l->ntrans != trans) {
     fprintf(stderr, "%s: expected %d states, %d transitions; got %d, %d\n", path, states, trans, l ? l->nstates : -1,
             l ? l->ntrans : -1);
-    failures++;
+    check_failures++;
   }
   lts_free(l);
   fsp_free(f);
@@ -52,7 +45,7 @@ static void error_at(const char *text, int line, int col, const char *message) {
     fprintf(stderr, "for %s\n  expected %d:%d: %s\n", text, line, col, message);
     if (d.count) fprintf(stderr, "  got %d:%d: %s\n", d.items[0].loc.line, d.items[0].loc.col, d.items[0].message);
     else fprintf(stderr, "  got no error\n");
-    failures++;
+    check_failures++;
   }
   lts_free(l);
   fsp_free(f);
@@ -70,7 +63,7 @@ static void compiles(const char *text, const char *proc, int states, int trans, 
   if (!l || l->nstates != states || l->ntrans != trans || l->nalphabet != nalpha) {
     fprintf(stderr, "for %s\n  expected %d/%d/%d, got %d/%d/%d%s%s\n", text, states, trans, nalpha, l ? l->nstates : -1,
             l ? l->ntrans : -1, l ? l->nalphabet : -1, d.count ? ": " : "", d.count ? d.items[0].message : "");
-    failures++;
+    check_failures++;
   }
   lts_free(l);
   fsp_free(f);
@@ -98,7 +91,7 @@ static void anchor_file(const char *path) {
     anchors_rejected++;
   else {
     fprintf(stderr, "%s: %s\n", path, d.count ? d.items[0].message : "failed");
-    failures++;
+    check_failures++;
   }
   fsp_free(f);
   diag_free(&d);
@@ -168,6 +161,5 @@ int main(void) {
     CHECK(anchors_ok >= 460);
     CHECK(anchors_rejected <= 10);
   }
-  if (failures) fprintf(stderr, "%d check(s) failed\n", failures);
-  return failures != 0;
+  return CHECK_RESULT();
 }

@@ -5,15 +5,8 @@
 #include <string.h>
 
 #include "verifier/lts.h"
+#include "tests/unit/check.h"
 
-static int failures;
-#define CHECK(cond)                                                        \
-  do {                                                                     \
-    if (!(cond)) {                                                         \
-      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-      failures++;                                                          \
-    }                                                                      \
-  } while (0)
 
 /* A cycle of n states with the given labels: i -labels[i]-> i+1 mod n. */
 static lts_t *cycle(lts_labels_t *L, const char *const *labels, int n) {
@@ -144,6 +137,5 @@ int main(void) {
   test_labels();
   test_strip_tau(&L);
   lts_labels_free(&L);
-  if (failures) fprintf(stderr, "%d check(s) failed\n", failures);
-  return failures != 0;
+  return CHECK_RESULT();
 }

@@ -6,16 +6,8 @@
 #include "ism/diag.h"
 #include "ism/intern.h"
 #include "verifier/maskd.h"
+#include "tests/unit/check.h"
 
-static int failures;
-
-#define CHECK(cond)                                                     \
-  do {                                                                  \
-    if (!(cond)) {                                                      \
-      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-      failures++;                                                       \
-    }                                                                   \
-  } while (0)
 
 static const char *MEMORY =
     "Process Memory {\n"
@@ -48,10 +40,7 @@ static void expect_error(const char *text, const char *want) {
   char buf[512];
   maskd_program_t *p = parse(text, buf, sizeof buf);
   CHECK(p == NULL);
-  if (strcmp(buf, want) != 0) {
-    fprintf(stderr, "  want: %s\n  got:  %s\n", want, buf);
-    failures++;
-  }
+  CHECK_STREQ(buf, want);
   maskd_free(p);
 }
 
@@ -74,7 +63,7 @@ static void test_memory_space(void) {
   strbuf_t sb;
   strbuf_init(&sb);
   maskd_state_string(p, &lts, 0, &sb);
-  CHECK(strcmp(strbuf_str(&sb), "<m.r, m.b0, m.b1, m.b2>") == 0);
+  CHECK_STREQ(strbuf_str(&sb), "<m.r, m.b0, m.b1, m.b2>");
   strbuf_free(&sb);
   /* transitions sorted by (label, target) */
   for (size_t s = 0; s < lts.nstates; s++)
@@ -171,6 +160,5 @@ int main(void) {
   test_errors();
   test_normative_and_unlabelled();
   test_deep_nesting();
-  if (failures) fprintf(stderr, "maskd_test: %d failure(s)\n", failures);
-  return failures != 0;
+  return CHECK_RESULT();
 }

@@ -6,16 +6,8 @@
 
 #include "ism/alloc.h"
 #include "verifier/masking.h"
+#include "tests/unit/check.h"
 
-static int failures;
-
-#define CHECK(cond)                                                     \
-  do {                                                                  \
-    if (!(cond)) {                                                      \
-      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-      failures++;                                                       \
-    }                                                                   \
-  } while (0)
 
 enum { W0, W1, R0, R1, F1, F2, A, T, TAU };
 
@@ -127,6 +119,5 @@ int main(void) {
   test_memory();
   test_nominal_match_and_deadlock();
   test_saturation();
-  if (failures) fprintf(stderr, "masking_test: %d failure(s)\n", failures);
-  return failures != 0;
+  return CHECK_RESULT();
 }

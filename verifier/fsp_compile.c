@@ -1,0 +1,672 @@
+#include "verifier/fsp_compile.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static lts_t *relabelled(fsp_ctx_t *c, lts_t *l);
+static lts_t *hide_or_restrict(fsp_ctx_t *c, lts_t *l);
+
+/* ------------------------------------------------- primitive processes */
+
+static int new_state(fsp_ctx_t *c) { return c->live ? lts_builder_add_state(c->b) : -1; }
+
+static void add_trans(fsp_ctx_t *c, int src, const char *label, int dst) {
+  if (!c->live) return;
+  lts_builder_add(c->b, src, lts_label(c->f->labels, label), dst);
+}
+
+static void choice(fsp_ctx_t *c, int src);
+
+/* Fails on the process name t, suggesting the closest of the candidates. */
+static void undefined_process(fsp_ctx_t *c, const fsp_token_t *t, const char *const *cands, size_t n)
+    __attribute__((noreturn));
+static void undefined_process(fsp_ctx_t *c, const fsp_token_t *t, const char *const *cands, size_t n) {
+  const char *sug = diag_suggest(t->text, cands, n);
+  if (sug) fsp_fail(c, t->loc, "undefined process '%s' (did you mean '%s'?)", t->text, sug);
+  fsp_fail(c, t->loc, "undefined process '%s'", t->text);
+}
+
+/* LTSA tells local processes apart by name and number of indices
+ * (ALARM = ALARM[0], ALARM[a:R] = ... is legal). */
+static fsp_local_def_t *find_local(fsp_ctx_t *c, const char *name, size_t nidx) {
+  fsp_local_def_t *any = NULL;
+  for (size_t i = 0; i < c->proc->locals.len; i++)
+    if (strcmp(c->proc->locals.data[i].name, name) == 0) {
+      if (c->proc->locals.data[i].nidx == nidx) return &c->proc->locals.data[i];
+      any = &c->proc->locals.data[i];
+    }
+  return any;
+}
+
+/* Binds the index variables of local `ld` to `vals`, checking ranges. */
+static void bind_indices(fsp_ctx_t *c, const fsp_local_def_t *ld, const fsp_val_t *vals, loc_t loc) {
+  size_t save = c->pos;
+  c->pos = ld->idx;
+  for (size_t k = 0; k < ld->nidx; k++) {
+    fsp_expect(c, FSP_TOK_LBRACK, "'['");
+    const char *var = fsp_expect(c, FSP_TOK_LIDENT, "an index variable")->text;
+    fsp_expect(c, FSP_TOK_COLON, "':'");
+    long long lo, hi;
+    bool in = true;
+    if (at(c, FSP_TOK_UIDENT) && peek2(c)->kind == FSP_TOK_RBRACK && fsp_find_range(c->f, peek(c)->text)) {
+      const fsp_named_range_t *r = fsp_find_range(c->f, next(c)->text);
+      lo = r->lo;
+      hi = r->hi;
+      in = !vals[k].str && vals[k].i >= lo && vals[k].i <= hi;
+    } else if (at(c, FSP_TOK_UIDENT) && peek2(c)->kind == FSP_TOK_RBRACK &&
+               fsp_find_set(c->f, peek(c)->text)) {
+      const fsp_named_set_t *s = fsp_find_set(c->f, next(c)->text);
+      in = false;
+      for (size_t i = 0; i < s->count; i++)
+        if (vals[k].str && strcmp(vals[k].s, s->items[i]) == 0) in = true;
+      lo = hi = 0;
+    } else {
+      lo = fsp_int_expr(c);
+      fsp_expect(c, FSP_TOK_DOTDOT, "'..'");
+      hi = fsp_int_expr(c);
+      in = !vals[k].str && vals[k].i >= lo && vals[k].i <= hi;
+    }
+    fsp_expect(c, FSP_TOK_RBRACK, "']'");
+    if (!in) {
+      if (vals[k].str) fsp_fail(c, loc, "index '%s' of '%s' is out of its range", vals[k].s, ld->name);
+      fsp_fail(c, loc, "index %lld of '%s' is out of range %lld..%lld", vals[k].i, ld->name, lo, hi);
+    }
+    fsp_push_binding(c, var, vals[k]);
+  }
+  c->pos = save;
+}
+
+/* The state of local process `ld` at index values `vals`. */
+static int instantiate(fsp_ctx_t *c, fsp_local_def_t *ld, const fsp_val_t *vals, size_t nvals, loc_t loc) {
+  if (nvals != ld->nidx)
+    fsp_fail(c, loc, "'%s' takes %zu ind%s, %zu given", ld->name, ld->nidx, ld->nidx == 1 ? "ex" : "ices",
+             nvals);
+  strbuf_t key;
+  strbuf_init(&key);
+  strbuf_puts(&key, ld->name);
+  for (size_t k = 0; k < nvals; k++) fsp_put_value(&key, vals[k]);
+  bool added;
+  int id = intern_add2(c->inst, strbuf_str(&key), &added);
+  strbuf_free(&key);
+  if (!added) {
+    int s = c->inst_state.data[id];
+    if (s == -2) fsp_fail(c, loc, "process '%s' is defined in terms of itself without an action", ld->name);
+    return s;
+  }
+  VEC_PUSH(&c->inst_state, -2);
+  size_t env_len = c->env.len;
+  fsp_binding_t *caller = xmalloc((env_len + 1) * sizeof *caller);
+  if (env_len) memcpy(caller, c->env.data, env_len * sizeof *caller);
+  VEC_PUSH(&c->owned, caller); /* released on failure; popped below */
+  c->env.len = c->param_len;
+  bind_indices(c, ld, vals, loc);
+  size_t save = c->pos;
+  c->pos = ld->body;
+  int s;
+  if (at(c, FSP_TOK_LPAREN)) {
+    s = new_state(c);
+    fsp_binding_t *snap = xmalloc((c->env.len + 1) * sizeof *snap);
+    if (c->env.len) memcpy(snap, c->env.data, c->env.len * sizeof *snap);
+    VEC_PUSH(&c->work_local, (size_t)(ld - c->proc->locals.data));
+    VEC_PUSH(&c->work_state, s);
+    VEC_PUSH(&c->work_env, snap);
+    VEC_PUSH(&c->work_nenv, c->env.len);
+  } else {
+    if (++c->depth > 10000) fsp_fail(c, loc, "aliases nest too deeply");
+    s = fsp_target(c);
+    c->depth--;
+  }
+  c->pos = save;
+  c->env.len = 0;
+  for (size_t i = 0; i < env_len; i++) VEC_PUSH(&c->env, caller[i]);
+  c->owned.len--;
+  free(caller);
+  c->inst_state.data[id] = s;
+  return s;
+}
+
+static int special_state(fsp_ctx_t *c, int *slot, bool end) {
+  if (!c->live) return -1;
+  if (*slot < 0) {
+    *slot = lts_builder_add_state(c->b);
+    if (end) lts_builder_mark_end(c->b, *slot);
+  }
+  return *slot;
+}
+
+/* A process term after '->' or '=': returns its state. */
+int fsp_target(fsp_ctx_t *c) {
+  const fsp_token_t *t = peek(c);
+  if (fsp_is_kw(t, "STOP")) return next(c), special_state(c, &c->stop, false);
+  if (fsp_is_kw(t, "END")) return next(c), special_state(c, &c->end, true);
+  if (fsp_is_kw(t, "ERROR")) {
+    next(c);
+    int s = special_state(c, &c->error, false);
+    if (c->live) c->b->error = s;
+    return s;
+  }
+  if (fsp_is_kw(t, "if")) {
+    next(c);
+    bool live = c->live;
+    bool cond = fsp_int_expr(c) != 0;
+    if (!fsp_is_kw(peek(c), "then"))
+      fsp_fail(c, peek(c)->loc, "expected 'then', found '%s'", fsp_describe(peek(c)));
+    next(c);
+    c->live = live && cond;
+    int a = fsp_target(c);
+    int r = a;
+    c->live = live && !cond;
+    if (fsp_is_kw(peek(c), "else")) {
+      next(c);
+      r = fsp_target(c);
+    } else if (live && !cond) r = special_state(c, &c->stop, false);
+    c->live = live;
+    return cond ? a : r;
+  }
+  if (t->kind == FSP_TOK_LPAREN) {
+    next(c);
+    int s = new_state(c);
+    choice(c, s);
+    fsp_expect(c, FSP_TOK_RPAREN, "')'");
+    return s;
+  }
+  if (t->kind == FSP_TOK_UIDENT) {
+    next(c);
+    fsp_val_t vals[16];
+    size_t nvals = 0;
+    while (accept(c, FSP_TOK_LBRACK)) {
+      loc_t l = peek(c)->loc;
+      fsp_val_t v = fsp_expr(c);
+      if (nvals == 16) fsp_fail(c, l, "more than 16 indices");
+      vals[nvals++] = v;
+      fsp_expect(c, FSP_TOK_RBRACK, "']'");
+    }
+    if (!c->live) return -1;
+    fsp_local_def_t *ld = find_local(c, t->text, nvals);
+    if (!ld) {
+      if (fsp_find_proc(c->f, t->text))
+        fsp_fail(c, t->loc,
+                 "'%s' is a top-level process; a process body may only refer to its own local processes",
+                 t->text);
+      const char *cands[64];
+      size_t nc = 0;
+      for (size_t i = 0; i < c->proc->locals.len && nc < 64; i++) cands[nc++] = c->proc->locals.data[i].name;
+      undefined_process(c, t, cands, nc);
+    }
+    return instantiate(c, ld, vals, nvals, t->loc);
+  }
+  fsp_fail(c, t->loc, "expected a process (a name, STOP, END, ERROR or '('), found '%s'", fsp_describe(t));
+}
+
+typedef struct {
+  int src;
+  size_t after; /* token index after '->' */
+  size_t end;
+} chain_t;
+
+static void chain_from(fsp_ctx_t *c, int src);
+
+static void chain_cb(fsp_ctx_t *c, const char *label, void *data) {
+  chain_t *ch = data;
+  c->pos = ch->after;
+  if (fsp_starts_label(c)) {
+    int s = new_state(c);
+    add_trans(c, ch->src, label, s);
+    chain_from(c, s);
+  } else {
+    int dst = fsp_target(c);
+    add_trans(c, ch->src, label, dst);
+  }
+  ch->end = c->pos;
+}
+
+/* label -> label -> ... -> target, from state src. */
+static void chain_from(fsp_ctx_t *c, int src) {
+  size_t start = c->pos;
+  fsp_skip_label(c);
+  fsp_expect(c, FSP_TOK_ARROW, "'->'");
+  chain_t ch = {src, c->pos, 0};
+  c->pos = start;
+  fsp_enum_label(c, chain_cb, &ch);
+  if (ch.end == 0) {
+    /* nothing enumerated (dead code or an empty set): check the syntax */
+    bool live = c->live;
+    c->live = false;
+    chain_cb(c, "", &ch);
+    c->live = live;
+  }
+  c->pos = ch.end;
+}
+
+static void choice(fsp_ctx_t *c, int src) {
+  do {
+    bool live = c->live;
+    if (fsp_is_kw(peek(c), "when")) {
+      next(c);
+      bool g = fsp_int_expr(c) != 0;
+      c->live = live && g;
+    }
+    chain_from(c, src);
+    c->live = live;
+  } while (accept(c, FSP_TOK_BAR));
+}
+
+/* Relabel pairs new/old from `/{...}` at the cursor. */
+typedef struct {
+  fsp_strvec_t *news, *olds; /* opened with open_strs */
+} relabel_t;
+
+typedef struct {
+  relabel_t *r;
+  size_t old_pos;
+} relabel_cb_t;
+
+static void relabel_new_cb(fsp_ctx_t *c, const char *label, void *data) {
+  relabel_cb_t *rc = data;
+  size_t save = c->pos;
+  c->pos = rc->old_pos;
+  fsp_strvec_t *olds = fsp_open_strs(c);
+  fsp_labels_of(c, olds);
+  for (size_t i = 0; i < olds->len; i++) {
+    VEC_PUSH(rc->r->news, label);
+    VEC_PUSH(rc->r->olds, olds->data[i]);
+  }
+  fsp_close_strs(c);
+  c->pos = save;
+}
+
+static void parse_relabel(fsp_ctx_t *c, relabel_t *r) {
+  fsp_expect(c, FSP_TOK_LBRACE, "'{'");
+  if (!at(c, FSP_TOK_RBRACE))
+    do {
+      size_t new_pos = c->pos;
+      fsp_skip_label(c);
+      fsp_expect(c, FSP_TOK_SLASH, "'/'");
+      size_t old_pos = c->pos;
+      fsp_skip_label(c);
+      size_t end = c->pos;
+      c->pos = new_pos;
+      relabel_cb_t rc = {r, old_pos};
+      fsp_enum_label(c, relabel_new_cb, &rc);
+      c->pos = end;
+    } while (accept(c, FSP_TOK_COMMA));
+  fsp_expect(c, FSP_TOK_RBRACE, "'}'");
+}
+
+static lts_t *keep_temp(fsp_ctx_t *c, lts_t *l) {
+  VEC_PUSH(&c->temps, l);
+  return l;
+}
+
+static lts_t *apply_relabel(fsp_ctx_t *c, const lts_t *l, const relabel_t *r) {
+  lts_builder_t *b = xmalloc(sizeof *b);
+  VEC_PUSH(&c->builders, b);
+  lts_builder_init(b, c->f->labels);
+  b->nstates = l->nstates;
+  b->init = l->init;
+  b->error = l->error;
+  strbuf_t sb;
+  strbuf_init(&sb);
+  int nlab = (int)c->f->labels->names.count;
+  /* map each label once: the list of its new names */
+  VEC(int) *map = xcalloc((size_t)nlab, sizeof *map);
+  bool *done = xcalloc((size_t)nlab, sizeof *done);
+#define MAP_LABEL(lab)                                                                    \
+  do {                                                                                    \
+    if ((lab) < nlab && !done[lab]) {                                                     \
+      done[lab] = true;                                                                   \
+      const char *nm = lts_label_name(c->f->labels, (lab));                               \
+      for (size_t k = 0; k < r->olds->len; k++)                                            \
+        if (lts_label_has_prefix(nm, r->olds->data[k])) {                                  \
+          strbuf_clear(&sb);                                                              \
+          strbuf_puts(&sb, r->news->data[k]);                                              \
+          strbuf_puts(&sb, nm + strlen(r->olds->data[k]));                                 \
+          VEC_PUSH(&map[lab], lts_label(c->f->labels, strbuf_str(&sb)));                  \
+        }                                                                                 \
+      if (map[lab].len == 0) VEC_PUSH(&map[lab], (lab));                                  \
+    }                                                                                     \
+  } while (0)
+  for (int i = 0; i < l->nalphabet; i++) {
+    int a = l->alphabet[i];
+    MAP_LABEL(a);
+    for (size_t k = 0; k < map[a].len; k++) lts_builder_alphabet_add(b, map[a].data[k]);
+  }
+  for (int s = 0; s < l->nstates; s++) {
+    if (l->end && bitset_get(l->end, (size_t)s)) lts_builder_mark_end(b, s);
+    for (int i = l->succ_off[s]; i < l->succ_off[s + 1]; i++) {
+      int a = l->succ_label[i];
+      if (a == LTS_TAU) {
+        lts_builder_add(b, s, a, l->succ_dst[i]);
+        continue;
+      }
+      MAP_LABEL(a);
+      for (size_t k = 0; k < map[a].len; k++) lts_builder_add(b, s, map[a].data[k], l->succ_dst[i]);
+    }
+  }
+#undef MAP_LABEL
+  for (int i = 0; i < nlab; i++) VEC_FREE(&map[i]);
+  free(map);
+  free(done);
+  strbuf_free(&sb);
+  c->builders.len--;
+  lts_t *r2 = lts_freeze(b);
+  free(b);
+  return keep_temp(c, r2);
+}
+
+/* The sorted ids of alphabet labels having some prefix in `set`. */
+static int matching_labels(fsp_ctx_t *c, const lts_t *l, const fsp_strvec_t *set, int **out) {
+  int *ids = xmalloc(((size_t)l->nalphabet + 1) * sizeof *ids);
+  int n = 0;
+  for (int i = 0; i < l->nalphabet; i++) {
+    const char *nm = lts_label_name(c->f->labels, l->alphabet[i]);
+    for (size_t k = 0; k < set->len; k++)
+      if (lts_label_has_prefix(nm, set->data[k])) {
+        ids[n++] = l->alphabet[i];
+        break;
+      }
+  }
+  *out = ids;
+  return n;
+}
+
+/* The trailer: + {ext} / {relabel} \ {hide} or @ {interface}, then '.'. */
+static lts_t *apply_trailer(fsp_ctx_t *c, lts_t *l, bool primitive) {
+  if (primitive && accept(c, FSP_TOK_PLUS)) {
+    fsp_strvec_t ext = {0};
+    fsp_set_expr(c, &ext);
+    lts_builder_t b;
+    lts_builder_init(&b, c->f->labels);
+    for (size_t i = 0; i < ext.len; i++) lts_builder_alphabet_add(&b, lts_label(c->f->labels, ext.data[i]));
+    VEC_FREE(&ext);
+    /* merge the extension into a copy of l */
+    lts_t *cp = lts_copy(l);
+    int *alpha = xmalloc(((size_t)cp->nalphabet + b.nalpha + 1) * sizeof *alpha);
+    if (cp->nalphabet) memcpy(alpha, cp->alphabet, (size_t)cp->nalphabet * sizeof *alpha);
+    if (b.nalpha) memcpy(alpha + cp->nalphabet, b.alpha, b.nalpha * sizeof *alpha);
+    int n = cp->nalphabet + (int)b.nalpha;
+    lts_builder_free(&b);
+    /* sort-unique */
+    for (int i = 1; i < n; i++)
+      for (int j = i; j > 0 && alpha[j - 1] > alpha[j]; j--) {
+        int t = alpha[j];
+        alpha[j] = alpha[j - 1];
+        alpha[j - 1] = t;
+      }
+    int m = 0;
+    for (int i = 0; i < n; i++)
+      if (m == 0 || alpha[m - 1] != alpha[i]) alpha[m++] = alpha[i];
+    free(cp->alphabet);
+    cp->alphabet = alpha;
+    cp->nalphabet = m;
+    l = keep_temp(c, cp);
+  }
+  if (accept(c, FSP_TOK_SLASH)) l = relabelled(c, l);
+  if (at(c, FSP_TOK_BACKSLASH) || at(c, FSP_TOK_AT)) l = hide_or_restrict(c, l);
+  return l;
+}
+
+/* Binds the parameters of `p` to `args` (or to their defaults). */
+static void bind_params(fsp_ctx_t *c, const fsp_proc_def_t *p, const fsp_val_t *args, size_t nargs,
+                        loc_t loc) {
+  if (nargs > p->nparams)
+    fsp_fail(c, loc, "'%s' takes %zu parameter%s, %zu given", p->name, p->nparams, p->nparams == 1 ? "" : "s",
+             nargs);
+  if (!p->params) return;
+  size_t save = c->pos;
+  c->pos = p->params;
+  fsp_expect(c, FSP_TOK_LPAREN, "'('");
+  for (size_t k = 0; k < p->nparams; k++) {
+    const char *name = next(c)->text;
+    fsp_expect(c, FSP_TOK_ASSIGN, "'='");
+    fsp_val_t v = fsp_expr(c);
+    fsp_push_binding(c, name, k < nargs ? args[k] : v);
+    accept(c, FSP_TOK_COMMA);
+  }
+  c->pos = save;
+}
+
+static lts_t *compile_primitive(fsp_ctx_t *c, fsp_proc_def_t *p, const fsp_val_t *args, size_t nargs,
+                                loc_t loc) {
+  fsp_proc_def_t *saved_proc = c->proc;
+  lts_builder_t *saved_b = c->b;
+  intern_t *saved_inst = c->inst;
+  int saved_stop = c->stop, saved_end = c->end, saved_error = c->error;
+  size_t env_len = c->env.len;
+  c->proc = p;
+  c->b = xmalloc(sizeof *c->b);
+  VEC_PUSH(&c->builders, c->b);
+  lts_builder_init(c->b, c->f->labels);
+  c->inst = xmalloc(sizeof *c->inst);
+  intern_init(c->inst);
+  VEC_PUSH(&c->interns, c->inst);
+  VEC_CLEAR(&c->inst_state);
+  c->stop = c->end = c->error = -1;
+  bind_params(c, p, args, nargs, loc);
+  c->param_len = c->env.len;
+  size_t base_work = c->work_state.len;
+  c->b->init = instantiate(c, &p->locals.data[0], NULL, 0, p->loc);
+  while (c->work_state.len > base_work) {
+    size_t k = c->work_state.len - 1;
+    fsp_local_def_t *ld = &p->locals.data[c->work_local.data[k]];
+    int s = c->work_state.data[k];
+    fsp_binding_t *snap = c->work_env.data[k];
+    size_t nenv = c->work_nenv.data[k];
+    c->work_local.len--;
+    c->work_state.len--;
+    c->work_env.len--;
+    c->work_nenv.len--;
+    c->env.len = 0;
+    for (size_t i = 0; i < nenv; i++) VEC_PUSH(&c->env, snap[i]);
+    free(snap);
+    c->pos = ld->body;
+    fsp_expect(c, FSP_TOK_LPAREN, "'('");
+    choice(c, s);
+    fsp_expect(c, FSP_TOK_RPAREN, "')'");
+  }
+  c->env.len = env_len;
+  bind_params(c, p, args, nargs, loc);
+  lts_builder_t *b = c->b;
+  c->builders.len--;
+  lts_t *raw = keep_temp(c, lts_freeze(b));
+  free(b);
+  c->pos = p->trailer;
+  lts_t *l = apply_trailer(c, raw, true);
+  c->env.len = env_len;
+  lts_t *r = keep_temp(c, lts_reachable(l));
+  if (p->property) r = keep_temp(c, lts_property(r));
+  c->interns.len--;
+  intern_free(c->inst);
+  free(c->inst);
+  c->proc = saved_proc;
+  c->b = saved_b;
+  c->inst = saved_inst;
+  c->stop = saved_stop;
+  c->end = saved_end;
+  c->error = saved_error;
+  return r;
+}
+
+/* ---------------------------------------------------------- composites */
+
+static lts_t *prefix_lts(fsp_ctx_t *c, const lts_t *l, const fsp_strvec_t *prefixes) {
+  relabel_t r = {fsp_open_strs(c), fsp_open_strs(c)};
+  /* every label x becomes p.x for each prefix p: relabel with old = each label */
+  for (int i = 0; i < l->nalphabet; i++) {
+    const char *nm = lts_label_name(c->f->labels, l->alphabet[i]);
+    for (size_t k = 0; k < prefixes->len; k++) {
+      VEC_PUSH(r.news, fsp_label_dup(c, arena_printf(&c->f->arena, "%s.%s", prefixes->data[k], nm)));
+      VEC_PUSH(r.olds, nm);
+    }
+  }
+  /* exact matches only: use a private relabel where old == whole label */
+  lts_t *out = apply_relabel(c, l, &r);
+  fsp_close_strs(c);
+  fsp_close_strs(c);
+  return out;
+}
+
+static void comp_list(fsp_ctx_t *c, fsp_ltsvec_t *parts);
+static void comp_elem(fsp_ctx_t *c, fsp_ltsvec_t *parts);
+
+/* Heap vectors that a failure (longjmp) releases: stacks in ctx. */
+static fsp_ltsvec_t *open_list(fsp_ctx_t *c) {
+  fsp_ltsvec_t *v = xcalloc(1, sizeof *v);
+  VEC_PUSH(&c->lists, v);
+  return v;
+}
+
+static void close_list(fsp_ctx_t *c) {
+  fsp_ltsvec_t *v = VEC_POP(&c->lists);
+  VEC_FREE(v);
+  free(v);
+}
+
+static lts_t *hide_or_restrict(fsp_ctx_t *c, lts_t *l) {
+  bool hide = next(c)->kind == FSP_TOK_BACKSLASH;
+  fsp_strvec_t *set = fsp_open_strs(c);
+  fsp_set_expr(c, set);
+  if (l) {
+    int *ids;
+    int n = matching_labels(c, l, set, &ids);
+    l = keep_temp(c, hide ? lts_hide(l, ids, n) : lts_restrict(l, ids, n));
+    free(ids);
+  }
+  fsp_close_strs(c);
+  return l;
+}
+
+static lts_t *relabelled(fsp_ctx_t *c, lts_t *l) {
+  relabel_t r = {fsp_open_strs(c), fsp_open_strs(c)};
+  parse_relabel(c, &r);
+  if (l) l = apply_relabel(c, l, &r);
+  fsp_close_strs(c);
+  fsp_close_strs(c);
+  return l;
+}
+
+/* One element of a composition; appends its LTSs to parts. */
+static void comp_elem(fsp_ctx_t *c, fsp_ltsvec_t *parts) {
+  fsp_strvec_t *prefixes = fsp_open_strs(c);
+  bool shared = false;
+  if (fsp_starts_label(c)) {
+    fsp_labels_of(c, prefixes);
+    if (accept(c, FSP_TOK_COLONCOLON)) shared = true;
+    else fsp_expect(c, FSP_TOK_COLON, "':' or '::'");
+  }
+  fsp_ltsvec_t *inner = open_list(c);
+  loc_t loc = peek(c)->loc;
+  if (accept(c, FSP_TOK_LPAREN)) {
+    comp_list(c, inner);
+    fsp_expect(c, FSP_TOK_RPAREN, "')'");
+  } else {
+    const fsp_token_t *t = fsp_expect(c, FSP_TOK_UIDENT, "a process name");
+    fsp_val_t args[16];
+    size_t nargs = 0;
+    if (accept(c, FSP_TOK_LPAREN)) {
+      if (!at(c, FSP_TOK_RPAREN))
+        do {
+          loc_t l = peek(c)->loc;
+          fsp_val_t v = fsp_expr(c);
+          if (nargs == 16) fsp_fail(c, l, "more than 16 arguments");
+          args[nargs++] = v;
+        } while (accept(c, FSP_TOK_COMMA));
+      fsp_expect(c, FSP_TOK_RPAREN, "')'");
+    }
+    if (c->live) {
+      fsp_proc_def_t *p = fsp_find_proc(c->f, t->text);
+      if (!p) {
+        const char *cands[256];
+        size_t nc = 0;
+        for (size_t i = 0; i < c->f->procs.len && nc < 256; i++) cands[nc++] = c->f->procs.data[i].name;
+        undefined_process(c, t, cands, nc);
+      }
+      VEC_PUSH(inner, fsp_compile_def(c, p, args, nargs, loc));
+    }
+  }
+  lts_t *l = NULL;
+  if (c->live)
+    l = inner->len == 1 ? inner->data[0]
+                        : keep_temp(c, lts_compose((const lts_t *const *)inner->data, (int)inner->len));
+  close_list(c);
+  if (accept(c, FSP_TOK_SLASH)) l = relabelled(c, l);
+  if (at(c, FSP_TOK_BACKSLASH) || at(c, FSP_TOK_AT)) l = hide_or_restrict(c, l);
+  if (l) {
+    if (prefixes->len == 0) VEC_PUSH(parts, l);
+    else if (shared) VEC_PUSH(parts, prefix_lts(c, l, prefixes));
+    else
+      for (size_t k = 0; k < prefixes->len; k++) {
+        fsp_strvec_t *one = fsp_open_strs(c);
+        VEC_PUSH(one, prefixes->data[k]);
+        VEC_PUSH(parts, prefix_lts(c, l, one));
+        fsp_close_strs(c);
+      }
+  }
+  fsp_close_strs(c);
+}
+
+static void comp_list(fsp_ctx_t *c, fsp_ltsvec_t *parts) {
+  do {
+    if (fsp_is_kw(peek(c), "forall")) fsp_fail(c, peek(c)->loc, "'forall' is not supported");
+    comp_elem(c, parts);
+  } while (accept(c, FSP_TOK_OROR));
+}
+
+/* A composite body: (P || Q || ...) or one element. */
+void fsp_comp_body(fsp_ctx_t *c, fsp_ltsvec_t *parts) {
+  if (accept(c, FSP_TOK_LPAREN)) {
+    comp_list(c, parts);
+    fsp_expect(c, FSP_TOK_RPAREN, "')'");
+  } else comp_elem(c, parts);
+}
+
+static lts_t *compile_composite(fsp_ctx_t *c, fsp_proc_def_t *p, const fsp_val_t *args, size_t nargs,
+                                loc_t loc) {
+  size_t env_len = c->env.len;
+  bind_params(c, p, args, nargs, loc);
+  c->pos = p->body;
+  fsp_ltsvec_t *parts = open_list(c);
+  fsp_comp_body(c, parts);
+  lts_t *l = parts->len == 1 ? parts->data[0]
+                             : keep_temp(c, lts_compose((const lts_t *const *)parts->data, (int)parts->len));
+  close_list(c);
+  l = apply_trailer(c, l, false);
+  c->env.len = env_len;
+  lts_t *r = keep_temp(c, lts_reachable(l));
+  if (p->property) r = keep_temp(c, lts_property(r));
+  return r;
+}
+
+lts_t *fsp_compile_def(fsp_ctx_t *c, fsp_proc_def_t *p, const fsp_val_t *args, size_t nargs, loc_t loc) {
+  if (++c->depth > 100) fsp_fail(c, loc, "process '%s' is composed of itself", p->name);
+  size_t save = c->pos;
+  size_t env_len = c->env.len;
+  /* a definition sees only its own parameters and the constants */
+  VEC(fsp_binding_t) saved = {0};
+  for (size_t i = 0; i < c->env.len; i++) VEC_PUSH(&saved, c->env.data[i]);
+  c->env.len = 0;
+  lts_t *l =
+      p->composite ? compile_composite(c, p, args, nargs, loc) : compile_primitive(c, p, args, nargs, loc);
+  c->env.len = 0;
+  for (size_t i = 0; i < env_len; i++) VEC_PUSH(&c->env, saved.data[i]);
+  VEC_FREE(&saved);
+  c->pos = save;
+  c->depth--;
+  return l;
+}
+
+void fsp_skip_trailer(fsp_ctx_t *c, bool primitive) {
+  bool live = c->live;
+  c->live = false;
+  fsp_strvec_t tmp = {0};
+  if (primitive && accept(c, FSP_TOK_PLUS)) fsp_set_expr(c, &tmp);
+  if (accept(c, FSP_TOK_SLASH)) {
+    relabel_t r = {fsp_open_strs(c), fsp_open_strs(c)};
+    parse_relabel(c, &r);
+    fsp_close_strs(c);
+    fsp_close_strs(c);
+  }
+  if (accept(c, FSP_TOK_BACKSLASH) || accept(c, FSP_TOK_AT)) fsp_set_expr(c, &tmp);
+  VEC_FREE(&tmp);
+  c->live = live;
+}
