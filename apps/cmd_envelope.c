@@ -7,6 +7,7 @@
 
 #include "apps/cli.h"
 #include "apps/commands.h"
+#include "apps/fsp_config.h"
 #include "apps/expect.h"
 #include "ism/alloc.h"
 #include "ism/strbuf.h"
@@ -24,75 +25,6 @@ static const cli_option_t options[] = {
     {"stats", 0, OPT_FLAG, NULL, NULL, NULL, 0, -1, "print meta-system sizes and check counts on stderr"},
     {"output", 'o', OPT_STRING, "FILE", NULL, "stdout", 0, -1, "write the report to FILE"},
 };
-
-typedef struct {
-  cli_ctx_t *ctx;
-  arena_t arena;
-  lts_labels_t labels;
-  const char *dir; /* the config's directory, with a trailing '/' or "" */
-  VEC(fsp_file_t *) files;
-} run_t;
-
-static loc_t item_loc(const ynode_t *node, size_t i) { return node->kind == YNODE_SEQ ? node->items[i]->loc : node->loc; }
-
-/* Loads the FSP files of one role and composes them in parallel; each file
- * gives its last process (LTSA's DEFAULT, as the reference tool). With
- * `property`, each part becomes its error LTS first (actions of its
- * alphabet not enabled in a state lead to the error state). */
-static lts_t *load_role(run_t *r, const ynode_t *node, const char *what, bool property, const char **names) {
-  const char **paths;
-  size_t n;
-  if (!ydoc_string_list(node, &r->arena, &paths, &n, what, &r->ctx->diags)) return NULL;
-  if (n == 0) {
-    diag_error(&r->ctx->diags, node->loc, "%s names no file", what);
-    return NULL;
-  }
-  VEC(lts_t *) parts = {0};
-  strbuf_t sb;
-  strbuf_init(&sb);
-  bool ok = true;
-  for (size_t i = 0; i < n; i++) {
-    char *full = paths[i][0] == '/' ? xstrdup(paths[i]) : xasprintf("%s%s", r->dir, paths[i]);
-    size_t before = r->ctx->diags.errors;
-    fsp_file_t *f = fsp_parse_file(full, &r->labels, &r->ctx->diags);
-    if (!f && r->ctx->diags.errors == before) diag_error(&r->ctx->diags, item_loc(node, i), "cannot read '%s'", full);
-    if (!f && r->ctx->diags.count > 0 && r->ctx->diags.items[r->ctx->diags.count - 1].loc.file == NULL)
-      r->ctx->diags.items[r->ctx->diags.count - 1].loc = item_loc(node, i);
-    free(full);
-    if (!f) {
-      ok = false;
-      continue;
-    }
-    VEC_PUSH(&r->files, f);
-    const char *name = fsp_last_process(f);
-    if (!name) {
-      diag_error(&r->ctx->diags, item_loc(node, i), "'%s' defines no process", paths[i]);
-      ok = false;
-      continue;
-    }
-    lts_t *l = fsp_compile(f, name, &r->ctx->diags);
-    if (!l) {
-      ok = false;
-      continue;
-    }
-    if (property) {
-      lts_t *p = lts_property(l);
-      lts_free(l);
-      l = p;
-    }
-    VEC_PUSH(&parts, l);
-    strbuf_printf(&sb, "%s%s", i ? ", " : "", paths[i]);
-  }
-  lts_t *result = NULL;
-  if (ok && parts.len == 1) result = parts.data[0];
-  else if (ok) result = lts_compose((const lts_t *const *)parts.data, (int)parts.len);
-  for (size_t i = 0; i < parts.len; i++)
-    if (parts.data[i] != result) lts_free(parts.data[i]);
-  VEC_FREE(&parts);
-  if (names) *names = arena_strdup(&r->arena, strbuf_str(&sb));
-  strbuf_free(&sb);
-  return result;
-}
 
 /* ------------------------------------------------------------ output */
 
@@ -241,7 +173,7 @@ static bool parse_algorithm(const char *s, envelope_algorithm_t *out) {
 }
 
 /* Builds and solves one envelope problem; reports failures at `at`. */
-static envelope_t *solve(run_t *r, const envelope_problem_t *p, envelope_algorithm_t alg, long max_states,
+static envelope_t *solve(fsp_config_t *r, const envelope_problem_t *p, envelope_algorithm_t alg, long max_states,
                          envelope_result_t *res, loc_t at) {
   char *msg = NULL;
   envelope_t *ev = envelope_new(p, max_states, &msg);
@@ -320,11 +252,8 @@ static void render(strbuf_t *sb, const char *format, const analysis_t *x, const 
 }
 
 static int run_envelope(cli_ctx_t *ctx, const cli_command_t *self, const char *path, const cli_value_t *values) {
-  run_t r = {.ctx = ctx};
-  arena_init(&r.arena);
-  lts_labels_init(&r.labels);
-  const char *slash = strrchr(path, '/');
-  r.dir = slash ? arena_strndup(&r.arena, path, (size_t)(slash - path + 1)) : "";
+  fsp_config_t r;
+  fsp_config_init(&r, ctx, path);
   int rc = CLI_EXIT_INVALID;
   analysis_t x = {0};
   char *text = NULL;
@@ -364,14 +293,14 @@ static int run_envelope(cli_ctx_t *ctx, const cli_command_t *self, const char *p
   if (n_expect && !ydoc_expect_kind(n_expect, YNODE_MAP, "'expect'", &ctx->diags)) ok = false;
   if (!ok || !n_env || !n_ctrl || !n_prop) goto done;
 
-  x.env = load_role(&r, n_env, "'environment'", false, &x.env_files);
-  x.ctrl = load_role(&r, n_ctrl, "'controller'", false, &x.ctrl_files);
-  x.prop = load_role(&r, n_prop, "'property'", true, &x.prop_files);
-  if (n_envp) x.env_prop = load_role(&r, n_envp, "'env-properties'", true, &x.envp_files);
+  x.env = fsp_config_load(&r, n_env, "'environment'", NULL, false, &x.env_files, NULL);
+  x.ctrl = fsp_config_load(&r, n_ctrl, "'controller'", NULL, false, &x.ctrl_files, NULL);
+  x.prop = fsp_config_load(&r, n_prop, "'property'", NULL, true, &x.prop_files, NULL);
+  if (n_envp) x.env_prop = fsp_config_load(&r, n_envp, "'env-properties'", NULL, true, &x.envp_files, NULL);
   const ynode_t *n_cmp_ctrl = n_cmp ? ydoc_get(n_cmp, "controller") : NULL;
   const ynode_t *n_cmp_prop = n_cmp ? ydoc_get(n_cmp, "property") : NULL;
-  if (n_cmp_ctrl) x.ctrl2 = load_role(&r, n_cmp_ctrl, "'compare.controller'", false, &x.cmp_files);
-  if (n_cmp_prop) x.prop2 = load_role(&r, n_cmp_prop, "'compare.property'", true, &x.cmp_files);
+  if (n_cmp_ctrl) x.ctrl2 = fsp_config_load(&r, n_cmp_ctrl, "'compare.controller'", NULL, false, &x.cmp_files, NULL);
+  if (n_cmp_prop) x.prop2 = fsp_config_load(&r, n_cmp_prop, "'compare.property'", NULL, true, &x.cmp_files, NULL);
   if (!x.env || !x.ctrl || !x.prop || (n_envp && !x.env_prop) || (n_cmp_ctrl && !x.ctrl2) || (n_cmp_prop && !x.prop2))
     goto done;
   if (x.env->error >= 0 && x.env->error == x.env->init) {
@@ -421,10 +350,7 @@ static int run_envelope(cli_ctx_t *ctx, const cli_command_t *self, const char *p
 done:
   free(text);
   analysis_free(&x);
-  for (size_t i = 0; i < r.files.len; i++) fsp_free(r.files.data[i]);
-  VEC_FREE(&r.files);
-  lts_labels_free(&r.labels);
-  arena_free(&r.arena);
+  fsp_config_free(&r);
   return rc;
 }
 

@@ -7,6 +7,7 @@
 
 #include "apps/cli.h"
 #include "apps/commands.h"
+#include "apps/fsp_config.h"
 #include "apps/expect.h"
 #include "ism/alloc.h"
 #include "ism/strbuf.h"
@@ -31,71 +32,6 @@ typedef struct {
   lts_t *w;
   bool empty;
 } design_t;
-
-typedef struct {
-  cli_ctx_t *ctx;
-  arena_t arena;
-  lts_labels_t labels;
-  const char *dir; /* the config's directory, with a trailing '/' or "" */
-  VEC(fsp_file_t *) files;
-} run_t;
-
-/* Loads the files of one role (composed in parallel). Each file gives the
- * process `preferred` if it defines one, else its last process. */
-static lts_t *load_role(run_t *r, const ynode_t *node, const char *what, const char *preferred, const char **names,
-                        fsp_file_t **last_file) {
-  const char **paths;
-  size_t n;
-  if (!ydoc_string_list(node, &r->arena, &paths, &n, what, &r->ctx->diags)) return NULL;
-  if (n == 0) {
-    diag_error(&r->ctx->diags, node->loc, "%s names no file", what);
-    return NULL;
-  }
-  VEC(lts_t *) parts = {0};
-  strbuf_t sb;
-  strbuf_init(&sb);
-  bool ok = true;
-  for (size_t i = 0; i < n; i++) {
-    char *full = paths[i][0] == '/' ? xstrdup(paths[i]) : xasprintf("%s%s", r->dir, paths[i]);
-    size_t before = r->ctx->diags.errors;
-    fsp_file_t *f = fsp_parse_file(full, &r->labels, &r->ctx->diags);
-    if (!f && r->ctx->diags.errors == before) diag_error(&r->ctx->diags, node->loc, "cannot read '%s'", full);
-    if (!f && r->ctx->diags.count > 0 && r->ctx->diags.items[r->ctx->diags.count - 1].loc.file == NULL) {
-      /* the file could not be read: point at the config */
-      r->ctx->diags.items[r->ctx->diags.count - 1].loc = node->kind == YNODE_SEQ ? node->items[i]->loc : node->loc;
-    }
-    free(full);
-    if (!f) {
-      ok = false;
-      continue;
-    }
-    VEC_PUSH(&r->files, f);
-    if (last_file) *last_file = f;
-    const char *name = fsp_pick_process(f, preferred);
-    if (!name) {
-      diag_error(&r->ctx->diags, node->kind == YNODE_SEQ ? node->items[i]->loc : node->loc, "'%s' defines no process",
-                 paths[i]);
-      ok = false;
-      continue;
-    }
-    lts_t *l = fsp_compile(f, name, &r->ctx->diags);
-    if (!l) {
-      ok = false;
-      continue;
-    }
-    VEC_PUSH(&parts, l);
-    strbuf_printf(&sb, "%s%s", i ? ", " : "", paths[i]);
-  }
-  lts_t *result = NULL;
-  if (ok && parts.len == 1) result = parts.data[0];
-  else if (ok) result = lts_compose((const lts_t *const *)parts.data, (int)parts.len);
-  for (size_t i = 0; i < parts.len; i++)
-    if (parts.data[i] != result) lts_free(parts.data[i]);
-  VEC_FREE(&parts);
-  if (names) *names = arena_strdup(&r->arena, strbuf_str(&sb));
-  strbuf_free(&sb);
-  return result;
-}
 
 /* ------------------------------------------------------------ output */
 
@@ -189,11 +125,8 @@ static const char *const config_keys[] = {"kind", "system", "environment", "prop
 static const char *const compare_keys[] = {"system", "property"};
 
 static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char *path, const cli_value_t *values) {
-  run_t r = {.ctx = ctx};
-  arena_init(&r.arena);
-  lts_labels_init(&r.labels);
-  const char *slash = strrchr(path, '/');
-  r.dir = slash ? arena_strndup(&r.arena, path, (size_t)(slash - path + 1)) : "";
+  fsp_config_t r;
+  fsp_config_init(&r, ctx, path);
   int rc = CLI_EXIT_INVALID;
   design_t a = {0}, b = {0};
   lts_t *env = NULL, *dev = NULL, *env_view = NULL;
@@ -226,15 +159,15 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
   if (n_expect && !ydoc_expect_kind(n_expect, YNODE_MAP, "'expect'", &ctx->diags)) keys_ok = false;
   if (!keys_ok || !n_sys || !n_env || !n_prop) goto done;
 
-  a.sys = load_role(&r, n_sys, "'system'", "SYS", &a.sys_files, NULL);
-  env = load_role(&r, n_env, "'environment'", "ENV", NULL, NULL);
-  a.prop = load_role(&r, n_prop, "'property'", "P", &a.prop_files, NULL);
+  a.sys = fsp_config_load(&r, n_sys, "'system'", "SYS", false, &a.sys_files, NULL);
+  env = fsp_config_load(&r, n_env, "'environment'", "ENV", false, NULL, NULL);
+  a.prop = fsp_config_load(&r, n_prop, "'property'", "P", false, &a.prop_files, NULL);
   fsp_file_t *dev_file = NULL;
-  if (n_dev) dev = load_role(&r, n_dev, "'deviation'", "ENV", NULL, &dev_file);
+  if (n_dev) dev = fsp_config_load(&r, n_dev, "'deviation'", "ENV", false, NULL, &dev_file);
   if (n_cmp) {
     const ynode_t *cs = ydoc_get(n_cmp, "system"), *cp = ydoc_get(n_cmp, "property");
-    b.sys = cs ? load_role(&r, cs, "'compare.system'", "SYS", &b.sys_files, NULL) : NULL;
-    b.prop = cp ? load_role(&r, cp, "'compare.property'", "P", &b.prop_files, NULL) : NULL;
+    b.sys = cs ? fsp_config_load(&r, cs, "'compare.system'", "SYS", false, &b.sys_files, NULL) : NULL;
+    b.prop = cp ? fsp_config_load(&r, cp, "'compare.property'", "P", false, &b.prop_files, NULL) : NULL;
     if ((cs && !b.sys) || (cp && !b.prop)) goto done;
   }
   if (!a.sys || !env || !a.prop || (n_dev && !dev)) goto done;
@@ -403,10 +336,7 @@ done:
   lts_free(env);
   lts_free(env_view);
   lts_free(dev);
-  for (size_t i = 0; i < r.files.len; i++) fsp_free(r.files.data[i]);
-  VEC_FREE(&r.files);
-  lts_labels_free(&r.labels);
-  arena_free(&r.arena);
+  fsp_config_free(&r);
   return rc;
 }
 
