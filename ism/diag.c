@@ -119,28 +119,31 @@ const char *diag_read_file(diag_list_t *d, const char *path, loc_t from, const c
   return NULL;
 }
 
+/* Optimal string alignment distance: insertions, deletions, substitutions
+ * and transpositions of two neighbouring letters each count one. */
 static size_t edit_distance(const char *a, const char *b) {
   size_t la = strlen(a), lb = strlen(b);
   if (la > 64 || lb > 64) return (size_t)-1;
-  size_t row[65];
-  for (size_t j = 0; j <= lb; j++) row[j] = j;
-  for (size_t i = 1; i <= la; i++) {
-    size_t diag = row[0];
-    row[0] = i;
+  size_t d[65][65];
+  for (size_t i = 0; i <= la; i++) d[i][0] = i;
+  for (size_t j = 0; j <= lb; j++) d[0][j] = j;
+  for (size_t i = 1; i <= la; i++)
     for (size_t j = 1; j <= lb; j++) {
-      size_t up = row[j];
-      size_t best = diag + (a[i - 1] != b[j - 1]);
-      if (row[j] + 1 < best) best = row[j] + 1;
-      if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
-      row[j] = best;
-      diag = up;
+      size_t best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+      if (d[i - 1][j] + 1 < best) best = d[i - 1][j] + 1;
+      if (d[i][j - 1] + 1 < best) best = d[i][j - 1] + 1;
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < best)
+        best = d[i - 2][j - 2] + 1;
+      d[i][j] = best;
     }
-  }
-  return row[lb];
+  return d[la][lb];
 }
 
 const char *diag_suggest(const char *word, const char *const *candidates, size_t n) {
+  /* One edit in every three letters; a one- or two-letter name is too
+   * short to guess from (any other short name is one edit away). */
   size_t len = strlen(word);
+  if (len <= 2) return NULL;
   size_t limit = len / 3 > 1 ? len / 3 : 1;
   const char *best = NULL;
   size_t best_d = limit + 1;

@@ -60,7 +60,8 @@ bool diag_source_line(const diag_list_t *d, const char *file, int line, char *bu
 const char *diag_read_file(diag_list_t *d, const char *path, loc_t from, const char **path_out);
 
 /* The candidate closest to word by edit distance, if close enough to be a
- * plausible typo (distance <= max(1, len/3)); otherwise NULL. */
+ * plausible typo (distance <= max(1, len/3), a swap of neighbours counting
+ * one; never for names of one or two letters); otherwise NULL. */
 const char *diag_suggest(const char *word, const char *const *candidates, size_t n);
 
 #endif

@@ -80,7 +80,7 @@ static void test_errors(void) {
       {"x +", TYPE_NONE, 4, "expected an expression before 'end of expression'"},
       {"x = 1", TYPE_NONE, 3, "unexpected '=' (write '==' for equality)"},
       {"1 < x < 2", TYPE_BOOL, 7, "comparisons do not chain: write 'a <= b and b < c'"},
-      {"y + 1", TYPE_NONE, 1, "undefined name 'y' (did you mean 'x'?)"},
+      {"y + 1", TYPE_NONE, 1, "undefined name 'y'"},
       {"b + 1", TYPE_NONE, 1, "operator '+' needs numbers, not bool"},
       {"x and b", TYPE_BOOL, 1, "operator 'and' needs a condition (bool), not real"},
       {"x % 2", TYPE_NONE, 3, "operator '%' needs integers, not real"},
