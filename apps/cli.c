@@ -168,14 +168,11 @@ static int parse_value(FILE *err, const cli_command_t *cmd, const cli_option_t *
       if (n == len && strncmp(c, text, n) == 0) return 0;
       c += n + (c[n] == '|');
     }
-    fprintf(err, "ismv: error: option '--%s' must be one of %s, not '%s'\n", o->name, o->choices, text);
-    return CLI_EXIT_USAGE;
+    return usage_error(err, cmd->name, "option '--%s' must be one of %s, not '%s'", o->name, o->choices, text);
   }
   }
-  if (o->min <= o->max && (v->r < o->min || v->r > o->max)) {
-    fprintf(err, "ismv: error: option '--%s' must be between %g and %g, not %s\n", o->name, o->min, o->max, text);
-    return CLI_EXIT_USAGE;
-  }
+  if (o->min <= o->max && (v->r < o->min || v->r > o->max))
+    return usage_error(err, cmd->name, "option '--%s' must be between %g and %g, not %s", o->name, o->min, o->max, text);
   return 0;
 }
 
