@@ -13,9 +13,9 @@ WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat
 ifdef WERROR
 WARN += -Werror
 endif
-CFLAGS_BASE := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -I. $(WARN) \
+CFLAGS_BASE := -std=c11 -pthread -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -I. $(WARN) \
                $(shell pkg-config --cflags $(PKGS)) -MMD -MP
-LDLIBS := $(shell pkg-config --libs $(PKGS)) -lm
+LDLIBS := $(shell pkg-config --libs $(PKGS)) -lm -pthread
 
 ifeq ($(MODE),release)
   CFLAGS_MODE := -O2 -g

@@ -20,6 +20,8 @@ static const cli_option_t options[] = {
     {"strategy", 0, OPT_CHOICE, NULL, "incremental|per-path", "incremental", 0, -1,
      "incremental: one solver, infeasible prefixes pruned; per-path: the paper's fresh solve of every path"},
     {"budget", 0, OPT_REAL, "SECONDS", NULL, "none", 0, 1e9, "wall-clock budget; when it runs out the verdict is inconclusive"},
+    {"jobs", 'j', OPT_INT, "N", NULL, "one per processor", 1, 64,
+     "threads for the incremental search (the result does not depend on it)"},
     {"top", 'n', OPT_INT, "N", NULL, "all", 1, 1e9, "report only the N most likely counterexamples"},
     {"min-prob", 0, OPT_REAL, "P", NULL, "0 (or the model's verify: min_prob)", 0, 1,
      "drop counterexamples whose probability is below P"},
@@ -44,6 +46,7 @@ static int run_verify(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
   opt.strategy = strcmp(strategy, "per-path") == 0 ? EXPLORE_PER_PATH : EXPLORE_INCREMENTAL;
   if ((v = cli_opt(self, values, "budget"))->set) opt.budget_seconds = v->r;
   else if (mo->has_budget) opt.budget_seconds = mo->budget;
+  if ((v = cli_opt(self, values, "jobs"))->set) opt.jobs = (int)v->i;
   long long top = (v = cli_opt(self, values, "top"))->set ? v->i : mo->has_top ? mo->top : 0;
   bool stats = cli_opt(self, values, "stats")->set;
   const char *format = (v = cli_opt(self, values, "format"))->set ? v->s : "text";

@@ -5,7 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "ism/vec.h"
 #include "verifier/smt.h"
@@ -32,6 +35,8 @@ typedef struct {
   explore_result_t *res;
   double start;
   bool out_of_budget;
+  int split_depth;                /* dfs stops here and records the prefix, or -1 */
+  VEC(int) frontier;              /* recorded prefixes, split_depth rule ids each */
 } explorer_t;
 
 typedef VEC(smt_term_t) term_vec_t;
@@ -382,6 +387,10 @@ static void truncate_acts(explorer_t *x, size_t len) {
 
 static void dfs(explorer_t *x, int i) {
   const ism_model_t *m = x->m;
+  if (i == x->split_depth) {
+    for (int k = 0; k < i; k++) VEC_PUSH(&x->frontier, x->rules[k]);
+    return;
+  }
   int state = x->states[i];
   for (const int *r = m->rules_from[state]; *r >= 0 && !x->out_of_budget; r++) {
     size_t mark = smt_mark(x->smt), acts = x->acts.len;
@@ -417,13 +426,46 @@ static void dfs(explorer_t *x, int i) {
   }
 }
 
-/* The paper's algorithm: every syntactic path up to the bound gets a fresh
- * solver and one check, with no pruning. */
-static void check_whole_path(explorer_t *x, int length) {
+static void explorer_init(explorer_t *x, const ism_model_t *m, const explore_options_t *opt, explore_result_t *res,
+                          double start) {
+  memset(x, 0, sizeof *x);
+  *x = (explorer_t){.m = m, .opt = opt, .nvars = m->nvars, .res = res, .start = start, .split_depth = -1};
+  size_t cells = (size_t)(opt->bound + 1) * (m->nvars + 1);
+  x->T = xcalloc(cells, sizeof *x->T);
+  x->H = xcalloc(cells, sizeof *x->H);
+  x->N = xcalloc(cells, sizeof *x->N);
+  x->fail = xcalloc((size_t)opt->bound + 1, sizeof *x->fail);
+  x->rules = xcalloc((size_t)opt->bound + 1, sizeof *x->rules);
+  x->states = xcalloc((size_t)opt->bound + 2, sizeof *x->states);
+  x->states[0] = m->initial;
+}
+
+static void explorer_free(explorer_t *x) {
+  truncate_acts(x, 0);
+  VEC_FREE(&x->acts);
+  VEC_FREE(&x->frontier);
+  free(x->value_cache);
+  free(x->T), free(x->H), free(x->N), free(x->fail), free(x->rules), free(x->states);
+}
+
+static void open_solver(explorer_t *x) {
   smt_options_t so = {0};
   x->smt = smt_new(&so);
   make_bound_terms(x);
   init_path_start(x);
+}
+
+static void close_solver(explorer_t *x) {
+  truncate_acts(x, 0);
+  free_bound_terms(x);
+  smt_delete(x->smt);
+  x->smt = NULL;
+}
+
+/* The paper's algorithm: every syntactic path up to the bound gets a fresh
+ * solver and one check, with no pruning. */
+static void check_whole_path(explorer_t *x, int length) {
+  open_solver(x);
   for (int k = 0; k < length; k++) {
     smt_assert(x->smt, build_step(x, k, x->rules[k]));
     if (k + 1 < length && x->fail[k]) smt_assert(x->smt, smt_op(x->smt, EXPR_NOT, x->fail[k], 0, 0));
@@ -431,10 +473,7 @@ static void check_whole_path(explorer_t *x, int length) {
   x->res->paths++;
   smt_term_t fail = x->fail[length - 1];
   if (fail && check(x, &fail, 1) == SMT_SAT) extract(x, length);
-  truncate_acts(x, 0);
-  free_bound_terms(x);
-  smt_delete(x->smt);
-  x->smt = NULL;
+  close_solver(x);
 }
 
 static void enumerate_paths(explorer_t *x, int i) {
@@ -447,34 +486,112 @@ static void enumerate_paths(explorer_t *x, int i) {
   }
 }
 
+/* ---- parallel incremental search ----
+ * The search is split at a fixed depth: the levels above it are searched
+ * first, recording every feasible prefix of that length; each prefix's
+ * subtree is then searched with a fresh solver of its own. Which thread
+ * searches a subtree does not change what its solver sees, so the output
+ * is the same for any number of threads. */
+
+enum { SPLIT_DEPTH = 3, MAX_JOBS = 64 };
+
+typedef struct {
+  const ism_model_t *m;
+  const explore_options_t *opt;
+  const int *prefixes;        /* [nprefixes * depth] */
+  size_t nprefixes;
+  int depth;
+  explore_result_t *results;  /* [nprefixes] */
+  double start;
+  atomic_size_t next;
+} split_work_t;
+
+static void search_subtree(split_work_t *w, size_t p) {
+  explorer_t x;
+  explorer_init(&x, w->m, w->opt, &w->results[p], w->start);
+  open_solver(&x);
+  for (int k = 0; k < w->depth; k++) {
+    int r = w->prefixes[p * (size_t)w->depth + (size_t)k];
+    x.rules[k] = r;
+    x.states[k + 1] = w->m->rules[r].to;
+    smt_assert(x.smt, build_step(&x, k, r));
+    if (x.fail[k]) smt_assert(x.smt, smt_op(x.smt, EXPR_NOT, x.fail[k], 0, 0));
+  }
+  dfs(&x, w->depth);
+  close_solver(&x);
+  explorer_free(&x);
+}
+
+static void *split_worker(void *arg) {
+  split_work_t *w = arg;
+  for (size_t p; (p = atomic_fetch_add(&w->next, 1)) < w->nprefixes;) search_subtree(w, p);
+  return NULL;
+}
+
+static int jobs_for(const explore_options_t *opt, size_t tasks) {
+  long n = opt->jobs > 0 ? opt->jobs : sysconf(_SC_NPROCESSORS_ONLN);
+  if (n < 1) n = 1;
+  if (n > MAX_JOBS) n = MAX_JOBS;
+  if ((size_t)n > tasks) n = (long)tasks;
+  return (int)n;
+}
+
+static void merge_result(explore_result_t *into, explore_result_t *part) {
+  into->cexs = xrealloc(into->cexs, (into->ncexs + part->ncexs + 1) * sizeof *into->cexs);
+  memcpy(into->cexs + into->ncexs, part->cexs, part->ncexs * sizeof *part->cexs);
+  into->ncexs += part->ncexs;
+  part->ncexs = 0;
+  into->paths += part->paths;
+  into->pruned += part->pruned;
+  into->solver_checks += part->solver_checks;
+  if (!into->reason && part->reason) {
+    into->reason = part->reason == part->reason_owned ? (into->reason_owned = part->reason_owned) : part->reason;
+    if (into->reason_owned == part->reason_owned) part->reason_owned = NULL;
+  }
+  explore_result_free(part);
+}
+
+/* Depth-first (preorder) order of paths: by rule index, a prefix before its extensions. */
+static int compare_paths(const void *pa, const void *pb) {
+  const cex_t *a = pa, *b = pb;
+  for (int k = 0; k < a->length && k < b->length; k++)
+    if (a->rules[k] != b->rules[k]) return a->rules[k] < b->rules[k] ? -1 : 1;
+  return (a->length > b->length) - (a->length < b->length);
+}
+
+static void run_split(explorer_t *top, const explore_options_t *opt, explore_result_t *res) {
+  int depth = top->split_depth;
+  size_t n = top->frontier.len / (size_t)depth;
+  split_work_t w = {.m = top->m, .opt = opt, .prefixes = top->frontier.data, .nprefixes = n, .depth = depth,
+                    .results = xcalloc(n + 1, sizeof(explore_result_t)), .start = top->start};
+  atomic_init(&w.next, 0);
+  int jobs = jobs_for(opt, n);
+  pthread_t threads[MAX_JOBS];
+  int started = 0;
+  for (int t = 1; t < jobs; t++)
+    if (pthread_create(&threads[started], NULL, split_worker, &w) == 0) started++;
+  split_worker(&w);
+  for (int t = 0; t < started; t++) pthread_join(threads[t], NULL);
+  for (size_t p = 0; p < n; p++) merge_result(res, &w.results[p]);
+  free(w.results);
+  if (res->ncexs > 1) qsort(res->cexs, res->ncexs, sizeof *res->cexs, compare_paths);
+}
+
 void explore_run(const ism_model_t *m, const explore_options_t *opt, explore_result_t *res) {
   memset(res, 0, sizeof *res);
   assert(opt->bound >= 1);
-  explorer_t x = {.m = m, .opt = opt, .nvars = m->nvars, .res = res};
-  size_t cells = (size_t)(opt->bound + 1) * (m->nvars + 1);
-  x.T = xcalloc(cells, sizeof *x.T);
-  x.H = xcalloc(cells, sizeof *x.H);
-  x.N = xcalloc(cells, sizeof *x.N);
-  x.fail = xcalloc((size_t)opt->bound + 1, sizeof *x.fail);
-  x.rules = xcalloc((size_t)opt->bound + 1, sizeof *x.rules);
-  x.states = xcalloc((size_t)opt->bound + 2, sizeof *x.states);
-  x.states[0] = m->initial;
-  x.start = now_seconds();
+  explorer_t x;
+  explorer_init(&x, m, opt, res, now_seconds());
   if (opt->strategy == EXPLORE_PER_PATH) {
     enumerate_paths(&x, 0);
   } else {
-    smt_options_t so = {0};
-    x.smt = smt_new(&so);
-    make_bound_terms(&x);
-    init_path_start(&x);
+    if (opt->bound > SPLIT_DEPTH) x.split_depth = SPLIT_DEPTH;
+    open_solver(&x);
     dfs(&x, 0);
-    free_bound_terms(&x);
-    smt_delete(x.smt);
+    close_solver(&x);
+    if (x.split_depth > 0 && !x.out_of_budget) run_split(&x, opt, res);
   }
-  truncate_acts(&x, 0);
-  VEC_FREE(&x.acts);
-  free(x.value_cache);
-  free(x.T), free(x.H), free(x.N), free(x.fail), free(x.rules), free(x.states);
+  explorer_free(&x);
   res->seconds = now_seconds() - x.start;
   for (size_t k = 0; k < res->ncexs && !res->replay_failed; k++) {
     char *msg = explore_replay(m, opt->mode, &res->cexs[k]);

@@ -22,6 +22,8 @@ typedef struct {
   explore_strategy_t strategy;
   double budget_seconds;       /* wall clock; 0 = none */
   bool check;                  /* expensive self-checks */
+  int jobs;                    /* threads for the incremental search; 0 = one per processor.
+                                  The result does not depend on it. */
 } explore_options_t;
 
 /* One execution of an interactive action inside a rule. Value arrays are

@@ -194,9 +194,13 @@ smt_term_t smt_op(smt_t *s, expr_kind_t op, smt_term_t ta, smt_term_t tb, smt_te
   case EXPR_NOT: return add(s, Z3_mk_not(c, a));
   case EXPR_TOREAL: return add(s, Z3_mk_int2real(c, a));
   case EXPR_ABS: {
-    Z3_ast zero = Z3_get_sort_kind(c, Z3_get_sort(c, a)) == Z3_INT_SORT ? Z3_mk_int(c, 0, Z3_get_sort(c, a))
-                                                                         : Z3_mk_real(c, 0, 1);
-    return add(s, Z3_mk_ite(c, Z3_mk_lt(c, a, zero), Z3_mk_unary_minus(c, a), a));
+    /* In reference-counting mode an unreferenced result lives only until
+     * the next API call: keep each intermediate term in the table. */
+    Z3_sort sort = Z3_get_sort(c, a);
+    smt_term_t zero = add(s, Z3_get_sort_kind(c, sort) == Z3_INT_SORT ? Z3_mk_int(c, 0, sort) : Z3_mk_real(c, 0, 1));
+    smt_term_t negative = zero ? add(s, Z3_mk_lt(c, a, get(s, zero))) : 0;
+    smt_term_t negated = negative ? add(s, Z3_mk_unary_minus(c, a)) : 0;
+    return negated ? add(s, Z3_mk_ite(c, get(s, negative), get(s, negated), a)) : 0;
   }
   case EXPR_ADD: return add(s, Z3_mk_add(c, 2, ab));
   case EXPR_SUB: return add(s, Z3_mk_sub(c, 2, ab));
@@ -343,16 +347,22 @@ smt_result_t smt_check(smt_t *s, const smt_term_t *assumptions, size_t n) {
   return SMT_UNKNOWN;
 }
 
+/* Evaluates t in the last model; the caller Z3_dec_refs *out. */
 static bool eval_model(smt_t *s, smt_term_t t, Z3_ast *out) {
   if (!s->model) return false;
-  if (!Z3_model_eval(s->ctx, s->model, get(s, t), true, out) || z3_failed(s)) return false;
+  *out = NULL;
+  bool ok = Z3_model_eval(s->ctx, s->model, get(s, t), true, out);
+  if (ok && *out) Z3_inc_ref(s->ctx, *out);
+  if (z3_failed(s) || !ok || !*out) {
+    if (*out) Z3_dec_ref(s->ctx, *out);
+    return false;
+  }
   return true;
 }
 
 bool smt_model_real(smt_t *s, smt_term_t t, double *value, char **exact) {
   Z3_ast v;
   if (!eval_model(s, t, &v)) return false;
-  Z3_inc_ref(s->ctx, v);
   bool ok = true;
   if (Z3_is_numeral_ast(s->ctx, v)) {
     *value = Z3_get_numeral_double(s->ctx, v);
@@ -372,6 +382,7 @@ bool smt_model_bool(smt_t *s, smt_term_t t, bool *value) {
   Z3_ast v;
   if (!eval_model(s, t, &v)) return false;
   Z3_lbool b = Z3_get_bool_value(s->ctx, v);
+  Z3_dec_ref(s->ctx, v);
   *value = b == Z3_L_TRUE;
   return b != Z3_L_UNDEF;
 }

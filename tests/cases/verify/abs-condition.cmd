@@ -1,0 +1,1 @@
+verify tests/models/probability-conds.yaml --bound 2 --probability none
