@@ -190,55 +190,95 @@ void sim_counterexample(const ism_model_t *m, explore_mode_t mode, const cex_t *
   dist_clopper_pearson(same, runs, 0.95, &out->ci_lo, &out->ci_hi);
 }
 
+struct sim_ctx {
+  const ism_model_t *m;
+  explore_mode_t mode;
+  exec_t x;
+  double *e;          /* [nvars]: sensing errors of the step being rebuilt */
+  dist_t *dists;      /* [nvars]: valid where sensed_error[v] */
+  bool *sensed_error; /* [nvars]: an uncertain sensing variable with a distribution, mode actual */
+  cond_prep_t **rules; /* [nrules]: created on first use */
+};
+
+sim_ctx_t *sim_ctx_new(const ism_model_t *m, explore_mode_t mode) {
+  sim_ctx_t *s = xcalloc(1, sizeof *s);
+  s->m = m, s->mode = mode;
+  exec_init(&s->x, m, mode);
+  s->e = xcalloc(m->nvars + 1, sizeof *s->e);
+  s->dists = xcalloc(m->nvars + 1, sizeof *s->dists);
+  s->sensed_error = xcalloc(m->nvars + 1, sizeof *s->sensed_error);
+  s->rules = xcalloc(m->nrules + 1, sizeof *s->rules);
+  for (size_t v = 0; v < m->nvars; v++) {
+    const ism_var_t *var = &m->vars[v];
+    s->sensed_error[v] = var->sensing && var->uncertain && mode == EXPLORE_ACTUAL && dist_of_var(var, &s->dists[v]);
+  }
+  return s;
+}
+
+void sim_ctx_delete(sim_ctx_t *s) {
+  if (!s) return;
+  for (size_t r = 0; r < s->m->nrules; r++) cond_prep_delete(s->rules[r]);
+  exec_free(&s->x);
+  free(s->e), free(s->dists), free(s->sensed_error), free(s->rules);
+  free(s);
+}
+
+cond_prep_t *sim_ctx_rule(sim_ctx_t *s, int rule) {
+  if (!s->rules[rule]) s->rules[rule] = cond_prep_rule(s->m, rule, s->mode == EXPLORE_ACTUAL);
+  return s->rules[rule];
+}
+
 /* Sensed values at step k: the most likely errors that keep the rule chosen. */
-static bool choose_sensed(exec_t *x, cex_t *c, int k, double *e) {
+static bool choose_sensed(sim_ctx_t *s, const cex_t *c, int k) {
+  exec_t *x = &s->x;
   const ism_model_t *m = x->m;
-  int r = c->rules[k];
-  size_t n = 1;
-  const expr_t *parts[65];
-  bool want[65];
-  parts[0] = m->rules[r].when, want[0] = true;
-  if (m->selection == ISM_SELECT_FIRST)
-    for (const int *o = m->rules_from[m->rules[r].from]; *o != r && n < 65; o++) parts[n] = m->rules[*o].when, want[n++] = false;
   for (size_t v = 0; v < x->nv; v++) x->T[v] = m->vars[v].sensing ? x->T[v] : x->N[v];
-  cond_t cond = {m, parts, want, n, x->T, x->mode == EXPLORE_ACTUAL};
-  bool ok = cond_likely_point(&cond, e);
+  bool ok = cond_prep_likely_point(sim_ctx_rule(s, c->rules[k]), x->T, s->e);
   for (size_t v = 0; v < x->nv; v++) {
     const ism_var_t *var = &m->vars[v];
-    x->H[v] = var->sensing ? x->T[v] + (var->uncertain && x->mode == EXPLORE_ACTUAL ? e[v] : 0) : x->N[v];
+    x->H[v] = var->sensing ? x->T[v] + (var->uncertain && x->mode == EXPLORE_ACTUAL ? s->e[v] : 0) : x->N[v];
   }
   return ok;
 }
 
+/* The starting sensing errors of step k: c's, or the mode where c's lies outside the range. */
+static void start_errors(sim_ctx_t *s, const double *row, const double *sensed) {
+  for (size_t v = 0; v < s->x.nv; v++) {
+    const dist_t *d = &s->dists[v];
+    s->e[v] = s->sensed_error[v] ? sensed[v] - row[v] : 0;
+    if (s->sensed_error[v] && (s->e[v] < d->lo || s->e[v] > d->hi)) s->e[v] = dist_mode(d);
+  }
+}
+
 bool sim_rebuild(const ism_model_t *m, explore_mode_t mode, cex_t *c, const double *act_err) {
-  exec_t x;
-  exec_init(&x, m, mode);
-  size_t nv = x.nv;
-  double *e = xcalloc(nv + 1, sizeof *e);
-  memcpy(x.T, c->truth, nv * sizeof *x.T);
-  memcpy(x.N, c->truth, nv * sizeof *x.N);
+  sim_ctx_t *s = sim_ctx_new(m, mode);
+  bool ok = sim_rebuild_in(s, c, act_err);
+  sim_ctx_delete(s);
+  return ok;
+}
+
+bool sim_rebuild_in(sim_ctx_t *s, cex_t *c, const double *act_err) {
+  const ism_model_t *m = s->m;
+  exec_t *x = &s->x;
+  size_t nv = x->nv;
+  memcpy(x->T, c->truth, nv * sizeof *x->T);
+  memcpy(x->N, c->truth, nv * sizeof *x->N);
   bool ok = true;
   for (int k = 0; k < c->length && ok; k++) {
     double *row = c->truth + (size_t)k * nv, *sensed = c->sensed + (size_t)k * nv;
-    for (size_t v = 0; v < nv; v++) {
-      const ism_var_t *var = &m->vars[v];
-      dist_t d;
-      bool read_ok = var->sensing && var->uncertain && mode == EXPLORE_ACTUAL && dist_of_var(var, &d);
-      e[v] = read_ok ? sensed[v] - row[v] : 0;
-      if (read_ok && (e[v] < d.lo || e[v] > d.hi)) e[v] = dist_mode(&d);
-    }
-    ok = choose_sensed(&x, c, k, e);
-    memcpy(row, x.T, nv * sizeof *row);
-    memcpy(sensed, x.H, nv * sizeof *sensed);
+    start_errors(s, row, sensed);
+    ok = choose_sensed(s, c, k);
+    memcpy(row, x->T, nv * sizeof *row);
+    memcpy(sensed, x->H, nv * sizeof *sensed);
     const ism_rule_t *rule = &m->rules[c->rules[k]];
-    memcpy(x.U, x.T, nv * sizeof *x.U);
-    memcpy(x.cur, x.N, nv * sizeof *x.cur);
+    memcpy(x->U, x->T, nv * sizeof *x->U);
+    memcpy(x->cur, x->N, nv * sizeof *x->cur);
     int first_fail = -2;
     for (size_t p = 0; p < rule->nsteps && ok; p++) {
       const ism_step_t *st = &rule->steps[p];
       if (st->kind == ISM_STEP_ASSIGN) {
-        env_t env = {m, x.H, NULL, x.cur};
-        x.cur[st->var] = expr_eval_real(st->value, lookup, &env, NULL);
+        env_t env = {m, x->H, NULL, x->cur};
+        x->cur[st->var] = expr_eval_real(st->value, lookup, &env, NULL);
         continue;
       }
       size_t ai = 0;
@@ -247,23 +287,21 @@ bool sim_rebuild(const ism_model_t *m, explore_mode_t mode, cex_t *c, const doub
         ok = false;
         break;
       }
-      for (size_t v = 0; v < nv; v++) x.err[v] = ca->has_actual[v] ? act_err[ai * nv + v] : 0;
-      for (size_t v = 0; v < nv; v++) ca->before[v] = m->vars[v].sensing ? x.U[v] : x.cur[v];
-      if (exec_action(&x, st->action, ca->after) && first_fail == -2) first_fail = (int)p;
+      for (size_t v = 0; v < nv; v++) x->err[v] = ca->has_actual[v] ? act_err[ai * nv + v] : 0;
+      for (size_t v = 0; v < nv; v++) ca->before[v] = m->vars[v].sensing ? x->U[v] : x->cur[v];
+      if (exec_action(x, st->action, ca->after) && first_fail == -2) first_fail = (int)p;
       for (size_t v = 0; v < nv; v++) {
-        ca->after[v] = m->vars[v].sensing ? x.after[v] : x.cur[v];
-        if (ca->has_actual[v]) ca->actual[v] = x.actual[v];
+        ca->after[v] = m->vars[v].sensing ? x->after[v] : x->cur[v];
+        if (ca->has_actual[v]) ca->actual[v] = x->actual[v];
       }
     }
-    next_truth(&x, c, k, c->rules[k]);
-    bool global = m->failure && eval_bool(m, m->failure, x.T, NULL, x.N);
+    next_truth(x, c, k, c->rules[k]);
+    bool global = m->failure && eval_bool(m, m->failure, x->T, NULL, x->N);
     bool failed = first_fail != -2 || global;
     if (k + 1 < c->length) ok &= !failed; /* exactly, not just within the re-check's tolerance */
     else ok &= c->fail_position >= 0 ? first_fail == c->fail_position : first_fail == -2 && global;
   }
-  if (ok) memcpy(c->truth + (size_t)c->length * nv, x.T, nv * sizeof *x.T);
-  free(e);
-  exec_free(&x);
+  if (ok) memcpy(c->truth + (size_t)c->length * nv, x->T, nv * sizeof *x->T);
   return ok;
 }
 
