@@ -184,16 +184,21 @@ static void collect_params(const ism_model_t *m, explore_mode_t mode, const cand
   }
 }
 
-/* Rebuilds a candidate from its free values and scores it; -1 when invalid. */
-static double score(rank_ctx_t *r, cand_t *k) {
+/* Rebuilds a candidate from its free values and scores it: -1 when
+ * invalid. A candidate that scores at most `floor` is rejected whether or
+ * not explore_replay accepts it, so the replay, the dearest part, runs only
+ * above the floor (-INFINITY: always); at most the floor is returned then. */
+static double score_above(rank_ctx_t *r, cand_t *k, double floor) {
   if (!sim_rebuild_in(r->sim, &k->c, k->act_err)) return -1;
+  double p = 0, err = 0;
+  if (!per_rule(r->sim, r->m, &k->c, r->opt->method, &p, &err)) return -1;
+  if (!(p > floor)) return p;
   char *msg = explore_replay(r->m, r->opt->mode, &k->c);
   if (msg) {
     free(msg);
     return -1;
   }
-  double p = 0, err = 0;
-  return per_rule(r->sim, r->m, &k->c, r->opt->method, &p, &err) ? p : -1;
+  return p;
 }
 
 /* Tries best + (di * step_i, dj * step_j) (j < 0: coordinate i alone);
@@ -214,8 +219,9 @@ static bool try_move(rank_ctx_t *r, cand_t *best, cand_t *trial, param_t *pi, in
   }
   if (!moved) return false;
   ++*evaluations;
-  double s = score(r, trial);
-  if (!(s > best->p * (1 + 1e-12) + 1e-300)) return false;
+  double floor = best->p * (1 + 1e-12) + 1e-300;
+  double s = score_above(r, trial, floor);
+  if (!(s > floor)) return false;
   trial->p = s;
   cand_assign(best, trial, nv);
   return true;
@@ -269,7 +275,7 @@ static void rank_in(rank_ctx_t *r, cex_t *c) {
     cand_init(&trial, c, nv);
     best.p = ok ? p : -1;
     /* The solver's values, rebuilt: sensed values move to their most likely errors. */
-    double rebuilt = score(r, &trial);
+    double rebuilt = score_above(r, &trial, -INFINITY);
     if (rebuilt >= best.p && rebuilt >= 0) {
       trial.p = rebuilt;
       cand_assign(&best, &trial, nv);
