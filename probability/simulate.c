@@ -31,6 +31,7 @@ typedef struct {
   explore_mode_t mode;
   size_t nv;
   const action_prep_t *actions; /* [nactions], borrowed from the sim_ctx_t */
+  const bool *sensing;          /* [nvars]: m->vars[v].sensing, packed for the loops over variables */
   double *T, *H, *N;        /* true, sensed, the app's normal values at the sensing */
   double *U, *cur;          /* true sensing values and the app's normal values inside the rule */
   double *after, *actual;   /* of the action being executed */
@@ -42,6 +43,7 @@ struct sim_ctx {
   explore_mode_t mode;
   exec_t x;
   action_prep_t *actions; /* [nactions] */
+  bool *sensing;          /* [nvars]: m->vars[v].sensing */
   dist_t *dists;          /* [nvars]: valid where has_dist */
   bool *has_dist;         /* [nvars]: uncertain, and its distribution can be normalised */
   bool *sensed_error;     /* [nvars]: has_dist, sensing, mode actual */
@@ -65,9 +67,29 @@ static bool eval_bool(const ism_model_t *m, const expr_t *e, const double *now, 
   return v && !err;
 }
 
-static void exec_init(exec_t *x, const ism_model_t *m, explore_mode_t mode, const action_prep_t *actions) {
+/* A real variable or literal, read as eval reads it. */
+static bool leaf_real(const expr_t *e, void *env, double *out) {
+  if (e->type.kind != TYPE_REAL || (e->kind != EXPR_VAR && e->kind != EXPR_REAL)) return false;
+  *out = e->kind == EXPR_REAL ? e->u.real.value : lookup(env, e->u.var.id, e->u.var.primed).r;
+  return true;
+}
+
+/* expr_eval_real, with the usual shapes of an effect's right-hand side (a
+ * real variable or literal, or the sum or difference of two) computed
+ * here by the same floating-point operation eval performs. */
+static double eval_real(const expr_t *e, env_t *env, bool *err) {
+  double a, b;
+  if (leaf_real(e, env, &a)) return a;
+  bool sum = e->kind == EXPR_ADD || e->kind == EXPR_SUB;
+  if (sum && e->type.kind == TYPE_REAL && leaf_real(e->u.op.a, env, &a) && leaf_real(e->u.op.b, env, &b))
+    return e->kind == EXPR_ADD ? a + b : a - b;
+  return expr_eval_real(e, lookup, env, err);
+}
+
+static void exec_init(exec_t *x, const ism_model_t *m, explore_mode_t mode, const action_prep_t *actions,
+                      const bool *sensing) {
   size_t n = m->nvars + 1;
-  *x = (exec_t){m, mode, m->nvars, actions, xcalloc(n, sizeof(double)), xcalloc(n, sizeof(double)),
+  *x = (exec_t){m, mode, m->nvars, actions, sensing, xcalloc(n, sizeof(double)), xcalloc(n, sizeof(double)),
                 xcalloc(n, sizeof(double)), xcalloc(n, sizeof(double)), xcalloc(n, sizeof(double)),
                 xcalloc(n, sizeof(double)), xcalloc(n, sizeof(double)), xcalloc(n, sizeof(double))};
 }
@@ -120,7 +142,7 @@ static bool exec_action(exec_t *x, int action, const double *fallback) {
   const action_prep_t *ap = &x->actions[action];
   for (size_t v = 0; v < x->nv; v++) {
     x->actual[v] = x->cur[v];
-    x->after[v] = m->vars[v].sensing ? (fallback ? fallback[v] : x->U[v]) : x->cur[v];
+    x->after[v] = x->sensing[v] ? (fallback ? fallback[v] : x->U[v]) : x->cur[v];
   }
   for (size_t k = 0; k < ap->nactuated; k++) x->actual[ap->actuated[k]] = x->cur[ap->actuated[k]] + x->err[ap->actuated[k]];
   /* Without primed reads a second pass would compute the same values again. */
@@ -129,12 +151,12 @@ static bool exec_action(exec_t *x, int action, const double *fallback) {
   for (int pass = 0; pass < passes; pass++)
     for (size_t k = 0; k < ap->ndefs; k++) {
       bool err = false;
-      double d = expr_eval_real(ap->rhs[k], lookup, &env, &err);
+      double d = eval_real(ap->rhs[k], &env, &err);
       if (!err) x->after[ap->defines[k]] = d;
     }
   bool failed = a->failure && eval_bool(m, a->failure, x->U, x->after, x->actual);
   for (size_t v = 0; v < x->nv; v++)
-    if (m->vars[v].sensing) x->U[v] = x->after[v];
+    if (x->sensing[v]) x->U[v] = x->after[v];
   return failed;
 }
 
@@ -143,7 +165,9 @@ sim_ctx_t *sim_ctx_new(const ism_model_t *m, explore_mode_t mode) {
   s->m = m, s->mode = mode;
   s->actions = xcalloc(m->nactions + 1, sizeof *s->actions);
   for (size_t a = 0; a < m->nactions; a++) action_prep_init(&s->actions[a], m, mode, &m->actions[a]);
-  exec_init(&s->x, m, mode, s->actions);
+  s->sensing = xcalloc(m->nvars + 1, sizeof *s->sensing);
+  for (size_t v = 0; v < m->nvars; v++) s->sensing[v] = m->vars[v].sensing;
+  exec_init(&s->x, m, mode, s->actions, s->sensing);
   s->e = xcalloc(m->nvars + 1, sizeof *s->e);
   s->dists = xcalloc(m->nvars + 1, sizeof *s->dists);
   s->has_dist = xcalloc(m->nvars + 1, sizeof *s->has_dist);
@@ -162,7 +186,7 @@ void sim_ctx_delete(sim_ctx_t *s) {
   for (size_t r = 0; r < s->m->nrules; r++) cond_prep_delete(s->rules[r]);
   for (size_t a = 0; a < s->m->nactions; a++) action_prep_free(&s->actions[a]);
   exec_free(&s->x);
-  free(s->actions), free(s->e), free(s->dists), free(s->has_dist), free(s->sensed_error), free(s->rules);
+  free(s->actions), free(s->sensing), free(s->e), free(s->dists), free(s->has_dist), free(s->sensed_error), free(s->rules);
   free(s);
 }
 
@@ -276,7 +300,7 @@ void sim_counterexample(const ism_model_t *m, explore_mode_t mode, const cex_t *
 static bool choose_sensed(sim_ctx_t *s, const cex_t *c, int k) {
   exec_t *x = &s->x;
   const ism_model_t *m = x->m;
-  for (size_t v = 0; v < x->nv; v++) x->T[v] = m->vars[v].sensing ? x->T[v] : x->N[v];
+  for (size_t v = 0; v < x->nv; v++) x->T[v] = x->sensing[v] ? x->T[v] : x->N[v];
   bool ok = cond_prep_likely_point(sim_ctx_rule(s, c->rules[k]), x->T, s->e);
   for (size_t v = 0; v < x->nv; v++) {
     const ism_var_t *var = &m->vars[v];
@@ -332,10 +356,10 @@ bool sim_rebuild_in(sim_ctx_t *s, cex_t *c, const double *act_err) {
         break;
       }
       for (size_t v = 0; v < nv; v++) x->err[v] = ca->has_actual[v] ? act_err[ai * nv + v] : 0;
-      for (size_t v = 0; v < nv; v++) ca->before[v] = m->vars[v].sensing ? x->U[v] : x->cur[v];
+      for (size_t v = 0; v < nv; v++) ca->before[v] = x->sensing[v] ? x->U[v] : x->cur[v];
       if (exec_action(x, st->action, ca->after) && first_fail == -2) first_fail = (int)p;
       for (size_t v = 0; v < nv; v++) {
-        ca->after[v] = m->vars[v].sensing ? x->after[v] : x->cur[v];
+        ca->after[v] = x->sensing[v] ? x->after[v] : x->cur[v];
         if (ca->has_actual[v]) ca->actual[v] = x->actual[v];
       }
     }
