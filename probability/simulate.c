@@ -325,6 +325,37 @@ bool sim_rebuild(const ism_model_t *m, explore_mode_t mode, cex_t *c, const doub
   return ok;
 }
 
+/* Runs the steps of c's rule at step k with the actuation errors act_err,
+ * recording each action's values in c. Returns the position of the first
+ * failing action, -2 if none, or -3 if an action is missing from c. */
+static int rebuild_steps(sim_ctx_t *s, cex_t *c, int k, const double *act_err) {
+  exec_t *x = &s->x;
+  const ism_rule_t *rule = &s->m->rules[c->rules[k]];
+  size_t nv = x->nv;
+  memcpy(x->U, x->T, nv * sizeof *x->U);
+  memcpy(x->cur, x->N, nv * sizeof *x->cur);
+  int first_fail = -2;
+  for (size_t p = 0; p < rule->nsteps; p++) {
+    const ism_step_t *st = &rule->steps[p];
+    if (st->kind == ISM_STEP_ASSIGN) {
+      env_t env = {s->m, x->H, NULL, x->cur};
+      x->cur[st->var] = expr_eval_real(st->value, lookup, &env, NULL);
+      continue;
+    }
+    size_t ai = 0;
+    cex_action_t *ca = (cex_action_t *)find_action(c, k, (int)p, &ai);
+    if (!ca) return -3;
+    for (size_t v = 0; v < nv; v++) x->err[v] = ca->has_actual[v] ? act_err[ai * nv + v] : 0;
+    for (size_t v = 0; v < nv; v++) ca->before[v] = x->sensing[v] ? x->U[v] : x->cur[v];
+    if (exec_action(x, st->action, ca->after) && first_fail == -2) first_fail = (int)p;
+    for (size_t v = 0; v < nv; v++) {
+      ca->after[v] = x->sensing[v] ? x->after[v] : x->cur[v];
+      if (ca->has_actual[v]) ca->actual[v] = x->actual[v];
+    }
+  }
+  return first_fail;
+}
+
 bool sim_rebuild_in(sim_ctx_t *s, cex_t *c, const double *act_err) {
   const ism_model_t *m = s->m;
   exec_t *x = &s->x;
@@ -338,31 +369,8 @@ bool sim_rebuild_in(sim_ctx_t *s, cex_t *c, const double *act_err) {
     ok = choose_sensed(s, c, k);
     memcpy(row, x->T, nv * sizeof *row);
     memcpy(sensed, x->H, nv * sizeof *sensed);
-    const ism_rule_t *rule = &m->rules[c->rules[k]];
-    memcpy(x->U, x->T, nv * sizeof *x->U);
-    memcpy(x->cur, x->N, nv * sizeof *x->cur);
-    int first_fail = -2;
-    for (size_t p = 0; p < rule->nsteps && ok; p++) {
-      const ism_step_t *st = &rule->steps[p];
-      if (st->kind == ISM_STEP_ASSIGN) {
-        env_t env = {m, x->H, NULL, x->cur};
-        x->cur[st->var] = expr_eval_real(st->value, lookup, &env, NULL);
-        continue;
-      }
-      size_t ai = 0;
-      cex_action_t *ca = (cex_action_t *)find_action(c, k, (int)p, &ai);
-      if (!ca) {
-        ok = false;
-        break;
-      }
-      for (size_t v = 0; v < nv; v++) x->err[v] = ca->has_actual[v] ? act_err[ai * nv + v] : 0;
-      for (size_t v = 0; v < nv; v++) ca->before[v] = x->sensing[v] ? x->U[v] : x->cur[v];
-      if (exec_action(x, st->action, ca->after) && first_fail == -2) first_fail = (int)p;
-      for (size_t v = 0; v < nv; v++) {
-        ca->after[v] = x->sensing[v] ? x->after[v] : x->cur[v];
-        if (ca->has_actual[v]) ca->actual[v] = x->actual[v];
-      }
-    }
+    int first_fail = ok ? rebuild_steps(s, c, k, act_err) : -2;
+    if (first_fail == -3) return false;
     next_truth(x, c, k, c->rules[k]);
     bool global = m->failure && eval_bool(m, m->failure, x->T, NULL, x->N);
     bool failed = first_fail != -2 || global;
