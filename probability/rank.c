@@ -185,14 +185,15 @@ static void collect_params(const ism_model_t *m, explore_mode_t mode, const cand
 }
 
 /* Rebuilds a candidate from its free values and scores it: -1 when
- * invalid. A candidate that scores at most `floor` is rejected whether or
- * not explore_replay accepts it, so the replay, the dearest part, runs only
- * above the floor (-INFINITY: always); at most the floor is returned then. */
-static double score_above(rank_ctx_t *r, cand_t *k, double floor) {
+ * invalid. The caller rejects any score not above to_beat, whether or not
+ * explore_replay accepts the candidate, so the replay (the dearest part)
+ * runs only for a score above it; below it the unchecked score is returned.
+ * to_beat = -INFINITY: always replayed. */
+static double score_above(rank_ctx_t *r, cand_t *k, double to_beat) {
   if (!sim_rebuild_in(r->sim, &k->c, k->act_err)) return -1;
   double p = 0, err = 0;
   if (!per_rule(r->sim, r->m, &k->c, r->opt->method, &p, &err)) return -1;
-  if (!(p > floor)) return p;
+  if (!(p > to_beat)) return p;
   char *msg = explore_replay(r->m, r->opt->mode, &k->c);
   if (msg) {
     free(msg);
@@ -219,9 +220,9 @@ static bool try_move(rank_ctx_t *r, cand_t *best, cand_t *trial, param_t *pi, in
   }
   if (!moved) return false;
   ++*evaluations;
-  double floor = best->p * (1 + 1e-12) + 1e-300;
-  double s = score_above(r, trial, floor);
-  if (!(s > floor)) return false;
+  double to_beat = best->p * (1 + 1e-12) + 1e-300;
+  double s = score_above(r, trial, to_beat);
+  if (!(s > to_beat)) return false;
   trial->p = s;
   cand_assign(best, trial, nv);
   return true;
