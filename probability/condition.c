@@ -11,6 +11,7 @@
 
 #include "ism/vec.h"
 #include "probability/dist.h"
+#include "probability/memo.h"
 
 enum { MAX_CELLS = 1 << 20, QUAD_LIMIT = 2000, VEGAS_CALLS = 20000 };
 static const unsigned long INTEGRATION_SEED = 20140915; /* fixed: same input, same estimate */
@@ -319,36 +320,48 @@ static bool inner_closed(ctx_t *x, int j) {
   return ok;
 }
 
+/* Errors at their modes: where every computation starts. */
+static void reset_errors(ctx_t *x) {
+  for (size_t j = 0; j < x->ne; j++) x->e[j] = dist_mode(&x->dists[j]);
+  x->inner = -1;
+}
+
+static bool probability_in(ctx_t *x, cond_method_t method, cond_prob_t *out) {
+  reset_errors(x);
+  bool ok = !x->bad_dist;
+  *out = (cond_prob_t){0, 0, COND_EXACT};
+  if (ok && x->ne == 0) {
+    out->p = holds(x);
+  } else if (ok) {
+    int closed = method == COND_AUTO ? product_cells(x, &out->p) : 0;
+    if (closed == 1) {
+      out->how = COND_CLOSED_FORM;
+    } else {
+      x->inner = method != COND_MONTE_CARLO && (x->ne > 1 || method == COND_AUTO) && inner_closed(x, (int)x->ne - 1)
+                     ? (int)x->ne - 1 : -1;
+      size_t dim = x->inner >= 0 ? x->ne - 1 : x->ne;
+      if (dim == 0) {
+        ok = mass_1d(x, 0, &out->p);
+        out->how = COND_CLOSED_FORM;
+      } else if (dim == 1 && method != COND_MONTE_CARLO) {
+        ok = quadrature(x, out);
+      } else {
+        ok = vegas(x, dim, out);
+      }
+    }
+  }
+  if (!ok) *out = (cond_prob_t){0, 1, COND_VEGAS};
+  out->p = out->p < 0 ? 0 : out->p > 1 ? 1 : out->p;
+  if (out->error > 1) out->error = 1;
+  return ok;
+}
+
 bool cond_probability(const cond_t *c, cond_method_t method, cond_prob_t *out) {
   dist_gsl_quiet();
   ctx_t x;
   ctx_setup(&x, c);
-  bool ok = !x.bad_dist;
-  *out = (cond_prob_t){0, 0, COND_EXACT};
-  if (ok && x.ne == 0) {
-    out->p = holds(&x);
-  } else if (ok) {
-    int closed = method == COND_AUTO ? product_cells(&x, &out->p) : 0;
-    if (closed == 1) {
-      out->how = COND_CLOSED_FORM;
-    } else {
-      x.inner = method != COND_MONTE_CARLO && (x.ne > 1 || method == COND_AUTO) && inner_closed(&x, (int)x.ne - 1)
-                    ? (int)x.ne - 1 : -1;
-      size_t dim = x.inner >= 0 ? x.ne - 1 : x.ne;
-      if (dim == 0) {
-        ok = mass_1d(&x, 0, &out->p);
-        out->how = COND_CLOSED_FORM;
-      } else if (dim == 1 && method != COND_MONTE_CARLO) {
-        ok = quadrature(&x, out);
-      } else {
-        ok = vegas(&x, dim, out);
-      }
-    }
-  }
+  bool ok = probability_in(&x, method, out);
   ctx_free(&x);
-  if (!ok) *out = (cond_prob_t){0, 1, COND_VEGAS};
-  out->p = out->p < 0 ? 0 : out->p > 1 ? 1 : out->p;
-  if (out->error > 1) out->error = 1;
   return ok;
 }
 
@@ -385,17 +398,134 @@ static void improve_slot(ctx_t *x, int j) {
   VEC_FREE(&cuts);
 }
 
+/* Starts from e (indexed by variable id) and writes the chosen errors back. */
+static bool likely_point_in(ctx_t *x, double *e) {
+  x->inner = -1;
+  for (size_t j = 0; j < x->ne; j++) x->e[j] = e[x->vars[j]];
+  for (int sweep = 0; sweep < 3; sweep++)
+    for (size_t j = 0; j < x->ne; j++) improve_slot(x, (int)j);
+  bool ok = !x->bad_dist && holds(x);
+  for (size_t j = 0; j < x->ne; j++) e[x->vars[j]] = x->e[j];
+  return ok;
+}
+
 bool cond_likely_point(const cond_t *c, double *e) {
   dist_gsl_quiet();
   ctx_t x;
   ctx_setup(&x, c);
-  for (size_t j = 0; j < x.ne; j++) x.e[j] = e[x.vars[j]];
-  for (int sweep = 0; sweep < 3; sweep++)
-    for (size_t j = 0; j < x.ne; j++) improve_slot(&x, (int)j);
-  bool ok = !x.bad_dist && holds(&x);
-  for (size_t j = 0; j < x.ne; j++) e[x.vars[j]] = x.e[j];
+  bool ok = likely_point_in(&x, e);
   ctx_free(&x);
   return ok;
+}
+
+/* ---- prepared conditions ---- */
+
+enum { MEMO_MAX = 1 << 14 };
+
+struct cond_prep {
+  cond_t c;           /* parts and want owned; values set by each call */
+  const expr_t **parts;
+  bool *want;
+  int *read;          /* the variables any part reads, ascending */
+  size_t nread;
+  ctx_t x;            /* error slots and distributions, set up once */
+  double *key;        /* [nread + ne + 1]: scratch */
+  memo_t probs;       /* key: read values, method; value: prob_memo_t */
+  memo_t points;      /* key: read values, errors of the slots; value: ok, then ne errors */
+};
+
+typedef struct {
+  cond_prob_t prob;
+  bool ok;
+} prob_memo_t;
+
+cond_prep_t *cond_prep_new(const cond_t *c) {
+  cond_prep_t *p = xcalloc(1, sizeof *p);
+  p->parts = xmalloc((c->nparts + 1) * sizeof *p->parts);
+  p->want = xmalloc((c->nparts + 1) * sizeof *p->want);
+  memcpy(p->parts, c->parts, c->nparts * sizeof *p->parts);
+  memcpy(p->want, c->want, c->nparts * sizeof *p->want);
+  p->c = (cond_t){c->m, p->parts, p->want, c->nparts, NULL, c->with_error};
+  reads_t r = {xcalloc(c->m->nvars + 1, sizeof(bool))};
+  for (size_t k = 0; k < c->nparts; k++) expr_visit_vars(c->parts[k], mark_read, &r);
+  p->read = xmalloc((c->m->nvars + 1) * sizeof *p->read);
+  for (size_t v = 0; v < c->m->nvars; v++)
+    if (r.read[v]) p->read[p->nread++] = (int)v;
+  free(r.read);
+  ctx_setup(&p->x, &p->c);
+  p->key = xmalloc((p->nread + p->x.ne + 1) * sizeof *p->key);
+  memo_init(&p->probs, p->nread + 1, sizeof(prob_memo_t), MEMO_MAX);
+  memo_init(&p->points, p->nread + p->x.ne + 1, (p->x.ne + 1) * sizeof(double), MEMO_MAX);
+  return p;
+}
+
+cond_prep_t *cond_prep_rule(const ism_model_t *m, int rule, bool with_error) {
+  size_t n = 1, cap = 1;
+  const int *earlier = m->rules_from[m->rules[rule].from];
+  for (const int *o = earlier; *o != rule; o++) cap++;
+  const expr_t **parts = xmalloc(cap * sizeof *parts);
+  bool *want = xmalloc(cap * sizeof *want);
+  parts[0] = m->rules[rule].when, want[0] = true;
+  if (m->selection == ISM_SELECT_FIRST)
+    for (const int *o = earlier; *o != rule; o++) parts[n] = m->rules[*o].when, want[n++] = false;
+  cond_t c = {m, parts, want, n, NULL, with_error};
+  cond_prep_t *p = cond_prep_new(&c);
+  free(parts);
+  free(want);
+  return p;
+}
+
+void cond_prep_delete(cond_prep_t *p) {
+  if (!p) return;
+  ctx_free(&p->x);
+  memo_free(&p->probs);
+  memo_free(&p->points);
+  free(p->parts), free(p->want), free(p->read), free(p->key);
+  free(p);
+}
+
+/* The read values into p->key; returns the number written. */
+static size_t key_values(cond_prep_t *p, const double *values) {
+  for (size_t k = 0; k < p->nread; k++) p->key[k] = values[p->read[k]];
+  return p->nread;
+}
+
+bool cond_prep_probability(cond_prep_t *p, const double *values, cond_method_t method, cond_prob_t *out) {
+  p->key[key_values(p, values)] = (double)method;
+  const prob_memo_t *hit = memo_get(&p->probs, p->key);
+  if (hit) {
+    *out = hit->prob;
+    return hit->ok;
+  }
+  dist_gsl_quiet();
+  p->c.values = values;
+  prob_memo_t computed;
+  computed.ok = probability_in(&p->x, method, &computed.prob);
+  p->c.values = NULL;
+  memo_put(&p->probs, p->key, &computed);
+  *out = computed.prob;
+  return computed.ok;
+}
+
+bool cond_prep_likely_point(cond_prep_t *p, const double *values, double *e) {
+  size_t n = key_values(p, values), ne = p->x.ne;
+  for (size_t j = 0; j < ne; j++) p->key[n + j] = e[p->x.vars[j]];
+  p->key[n + ne] = 0;
+  const double *hit = memo_get(&p->points, p->key);
+  if (!hit) {
+    dist_gsl_quiet();
+    p->c.values = values;
+    bool ok = likely_point_in(&p->x, e);
+    p->c.values = NULL;
+    double *computed = xmalloc((ne + 1) * sizeof *computed);
+    computed[0] = ok;
+    for (size_t j = 0; j < ne; j++) computed[j + 1] = e[p->x.vars[j]];
+    memo_put(&p->points, p->key, computed);
+    free(computed);
+    return ok;
+  }
+  for (size_t j = 0; j < ne; j++) e[p->x.vars[j]] = hit[j + 1];
+  return hit[0] != 0;
 }
 
 const char *cond_how_name(cond_how_t how) {

@@ -55,4 +55,24 @@ bool cond_holds(const cond_t *c, const double *e);
 
 const char *cond_how_name(cond_how_t how);
 
+/* A condition prepared once for many evaluations with changing values: its
+ * parts, the variables it reads, its error slots and distributions, and
+ * memo tables of both results keyed by the values read (bit for bit), so
+ * repeating an input returns the stored result, identical to a fresh one. */
+typedef struct cond_prep cond_prep_t;
+
+/* Copies c's parts and wants (the expressions stay borrowed from the
+ * model; c->values is ignored). Never fails; cond_prep_delete frees it
+ * (NULL is a no-op). */
+cond_prep_t *cond_prep_new(const cond_t *c);
+/* The condition under which rule is chosen: its `when`, and with
+ * selection: first no earlier rule of its state. */
+cond_prep_t *cond_prep_rule(const ism_model_t *m, int rule, bool with_error);
+void cond_prep_delete(cond_prep_t *p);
+
+/* cond_probability and cond_likely_point of the condition with the given
+ * values (indexed by variable id, borrowed for the call). */
+bool cond_prep_probability(cond_prep_t *p, const double *values, cond_method_t method, cond_prob_t *out);
+bool cond_prep_likely_point(cond_prep_t *p, const double *values, double *e);
+
 #endif

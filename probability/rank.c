@@ -15,33 +15,33 @@ void rank_options_init(rank_options_t *opt, explore_mode_t mode) {
 
 bool rank_step(const ism_model_t *m, explore_mode_t mode, const cex_t *c, int k, cond_method_t method,
                cond_prob_t *out) {
-  int r = c->rules[k];
-  size_t n = 1, cap = 1;
-  for (const int *o = m->rules_from[m->rules[r].from]; *o != r; o++) cap++;
-  const expr_t **parts = xmalloc(cap * sizeof *parts);
-  bool *want = xmalloc(cap * sizeof *want);
-  parts[0] = m->rules[r].when, want[0] = true;
-  if (m->selection == ISM_SELECT_FIRST)
-    for (const int *o = m->rules_from[m->rules[r].from]; *o != r; o++) parts[n] = m->rules[*o].when, want[n++] = false;
-  cond_t cond = {m, parts, want, n, c->truth + (size_t)k * m->nvars, mode == EXPLORE_ACTUAL};
-  bool ok = cond_probability(&cond, method, out);
-  free(parts);
-  free(want);
+  cond_prep_t *cond = cond_prep_rule(m, c->rules[k], mode == EXPLORE_ACTUAL);
+  bool ok = cond_prep_probability(cond, c->truth + (size_t)k * m->nvars, method, out);
+  cond_prep_delete(cond);
+  return ok;
+}
+
+/* rank_per_rule with the prepared rule conditions of s. */
+static bool per_rule(sim_ctx_t *s, const ism_model_t *m, const cex_t *c, cond_method_t method, double *p,
+                     double *error) {
+  double prod = 1, err = 0;
+  bool ok = true;
+  for (int k = 0; k < c->length; k++) {
+    cond_prob_t st;
+    ok &= cond_prep_probability(sim_ctx_rule(s, c->rules[k]), c->truth + (size_t)k * m->nvars, method, &st);
+    err = err * st.p + prod * st.error; /* d(ab) <= |a| db + |b| da, to first order */
+    prod *= st.p;
+  }
+  *p = prod;
+  *error = err > 1 ? 1 : err;
   return ok;
 }
 
 bool rank_per_rule(const ism_model_t *m, explore_mode_t mode, const cex_t *c, cond_method_t method, double *p,
                    double *error) {
-  double prod = 1, err = 0;
-  bool ok = true;
-  for (int k = 0; k < c->length; k++) {
-    cond_prob_t s;
-    ok &= rank_step(m, mode, c, k, method, &s);
-    err = err * s.p + prod * s.error; /* d(ab) <= |a| db + |b| da, to first order */
-    prod *= s.p;
-  }
-  *p = prod;
-  *error = err > 1 ? 1 : err;
+  sim_ctx_t *s = sim_ctx_new(m, mode);
+  bool ok = per_rule(s, m, c, method, p, error);
+  sim_ctx_delete(s);
   return ok;
 }
 
@@ -52,6 +52,13 @@ unsigned long rank_path_seed(const cex_t *c, unsigned long seed) {
 }
 
 /* ---- valuation search ---- */
+
+/* What ranking the counterexamples of one model shares. */
+typedef struct {
+  const ism_model_t *m;
+  const rank_options_t *opt;
+  sim_ctx_t *sim; /* rule conditions (memoised) and rebuild scratch */
+} rank_ctx_t;
 
 /* A free value: truth[index], actions[action].after[var], or act_err[index]. */
 typedef enum { PARAM_TRUTH, PARAM_AFTER, PARAM_ACT_ERR } param_kind_t;
@@ -177,23 +184,30 @@ static void collect_params(const ism_model_t *m, explore_mode_t mode, const cand
   }
 }
 
-/* Rebuilds a candidate from its free values and scores it; -1 when invalid. */
-static double score(const ism_model_t *m, const rank_options_t *opt, cand_t *k) {
-  if (!sim_rebuild(m, opt->mode, &k->c, k->act_err)) return -1;
-  char *msg = explore_replay(m, opt->mode, &k->c);
+/* Rebuilds a candidate from its free values and scores it: -1 when
+ * invalid. The caller rejects any score not above to_beat, whether or not
+ * explore_replay accepts the candidate, so the replay (the dearest part)
+ * runs only for a score above it; below it the unchecked score is returned.
+ * to_beat = -INFINITY: always replayed. */
+static double score_above(rank_ctx_t *r, cand_t *k, double to_beat) {
+  if (!sim_rebuild_in(r->sim, &k->c, k->act_err)) return -1;
+  double p = 0, err = 0;
+  if (!per_rule(r->sim, r->m, &k->c, r->opt->method, &p, &err)) return -1;
+  if (!(p > to_beat)) return p;
+  char *msg = explore_replay(r->m, r->opt->mode, &k->c);
   if (msg) {
     free(msg);
     return -1;
   }
-  double p = 0, err = 0;
-  return rank_per_rule(m, opt->mode, &k->c, opt->method, &p, &err) ? p : -1;
+  return p;
 }
 
 /* Tries best + (di * step_i, dj * step_j) (j < 0: coordinate i alone);
  * keeps the trial when it is strictly better. */
-static bool try_move(const ism_model_t *m, const rank_options_t *opt, cand_t *best, cand_t *trial, param_t *pi, int di,
-                     param_t *pj, int dj, int *evaluations) {
-  cand_assign(trial, best, m->nvars);
+static bool try_move(rank_ctx_t *r, cand_t *best, cand_t *trial, param_t *pi, int di, param_t *pj, int dj,
+                     int *evaluations) {
+  size_t nv = r->m->nvars;
+  cand_assign(trial, best, nv);
   bool moved = false;
   param_t *ps[2] = {pi, pj};
   int ds[2] = {di, dj};
@@ -206,10 +220,11 @@ static bool try_move(const ism_model_t *m, const rank_options_t *opt, cand_t *be
   }
   if (!moved) return false;
   ++*evaluations;
-  double s = score(m, opt, trial);
-  if (!(s > best->p * (1 + 1e-12) + 1e-300)) return false;
+  double to_beat = best->p * (1 + 1e-12) + 1e-300;
+  double s = score_above(r, trial, to_beat);
+  if (!(s > to_beat)) return false;
   trial->p = s;
-  cand_assign(best, trial, m->nvars);
+  cand_assign(best, trial, nv);
   return true;
 }
 
@@ -217,21 +232,21 @@ static bool try_move(const ism_model_t *m, const rank_options_t *opt, cand_t *be
  * 16 free values) of pairs, since a failure often ties a true value to an
  * actuation error; keeps strict improvements, halves the steps when no
  * move improves. Deterministic. */
-static void search(const ism_model_t *m, const rank_options_t *opt, cand_t *best, cand_t *trial) {
+static void search(rank_ctx_t *r, cand_t *best, cand_t *trial) {
   param_vec_t ps = {0};
-  collect_params(m, opt->mode, best, &ps);
-  int evaluations = 0, max = opt->max_evaluations;
+  collect_params(r->m, r->opt->mode, best, &ps);
+  int evaluations = 0, max = r->opt->max_evaluations;
   double step = 0; /* one step for all: constraints like x' == x - unit have slope 1 */
   for (size_t i = 0; i < ps.len; i++) step = fmax(step, ps.data[i].step);
   for (size_t i = 0; i < ps.len; i++) ps.data[i].step = step;
   for (int round = 0; round < 40 && evaluations < max && ps.len; round++) {
     bool improved = false;
     for (size_t i = 0; i < ps.len && !improved && evaluations < max; i++)
-      for (int d = -1; d <= 1 && !improved; d += 2) improved = try_move(m, opt, best, trial, &ps.data[i], d, NULL, 0, &evaluations);
+      for (int d = -1; d <= 1 && !improved; d += 2) improved = try_move(r, best, trial, &ps.data[i], d, NULL, 0, &evaluations);
     for (size_t i = 0; i < ps.len && ps.len <= 16 && !improved && evaluations < max; i++)
       for (size_t j = i + 1; j < ps.len && !improved; j++)
         for (int d = 0; d < 4 && !improved; d++)
-          improved = try_move(m, opt, best, trial, &ps.data[i], d & 1 ? 1 : -1, &ps.data[j], d & 2 ? 1 : -1, &evaluations);
+          improved = try_move(r, best, trial, &ps.data[i], d & 1 ? 1 : -1, &ps.data[j], d & 2 ? 1 : -1, &evaluations);
     if (!improved)
       for (size_t i = 0; i < ps.len; i++) ps.data[i].step /= 2;
   }
@@ -249,25 +264,27 @@ static void write_back(cex_t *c, const cand_t *k, size_t nv) {
   }
 }
 
-void rank_counterexample(const ism_model_t *m, const rank_options_t *opt, cex_t *c) {
+static void rank_in(rank_ctx_t *r, cex_t *c) {
+  const ism_model_t *m = r->m;
+  const rank_options_t *opt = r->opt;
   size_t nv = m->nvars;
   double p = 0, err = 0;
-  bool ok = rank_per_rule(m, opt->mode, c, opt->method, &p, &err);
+  bool ok = per_rule(r->sim, m, c, opt->method, &p, &err);
   if (opt->optimise && opt->mode == EXPLORE_ACTUAL && opt->max_evaluations > 0) {
     cand_t best, trial;
     cand_init(&best, c, nv);
     cand_init(&trial, c, nv);
     best.p = ok ? p : -1;
     /* The solver's values, rebuilt: sensed values move to their most likely errors. */
-    double rebuilt = score(m, opt, &trial);
+    double rebuilt = score_above(r, &trial, -INFINITY);
     if (rebuilt >= best.p && rebuilt >= 0) {
       trial.p = rebuilt;
       cand_assign(&best, &trial, nv);
     }
-    search(m, opt, &best, &trial);
+    search(r, &best, &trial);
     if (best.p >= 0 && (best.p > p || rebuilt >= p)) {
       write_back(c, &best, nv);
-      ok = rank_per_rule(m, opt->mode, c, opt->method, &p, &err);
+      ok = per_rule(r->sim, m, c, opt->method, &p, &err);
     }
     cand_free(&best);
     cand_free(&trial);
@@ -284,7 +301,15 @@ void rank_counterexample(const ism_model_t *m, const rank_options_t *opt, cex_t 
   c->probability_error = ok ? err : 1;
 }
 
+void rank_counterexample(const ism_model_t *m, const rank_options_t *opt, cex_t *c) {
+  rank_ctx_t r = {m, opt, sim_ctx_new(m, opt->mode)};
+  rank_in(&r, c);
+  sim_ctx_delete(r.sim);
+}
+
 void rank_result(const ism_model_t *m, const rank_options_t *opt, explore_result_t *res) {
-  for (size_t k = 0; k < res->ncexs; k++) rank_counterexample(m, opt, &res->cexs[k]);
+  rank_ctx_t r = {m, opt, sim_ctx_new(m, opt->mode)};
+  for (size_t k = 0; k < res->ncexs; k++) rank_in(&r, &res->cexs[k]);
+  sim_ctx_delete(r.sim);
   explore_sort_by_probability(res);
 }

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 
 #include "ism/ism.h"
+#include "probability/condition.h"
 #include "probability/dist.h"
 #include "verifier/explore.h"
 
@@ -48,6 +49,18 @@ void sim_counterexample(const ism_model_t *m, explore_mode_t mode, const cex_t *
  * does not fail exactly as c says (no tolerance here); the caller
  * re-checks the result with explore_replay. */
 bool sim_rebuild(const ism_model_t *m, explore_mode_t mode, cex_t *c, const double *act_err);
+
+/* What repeated rebuilds of counterexamples of one model share: scratch
+ * arrays, the error distributions, and each rule's prepared condition
+ * (condition.h, with its memo tables). Borrows m; sim_ctx_delete(NULL) is
+ * a no-op. */
+typedef struct sim_ctx sim_ctx_t;
+sim_ctx_t *sim_ctx_new(const ism_model_t *m, explore_mode_t mode);
+void sim_ctx_delete(sim_ctx_t *s);
+/* The condition under which rule is chosen, prepared on first use (owned by s). */
+cond_prep_t *sim_ctx_rule(sim_ctx_t *s, int rule);
+/* sim_rebuild with the model and mode of s; same result. */
+bool sim_rebuild_in(sim_ctx_t *s, cex_t *c, const double *act_err);
 
 /* Spearman's rank correlation of a and b (n pairs, average ranks for
  * ties); NAN when n < 2 or either side is constant. */

@@ -1,7 +1,8 @@
 /* Unit tests of probability/: every closed form against independent
  * values (tabulated normal CDF values, uniform masses by hand), the
  * differential test closed form vs quadrature vs VEGAS vs sampling, the
- * Clopper-Pearson interval, selection: first, and byte-identical output of
+ * Clopper-Pearson interval, selection: first, the memo table, prepared
+ * conditions bit-identical to fresh ones, and byte-identical output of
  * `ismv verify` and `ismv simulate` run twice in-process. */
 #include <math.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include "ism/ism.h"
 #include "probability/condition.h"
 #include "probability/dist.h"
+#include "probability/memo.h"
 #include "probability/rank.h"
 #include "probability/simulate.h"
 
@@ -170,6 +172,50 @@ static void test_selection_first(void) {
   diag_free(&diags);
 }
 
+/* Keys compare bit for bit; a full table forgets everything and stays correct. */
+static void test_memo(void) {
+  memo_t t;
+  memo_init(&t, 2, sizeof(int), 100);
+  for (int k = 0; k < 250; k++) {
+    double key[2] = {k, -k * 0.5};
+    CHECK(memo_get(&t, key) == NULL);
+    memo_put(&t, key, &k);
+    const int *hit = memo_get(&t, key);
+    CHECK(hit && *hit == k);
+  }
+  double early[2] = {3, -1.5}, late[2] = {240, -120};
+  CHECK(memo_get(&t, early) == NULL); /* forgotten when the table filled at 200 */
+  CHECK(memo_get(&t, late) && *(const int *)memo_get(&t, late) == 240);
+  double zero[2] = {0.0, 7}, minus_zero[2] = {-0.0, 7};
+  int one = 1;
+  memo_put(&t, zero, &one);
+  CHECK(memo_get(&t, zero) != NULL && memo_get(&t, minus_zero) == NULL);
+  memo_free(&t);
+}
+
+static bool same_bits(double a, double b) { return memcmp(&a, &b, sizeof a) == 0; }
+
+/* A prepared condition gives exactly cond_probability's and cond_likely_point's results, fresh or memoised. */
+static void test_prepared(const ism_model_t *m) {
+  struct { int rule; double x, y, u; } cases[] = {{0, 16, 0, 0}, {2, 16, 0, 0}, {3, 12, 10, 0}, {5, 20, 0, 0}, {6, 19, 19, 0}};
+  for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+    const expr_t *parts[] = {m->rules[cases[k].rule].when};
+    bool want[] = {true};
+    double values[] = {cases[k].x, cases[k].y, cases[k].u};
+    cond_t c = {m, parts, want, 1, values, true};
+    cond_prep_t *prep = cond_prep_new(&c);
+    for (int round = 0; round < 2; round++) {
+      cond_prob_t a = prob(m, cases[k].rule, cases[k].x, cases[k].y, cases[k].u, COND_AUTO), b;
+      CHECK(cond_prep_probability(prep, values, COND_AUTO, &b));
+      CHECK(same_bits(a.p, b.p) && same_bits(a.error, b.error) && a.how == b.how);
+      double e1[3] = {1, -1, 0.5}, e2[3] = {1, -1, 0.5};
+      CHECK(cond_likely_point(&c, e1) == cond_prep_likely_point(prep, values, e2));
+      for (int v = 0; v < 3; v++) CHECK(same_bits(e1[v], e2[v]));
+    }
+    cond_prep_delete(prep);
+  }
+}
+
 static char *run_cli(const char *const *args, int n) {
   char *out = NULL, *err = NULL;
   size_t olen = 0, elen = 0;
@@ -200,6 +246,7 @@ static void test_deterministic(void) {
 int main(void) {
   test_dist();
   test_clopper_pearson();
+  test_memo();
   diag_list_t diags;
   diag_init(&diags);
   ism_model_t *m = ism_load("tests/models/probability-conds.yaml", &diags);
@@ -207,6 +254,7 @@ int main(void) {
   if (m) {
     test_closed_forms(m);
     test_differential(m);
+    test_prepared(m);
     ism_free(m);
   }
   diag_free(&diags);
