@@ -111,7 +111,7 @@ static bool write_file(cli_ctx_t *ctx, const char *path, const char *text) {
   return ok;
 }
 
-static void simulate_rows(const ism_model_t *m, explore_mode_t mode, const explore_result_t *res, size_t n,
+static void simulate_rows(const ism_model_t *m, ism_mode_t mode, const explore_result_t *res, size_t n,
                           unsigned long runs, unsigned long seed, row_t *rows) {
   for (size_t k = 0; k < n; k++) {
     row_t *r = &rows[k];
@@ -129,11 +129,11 @@ static int run_simulate(cli_ctx_t *ctx, const cli_command_t *self, const char *p
   if (!m) return CLI_EXIT_INVALID;
   const ism_options_t *mo = &m->options;
   const cli_value_t *v;
-  explore_options_t opt = {.bound = 10, .mode = EXPLORE_ACTUAL, .strategy = EXPLORE_INCREMENTAL};
+  explore_options_t opt = {.bound = 10, .mode = ISM_MODE_ACTUAL, .strategy = EXPLORE_INCREMENTAL};
   if ((v = cli_opt(self, values, "bound"))->set) opt.bound = (int)v->i;
   else if (mo->has_bound) opt.bound = (int)mo->bound;
   const char *mode = (v = cli_opt(self, values, "mode"))->set ? v->s : mo->has_mode ? mo->mode : "actual";
-  opt.mode = strcmp(mode, "naive") == 0 ? EXPLORE_NAIVE : strcmp(mode, "ideal") == 0 ? EXPLORE_IDEAL : EXPLORE_ACTUAL;
+  opt.mode = strcmp(mode, "naive") == 0 ? ISM_MODE_NAIVE : strcmp(mode, "ideal") == 0 ? ISM_MODE_IDEAL : ISM_MODE_ACTUAL;
   if ((v = cli_opt(self, values, "budget"))->set) opt.budget_seconds = v->r;
   else if (mo->has_budget) opt.budget_seconds = mo->budget;
   long long top = (v = cli_opt(self, values, "top"))->set ? v->i : mo->has_top ? mo->top : 0;
@@ -153,7 +153,7 @@ static int run_simulate(cli_ctx_t *ctx, const cli_command_t *self, const char *p
     ism_free(m);
     return CLI_EXIT_INTERNAL;
   }
-  rank_result(m, &ropt, &res);
+  rank_all(m, &ropt, res.cexs, res.ncexs);
   size_t n = top > 0 && (size_t)top < res.ncexs ? (size_t)top : res.ncexs;
   row_t *rows = xcalloc(n + 1, sizeof *rows);
   simulate_rows(m, opt.mode, &res, n, runs, seed, rows);
@@ -169,7 +169,7 @@ static int run_simulate(cli_ctx_t *ctx, const cli_command_t *self, const char *p
     render_csv(&sb, m, rows, n);
   } else {
     strbuf_printf(&sb, "%s: %zu counterexample%s (mode %s, bound %d); %lu runs each, seed %lu; predicted: %s\n", m->name,
-                  res.ncexs, res.ncexs == 1 ? "" : "s", explore_mode_name(opt.mode), opt.bound, runs, seed, estimator);
+                  res.ncexs, res.ncexs == 1 ? "" : "s", ism_mode_name(opt.mode), opt.bound, runs, seed, estimator);
     if (m->selection == ISM_SELECT_ANY)
       strbuf_puts(&sb, "assumption: when several rules are enabled, one is picked uniformly at random\n");
     if (n < res.ncexs) strbuf_printf(&sb, "the %zu most likely simulated\n", n);

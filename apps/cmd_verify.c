@@ -36,12 +36,12 @@ static int run_verify(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
   ism_model_t *m = ism_load(path, &ctx->diags);
   if (!m) return CLI_EXIT_INVALID;
   const ism_options_t *mo = &m->options;
-  explore_options_t opt = {.bound = 10, .mode = EXPLORE_ACTUAL, .strategy = EXPLORE_INCREMENTAL};
+  explore_options_t opt = {.bound = 10, .mode = ISM_MODE_ACTUAL, .strategy = EXPLORE_INCREMENTAL};
   const cli_value_t *v;
   if ((v = cli_opt(self, values, "bound"))->set) opt.bound = (int)v->i;
   else if (mo->has_bound) opt.bound = (int)mo->bound;
   const char *mode = (v = cli_opt(self, values, "mode"))->set ? v->s : mo->has_mode ? mo->mode : "actual";
-  opt.mode = strcmp(mode, "naive") == 0 ? EXPLORE_NAIVE : strcmp(mode, "ideal") == 0 ? EXPLORE_IDEAL : EXPLORE_ACTUAL;
+  opt.mode = strcmp(mode, "naive") == 0 ? ISM_MODE_NAIVE : strcmp(mode, "ideal") == 0 ? ISM_MODE_IDEAL : ISM_MODE_ACTUAL;
   const char *strategy = (v = cli_opt(self, values, "strategy"))->set ? v->s : mo->has_strategy ? mo->strategy : "incremental";
   opt.strategy = strcmp(strategy, "per-path") == 0 ? EXPLORE_PER_PATH : EXPLORE_INCREMENTAL;
   if ((v = cli_opt(self, values, "budget"))->set) opt.budget_seconds = v->r;
@@ -66,10 +66,10 @@ static int run_verify(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
   explore_run(m, &opt, &res);
   char *bad = NULL;
   if (!res.replay_failed && ranked) {
-    rank_result(m, &ropt, &res);
+    rank_all(m, &ropt, res.cexs, res.ncexs);
     for (size_t k = 0; k < res.ncexs && !bad; k++) {
       const cex_t *c = &res.cexs[k];
-      char *msg = explore_replay(m, opt.mode, c);
+      char *msg = cex_replay(m, opt.mode, c);
       if (msg) bad = xasprintf("ranked counterexample %zu failed its re-check: %s", k + 1, msg);
       else if (!(c->probability >= 0 && c->probability <= 1))
         bad = xasprintf("counterexample %zu has probability %g outside [0, 1]", k + 1, c->probability);

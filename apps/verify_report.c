@@ -34,7 +34,7 @@ static char *failure_text(const ism_model_t *m, const cex_t *c) {
 }
 
 static bool shows_sensed(const verify_report_t *rep, const ism_var_t *v) {
-  return v->sensing && v->uncertain && rep->opt->mode == EXPLORE_ACTUAL;
+  return v->sensing && v->uncertain && rep->opt->mode == ISM_MODE_ACTUAL;
 }
 
 static void text_cex(strbuf_t *sb, const verify_report_t *rep, size_t index, const cex_t *c) {
@@ -103,7 +103,7 @@ static void text_cex(strbuf_t *sb, const verify_report_t *rep, size_t index, con
 static void render_text(strbuf_t *sb, const verify_report_t *rep) {
   const explore_result_t *res = rep->res;
   strbuf_printf(sb, "%s: %s (mode %s, bound %d)\n", rep->m->name, verdict_names[res->verdict],
-                explore_mode_name(rep->opt->mode), rep->opt->bound);
+                ism_mode_name(rep->opt->mode), rep->opt->bound);
   if (res->ncexs)
     strbuf_printf(sb, "%zu counterexample%s", res->ncexs, res->ncexs == 1 ? "" : "s");
   else
@@ -206,7 +206,7 @@ static void render_json(strbuf_t *sb, const verify_report_t *rep) {
   strbuf_puts(sb, "{\n  \"model\": ");
   strbuf_json_string(sb, rep->m->name);
   strbuf_printf(sb, ",\n  \"verdict\": \"%s\",\n  \"mode\": \"%s\",\n  \"bound\": %d,\n", verdict_names[res->verdict],
-                explore_mode_name(rep->opt->mode), rep->opt->bound);
+                ism_mode_name(rep->opt->mode), rep->opt->bound);
   if (res->reason) {
     strbuf_puts(sb, "  \"reason\": ");
     strbuf_json_string(sb, res->reason);
@@ -276,7 +276,7 @@ static void render_junit(strbuf_t *sb, const verify_report_t *rep) {
   strbuf_printf(sb, "\" tests=\"1\" failures=\"%d\" errors=\"%d\">\n    <testcase classname=\"ismv.verify\" name=\"", failed,
                 error);
   xml_escape(sb, rep->m->name);
-  strbuf_printf(sb, " (mode %s, bound %d)\"", explore_mode_name(rep->opt->mode), rep->opt->bound);
+  strbuf_printf(sb, " (mode %s, bound %d)\"", ism_mode_name(rep->opt->mode), rep->opt->bound);
   if (!failed && !error) {
     strbuf_puts(sb, "/>\n  </testsuite>\n</testsuites>\n");
     return;

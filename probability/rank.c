@@ -9,13 +9,13 @@
 #include "probability/dist.h"
 #include "probability/simulate.h"
 
-void rank_options_init(rank_options_t *opt, explore_mode_t mode) {
+void rank_options_init(rank_options_t *opt, ism_mode_t mode) {
   *opt = (rank_options_t){mode, RANK_PER_RULE, COND_AUTO, true, 600, 20000, 1};
 }
 
-bool rank_step(const ism_model_t *m, explore_mode_t mode, const cex_t *c, int k, cond_method_t method,
+bool rank_step(const ism_model_t *m, ism_mode_t mode, const cex_t *c, int k, cond_method_t method,
                cond_prob_t *out) {
-  cond_prep_t *cond = cond_prep_rule(m, c->rules[k], mode == EXPLORE_ACTUAL);
+  cond_prep_t *cond = cond_prep_rule(m, c->rules[k], mode == ISM_MODE_ACTUAL);
   bool ok = cond_prep_probability(cond, c->truth + (size_t)k * m->nvars, method, out);
   cond_prep_delete(cond);
   return ok;
@@ -37,7 +37,7 @@ static bool per_rule(sim_ctx_t *s, const ism_model_t *m, const cex_t *c, cond_me
   return ok;
 }
 
-bool rank_per_rule(const ism_model_t *m, explore_mode_t mode, const cex_t *c, cond_method_t method, double *p,
+bool rank_per_rule(const ism_model_t *m, ism_mode_t mode, const cex_t *c, cond_method_t method, double *p,
                    double *error) {
   sim_ctx_t *s = sim_ctx_new(m, mode);
   bool ok = per_rule(s, m, c, method, p, error);
@@ -160,7 +160,7 @@ static bool effect_defines(const ism_model_t *m, const ism_action_t *a, int v) {
 
 typedef VEC(param_t) param_vec_t;
 
-static void collect_params(const ism_model_t *m, explore_mode_t mode, const cand_t *k, param_vec_t *ps) {
+static void collect_params(const ism_model_t *m, ism_mode_t mode, const cand_t *k, param_vec_t *ps) {
   size_t nv = m->nvars;
   const cex_t *c = &k->c;
   for (size_t v = 0; v < nv; v++)
@@ -169,7 +169,7 @@ static void collect_params(const ism_model_t *m, explore_mode_t mode, const cand
     const ism_rule_t *rule = &m->rules[c->rules[s]];
     if (rule->has_action) continue;
     for (size_t v = 0; v < nv; v++)
-      if (m->vars[v].sensing && (m->vars[v].dynamic || mode == EXPLORE_NAIVE)) {
+      if (m->vars[v].sensing && (m->vars[v].dynamic || mode == ISM_MODE_NAIVE)) {
         size_t at = (size_t)(s + 1) * nv + v;
         VEC_PUSH(ps, bounded(PARAM_TRUTH, at, 0, (int)v, &m->vars[v], c->truth[at]));
       }
@@ -178,7 +178,7 @@ static void collect_params(const ism_model_t *m, explore_mode_t mode, const cand
     const cex_action_t *ca = &c->actions[a];
     for (size_t v = 0; v < nv; v++) {
       if (ca->has_actual[v]) VEC_PUSH(ps, bounded(PARAM_ACT_ERR, a * nv + v, a, (int)v, &m->vars[v], k->act_err[a * nv + v]));
-      else if (m->vars[v].sensing && (mode == EXPLORE_NAIVE || !effect_defines(m, &m->actions[ca->action], (int)v)))
+      else if (m->vars[v].sensing && (mode == ISM_MODE_NAIVE || !effect_defines(m, &m->actions[ca->action], (int)v)))
         VEC_PUSH(ps, bounded(PARAM_AFTER, 0, a, (int)v, &m->vars[v], ca->after[v]));
     }
   }
@@ -186,7 +186,7 @@ static void collect_params(const ism_model_t *m, explore_mode_t mode, const cand
 
 /* Rebuilds a candidate from its free values and scores it: -1 when
  * invalid. The caller rejects any score not above to_beat, whether or not
- * explore_replay accepts the candidate, so the replay (the dearest part)
+ * cex_replay accepts the candidate, so the replay (the dearest part)
  * runs only for a score above it; below it the unchecked score is returned.
  * to_beat = -INFINITY: always replayed. */
 static double score_above(rank_ctx_t *r, cand_t *k, double to_beat) {
@@ -194,7 +194,7 @@ static double score_above(rank_ctx_t *r, cand_t *k, double to_beat) {
   double p = 0, err = 0;
   if (!per_rule(r->sim, r->m, &k->c, r->opt->method, &p, &err)) return -1;
   if (!(p > to_beat)) return p;
-  char *msg = explore_replay(r->m, r->opt->mode, &k->c);
+  char *msg = cex_replay(r->m, r->opt->mode, &k->c);
   if (msg) {
     free(msg);
     return -1;
@@ -270,7 +270,7 @@ static void rank_in(rank_ctx_t *r, cex_t *c) {
   size_t nv = m->nvars;
   double p = 0, err = 0;
   bool ok = per_rule(r->sim, m, c, opt->method, &p, &err);
-  if (opt->optimise && opt->mode == EXPLORE_ACTUAL && opt->max_evaluations > 0) {
+  if (opt->optimise && opt->mode == ISM_MODE_ACTUAL && opt->max_evaluations > 0) {
     cand_t best, trial;
     cand_init(&best, c, nv);
     cand_init(&trial, c, nv);
@@ -307,9 +307,9 @@ void rank_counterexample(const ism_model_t *m, const rank_options_t *opt, cex_t 
   sim_ctx_delete(r.sim);
 }
 
-void rank_result(const ism_model_t *m, const rank_options_t *opt, explore_result_t *res) {
+void rank_all(const ism_model_t *m, const rank_options_t *opt, cex_t *cexs, size_t n) {
   rank_ctx_t r = {m, opt, sim_ctx_new(m, opt->mode)};
-  for (size_t k = 0; k < res->ncexs; k++) rank_in(&r, &res->cexs[k]);
+  for (size_t k = 0; k < n; k++) rank_in(&r, &cexs[k]);
   sim_ctx_delete(r.sim);
-  explore_sort_by_probability(res);
+  cex_sort_by_probability(cexs, n);
 }

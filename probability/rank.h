@@ -7,7 +7,7 @@
  * same way (simulate.h), with a 95% Clopper-Pearson half-width as error.
  * Before estimating, each counterexample's free values are moved to the
  * valuation that makes the per-rule estimate largest (a pattern search,
- * every candidate re-checked with explore_replay). */
+ * every candidate re-checked with cex_replay). */
 #ifndef PROBABILITY_RANK_H
 #define PROBABILITY_RANK_H
 
@@ -15,12 +15,12 @@
 
 #include "ism/ism.h"
 #include "probability/condition.h"
-#include "verifier/explore.h"
+#include "ism/cex.h"
 
 typedef enum { RANK_PER_RULE, RANK_JOINT } rank_estimator_t;
 
 typedef struct {
-  explore_mode_t mode;
+  ism_mode_t mode;
   rank_estimator_t estimator;
   cond_method_t method;       /* per-rule: COND_AUTO except in differential tests */
   bool optimise;              /* search the most likely valuation */
@@ -30,27 +30,27 @@ typedef struct {
 } rank_options_t;
 
 /* Defaults: per-rule, COND_AUTO, optimise, 600 evaluations, 20000 runs, seed 1. */
-void rank_options_init(rank_options_t *opt, explore_mode_t mode);
+void rank_options_init(rank_options_t *opt, ism_mode_t mode);
 
 /* The per-rule probability of step k of c. Returns false on a numeric failure. */
-bool rank_step(const ism_model_t *m, explore_mode_t mode, const cex_t *c, int k, cond_method_t method,
+bool rank_step(const ism_model_t *m, ism_mode_t mode, const cex_t *c, int k, cond_method_t method,
                cond_prob_t *out);
 
 /* The per-rule estimate of the whole path: product of the steps, with a
  * first-order error bound. Returns false on a numeric failure. */
-bool rank_per_rule(const ism_model_t *m, explore_mode_t mode, const cex_t *c, cond_method_t method, double *p,
+bool rank_per_rule(const ism_model_t *m, ism_mode_t mode, const cex_t *c, cond_method_t method, double *p,
                    double *error);
 
 /* A seed for the runs of c: seed mixed with its path. */
 unsigned long rank_path_seed(const cex_t *c, unsigned long seed);
 
 /* Moves c's free values to the most likely valuation found (c stays a
- * valid counterexample: a candidate is kept only if explore_replay accepts
+ * valid counterexample: a candidate is kept only if cex_replay accepts
  * it), then sets c->probability, probability_error and has_probability. */
 void rank_counterexample(const ism_model_t *m, const rank_options_t *opt, cex_t *c);
 
 /* rank_counterexample on every counterexample, then sorts them by
  * descending probability (ties in path order). */
-void rank_result(const ism_model_t *m, const rank_options_t *opt, explore_result_t *res);
+void rank_all(const ism_model_t *m, const rank_options_t *opt, cex_t *cexs, size_t n);
 
 #endif

@@ -28,7 +28,7 @@ typedef struct {
 /* One execution in progress; arrays indexed by variable id. */
 typedef struct {
   const ism_model_t *m;
-  explore_mode_t mode;
+  ism_mode_t mode;
   size_t nv;
   const action_prep_t *actions; /* [nactions], borrowed from the sim_ctx_t */
   const bool *sensing;          /* [nvars]: m->vars[v].sensing, packed for the loops over variables */
@@ -40,7 +40,7 @@ typedef struct {
 
 struct sim_ctx {
   const ism_model_t *m;
-  explore_mode_t mode;
+  ism_mode_t mode;
   exec_t x;
   action_prep_t *actions; /* [nactions] */
   bool *sensing;          /* [nvars]: m->vars[v].sensing */
@@ -86,7 +86,7 @@ static double eval_real(const expr_t *e, env_t *env, bool *err) {
   return expr_eval_real(e, lookup, env, err);
 }
 
-static void exec_init(exec_t *x, const ism_model_t *m, explore_mode_t mode, const action_prep_t *actions,
+static void exec_init(exec_t *x, const ism_model_t *m, ism_mode_t mode, const action_prep_t *actions,
                       const bool *sensing) {
   size_t n = m->nvars + 1;
   *x = (exec_t){m, mode, m->nvars, actions, sensing, xcalloc(n, sizeof(double)), xcalloc(n, sizeof(double)),
@@ -113,7 +113,7 @@ static int defined_var(const ism_model_t *m, const expr_t *e, const expr_t **rhs
 
 static void mark_primed(void *p, const expr_t *var) { *(bool *)p |= var->u.var.primed; }
 
-static void action_prep_init(action_prep_t *ap, const ism_model_t *m, explore_mode_t mode, const ism_action_t *a) {
+static void action_prep_init(action_prep_t *ap, const ism_model_t *m, ism_mode_t mode, const ism_action_t *a) {
   memset(ap, 0, sizeof *ap);
   ap->defines = xmalloc((a->neffects + 1) * sizeof *ap->defines);
   ap->rhs = xmalloc((a->neffects + 1) * sizeof *ap->rhs);
@@ -127,7 +127,7 @@ static void action_prep_init(action_prep_t *ap, const ism_model_t *m, explore_mo
   ap->actuated = xmalloc((m->nvars + 1) * sizeof *ap->actuated);
   for (size_t v = 0; v < m->nvars; v++) {
     const ism_var_t *var = &m->vars[v];
-    if (!var->sensing && var->uncertain && a->reads[v] && mode == EXPLORE_ACTUAL) ap->actuated[ap->nactuated++] = (int)v;
+    if (!var->sensing && var->uncertain && a->reads[v] && mode == ISM_MODE_ACTUAL) ap->actuated[ap->nactuated++] = (int)v;
   }
 }
 
@@ -146,7 +146,7 @@ static bool exec_action(exec_t *x, int action, const double *fallback) {
   }
   for (size_t k = 0; k < ap->nactuated; k++) x->actual[ap->actuated[k]] = x->cur[ap->actuated[k]] + x->err[ap->actuated[k]];
   /* Without primed reads a second pass would compute the same values again. */
-  int passes = x->mode == EXPLORE_NAIVE ? 0 : ap->reads_next ? 2 : 1;
+  int passes = x->mode == ISM_MODE_NAIVE ? 0 : ap->reads_next ? 2 : 1;
   env_t env = {m, x->U, x->after, x->actual};
   for (int pass = 0; pass < passes; pass++)
     for (size_t k = 0; k < ap->ndefs; k++) {
@@ -160,7 +160,7 @@ static bool exec_action(exec_t *x, int action, const double *fallback) {
   return failed;
 }
 
-sim_ctx_t *sim_ctx_new(const ism_model_t *m, explore_mode_t mode) {
+sim_ctx_t *sim_ctx_new(const ism_model_t *m, ism_mode_t mode) {
   sim_ctx_t *s = xcalloc(1, sizeof *s);
   s->m = m, s->mode = mode;
   s->actions = xcalloc(m->nactions + 1, sizeof *s->actions);
@@ -176,7 +176,7 @@ sim_ctx_t *sim_ctx_new(const ism_model_t *m, explore_mode_t mode) {
   for (size_t v = 0; v < m->nvars; v++) {
     const ism_var_t *var = &m->vars[v];
     s->has_dist[v] = var->uncertain && dist_of_var(var, &s->dists[v]);
-    s->sensed_error[v] = s->has_dist[v] && var->sensing && mode == EXPLORE_ACTUAL;
+    s->sensed_error[v] = s->has_dist[v] && var->sensing && mode == ISM_MODE_ACTUAL;
   }
   return s;
 }
@@ -191,7 +191,7 @@ void sim_ctx_delete(sim_ctx_t *s) {
 }
 
 cond_prep_t *sim_ctx_rule(sim_ctx_t *s, int rule) {
-  if (!s->rules[rule]) s->rules[rule] = cond_prep_rule(s->m, rule, s->mode == EXPLORE_ACTUAL);
+  if (!s->rules[rule]) s->rules[rule] = cond_prep_rule(s->m, rule, s->mode == ISM_MODE_ACTUAL);
   return s->rules[rule];
 }
 
@@ -202,7 +202,7 @@ static void next_truth(exec_t *x, const cex_t *c, int k, int r) {
     const ism_var_t *var = &m->vars[v];
     if (!var->sensing) x->T[v] = x->cur[v];
     else if (m->rules[r].has_action) x->T[v] = x->U[v];
-    else if (var->dynamic || x->mode == EXPLORE_NAIVE) x->T[v] = c->truth[(size_t)(k + 1) * x->nv + v];
+    else if (var->dynamic || x->mode == ISM_MODE_NAIVE) x->T[v] = c->truth[(size_t)(k + 1) * x->nv + v];
   }
   memcpy(x->N, x->cur, x->nv * sizeof *x->N);
 }
@@ -275,14 +275,14 @@ static sim_outcome_t run_in(sim_ctx_t *s, const cex_t *c, dist_rng_t *rng) {
   return SIM_NO_FAILURE;
 }
 
-sim_outcome_t sim_run(const ism_model_t *m, explore_mode_t mode, const cex_t *c, dist_rng_t *rng) {
+sim_outcome_t sim_run(const ism_model_t *m, ism_mode_t mode, const cex_t *c, dist_rng_t *rng) {
   sim_ctx_t *s = sim_ctx_new(m, mode);
   sim_outcome_t out = run_in(s, c, rng);
   sim_ctx_delete(s);
   return out;
 }
 
-void sim_counterexample(const ism_model_t *m, explore_mode_t mode, const cex_t *c, unsigned long runs,
+void sim_counterexample(const ism_model_t *m, ism_mode_t mode, const cex_t *c, unsigned long runs,
                         unsigned long seed, sim_stats_t *out) {
   memset(out, 0, sizeof *out);
   sim_ctx_t *s = sim_ctx_new(m, mode);
@@ -304,7 +304,7 @@ static bool choose_sensed(sim_ctx_t *s, const cex_t *c, int k) {
   bool ok = cond_prep_likely_point(sim_ctx_rule(s, c->rules[k]), x->T, s->e);
   for (size_t v = 0; v < x->nv; v++) {
     const ism_var_t *var = &m->vars[v];
-    x->H[v] = var->sensing ? x->T[v] + (var->uncertain && x->mode == EXPLORE_ACTUAL ? s->e[v] : 0) : x->N[v];
+    x->H[v] = var->sensing ? x->T[v] + (var->uncertain && x->mode == ISM_MODE_ACTUAL ? s->e[v] : 0) : x->N[v];
   }
   return ok;
 }
@@ -318,7 +318,7 @@ static void start_errors(sim_ctx_t *s, const double *row, const double *sensed) 
   }
 }
 
-bool sim_rebuild(const ism_model_t *m, explore_mode_t mode, cex_t *c, const double *act_err) {
+bool sim_rebuild(const ism_model_t *m, ism_mode_t mode, cex_t *c, const double *act_err) {
   sim_ctx_t *s = sim_ctx_new(m, mode);
   bool ok = sim_rebuild_in(s, c, act_err);
   sim_ctx_delete(s);

@@ -13,7 +13,7 @@
 #include "ism/ism.h"
 #include "probability/condition.h"
 #include "probability/dist.h"
-#include "verifier/explore.h"
+#include "ism/cex.h"
 
 typedef enum {
   SIM_SAME_FAILURE,  /* took the counterexample's path and failed the same way at its last step */
@@ -33,10 +33,10 @@ typedef struct {
 /* One run with errors drawn from rng; with_error false: no error at all
  * (modes ideal and naive; naive also ignores effects). Among several
  * enabled rules (selection: any) one is picked uniformly. */
-sim_outcome_t sim_run(const ism_model_t *m, explore_mode_t mode, const cex_t *c, dist_rng_t *rng);
+sim_outcome_t sim_run(const ism_model_t *m, ism_mode_t mode, const cex_t *c, dist_rng_t *rng);
 
 /* `runs` runs with a generator seeded with `seed`. Deterministic. */
-void sim_counterexample(const ism_model_t *m, explore_mode_t mode, const cex_t *c, unsigned long runs,
+void sim_counterexample(const ism_model_t *m, ism_mode_t mode, const cex_t *c, unsigned long runs,
                         unsigned long seed, sim_stats_t *out);
 
 /* Recomputes, in place, every value of c that follows from its free ones:
@@ -47,15 +47,15 @@ void sim_counterexample(const ism_model_t *m, explore_mode_t mode, const cex_t *
  * values become the most likely errors that keep each rule's condition
  * true. Returns false if no such sensed values were found or the path
  * does not fail exactly as c says (no tolerance here); the caller
- * re-checks the result with explore_replay. */
-bool sim_rebuild(const ism_model_t *m, explore_mode_t mode, cex_t *c, const double *act_err);
+ * re-checks the result with cex_replay. */
+bool sim_rebuild(const ism_model_t *m, ism_mode_t mode, cex_t *c, const double *act_err);
 
 /* What repeated rebuilds of counterexamples of one model share: scratch
  * arrays, the error distributions, and each rule's prepared condition
  * (condition.h, with its memo tables). Borrows m; sim_ctx_delete(NULL) is
  * a no-op. */
 typedef struct sim_ctx sim_ctx_t;
-sim_ctx_t *sim_ctx_new(const ism_model_t *m, explore_mode_t mode);
+sim_ctx_t *sim_ctx_new(const ism_model_t *m, ism_mode_t mode);
 void sim_ctx_delete(sim_ctx_t *s);
 /* The condition under which rule is chosen, prepared on first use (owned by s). */
 cond_prep_t *sim_ctx_rule(sim_ctx_t *s, int rule);

@@ -127,7 +127,7 @@ static void add_sensing(explorer_t *x, int i, term_vec_t *cs) {
       continue;
     }
     if (var->has_range) VEC_PUSH(cs, between(x, as_real(x, (int)v, T[v]), x->range_lo[v], x->range_hi[v]));
-    if (var->uncertain && x->opt->mode == EXPLORE_ACTUAL) {
+    if (var->uncertain && x->opt->mode == ISM_MODE_ACTUAL) {
       smt_term_t e = fresh(x, (int)v, "~err", i);
       VEC_PUSH(cs, between(x, e, x->err_lo[v], x->err_hi[v]));
       H[v] = smt_op(x->smt, EXPR_ADD, T[v], e, 0);
@@ -188,7 +188,7 @@ static void run_action(explorer_t *x, int i, int position, int action, smt_term_
     const ism_var_t *var = &m->vars[v];
     rec.before[v] = var->sensing ? U[v] : cur[v];
     rec.after[v] = var->sensing ? 0 : rec.before[v];
-    if (!var->sensing && var->uncertain && x->opt->mode == EXPLORE_ACTUAL && a->reads[v]) {
+    if (!var->sensing && var->uncertain && x->opt->mode == ISM_MODE_ACTUAL && a->reads[v]) {
       smt_term_t e = fresh(x, (int)v, "~err", i);
       VEC_PUSH(cs, between(x, e, x->err_lo[v], x->err_hi[v]));
       rec.actual[v] = smt_op(x->smt, EXPR_ADD, cur[v], e, 0);
@@ -197,7 +197,7 @@ static void run_action(explorer_t *x, int i, int position, int action, smt_term_
       normal[v] = cur[v];
     }
   }
-  bool naive = x->opt->mode == EXPLORE_NAIVE;
+  bool naive = x->opt->mode == ISM_MODE_NAIVE;
   bool *defining = xcalloc(a->neffects + 1, sizeof *defining);
   for (size_t k = 0; k < a->neffects && !naive; k++) {
     const expr_t *value;
@@ -247,7 +247,7 @@ static smt_term_t build_step(explorer_t *x, int i, int r) {
     Nn[v] = cur[v];
     if (!var->sensing) Tn[v] = cur[v];
     else if (rule->has_action) Tn[v] = U[v];
-    else if (var->dynamic || x->opt->mode == EXPLORE_NAIVE) Tn[v] = fresh(x, (int)v, "", i + 1);
+    else if (var->dynamic || x->opt->mode == ISM_MODE_NAIVE) Tn[v] = fresh(x, (int)v, "", i + 1);
     else Tn[v] = x->T[(size_t)i * nv + v];
   }
   if (m->failure) VEC_PUSH(&fails, translate(x, m->failure, Tn, NULL, Nn));
@@ -594,7 +594,7 @@ void explore_run(const ism_model_t *m, const explore_options_t *opt, explore_res
   explorer_free(&x);
   res->seconds = now_seconds() - x.start;
   for (size_t k = 0; k < res->ncexs && !res->replay_failed; k++) {
-    char *msg = explore_replay(m, opt->mode, &res->cexs[k]);
+    char *msg = cex_replay(m, opt->mode, &res->cexs[k]);
     if (msg) {
       res->replay_failed = true;
       res->replay_message = xasprintf("counterexample %zu failed its re-check: %s", k + 1, msg);
@@ -605,35 +605,10 @@ void explore_run(const ism_model_t *m, const explore_options_t *opt, explore_res
 }
 
 void explore_result_free(explore_result_t *res) {
-  for (size_t k = 0; k < res->ncexs; k++) {
-    cex_t *c = &res->cexs[k];
-    for (size_t a = 0; a < c->nactions; a++) {
-      free(c->actions[a].before);
-      free(c->actions[a].after);
-      free(c->actions[a].actual);
-      free(c->actions[a].has_actual);
-    }
-    free(c->actions), free(c->rules), free(c->states), free(c->truth), free(c->sensed);
-  }
+  for (size_t k = 0; k < res->ncexs; k++) cex_free(&res->cexs[k]);
   free(res->cexs);
   free(res->reason_owned);
   free(res->replay_message);
   memset(res, 0, sizeof *res);
 }
 
-static int compare_cex(const void *pa, const void *pb) {
-  const cex_t *a = pa, *b = pb;
-  double pa_ = a->has_probability ? a->probability : -1, pb_ = b->has_probability ? b->probability : -1;
-  if (pa_ != pb_) return pa_ > pb_ ? -1 : 1;
-  for (int k = 0; k < a->length && k < b->length; k++)
-    if (a->rules[k] != b->rules[k]) return a->rules[k] < b->rules[k] ? -1 : 1;
-  return (a->length > b->length) - (a->length < b->length);
-}
-
-void explore_sort_by_probability(explore_result_t *res) {
-  if (res->ncexs > 1) qsort(res->cexs, res->ncexs, sizeof *res->cexs, compare_cex);
-}
-
-const char *explore_mode_name(explore_mode_t mode) {
-  return mode == EXPLORE_ACTUAL ? "actual" : mode == EXPLORE_IDEAL ? "ideal" : "naive";
-}

@@ -159,14 +159,14 @@ static void test_selection_first(void) {
   int rules[] = {go}, states[] = {0, 0};
   cex_t c = {.length = 1, .rules = rules, .states = states, .truth = truth};
   cond_prob_t p;
-  CHECK(rank_step(m, EXPLORE_ACTUAL, &c, 0, COND_AUTO, &p));
+  CHECK(rank_step(m, ISM_MODE_ACTUAL, &c, 0, COND_AUTO, &p));
   /* P(16 + e >= 15) with e ~ N(0, 4) truncated to [-10, 10]; side 20 is out of its error's reach */
   double z = 2 * PHI_25 - 1;
   CHECK_NEAR(p.p, (PHI_25 - (1 - PHI_025)) / z, 1e-12);
   truth[0] = 13; /* dist < 15 must fail, so e >= 2 */
-  CHECK(rank_step(m, EXPLORE_ACTUAL, &c, 0, COND_AUTO, &p));
+  CHECK(rank_step(m, ISM_MODE_ACTUAL, &c, 0, COND_AUTO, &p));
   CHECK_NEAR(p.p, (PHI_25 - PHI_05) / z, 1e-12);
-  CHECK(rank_step(m, EXPLORE_IDEAL, &c, 0, COND_AUTO, &p)); /* no error: the true value decides */
+  CHECK(rank_step(m, ISM_MODE_IDEAL, &c, 0, COND_AUTO, &p)); /* no error: the true value decides */
   CHECK_NEAR(p.p, 0, 0);
   ism_free(m);
   diag_free(&diags);

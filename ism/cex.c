@@ -1,15 +1,16 @@
-/* Re-checking a counterexample against the model (explore_replay): every
+/* Counterexamples: re-checking one against the model (cex_replay): every
  * constraint of its path is evaluated on the reported values, so a wrong
  * encoding or a solver slip is caught before anything is reported. Values
  * come from the solver's exact rationals rounded to doubles, so comparisons
  * are lenient by a relative tolerance in the direction that is asked for. */
-#include "verifier/explore.h"
+#include "ism/cex.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ism/alloc.h"
+#include "ism/vec.h"
 
 enum { TOLERANT_TRUE = 1, TOLERANT_FALSE = 0 };
 
@@ -77,7 +78,7 @@ static bool tolerant(const expr_t *e, env_t *env, bool want) {
 
 static bool close_to(double a, double b) { return fabs(a - b) <= 1e-9 * (1 + fabs(a) + fabs(b)); }
 
-static char *check_step(const ism_model_t *m, explore_mode_t mode, const cex_t *c, int i) {
+static char *check_step(const ism_model_t *m, ism_mode_t mode, const cex_t *c, int i) {
   size_t nv = m->nvars;
   const double *T = c->truth + (size_t)i * nv, *H = c->sensed + (size_t)i * nv, *Tn = T + nv;
   const ism_rule_t *rule = &m->rules[c->rules[i]];
@@ -93,7 +94,7 @@ static char *check_step(const ism_model_t *m, explore_mode_t mode, const cex_t *
     if (var->has_range && (T[v] < var->range_lo - eps || T[v] > var->range_hi + eps))
       return xasprintf("step %d: true %s = %g is outside its range", i + 1, var->name, T[v]);
     double err = H[v] - T[v];
-    bool err_ok = var->uncertain && mode == EXPLORE_ACTUAL ? err >= var->err_lo - eps && err <= var->err_hi + eps
+    bool err_ok = var->uncertain && mode == ISM_MODE_ACTUAL ? err >= var->err_lo - eps && err <= var->err_hi + eps
                                                            : fabs(err) <= eps;
     if (!err_ok) return xasprintf("step %d: sensed %s = %g is outside the error range", i + 1, var->name, H[v]);
   }
@@ -124,7 +125,7 @@ static char *check_step(const ism_model_t *m, explore_mode_t mode, const cex_t *
   }
   for (size_t v = 0; v < nv && !msg; v++) {
     const ism_var_t *var = &m->vars[v];
-    bool free_after = var->sensing && !rule->has_action && (var->dynamic || mode == EXPLORE_NAIVE);
+    bool free_after = var->sensing && !rule->has_action && (var->dynamic || mode == ISM_MODE_NAIVE);
     double want = var->sensing ? U[v] : cur[v];
     if (!free_after && !close_to(Tn[v], want))
       msg = xasprintf("step %d: the value of '%s' after rule '%s' does not follow from it", i + 1, var->name, rule->id);
@@ -139,7 +140,7 @@ static char *check_step(const ism_model_t *m, explore_mode_t mode, const cex_t *
   return NULL;
 }
 
-static char *check_actions(const ism_model_t *m, explore_mode_t mode, const cex_t *c, bool *any_failure_last,
+static char *check_actions(const ism_model_t *m, ism_mode_t mode, const cex_t *c, bool *any_failure_last,
                            bool *failure_early) {
   size_t nv = m->nvars;
   double *normal = xcalloc(nv + 1, sizeof *normal);
@@ -149,7 +150,7 @@ static char *check_actions(const ism_model_t *m, explore_mode_t mode, const cex_
     const ism_action_t *act = &m->actions[a->action];
     for (size_t v = 0; v < nv; v++) normal[v] = a->has_actual[v] ? a->actual[v] : a->before[v];
     env_t env = {m, a->before, a->after, normal};
-    if (mode != EXPLORE_NAIVE)
+    if (mode != ISM_MODE_NAIVE)
       for (size_t e = 0; e < act->neffects && !msg; e++)
         if (!tolerant(act->effects[e], &env, true))
           msg = xasprintf("step %d: an effect of '%s' does not hold", a->step + 1, act->name);
@@ -169,7 +170,7 @@ static char *check_actions(const ism_model_t *m, explore_mode_t mode, const cex_
   return msg;
 }
 
-char *explore_replay(const ism_model_t *m, explore_mode_t mode, const cex_t *c) {
+char *cex_replay(const ism_model_t *m, ism_mode_t mode, const cex_t *c) {
   size_t nv = m->nvars;
   if (c->length < 1 || c->states[0] != m->initial) return xstrdup("the path does not start in the initial state");
   for (int i = 0; i < c->length; i++) {
@@ -189,4 +190,31 @@ char *explore_replay(const ism_model_t *m, explore_mode_t mode, const cex_t *c) 
   if (!failure_last) return xstrdup("no failure condition holds after the last rule");
   if (failure_early) return xstrdup("a failure condition already holds before the last rule");
   return NULL;
+}
+
+void cex_free(cex_t *c) {
+  for (size_t a = 0; a < c->nactions; a++) {
+    free(c->actions[a].before);
+    free(c->actions[a].after);
+    free(c->actions[a].actual);
+    free(c->actions[a].has_actual);
+  }
+  free(c->actions), free(c->rules), free(c->states), free(c->truth), free(c->sensed);
+}
+
+static int compare_cex(const void *pa, const void *pb) {
+  const cex_t *a = pa, *b = pb;
+  double pa_ = a->has_probability ? a->probability : -1, pb_ = b->has_probability ? b->probability : -1;
+  if (pa_ != pb_) return pa_ > pb_ ? -1 : 1;
+  for (int k = 0; k < a->length && k < b->length; k++)
+    if (a->rules[k] != b->rules[k]) return a->rules[k] < b->rules[k] ? -1 : 1;
+  return (a->length > b->length) - (a->length < b->length);
+}
+
+void cex_sort_by_probability(cex_t *cexs, size_t n) {
+  if (n > 1) qsort(cexs, n, sizeof *cexs, compare_cex);
+}
+
+const char *ism_mode_name(ism_mode_t mode) {
+  return mode == ISM_MODE_ACTUAL ? "actual" : mode == ISM_MODE_IDEAL ? "ideal" : "naive";
 }
