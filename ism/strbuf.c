@@ -79,12 +79,16 @@ void strbuf_json_number(strbuf_t *sb, double x) {
     return;
   }
   if (x == 0) x = 0; /* no "-0" */
-  char buf[40];
+  char buf[STRBUF_DOUBLE_SIZE];
+  strbuf_puts(sb, strbuf_double_text(x, buf));
+}
+
+char *strbuf_double_text(double x, char buf[STRBUF_DOUBLE_SIZE]) {
   for (int prec = 15; prec <= 17; prec++) {
-    snprintf(buf, sizeof buf, "%.*g", prec, x);
+    snprintf(buf, STRBUF_DOUBLE_SIZE, "%.*g", prec, x);
     if (strtod(buf, NULL) == x) break;
   }
-  strbuf_puts(sb, buf);
+  return buf;
 }
 
 char *strbuf_take(strbuf_t *sb) {

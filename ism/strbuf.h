@@ -23,6 +23,10 @@ void strbuf_json_string(strbuf_t *sb, const char *s);
 /* Appends a double the shortest way that reads back exactly ("%.17g" trimmed),
  * as JSON needs it: integers without a fraction, no inf/nan (those become null). */
 void strbuf_json_number(strbuf_t *sb, double x);
+/* Writes x as the shortest "%g" decimal that reads back as the same double
+ * (0.1 gives "0.1") into buf, which it returns. */
+enum { STRBUF_DOUBLE_SIZE = 40 };
+char *strbuf_double_text(double x, char buf[STRBUF_DOUBLE_SIZE]);
 /* Returns the buffer's string (never NULL) and leaves sb empty; caller frees. */
 char *strbuf_take(strbuf_t *sb);
 const char *strbuf_str(const strbuf_t *sb);

@@ -9,6 +9,7 @@
 
 #include "ism/alloc.h"
 #include "ism/strbuf.h"
+#include "ism/strbuf.h"
 #include "ism/vec.h"
 
 struct smt {
@@ -157,33 +158,22 @@ smt_term_t smt_real(smt_t *s, double v) {
     return 0;
   }
   /* The shortest decimal that reads back as v: the number the user wrote. */
-  char buf[64];
-  for (int prec = 15; prec <= 17; prec++) {
-    snprintf(buf, sizeof buf, "%.*g", prec, v);
-    if (strtod(buf, NULL) == v) break;
-  }
-  return smt_real_text(s, buf);
+  char buf[STRBUF_DOUBLE_SIZE];
+  return smt_real_text(s, strbuf_double_text(v, buf));
 }
 
-smt_term_t smt_and(smt_t *s, const smt_term_t *terms, size_t n) {
-  if (n == 0) return smt_bool(s, true);
+static smt_term_t junction(smt_t *s, const smt_term_t *terms, size_t n, bool conjunction) {
+  if (n == 0) return smt_bool(s, conjunction);
   if (n == 1) return terms[0];
   Z3_ast *args = xmalloc(n * sizeof *args);
   for (size_t i = 0; i < n; i++) args[i] = get(s, terms[i]);
-  smt_term_t t = add(s, Z3_mk_and(s->ctx, (unsigned)n, args));
+  smt_term_t t = add(s, conjunction ? Z3_mk_and(s->ctx, (unsigned)n, args) : Z3_mk_or(s->ctx, (unsigned)n, args));
   free(args);
   return t;
 }
 
-smt_term_t smt_or(smt_t *s, const smt_term_t *terms, size_t n) {
-  if (n == 0) return smt_bool(s, false);
-  if (n == 1) return terms[0];
-  Z3_ast *args = xmalloc(n * sizeof *args);
-  for (size_t i = 0; i < n; i++) args[i] = get(s, terms[i]);
-  smt_term_t t = add(s, Z3_mk_or(s->ctx, (unsigned)n, args));
-  free(args);
-  return t;
-}
+smt_term_t smt_and(smt_t *s, const smt_term_t *terms, size_t n) { return junction(s, terms, n, true); }
+smt_term_t smt_or(smt_t *s, const smt_term_t *terms, size_t n) { return junction(s, terms, n, false); }
 
 smt_term_t smt_op(smt_t *s, expr_kind_t op, smt_term_t ta, smt_term_t tb, smt_term_t tc) {
   Z3_context c = s->ctx;

@@ -15,15 +15,8 @@
 #include "ism/vec.h"
 #include "verifier/envelope.h"
 #include "verifier/fsp.h"
+#include "tests/unit/check.h"
 
-static int failures;
-#define CHECK(cond)                                                            \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-      failures++;                                                              \
-    }                                                                          \
-  } while (0)
 
 /* ------------------------------------------------------------ loading */
 
@@ -138,7 +131,7 @@ static void check_answer_key(const char *name, const envelope_space_t *sp, const
   FILE *f = fopen(path, "r");
   if (!f) {
     fprintf(stderr, "cannot read %s\n", path);
-    failures++;
+    check_failures++;
     return;
   }
   int *map = reference_numbering(sp, env);
@@ -174,14 +167,14 @@ static void check_answer_key(const char *name, const envelope_space_t *sp, const
   fclose(f);
   if (nref != r->ndeltas || declared != nref) {
     fprintf(stderr, "%s: %d deltas, the reference prints %d (#delta: %d)\n", name, r->ndeltas, nref, declared);
-    failures++;
+    check_failures++;
   }
   for (size_t i = 0; i < refs.len; i++) {
     bool found = false;
     for (int j = 0; j < r->ndeltas && !found; j++) found = strcmp(refs.data[i], ours[j]) == 0;
     if (!found) {
       fprintf(stderr, "%s: reference delta %zu not computed: %s\n", name, i + 1, refs.data[i]);
-      failures++;
+      check_failures++;
     }
     free(refs.data[i]);
   }
@@ -216,18 +209,18 @@ static void test_benchmarks(void) {
     if (fast.ndeltas != b->ndelta || largest(sp, &fast) != b->largest) {
       fprintf(stderr, "%s: |Δ| = %d, largest %d; expected %d, %d\n", b->answer, fast.ndeltas, largest(sp, &fast),
               b->ndelta, b->largest);
-      failures++;
+      check_failures++;
     }
     if (!same_delta(sp, &fast, &paper)) {
       fprintf(stderr, "%s: default and paper algorithms disagree\n", b->answer);
-      failures++;
+      check_failures++;
     }
     for (int k = 0; k < fast.ndeltas; k++) CHECK(envelope_robust(ev, fast.deltas[k]));
     check_answer_key(b->answer, sp, x.env, &fast);
     if (envelope_compute(ev, ENVELOPE_BRUTE_FORCE, &brute, &err)) {
       if (!same_delta(sp, &fast, &brute)) {
         fprintf(stderr, "%s: default and brute-force algorithms disagree\n", b->answer);
-        failures++;
+        check_failures++;
       }
       envelope_result_free(&brute);
     } else {
@@ -331,7 +324,7 @@ static void test_random(void) {
     if (!ok) {
       fprintf(stderr, "random case %d: %s\n", i, err ? err : "failed");
       free(err);
-      failures++;
+      check_failures++;
     } else {
       const envelope_space_t *sp = envelope_space(ev);
       if (getenv("ENVELOPE_TEST_VERBOSE")) fprintf(stderr, "case %d: %d deltas%s\n", i, r3.ndeltas, r3.normal_unsafe ? " (unsafe)" : "");
@@ -352,7 +345,7 @@ static void test_random(void) {
   }
   if (agree != cases) {
     fprintf(stderr, "random: %d/%d cases agree\n", agree, cases);
-    failures++;
+    check_failures++;
   }
 }
 
@@ -360,6 +353,6 @@ int main(void) {
   test_benchmarks();
   test_compare();
   test_random();
-  if (failures) fprintf(stderr, "%d check(s) failed\n", failures);
-  return failures != 0;
+  if (check_failures) fprintf(stderr, "%d check(s) failed\n", check_failures);
+  return check_failures != 0;
 }

@@ -16,22 +16,15 @@
 #include "probability/memo.h"
 #include "probability/rank.h"
 #include "probability/simulate.h"
+#include "tests/unit/check.h"
 
-static int failures;
-#define CHECK(cond)                                                              \
-  do {                                                                           \
-    if (!(cond)) {                                                               \
-      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-      failures++;                                                                \
-    }                                                                            \
-  } while (0)
 #define CHECK_NEAR(a, b, tol)                                                                            \
   do {                                                                                                   \
     double a_ = (a), b_ = (b);                                                                           \
     if (!(fabs(a_ - b_) <= (tol))) {                                                                     \
       fprintf(stderr, "%s:%d: %s = %.12g, expected %.12g (tolerance %g)\n", __FILE__, __LINE__, #a, a_, b_, \
               (double)(tol));                                                                            \
-      failures++;                                                                                        \
+      check_failures++;                                                                                        \
     }                                                                                                    \
   } while (0)
 
@@ -260,6 +253,6 @@ int main(void) {
   diag_free(&diags);
   test_selection_first();
   test_deterministic();
-  if (failures) fprintf(stderr, "%d check(s) failed\n", failures);
-  return failures ? 1 : 0;
+  if (check_failures) fprintf(stderr, "%d check(s) failed\n", check_failures);
+  return check_failures ? 1 : 0;
 }
