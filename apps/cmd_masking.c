@@ -13,6 +13,7 @@
 #include "ism/intern.h"
 #include "ism/ydoc.h"
 #include "verifier/maskd.h"
+#include "verifier/maskd_yaml.h"
 #include "verifier/masking.h"
 
 static const cli_option_t options[] = {
@@ -70,20 +71,33 @@ static void normalize_path(char *path) {
   free(copy);
 }
 
-/* `nominal:` / `implementation:` — a path relative to the config, or a
- * mapping with `file:` or `program:` (MaskD source text). */
+static bool has_suffix(const char *s, const char *suffix) {
+  size_t n = strlen(s), m = strlen(suffix);
+  return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+/* `nominal:` / `implementation:` — a path relative to the config (a MaskD
+ * `.test` file, or a `.yaml`/`.yml` file holding a model in the YAML
+ * form), or a mapping with one of `file:`, `program:` (MaskD source text)
+ * and `model:` (the YAML form inline). */
 static bool load_side(cli_ctx_t *ctx, const char *config, const ynode_t *node, const char *what, arena_t *arena,
                       side_t *out) {
-  const ynode_t *file = node, *program = NULL;
+  const ynode_t *file = node, *program = NULL, *model = NULL;
   if (node->kind == YNODE_MAP) {
-    static const char *const keys[] = {"file", "program"};
-    ydoc_check_keys(node, keys, 2, what, &ctx->diags);
+    static const char *const keys[] = {"file", "program", "model"};
+    ydoc_check_keys(node, keys, 3, what, &ctx->diags);
     file = ydoc_get(node, "file");
     program = ydoc_get(node, "program");
-    if (!file == !program) {
-      diag_error(&ctx->diags, node->loc, "%s needs exactly one of 'file' and 'program'", what);
+    model = ydoc_get(node, "model");
+    if (!!file + !!program + !!model != 1) {
+      diag_error(&ctx->diags, node->loc, "%s needs exactly one of 'file', 'program' and 'model'", what);
       return false;
     }
+  }
+  if (model) {
+    out->name = arena_printf(arena, "%s:%d", config, model->loc.line);
+    out->prog = maskd_yaml_read(model, &ctx->diags);
+    return out->prog != NULL;
   }
   const char *text;
   if (program) {
@@ -108,7 +122,14 @@ static bool load_side(cli_ctx_t *ctx, const char *config, const ynode_t *node, c
                                           : arena_printf(arena, "%.*s/%s", (int)(slash - config), config, text);
   normalize_path(joined);
   out->name = joined;
-  out->prog = maskd_load_file(out->name, file->loc, &ctx->diags);
+  if (has_suffix(joined, ".yaml") || has_suffix(joined, ".yml")) {
+    const char *reg = NULL;
+    const char *source = diag_read_file(&ctx->diags, joined, file->loc, &reg);
+    const ynode_t *root = source ? ydoc_load_string(reg, source, arena, &ctx->diags) : NULL;
+    out->prog = root ? maskd_yaml_read(root, &ctx->diags) : NULL;
+  } else {
+    out->prog = maskd_load_file(out->name, file->loc, &ctx->diags);
+  }
   return out->prog != NULL;
 }
 
