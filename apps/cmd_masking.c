@@ -1,6 +1,7 @@
 /* ismv masking: masking fault-tolerance distance between a nominal model
- * and a fault-tolerant implementation, both in MaskD's guarded-command
- * language (files, or inline `program:` text), named by a YAML config. */
+ * and a fault-tolerant implementation, each in MaskD's guarded-command
+ * language (a file, or inline `program:` text) or in the YAML form (a
+ * `.yaml` file, or an inline `model:`), named by a YAML config. */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -281,17 +282,20 @@ done:
 const cli_command_t cmd_masking = {
     .name = "masking",
     .kind = "masking",
-    .summary = "masking fault-tolerance distance of an implementation with faults (MaskD models)",
+    .summary = "masking fault-tolerance distance of an implementation with faults (MaskD or YAML models)",
     .usage = "CONFIG.yaml",
     .description =
-        "Reads a YAML config naming a nominal model and a fault-tolerant implementation in MaskD's\n"
-        "guarded-command language (`nominal: FILE.test` or `nominal: {program: TEXT}`), builds the\n"
-        "masking game between them and reports whether the implementation masks its faults and,\n"
-        "if not, the masking distance 1/w (w: the faults the refuter needs plus one; 1 when the\n"
-        "implementation without faults does not match the nominal model). Config keys: kind,\n"
-        "nominal, implementation, weak, deadlock-error, no-nominal-match, max-states, expect\n"
-        "(distance, masks, faults). Exit code 10 when the implementation does not mask, or, with\n"
-        "expect:, when an expectation fails.",
+        "Reads a YAML config naming a nominal model and a fault-tolerant implementation, each in\n"
+        "MaskD's guarded-command language (`nominal: FILE.test` or `nominal: {program: TEXT}`) or\n"
+        "in the YAML form with the same concepts and our expression language (`nominal: FILE.yaml`\n"
+        "or `nominal: {model: {enums, globals, processes, instances, run}}`; a process has\n"
+        "parameters, variables, initial and actions, an action label, guard, do, faulty and\n"
+        "internal; see docs/masking.md). It builds the masking game between them and reports\n"
+        "whether the implementation masks its faults and, if not, the masking distance 1/w (w: the\n"
+        "faults the refuter needs plus one; 1 when the implementation without faults does not\n"
+        "match the nominal model). Config keys: kind, nominal, implementation, weak,\n"
+        "deadlock-error, no-nominal-match, max-states, expect (distance, masks, faults). Exit code\n"
+        "10 when the implementation does not mask, or, with expect:, when an expectation fails.",
     .options = options,
     .noptions = sizeof options / sizeof options[0],
     .run = run_masking,
