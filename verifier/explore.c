@@ -538,7 +538,7 @@ static int jobs_for(const explore_options_t *opt, size_t tasks) {
 
 static void merge_result(explore_result_t *into, explore_result_t *part) {
   into->cexs = xrealloc(into->cexs, (into->ncexs + part->ncexs + 1) * sizeof *into->cexs);
-  memcpy(into->cexs + into->ncexs, part->cexs, part->ncexs * sizeof *part->cexs);
+  if (part->ncexs) memcpy(into->cexs + into->ncexs, part->cexs, part->ncexs * sizeof *part->cexs);
   into->ncexs += part->ncexs;
   part->ncexs = 0;
   into->paths += part->paths;
