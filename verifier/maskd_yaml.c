@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ism/strbuf.h"
 #include "verifier/maskd_parse.h"
 
 typedef struct {
@@ -42,8 +43,8 @@ static const char *read_name(reader_t *r, const ynode_t *n, const char *what) {
   const char *text;
   if (!ydoc_string(n, &text, what, r->diags)) return NULL;
   if (!text[0] || text[name_end(text, 0)]) {
-    diag_error(r->diags, n->loc, "%s '%s' is not a name (letters, digits and '_', not starting with a digit)", what,
-               text);
+    diag_error(r->diags, n->loc, "%s '%s' is not a name (letters, digits and '_', not starting with a digit)",
+               what, text);
     return NULL;
   }
   for (size_t i = 0; i < sizeof KEYWORDS / sizeof *KEYWORDS; i++)
@@ -54,10 +55,37 @@ static const char *read_name(reader_t *r, const ynode_t *n, const char *what) {
   return arena_strdup(&r->prog->arena, text);
 }
 
+/* A scalar's text as in the file, for expr_parse (which restarts each line
+ * at column 1): ydoc locates a block scalar (`|`, `>`) at column 1 of its
+ * first content line and strips its indentation, so *start moves to the
+ * first character and every later line gets the indentation back. */
+static const char *as_in_file(reader_t *r, const ynode_t *n, const char *text, loc_t *start) {
+  *start = n->loc;
+  char line[4096];
+  if (n->loc.col != 1 || !diag_source_line(r->diags, n->loc.file, n->loc.line, line, sizeof line))
+    return text;
+  int indent = 0;
+  while (line[indent] == ' ') indent++;
+  start->col = 1 + indent;
+  if (!strchr(text, '\n')) return text;
+  strbuf_t sb;
+  strbuf_init(&sb);
+  for (const char *c = text; *c; c++) {
+    strbuf_putc(&sb, *c);
+    if (*c == '\n' && c[1])
+      for (int i = 0; i < indent; i++) strbuf_putc(&sb, ' ');
+  }
+  const char *copy = arena_strdup(&r->prog->arena, strbuf_str(&sb));
+  strbuf_free(&sb);
+  return copy;
+}
+
 static expr_t *read_expr(reader_t *r, const ynode_t *n, const char *what) {
   const char *text;
   if (!ydoc_string(n, &text, what, r->diags)) return NULL;
-  return expr_parse(text, n->loc, &r->prog->arena, r->diags);
+  loc_t start;
+  text = as_in_file(r, n, text, &start);
+  return expr_parse(text, start, &r->prog->arena, r->diags);
 }
 
 /* `{name: type, ...}` appended to *out_vec (a VEC(maskd_decl_t)). */
@@ -102,14 +130,16 @@ static void read_enums(reader_t *r, const ynode_t *map) {
 static bool read_assign_text(reader_t *r, const ynode_t *n, maskd_assign_t *a) {
   const char *text;
   if (!ydoc_string(n, &text, "an assignment", r->diags)) return false;
+  loc_t start;
+  text = as_in_file(r, n, text, &start);
   size_t b = skip_space(text, 0), e = name_end(text, b), k = skip_space(text, e);
   if (e == b || strncmp(text + k, ":=", 2) != 0) {
-    diag_error(r->diags, n->loc, "an assignment must read 'variable := expression', not '%s'", text);
+    diag_error(r->diags, start, "an assignment must read 'variable := expression', not '%s'", text);
     return false;
   }
   a->lhs = arena_strndup(&r->prog->arena, text + b, e - b);
-  a->loc = loc_after(n->loc, text, b);
-  a->rhs = expr_parse(text + k + 2, loc_after(n->loc, text, k + 2), &r->prog->arena, r->diags);
+  a->loc = loc_after(start, text, b);
+  a->rhs = expr_parse(text + k + 2, loc_after(start, text, k + 2), &r->prog->arena, r->diags);
   return a->rhs != NULL;
 }
 
@@ -127,7 +157,8 @@ static void read_assigns(reader_t *r, const ynode_t *n, maskd_branch_t *b) {
       if (read_assign_text(r, n->items[i], &a)) VEC_PUSH(&b->assigns, a);
     }
   } else if (!ydoc_is_null(n)) {
-    diag_error(r->diags, n->loc, "'do' must be a mapping {variable: expression} or a list of 'variable := expression'");
+    diag_error(r->diags, n->loc,
+               "'do' must be a mapping {variable: expression} or a list of 'variable := expression'");
   }
 }
 
@@ -137,10 +168,12 @@ static void read_action(reader_t *r, const ynode_t *n, maskd_proc_t *pr) {
   ydoc_check_keys(n, keys, sizeof keys / sizeof *keys, "an action", r->diags);
   maskd_branch_t b = {.loc = n->loc, .label = ""};
   const ynode_t *v;
-  if ((v = ydoc_get(n, "label")) && !(ydoc_is_null(v) || (b.label = read_name(r, v, "a label")))) b.label = "";
+  if ((v = ydoc_get(n, "label")) && !(ydoc_is_null(v) || (b.label = read_name(r, v, "a label"))))
+    b.label = "";
   if ((v = ydoc_get(n, "faulty"))) ydoc_bool(v, &b.faulty, "'faulty'", r->diags);
   if ((v = ydoc_get(n, "internal"))) ydoc_bool(v, &b.internal, "'internal'", r->diags);
-  b.guard = (v = ydoc_get(n, "guard")) ? read_expr(r, v, "a guard") : expr_new_bool(&r->prog->arena, true, n->loc);
+  b.guard =
+      (v = ydoc_get(n, "guard")) ? read_expr(r, v, "a guard") : expr_new_bool(&r->prog->arena, true, n->loc);
   if ((v = ydoc_get(n, "do"))) read_assigns(r, v, &b);
   VEC_PUSH(&pr->branches, b); /* pushed even after an error, so maskd_free frees it */
 }
@@ -203,8 +236,8 @@ static void read_run(reader_t *r, const ynode_t *n) {
   VEC_PUSH(&r->prog->runs, run);
   return;
 bad:
-  diag_error(r->diags, loc_after(n->loc, text, i), "expected %s in a run item (write 'instance' or 'instance(global, ...)')",
-             expected);
+  diag_error(r->diags, loc_after(n->loc, text, i),
+             "expected %s in a run item (write 'instance' or 'instance(global, ...)')", expected);
   VEC_FREE(&run.args);
   VEC_FREE(&run.arg_locs);
 }
