@@ -1,6 +1,7 @@
 /* ismv masking: masking fault-tolerance distance between a nominal model
- * and a fault-tolerant implementation, both in MaskD's guarded-command
- * language (files, or inline `program:` text), named by a YAML config. */
+ * and a fault-tolerant implementation, each in MaskD's guarded-command
+ * language (a file, or inline `program:` text) or in the YAML form (a
+ * `.yaml` file, or an inline `model:`), named by a YAML config. */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -13,6 +14,7 @@
 #include "ism/intern.h"
 #include "ism/ydoc.h"
 #include "verifier/maskd.h"
+#include "verifier/maskd_yaml.h"
 #include "verifier/masking.h"
 
 static const cli_option_t options[] = {
@@ -70,20 +72,33 @@ static void normalize_path(char *path) {
   free(copy);
 }
 
-/* `nominal:` / `implementation:` — a path relative to the config, or a
- * mapping with `file:` or `program:` (MaskD source text). */
+static bool has_suffix(const char *s, const char *suffix) {
+  size_t n = strlen(s), m = strlen(suffix);
+  return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+/* `nominal:` / `implementation:` — a path relative to the config (a MaskD
+ * `.test` file, or a `.yaml`/`.yml` file holding a model in the YAML
+ * form), or a mapping with one of `file:`, `program:` (MaskD source text)
+ * and `model:` (the YAML form inline). */
 static bool load_side(cli_ctx_t *ctx, const char *config, const ynode_t *node, const char *what, arena_t *arena,
                       side_t *out) {
-  const ynode_t *file = node, *program = NULL;
+  const ynode_t *file = node, *program = NULL, *model = NULL;
   if (node->kind == YNODE_MAP) {
-    static const char *const keys[] = {"file", "program"};
-    ydoc_check_keys(node, keys, 2, what, &ctx->diags);
+    static const char *const keys[] = {"file", "program", "model"};
+    ydoc_check_keys(node, keys, 3, what, &ctx->diags);
     file = ydoc_get(node, "file");
     program = ydoc_get(node, "program");
-    if (!file == !program) {
-      diag_error(&ctx->diags, node->loc, "%s needs exactly one of 'file' and 'program'", what);
+    model = ydoc_get(node, "model");
+    if (!!file + !!program + !!model != 1) {
+      diag_error(&ctx->diags, node->loc, "%s needs exactly one of 'file', 'program' and 'model'", what);
       return false;
     }
+  }
+  if (model) {
+    out->name = arena_printf(arena, "%s:%d", config, model->loc.line);
+    out->prog = maskd_yaml_read(model, &ctx->diags);
+    return out->prog != NULL;
   }
   const char *text;
   if (program) {
@@ -108,7 +123,14 @@ static bool load_side(cli_ctx_t *ctx, const char *config, const ynode_t *node, c
                                           : arena_printf(arena, "%.*s/%s", (int)(slash - config), config, text);
   normalize_path(joined);
   out->name = joined;
-  out->prog = maskd_load_file(out->name, file->loc, &ctx->diags);
+  if (has_suffix(joined, ".yaml") || has_suffix(joined, ".yml")) {
+    const char *reg = NULL;
+    const char *source = diag_read_file(&ctx->diags, joined, file->loc, &reg);
+    const ynode_t *root = source ? ydoc_load_string(reg, source, arena, &ctx->diags) : NULL;
+    out->prog = root ? maskd_yaml_read(root, &ctx->diags) : NULL;
+  } else {
+    out->prog = maskd_load_file(out->name, file->loc, &ctx->diags);
+  }
   return out->prog != NULL;
 }
 
@@ -260,17 +282,20 @@ done:
 const cli_command_t cmd_masking = {
     .name = "masking",
     .kind = "masking",
-    .summary = "masking fault-tolerance distance of an implementation with faults (MaskD models)",
+    .summary = "masking fault-tolerance distance of an implementation with faults (MaskD or YAML models)",
     .usage = "CONFIG.yaml",
     .description =
-        "Reads a YAML config naming a nominal model and a fault-tolerant implementation in MaskD's\n"
-        "guarded-command language (`nominal: FILE.test` or `nominal: {program: TEXT}`), builds the\n"
-        "masking game between them and reports whether the implementation masks its faults and,\n"
-        "if not, the masking distance 1/w (w: the faults the refuter needs plus one; 1 when the\n"
-        "implementation without faults does not match the nominal model). Config keys: kind,\n"
-        "nominal, implementation, weak, deadlock-error, no-nominal-match, max-states, expect\n"
-        "(distance, masks, faults). Exit code 10 when the implementation does not mask, or, with\n"
-        "expect:, when an expectation fails.",
+        "Reads a YAML config naming a nominal model and a fault-tolerant implementation, each in\n"
+        "MaskD's guarded-command language (`nominal: FILE.test` or `nominal: {program: TEXT}`) or\n"
+        "in the YAML form with the same concepts and our expression language (`nominal: FILE.yaml`\n"
+        "or `nominal: {model: {enums, globals, processes, instances, run}}`; a process has\n"
+        "parameters, variables, initial and actions, an action label, guard, do, faulty and\n"
+        "internal; see docs/masking.md). It builds the masking game between them and reports\n"
+        "whether the implementation masks its faults and, if not, the masking distance 1/w (w: the\n"
+        "faults the refuter needs plus one; 1 when the implementation without faults does not\n"
+        "match the nominal model). Config keys: kind, nominal, implementation, weak,\n"
+        "deadlock-error, no-nominal-match, max-states, expect (distance, masks, faults). Exit code\n"
+        "10 when the implementation does not mask, or, with expect:, when an expectation fails.",
     .options = options,
     .noptions = sizeof options / sizeof options[0],
     .run = run_masking,

@@ -22,15 +22,16 @@ static void resolve_type(maskd_program_t *prog, maskd_decl_t *d, diag_list_t *di
     d->kind = TYPE_ENUM;
     return;
   }
+  const char *b = prog->yaml ? "bool" : "BOOL", *i = prog->yaml ? "int" : "INT";
   VEC(const char *) cands = {0};
-  VEC_PUSH(&cands, "BOOL");
-  VEC_PUSH(&cands, "INT");
-  for (size_t i = 0; i < prog->enums.len; i++) VEC_PUSH(&cands, prog->enums.data[i].name);
+  VEC_PUSH(&cands, b);
+  VEC_PUSH(&cands, i);
+  for (size_t k = 0; k < prog->enums.len; k++) VEC_PUSH(&cands, prog->enums.data[k].name);
   const char *hint = diag_suggest(d->type_name, cands.data, cands.len);
   if (hint)
     diag_error(diags, d->type_loc, "unknown type '%s' (did you mean '%s'?)", d->type_name, hint);
   else
-    diag_error(diags, d->type_loc, "unknown type '%s' (expected 'BOOL', 'INT' or an enum name)", d->type_name);
+    diag_error(diags, d->type_loc, "unknown type '%s' (expected '%s', '%s' or an enum name)", d->type_name, b, i);
   VEC_FREE(&cands);
 }
 
@@ -137,16 +138,20 @@ static void unknown_variable(const maskd_proc_t *pr, const char *name, loc_t loc
 }
 
 /* Initial: a conjunction of x, !x, x == e (or e == x), true. */
-static void check_initial_form(const expr_t *e, diag_list_t *diags) {
+static void check_initial_form(const maskd_program_t *prog, const expr_t *e, diag_list_t *diags) {
   if (e->kind == EXPR_AND) {
-    check_initial_form(e->u.op.a, diags);
-    check_initial_form(e->u.op.b, diags);
+    check_initial_form(prog, e->u.op.a, diags);
+    check_initial_form(prog, e->u.op.b, diags);
     return;
   }
   bool ok = (e->kind == EXPR_BOOL && e->u.bval) || e->kind == EXPR_VAR ||
             (e->kind == EXPR_NOT && e->u.op.a->kind == EXPR_VAR) ||
             (e->kind == EXPR_EQ && (e->u.op.a->kind == EXPR_VAR || e->u.op.b->kind == EXPR_VAR));
-  if (!ok)
+  if (ok) return;
+  if (prog->yaml)
+    diag_error(diags, e->loc,
+               "unsupported initial condition: 'initial' must be a conjunction of 'x', 'not x' and 'x == value'");
+  else
     diag_error(diags, e->loc,
                "unsupported initial condition: 'Initial:' must be a conjunction of 'x', '!x' and 'x == value'");
 }
@@ -179,7 +184,7 @@ static void check_process(maskd_program_t *prog, maskd_proc_t *pr, diag_list_t *
   build_scope(prog, pr, diags);
   expr_scope_t sc = proc_scope(prog, pr);
   if (pr->initial && expr_check(pr->initial, &sc, TYPE_BOOL, &prog->arena, diags)) {
-    check_initial_form(pr->initial, diags);
+    check_initial_form(prog, pr->initial, diags);
     check_enum_uses(prog, pr, pr->initial, diags);
   }
   for (size_t i = 0; i < pr->branches.len; i++) check_branch(prog, pr, &pr->branches.data[i], diags);
@@ -217,7 +222,10 @@ static void check_run(maskd_program_t *prog, maskd_run_t *r, diag_list_t *diags)
   for (size_t j = 0; j < prog->insts.len; j++)
     if (strcmp(prog->insts.data[j].name, r->inst) == 0) r->inst_id = (int)j;
   if (r->inst_id < 0) {
-    diag_error(diags, r->loc, "unknown instance '%s' (declare it as '%s: Process;')", r->inst, r->inst);
+    if (prog->yaml)
+      diag_error(diags, r->loc, "unknown instance '%s' (declare it under 'instances')", r->inst);
+    else
+      diag_error(diags, r->loc, "unknown instance '%s' (declare it as '%s: Process;')", r->inst, r->inst);
     return;
   }
   maskd_inst_t *in = &prog->insts.data[r->inst_id];
@@ -305,17 +313,27 @@ static void check_program(maskd_program_t *prog, diag_list_t *diags) {
   build_slots(prog);
 }
 
-maskd_program_t *maskd_parse(const char *text, loc_t start, int indent, diag_list_t *diags) {
+maskd_program_t *maskd_new(void) {
   maskd_program_t *prog = xcalloc(1, sizeof *prog);
   arena_init(&prog->arena);
   VEC_PUSH(&prog->values, ""); /* an enum variable no Initial mentions holds "" */
-  size_t before = diags->errors;
-  if (maskd_parse_syntax(prog, text, start, indent, diags) && diags->errors == before) check_program(prog, diags);
-  if (diags->errors > before) {
+  return prog;
+}
+
+maskd_program_t *maskd_finish(maskd_program_t *prog, size_t errors_before, diag_list_t *diags) {
+  if (diags->errors == errors_before) check_program(prog, diags);
+  if (diags->errors > errors_before) {
     maskd_free(prog);
     return NULL;
   }
   return prog;
+}
+
+maskd_program_t *maskd_parse(const char *text, loc_t start, int indent, diag_list_t *diags) {
+  maskd_program_t *prog = maskd_new();
+  size_t before = diags->errors;
+  maskd_parse_syntax(prog, text, start, indent, diags);
+  return maskd_finish(prog, before, diags);
 }
 
 maskd_program_t *maskd_load_file(const char *path, loc_t from, diag_list_t *diags) {

@@ -1,7 +1,8 @@
 /* MaskD's program representation, shared by verifier/maskd*.c (private),
  * and the syntax parser that fills it in: the lexer, expressions and the
- * declarations. Names are resolved and checked afterwards, in maskd.c;
- * maskd_explore.c enumerates the state space of a checked program. */
+ * declarations (maskd_yaml.c fills it in from the YAML form). Names are
+ * resolved and checked afterwards, in maskd.c; maskd_explore.c enumerates
+ * the state space of a checked program. */
 #ifndef VERIFIER_MASKD_PARSE_H
 #define VERIFIER_MASKD_PARSE_H
 
@@ -92,7 +93,16 @@ struct maskd_program {
   VEC(maskd_run_t) runs;
   VEC(maskd_slot_t) slots;
   bool has_internal, has_faulty;
+  bool yaml; /* written in the YAML form: messages name its keys and types */
 };
+
+/* A fresh, empty program (its `values` hold the empty default); freed
+ * with maskd_free. */
+maskd_program_t *maskd_new(void);
+/* Resolves names and checks the declarations of `prog`, filled in by a
+ * reader, unless errors were reported since `errors_before`. Returns prog,
+ * or frees it and returns NULL if there was an error. */
+maskd_program_t *maskd_finish(maskd_program_t *prog, size_t errors_before, diag_list_t *diags);
 
 /* Parses the syntax of `text` into prog (whose `values` already hold the
  * empty default); see maskd_parse for start and indent. Returns false

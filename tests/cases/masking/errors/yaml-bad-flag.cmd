@@ -1,0 +1,1 @@
+masking tests/cases/masking/errors/yaml-bad-flag.yaml

@@ -1,0 +1,1 @@
+masking examples/masking/yaml/memory3-mixed.yaml

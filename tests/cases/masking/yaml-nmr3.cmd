@@ -1,0 +1,1 @@
+masking examples/masking/yaml/nmr3.yaml

@@ -1,0 +1,1 @@
+masking examples/masking/yaml/vending.yaml
