@@ -129,7 +129,7 @@ static int run_simulate(cli_ctx_t *ctx, const cli_command_t *self, const char *p
   if (!m) return CLI_EXIT_INVALID;
   const ism_options_t *mo = &m->options;
   const cli_value_t *v;
-  explore_options_t opt = {.bound = 10, .mode = ISM_MODE_ACTUAL, .strategy = EXPLORE_INCREMENTAL};
+  explore_options_t opt = {.bound = 10, .mode = ISM_MODE_ACTUAL, .strategy = EXPLORE_INCREMENTAL, .split_depth = -1};
   if ((v = cli_opt(self, values, "bound"))->set) opt.bound = (int)v->i;
   else if (mo->has_bound) opt.bound = (int)mo->bound;
   const char *mode = (v = cli_opt(self, values, "mode"))->set ? v->s : mo->has_mode ? mo->mode : "actual";

@@ -22,6 +22,8 @@ static const cli_option_t options[] = {
     {"budget", 0, OPT_REAL, "SECONDS", NULL, "none", 0, 1e9, "wall-clock budget; when it runs out the verdict is inconclusive"},
     {"jobs", 'j', OPT_INT, "N", NULL, "one per processor", 1, 64,
      "threads for the incremental search (the result does not depend on it)"},
+    {"split-depth", 0, OPT_INT, "D", NULL, "2 from bound 7 on, else 0", 0, 1000,
+     "search each subtree below depth D with a solver of its own, on --jobs threads (0: one solver)"},
     {"top", 'n', OPT_INT, "N", NULL, "all", 1, 1e9, "report only the N most likely counterexamples"},
     {"min-prob", 0, OPT_REAL, "P", NULL, "0 (or the model's verify: min_prob)", 0, 1,
      "drop counterexamples whose probability is below P"},
@@ -36,7 +38,7 @@ static int run_verify(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
   ism_model_t *m = ism_load(path, &ctx->diags);
   if (!m) return CLI_EXIT_INVALID;
   const ism_options_t *mo = &m->options;
-  explore_options_t opt = {.bound = 10, .mode = ISM_MODE_ACTUAL, .strategy = EXPLORE_INCREMENTAL};
+  explore_options_t opt = {.bound = 10, .mode = ISM_MODE_ACTUAL, .strategy = EXPLORE_INCREMENTAL, .split_depth = -1};
   const cli_value_t *v;
   if ((v = cli_opt(self, values, "bound"))->set) opt.bound = (int)v->i;
   else if (mo->has_bound) opt.bound = (int)mo->bound;
@@ -47,6 +49,7 @@ static int run_verify(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
   if ((v = cli_opt(self, values, "budget"))->set) opt.budget_seconds = v->r;
   else if (mo->has_budget) opt.budget_seconds = mo->budget;
   if ((v = cli_opt(self, values, "jobs"))->set) opt.jobs = (int)v->i;
+  if ((v = cli_opt(self, values, "split-depth"))->set) opt.split_depth = (int)v->i;
   long long top = (v = cli_opt(self, values, "top"))->set ? v->i : mo->has_top ? mo->top : 0;
   bool stats = cli_opt(self, values, "stats")->set;
   const char *format = (v = cli_opt(self, values, "format"))->set ? v->s : "text";

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Differential test of `ismv verify`: on every bundled robot-car example, at
-# bounds 1..4 and in every mode, the incremental strategy and the paper's
+# bounds 1..4 and in every mode, the incremental strategy (its search split
+# at depth 2, so subtrees run on solvers of their own) and the paper's
 # per-path strategy must report the same set of counterexample paths (the
 # sorted list of `path` arrays of --format json) and the same verdict.
 # Run by tests/run.sh (one test); needs ISMV and python3. The two strategies
@@ -23,7 +24,7 @@ bounds=${DIFF_BOUNDS:-1 2 3 4}
 [ "${MODE:-}" = asan ] && bounds=${DIFF_BOUNDS:-1 2 3}
 
 run() { # STRATEGY MODEL BOUND MODE: writes $tmp/STRATEGY.{json,err,rc}
-  "$ISMV" verify "$2" --bound "$3" --mode "$4" --strategy "$1" --probability none --format json >"$tmp/$1.json" 2>"$tmp/$1.err"
+  "$ISMV" verify "$2" --bound "$3" --mode "$4" --strategy "$1" --split-depth 2 --probability none --format json >"$tmp/$1.json" 2>"$tmp/$1.err"
   echo $? >"$tmp/$1.rc"
 }
 

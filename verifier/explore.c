@@ -487,13 +487,22 @@ static void enumerate_paths(explorer_t *x, int i) {
 }
 
 /* ---- parallel incremental search ----
- * The search is split at a fixed depth: the levels above it are searched
+ * The search is split at a depth (split_depth_for): the levels above it are searched
  * first, recording every feasible prefix of that length; each prefix's
  * subtree is then searched with a fresh solver of its own. Which thread
  * searches a subtree does not change what its solver sees, so the output
  * is the same for any number of threads. */
 
-enum { SPLIT_DEPTH = 3, MAX_JOBS = 64 };
+/* Automatic split: at depth 2, and only for bounds of at least 7, where the
+ * subtrees are deep enough to pay for a solver each (a Z3 context costs
+ * milliseconds to make). */
+enum { AUTO_SPLIT_DEPTH = 2, AUTO_SPLIT_MIN_BOUND = 7, MAX_JOBS = 64 };
+
+static int split_depth_for(const explore_options_t *opt) {
+  int d = opt->split_depth;
+  if (d < 0) d = opt->bound >= AUTO_SPLIT_MIN_BOUND ? AUTO_SPLIT_DEPTH : 0;
+  return d > 0 && d < opt->bound ? d : -1;
+}
 
 typedef struct {
   const ism_model_t *m;
@@ -587,7 +596,7 @@ void explore_run(const ism_model_t *m, const explore_options_t *opt, explore_res
   if (opt->strategy == EXPLORE_PER_PATH) {
     enumerate_paths(&x, 0);
   } else {
-    if (opt->bound > SPLIT_DEPTH) x.split_depth = SPLIT_DEPTH;
+    x.split_depth = split_depth_for(opt);
     open_solver(&x);
     dfs(&x, 0);
     close_solver(&x);

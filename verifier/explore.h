@@ -24,6 +24,9 @@ typedef struct {
   bool check;                  /* expensive self-checks */
   int jobs;                    /* threads for the incremental search; 0 = one per processor.
                                   The result does not depend on it. */
+  int split_depth;             /* depth below which subtrees get a solver each (and a thread);
+                                  0 = never, -1 = automatic (2 from bound 7 on). The values
+                                  reported depend on it (other solvers), the paths do not. */
 } explore_options_t;
 
 
