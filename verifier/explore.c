@@ -283,15 +283,22 @@ static void init_path_start(explorer_t *x) {
 
 /* A path shares most terms between steps (values that persist), so each
  * term is evaluated once per counterexample. */
-static double model_value(explorer_t *x, smt_term_t t, type_t type) {
+/* The model's value of t; clears *ok when the solver cannot give it (an
+ * interrupted solver, at the deadline). */
+static double model_value(explorer_t *x, smt_term_t t, type_t type, bool *ok) {
   if (t < x->value_cache_len && !isnan(x->value_cache[t])) return x->value_cache[t];
   double d = 0;
+  bool got;
   if (type.kind == TYPE_BOOL) {
     bool b = false;
-    smt_model_bool(x->smt, t, &b);
+    got = smt_model_bool(x->smt, t, &b);
     d = b;
   } else {
-    smt_model_real(x->smt, t, &d, NULL);
+    got = smt_model_real(x->smt, t, &d, NULL);
+  }
+  if (!got) {
+    *ok = false;
+    return 0;
   }
   if (t < x->value_cache_len) x->value_cache[t] = d;
   return d;
@@ -308,6 +315,7 @@ static void reset_value_cache(explorer_t *x) {
 
 static void extract(explorer_t *x, int length) {
   const ism_model_t *m = x->m;
+  bool ok = true;
   reset_value_cache(x);
   size_t nv = x->nvars;
   cex_t c = {0};
@@ -321,8 +329,8 @@ static void extract(explorer_t *x, int length) {
   for (int k = 0; k <= length; k++)
     for (size_t v = 0; v < nv; v++) {
       type_t t = m->vars[v].type;
-      c.truth[(size_t)k * nv + v] = model_value(x, x->T[(size_t)k * nv + v], t);
-      if (k < length) c.sensed[(size_t)k * nv + v] = model_value(x, x->H[(size_t)k * nv + v], t);
+      c.truth[(size_t)k * nv + v] = model_value(x, x->T[(size_t)k * nv + v], t, &ok);
+      if (k < length) c.sensed[(size_t)k * nv + v] = model_value(x, x->H[(size_t)k * nv + v], t, &ok);
     }
   c.nactions = x->acts.len;
   c.actions = xcalloc(c.nactions + 1, sizeof *c.actions);
@@ -335,10 +343,10 @@ static void extract(explorer_t *x, int length) {
                          xcalloc(nv + 1, sizeof(double)), xcalloc(nv + 1, sizeof(double)), xcalloc(nv + 1, sizeof(bool))};
     for (size_t v = 0; v < nv; v++) {
       type_t t = m->vars[v].type;
-      ca->before[v] = model_value(x, a->before[v], t);
-      ca->after[v] = model_value(x, a->after[v], t);
+      ca->before[v] = model_value(x, a->before[v], t, &ok);
+      ca->after[v] = model_value(x, a->after[v], t, &ok);
       if (a->actual[v]) {
-        ca->actual[v] = model_value(x, a->actual[v], t);
+        ca->actual[v] = model_value(x, a->actual[v], t, &ok);
         ca->has_actual[v] = true;
       }
     }
@@ -349,6 +357,13 @@ static void extract(explorer_t *x, int length) {
     }
   }
   explore_result_t *res = x->res;
+  if (!ok) { /* no values: the path is not reported, and the search is incomplete */
+    cex_free(&c);
+    x->out_of_budget = true;
+    if (!res->reason)
+      res->reason = smt_deadline_passed(x->smt) ? "the time budget is exhausted" : "the solver gave no model";
+    return;
+  }
   res->cexs = xrealloc(res->cexs, (res->ncexs + 1) * sizeof *res->cexs);
   res->cexs[res->ncexs++] = c;
 }
@@ -365,7 +380,6 @@ static bool budget_left(explorer_t *x) {
     x->res->reason = "the time budget is exhausted";
     return false;
   }
-  smt_set_timeout(x->smt, (unsigned)(left * 1000) + 1);
   return true;
 }
 
@@ -373,7 +387,10 @@ static smt_result_t check(explorer_t *x, const smt_term_t *assume, size_t n) {
   if (!budget_left(x)) return SMT_UNKNOWN;
   smt_result_t r = smt_check(x->smt, assume, n);
   x->res->solver_checks++;
-  if (r == SMT_UNKNOWN && !x->res->reason) {
+  if (r == SMT_UNKNOWN && smt_deadline_passed(x->smt)) {
+    x->out_of_budget = true;
+    if (!x->res->reason) x->res->reason = "the time budget is exhausted";
+  } else if (r == SMT_UNKNOWN && !x->res->reason) {
     const char *why = smt_error(x->smt);
     x->res->reason_owned = xasprintf("the solver answered unknown (%s)", why ? why : "no reason given");
     x->res->reason = x->res->reason_owned;
@@ -451,6 +468,10 @@ static void explorer_free(explorer_t *x) {
 static void open_solver(explorer_t *x) {
   smt_options_t so = {0};
   x->smt = smt_new(&so);
+  if (x->opt->budget_seconds > 0) {
+    double left = x->opt->budget_seconds - (now_seconds() - x->start);
+    smt_set_deadline(x->smt, left > 0.001 ? left : 0.001);
+  }
   make_bound_terms(x);
   init_path_start(x);
 }

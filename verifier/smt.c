@@ -1,10 +1,14 @@
 #include "verifier/smt.h"
 
 #include <assert.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <time.h>
 #include <z3.h>
 
 #include "ism/alloc.h"
@@ -12,8 +16,21 @@
 #include "ism/strbuf.h"
 #include "ism/vec.h"
 
+/* A deadline is enforced by a watchdog thread that interrupts Z3 when it
+ * passes: unlike Z3's per-check timeout (a timer per check, and a parameter
+ * change whenever the remaining time shrinks), it costs nothing per check. */
+typedef struct {
+  pthread_t thread;
+  pthread_mutex_t lock;
+  pthread_cond_t wake;
+  struct timespec at;
+  bool running, cancelled;
+  atomic_bool fired;
+} watchdog_t;
+
 struct smt {
   Z3_context ctx;
+  watchdog_t watchdog;
   Z3_solver solver;
   Z3_model model;        /* of the last SAT check, or NULL */
   VEC(Z3_ast) terms;     /* terms.data[0] is unused (0 = no term) */
@@ -90,8 +107,58 @@ static void drop_model(smt_t *s) {
   s->model = NULL;
 }
 
+static void *watch(void *arg) {
+  smt_t *s = arg;
+  watchdog_t *w = &s->watchdog;
+  pthread_mutex_lock(&w->lock);
+  int rc = 0;
+  while (!w->cancelled && rc != ETIMEDOUT) rc = pthread_cond_timedwait(&w->wake, &w->lock, &w->at);
+  if (!w->cancelled) {
+    atomic_store(&w->fired, true);
+    Z3_interrupt(s->ctx);
+  }
+  pthread_mutex_unlock(&w->lock);
+  return NULL;
+}
+
+static void stop_watchdog(smt_t *s) {
+  watchdog_t *w = &s->watchdog;
+  if (!w->running) return;
+  pthread_mutex_lock(&w->lock);
+  w->cancelled = true;
+  pthread_cond_signal(&w->wake);
+  pthread_mutex_unlock(&w->lock);
+  pthread_join(w->thread, NULL);
+  pthread_cond_destroy(&w->wake);
+  pthread_mutex_destroy(&w->lock);
+  w->running = false;
+}
+
+void smt_set_deadline(smt_t *s, double seconds) {
+  stop_watchdog(s);
+  watchdog_t *w = &s->watchdog;
+  atomic_store(&w->fired, false);
+  if (seconds <= 0) return;
+  clock_gettime(CLOCK_REALTIME, &w->at);
+  double whole = (double)(long long)seconds;
+  w->at.tv_sec += (time_t)whole;
+  w->at.tv_nsec += (long)((seconds - whole) * 1e9);
+  if (w->at.tv_nsec >= 1000000000L) w->at.tv_sec++, w->at.tv_nsec -= 1000000000L;
+  w->cancelled = false;
+  pthread_mutex_init(&w->lock, NULL);
+  pthread_cond_init(&w->wake, NULL);
+  w->running = pthread_create(&w->thread, NULL, watch, s) == 0;
+  if (!w->running) {
+    pthread_cond_destroy(&w->wake);
+    pthread_mutex_destroy(&w->lock);
+  }
+}
+
+bool smt_deadline_passed(const smt_t *s) { return atomic_load(&s->watchdog.fired); }
+
 void smt_delete(smt_t *s) {
   if (!s) return;
+  stop_watchdog(s);
   drop_model(s);
   for (size_t i = 1; i < s->terms.len; i++) Z3_dec_ref(s->ctx, s->terms.data[i]);
   VEC_FREE(&s->terms);
