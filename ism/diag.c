@@ -56,6 +56,8 @@ DEFINE_REPORTER(diag_error, DIAG_ERROR)
 DEFINE_REPORTER(diag_warning, DIAG_WARNING)
 DEFINE_REPORTER(diag_note, DIAG_NOTE)
 
+void diag_verror(diag_list_t *d, loc_t loc, const char *fmt, va_list ap) { add(d, DIAG_ERROR, loc, fmt, ap); }
+
 bool diag_has_errors(const diag_list_t *d) { return d->errors > 0 || d->dropped > 0; }
 
 const char *diag_add_source(diag_list_t *d, const char *path, const char *text) {

@@ -5,6 +5,7 @@
 #ifndef ISM_DIAG_H
 #define ISM_DIAG_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -46,6 +47,8 @@ void diag_free(diag_list_t *d);
 void diag_error(diag_list_t *d, loc_t loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void diag_warning(diag_list_t *d, loc_t loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void diag_note(diag_list_t *d, loc_t loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* diag_error for callers that take their own variable arguments. */
+void diag_verror(diag_list_t *d, loc_t loc, const char *fmt, va_list ap) __attribute__((format(printf, 3, 0)));
 bool diag_has_errors(const diag_list_t *d);
 
 /* Registers a file's text (copied) and returns the stable path string to

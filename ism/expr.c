@@ -38,12 +38,10 @@ const char *expr_type_name(type_t t, const expr_scope_t *scope) {
 static void type_error(checker_t *c, const expr_t *e, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void type_error(checker_t *c, const expr_t *e, const char *fmt, ...) {
   c->ok = false;
-  char msg[256];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
+  diag_verror(c->diags, e->loc, fmt, ap);
   va_end(ap);
-  diag_error(c->diags, e->loc, "%s", msg);
 }
 
 static const char *op_name(expr_kind_t k) {

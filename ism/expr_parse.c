@@ -55,12 +55,10 @@ static void syntax_error(parser_t *p, const token_t *t, const char *fmt, ...) __
 static void syntax_error(parser_t *p, const token_t *t, const char *fmt, ...) {
   if (p->failed) return;
   p->failed = true;
-  char msg[256];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
+  diag_verror(p->diags, loc_at(p, t->offset), fmt, ap);
   va_end(ap);
-  diag_error(p->diags, loc_at(p, t->offset), "%s", msg);
 }
 
 static const struct {

@@ -237,7 +237,8 @@ static void builder_like(lts_builder_t *b, const lts_t *l) {
   for (int i = 0; i < l->nalphabet; i++) lts_builder_alphabet_add(b, l->alphabet[i]);
 }
 
-lts_t *lts_copy(const lts_t *l) {
+/* A copy of l, without its τ transitions unless keep_tau. */
+static lts_t *copy_filtered(const lts_t *l, bool keep_tau) {
   lts_builder_t b;
   builder_like(&b, l);
   b.nstates = l->nstates;
@@ -245,10 +246,13 @@ lts_t *lts_copy(const lts_t *l) {
   b.error = l->error;
   for (int s = 0; s < l->nstates; s++) {
     if (is_end(l, s)) lts_builder_mark_end(&b, s);
-    for (int i = l->succ_off[s]; i < l->succ_off[s + 1]; i++) lts_builder_add(&b, s, l->succ_label[i], l->succ_dst[i]);
+    for (int i = l->succ_off[s]; i < l->succ_off[s + 1]; i++)
+      if (keep_tau || l->succ_label[i] != LTS_TAU) lts_builder_add(&b, s, l->succ_label[i], l->succ_dst[i]);
   }
   return lts_freeze(&b);
 }
+
+lts_t *lts_copy(const lts_t *l) { return copy_filtered(l, true); }
 
 bool lts_has_label(const lts_t *l, int label) {
   return bsearch(&label, l->alphabet, (size_t)l->nalphabet, sizeof(int), cmp_int) != NULL;
@@ -757,19 +761,7 @@ lts_t *lts_minimise(const lts_t *l) {
 
 /* ------------------------------------------------------ error handling */
 
-lts_t *lts_strip_tau(const lts_t *l) {
-  lts_builder_t b;
-  builder_like(&b, l);
-  b.nstates = l->nstates;
-  b.init = l->init;
-  b.error = l->error;
-  for (int s = 0; s < l->nstates; s++) {
-    if (is_end(l, s)) lts_builder_mark_end(&b, s);
-    for (int i = l->succ_off[s]; i < l->succ_off[s + 1]; i++)
-      if (l->succ_label[i] != LTS_TAU) lts_builder_add(&b, s, l->succ_label[i], l->succ_dst[i]);
-  }
-  return lts_freeze(&b);
-}
+lts_t *lts_strip_tau(const lts_t *l) { return copy_filtered(l, false); }
 
 lts_t *lts_remove_error(const lts_t *l) {
   if (l->error < 0) return lts_copy(l);
