@@ -3,7 +3,9 @@
  * transitions, its value by a layered backward attractor over fault counts,
  * the distance 1/w and the refuter's winning play. Weak masking is the
  * strong game on τ-saturated LTSs (masking_saturate).
- * TODO: share the LTS type with verifier/lts.h once the LTS core lands. */
+ * Its LTSs are masking_lts_t, not verifier/lts.h's lts_t: every transition
+ * here carries a kind (normal, fault, internal) that lts_t has no place for;
+ * sharing the type needs a per-transition kind array in lts_t. */
 #ifndef VERIFIER_MASKING_H
 #define VERIFIER_MASKING_H
 
