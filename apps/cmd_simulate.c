@@ -12,6 +12,7 @@
 
 #include "apps/cli.h"
 #include "apps/commands.h"
+#include "apps/verify_options.h"
 #include "apps/verify_report.h"
 #include "ism/ism.h"
 #include "ism/strbuf.h"
@@ -127,23 +128,15 @@ static void simulate_rows(const ism_model_t *m, ism_mode_t mode, const explore_r
 static int run_simulate(cli_ctx_t *ctx, const cli_command_t *self, const char *path, const cli_value_t *values) {
   ism_model_t *m = ism_load(path, &ctx->diags);
   if (!m) return CLI_EXIT_INVALID;
-  const ism_options_t *mo = &m->options;
   const cli_value_t *v;
-  explore_options_t opt = {.bound = 10, .mode = ISM_MODE_ACTUAL, .strategy = EXPLORE_INCREMENTAL, .split_depth = -1};
-  if ((v = cli_opt(self, values, "bound"))->set) opt.bound = (int)v->i;
-  else if (mo->has_bound) opt.bound = (int)mo->bound;
-  const char *mode = (v = cli_opt(self, values, "mode"))->set ? v->s : mo->has_mode ? mo->mode : "actual";
-  opt.mode = strcmp(mode, "naive") == 0 ? ISM_MODE_NAIVE : strcmp(mode, "ideal") == 0 ? ISM_MODE_IDEAL : ISM_MODE_ACTUAL;
-  if ((v = cli_opt(self, values, "budget"))->set) opt.budget_seconds = v->r;
-  else if (mo->has_budget) opt.budget_seconds = mo->budget;
-  long long top = (v = cli_opt(self, values, "top"))->set ? v->i : mo->has_top ? mo->top : 0;
+  explore_options_t opt;
+  rank_options_t ropt;
+  long long top;
+  verify_options_resolve(self, values, m, &opt, &ropt, &top);
   unsigned long runs = (v = cli_opt(self, values, "runs"))->set ? (unsigned long)v->i : 10000;
   unsigned long seed = (v = cli_opt(self, values, "seed"))->set ? (unsigned long)v->i : 1;
   const char *format = (v = cli_opt(self, values, "format"))->set ? v->s : "text";
   const char *svg = cli_opt(self, values, "svg")->s;
-  rank_options_t ropt;
-  rank_options_init(&ropt, opt.mode);
-  if ((v = cli_opt(self, values, "probability"))->set && strcmp(v->s, "joint") == 0) ropt.estimator = RANK_JOINT;
 
   explore_result_t res;
   explore_run(m, &opt, &res);

@@ -7,6 +7,7 @@
 #include "apps/cli.h"
 #include "apps/commands.h"
 #include "apps/expect.h"
+#include "apps/verify_options.h"
 #include "apps/verify_report.h"
 #include "ism/ism.h"
 #include "ism/strbuf.h"
@@ -38,26 +39,19 @@ static int run_verify(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
   ism_model_t *m = ism_load(path, &ctx->diags);
   if (!m) return CLI_EXIT_INVALID;
   const ism_options_t *mo = &m->options;
-  explore_options_t opt = {.bound = 10, .mode = ISM_MODE_ACTUAL, .strategy = EXPLORE_INCREMENTAL, .split_depth = -1};
+  explore_options_t opt;
+  rank_options_t ropt;
+  long long top;
+  verify_options_resolve(self, values, m, &opt, &ropt, &top);
   const cli_value_t *v;
-  if ((v = cli_opt(self, values, "bound"))->set) opt.bound = (int)v->i;
-  else if (mo->has_bound) opt.bound = (int)mo->bound;
-  const char *mode = (v = cli_opt(self, values, "mode"))->set ? v->s : mo->has_mode ? mo->mode : "actual";
-  opt.mode = strcmp(mode, "naive") == 0 ? ISM_MODE_NAIVE : strcmp(mode, "ideal") == 0 ? ISM_MODE_IDEAL : ISM_MODE_ACTUAL;
   const char *strategy = (v = cli_opt(self, values, "strategy"))->set ? v->s : mo->has_strategy ? mo->strategy : "incremental";
   opt.strategy = strcmp(strategy, "per-path") == 0 ? EXPLORE_PER_PATH : EXPLORE_INCREMENTAL;
-  if ((v = cli_opt(self, values, "budget"))->set) opt.budget_seconds = v->r;
-  else if (mo->has_budget) opt.budget_seconds = mo->budget;
   if ((v = cli_opt(self, values, "jobs"))->set) opt.jobs = (int)v->i;
   if ((v = cli_opt(self, values, "split-depth"))->set) opt.split_depth = (int)v->i;
-  long long top = (v = cli_opt(self, values, "top"))->set ? v->i : mo->has_top ? mo->top : 0;
   bool stats = cli_opt(self, values, "stats")->set;
   const char *format = (v = cli_opt(self, values, "format"))->set ? v->s : "text";
-
   double min_prob = (v = cli_opt(self, values, "min-prob"))->set ? v->r : mo->has_min_prob ? mo->min_prob : 0;
-  rank_options_t ropt;
-  rank_options_init(&ropt, opt.mode);
-  if ((v = cli_opt(self, values, "probability"))->set && strcmp(v->s, "joint") == 0) ropt.estimator = RANK_JOINT;
+  v = cli_opt(self, values, "probability");
   bool ranked = !(v->set && strcmp(v->s, "none") == 0);
   if (!ranked && min_prob > 0) {
     fprintf(ctx->err, "ismv: error: --min-prob needs probabilities; it cannot go with --probability none\n");

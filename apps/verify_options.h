@@ -1,0 +1,17 @@
+/* The options `verify` and `simulate` share (bound, mode, budget, top,
+ * probability): each from the command line, else from the model's
+ * `verify:` block, else the default. */
+#ifndef APPS_VERIFY_OPTIONS_H
+#define APPS_VERIFY_OPTIONS_H
+
+#include "apps/cli.h"
+#include "ism/ism.h"
+#include "probability/rank.h"
+#include "verifier/explore.h"
+
+/* Fills *opt (incremental strategy, automatic split), *ropt and *top
+ * (0 = all). `self` must define the five options. */
+void verify_options_resolve(const cli_command_t *self, const cli_value_t *values, const ism_model_t *m,
+                            explore_options_t *opt, rank_options_t *ropt, long long *top);
+
+#endif
