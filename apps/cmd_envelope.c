@@ -34,40 +34,31 @@ static void trans_parts(const envelope_space_t *sp, int t, int *src, const char 
   *action = sp->names[t / (sp->nq * sp->nq)];
 }
 
-/* {(src, action, dst), ...} in the reference tool's order. */
-static void text_set(strbuf_t *sb, const envelope_space_t *sp, const bitword_t *d) {
-  strbuf_putc(sb, '{');
-  bool first = true;
-  for (int t = 0; t < sp->ntrans; t++) {
-    if (!bitset_get(d, (size_t)t)) continue;
-    int s, e;
-    const char *a;
-    trans_parts(sp, t, &s, &a, &e);
-    strbuf_printf(sb, "%s(%d, %s, %d)", first ? "" : ", ", s, a, e);
-    first = false;
-  }
-  strbuf_putc(sb, '}');
-}
-
-static void json_set(strbuf_t *sb, const envelope_space_t *sp, const bitword_t *d) {
+/* A deviation set in the reference tool's order: as text {(src, action, dst), ...}
+ * or as JSON [[src, "action", dst], ...] (null for no set). */
+static void put_set(strbuf_t *sb, const envelope_space_t *sp, const bitword_t *d, bool json) {
   if (!d) {
     strbuf_puts(sb, "null");
     return;
   }
-  strbuf_putc(sb, '[');
+  strbuf_putc(sb, json ? '[' : '{');
   bool first = true;
   for (int t = 0; t < sp->ntrans; t++) {
     if (!bitset_get(d, (size_t)t)) continue;
     int s, e;
     const char *a;
     trans_parts(sp, t, &s, &a, &e);
-    strbuf_printf(sb, "%s[%d, ", first ? "" : ", ", s);
-    strbuf_json_string(sb, a);
-    strbuf_printf(sb, ", %d]", e);
+    strbuf_printf(sb, "%s%c%d, ", first ? "" : ", ", json ? '[' : '(', s);
+    if (json) strbuf_json_string(sb, a);
+    else strbuf_puts(sb, a);
+    strbuf_printf(sb, ", %d%c", e, json ? ']' : ')');
     first = false;
   }
-  strbuf_putc(sb, ']');
+  strbuf_putc(sb, json ? ']' : '}');
 }
+
+static void text_set(strbuf_t *sb, const envelope_space_t *sp, const bitword_t *d) { put_set(sb, sp, d, false); }
+static void json_set(strbuf_t *sb, const envelope_space_t *sp, const bitword_t *d) { put_set(sb, sp, d, true); }
 
 static int largest(const envelope_space_t *sp, const envelope_result_t *r) {
   int m = 0;

@@ -482,29 +482,28 @@ expr_t *expr_new_unary(arena_t *arena, expr_kind_t kind, expr_t *a, loc_t loc) {
   return expr_new_binary(arena, kind, a, NULL, loc);
 }
 
-expr_t *expr_new_bool(arena_t *arena, bool b, loc_t loc) {
+static expr_t *leaf(arena_t *arena, expr_kind_t kind, type_t type, loc_t loc) {
   expr_t *e = arena_alloc(arena, sizeof *e);
-  e->kind = EXPR_BOOL;
-  e->type = type_of(TYPE_BOOL);
+  e->kind = kind;
+  e->type = type;
   e->loc = loc;
+  return e;
+}
+
+expr_t *expr_new_bool(arena_t *arena, bool b, loc_t loc) {
+  expr_t *e = leaf(arena, EXPR_BOOL, type_of(TYPE_BOOL), loc);
   e->u.bval = b;
   return e;
 }
 
 expr_t *expr_new_int(arena_t *arena, long long v, loc_t loc) {
-  expr_t *e = arena_alloc(arena, sizeof *e);
-  e->kind = EXPR_INT;
-  e->type = type_of(TYPE_INT);
-  e->loc = loc;
+  expr_t *e = leaf(arena, EXPR_INT, type_of(TYPE_INT), loc);
   e->u.ival = v;
   return e;
 }
 
 expr_t *expr_new_var(arena_t *arena, const char *name, int id, int sym_kind, type_t type, bool primed, loc_t loc) {
-  expr_t *e = arena_alloc(arena, sizeof *e);
-  e->kind = EXPR_VAR;
-  e->type = type;
-  e->loc = loc;
+  expr_t *e = leaf(arena, EXPR_VAR, type, loc);
   e->u.var.name = name;
   e->u.var.id = id;
   e->u.var.sym_kind = sym_kind;

@@ -255,26 +255,28 @@ static expr_t *binary(parser_t *p, expr_kind_t kind, expr_t *a, expr_t *b, int o
   return e;
 }
 
-static expr_t *parse_mul(parser_t *p) {
-  expr_t *e = parse_unary(p);
-  for (;;) {
-    token_t t = p->tok;
-    expr_kind_t k = t.kind == TOK_STAR ? EXPR_MUL : t.kind == TOK_SLASH ? EXPR_DIV : t.kind == TOK_PERCENT ? EXPR_MOD : EXPR_INT;
-    if (k == EXPR_INT || !e) return e;
-    next(p);
-    e = binary(p, k, e, parse_unary(p), t.offset);
-  }
+/* Operators of the left-associative levels: the kind a token stands for,
+ * or EXPR_INT when it is not an operator of that level. */
+static expr_kind_t mul_op(tok_kind_t k) {
+  return k == TOK_STAR ? EXPR_MUL : k == TOK_SLASH ? EXPR_DIV : k == TOK_PERCENT ? EXPR_MOD : EXPR_INT;
 }
+static expr_kind_t add_op(tok_kind_t k) { return k == TOK_PLUS ? EXPR_ADD : k == TOK_MINUS ? EXPR_SUB : EXPR_INT; }
+static expr_kind_t and_op(tok_kind_t k) { return k == TOK_AND ? EXPR_AND : EXPR_INT; }
+static expr_kind_t or_op(tok_kind_t k) { return k == TOK_OR ? EXPR_OR : EXPR_INT; }
 
-static expr_t *parse_add(parser_t *p) {
-  expr_t *e = parse_mul(p);
-  while (e && (p->tok.kind == TOK_PLUS || p->tok.kind == TOK_MINUS)) {
+/* operand { op operand }, grouped to the left. */
+static expr_t *left_assoc(parser_t *p, expr_t *(*operand)(parser_t *), expr_kind_t (*op)(tok_kind_t)) {
+  expr_t *e = operand(p);
+  for (expr_kind_t k; e && (k = op(p->tok.kind)) != EXPR_INT;) {
     token_t t = p->tok;
     next(p);
-    e = binary(p, t.kind == TOK_PLUS ? EXPR_ADD : EXPR_SUB, e, parse_mul(p), t.offset);
+    e = binary(p, k, e, operand(p), t.offset);
   }
   return e;
 }
+
+static expr_t *parse_mul(parser_t *p) { return left_assoc(p, parse_unary, mul_op); }
+static expr_t *parse_add(parser_t *p) { return left_assoc(p, parse_mul, add_op); }
 
 static expr_kind_t comparison_kind(tok_kind_t k) {
   switch (k) {
@@ -313,25 +315,8 @@ static expr_t *parse_not(parser_t *p) {
   return parse_cmp(p);
 }
 
-static expr_t *parse_and(parser_t *p) {
-  expr_t *e = parse_not(p);
-  while (e && p->tok.kind == TOK_AND) {
-    token_t t = p->tok;
-    next(p);
-    e = binary(p, EXPR_AND, e, parse_not(p), t.offset);
-  }
-  return e;
-}
-
-static expr_t *parse_or(parser_t *p) {
-  expr_t *e = parse_and(p);
-  while (e && p->tok.kind == TOK_OR) {
-    token_t t = p->tok;
-    next(p);
-    e = binary(p, EXPR_OR, e, parse_and(p), t.offset);
-  }
-  return e;
-}
+static expr_t *parse_and(parser_t *p) { return left_assoc(p, parse_not, and_op); }
+static expr_t *parse_or(parser_t *p) { return left_assoc(p, parse_and, or_op); }
 
 static expr_t *parse_implies(parser_t *p) {
   expr_t *e = parse_or(p);

@@ -21,7 +21,6 @@ typedef struct {
   ism_mode_t mode;
   explore_strategy_t strategy;
   double budget_seconds;       /* wall clock; 0 = none */
-  bool check;                  /* expensive self-checks */
   int jobs;                    /* threads for the incremental search; 0 = one per processor.
                                   The result does not depend on it. */
   int split_depth;             /* depth below which subtrees get a solver each (and a thread);

@@ -375,12 +375,6 @@ void smt_pop(smt_t *s, unsigned n) {
   Z3_solver_pop(s->ctx, s->solver, n);
 }
 
-void smt_set_timeout(smt_t *s, unsigned timeout_ms) {
-  if (timeout_ms == s->options.timeout_ms) return;
-  s->options.timeout_ms = timeout_ms;
-  apply_params(s);
-}
-
 smt_result_t smt_check(smt_t *s, const smt_term_t *assumptions, size_t n) {
   drop_model(s);
   Z3_ast *lits = xmalloc((n + 1) * sizeof *lits);

@@ -70,9 +70,6 @@ void smt_push(smt_t *s);
 void smt_pop(smt_t *s, unsigned n);
 /* Checks the assertions together with the assumption literals. */
 smt_result_t smt_check(smt_t *s, const smt_term_t *assumptions, size_t n);
-/* Sets the per-check timeout (ms, 0 = none) for the following checks.
- * Z3 starts a timer for every check that has one. */
-void smt_set_timeout(smt_t *s, unsigned timeout_ms);
 /* Interrupts any check still running `seconds` from now (0: no deadline),
  * through a watchdog thread: no cost per check. A check interrupted this
  * way answers SMT_UNKNOWN and smt_deadline_passed turns true. */
