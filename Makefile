@@ -29,7 +29,7 @@ else
 endif
 CFLAGS += $(CFLAGS_BASE) $(CFLAGS_MODE)
 
-LIB_SRC := $(sort $(wildcard ism/*.c verifier/*.c probability/*.c)) $(filter-out apps/main.c,$(sort $(wildcard apps/*.c)))
+LIB_SRC := $(sort $(wildcard ism/*.c verifier/*.c verifier/*/*.c probability/*.c)) $(filter-out apps/main.c,$(sort $(wildcard apps/*.c)))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC := $(sort $(wildcard tests/unit/*_test.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
@@ -60,7 +60,7 @@ bench: $(BIN)
 	@ISMV=$(BIN) bash bench/run.sh
 
 format:
-	clang-format -i $(wildcard ism/*.[ch] verifier/*.[ch] probability/*.[ch] apps/*.[ch] tests/unit/*.[ch])
+	clang-format -i $(wildcard ism/*.[ch] verifier/*.[ch] verifier/*/*.[ch] probability/*.[ch] apps/*.[ch] tests/unit/*.[ch])
 
 clean:
 	rm -rf build

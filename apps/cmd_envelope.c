@@ -13,9 +13,9 @@
 #include "ism/strbuf.h"
 #include "ism/vec.h"
 #include "ism/ydoc.h"
-#include "verifier/envelope.h"
-#include "verifier/fsp.h"
-#include "verifier/lts.h"
+#include "verifier/lts/envelope.h"
+#include "verifier/lts/fsp.h"
+#include "verifier/lts/lts.h"
 
 static const cli_option_t options[] = {
     {"algorithm", 'a', OPT_CHOICE, NULL, "default|paper|brute-force", "default", 0, -1,

@@ -8,7 +8,7 @@
 #include "apps/commands.h"
 #include "apps/eventb_report.h"
 #include "apps/expect.h"
-#include "verifier/eventb.h"
+#include "verifier/eventb/eventb.h"
 
 static const cli_option_t options[] = {
     {"robustify", 'r', OPT_CHOICE, NULL, "auto|preserving|repurposing", "auto (or the model's eventb: robustify)", 0, -1,

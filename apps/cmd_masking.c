@@ -13,9 +13,9 @@
 #include "ism/alloc.h"
 #include "ism/intern.h"
 #include "ism/ydoc.h"
-#include "verifier/maskd.h"
-#include "verifier/maskd_yaml.h"
-#include "verifier/masking.h"
+#include "verifier/masking/maskd.h"
+#include "verifier/masking/maskd_yaml.h"
+#include "verifier/masking/masking.h"
 
 static const cli_option_t options[] = {
     {"weak", 0, OPT_CHOICE, NULL, "auto|true|false", "auto (or the config's weak:)", 0, -1,

@@ -13,9 +13,9 @@
 #include "ism/strbuf.h"
 #include "ism/vec.h"
 #include "ism/ydoc.h"
-#include "verifier/fsp.h"
-#include "verifier/lts.h"
-#include "verifier/robustness.h"
+#include "verifier/lts/fsp.h"
+#include "verifier/lts/lts.h"
+#include "verifier/lts/robustness.h"
 
 static const cli_option_t options[] = {
     {"no-minimize", 0, OPT_FLAG, NULL, NULL, NULL, 0, -1,

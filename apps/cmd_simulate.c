@@ -18,7 +18,7 @@
 #include "ism/strbuf.h"
 #include "probability/rank.h"
 #include "probability/simulate.h"
-#include "verifier/explore.h"
+#include "verifier/paths/explore.h"
 
 static const cli_option_t options[] = {
     {"runs", 'r', OPT_INT, "N", NULL, "10000", 1, 1e8, "simulated runs per counterexample"},

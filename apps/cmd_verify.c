@@ -12,7 +12,7 @@
 #include "ism/ism.h"
 #include "ism/strbuf.h"
 #include "probability/rank.h"
-#include "verifier/explore.h"
+#include "verifier/paths/explore.h"
 
 static const cli_option_t options[] = {
     {"bound", 'k', OPT_INT, "K", NULL, "10 (or the model's verify: bound)", 1, 1000, "longest path explored, in rules"},

@@ -2,7 +2,7 @@
 #ifndef APPS_EVENTB_REPORT_H
 #define APPS_EVENTB_REPORT_H
 
-#include "verifier/eventb.h"
+#include "verifier/eventb/eventb.h"
 
 /* A fresh string (caller frees); format is "text" or "json". */
 char *eventb_render(const eventb_model_t *m, const eventb_result_t *res, const char *format);

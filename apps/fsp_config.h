@@ -12,8 +12,8 @@
 #include "ism/alloc.h"
 #include "ism/vec.h"
 #include "ism/ydoc.h"
-#include "verifier/fsp.h"
-#include "verifier/lts.h"
+#include "verifier/lts/fsp.h"
+#include "verifier/lts/lts.h"
 
 typedef struct {
   cli_ctx_t *ctx;

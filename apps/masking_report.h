@@ -7,8 +7,8 @@
 #include <stddef.h>
 
 #include "ism/intern.h"
-#include "verifier/maskd.h"
-#include "verifier/masking.h"
+#include "verifier/masking/maskd.h"
+#include "verifier/masking/masking.h"
 
 /* Everything is borrowed. spec/imp are the LTSs the game was played on
  * (τ-saturated when weak); trace is masking_trace's play (ntrace 0 when

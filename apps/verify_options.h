@@ -7,7 +7,7 @@
 #include "apps/cli.h"
 #include "ism/ism.h"
 #include "probability/rank.h"
-#include "verifier/explore.h"
+#include "verifier/paths/explore.h"
 
 /* Fills *opt (incremental strategy, automatic split), *ropt and *top
  * (0 = all). `self` must define the five options. */

@@ -9,7 +9,7 @@
 
 #include "ism/ism.h"
 #include "ism/strbuf.h"
-#include "verifier/explore.h"
+#include "verifier/paths/explore.h"
 
 typedef struct {
   const ism_model_t *m;

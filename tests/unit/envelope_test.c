@@ -13,8 +13,8 @@
 
 #include "ism/alloc.h"
 #include "ism/vec.h"
-#include "verifier/envelope.h"
-#include "verifier/fsp.h"
+#include "verifier/lts/envelope.h"
+#include "verifier/lts/fsp.h"
 #include "tests/unit/check.h"
 
 

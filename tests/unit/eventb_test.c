@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "ism/expr.h"
-#include "verifier/eventb.h"
+#include "verifier/eventb/eventb.h"
 #include "verifier/smt.h"
 #include "tests/unit/check.h"
 

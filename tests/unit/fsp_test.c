@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "verifier/fsp.h"
+#include "verifier/lts/fsp.h"
 #include "tests/unit/check.h"
 
 

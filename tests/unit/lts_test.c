@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "verifier/lts.h"
+#include "verifier/lts/lts.h"
 #include "tests/unit/check.h"
 
 

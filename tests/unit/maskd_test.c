@@ -5,7 +5,7 @@
 
 #include "ism/diag.h"
 #include "ism/intern.h"
-#include "verifier/maskd.h"
+#include "verifier/masking/maskd.h"
 #include "tests/unit/check.h"
 
 

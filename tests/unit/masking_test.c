@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "ism/alloc.h"
-#include "verifier/masking.h"
+#include "verifier/masking/masking.h"
 #include "tests/unit/check.h"
 
 

@@ -12,7 +12,7 @@
 #include <stdbool.h>
 
 #include "ism/bitset.h"
-#include "verifier/lts.h"
+#include "verifier/lts/lts.h"
 
 typedef enum { ENVELOPE_DEFAULT, ENVELOPE_PAPER, ENVELOPE_BRUTE_FORCE } envelope_algorithm_t;
 

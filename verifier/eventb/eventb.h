@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "verifier/eventb_model.h"
+#include "verifier/eventb/eventb_model.h"
 
 typedef enum { EVENTB_AUTO, EVENTB_PRESERVING, EVENTB_REPURPOSING, EVENTB_NONE } eventb_method_t;
 typedef enum { EVENTB_HOLDS, EVENTB_FAILS, EVENTB_UNKNOWN } eventb_verdict_t;

@@ -1,4 +1,4 @@
-#include "verifier/fsp_parse.h"
+#include "verifier/lts/fsp_parse.h"
 
 #include <ctype.h>
 #include <stdarg.h>

@@ -1,14 +1,14 @@
 /* The FSP front end's declarations (const, range, set, menu, processes,
- * composites) and its public API; see verifier/fsp_parse.h for the reader
- * and verifier/fsp_compile.h for the compiler. */
-#include "verifier/fsp.h"
+ * composites) and its public API; see verifier/lts/fsp_parse.h for the reader
+ * and verifier/lts/fsp_compile.h for the compiler. */
+#include "verifier/lts/fsp.h"
 
 #include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "verifier/fsp_compile.h"
-#include "verifier/fsp_parse.h"
+#include "verifier/lts/fsp_compile.h"
+#include "verifier/lts/fsp_parse.h"
 
 /* ------------------------------------------------------ declarations */
 

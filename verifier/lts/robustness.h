@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "verifier/lts.h"
+#include "verifier/lts/lts.h"
 
 /* The interface alphabet αR = αM ∩ αE (sorted label ids) into a fresh
  * array; *n receives its length. */

@@ -1,4 +1,4 @@
-#include "verifier/explore.h"
+#include "verifier/paths/explore.h"
 
 #include <assert.h>
 #include <math.h>

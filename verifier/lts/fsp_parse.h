@@ -14,7 +14,7 @@
 #include "ism/intern.h"
 #include "ism/strbuf.h"
 #include "ism/vec.h"
-#include "verifier/fsp.h"
+#include "verifier/lts/fsp.h"
 
 /* The compiler is a parser-evaluator over a token array: a process body is
  * re-read from its first token for every instantiation (local process with

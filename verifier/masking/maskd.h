@@ -14,7 +14,7 @@
 #include "ism/diag.h"
 #include "ism/intern.h"
 #include "ism/strbuf.h"
-#include "verifier/masking.h"
+#include "verifier/masking/masking.h"
 
 typedef struct maskd_program maskd_program_t;
 

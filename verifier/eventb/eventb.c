@@ -1,4 +1,4 @@
-#include "verifier/eventb.h"
+#include "verifier/eventb/eventb.h"
 
 #include <assert.h>
 #include <stdio.h>

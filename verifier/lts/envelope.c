@@ -6,7 +6,7 @@
  * states reachable over uncontrollable edges and edges tagged in d avoid
  * the losing states (those that reach the error over uncontrollable edges:
  * the complement of the winning set W). */
-#include "verifier/envelope.h"
+#include "verifier/lts/envelope.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,11 +1,11 @@
 /* MaskD's name resolution and checks, and the program's lifetime; the
  * syntax is read by maskd_parse.c, the state space built by maskd_explore.c. */
-#include "verifier/maskd.h"
+#include "verifier/masking/maskd.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "verifier/maskd_parse.h"
+#include "verifier/masking/maskd_parse.h"
 
 /* ---- checking ---- */
 

@@ -9,7 +9,7 @@
 
 #include "ism/diag.h"
 #include "ism/ydoc.h"
-#include "verifier/maskd.h"
+#include "verifier/masking/maskd.h"
 
 /* Reads the model mapping `model` (keys enums, globals, processes,
  * instances, run; see docs/masking.md). Borrows the tree: the program

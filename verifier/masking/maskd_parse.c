@@ -1,4 +1,4 @@
-#include "verifier/maskd_parse.h"
+#include "verifier/masking/maskd_parse.h"
 
 #include <ctype.h>
 #include <limits.h>

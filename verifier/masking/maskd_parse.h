@@ -12,7 +12,7 @@
 #include "ism/alloc.h"
 #include "ism/expr.h"
 #include "ism/vec.h"
-#include "verifier/maskd.h"
+#include "verifier/masking/maskd.h"
 
 typedef struct {
   const char *name;

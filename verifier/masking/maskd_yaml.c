@@ -1,11 +1,11 @@
-#include "verifier/maskd_yaml.h"
+#include "verifier/masking/maskd_yaml.h"
 
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ism/strbuf.h"
-#include "verifier/maskd_parse.h"
+#include "verifier/masking/maskd_parse.h"
 
 typedef struct {
   maskd_program_t *prog;

@@ -1,4 +1,4 @@
-#include "verifier/lts.h"
+#include "verifier/lts/lts.h"
 
 #include <assert.h>
 #include <stdint.h>

@@ -1,4 +1,4 @@
-#include "verifier/robustness.h"
+#include "verifier/lts/robustness.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-#include "verifier/fsp_compile.h"
+#include "verifier/lts/fsp_compile.h"
 
 #include <stdlib.h>
 #include <string.h>

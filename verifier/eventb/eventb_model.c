@@ -1,4 +1,4 @@
-#include "verifier/eventb_model.h"
+#include "verifier/eventb/eventb_model.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,12 +1,12 @@
 /* The explicit state space of a checked MaskD program (maskd_explore)
  * and MaskD's rendering of a state (maskd_state_string). */
-#include "verifier/maskd.h"
+#include "verifier/masking/maskd.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "verifier/maskd_parse.h"
+#include "verifier/masking/maskd_parse.h"
 
 /* ---- explicit state space ---- */
 

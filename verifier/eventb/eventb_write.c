@@ -2,7 +2,7 @@
  * perceived copies become variables, the invariant is I^S and I^U, plant
  * events act on the true state and re-perceive it (Fig. 4, line 11), and the
  * controller events are the non-vacuous E_u of the robustification. */
-#include "verifier/eventb.h"
+#include "verifier/eventb/eventb.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -4,7 +4,7 @@
 #ifndef VERIFIER_FSP_COMPILE_H
 #define VERIFIER_FSP_COMPILE_H
 
-#include "verifier/fsp_parse.h"
+#include "verifier/lts/fsp_parse.h"
 
 /* A process term after '->' or '=' in the body of c->proc: returns its
  * state (-1 in dead mode). */

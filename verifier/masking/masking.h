@@ -3,7 +3,7 @@
  * transitions, its value by a layered backward attractor over fault counts,
  * the distance 1/w and the refuter's winning play. Weak masking is the
  * strong game on τ-saturated LTSs (masking_saturate).
- * Its LTSs are masking_lts_t, not verifier/lts.h's lts_t: every transition
+ * Its LTSs are masking_lts_t, not verifier/lts/lts.h's lts_t: every transition
  * here carries a kind (normal, fault, internal) that lts_t has no place for;
  * sharing the type needs a per-transition kind array in lts_t. */
 #ifndef VERIFIER_MASKING_H

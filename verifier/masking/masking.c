@@ -1,4 +1,4 @@
-#include "verifier/masking.h"
+#include "verifier/masking/masking.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -13,7 +13,7 @@
 #include <stddef.h>
 
 #include "ism/diag.h"
-#include "verifier/lts.h"
+#include "verifier/lts/lts.h"
 
 typedef struct fsp_file fsp_file_t; /* a parsed file: declarations, not yet compiled processes */
 
