@@ -36,6 +36,15 @@ static const char exit_code_help[] =
     "  2   invalid model or input file\n"
     "  6   internal error\n";
 
+const cli_command_t *const *cli_commands(size_t *count) {
+  *count = NCOMMANDS;
+  return commands;
+}
+
+const char *cli_exit_codes_help(void) { return exit_code_help; }
+
+const char *cli_version(void) { return ISMV_VERSION; }
+
 const cli_value_t *cli_opt(const cli_command_t *cmd, const cli_value_t *values, const char *name) {
   for (size_t i = 0; i < cmd->noptions; i++)
     if (strcmp(cmd->options[i].name, name) == 0) return &values[i];

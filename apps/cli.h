@@ -67,6 +67,12 @@ struct cli_command {
 
 int cli_main(int argc, char **argv, FILE *out, FILE *err);
 
+/* The command table, in `ismv --help` order (static storage), and the exit-code
+ * paragraph every --help ends with; for generated documentation (apps/docgen). */
+const cli_command_t *const *cli_commands(size_t *count);
+const char *cli_exit_codes_help(void);
+const char *cli_version(void);
+
 /* The value of option `name` of cmd (asserts that it exists). */
 const cli_value_t *cli_opt(const cli_command_t *cmd, const cli_value_t *values, const char *name);
 
