@@ -21,6 +21,25 @@ if [ ${#missing[@]} -gt 0 ]; then
     exit 1
   fi
 fi
+# Microsoft's SARIF Multitool (npm) validates the SARIF ismv writes, in `make check`
+# (tests/sarif_validate.sh); it goes to .tools/, outside build/ so `make clean` keeps it.
+multitool=.tools/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool
+if [ ! -x "$multitool" ]; then
+  if ! command -v npm >/dev/null; then
+    if [ "$(id -u)" = 0 ]; then
+      echo "setup: installing nodejs npm"
+      apt-get update -qq
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm
+    else
+      echo "setup: npm is missing (for the SARIF Multitool); install it with:" >&2
+      echo "  sudo apt-get install -y nodejs npm" >&2
+      exit 1
+    fi
+  fi
+  echo "setup: installing the SARIF Multitool into .tools/"
+  npm install --prefix .tools --no-audit --no-fund --loglevel=error @microsoft/sarif-multitool@5.7.0 >/dev/null
+  chmod u+x "$multitool"
+fi
 [ "${1:-}" = --deps ] && exit 0
 make -j"$(nproc)"
 echo "setup: built build/release/ismv; running the robot-car explorer at bound 4:"
