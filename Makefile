@@ -4,6 +4,8 @@
 #   make check MODE=asan   the same under AddressSanitizer + UBSan
 #   make bench        benchmarks (figures and ratios; never part of check)
 #   make format       clang-format every source file
+#   make doc          man page, bash/zsh completion and ismv.pc under build/MODE/doc
+#   make install      PREFIX=/usr/local DESTDIR= : program, man page, completion, docs, library
 MODE ?= release
 BUILD := build/$(MODE)
 CC ?= cc
@@ -29,13 +31,13 @@ else
 endif
 CFLAGS += $(CFLAGS_BASE) $(CFLAGS_MODE)
 
-LIB_SRC := $(sort $(wildcard ism/*.c verifier/*.c verifier/*/*.c probability/*.c)) $(filter-out apps/main.c,$(sort $(wildcard apps/*.c)))
+LIB_SRC := $(sort $(wildcard ism/*.c verifier/*.c verifier/*/*.c probability/*.c)) $(filter-out apps/main.c apps/docgen_main.c,$(sort $(wildcard apps/*.c)))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC := $(sort $(wildcard tests/unit/*_test.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 BIN := $(BUILD)/ismv
 
-.PHONY: all check bench format clean
+.PHONY: all check bench format clean doc install uninstall
 all: $(BIN)
 
 $(BUILD)/libismv.a: $(LIB_OBJ)
@@ -53,7 +55,49 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
-check: $(BIN) $(UNIT_BIN)
+# Documentation generated from the option tables (man page, completions).
+DOCGEN := $(BUILD)/ismv-docgen
+DOC := $(BUILD)/doc
+$(DOCGEN): $(BUILD)/apps/docgen_main.o $(BUILD)/libismv.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+$(DOC)/ismv.1: $(DOCGEN)
+	@mkdir -p $(DOC)
+	$(DOCGEN) man > $@.tmp && mv $@.tmp $@
+$(DOC)/ismv.bash: $(DOCGEN)
+	@mkdir -p $(DOC)
+	$(DOCGEN) bash > $@.tmp && mv $@.tmp $@
+$(DOC)/_ismv: $(DOCGEN)
+	@mkdir -p $(DOC)
+	$(DOCGEN) zsh > $@.tmp && mv $@.tmp $@
+doc: $(DOC)/ismv.1 $(DOC)/ismv.bash $(DOC)/_ismv
+
+# make install PREFIX=/usr DESTDIR=/tmp/stage: the program, its man page, bash and
+# zsh completion, the documentation, and libismv.a with its headers and ismv.pc.
+PREFIX ?= /usr/local
+DESTDIR ?=
+VERSION := $(shell sed -n 's/^\#define ISMV_VERSION "\(.*\)"/\1/p' apps/cli.c)
+HEADERS := $(sort $(wildcard ism/*.h verifier/*.h verifier/*/*.h probability/*.h apps/*.h))
+install: $(BIN) doc
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions \
+	  $(DESTDIR)$(PREFIX)/share/doc/ismv/docs $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/ismv
+	install -m 644 $(DOC)/ismv.1 $(DESTDIR)$(PREFIX)/share/man/man1/ismv.1
+	install -m 644 $(DOC)/ismv.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/ismv
+	install -m 644 $(DOC)/_ismv $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_ismv
+	install -m 644 README.md $(DESTDIR)$(PREFIX)/share/doc/ismv/README.md
+	install -m 644 docs/*.md $(DESTDIR)$(PREFIX)/share/doc/ismv/docs/
+	install -m 644 $(BUILD)/libismv.a $(DESTDIR)$(PREFIX)/lib/libismv.a
+	printf 'prefix=%s\nincludedir=$${prefix}/include/ismv\nlibdir=$${prefix}/lib\n\nName: ismv\nDescription: %s\nVersion: %s\nRequires.private: %s\nCflags: -I$${includedir}\nLibs: -L$${libdir} -lismv\nLibs.private: -lm -pthread\n' \
+	  '$(PREFIX)' 'the verifier library behind the ismv program' '$(VERSION)' '$(PKGS)' > $(DESTDIR)$(PREFIX)/lib/pkgconfig/ismv.pc
+	for h in $(HEADERS); do install -D -m 644 $$h $(DESTDIR)$(PREFIX)/include/ismv/$$h || exit 1; done
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/ismv $(DESTDIR)$(PREFIX)/share/man/man1/ismv.1 \
+	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions/ismv $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_ismv \
+	  $(DESTDIR)$(PREFIX)/lib/libismv.a $(DESTDIR)$(PREFIX)/lib/pkgconfig/ismv.pc
+	rm -rf $(DESTDIR)$(PREFIX)/share/doc/ismv $(DESTDIR)$(PREFIX)/include/ismv
+
+check: $(BIN) $(UNIT_BIN) doc
 	@ISMV=$(BIN) UNIT_DIR=$(BUILD)/tests MODE=$(MODE) bash tests/run.sh
 
 bench: $(BIN)
@@ -65,7 +109,7 @@ format:
 clean:
 	rm -rf build
 
--include $(LIB_OBJ:.o=.d) $(BUILD)/apps/main.d $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/unit/%.d)
+-include $(LIB_OBJ:.o=.d) $(BUILD)/apps/main.d $(BUILD)/apps/docgen_main.d $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/unit/%.d)
 
 # Keep object files of test programs (make would delete them as intermediates).
 .SECONDARY:

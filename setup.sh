@@ -2,10 +2,15 @@
 # One command on a fresh Debian bookworm machine: install what is missing,
 # build ismv, and run `ismv verify` on the bundled robot-car explorer.
 #   ./setup.sh            install (as root) or print the install line, build, run the example
-#   ./setup.sh --deps     only make sure the dependencies are installed
+#   ./setup.sh --deps     only make sure the dependencies (build and test) are installed
+#   ./setup.sh --build-deps   only what building ismv needs (used by the GitHub Action)
 set -euo pipefail
 cd "$(dirname "$0")"
-packages=(build-essential pkg-config libz3-dev libgsl-dev libyaml-dev python3 time)
+build_packages=(build-essential pkg-config libz3-dev libgsl-dev libyaml-dev)
+# for `make check` and the benchmarks: scripts, GNU time, man -l, zsh -n
+test_packages=(python3 time man-db zsh)
+packages=("${build_packages[@]}" "${test_packages[@]}")
+[ "${1:-}" = --build-deps ] && packages=("${build_packages[@]}")
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -20,6 +25,26 @@ if [ ${#missing[@]} -gt 0 ]; then
     echo "  sudo apt-get install -y ${missing[*]}" >&2
     exit 1
   fi
+fi
+[ "${1:-}" = --build-deps ] && exit 0
+# Microsoft's SARIF Multitool (npm) validates the SARIF ismv writes, in `make check`
+# (tests/sarif_validate.sh); it goes to .tools/, outside build/ so `make clean` keeps it.
+multitool=.tools/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool
+if [ ! -x "$multitool" ]; then
+  if ! command -v npm >/dev/null; then
+    if [ "$(id -u)" = 0 ]; then
+      echo "setup: installing nodejs npm"
+      apt-get update -qq
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm
+    else
+      echo "setup: npm is missing (for the SARIF Multitool); install it with:" >&2
+      echo "  sudo apt-get install -y nodejs npm" >&2
+      exit 1
+    fi
+  fi
+  echo "setup: installing the SARIF Multitool into .tools/"
+  npm install --prefix .tools --no-audit --no-fund --loglevel=error @microsoft/sarif-multitool@5.7.0 >/dev/null
+  chmod u+x "$multitool"
 fi
 [ "${1:-}" = --deps ] && exit 0
 make -j"$(nproc)"

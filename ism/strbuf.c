@@ -1,6 +1,7 @@
 #include "ism/strbuf.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,9 +67,47 @@ void strbuf_json_string(strbuf_t *sb, const char *s) {
     case '\t': strbuf_puts(sb, "\\t"); break;
     case '\r': strbuf_puts(sb, "\\r"); break;
     default:
-      if (*p < 0x20) strbuf_printf(sb, "\\u%04x", *p);
-      else strbuf_putc(sb, (char)*p);
+      if (*p < 0x20)
+        strbuf_printf(sb, "\\u%04x", *p);
+      else
+        strbuf_putc(sb, (char)*p);
     }
+  }
+  strbuf_putc(sb, '"');
+}
+
+void strbuf_xml_text(strbuf_t *sb, const char *s) {
+  for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+    switch (*p) {
+    case '&': strbuf_puts(sb, "&amp;"); break;
+    case '<': strbuf_puts(sb, "&lt;"); break;
+    case '>': strbuf_puts(sb, "&gt;"); break;
+    case '"': strbuf_puts(sb, "&quot;"); break;
+    case '\'': strbuf_puts(sb, "&apos;"); break;
+    case '\t':
+    case '\n':
+    case '\r': strbuf_putc(sb, (char)*p); break;
+    default:
+      if (*p < 0x20)
+        strbuf_puts(sb, "\xef\xbf\xbd"); /* U+FFFD */
+      else
+        strbuf_putc(sb, (char)*p);
+    }
+  }
+}
+
+void strbuf_csv_field(strbuf_t *sb, const char *s) {
+  size_t n = strlen(s);
+  bool quote = n > 0 && (s[0] == ' ' || s[n - 1] == ' ');
+  for (const char *p = s; *p && !quote; p++) quote = *p == ',' || *p == '"' || *p == '\n' || *p == '\r';
+  if (!quote) {
+    strbuf_puts(sb, s);
+    return;
+  }
+  strbuf_putc(sb, '"');
+  for (const char *p = s; *p; p++) {
+    if (*p == '"') strbuf_putc(sb, '"');
+    strbuf_putc(sb, *p);
   }
   strbuf_putc(sb, '"');
 }

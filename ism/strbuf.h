@@ -20,6 +20,13 @@ void strbuf_putn(strbuf_t *sb, const char *s, size_t n);
 void strbuf_printf(strbuf_t *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Appends s as a JSON string literal, quotes included. */
 void strbuf_json_string(strbuf_t *sb, const char *s);
+/* Appends s as XML 1.0 character data or attribute text: & < > " ' as
+ * entities; control characters XML 1.0 forbids (all below 0x20 except tab,
+ * newline, carriage return) as U+FFFD, so the document stays well-formed. */
+void strbuf_xml_text(strbuf_t *sb, const char *s);
+/* Appends s as one RFC 4180 CSV field: quoted (with "" for ") when it holds a
+ * comma, quote, CR or LF or starts or ends with a space; verbatim otherwise. */
+void strbuf_csv_field(strbuf_t *sb, const char *s);
 /* Appends a double the shortest way that reads back exactly ("%.17g" trimmed),
  * as JSON needs it: integers without a fraction, no inf/nan (those become null). */
 void strbuf_json_number(strbuf_t *sb, double x);

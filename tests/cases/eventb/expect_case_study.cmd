@@ -1,1 +1,1 @@
-check tests/cases/eventb/expect_case_study.yaml
+check --verbose tests/cases/eventb/expect_case_study.yaml

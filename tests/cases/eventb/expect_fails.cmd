@@ -1,1 +1,1 @@
-check tests/cases/eventb/expect_fails.yaml
+check --verbose tests/cases/eventb/expect_fails.yaml

@@ -1,1 +1,1 @@
-check examples/robustness/abp/naive.yaml examples/robustness/abp/abp.yaml examples/robustness/abp/abp_fortis.yaml examples/robustness/abp/naive_fortis.yaml examples/robustness/therac/design.yaml examples/robustness/therac/property.yaml
+check --verbose examples/robustness/abp/naive.yaml examples/robustness/abp/abp.yaml examples/robustness/abp/abp_fortis.yaml examples/robustness/abp/naive_fortis.yaml examples/robustness/therac/design.yaml examples/robustness/therac/property.yaml

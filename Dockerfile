@@ -1,0 +1,26 @@
+# ismv in a container: Debian bookworm-slim, two stages (build, run), runs as a
+# user without privileges. Build and use (docs/ci.md):
+#   docker build -t ismv .
+#   docker run --rm -v "$PWD:/work" ismv check -f sarif models/*.yaml
+FROM debian:bookworm-slim AS build
+RUN apt-get update \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+      build-essential pkg-config libz3-dev libgsl-dev libyaml-dev \
+ && rm -rf /var/lib/apt/lists/*
+WORKDIR /src
+COPY . .
+RUN make clean && make -j"$(nproc)" && make install PREFIX=/usr/local DESTDIR=/stage
+
+FROM debian:bookworm-slim
+RUN apt-get update \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+      libz3-4 libgsl27 libgslcblas0 libyaml-0-2 \
+ && rm -rf /var/lib/apt/lists/* \
+ && useradd --create-home --uid 10001 ismv
+COPY --from=build /stage/usr/local/bin/ismv /usr/local/bin/ismv
+COPY --from=build /stage/usr/local/share/man/man1/ismv.1 /usr/local/share/man/man1/ismv.1
+COPY --from=build /stage/usr/local/share/doc/ismv /usr/local/share/doc/ismv
+USER ismv
+WORKDIR /work
+ENTRYPOINT ["ismv"]
+CMD ["--help"]

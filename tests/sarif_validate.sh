@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Every SARIF ismv writes passes Microsoft's SARIF Multitool with its SARIF and
+# GitHub rules (`validate --rule-kind "Gh;Sarif"`): zero errors. The tool comes
+# from npm via ./setup.sh --deps into .tools/; without node on the machine the
+# test says so and passes, with node but without the tool it fails.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mt=.tools/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool
+if [ ! -x "$mt" ]; then
+  if command -v node >/dev/null; then echo "SARIF Multitool missing: run ./setup.sh --deps"; exit 1; fi
+  echo "skipped: no node on this machine (the SARIF Multitool needs npm)"
+  exit 0
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+produce() { # NAME ARGS...: run ismv with ARGS, keep its stdout as NAME.sarif
+  local name=$1; shift
+  "$ISMV" "$@" >"$tmp/$name.sarif" 2>/dev/null || true
+}
+produce check-mixed check -f sarif tests/models/verify/explorer-b1-ideal.yaml tests/models/verify/errors/expect-fails.yaml \
+  tests/models/verify/errors/duplicate-key.yaml
+produce check-clean check -f sarif tests/models/verify/explorer-b1-ideal.yaml
+n=0
+for f in "$tmp"/*.sarif; do
+  n=$((n + 1))
+  "$mt" validate --rule-kind "Gh;Sarif" -o "$tmp/validated-$n.json" "$f" >"$tmp/log" 2>&1 || true
+  if grep -q ': error ' "$tmp/log" || ! grep -q 'Analysis completed successfully' "$tmp/log"; then
+    echo "$(basename "$f"):"; grep -E ': error |rror' "$tmp/log" | head -20; exit 1
+  fi
+done
+echo "sarif: $n files valid"
