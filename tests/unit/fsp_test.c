@@ -11,7 +11,6 @@
 #include "verifier/lts/fsp.h"
 #include "tests/unit/check.h"
 
-
 static void sizes(const char *path, const char *proc, int states, int trans) {
   lts_labels_t L;
   lts_labels_init(&L);
@@ -20,8 +19,8 @@ static void sizes(const char *path, const char *proc, int states, int trans) {
   fsp_file_t *f = fsp_parse_file(path, &L, &d);
   lts_t *l = f ? fsp_compile(f, fsp_pick_process(f, proc), &d) : NULL;
   if (!l || l->nstates != states || l->ntrans != trans) {
-    fprintf(stderr, "%s: expected %d states, %d transitions; got %d, %d\n", path, states, trans, l ? l->nstates : -1,
-            l ? l->ntrans : -1);
+    fprintf(stderr, "%s: expected %d states, %d transitions; got %d, %d\n", path, states, trans,
+            l ? l->nstates : -1, l ? l->ntrans : -1);
     check_failures++;
   }
   lts_free(l);
@@ -43,8 +42,10 @@ static void error_at(const char *text, int line, int col, const char *message) {
             strcmp(d.items[0].message, message) == 0;
   if (!ok) {
     fprintf(stderr, "for %s\n  expected %d:%d: %s\n", text, line, col, message);
-    if (d.count) fprintf(stderr, "  got %d:%d: %s\n", d.items[0].loc.line, d.items[0].loc.col, d.items[0].message);
-    else fprintf(stderr, "  got no error\n");
+    if (d.count)
+      fprintf(stderr, "  got %d:%d: %s\n", d.items[0].loc.line, d.items[0].loc.col, d.items[0].message);
+    else
+      fprintf(stderr, "  got no error\n");
     check_failures++;
   }
   lts_free(l);
@@ -61,12 +62,42 @@ static void compiles(const char *text, const char *proc, int states, int trans, 
   fsp_file_t *f = fsp_parse_string("t.lts", text, &L, &d);
   lts_t *l = f ? fsp_compile(f, proc ? proc : fsp_last_process(f), &d) : NULL;
   if (!l || l->nstates != states || l->ntrans != trans || l->nalphabet != nalpha) {
-    fprintf(stderr, "for %s\n  expected %d/%d/%d, got %d/%d/%d%s%s\n", text, states, trans, nalpha, l ? l->nstates : -1,
-            l ? l->ntrans : -1, l ? l->nalphabet : -1, d.count ? ": " : "", d.count ? d.items[0].message : "");
+    fprintf(stderr, "for %s\n  expected %d/%d/%d, got %d/%d/%d%s%s\n", text, states, trans, nalpha,
+            l ? l->nstates : -1, l ? l->ntrans : -1, l ? l->nalphabet : -1, d.count ? ": " : "",
+            d.count ? d.items[0].message : "");
     check_failures++;
   }
   lts_free(l);
   fsp_free(f);
+  diag_free(&d);
+  lts_labels_free(&L);
+}
+
+/* The last processes of `files` composed in parallel have this size. */
+static void composed(const char *const *files, int n, int states, int trans) {
+  lts_labels_t L;
+  lts_labels_init(&L);
+  diag_list_t d;
+  diag_init(&d);
+  lts_t *parts[8] = {0};
+  fsp_file_t *f[8] = {0};
+  bool ok = true;
+  for (int i = 0; i < n; i++) {
+    f[i] = fsp_parse_file(files[i], &L, &d);
+    parts[i] = f[i] ? fsp_compile(f[i], fsp_last_process(f[i]), &d) : NULL;
+    ok &= parts[i] != NULL;
+  }
+  lts_t *l = ok ? lts_compose((const lts_t *const *)parts, n) : NULL;
+  if (!l || l->nstates != states || l->ntrans != trans) {
+    fprintf(stderr, "%s...: expected %d states, %d transitions; got %d, %d\n", files[0], states, trans,
+            l ? l->nstates : -1, l ? l->ntrans : -1);
+    check_failures++;
+  }
+  lts_free(l);
+  for (int i = 0; i < n; i++) {
+    lts_free(parts[i]);
+    fsp_free(f[i]);
+  }
   diag_free(&d);
   lts_labels_free(&L);
 }
@@ -85,7 +116,8 @@ static void anchor_file(const char *path) {
     if (!l) ok = false;
     lts_free(l);
   }
-  if (ok) anchors_ok++;
+  if (ok)
+    anchors_ok++;
   else if (d.count && strstr(d.items[0].message, "is not supported") &&
            (strstr(d.items[0].message, "'fluent'") || strstr(d.items[0].message, "'assert'")))
     anchors_rejected++;
@@ -114,8 +146,10 @@ static void anchors(const char *root) {
       struct stat st;
       if (stat(path, &st) != 0) continue;
       size_t n = strlen(e->d_name);
-      if (S_ISDIR(st.st_mode) && top < 4096) stack[top++] = strdup(path);
-      else if (n > 4 && strcmp(e->d_name + n - 4, ".lts") == 0) anchor_file(path);
+      if (S_ISDIR(st.st_mode) && top < 4096)
+        stack[top++] = strdup(path);
+      else if (n > 4 && strcmp(e->d_name + n - 4, ".lts") == 0)
+        anchor_file(path);
     }
     if (dp) closedir(dp);
     free(dir);
@@ -135,15 +169,38 @@ int main(void) {
   compiles("P = (a -> b -> P).", NULL, 2, 2, 2);
   compiles("P = (a -> STOP | b -> STOP).", NULL, 2, 2, 2);
   compiles("P = (a -> END)+{c}.", NULL, 2, 1, 2);
-  compiles("const N = 2\nrange R = 0..N\nP = C[0], C[i:R] = (when (i < N) up -> C[i+1] | when (i > 0) down -> C[i-1]).", NULL,
-           3, 4, 2);
+  compiles("const N = 2\nrange R = 0..N\nP = C[0], C[i:R] = (when (i < N) up -> C[i+1] | when (i > 0) down "
+           "-> C[i-1]).",
+           NULL, 3, 4, 2);
   compiles("P = (a[i:0..2] -> if i == 1 then STOP else P).", NULL, 2, 3, 3);
   compiles("property P = (a -> b -> P).", NULL, 3, 4, 2);
-  compiles("set S = {x, y}\nP = ({S}[i:1..2] -> P)\\{x}.", NULL, 1, 3, 2); /* x[1], x[2] hide to one tau loop */
+  compiles("set S = {x, y}\nP = ({S}[i:1..2] -> P)\\{x}.", NULL, 1, 3,
+           2); /* x[1], x[2] hide to one tau loop */
   compiles("P = (a -> P).\n||C = (one:P || two:P).", NULL, 1, 2, 2);
   compiles("P = (a -> P).\n||C = ({one, two}::P).", NULL, 1, 2, 2);
   compiles("P = (a -> b -> P).\n||C = (P)/{x/a}@{x}.", NULL, 2, 2, 1);
   compiles("Q(N=1) = (a[N] -> Q).\n||C = (Q(3) || Q).", NULL, 1, 2, 2);
+
+  /* composite relabelling applies to each component, as LTSA: labels it
+   * merges synchronise (LTSA's manual: SEMA2 has 4 states, 5 transitions) */
+  compiles(
+      "SEMA = (up -> down -> SEMA).\n"
+      "||SEMA2 = (first:SEMA || second:SEMA)/{up/first.up, mid/first.down, mid/second.up, down/second.down}.",
+      NULL, 4, 5, 3);
+  compiles("SEMA = (up -> down -> SEMA).\n||SEMA2 = (SEMA/{mid/down} || SEMA/{mid/up}).", NULL, 4, 5, 3);
+  compiles("SEMA = (up -> down -> SEMA).\n||TWO = (first:SEMA || second:SEMA).\n"
+           "||SEMA2 = TWO/{up/first.up, mid/first.down, mid/second.up, down/second.down}.",
+           NULL, 4, 5, 3);
+  /* hiding makes a composite one machine before it is relabelled: mid of
+   * one copy no longer meets the other */
+  compiles(
+      "SEMA = (up -> down -> SEMA).\n||ONE = SEMA\\{}.\n"
+      "||SEMA2 = (first:ONE || second:ONE)/{up/first.up, mid/first.down, mid/second.up, down/second.down}.",
+      NULL, 4, 5, 3);
+  /* one old label to two new ones: composed first, then relabelled */
+  compiles("A = (a -> A).\nB = (b -> B).\n||C = (A || B)/{{x, y}/a}.", NULL, 1, 3, 3);
+  /* prefix first, then relabelling (LTSA's order) */
+  compiles("P = (a -> b -> P).\n||C = (p:P || q:P)/{go/p.a, go/q.a}.", NULL, 4, 5, 3);
 
   error_at("P = (a -> ).", 1, 11, "expected a process (a name, STOP, END, ERROR or '('), found ')'");
   error_at("P = (a -> Q).", 1, 11, "undefined process 'Q'");
@@ -157,6 +214,18 @@ int main(void) {
 
   struct stat st;
   if (stat("../shared/anchors/lts", &st) == 0) {
+    /* the Fortis thesis pumps: LINES of pump2, and lines || power || alarm
+     * (Fortis reports one more state: its extra error state) */
+#define TE "../shared/anchors/lts/fortis-core/thesis-examples/"
+    sizes(TE "pump2/lines.lts", "LINES", 97, 416);
+    sizes(TE "pump3/lines.lts", "LINES", 793, 4594);
+    const char *pump1[] = {TE "pump/lines.lts", TE "pump/power.lts", TE "pump/alarm.lts"};
+    const char *pump2[] = {TE "pump2/lines.lts", TE "pump2/power.lts", TE "pump2/alarm.lts"};
+    const char *pump3[] = {TE "pump3/lines.lts", TE "pump3/power.lts", TE "pump3/alarm.lts"};
+    composed(pump1, 3, 104, 484);
+    composed(pump2, 3, 760, 4794);
+    composed(pump3, 3, 6248, 49854);
+#undef TE
     anchors("../shared/anchors/lts");
     CHECK(anchors_ok >= 460);
     CHECK(anchors_rejected <= 10);

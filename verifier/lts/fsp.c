@@ -49,7 +49,8 @@ static void parse_process(fsp_ctx_t *c, bool property, const fsp_token_t *name) 
       next(c);
       fsp_expect(c, FSP_TOK_LIDENT, "an index variable (lower case)");
       fsp_expect(c, FSP_TOK_COLON, "':'");
-      if (at(c, FSP_TOK_UIDENT) && peek2(c)->kind == FSP_TOK_RBRACK) next(c);
+      if (at(c, FSP_TOK_UIDENT) && peek2(c)->kind == FSP_TOK_RBRACK)
+        next(c);
       else {
         fsp_expr(c);
         fsp_expect(c, FSP_TOK_DOTDOT, "'..'");
@@ -96,7 +97,7 @@ static void parse_composite(fsp_ctx_t *c, bool property) {
   fsp_comp_body(c, &parts);
   VEC_FREE(&parts);
   pp->trailer = c->pos;
-  fsp_skip_trailer(c, false);
+  pp->hides = fsp_skip_trailer(c, false);
   c->live = live;
   fsp_expect(c, FSP_TOK_DOT, "'.' at the end of the definition");
 }
@@ -110,7 +111,8 @@ static void add_named_set(fsp_ctx_t *c, bool menu) {
   fsp_named_set_t s = {name->text, arena_alloc(&c->f->arena, (items.len + 1) * sizeof(char *)), items.len};
   if (items.len) memcpy(s.items, items.data, items.len * sizeof(char *));
   VEC_FREE(&items);
-  if (menu) VEC_PUSH(&c->f->menus, s);
+  if (menu)
+    VEC_PUSH(&c->f->menus, s);
   else {
     if (fsp_find_set(c->f, s.name)) fsp_fail(c, name->loc, "set '%s' is defined twice", s.name);
     VEC_PUSH(&c->f->sets, s);
@@ -150,8 +152,10 @@ static void parse_decls(fsp_ctx_t *c) {
       add_named_set(c, true);
     } else if (fsp_is_kw(t, "property")) {
       next(c);
-      if (accept(c, FSP_TOK_OROR)) parse_composite(c, true);
-      else parse_process(c, true, fsp_expect(c, FSP_TOK_UIDENT, "a process name (upper case)"));
+      if (accept(c, FSP_TOK_OROR))
+        parse_composite(c, true);
+      else
+        parse_process(c, true, fsp_expect(c, FSP_TOK_UIDENT, "a process name (upper case)"));
     } else if (t->kind == FSP_TOK_OROR) {
       next(c);
       parse_composite(c, false);
@@ -296,4 +300,3 @@ const char *const *fsp_menu(const fsp_file_t *f, const char *name, size_t *count
   *count = 0;
   return NULL;
 }
-

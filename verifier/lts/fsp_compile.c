@@ -159,7 +159,8 @@ int fsp_target(fsp_ctx_t *c) {
     if (fsp_is_kw(peek(c), "else")) {
       next(c);
       r = fsp_target(c);
-    } else if (live && !cond) r = special_state(c, &c->stop, false);
+    } else if (live && !cond)
+      r = special_state(c, &c->stop, false);
     c->live = live;
     return cond ? a : r;
   }
@@ -277,8 +278,7 @@ static void relabel_new_cb(fsp_ctx_t *c, const char *label, void *data) {
 
 static void parse_relabel(fsp_ctx_t *c, relabel_t *r) {
   fsp_expect(c, FSP_TOK_LBRACE, "'{'");
-  if (!at(c, FSP_TOK_RBRACE))
-    do {
+  if (!at(c, FSP_TOK_RBRACE)) do {
       size_t new_pos = c->pos;
       fsp_skip_label(c);
       fsp_expect(c, FSP_TOK_SLASH, "'/'");
@@ -311,20 +311,20 @@ static lts_t *apply_relabel(fsp_ctx_t *c, const lts_t *l, const relabel_t *r) {
   /* map each label once: the list of its new names */
   VEC(int) *map = xcalloc((size_t)nlab, sizeof *map);
   bool *done = xcalloc((size_t)nlab, sizeof *done);
-#define MAP_LABEL(lab)                                                                    \
-  do {                                                                                    \
-    if ((lab) < nlab && !done[lab]) {                                                     \
-      done[lab] = true;                                                                   \
-      const char *nm = lts_label_name(c->f->labels, (lab));                               \
-      for (size_t k = 0; k < r->olds->len; k++)                                            \
-        if (lts_label_has_prefix(nm, r->olds->data[k])) {                                  \
-          strbuf_clear(&sb);                                                              \
-          strbuf_puts(&sb, r->news->data[k]);                                              \
-          strbuf_puts(&sb, nm + strlen(r->olds->data[k]));                                 \
-          VEC_PUSH(&map[lab], lts_label(c->f->labels, strbuf_str(&sb)));                  \
-        }                                                                                 \
-      if (map[lab].len == 0) VEC_PUSH(&map[lab], (lab));                                  \
-    }                                                                                     \
+#define MAP_LABEL(lab)                                                                                       \
+  do {                                                                                                       \
+    if ((lab) < nlab && !done[lab]) {                                                                        \
+      done[lab] = true;                                                                                      \
+      const char *nm = lts_label_name(c->f->labels, (lab));                                                  \
+      for (size_t k = 0; k < r->olds->len; k++)                                                              \
+        if (lts_label_has_prefix(nm, r->olds->data[k])) {                                                    \
+          strbuf_clear(&sb);                                                                                 \
+          strbuf_puts(&sb, r->news->data[k]);                                                                \
+          strbuf_puts(&sb, nm + strlen(r->olds->data[k]));                                                   \
+          VEC_PUSH(&map[lab], lts_label(c->f->labels, strbuf_str(&sb)));                                     \
+        }                                                                                                    \
+      if (map[lab].len == 0) VEC_PUSH(&map[lab], (lab));                                                     \
+    }                                                                                                        \
   } while (0)
   for (int i = 0; i < l->nalphabet; i++) {
     int a = l->alphabet[i];
@@ -545,14 +545,59 @@ static lts_t *relabelled(fsp_ctx_t *c, lts_t *l) {
   return l;
 }
 
-/* One element of a composition; appends its LTSs to parts. */
+/* The machines of one composite, composed into one when `compose`. */
+static lts_t *compose_all(fsp_ctx_t *c, const fsp_ltsvec_t *m) {
+  if (m->len == 1) return m->data[0];
+  return keep_temp(c, lts_compose((const lts_t *const *)m->data, (int)m->len));
+}
+
+/* Whether relabelling `r` maps some label of the machines to two or more
+ * new labels: then, as in LTSA, the machines are composed first (copies of
+ * one action in separate machines would not synchronise as one). */
+static bool one_to_many(fsp_ctx_t *c, const fsp_ltsvec_t *m, const relabel_t *r) {
+  for (size_t i = 0; i < m->len; i++)
+    for (int a = 0; a < m->data[i]->nalphabet; a++) {
+      const char *nm = lts_label_name(c->f->labels, m->data[i]->alphabet[a]);
+      const char *first = NULL;
+      for (size_t k = 0; k < r->olds->len; k++)
+        if (lts_label_has_prefix(nm, r->olds->data[k])) {
+          if (first && strcmp(first, r->news->data[k]) != 0) return true;
+          first = r->news->data[k];
+        }
+    }
+  return false;
+}
+
+/* Relabels every machine of `m` in place (LTSA relabels the components of
+ * a composite before composing them, so labels it merges synchronise). */
+static void relabel_machines(fsp_ctx_t *c, fsp_ltsvec_t *m) {
+  relabel_t r = {fsp_open_strs(c), fsp_open_strs(c)};
+  parse_relabel(c, &r);
+  if (c->live && m->len > 1 && one_to_many(c, m, &r)) {
+    lts_t *all = compose_all(c, m);
+    m->len = 0;
+    VEC_PUSH(m, all);
+  }
+  if (c->live)
+    for (size_t i = 0; i < m->len; i++) m->data[i] = apply_relabel(c, m->data[i], &r);
+  fsp_close_strs(c);
+  fsp_close_strs(c);
+}
+
+static void def_machines(fsp_ctx_t *c, fsp_proc_def_t *p, const fsp_val_t *args, size_t nargs, loc_t loc,
+                         fsp_ltsvec_t *out);
+
+/* One element of a composition; appends its machines (not yet composed)
+ * to parts: prefixes, then relabelling, are applied to each machine. */
 static void comp_elem(fsp_ctx_t *c, fsp_ltsvec_t *parts) {
   fsp_strvec_t *prefixes = fsp_open_strs(c);
   bool shared = false;
   if (fsp_starts_label(c)) {
     fsp_labels_of(c, prefixes);
-    if (accept(c, FSP_TOK_COLONCOLON)) shared = true;
-    else fsp_expect(c, FSP_TOK_COLON, "':' or '::'");
+    if (accept(c, FSP_TOK_COLONCOLON))
+      shared = true;
+    else
+      fsp_expect(c, FSP_TOK_COLON, "':' or '::'");
   }
   fsp_ltsvec_t *inner = open_list(c);
   loc_t loc = peek(c)->loc;
@@ -564,8 +609,7 @@ static void comp_elem(fsp_ctx_t *c, fsp_ltsvec_t *parts) {
     fsp_val_t args[16];
     size_t nargs = 0;
     if (accept(c, FSP_TOK_LPAREN)) {
-      if (!at(c, FSP_TOK_RPAREN))
-        do {
+      if (!at(c, FSP_TOK_RPAREN)) do {
           loc_t l = peek(c)->loc;
           fsp_val_t v = fsp_expr(c);
           if (nargs == 16) fsp_fail(c, l, "more than 16 arguments");
@@ -581,27 +625,31 @@ static void comp_elem(fsp_ctx_t *c, fsp_ltsvec_t *parts) {
         for (size_t i = 0; i < c->f->procs.len && nc < 256; i++) cands[nc++] = c->f->procs.data[i].name;
         undefined_process(c, t, cands, nc);
       }
-      VEC_PUSH(inner, fsp_compile_def(c, p, args, nargs, loc));
+      def_machines(c, p, args, nargs, loc, inner);
     }
   }
-  lts_t *l = NULL;
-  if (c->live)
-    l = inner->len == 1 ? inner->data[0]
-                        : keep_temp(c, lts_compose((const lts_t *const *)inner->data, (int)inner->len));
-  close_list(c);
-  if (accept(c, FSP_TOK_SLASH)) l = relabelled(c, l);
-  if (at(c, FSP_TOK_BACKSLASH) || at(c, FSP_TOK_AT)) l = hide_or_restrict(c, l);
-  if (l) {
-    if (prefixes->len == 0) VEC_PUSH(parts, l);
-    else if (shared) VEC_PUSH(parts, prefix_lts(c, l, prefixes));
-    else
-      for (size_t k = 0; k < prefixes->len; k++) {
-        fsp_strvec_t *one = fsp_open_strs(c);
-        VEC_PUSH(one, prefixes->data[k]);
-        VEC_PUSH(parts, prefix_lts(c, l, one));
-        fsp_close_strs(c);
-      }
+  fsp_ltsvec_t *machines = open_list(c);
+  if (prefixes->len == 0 || !c->live)
+    for (size_t i = 0; i < inner->len; i++) VEC_PUSH(machines, inner->data[i]);
+  else if (shared)
+    for (size_t i = 0; i < inner->len; i++) VEC_PUSH(machines, prefix_lts(c, inner->data[i], prefixes));
+  else
+    for (size_t k = 0; k < prefixes->len; k++) {
+      fsp_strvec_t *one = fsp_open_strs(c);
+      VEC_PUSH(one, prefixes->data[k]);
+      for (size_t i = 0; i < inner->len; i++) VEC_PUSH(machines, prefix_lts(c, inner->data[i], one));
+      fsp_close_strs(c);
+    }
+  if (accept(c, FSP_TOK_SLASH)) relabel_machines(c, machines);
+  if (at(c, FSP_TOK_BACKSLASH) || at(c, FSP_TOK_AT)) {
+    lts_t *l = c->live && machines->len ? compose_all(c, machines) : NULL;
+    l = hide_or_restrict(c, l);
+    machines->len = 0;
+    if (l) VEC_PUSH(machines, l);
   }
+  for (size_t i = 0; i < machines->len; i++) VEC_PUSH(parts, machines->data[i]);
+  close_list(c);
+  close_list(c);
   fsp_close_strs(c);
 }
 
@@ -617,46 +665,72 @@ void fsp_comp_body(fsp_ctx_t *c, fsp_ltsvec_t *parts) {
   if (accept(c, FSP_TOK_LPAREN)) {
     comp_list(c, parts);
     fsp_expect(c, FSP_TOK_RPAREN, "')'");
-  } else comp_elem(c, parts);
+    if (accept(c, FSP_TOK_SLASH)) relabel_machines(c, parts);
+  } else
+    comp_elem(c, parts);
+}
+
+/* The machines of composite p: its body's machines, relabelled by the
+ * trailer's `/{...}`; not composed, not hidden. */
+static void composite_machines(fsp_ctx_t *c, fsp_proc_def_t *p, const fsp_val_t *args, size_t nargs,
+                               loc_t loc, fsp_ltsvec_t *out) {
+  bind_params(c, p, args, nargs, loc);
+  c->pos = p->body;
+  fsp_comp_body(c, out);
+  c->pos = p->trailer;
+  if (accept(c, FSP_TOK_SLASH)) relabel_machines(c, out);
 }
 
 static lts_t *compile_composite(fsp_ctx_t *c, fsp_proc_def_t *p, const fsp_val_t *args, size_t nargs,
                                 loc_t loc) {
   size_t env_len = c->env.len;
-  bind_params(c, p, args, nargs, loc);
-  c->pos = p->body;
   fsp_ltsvec_t *parts = open_list(c);
-  fsp_comp_body(c, parts);
-  lts_t *l = parts->len == 1 ? parts->data[0]
-                             : keep_temp(c, lts_compose((const lts_t *const *)parts->data, (int)parts->len));
+  composite_machines(c, p, args, nargs, loc, parts);
+  lts_t *l = compose_all(c, parts);
   close_list(c);
-  l = apply_trailer(c, l, false);
+  if (at(c, FSP_TOK_BACKSLASH) || at(c, FSP_TOK_AT)) l = hide_or_restrict(c, l);
   c->env.len = env_len;
   lts_t *r = keep_temp(c, lts_reachable(l));
   if (p->property) r = keep_temp(c, lts_property(r));
   return r;
 }
 
-lts_t *fsp_compile_def(fsp_ctx_t *c, fsp_proc_def_t *p, const fsp_val_t *args, size_t nargs, loc_t loc) {
+/* Runs `p` in a fresh environment (a definition sees only its own
+ * parameters and the constants) and appends its machines to out: the
+ * components of a composite that neither hides nor is a property (LTSA
+ * flattens those), else the one compiled LTS. */
+static void def_machines(fsp_ctx_t *c, fsp_proc_def_t *p, const fsp_val_t *args, size_t nargs, loc_t loc,
+                         fsp_ltsvec_t *out) {
   if (++c->depth > 100) fsp_fail(c, loc, "process '%s' is composed of itself", p->name);
   size_t save = c->pos;
   size_t env_len = c->env.len;
-  /* a definition sees only its own parameters and the constants */
-  VEC(fsp_binding_t) saved = {0};
-  for (size_t i = 0; i < c->env.len; i++) VEC_PUSH(&saved, c->env.data[i]);
+  fsp_binding_t *saved = xmalloc((env_len + 1) * sizeof *saved);
+  if (env_len) memcpy(saved, c->env.data, env_len * sizeof *saved);
+  VEC_PUSH(&c->owned, saved); /* released on failure; popped below */
   c->env.len = 0;
-  lts_t *l =
-      p->composite ? compile_composite(c, p, args, nargs, loc) : compile_primitive(c, p, args, nargs, loc);
+  if (p->composite && !p->hides && !p->property)
+    composite_machines(c, p, args, nargs, loc, out);
+  else
+    VEC_PUSH(out, p->composite ? compile_composite(c, p, args, nargs, loc)
+                               : compile_primitive(c, p, args, nargs, loc));
   c->env.len = 0;
-  for (size_t i = 0; i < env_len; i++) VEC_PUSH(&c->env, saved.data[i]);
-  VEC_FREE(&saved);
+  for (size_t i = 0; i < env_len; i++) VEC_PUSH(&c->env, saved[i]);
+  c->owned.len--;
+  free(saved);
   c->pos = save;
   c->depth--;
+}
+
+lts_t *fsp_compile_def(fsp_ctx_t *c, fsp_proc_def_t *p, const fsp_val_t *args, size_t nargs, loc_t loc) {
+  fsp_ltsvec_t *m = open_list(c);
+  def_machines(c, p, args, nargs, loc, m);
+  lts_t *l = m->len == 1 ? m->data[0] : keep_temp(c, lts_reachable(compose_all(c, m)));
+  close_list(c);
   return l;
 }
 
-void fsp_skip_trailer(fsp_ctx_t *c, bool primitive) {
-  bool live = c->live;
+bool fsp_skip_trailer(fsp_ctx_t *c, bool primitive) {
+  bool live = c->live, hides = false;
   c->live = false;
   fsp_strvec_t tmp = {0};
   if (primitive && accept(c, FSP_TOK_PLUS)) fsp_set_expr(c, &tmp);
@@ -666,7 +740,11 @@ void fsp_skip_trailer(fsp_ctx_t *c, bool primitive) {
     fsp_close_strs(c);
     fsp_close_strs(c);
   }
-  if (accept(c, FSP_TOK_BACKSLASH) || accept(c, FSP_TOK_AT)) fsp_set_expr(c, &tmp);
+  if (accept(c, FSP_TOK_BACKSLASH) || accept(c, FSP_TOK_AT)) {
+    hides = true;
+    fsp_set_expr(c, &tmp);
+  }
   VEC_FREE(&tmp);
   c->live = live;
+  return hides;
 }

@@ -22,12 +22,47 @@
  * "dead" mode (false guard, first syntax pass) it only checks syntax. */
 
 typedef enum {
-  FSP_TOK_EOF, FSP_TOK_UIDENT, FSP_TOK_LIDENT, FSP_TOK_INT, FSP_TOK_STRING, FSP_TOK_LPAREN, FSP_TOK_RPAREN,
-  FSP_TOK_LBRACK, FSP_TOK_RBRACK, FSP_TOK_LBRACE, FSP_TOK_RBRACE, FSP_TOK_COMMA, FSP_TOK_DOT, FSP_TOK_DOTDOT,
-  FSP_TOK_COLON, FSP_TOK_COLONCOLON, FSP_TOK_ASSIGN, FSP_TOK_EQ, FSP_TOK_NE, FSP_TOK_LT, FSP_TOK_LE,
-  FSP_TOK_GT, FSP_TOK_GE, FSP_TOK_SHL, FSP_TOK_SHR, FSP_TOK_PLUS, FSP_TOK_MINUS, FSP_TOK_STAR, FSP_TOK_SLASH,
-  FSP_TOK_PERCENT, FSP_TOK_NOT, FSP_TOK_ANDAND, FSP_TOK_OROR, FSP_TOK_BAR, FSP_TOK_AMP, FSP_TOK_CARET,
-  FSP_TOK_ARROW, FSP_TOK_BACKSLASH, FSP_TOK_AT, FSP_TOK_QUESTION, FSP_TOK_SEMI
+  FSP_TOK_EOF,
+  FSP_TOK_UIDENT,
+  FSP_TOK_LIDENT,
+  FSP_TOK_INT,
+  FSP_TOK_STRING,
+  FSP_TOK_LPAREN,
+  FSP_TOK_RPAREN,
+  FSP_TOK_LBRACK,
+  FSP_TOK_RBRACK,
+  FSP_TOK_LBRACE,
+  FSP_TOK_RBRACE,
+  FSP_TOK_COMMA,
+  FSP_TOK_DOT,
+  FSP_TOK_DOTDOT,
+  FSP_TOK_COLON,
+  FSP_TOK_COLONCOLON,
+  FSP_TOK_ASSIGN,
+  FSP_TOK_EQ,
+  FSP_TOK_NE,
+  FSP_TOK_LT,
+  FSP_TOK_LE,
+  FSP_TOK_GT,
+  FSP_TOK_GE,
+  FSP_TOK_SHL,
+  FSP_TOK_SHR,
+  FSP_TOK_PLUS,
+  FSP_TOK_MINUS,
+  FSP_TOK_STAR,
+  FSP_TOK_SLASH,
+  FSP_TOK_PERCENT,
+  FSP_TOK_NOT,
+  FSP_TOK_ANDAND,
+  FSP_TOK_OROR,
+  FSP_TOK_BAR,
+  FSP_TOK_AMP,
+  FSP_TOK_CARET,
+  FSP_TOK_ARROW,
+  FSP_TOK_BACKSLASH,
+  FSP_TOK_AT,
+  FSP_TOK_QUESTION,
+  FSP_TOK_SEMI
 } fsp_tok_kind_t;
 
 typedef struct {
@@ -70,11 +105,12 @@ typedef struct {
   const char *name;
   loc_t loc;
   bool composite, property;
+  bool hides;    /* composite: its trailer hides (\ or @), so it is composed before use */
   size_t params; /* token index of '(' of the parameter list, or 0 */
   size_t nparams;
   VEC(fsp_local_def_t) locals; /* primitive: locals.data[0] is the main process */
-  size_t body;    /* composite: token index of the body */
-  size_t trailer; /* token index of the trailer (+{} / \ @) before '.' */
+  size_t body;                 /* composite: token index of the body */
+  size_t trailer;              /* token index of the trailer (+{} / \ @) before '.' */
 } fsp_proc_def_t;
 
 struct fsp_file {
@@ -108,13 +144,13 @@ typedef struct {
   /* the primitive process being compiled */
   fsp_proc_def_t *proc;
   lts_builder_t *b;
-  intern_t *inst;       /* instance key -> index in inst_state */
-  VEC(int) inst_state;  /* state of an instance; -2 while an alias resolves */
+  intern_t *inst;         /* instance key -> index in inst_state */
+  VEC(int) inst_state;    /* state of an instance; -2 while an alias resolves */
   VEC(size_t) work_local; /* worklist of (local, env snapshot, state) */
   VEC(int) work_state;
   VEC(fsp_binding_t *) work_env;
-  VEC(void *) owned; /* a stack of heap blocks freed on failure */
-  VEC(strbuf_t *) bufs; /* label buffers being built, freed on failure */
+  VEC(void *) owned;         /* a stack of heap blocks freed on failure */
+  VEC(strbuf_t *) bufs;      /* label buffers being built, freed on failure */
   VEC(fsp_ltsvec_t *) lists; /* composition element lists being built, freed on failure */
   VEC(fsp_strvec_t *) strs;  /* label lists being built, freed on failure */
   VEC(size_t) work_nenv;
