@@ -19,8 +19,32 @@ int *robust_interface(const lts_t *sys, const lts_t *env, int *n) {
   return out;
 }
 
-lts_t *robust_weakest_assumption(const lts_t *sys, const lts_t *prop, const int *alpha, int nalpha, bool minimise,
-                                 bool *empty) {
+int *robust_normal_violation(const lts_t *sys, const lts_t *env, const lts_t *prop, int *len) {
+  const lts_t *parts[3] = {sys, env, prop};
+  lts_t *t = lts_compose(parts, 3);
+  int *trace = NULL;
+  *len = -1;
+  if (t->error >= 0) {
+    lts_bfs_t bfs;
+    lts_bfs(t, &bfs);
+    int n;
+    int *path = lts_bfs_trace(&bfs, t, t->error, &n);
+    lts_bfs_free(&bfs);
+    if (n >= 0) {
+      /* the machine's internal moves are not part of the trace */
+      trace = xmalloc(((size_t)n + 1) * sizeof *trace);
+      *len = 0;
+      for (int i = 0; i < n; i++)
+        if (path[i] != LTS_TAU) trace[(*len)++] = path[i];
+    }
+    free(path);
+  }
+  lts_free(t);
+  return trace;
+}
+
+lts_t *robust_weakest_assumption(const lts_t *sys, const lts_t *prop, const int *alpha, int nalpha,
+                                 bool minimise, bool *empty) {
   const lts_t *parts[2] = {sys, prop};
   lts_t *mp = lts_compose(parts, 2);
   lts_t *c = lts_restrict(mp, alpha, nalpha);
@@ -65,10 +89,12 @@ static void sort_traces(robust_trace_t *t, int n, const lts_labels_t *labels) {
     for (; j > 0; j--) {
       const robust_trace_t *y = &t[j - 1];
       int c = 0;
-      if (x.len != y->len) c = x.len < y->len ? -1 : 1;
+      if (x.len != y->len)
+        c = x.len < y->len ? -1 : 1;
       else
         for (int k = 0; k < x.len && c == 0; k++)
-          if (x.trace[k] != y->trace[k]) c = strcmp(lts_label_name(labels, x.trace[k]), lts_label_name(labels, y->trace[k]));
+          if (x.trace[k] != y->trace[k])
+            c = strcmp(lts_label_name(labels, x.trace[k]), lts_label_name(labels, y->trace[k]));
       if (c >= 0) break;
       t[j] = t[j - 1];
     }
@@ -147,7 +173,9 @@ int *robust_faults(const lts_t *dev, const char *const *menu, size_t nmenu, int 
     }
     /* within one menu entry: by name */
     for (int i = start + 1; i < *n; i++)
-      for (int j = i; j > start && strcmp(lts_label_name(dev->labels, out[j - 1]), lts_label_name(dev->labels, out[j])) > 0; j--) {
+      for (int j = i; j > start && strcmp(lts_label_name(dev->labels, out[j - 1]),
+                                          lts_label_name(dev->labels, out[j])) > 0;
+           j--) {
         int x = out[j];
         out[j] = out[j - 1];
         out[j - 1] = x;
@@ -157,8 +185,8 @@ int *robust_faults(const lts_t *dev, const char *const *menu, size_t nmenu, int 
 }
 
 /* T_σ: σ's prefix, then faults allowed, then the last action into π. */
-static lts_t *trace_lts(lts_labels_t *labels, const robust_trace_t *rt, const int *alpha, int nalpha, const int *faults,
-                        int nfaults) {
+static lts_t *trace_lts(lts_labels_t *labels, const robust_trace_t *rt, const int *alpha, int nalpha,
+                        const int *faults, int nfaults) {
   lts_builder_t b;
   lts_builder_init(&b, labels);
   for (int i = 0; i < nalpha; i++) lts_builder_alphabet_add(&b, alpha[i]);
@@ -172,8 +200,8 @@ static lts_t *trace_lts(lts_labels_t *labels, const robust_trace_t *rt, const in
   return lts_freeze(&b);
 }
 
-void robust_explain(const lts_t *sys, const lts_t *dev, const int *alpha, int nalpha, const int *faults, int nfaults,
-                    robust_traces_t *t) {
+void robust_explain(const lts_t *sys, const lts_t *dev, const int *alpha, int nalpha, const int *faults,
+                    int nfaults, robust_traces_t *t) {
   int *sorted = xmalloc(((size_t)nfaults + 1) * sizeof *sorted);
   if (nfaults) memcpy(sorted, faults, (size_t)nfaults * sizeof *sorted);
   if (nfaults) qsort(sorted, (size_t)nfaults, sizeof *sorted, cmp_int);
