@@ -24,6 +24,8 @@ static const cli_option_t options[] = {
     {"dot", 0, OPT_STRING, "FILE", NULL, NULL, 0, -1,
      "also write the weakest assumption and Δ as Graphviz to FILE"},
     {"output", 'o', OPT_STRING, "FILE", NULL, "stdout", 0, -1, "write the report to FILE"},
+    {"max-states", 0, OPT_INT, "N", NULL, "5000000", 1, 1e9,
+     "limit on the states of each compiled process and composition"},
     {"print", 0, OPT_INT, "N", NULL, "all", 0, 1e9,
      "text: list at most N traces of each kind (counts stay complete)"},
 };
@@ -140,6 +142,7 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
                           const cli_value_t *values) {
   fsp_config_t r;
   fsp_config_init(&r, ctx, path);
+  if (cli_opt(self, values, "max-states")->set) r.max_states = (long)cli_opt(self, values, "max-states")->i;
   int rc = CLI_EXIT_INVALID;
   design_t a = {0}, b = {0};
   lts_t *env = NULL, *dev = NULL, *env_view = NULL;
@@ -380,6 +383,7 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
   }
 
 done:
+  if (rc == CLI_EXIT_INVALID && r.limit_hit) rc = CLI_EXIT_INCONCLUSIVE;
   free(text);
   robust_traces_free(&delta);
   robust_traces_free(&a_not_b);

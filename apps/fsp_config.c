@@ -8,6 +8,7 @@
 void fsp_config_init(fsp_config_t *c, cli_ctx_t *ctx, const char *path) {
   memset(c, 0, sizeof *c);
   c->ctx = ctx;
+  c->max_states = FSP_DEFAULT_MAX_STATES;
   arena_init(&c->arena);
   lts_labels_init(&c->labels);
   const char *slash = strrchr(path, '/');
@@ -47,6 +48,7 @@ static lts_t *load_one(fsp_config_t *c, const ynode_t *node, size_t i, const cha
   free(full);
   if (!f) return NULL;
   VEC_PUSH(&c->files, f);
+  fsp_set_max_states(f, c->max_states);
   if (last_file) *last_file = f;
   const char *name = fsp_pick_process(f, preferred);
   if (!name) {
@@ -59,6 +61,7 @@ static lts_t *load_one(fsp_config_t *c, const ynode_t *node, size_t i, const cha
     return NULL;
   }
   lts_t *l = fsp_compile(f, name, d);
+  if (!l && fsp_limit_reached(f)) c->limit_hit = true;
   if (l && property) {
     lts_t *p = lts_property(l);
     lts_free(l);
@@ -92,8 +95,15 @@ lts_t *fsp_config_load(fsp_config_t *c, const ynode_t *node, const char *what, c
   lts_t *result = NULL;
   if (ok && parts.len == 1)
     result = parts.data[0];
-  else if (ok)
-    result = lts_compose((const lts_t *const *)parts.data, (int)parts.len);
+  else if (ok) {
+    result = lts_compose_max((const lts_t *const *)parts.data, (int)parts.len, c->max_states);
+    if (!result) {
+      c->limit_hit = true;
+      diag_error(&c->ctx->diags, node->loc,
+                 "the composition of %s has more than %ld states or transitions (raise --max-states)", what,
+                 c->max_states);
+    }
+  }
   for (size_t i = 0; i < parts.len; i++)
     if (parts.data[i] != result) lts_free(parts.data[i]);
   VEC_FREE(&parts);

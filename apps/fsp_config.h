@@ -21,6 +21,8 @@ typedef struct {
   lts_labels_t labels;     /* shared by every LTS of the run */
   const char *dir;         /* the config's directory with a trailing '/', or "" */
   VEC(fsp_file_t *) files; /* every parsed file, freed with the config */
+  long max_states;         /* limit on each compiled process and composition (fsp_set_max_states) */
+  bool limit_hit;          /* a load stopped at max_states: the run is inconclusive (exit 5) */
 } fsp_config_t;
 
 /* Prepares a run for the config at `path`; fsp_config_free releases it all. */

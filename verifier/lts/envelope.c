@@ -26,8 +26,8 @@ typedef struct {
 
 struct envelope {
   envelope_space_t space;
-  lts_t *env;   /* E without τ */
-  lts_t *k[2];  /* C ‖ P_err (C without τ), P_env,err (NULL when absent) */
+  lts_t *env;  /* E without τ */
+  lts_t *k[2]; /* C ‖ P_err (C without τ), P_env,err (NULL when absent) */
   meta_t meta[2];
   int nmeta;
 };
@@ -63,8 +63,10 @@ static void maxset_insert(maxset_t *m, const bitword_t *d) {
     if (bitset_subset(d, m->sets.data[i], (size_t)m->nbits)) return;
   size_t k = 0;
   for (size_t i = 0; i < m->sets.len; i++) {
-    if (bitset_subset(m->sets.data[i], d, (size_t)m->nbits)) free(m->sets.data[i]);
-    else m->sets.data[k++] = m->sets.data[i];
+    if (bitset_subset(m->sets.data[i], d, (size_t)m->nbits))
+      free(m->sets.data[i]);
+    else
+      m->sets.data[k++] = m->sets.data[i];
   }
   m->sets.len = k;
   VEC_PUSH(&m->sets, set_copy(d, m->nbits));
@@ -447,9 +449,9 @@ bool envelope_robust(const envelope_t *ev, const bitword_t *d) {
 
 typedef struct {
   search_t *s;
-  const bitword_t *cand;  /* transitions robust on their own */
+  const bitword_t *cand;    /* transitions robust on their own */
   VEC(bitword_t *) clauses; /* per found maximal d: cand ∖ d; a new one must hit each */
-  bitword_t *excluded;    /* transitions ruled out on the current search branch */
+  bitword_t *excluded;      /* transitions ruled out on the current search branch */
 } enumerate_t;
 
 /* Extends the current x (robust) by one transition per clause it misses,
@@ -472,8 +474,10 @@ static bool find_seed(enumerate_t *en) {
     if (!bitset_get(clause, (size_t)t) || bitset_get(en->excluded, (size_t)t)) continue;
     mark_t m = mark(s);
     if (try_add(s, t)) {
-      if (find_seed(en)) found = true;
-      else rollback(s, m);
+      if (find_seed(en))
+        found = true;
+      else
+        rollback(s, m);
     }
     if (!found) {
       bitset_set(en->excluded, (size_t)t);
@@ -589,14 +593,15 @@ enum { PAPER_MAX_SUCC = 24 };
  * state sets S closed under uncontrollable moves, each giving the deviation
  * allowed ∖ {tags of edges leaving S}, branching over every non-empty
  * subset of S's successors in W. */
-static bool paper_delta(const envelope_t *ev, const meta_t *m, const bitword_t *allowed, maxset_t *out, long *explored,
-                        char **error) {
+static bool paper_delta(const envelope_t *ev, const meta_t *m, const bitword_t *allowed, maxset_t *out,
+                        long *explored, char **error) {
   int nt = ev->space.ntrans;
   if (bitset_get(m->losing, 0)) return true;
   setset_t seen = {.nw = words(m->nq)};
   VEC(bitword_t *) stack = {0};
   int *work = xmalloc((size_t)m->nq * sizeof *work + 1), *succ = xmalloc((size_t)m->nq * sizeof *succ + 1);
-  bitword_t *S0 = bitset_new((size_t)m->nq), *in_succ = bitset_new((size_t)m->nq), *d = bitset_new((size_t)nt);
+  bitword_t *S0 = bitset_new((size_t)m->nq), *in_succ = bitset_new((size_t)m->nq),
+            *d = bitset_new((size_t)nt);
   bitset_set(S0, 0);
   work[0] = 0;
   close_set(m, S0, work, 1);
@@ -623,8 +628,9 @@ static bool paper_delta(const envelope_t *ev, const meta_t *m, const bitword_t *
     for (int i = 0; i < nsucc; i++) bitset_clear_bit(in_succ, (size_t)succ[i]);
     maxset_insert(out, d);
     if (nsucc > PAPER_MAX_SUCC) {
-      *error = xasprintf("the paper algorithm would branch over 2^%d successor sets of one state set (limit 2^%d)",
-                         nsucc, PAPER_MAX_SUCC);
+      *error =
+          xasprintf("the paper algorithm would branch over 2^%d successor sets of one state set (limit 2^%d)",
+                    nsucc, PAPER_MAX_SUCC);
       ok = false;
     }
     for (uint32_t sub = 1; ok && sub < ((uint32_t)1 << nsucc); sub++) {
@@ -636,8 +642,10 @@ static bool paper_delta(const envelope_t *ev, const meta_t *m, const bitword_t *
           work[nwork++] = succ[i];
         }
       close_set(m, T, work, nwork);
-      if (setset_add(&seen, T)) VEC_PUSH(&stack, T);
-      else free(T);
+      if (setset_add(&seen, T))
+        VEC_PUSH(&stack, T);
+      else
+        free(T);
     }
     free(S);
   }
@@ -711,7 +719,8 @@ static bool run_brute(const envelope_t *ev, maxset_t *out, envelope_result_t *r,
   for (int t = 0; t < sp->ntrans; t++)
     if (!bitset_get(sp->normal, (size_t)t)) VEC_PUSH(&dev, t);
   if (dev.len > BRUTE_MAX_CANDIDATES) {
-    *error = xasprintf("brute force would check 2^%zu deviation sets (limit 2^%d)", dev.len, BRUTE_MAX_CANDIDATES);
+    *error =
+        xasprintf("brute force would check 2^%zu deviation sets (limit 2^%d)", dev.len, BRUTE_MAX_CANDIDATES);
     VEC_FREE(&dev);
     return false;
   }

@@ -25,11 +25,11 @@ typedef struct {
   int nq;                     /* states of E that take part: all but E's error state */
   int *states;                /* states[i]: the E state number of index i, ascending */
   int nactions;
-  int *actions;               /* αE (τ excluded), sorted by display name */
-  char **names;               /* names[a]: actions[a] as LTSA and the CAV'23 tool print
-                                 it, indices after dots ("enter.0", not "enter[0]") */
-  int ntrans;                 /* nactions * nq * nq */
-  bitword_t *normal;          /* E's own transitions (ntrans bits) */
+  int *actions;      /* αE (τ excluded), sorted by display name */
+  char **names;      /* names[a]: actions[a] as LTSA and the CAV'23 tool print
+                        it, indices after dots ("enter.0", not "enter[0]") */
+  int ntrans;        /* nactions * nq * nq */
+  bitword_t *normal; /* E's own transitions (ntrans bits) */
 } envelope_space_t;
 
 /* What the analysis is about. prop and env_prop are error LTSs

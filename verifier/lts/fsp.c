@@ -119,8 +119,8 @@ static void add_named_set(fsp_ctx_t *c, bool menu) {
   }
 }
 
-static void parse_decls(fsp_ctx_t *c) {
-  while (!at(c, FSP_TOK_EOF)) {
+static void parse_decl(fsp_ctx_t *c) {
+  {
     const fsp_token_t *t = peek(c);
     for (size_t i = 0; i < sizeof unsupported / sizeof unsupported[0]; i++)
       if (fsp_is_kw(t, unsupported[i]))
@@ -138,11 +138,12 @@ static void parse_decls(fsp_ctx_t *c) {
       next(c);
       const fsp_token_t *n = fsp_expect(c, FSP_TOK_UIDENT, "a range name (upper case)");
       fsp_expect(c, FSP_TOK_ASSIGN, "'='");
+      loc_t at_lo = peek(c)->loc;
       long long lo = fsp_int_expr(c);
       fsp_expect(c, FSP_TOK_DOTDOT, "'..'");
       long long hi = fsp_int_expr(c);
       if (fsp_find_range(c->f, n->text)) fsp_fail(c, n->loc, "range '%s' is defined twice", n->text);
-      if (hi - lo > 1000000) fsp_fail(c, n->loc, "range '%s' has more than a million values", n->text);
+      fsp_check_range(c, at_lo, lo, hi);
       VEC_PUSH(&c->f->ranges, ((fsp_named_range_t){n->text, lo, hi}));
     } else if (fsp_is_kw(t, "set")) {
       next(c);
@@ -166,6 +167,48 @@ static void parse_decls(fsp_ctx_t *c) {
       fsp_fail(c, t->loc,
                "expected a declaration (const, range, set, menu, property, a process or '||'), found '%s'",
                fsp_describe(t));
+  }
+}
+
+/* Whether t can start a declaration (where parsing resumes after an error). */
+static bool starts_decl(const fsp_token_t *t) {
+  static const char *const kws[] = {"const", "range", "set", "menu", "property"};
+  if (t->kind == FSP_TOK_EOF || t->kind == FSP_TOK_OROR || t->kind == FSP_TOK_UIDENT) return true;
+  for (size_t i = 0; i < sizeof kws / sizeof kws[0]; i++)
+    if (fsp_is_kw(t, kws[i])) return true;
+  for (size_t i = 0; i < sizeof unsupported / sizeof unsupported[0]; i++)
+    if (fsp_is_kw(t, unsupported[i])) return true;
+  return false;
+}
+
+static void ctx_init(fsp_ctx_t *c, fsp_file_t *f, diag_list_t *d);
+static void ctx_free(fsp_ctx_t *c, lts_t *keep);
+
+/* Parses one declaration; false after reporting an error. */
+static bool parse_decl_caught(fsp_ctx_t *c) {
+  if (setjmp(c->fail)) return false;
+  parse_decl(c);
+  return true;
+}
+
+#define FSP_MAX_ERRORS 50
+
+/* Every declaration; after an error, parsing resumes after the next '.'
+ * that ends a definition, so one run reports every syntax error. */
+static void parse_decls(fsp_ctx_t *c) {
+  while (!at(c, FSP_TOK_EOF)) {
+    if (parse_decl_caught(c)) continue;
+    fsp_file_t *f = c->f;
+    size_t pos = c->pos;
+    ctx_free(c, NULL);
+    diag_list_t *d = c->d;
+    ctx_init(c, f, d);
+    c->pos = pos;
+    if (++f->nerrors >= FSP_MAX_ERRORS || f->limit_hit) return;
+    while (!at(c, FSP_TOK_EOF)) {
+      const fsp_token_t *t = next(c);
+      if (t->kind == FSP_TOK_DOT && starts_decl(peek(c))) break;
+    }
   }
 }
 
@@ -228,15 +271,15 @@ fsp_file_t *fsp_parse_string(const char *name, const char *text, lts_labels_t *l
     fsp_free(f);
     return NULL;
   }
+  f->max_states = FSP_DEFAULT_MAX_STATES;
   fsp_ctx_t c;
   ctx_init(&c, f, diags);
-  if (setjmp(c.fail)) {
-    ctx_free(&c, NULL);
+  parse_decls(&c);
+  ctx_free(&c, NULL);
+  if (f->nerrors > 0) {
     fsp_free(f);
     return NULL;
   }
-  parse_decls(&c);
-  ctx_free(&c, NULL);
   return f;
 }
 
@@ -258,6 +301,9 @@ void fsp_free(fsp_file_t *f) {
   arena_free(&f->arena);
   free(f);
 }
+
+void fsp_set_max_states(fsp_file_t *f, long max) { f->max_states = max > 0 ? max : FSP_DEFAULT_MAX_STATES; }
+bool fsp_limit_reached(const fsp_file_t *f) { return f->limit_hit; }
 
 bool fsp_has_process(const fsp_file_t *f, const char *name) { return fsp_find_proc(f, name) != NULL; }
 

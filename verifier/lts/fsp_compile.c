@@ -1,5 +1,6 @@
 #include "verifier/lts/fsp_compile.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,10 +9,20 @@ static lts_t *hide_or_restrict(fsp_ctx_t *c, lts_t *l);
 
 /* ------------------------------------------------- primitive processes */
 
-static int new_state(fsp_ctx_t *c) { return c->live ? lts_builder_add_state(c->b) : -1; }
+static void check_size(fsp_ctx_t *c) {
+  if (c->b->nstates >= c->f->max_states || (long)c->b->ntrans >= c->f->max_states)
+    fsp_fail_limit(c, peek(c)->loc, "process '%s' has too many states or transitions", c->proc->name);
+}
+
+static int new_state(fsp_ctx_t *c) {
+  if (!c->live) return -1;
+  check_size(c);
+  return lts_builder_add_state(c->b);
+}
 
 static void add_trans(fsp_ctx_t *c, int src, const char *label, int dst) {
   if (!c->live) return;
+  check_size(c);
   lts_builder_add(c->b, src, lts_label(c->f->labels, label), dst);
 }
 
@@ -61,9 +72,11 @@ static void bind_indices(fsp_ctx_t *c, const fsp_local_def_t *ld, const fsp_val_
         if (vals[k].str && strcmp(vals[k].s, s->items[i]) == 0) in = true;
       lo = hi = 0;
     } else {
+      loc_t rl = peek(c)->loc;
       lo = fsp_int_expr(c);
       fsp_expect(c, FSP_TOK_DOTDOT, "'..'");
       hi = fsp_int_expr(c);
+      if (lo > hi) fsp_fail(c, rl, "empty range %lld..%lld", lo, hi);
       in = !vals[k].str && vals[k].i >= lo && vals[k].i <= hi;
     }
     fsp_expect(c, FSP_TOK_RBRACK, "']'");
@@ -112,9 +125,9 @@ static int instantiate(fsp_ctx_t *c, fsp_local_def_t *ld, const fsp_val_t *vals,
     VEC_PUSH(&c->work_env, snap);
     VEC_PUSH(&c->work_nenv, c->env.len);
   } else {
-    if (++c->depth > 10000) fsp_fail(c, loc, "aliases nest too deeply");
+    fsp_nest(c, loc);
     s = fsp_target(c);
-    c->depth--;
+    fsp_unnest(c);
   }
   c->pos = save;
   c->env.len = 0;
@@ -147,6 +160,7 @@ int fsp_target(fsp_ctx_t *c) {
   }
   if (fsp_is_kw(t, "if")) {
     next(c);
+    fsp_nest(c, t->loc);
     bool live = c->live;
     bool cond = fsp_int_expr(c) != 0;
     if (!fsp_is_kw(peek(c), "then"))
@@ -162,13 +176,16 @@ int fsp_target(fsp_ctx_t *c) {
     } else if (live && !cond)
       r = special_state(c, &c->stop, false);
     c->live = live;
+    fsp_unnest(c);
     return cond ? a : r;
   }
   if (t->kind == FSP_TOK_LPAREN) {
     next(c);
+    fsp_nest(c, t->loc);
     int s = new_state(c);
     choice(c, s);
     fsp_expect(c, FSP_TOK_RPAREN, "')'");
+    fsp_unnest(c);
     return s;
   }
   if (t->kind == FSP_TOK_UIDENT) {
@@ -213,7 +230,9 @@ static void chain_cb(fsp_ctx_t *c, const char *label, void *data) {
   if (fsp_starts_label(c)) {
     int s = new_state(c);
     add_trans(c, ch->src, label, s);
+    fsp_nest(c, peek(c)->loc);
     chain_from(c, s);
+    fsp_unnest(c);
   } else {
     int dst = fsp_target(c);
     add_trans(c, ch->src, label, dst);
@@ -221,22 +240,61 @@ static void chain_cb(fsp_ctx_t *c, const char *label, void *data) {
   ch->end = c->pos;
 }
 
-/* label -> label -> ... -> target, from state src. */
-static void chain_from(fsp_ctx_t *c, int src) {
-  size_t start = c->pos;
-  fsp_skip_label(c);
-  fsp_expect(c, FSP_TOK_ARROW, "'->'");
-  chain_t ch = {src, c->pos, 0};
-  c->pos = start;
-  fsp_enum_label(c, chain_cb, &ch);
-  if (ch.end == 0) {
-    /* nothing enumerated (dead code or an empty set): check the syntax */
-    bool live = c->live;
-    c->live = false;
-    chain_cb(c, "", &ch);
-    c->live = live;
+/* Whether the label pattern in tokens [from, to) stands for one label and
+ * binds nothing (no set, range, binding or named range/set index). */
+static bool single_label(const fsp_ctx_t *c, size_t from, size_t to) {
+  for (size_t i = from; i < to; i++) {
+    const fsp_token_t *t = &c->f->toks[i];
+    if (t->kind == FSP_TOK_LBRACE || t->kind == FSP_TOK_COLON || t->kind == FSP_TOK_DOTDOT) return false;
+    if (t->kind == FSP_TOK_UIDENT && (fsp_find_range(c->f, t->text) || fsp_find_set(c->f, t->text)))
+      return false;
   }
-  c->pos = ch.end;
+  return true;
+}
+
+static void one_label_cb(fsp_ctx_t *c, const char *label, void *data) {
+  (void)c;
+  *(const char **)data = label;
+}
+
+/* label -> label -> ... -> target, from state src. A run of single labels
+ * is followed in a loop; a set-valued label recurses once per such label
+ * (its bindings hold for the rest of the chain). */
+static void chain_from(fsp_ctx_t *c, int src) {
+  for (;;) {
+    size_t start = c->pos;
+    fsp_skip_label(c);
+    size_t stop = c->pos;
+    fsp_expect(c, FSP_TOK_ARROW, "'->'");
+    size_t after = c->pos;
+    if (single_label(c, start, stop)) {
+      const char *label = "";
+      c->pos = start;
+      fsp_enum_label(c, one_label_cb, &label);
+      c->pos = after;
+      if (fsp_starts_label(c)) {
+        int s = new_state(c);
+        add_trans(c, src, label, s);
+        src = s;
+        continue;
+      }
+      int dst = fsp_target(c);
+      add_trans(c, src, label, dst);
+      return;
+    }
+    chain_t ch = {src, after, 0};
+    c->pos = start;
+    fsp_enum_label(c, chain_cb, &ch);
+    if (ch.end == 0) {
+      /* nothing enumerated (dead code or an empty set): check the syntax */
+      bool live = c->live;
+      c->live = false;
+      chain_cb(c, "", &ch);
+      c->live = live;
+    }
+    c->pos = ch.end;
+    return;
+  }
 }
 
 static void choice(fsp_ctx_t *c, int src) {
@@ -545,10 +603,12 @@ static lts_t *relabelled(fsp_ctx_t *c, lts_t *l) {
   return l;
 }
 
-/* The machines of one composite, composed into one when `compose`. */
-static lts_t *compose_all(fsp_ctx_t *c, const fsp_ltsvec_t *m) {
+/* The machines `m` composed into one; `loc` locates a size-limit error. */
+static lts_t *compose_all(fsp_ctx_t *c, const fsp_ltsvec_t *m, loc_t loc) {
   if (m->len == 1) return m->data[0];
-  return keep_temp(c, lts_compose((const lts_t *const *)m->data, (int)m->len));
+  lts_t *l = lts_compose_max((const lts_t *const *)m->data, (int)m->len, c->f->max_states);
+  if (!l) fsp_fail_limit(c, loc, "this composition has too many states or transitions");
+  return keep_temp(c, l);
 }
 
 /* Whether relabelling `r` maps some label of the machines to two or more
@@ -571,10 +631,11 @@ static bool one_to_many(fsp_ctx_t *c, const fsp_ltsvec_t *m, const relabel_t *r)
 /* Relabels every machine of `m` in place (LTSA relabels the components of
  * a composite before composing them, so labels it merges synchronise). */
 static void relabel_machines(fsp_ctx_t *c, fsp_ltsvec_t *m) {
+  loc_t loc = peek(c)->loc;
   relabel_t r = {fsp_open_strs(c), fsp_open_strs(c)};
   parse_relabel(c, &r);
   if (c->live && m->len > 1 && one_to_many(c, m, &r)) {
-    lts_t *all = compose_all(c, m);
+    lts_t *all = compose_all(c, m, loc);
     m->len = 0;
     VEC_PUSH(m, all);
   }
@@ -602,8 +663,10 @@ static void comp_elem(fsp_ctx_t *c, fsp_ltsvec_t *parts) {
   fsp_ltsvec_t *inner = open_list(c);
   loc_t loc = peek(c)->loc;
   if (accept(c, FSP_TOK_LPAREN)) {
+    fsp_nest(c, loc);
     comp_list(c, inner);
     fsp_expect(c, FSP_TOK_RPAREN, "')'");
+    fsp_unnest(c);
   } else {
     const fsp_token_t *t = fsp_expect(c, FSP_TOK_UIDENT, "a process name");
     fsp_val_t args[16];
@@ -642,7 +705,7 @@ static void comp_elem(fsp_ctx_t *c, fsp_ltsvec_t *parts) {
     }
   if (accept(c, FSP_TOK_SLASH)) relabel_machines(c, machines);
   if (at(c, FSP_TOK_BACKSLASH) || at(c, FSP_TOK_AT)) {
-    lts_t *l = c->live && machines->len ? compose_all(c, machines) : NULL;
+    lts_t *l = c->live && machines->len ? compose_all(c, machines, loc) : NULL;
     l = hide_or_restrict(c, l);
     machines->len = 0;
     if (l) VEC_PUSH(machines, l);
@@ -686,7 +749,7 @@ static lts_t *compile_composite(fsp_ctx_t *c, fsp_proc_def_t *p, const fsp_val_t
   size_t env_len = c->env.len;
   fsp_ltsvec_t *parts = open_list(c);
   composite_machines(c, p, args, nargs, loc, parts);
-  lts_t *l = compose_all(c, parts);
+  lts_t *l = compose_all(c, parts, p->loc);
   close_list(c);
   if (at(c, FSP_TOK_BACKSLASH) || at(c, FSP_TOK_AT)) l = hide_or_restrict(c, l);
   c->env.len = env_len;
@@ -724,7 +787,7 @@ static void def_machines(fsp_ctx_t *c, fsp_proc_def_t *p, const fsp_val_t *args,
 lts_t *fsp_compile_def(fsp_ctx_t *c, fsp_proc_def_t *p, const fsp_val_t *args, size_t nargs, loc_t loc) {
   fsp_ltsvec_t *m = open_list(c);
   def_machines(c, p, args, nargs, loc, m);
-  lts_t *l = m->len == 1 ? m->data[0] : keep_temp(c, lts_reachable(compose_all(c, m)));
+  lts_t *l = m->len == 1 ? m->data[0] : keep_temp(c, lts_reachable(compose_all(c, m, loc)));
   close_list(c);
   return l;
 }

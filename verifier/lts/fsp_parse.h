@@ -124,6 +124,9 @@ struct fsp_file {
   VEC(fsp_named_set_t) sets;
   VEC(fsp_named_set_t) menus;
   VEC(fsp_proc_def_t) procs;
+  long max_states; /* limit on states, transitions and labels of one LTS built */
+  bool limit_hit;  /* a compilation stopped at max_states */
+  int nerrors;     /* syntax errors reported while parsing */
 };
 
 typedef VEC(lts_t *) fsp_ltsvec_t;
@@ -156,6 +159,7 @@ typedef struct {
   VEC(size_t) work_nenv;
   int stop, end, error;
   int depth;
+  int nesting;      /* current depth of fsp_nest */
   size_t param_len; /* bindings of the process parameters at the bottom of env */
 } fsp_ctx_t;
 
@@ -178,6 +182,17 @@ static inline bool accept(fsp_ctx_t *c, fsp_tok_kind_t k) {
 
 /* Reports an error at `loc` and longjmps to c->fail. */
 void fsp_fail(fsp_ctx_t *c, loc_t loc, const char *fmt, ...) __attribute__((format(printf, 3, 4), noreturn));
+/* The same for a size limit (--max-states): also sets f->limit_hit; the
+ * message gets " (limit N; raise --max-states)". */
+void fsp_fail_limit(fsp_ctx_t *c, loc_t loc, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4), noreturn));
+/* Fails on an empty range lo..hi, or one with more than max_states values. */
+void fsp_check_range(fsp_ctx_t *c, loc_t loc, long long lo, long long hi);
+/* Enters one level of nesting of the input (parentheses, prefixes, aliases,
+ * expressions), failing with a located error past FSP_MAX_NESTING: the
+ * front end recurses on these, so its stack stays bounded. */
+void fsp_nest(fsp_ctx_t *c, loc_t loc);
+static inline void fsp_unnest(fsp_ctx_t *c) { c->nesting--; }
 /* The spelling of t for messages ("end of file" at the end). */
 const char *fsp_describe(const fsp_token_t *t);
 /* Consumes a token of kind k or fails with "expected `what`". */

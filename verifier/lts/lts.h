@@ -27,7 +27,7 @@ typedef struct {
 
 void lts_labels_init(lts_labels_t *labels);
 void lts_labels_free(lts_labels_t *labels);
-int lts_label(lts_labels_t *labels, const char *name); /* interns */
+int lts_label(lts_labels_t *labels, const char *name);            /* interns */
 int lts_label_find(const lts_labels_t *labels, const char *name); /* -1 if unknown */
 const char *lts_label_name(const lts_labels_t *labels, int label);
 /* True when `name` is `prefix` or starts with it followed by '.' or '['
@@ -42,8 +42,8 @@ bool lts_label_has_prefix(const char *name, const char *prefix);
 typedef struct {
   lts_labels_t *labels; /* borrowed, shared */
   int nstates;
-  int init;             /* initial state, 0 after every operation here */
-  int error;            /* the error state, or -1 */
+  int init;  /* initial state, 0 after every operation here */
+  int error; /* the error state, or -1 */
   int *alphabet;
   int nalphabet;
   int *succ_off, *succ_label, *succ_dst;
@@ -95,6 +95,9 @@ lts_t *lts_reachable(const lts_t *lts);
  * it together, τ and private labels interleave. A tuple in which some part
  * is in its error state is the composite's single error state. */
 lts_t *lts_compose(const lts_t *const *parts, int n);
+/* The same, but gives up and returns NULL once the composite has more than
+ * `max` states or more than `max` transitions (max <= 0: no limit). */
+lts_t *lts_compose_max(const lts_t *const *parts, int n, long max);
 
 /* Every transition whose label is in `hide` (a sorted label array)
  * becomes τ; those labels leave the alphabet. */
