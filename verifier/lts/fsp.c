@@ -8,13 +8,14 @@
 #include <string.h>
 
 #include "verifier/lts/fsp_compile.h"
+#include "verifier/lts/fsp_fltl.h"
 #include "verifier/lts/fsp_parse.h"
 
 /* ------------------------------------------------------ declarations */
 
-static const char *const unsupported[] = {"fluent",     "assert",        "progress",   "animation",
-                                          "minimal",    "deterministic", "constraint", "ltl_property",
-                                          "controller", "starenv",       "display",    "compose"};
+static const char *const unsupported[] = {"progress",   "animation",    "minimal",    "deterministic",
+                                          "constraint", "ltl_property", "controller", "starenv",
+                                          "display",    "compose"};
 
 static void parse_params(fsp_ctx_t *c, fsp_proc_def_t *p) {
   p->params = c->pos;
@@ -148,6 +149,12 @@ static void parse_decl(fsp_ctx_t *c) {
     } else if (fsp_is_kw(t, "set")) {
       next(c);
       add_named_set(c, false);
+    } else if (fsp_is_kw(t, "fluent")) {
+      next(c);
+      fsp_parse_fluent(c);
+    } else if (fsp_is_kw(t, "assert")) {
+      next(c);
+      fsp_parse_assert(c);
     } else if (fsp_is_kw(t, "menu")) {
       next(c);
       add_named_set(c, true);
@@ -172,7 +179,7 @@ static void parse_decl(fsp_ctx_t *c) {
 
 /* Whether t can start a declaration (where parsing resumes after an error). */
 static bool starts_decl(const fsp_token_t *t) {
-  static const char *const kws[] = {"const", "range", "set", "menu", "property"};
+  static const char *const kws[] = {"const", "range", "set", "menu", "property", "fluent", "assert"};
   if (t->kind == FSP_TOK_EOF || t->kind == FSP_TOK_OROR || t->kind == FSP_TOK_UIDENT) return true;
   for (size_t i = 0; i < sizeof kws / sizeof kws[0]; i++)
     if (fsp_is_kw(t, kws[i])) return true;
@@ -294,6 +301,7 @@ void fsp_free(fsp_file_t *f) {
   if (!f) return;
   for (size_t i = 0; i < f->procs.len; i++) VEC_FREE(&f->procs.data[i].locals);
   VEC_FREE(&f->procs);
+  VEC_FREE(&f->fluents);
   VEC_FREE(&f->consts);
   VEC_FREE(&f->ranges);
   VEC_FREE(&f->sets);

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "verifier/lts/fsp_fltl.h"
+
 static lts_t *relabelled(fsp_ctx_t *c, lts_t *l);
 static lts_t *hide_or_restrict(fsp_ctx_t *c, lts_t *l);
 
@@ -771,7 +773,9 @@ static void def_machines(fsp_ctx_t *c, fsp_proc_def_t *p, const fsp_val_t *args,
   if (env_len) memcpy(saved, c->env.data, env_len * sizeof *saved);
   VEC_PUSH(&c->owned, saved); /* released on failure; popped below */
   c->env.len = 0;
-  if (p->composite && !p->hides && !p->property)
+  if (p->formula)
+    VEC_PUSH(out, fsp_compile_assert(c, p));
+  else if (p->composite && !p->hides && !p->property)
     composite_machines(c, p, args, nargs, loc, out);
   else
     VEC_PUSH(out, p->composite ? compile_composite(c, p, args, nargs, loc)

@@ -101,9 +101,22 @@ typedef struct {
   size_t idx;  /* token index of the first '[' of the declarations */
 } fsp_local_def_t;
 
+/* An FLTL formula (fsp_fltl.c): a tree in the file's arena. */
+typedef struct fsp_formula fsp_formula_t;
+
+/* fluent NAME = <{initiating}, {terminating}> initially B */
 typedef struct {
   const char *name;
   loc_t loc;
+  const char **init, **term;
+  size_t ninit, nterm;
+  bool initially;
+} fsp_fluent_t;
+
+typedef struct {
+  const char *name;
+  loc_t loc;
+  fsp_formula_t *formula; /* non-NULL: an FLTL `assert`, compiled to a safety property */
   bool composite, property;
   bool hides;    /* composite: its trailer hides (\ or @), so it is composed before use */
   size_t params; /* token index of '(' of the parameter list, or 0 */
@@ -124,6 +137,7 @@ struct fsp_file {
   VEC(fsp_named_set_t) sets;
   VEC(fsp_named_set_t) menus;
   VEC(fsp_proc_def_t) procs;
+  VEC(fsp_fluent_t) fluents;
   long max_states; /* limit on states, transitions and labels of one LTS built */
   bool limit_hit;  /* a compilation stopped at max_states */
   int nerrors;     /* syntax errors reported while parsing */
