@@ -161,6 +161,50 @@ static void fltl_equals(const char *fltl, const char *fsp, int states) {
   lts_labels_free(&L);
 }
 
+/* Fortis' sizes of one thesis problem (NOTES.md, from its robustness.log):
+ * S = the system files composed, S || P_err with the completed property.
+ * Fortis adds one error state to |S|, so its |S| is states + 1 (s_states
+ * -1: not printed, not checked). */
+static void fortis_sizes(const char *prop, const char *const *sys, int n, int s_states, int s_trans,
+                         int sp_states, int sp_trans) {
+  lts_labels_t L;
+  lts_labels_init(&L);
+  diag_list_t d;
+  diag_init(&d);
+  lts_t *parts[8] = {0};
+  fsp_file_t *f[8] = {0};
+  bool ok = true;
+  char path[512];
+  for (int i = 0; i <= n; i++) {
+    snprintf(path, sizeof path, "examples/robustness/fortis/%s", i == 0 ? prop : sys[i - 1]);
+    f[i] = fsp_parse_file(path, &L, &d);
+    parts[i] = f[i] ? fsp_compile(f[i], fsp_last_process(f[i]), &d) : NULL;
+    ok &= parts[i] != NULL;
+  }
+  if (ok) {
+    lts_t *p = lts_property(parts[0]);
+    lts_free(parts[0]);
+    parts[0] = p;
+  }
+  lts_t *sl = ok ? lts_compose((const lts_t *const *)parts + 1, n) : NULL;
+  lts_t *sp = ok ? lts_compose((const lts_t *const *)parts, n + 1) : NULL;
+  if (!sl || (s_states >= 0 && (sl->nstates + 1 != s_states || sl->ntrans != s_trans)) ||
+      sp->nstates != sp_states || sp->ntrans != sp_trans) {
+    fprintf(stderr, "%s: expected |S| %d/%d, |S||P| %d/%d; got %d/%d, %d/%d\n", sys[0], s_states, s_trans,
+            sp_states, sp_trans, sl ? sl->nstates + 1 : -1, sl ? sl->ntrans : -1, sp ? sp->nstates : -1,
+            sp ? sp->ntrans : -1);
+    check_failures++;
+  }
+  lts_free(sl);
+  lts_free(sp);
+  for (int i = 0; i <= n; i++) {
+    lts_free(parts[i]);
+    fsp_free(f[i]);
+  }
+  diag_free(&d);
+  lts_labels_free(&L);
+}
+
 static int anchors_ok, anchors_rejected;
 
 static void anchor_file(const char *path) {
@@ -239,6 +283,36 @@ int main(void) {
   compiles("P = (a -> P).\n||C = ({one, two}::P).", NULL, 1, 2, 2);
   compiles("P = (a -> b -> P).\n||C = (P)/{x/a}@{x}.", NULL, 2, 2, 1);
   compiles("Q(N=1) = (a[N] -> Q).\n||C = (Q(3) || Q).", NULL, 1, 2, 2);
+
+  /* Fortis' printed sizes on its 15 thesis problems (38 files) */
+  {
+    const char *naive[] = {"abp/perfect.lts"}, *abp[] = {"abp/abp.lts"}, *therac[] = {"therac25/sys.lts"};
+    fortis_sizes("abp/p.lts", naive, 1, 21, 67, 41, 134);
+    fortis_sizes("abp/p.lts", abp, 1, 31, 104, 23, 80);
+    fortis_sizes("therac25/p.lts", therac, 1, 39, 72, 35, 66);
+    const char *v1[] = {"voting/sys.lts"}, *v2[] = {"voting2-2-2/sys.lts"}, *v3[] = {"voting2-3-3/sys.lts"},
+               *v4[] = {"voting2-4-4/sys.lts"};
+    fortis_sizes("voting/p.lts", v1, 1, 5, 9, 69, 283);
+    fortis_sizes("voting2-2-2/p.lts", v2, 1, 5, 9, 373, 2301);
+    fortis_sizes("voting2-3-3/p.lts", v3, 1, 5, 9, 1109, 9087);
+    fortis_sizes("voting2-4-4/p.lts", v4, 1, 5, 9, 2469, 25201);
+    const char *p1[] = {"pump/lines.lts", "pump/power.lts", "pump/alarm.lts"};
+    const char *p2[] = {"pump2/lines.lts", "pump2/power.lts", "pump2/alarm.lts"};
+    const char *p3[] = {"pump3/lines.lts", "pump3/power.lts", "pump3/alarm.lts"};
+    fortis_sizes("pump/p.lts", p1, 3, 105, 484, 163, 730);
+    fortis_sizes("pump2/p.lts", p2, 3, 761, 4794, 1679, 9946);
+    fortis_sizes("pump3/p.lts", p3, 3, 6249, 49854, 19435, 144652);
+    const int sp[5][2] = {{289, 1800}, {577, 4224}, {961, 8040}, {1441, 13536}, {2017, 21000}};
+    for (int i = 1; i <= 5; i++) {
+      char cb[64], ob[64];
+      snprintf(cb, sizeof cb, "oyster-%d/card-bal.lts", i);
+      snprintf(ob, sizeof ob, "oyster-%d/oyster-bal.lts", i);
+      const char *oy[] = {"oyster/gate-in.lts", "oyster/gate-out.lts", cb, ob};
+      /* |S| is printed for oyster-1 and oyster-5 only */
+      int ss = i == 1 ? 97 : i == 5 ? 673 : -1, st = i == 1 ? 600 : i == 5 ? 7000 : -1;
+      fortis_sizes("oyster/no-collision.lts", oy, 4, ss, st, sp[i - 1][0], sp[i - 1][1]);
+    }
+  }
 
   /* composite relabelling applies to each component, as LTSA: labels it
    * merges synchronise (LTSA's manual: SEMA2 has 4 states, 5 transitions) */
