@@ -335,6 +335,15 @@ int main(void) {
   /* prefix first, then relabelling (LTSA's order) */
   compiles("P = (a -> b -> P).\n||C = (p:P || q:P)/{go/p.a, go/q.a}.", NULL, 4, 5, 3);
 
+  /* forall, minimal, deterministic (counts by hand: 3 copies sharing b are
+   * the 2^3 subsets of copies waiting for b; 4 independent copies 2^4) */
+  compiles("const N = 3\nP(I=0) = (a[I] -> b -> P).\n||A = (forall [i:1..N] P(i)).", NULL, 8, 13, 4);
+  compiles("P = (a -> b -> P).\n||B = (forall [i:1..2][j:{x,y}] p[i][j]:P).", NULL, 16, 64, 8);
+  compiles("P(I=0) = (a[I] -> b -> P).\n||C = forall [i:1..2] P(i).", NULL, 4, 5, 3);
+  compiles("P = (a -> b -> P).\nminimal ||M = (x:P || y:P)\\{x.b, y.b}.", NULL, 1, 2, 2);
+  compiles("deterministic D = (a -> b -> D | a -> c -> D).", NULL, 2, 3, 3);
+  error_at("P = (a -> P).\n||C = (forall [i:3..1] P).", 2, 18, "empty range 3..1");
+
   /* FLTL: Fortis' Therac property p_s, and p_w with a third fluent, against
    * the same invariants written as FSP properties by hand */
   fltl_equals(

@@ -13,9 +13,8 @@
 
 /* ------------------------------------------------------ declarations */
 
-static const char *const unsupported[] = {"progress",   "animation",    "minimal",    "deterministic",
-                                          "constraint", "ltl_property", "controller", "starenv",
-                                          "display",    "compose"};
+static const char *const unsupported[] = {"progress",   "animation", "constraint", "ltl_property",
+                                          "controller", "starenv",   "display",    "compose"};
 
 static void parse_params(fsp_ctx_t *c, fsp_proc_def_t *p) {
   p->params = c->pos;
@@ -158,12 +157,25 @@ static void parse_decl(fsp_ctx_t *c) {
     } else if (fsp_is_kw(t, "menu")) {
       next(c);
       add_named_set(c, true);
-    } else if (fsp_is_kw(t, "property")) {
-      next(c);
+    } else if (fsp_is_kw(t, "property") || fsp_is_kw(t, "minimal") || fsp_is_kw(t, "deterministic")) {
+      bool property = false, minimal = false, deterministic = false;
+      for (;;) {
+        if (fsp_is_kw(peek(c), "property"))
+          property = true;
+        else if (fsp_is_kw(peek(c), "minimal"))
+          minimal = true;
+        else if (fsp_is_kw(peek(c), "deterministic"))
+          deterministic = true;
+        else
+          break;
+        next(c);
+      }
       if (accept(c, FSP_TOK_OROR))
-        parse_composite(c, true);
+        parse_composite(c, property);
       else
-        parse_process(c, true, fsp_expect(c, FSP_TOK_UIDENT, "a process name (upper case)"));
+        parse_process(c, property, fsp_expect(c, FSP_TOK_UIDENT, "a process name (upper case)"));
+      VEC_LAST(&c->f->procs).minimal = minimal;
+      VEC_LAST(&c->f->procs).deterministic = deterministic;
     } else if (t->kind == FSP_TOK_OROR) {
       next(c);
       parse_composite(c, false);

@@ -718,10 +718,84 @@ static void comp_elem(fsp_ctx_t *c, fsp_ltsvec_t *parts) {
   fsp_close_strs(c);
 }
 
+/* The values of a forall index domain at the cursor (after ':'): a named
+ * range or set, lo..hi, or a set {...}. Appends to vals. */
+typedef VEC(fsp_val_t) fsp_valvec_t;
+
+static void forall_domain(fsp_ctx_t *c, fsp_valvec_t *vals) {
+  const fsp_token_t *t = peek(c);
+  if (t->kind == FSP_TOK_UIDENT && peek2(c)->kind == FSP_TOK_RBRACK) {
+    next(c);
+    const fsp_named_range_t *r = fsp_find_range(c->f, t->text);
+    const fsp_named_set_t *s = r ? NULL : fsp_find_set(c->f, t->text);
+    if (!r && !s && c->live) fsp_fail(c, t->loc, "undefined range or set '%s'", t->text);
+    if (r) fsp_check_range(c, t->loc, r->lo, r->hi);
+    if (r && c->live)
+      for (long long v = r->lo; v <= r->hi; v++) VEC_PUSH(vals, fsp_ival(v));
+    if (s)
+      for (size_t k = 0; k < s->count; k++) VEC_PUSH(vals, ((fsp_val_t){true, 0, s->items[k]}));
+  } else if (t->kind == FSP_TOK_LBRACE) {
+    fsp_strvec_t *items = fsp_open_strs(c);
+    fsp_labels_of(c, items);
+    for (size_t k = 0; k < items->len; k++) VEC_PUSH(vals, ((fsp_val_t){true, 0, items->data[k]}));
+    fsp_close_strs(c);
+  } else {
+    long long lo = fsp_int_expr(c);
+    fsp_expect(c, FSP_TOK_DOTDOT, "'..'");
+    long long hi = fsp_int_expr(c);
+    fsp_check_range(c, t->loc, lo, hi);
+    if (c->live)
+      for (long long v = lo; v <= hi; v++) VEC_PUSH(vals, fsp_ival(v));
+  }
+}
+
+/* After `forall`: [i:R] at the cursor, then more [j:S] or the element,
+ * once per value with the index bound (LTSA's replicated composition). */
+static void forall_rest(fsp_ctx_t *c, fsp_ltsvec_t *parts) {
+  fsp_nest(c, peek(c)->loc);
+  fsp_expect(c, FSP_TOK_LBRACK, "'[' after 'forall'");
+  const char *var = fsp_expect(c, FSP_TOK_LIDENT, "an index variable (lower case)")->text;
+  fsp_expect(c, FSP_TOK_COLON, "':'");
+  fsp_valvec_t vals = {0};
+  forall_domain(c, &vals);
+  fsp_expect(c, FSP_TOK_RBRACK, "']'");
+  VEC_PUSH(&c->owned, vals.data); /* released on failure */
+  size_t body = c->pos, end = body;
+  if (!c->live || vals.len == 0) { /* syntax only */
+    bool live = c->live;
+    c->live = false;
+    fsp_push_binding(c, var, fsp_ival(0));
+    if (at(c, FSP_TOK_LBRACK))
+      forall_rest(c, parts);
+    else
+      comp_elem(c, parts);
+    c->env.len--;
+    c->live = live;
+    end = c->pos;
+  } else
+    for (size_t k = 0; k < vals.len; k++) {
+      c->pos = body;
+      fsp_push_binding(c, var, vals.data[k]);
+      if (at(c, FSP_TOK_LBRACK))
+        forall_rest(c, parts);
+      else
+        comp_elem(c, parts);
+      c->env.len--;
+      end = c->pos;
+    }
+  c->pos = end;
+  c->owned.len--;
+  VEC_FREE(&vals);
+  fsp_unnest(c);
+}
+
 static void comp_list(fsp_ctx_t *c, fsp_ltsvec_t *parts) {
   do {
-    if (fsp_is_kw(peek(c), "forall")) fsp_fail(c, peek(c)->loc, "'forall' is not supported");
-    comp_elem(c, parts);
+    if (fsp_is_kw(peek(c), "forall")) {
+      next(c);
+      forall_rest(c, parts);
+    } else
+      comp_elem(c, parts);
   } while (accept(c, FSP_TOK_OROR));
 }
 
@@ -731,6 +805,9 @@ void fsp_comp_body(fsp_ctx_t *c, fsp_ltsvec_t *parts) {
     comp_list(c, parts);
     fsp_expect(c, FSP_TOK_RPAREN, "')'");
     if (accept(c, FSP_TOK_SLASH)) relabel_machines(c, parts);
+  } else if (fsp_is_kw(peek(c), "forall")) {
+    next(c);
+    forall_rest(c, parts);
   } else
     comp_elem(c, parts);
 }
@@ -775,11 +852,15 @@ static void def_machines(fsp_ctx_t *c, fsp_proc_def_t *p, const fsp_val_t *args,
   c->env.len = 0;
   if (p->formula)
     VEC_PUSH(out, fsp_compile_assert(c, p));
-  else if (p->composite && !p->hides && !p->property)
+  else if (p->composite && !p->hides && !p->property && !p->minimal && !p->deterministic)
     composite_machines(c, p, args, nargs, loc, out);
-  else
-    VEC_PUSH(out, p->composite ? compile_composite(c, p, args, nargs, loc)
-                               : compile_primitive(c, p, args, nargs, loc));
+  else {
+    lts_t *l =
+        p->composite ? compile_composite(c, p, args, nargs, loc) : compile_primitive(c, p, args, nargs, loc);
+    if (p->deterministic && !lts_is_deterministic(l)) l = keep_temp(c, lts_determinise(l, false));
+    if (p->minimal) l = keep_temp(c, lts_minimise(l));
+    VEC_PUSH(out, l);
+  }
   c->env.len = 0;
   for (size_t i = 0; i < env_len; i++) VEC_PUSH(&c->env, saved[i]);
   c->owned.len--;

@@ -118,8 +118,9 @@ typedef struct {
   loc_t loc;
   fsp_formula_t *formula; /* non-NULL: an FLTL `assert`, compiled to a safety property */
   bool composite, property;
-  bool hides;    /* composite: its trailer hides (\ or @), so it is composed before use */
-  size_t params; /* token index of '(' of the parameter list, or 0 */
+  bool minimal, deterministic; /* LTSA's `minimal` / `deterministic` prefixes */
+  bool hides;                  /* composite: its trailer hides (\ or @), so it is composed before use */
+  size_t params;               /* token index of '(' of the parameter list, or 0 */
   size_t nparams;
   VEC(fsp_local_def_t) locals; /* primitive: locals.data[0] is the main process */
   size_t body;                 /* composite: token index of the body */
