@@ -20,7 +20,8 @@
 static const cli_option_t options[] = {
     {"no-minimize", 0, OPT_FLAG, NULL, NULL, NULL, 0, -1,
      "do not minimise the weakest assumption (Fortis' classes instead of the paper's)"},
-    {"format", 'f', OPT_CHOICE, NULL, "text|json|dot", "text", 0, -1, "output format"},
+    {"format", 'f', OPT_CHOICE, NULL, "text|json|dot|fsp", "text", 0, -1,
+     "output format (fsp: the weakest assumption as an FSP process WA)"},
     {"dot", 0, OPT_STRING, "FILE", NULL, NULL, 0, -1,
      "also write the weakest assumption and Δ as Graphviz to FILE"},
     {"output", 'o', OPT_STRING, "FILE", NULL, "stdout", 0, -1, "write the report to FILE"},
@@ -266,7 +267,9 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
   int explained = count_explained(&delta);
   size_t ngroups = 0;
   group_t *groups = dev ? group_traces(&r.labels, &delta, &ngroups) : NULL;
-  if (strcmp(format, "dot") == 0) {
+  if (strcmp(format, "fsp") == 0)
+    lts_to_fsp(a.w, "WA", &sb);
+  else if (strcmp(format, "dot") == 0) {
     strbuf_puts(&sb, strbuf_str(&dot));
   } else if (strcmp(format, "json") == 0) {
     strbuf_printf(&sb, "{\n  \"system\": {\"files\": ");

@@ -924,5 +924,16 @@ void lts_to_fsp(const lts_t *l, const char *name, strbuf_t *out) {
     }
     strbuf_puts(out, ")");
   }
+  /* alphabet labels on no transition: an alphabet extension */
+  bool *used = xcalloc(l->labels->names.count + 1, sizeof *used);
+  for (int i = 0; i < l->ntrans; i++) used[l->succ_label[i]] = true;
+  bool any = false;
+  for (int i = 0; i < l->nalphabet; i++)
+    if (!used[l->alphabet[i]]) {
+      strbuf_printf(out, "%s%s", any ? ", " : "+{", lts_label_name(l->labels, l->alphabet[i]));
+      any = true;
+    }
+  if (any) strbuf_puts(out, "}");
+  free(used);
   strbuf_puts(out, ".\n");
 }

@@ -153,7 +153,9 @@ int *lts_bfs_trace(const lts_bfs_t *bfs, const lts_t *lts, int s, int *len);
 
 /* Graphviz text of the LTS (states by number, error state as "π"). */
 void lts_to_dot(const lts_t *lts, const char *name, strbuf_t *out);
-/* FSP-like text, one local process per state (NAME, NAME_1, ...). */
+/* FSP text, one local process per state (NAME, NAME_1, ...), the error
+ * state as ERROR, alphabet labels on no transition as `+{...}`: LTSA reads
+ * it back as the same LTS when labels are FSP names (no τ). */
 void lts_to_fsp(const lts_t *lts, const char *name, strbuf_t *out);
 
 #endif
