@@ -138,6 +138,7 @@ static void text_traces(strbuf_t *sb, const lts_labels_t *labels, const robust_t
 static const char *const config_keys[] = {"kind",   "system",  "environment", "property", "deviation",
                                           "faults", "compare", "minimize",    "expect"};
 static const char *const compare_keys[] = {"system", "property"};
+static const char *const reference_keys[] = {"mode", "sys", "env", "prop", "deviation", "dev"};
 
 static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char *path,
                           const cli_value_t *values) {
@@ -153,17 +154,35 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
 
   ynode_t *root = ydoc_load_file(path, &r.arena, &ctx->diags);
   if (!root || !ydoc_expect_kind(root, YNODE_MAP, "a robustness configuration", &ctx->diags)) goto done;
-  bool keys_ok = ydoc_check_keys(root, config_keys, sizeof config_keys / sizeof *config_keys,
-                                 "a robustness configuration", &ctx->diags);
-  const ynode_t *n_sys = ydoc_require(root, "system", "a robustness configuration", &ctx->diags);
-  const ynode_t *n_env = ydoc_require(root, "environment", "a robustness configuration", &ctx->diags);
-  const ynode_t *n_prop = ydoc_require(root, "property", "a robustness configuration", &ctx->diags);
+  /* the reference tools' JSON configs: LTSA-Robust {"mode", "sys", "env",
+   * "prop", "deviation"} (paths from its resources root, minimised) and
+   * Fortis {"sys": [...], "env": [...], "prop": [...], "dev": [...]} */
+  bool reference = ydoc_get(root, "sys") && !ydoc_get(root, "kind");
+  const char *what = reference ? "a reference tool's robustness configuration" : "a robustness configuration";
+  bool keys_ok =
+      reference
+          ? ydoc_check_keys(root, reference_keys, sizeof reference_keys / sizeof *reference_keys, what,
+                            &ctx->diags)
+          : ydoc_check_keys(root, config_keys, sizeof config_keys / sizeof *config_keys, what, &ctx->diags);
+  const ynode_t *n_sys = ydoc_require(root, reference ? "sys" : "system", what, &ctx->diags);
+  const ynode_t *n_env = ydoc_require(root, reference ? "env" : "environment", what, &ctx->diags);
+  const ynode_t *n_prop = ydoc_require(root, reference ? "prop" : "property", what, &ctx->diags);
   const ynode_t *n_dev = ydoc_get(root, "deviation");
+  if (reference && !n_dev) n_dev = ydoc_get(root, "dev");
+  if (reference) {
+    const ynode_t *n_mode = ydoc_get(root, "mode");
+    const char *mode = NULL;
+    if (n_mode && ydoc_string(n_mode, &mode, "'mode'", &ctx->diags) && strcmp(mode, "fsp") != 0) {
+      diag_error(&ctx->diags, n_mode->loc, "mode '%s' is not supported (only \"fsp\")", mode);
+      keys_ok = false;
+    }
+    r.search_up = n_mode != NULL;
+  }
   const ynode_t *n_faults = ydoc_get(root, "faults");
   const ynode_t *n_cmp = ydoc_get(root, "compare");
   const ynode_t *n_min = ydoc_get(root, "minimize");
   const ynode_t *n_expect = ydoc_get(root, "expect");
-  bool minimise = true;
+  bool minimise = !reference || ydoc_get(root, "mode"); /* Fortis does not minimise */
   if (n_min && !ydoc_bool(n_min, &minimise, "'minimize'", &ctx->diags)) keys_ok = false;
   if (cli_opt(self, values, "no-minimize")->set) minimise = false;
   if (n_cmp) {

@@ -2,6 +2,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ism/strbuf.h"
 
@@ -26,6 +27,31 @@ static loc_t item_loc(const ynode_t *node, size_t i) {
   return node->kind == YNODE_SEQ ? node->items[i]->loc : node->loc;
 }
 
+/* LTSA-Robust's paths are relative to its resources root: when `full`
+ * does not exist, the first ancestor of the config's directory under which
+ * `path` exists (else `full` unchanged). Takes and returns ownership. */
+static char *find_up(const fsp_config_t *c, const char *path, char *full) {
+  if (access(full, F_OK) == 0) return full;
+  char *dir = xstrdup(c->dir[0] ? c->dir : "./");
+  for (;;) {
+    size_t n = strlen(dir);
+    while (n > 0 && dir[n - 1] == '/') dir[--n] = '\0';
+    char *slash = strrchr(dir, '/');
+    if (!slash) break;
+    slash[1] = '\0';
+    char *p = xasprintf("%s%s", dir, path);
+    if (access(p, F_OK) == 0) {
+      free(full);
+      free(dir);
+      return p;
+    }
+    free(p);
+    slash[0] = '\0';
+  }
+  free(dir);
+  return full;
+}
+
 /* Parses one file and compiles its chosen process, or reports why not. */
 static lts_t *load_one(fsp_config_t *c, const ynode_t *node, size_t i, const char *path,
                        const char *preferred, bool property, fsp_file_t **last_file) {
@@ -40,6 +66,7 @@ static lts_t *load_one(fsp_config_t *c, const ynode_t *node, size_t i, const cha
   } else
     colon = NULL;
   char *full = path[0] == '/' ? xstrdup(path) : xasprintf("%s%s", c->dir, path);
+  if (c->search_up && path[0] != '/') full = find_up(c, path, full);
   size_t before = d->errors;
   fsp_file_t *f = fsp_parse_file(full, &c->labels, d);
   if (!f && d->errors == before) diag_error(d, item_loc(node, i), "cannot read '%s'", full);

@@ -23,6 +23,7 @@ typedef struct {
   VEC(fsp_file_t *) files; /* every parsed file, freed with the config */
   long max_states;         /* limit on each compiled process and composition (fsp_set_max_states) */
   bool limit_hit;          /* a load stopped at max_states: the run is inconclusive (exit 5) */
+  bool search_up;          /* a relative path missing next to the config is looked up in its ancestors */
 } fsp_config_t;
 
 /* Prepares a run for the config at `path`; fsp_config_free releases it all. */
