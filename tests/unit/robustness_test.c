@@ -13,7 +13,7 @@
 
 /* The last process of each file, composed; properties completed. */
 static lts_t *load(lts_labels_t *L, diag_list_t *d, const char *const *files, int n, bool property) {
-  lts_t *parts[8];
+  lts_t *parts[8] = {0};
   for (int i = 0; i < n; i++) {
     char path[512];
     snprintf(path, sizeof path, "examples/robustness/fortis/%s", files[i]);
