@@ -20,10 +20,13 @@
 static const cli_option_t options[] = {
     {"algorithm", 'a', OPT_CHOICE, NULL, "default|paper|brute-force", "default", 0, -1,
      "how to compute Δ: default (fast), paper (Alg. 1 with its heuristic), brute-force (tiny models)"},
-    {"max-states", 0, OPT_INT, "N", NULL, "5000000", 1, 1e9, "limit on the states of a meta-system"},
+    {"max-states", 0, OPT_INT, "N", NULL, "5000000", 1, 1e9,
+     "limit on the states of each compiled process, composition and meta-system"},
     {"format", 'f', OPT_CHOICE, NULL, "text|json|dot", "text", 0, -1, "output format"},
     {"stats", 0, OPT_FLAG, NULL, NULL, NULL, 0, -1, "print meta-system sizes and check counts on stderr"},
     {"output", 'o', OPT_STRING, "FILE", NULL, "stdout", 0, -1, "write the report to FILE"},
+    {"timeout", 0, OPT_REAL, "SECONDS", NULL, "none", 0.001, 1e9,
+     "wall-clock budget of the default search; past it, the maximal deviations found so far (exit 5)"},
 };
 
 /* ------------------------------------------------------------ output */
@@ -49,16 +52,22 @@ static void put_set(strbuf_t *sb, const envelope_space_t *sp, const bitword_t *d
     const char *a;
     trans_parts(sp, t, &s, &a, &e);
     strbuf_printf(sb, "%s%c%d, ", first ? "" : ", ", json ? '[' : '(', s);
-    if (json) strbuf_json_string(sb, a);
-    else strbuf_puts(sb, a);
+    if (json)
+      strbuf_json_string(sb, a);
+    else
+      strbuf_puts(sb, a);
     strbuf_printf(sb, ", %d%c", e, json ? ']' : ')');
     first = false;
   }
   strbuf_putc(sb, json ? ']' : '}');
 }
 
-static void text_set(strbuf_t *sb, const envelope_space_t *sp, const bitword_t *d) { put_set(sb, sp, d, false); }
-static void json_set(strbuf_t *sb, const envelope_space_t *sp, const bitword_t *d) { put_set(sb, sp, d, true); }
+static void text_set(strbuf_t *sb, const envelope_space_t *sp, const bitword_t *d) {
+  put_set(sb, sp, d, false);
+}
+static void json_set(strbuf_t *sb, const envelope_space_t *sp, const bitword_t *d) {
+  put_set(sb, sp, d, true);
+}
 
 static int largest(const envelope_space_t *sp, const envelope_result_t *r) {
   int m = 0;
@@ -69,14 +78,23 @@ static int largest(const envelope_space_t *sp, const envelope_result_t *r) {
   return m;
 }
 
-static void text_delta(strbuf_t *sb, const envelope_space_t *sp, const envelope_result_t *r, const char *indent) {
+static void text_delta(strbuf_t *sb, const envelope_space_t *sp, const envelope_result_t *r,
+                       const char *indent) {
+  if (r->partial)
+    strbuf_printf(
+        sb,
+        "%spartial: the time budget (--timeout) ran out; these maximal robust deviations were found so "
+        "far, Δ may have more\n",
+        indent);
   if (r->normal_unsafe) {
-    strbuf_printf(sb, "%snote: the environment violates the property (or an environmental constraint) without any "
-                      "deviation; no deviation is robust\n",
-                  indent);
+    strbuf_printf(
+        sb,
+        "%snote: the environment violates the property (or an environmental constraint) without any "
+        "deviation; no deviation is robust\n",
+        indent);
   }
-  strbuf_printf(sb, "%s|Δ| = %d maximal robust deviation%s, the largest has %d transitions\n", indent, r->ndeltas,
-                r->ndeltas == 1 ? "" : "s", largest(sp, r));
+  strbuf_printf(sb, "%s|Δ| = %d maximal robust deviation%s, the largest has %d transitions\n", indent,
+                r->ndeltas, r->ndeltas == 1 ? "" : "s", largest(sp, r));
   int normal = envelope_size(sp, sp->normal);
   for (int i = 0; i < r->ndeltas; i++) {
     int n = envelope_size(sp, r->deltas[i]);
@@ -86,9 +104,12 @@ static void text_delta(strbuf_t *sb, const envelope_space_t *sp, const envelope_
   }
 }
 
-static void json_delta(strbuf_t *sb, const envelope_space_t *sp, const envelope_result_t *r, const char *indent) {
-  strbuf_printf(sb, "%s\"normal_unsafe\": %s,\n%s\"delta_size\": %d,\n%s\"largest\": %d,\n%s\"deltas\": [", indent,
-                r->normal_unsafe ? "true" : "false", indent, r->ndeltas, indent, largest(sp, r), indent);
+static void json_delta(strbuf_t *sb, const envelope_space_t *sp, const envelope_result_t *r,
+                       const char *indent) {
+  strbuf_printf(sb, "%s\"partial\": %s,\n", indent, r->partial ? "true" : "false");
+  strbuf_printf(sb, "%s\"normal_unsafe\": %s,\n%s\"delta_size\": %d,\n%s\"largest\": %d,\n%s\"deltas\": [",
+                indent, r->normal_unsafe ? "true" : "false", indent, r->ndeltas, indent, largest(sp, r),
+                indent);
   for (int i = 0; i < r->ndeltas; i++) {
     strbuf_printf(sb, "%s\n%s  ", i ? "," : "", indent);
     json_set(sb, sp, r->deltas[i]);
@@ -98,10 +119,12 @@ static void json_delta(strbuf_t *sb, const envelope_space_t *sp, const envelope_
 
 /* Each d over E's states: E's transitions black, deviations green; the
  * transitions between two states of one kind share an edge. */
-static void dot_deltas(strbuf_t *sb, const envelope_space_t *sp, const lts_t *env, const envelope_result_t *r) {
+static void dot_deltas(strbuf_t *sb, const envelope_space_t *sp, const lts_t *env,
+                       const envelope_result_t *r) {
   for (int i = 0; i < r->ndeltas; i++) {
     strbuf_printf(sb, "digraph d%d {\n  rankdir=LR;\n  node [shape=circle];\n  init [shape=point];\n", i + 1);
-    for (int q = 0; q < sp->nq; q++) strbuf_printf(sb, "  s%d [label=\"%d\"];\n", sp->states[q], sp->states[q]);
+    for (int q = 0; q < sp->nq; q++)
+      strbuf_printf(sb, "  s%d [label=\"%d\"];\n", sp->states[q], sp->states[q]);
     strbuf_printf(sb, "  init -> s%d;\n", env->init);
     for (int x = 0; x < sp->nq; x++)
       for (int y = 0; y < sp->nq; y++)
@@ -110,7 +133,8 @@ static void dot_deltas(strbuf_t *sb, const envelope_space_t *sp, const lts_t *en
           strbuf_init(&lab);
           for (int a = 0; a < sp->nactions; a++) {
             int t = (a * sp->nq + x) * sp->nq + y;
-            if (!bitset_get(r->deltas[i], (size_t)t) || bitset_get(sp->normal, (size_t)t) != (kind == 0)) continue;
+            if (!bitset_get(r->deltas[i], (size_t)t) || bitset_get(sp->normal, (size_t)t) != (kind == 0))
+              continue;
             if (strbuf_str(&lab)[0]) strbuf_puts(&lab, ", ");
             strbuf_puts(&lab, sp->names[a]);
           }
@@ -127,8 +151,8 @@ static void dot_deltas(strbuf_t *sb, const envelope_space_t *sp, const lts_t *en
 
 /* ---------------------------------------------------------------- run */
 
-static const char *const config_keys[] = {"kind",       "environment", "controller", "property",
-                                          "env-properties", "compare", "algorithm",  "expect"};
+static const char *const config_keys[] = {"kind",           "environment", "controller", "property",
+                                          "env-properties", "compare",     "algorithm",  "expect"};
 static const char *const compare_keys[] = {"controller", "property"};
 
 typedef struct {
@@ -156,31 +180,39 @@ static void analysis_free(analysis_t *x) {
 }
 
 static bool parse_algorithm(const char *s, envelope_algorithm_t *out) {
-  if (strcmp(s, "default") == 0) *out = ENVELOPE_DEFAULT;
-  else if (strcmp(s, "paper") == 0) *out = ENVELOPE_PAPER;
-  else if (strcmp(s, "brute-force") == 0) *out = ENVELOPE_BRUTE_FORCE;
-  else return false;
+  if (strcmp(s, "default") == 0)
+    *out = ENVELOPE_DEFAULT;
+  else if (strcmp(s, "paper") == 0)
+    *out = ENVELOPE_PAPER;
+  else if (strcmp(s, "brute-force") == 0)
+    *out = ENVELOPE_BRUTE_FORCE;
+  else
+    return false;
   return true;
 }
 
 /* Builds and solves one envelope problem; reports failures at `at`. */
-static envelope_t *solve(fsp_config_t *r, const envelope_problem_t *p, envelope_algorithm_t alg, long max_states,
-                         envelope_result_t *res, loc_t at) {
+static envelope_t *solve(fsp_config_t *r, const envelope_problem_t *p, envelope_algorithm_t alg,
+                         long max_states, double timeout, envelope_result_t *res, loc_t at) {
   char *msg = NULL;
   envelope_t *ev = envelope_new(p, max_states, &msg);
+  if (ev) envelope_set_timeout(ev, timeout);
   if (ev && !envelope_compute(ev, alg, res, &msg)) {
     envelope_free(ev);
     ev = NULL;
   }
   if (!ev) {
+    /* every failure here is a size limit: the meta-system, or the
+     * subsets an algorithm would enumerate */
+    r->limit_hit = true;
     diag_error(&r->ctx->diags, at, "%s", msg ? msg : "the analysis failed");
     free(msg);
   }
   return ev;
 }
 
-static void render(strbuf_t *sb, const char *format, const analysis_t *x, const char *algorithm, bool cmp_ctrl,
-                   envelope_verdict_t verdict) {
+static void render(strbuf_t *sb, const char *format, const analysis_t *x, const char *algorithm,
+                   bool cmp_ctrl, envelope_verdict_t verdict) {
   const envelope_space_t *sp = envelope_space(x->a);
   const char *side_b = cmp_ctrl ? "controller" : "property";
   if (strcmp(format, "dot") == 0) {
@@ -190,14 +222,18 @@ static void render(strbuf_t *sb, const char *format, const analysis_t *x, const 
   if (strcmp(format, "json") == 0) {
     strbuf_puts(sb, "{\n  \"environment\": {\"files\": ");
     strbuf_json_string(sb, x->env_files);
-    strbuf_printf(sb, ", \"states\": %d, \"transitions\": %d},\n  \"controller\": {\"files\": ", x->env->nstates,
+    strbuf_printf(sb,
+                  ", \"states\": %d, \"transitions\": %d},\n  \"controller\": {\"files\": ", x->env->nstates,
                   x->env->ntrans);
     strbuf_json_string(sb, x->ctrl_files);
-    strbuf_printf(sb, ", \"states\": %d, \"transitions\": %d},\n  \"property\": ", x->ctrl->nstates, x->ctrl->ntrans);
+    strbuf_printf(sb, ", \"states\": %d, \"transitions\": %d},\n  \"property\": ", x->ctrl->nstates,
+                  x->ctrl->ntrans);
     strbuf_json_string(sb, x->prop_files);
     strbuf_puts(sb, ",\n  \"env_properties\": ");
-    if (x->envp_files) strbuf_json_string(sb, x->envp_files);
-    else strbuf_puts(sb, "null");
+    if (x->envp_files)
+      strbuf_json_string(sb, x->envp_files);
+    else
+      strbuf_puts(sb, "null");
     strbuf_puts(sb, ",\n  \"algorithm\": ");
     strbuf_json_string(sb, algorithm);
     strbuf_printf(sb, ",\n  \"deviation_space\": %d,\n", sp->ntrans);
@@ -218,8 +254,10 @@ static void render(strbuf_t *sb, const char *format, const analysis_t *x, const 
     strbuf_puts(sb, "\n}\n");
     return;
   }
-  strbuf_printf(sb, "environment %s: %d states, %d transitions\n", x->env_files, x->env->nstates, x->env->ntrans);
-  strbuf_printf(sb, "controller %s: %d states, %d transitions\n", x->ctrl_files, x->ctrl->nstates, x->ctrl->ntrans);
+  strbuf_printf(sb, "environment %s: %d states, %d transitions\n", x->env_files, x->env->nstates,
+                x->env->ntrans);
+  strbuf_printf(sb, "controller %s: %d states, %d transitions\n", x->ctrl_files, x->ctrl->nstates,
+                x->ctrl->ntrans);
   strbuf_printf(sb, "property %s\n", x->prop_files);
   if (x->envp_files) strbuf_printf(sb, "environmental constraints %s\n", x->envp_files);
   strbuf_printf(sb, "deviation space: %d transitions (%d of the environment)\n\n", sp->ntrans,
@@ -242,9 +280,13 @@ static void render(strbuf_t *sb, const char *format, const analysis_t *x, const 
   }
 }
 
-static int run_envelope(cli_ctx_t *ctx, const cli_command_t *self, const char *path, const cli_value_t *values) {
+static int run_envelope(cli_ctx_t *ctx, const cli_command_t *self, const char *path,
+                        const cli_value_t *values) {
   fsp_config_t r;
   fsp_config_init(&r, ctx, path);
+  long max_states =
+      cli_opt(self, values, "max-states")->set ? (long)cli_opt(self, values, "max-states")->i : 5000000;
+  r.max_states = max_states;
   int rc = CLI_EXIT_INVALID;
   analysis_t x = {0};
   char *text = NULL;
@@ -263,9 +305,11 @@ static int run_envelope(cli_ctx_t *ctx, const cli_command_t *self, const char *p
   envelope_algorithm_t alg = ENVELOPE_DEFAULT;
   const char *alg_name = "default";
   if (n_alg) {
-    if (!ydoc_string(n_alg, &alg_name, "'algorithm'", &ctx->diags)) ok = false;
+    if (!ydoc_string(n_alg, &alg_name, "'algorithm'", &ctx->diags))
+      ok = false;
     else if (!parse_algorithm(alg_name, &alg)) {
-      diag_error(&ctx->diags, n_alg->loc, "unknown algorithm '%s' (expected default, paper or brute-force)", alg_name);
+      diag_error(&ctx->diags, n_alg->loc, "unknown algorithm '%s' (expected default, paper or brute-force)",
+                 alg_name);
       ok = false;
     }
   }
@@ -274,10 +318,13 @@ static int run_envelope(cli_ctx_t *ctx, const cli_command_t *self, const char *p
     parse_algorithm(alg_name, &alg);
   }
   if (n_cmp) {
-    if (!ydoc_expect_kind(n_cmp, YNODE_MAP, "'compare'", &ctx->diags)) ok = false;
-    else if (!ydoc_check_keys(n_cmp, compare_keys, 2, "'compare'", &ctx->diags)) ok = false;
+    if (!ydoc_expect_kind(n_cmp, YNODE_MAP, "'compare'", &ctx->diags))
+      ok = false;
+    else if (!ydoc_check_keys(n_cmp, compare_keys, 2, "'compare'", &ctx->diags))
+      ok = false;
     else if ((ydoc_get(n_cmp, "controller") != NULL) == (ydoc_get(n_cmp, "property") != NULL)) {
-      diag_error(&ctx->diags, n_cmp->loc, "'compare' needs exactly one of a second 'controller' or a second 'property'");
+      diag_error(&ctx->diags, n_cmp->loc,
+                 "'compare' needs exactly one of a second 'controller' or a second 'property'");
       ok = false;
     }
   }
@@ -290,32 +337,35 @@ static int run_envelope(cli_ctx_t *ctx, const cli_command_t *self, const char *p
   if (n_envp) x.env_prop = fsp_config_load(&r, n_envp, "'env-properties'", NULL, true, &x.envp_files, NULL);
   const ynode_t *n_cmp_ctrl = n_cmp ? ydoc_get(n_cmp, "controller") : NULL;
   const ynode_t *n_cmp_prop = n_cmp ? ydoc_get(n_cmp, "property") : NULL;
-  if (n_cmp_ctrl) x.ctrl2 = fsp_config_load(&r, n_cmp_ctrl, "'compare.controller'", NULL, false, &x.cmp_files, NULL);
-  if (n_cmp_prop) x.prop2 = fsp_config_load(&r, n_cmp_prop, "'compare.property'", NULL, true, &x.cmp_files, NULL);
-  if (!x.env || !x.ctrl || !x.prop || (n_envp && !x.env_prop) || (n_cmp_ctrl && !x.ctrl2) || (n_cmp_prop && !x.prop2))
+  if (n_cmp_ctrl)
+    x.ctrl2 = fsp_config_load(&r, n_cmp_ctrl, "'compare.controller'", NULL, false, &x.cmp_files, NULL);
+  if (n_cmp_prop)
+    x.prop2 = fsp_config_load(&r, n_cmp_prop, "'compare.property'", NULL, true, &x.cmp_files, NULL);
+  if (!x.env || !x.ctrl || !x.prop || (n_envp && !x.env_prop) || (n_cmp_ctrl && !x.ctrl2) ||
+      (n_cmp_prop && !x.prop2))
     goto done;
   if (x.env->error >= 0 && x.env->error == x.env->init) {
     diag_error(&ctx->diags, n_env->loc, "the environment starts in its error state");
     goto done;
   }
 
-  long max_states = cli_opt(self, values, "max-states")->set ? (long)cli_opt(self, values, "max-states")->i : 5000000;
   envelope_problem_t pa = {x.env, x.ctrl, x.prop, x.env_prop};
-  x.a = solve(&r, &pa, alg, max_states, &x.ra, n_ctrl->loc);
+  double timeout = cli_opt(self, values, "timeout")->set ? cli_opt(self, values, "timeout")->r : 0;
+  x.a = solve(&r, &pa, alg, max_states, timeout, &x.ra, n_ctrl->loc);
   if (!x.a) goto done;
   envelope_verdict_t verdict = ENVELOPE_EQUAL;
   if (n_cmp) {
     envelope_problem_t pb = {x.env, x.ctrl2 ? x.ctrl2 : x.ctrl, x.prop2 ? x.prop2 : x.prop, x.env_prop};
-    x.b = solve(&r, &pb, alg, max_states, &x.rb, n_cmp->loc);
+    x.b = solve(&r, &pb, alg, max_states, timeout, &x.rb, n_cmp->loc);
     if (!x.b) goto done;
     verdict = envelope_compare(x.a, &x.ra, x.b, &x.rb, &x.a_only, &x.b_only);
   }
   if (cli_opt(self, values, "stats")->set) {
-    fprintf(ctx->err, "envelope: meta-system %d states (P_env: %d), %ld checks/sets\n", envelope_meta_states(x.a, 0),
-            envelope_meta_states(x.a, 1), x.ra.checks);
+    fprintf(ctx->err, "envelope: meta-system %d states (P_env: %d), %ld checks/sets\n",
+            envelope_meta_states(x.a, 0), envelope_meta_states(x.a, 1), x.ra.checks);
     if (x.b)
-      fprintf(ctx->err, "envelope: compared meta-system %d states, %ld checks/sets\n", envelope_meta_states(x.b, 0),
-              x.rb.checks);
+      fprintf(ctx->err, "envelope: compared meta-system %d states, %ld checks/sets\n",
+              envelope_meta_states(x.b, 0), x.rb.checks);
   }
 
   const char *format = cli_opt(self, values, "format")->set ? cli_opt(self, values, "format")->s : "text";
@@ -327,7 +377,10 @@ static int run_envelope(cli_ctx_t *ctx, const cli_command_t *self, const char *p
   /* E ‖ C itself violates P (or E violates P_env): a violation, unless an
    * expect: block says what to expect */
   if (rc == CLI_EXIT_OK && !n_expect && x.ra.normal_unsafe) rc = CLI_EXIT_VIOLATION;
-  if (rc == CLI_EXIT_OK && n_expect) {
+  /* a partial Δ decides nothing, whatever expect: says */
+  bool partial = x.ra.partial || (x.b && x.rb.partial);
+  if (rc == CLI_EXIT_OK && partial) rc = CLI_EXIT_INCONCLUSIVE;
+  if (rc == CLI_EXIT_OK && n_expect && !partial) {
     const envelope_space_t *sp = envelope_space(x.a);
     expect_actual_t actual[] = {
         {"delta_size", EXPECT_NUMBER, x.ra.ndeltas, false, NULL},
@@ -339,6 +392,7 @@ static int run_envelope(cli_ctx_t *ctx, const cli_command_t *self, const char *p
   }
 
 done:
+  if (rc == CLI_EXIT_INVALID && r.limit_hit) rc = CLI_EXIT_INCONCLUSIVE;
   free(text);
   analysis_free(&x);
   fsp_config_free(&r);

@@ -20,9 +20,15 @@
 static const cli_option_t options[] = {
     {"no-minimize", 0, OPT_FLAG, NULL, NULL, NULL, 0, -1,
      "do not minimise the weakest assumption (Fortis' classes instead of the paper's)"},
-    {"format", 'f', OPT_CHOICE, NULL, "text|json|dot", "text", 0, -1, "output format"},
-    {"dot", 0, OPT_STRING, "FILE", NULL, NULL, 0, -1, "also write the weakest assumption and Δ as Graphviz to FILE"},
+    {"format", 'f', OPT_CHOICE, NULL, "text|json|dot|fsp", "text", 0, -1,
+     "output format (fsp: the weakest assumption as an FSP process WA)"},
+    {"dot", 0, OPT_STRING, "FILE", NULL, NULL, 0, -1,
+     "also write the weakest assumption and Δ as Graphviz to FILE"},
     {"output", 'o', OPT_STRING, "FILE", NULL, "stdout", 0, -1, "write the report to FILE"},
+    {"max-states", 0, OPT_INT, "N", NULL, "5000000", 1, 1e9,
+     "limit on the states of each compiled process and composition"},
+    {"print", 0, OPT_INT, "N", NULL, "all", 0, 1e9,
+     "text: list at most N traces of each kind (counts stay complete)"},
 };
 
 /* One analysed design: machine, property and what was computed from them. */
@@ -48,15 +54,18 @@ static void text_labels(strbuf_t *sb, const lts_labels_t *labels, const int *l, 
   for (int i = 0; i < n; i++) strbuf_printf(sb, "%s%s", i ? ", " : "", lts_label_name(labels, l[i]));
 }
 
-static void json_traces(strbuf_t *sb, const lts_labels_t *labels, const robust_traces_t *t, const char *indent) {
+static void json_traces(strbuf_t *sb, const lts_labels_t *labels, const robust_traces_t *t,
+                        const char *indent) {
   strbuf_printf(sb, "%s\"classes\": %d,\n%s\"traces\": [", indent, t->ntraces, indent);
   for (int i = 0; i < t->ntraces; i++) {
     const robust_trace_t *rt = &t->traces[i];
     strbuf_printf(sb, "%s\n%s  {\"trace\": ", i ? "," : "", indent);
     json_labels(sb, labels, rt->trace, rt->len);
     strbuf_puts(sb, ", \"explanation\": ");
-    if (rt->expl) json_labels(sb, labels, rt->expl, rt->expl_len);
-    else strbuf_puts(sb, "null");
+    if (rt->expl)
+      json_labels(sb, labels, rt->expl, rt->expl_len);
+    else
+      strbuf_puts(sb, "null");
     strbuf_puts(sb, ", \"faults\": ");
     json_labels(sb, labels, rt->faults, rt->expl ? rt->nfaults : 0);
     strbuf_putc(sb, '}');
@@ -103,8 +112,13 @@ static int count_explained(const robust_traces_t *t) {
   return n;
 }
 
-static void text_traces(strbuf_t *sb, const lts_labels_t *labels, const robust_traces_t *t, bool explained) {
+static void text_traces(strbuf_t *sb, const lts_labels_t *labels, const robust_traces_t *t, bool explained,
+                        long long limit) {
   for (int i = 0; i < t->ntraces; i++) {
+    if (i == limit) {
+      strbuf_printf(sb, "  ... %d more\n", t->ntraces - i);
+      break;
+    }
     const robust_trace_t *rt = &t->traces[i];
     strbuf_printf(sb, "  trace %d: ", i + 1);
     text_labels(sb, labels, rt->trace, rt->len);
@@ -114,68 +128,100 @@ static void text_traces(strbuf_t *sb, const lts_labels_t *labels, const robust_t
       strbuf_puts(sb, "    explanation: ");
       text_labels(sb, labels, rt->expl, rt->expl_len);
       strbuf_putc(sb, '\n');
-    } else strbuf_puts(sb, "    unexplained\n");
+    } else
+      strbuf_puts(sb, "    unexplained\n");
   }
 }
 
 /* ---------------------------------------------------------------- run */
 
-static const char *const config_keys[] = {"kind", "system", "environment", "property", "deviation", "compare",
-                                          "minimize", "expect"};
+static const char *const config_keys[] = {"kind",   "system",  "environment", "property", "deviation",
+                                          "faults", "compare", "minimize",    "expect"};
 static const char *const compare_keys[] = {"system", "property"};
+static const char *const reference_keys[] = {"mode", "sys", "env", "prop", "deviation", "dev"};
 
-static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char *path, const cli_value_t *values) {
+static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char *path,
+                          const cli_value_t *values) {
   fsp_config_t r;
   fsp_config_init(&r, ctx, path);
+  if (cli_opt(self, values, "max-states")->set) r.max_states = (long)cli_opt(self, values, "max-states")->i;
   int rc = CLI_EXIT_INVALID;
   design_t a = {0}, b = {0};
   lts_t *env = NULL, *dev = NULL, *env_view = NULL;
-  int *alpha = NULL, *faults = NULL;
+  int *alpha = NULL, *faults = NULL, *normal = NULL, normal_len = -1;
   robust_traces_t delta = {0}, a_not_b = {0}, b_not_a = {0};
   char *text = NULL;
 
   ynode_t *root = ydoc_load_file(path, &r.arena, &ctx->diags);
   if (!root || !ydoc_expect_kind(root, YNODE_MAP, "a robustness configuration", &ctx->diags)) goto done;
-  bool keys_ok = ydoc_check_keys(root, config_keys, sizeof config_keys / sizeof *config_keys, "a robustness configuration",
-                                 &ctx->diags);
-  const ynode_t *n_sys = ydoc_require(root, "system", "a robustness configuration", &ctx->diags);
-  const ynode_t *n_env = ydoc_require(root, "environment", "a robustness configuration", &ctx->diags);
-  const ynode_t *n_prop = ydoc_require(root, "property", "a robustness configuration", &ctx->diags);
+  /* the reference tools' JSON configs: LTSA-Robust {"mode", "sys", "env",
+   * "prop", "deviation"} (paths from its resources root, minimised) and
+   * Fortis {"sys": [...], "env": [...], "prop": [...], "dev": [...]} */
+  bool reference = ydoc_get(root, "sys") && !ydoc_get(root, "kind");
+  const char *what = reference ? "a reference tool's robustness configuration" : "a robustness configuration";
+  bool keys_ok =
+      reference
+          ? ydoc_check_keys(root, reference_keys, sizeof reference_keys / sizeof *reference_keys, what,
+                            &ctx->diags)
+          : ydoc_check_keys(root, config_keys, sizeof config_keys / sizeof *config_keys, what, &ctx->diags);
+  const ynode_t *n_sys = ydoc_require(root, reference ? "sys" : "system", what, &ctx->diags);
+  const ynode_t *n_env = ydoc_require(root, reference ? "env" : "environment", what, &ctx->diags);
+  const ynode_t *n_prop = ydoc_require(root, reference ? "prop" : "property", what, &ctx->diags);
   const ynode_t *n_dev = ydoc_get(root, "deviation");
+  if (reference && !n_dev) n_dev = ydoc_get(root, "dev");
+  if (reference) {
+    const ynode_t *n_mode = ydoc_get(root, "mode");
+    const char *mode = NULL;
+    if (n_mode && ydoc_string(n_mode, &mode, "'mode'", &ctx->diags) && strcmp(mode, "fsp") != 0) {
+      diag_error(&ctx->diags, n_mode->loc, "mode '%s' is not supported (only \"fsp\")", mode);
+      keys_ok = false;
+    }
+    r.search_up = n_mode != NULL;
+  }
+  const ynode_t *n_faults = ydoc_get(root, "faults");
   const ynode_t *n_cmp = ydoc_get(root, "compare");
   const ynode_t *n_min = ydoc_get(root, "minimize");
   const ynode_t *n_expect = ydoc_get(root, "expect");
-  bool minimise = true;
+  bool minimise = !reference || ydoc_get(root, "mode"); /* Fortis does not minimise */
   if (n_min && !ydoc_bool(n_min, &minimise, "'minimize'", &ctx->diags)) keys_ok = false;
   if (cli_opt(self, values, "no-minimize")->set) minimise = false;
   if (n_cmp) {
-    if (!ydoc_expect_kind(n_cmp, YNODE_MAP, "'compare'", &ctx->diags)) keys_ok = false;
-    else if (!ydoc_check_keys(n_cmp, compare_keys, 2, "'compare'", &ctx->diags)) keys_ok = false;
+    if (!ydoc_expect_kind(n_cmp, YNODE_MAP, "'compare'", &ctx->diags))
+      keys_ok = false;
+    else if (!ydoc_check_keys(n_cmp, compare_keys, 2, "'compare'", &ctx->diags))
+      keys_ok = false;
     else if (!ydoc_get(n_cmp, "system") && !ydoc_get(n_cmp, "property")) {
       diag_error(&ctx->diags, n_cmp->loc, "'compare' needs a second 'system' or a second 'property'");
       keys_ok = false;
     }
   }
   if (n_expect && !ydoc_expect_kind(n_expect, YNODE_MAP, "'expect'", &ctx->diags)) keys_ok = false;
+  const char **fault_names = NULL;
+  size_t nfault_names = 0;
+  if (n_faults && !ydoc_string_list(n_faults, &r.arena, &fault_names, &nfault_names, "'faults'", &ctx->diags))
+    keys_ok = false;
+  if (n_faults && !n_dev) {
+    diag_error(&ctx->diags, n_faults->loc, "'faults' names the faults of a 'deviation' model; add one");
+    keys_ok = false;
+  }
   if (!keys_ok || !n_sys || !n_env || !n_prop) goto done;
 
-  a.sys = fsp_config_load(&r, n_sys, "'system'", "SYS", false, &a.sys_files, NULL);
-  env = fsp_config_load(&r, n_env, "'environment'", "ENV", false, NULL, NULL);
-  a.prop = fsp_config_load(&r, n_prop, "'property'", "P", false, &a.prop_files, NULL);
+  /* each file gives its last process (LTSA's DEFAULT) or the one named
+   * FILE:NAME; properties are completed to their error LTS whether or not
+   * the file says `property` (as Fortis does) */
+  a.sys = fsp_config_load(&r, n_sys, "'system'", NULL, false, &a.sys_files, NULL);
+  env = fsp_config_load(&r, n_env, "'environment'", NULL, false, NULL, NULL);
+  a.prop = fsp_config_load(&r, n_prop, "'property'", NULL, true, &a.prop_files, NULL);
   fsp_file_t *dev_file = NULL;
-  if (n_dev) dev = fsp_config_load(&r, n_dev, "'deviation'", "ENV", false, NULL, &dev_file);
+  if (n_dev) dev = fsp_config_load(&r, n_dev, "'deviation'", NULL, false, NULL, &dev_file);
   if (n_cmp) {
     const ynode_t *cs = ydoc_get(n_cmp, "system"), *cp = ydoc_get(n_cmp, "property");
-    b.sys = cs ? fsp_config_load(&r, cs, "'compare.system'", "SYS", false, &b.sys_files, NULL) : NULL;
-    b.prop = cp ? fsp_config_load(&r, cp, "'compare.property'", "P", false, &b.prop_files, NULL) : NULL;
+    b.sys = cs ? fsp_config_load(&r, cs, "'compare.system'", NULL, false, &b.sys_files, NULL) : NULL;
+    b.prop = cp ? fsp_config_load(&r, cp, "'compare.property'", NULL, true, &b.prop_files, NULL) : NULL;
     if ((cs && !b.sys) || (cp && !b.prop)) goto done;
   }
   if (!a.sys || !env || !a.prop || (n_dev && !dev)) goto done;
-  for (const lts_t *p = a.prop; p; p = p == a.prop ? b.prop : NULL)
-    if (p->error < 0) {
-      diag_error(&ctx->diags, n_prop->loc, "the property must be a safety property ('property P = ...' or a process with ERROR)");
-      goto done;
-    }
+  normal = robust_normal_violation(a.sys, env, a.prop, &normal_len);
 
   int nalpha;
   alpha = robust_interface(a.sys, env, &nalpha);
@@ -197,8 +243,21 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
   if (dev) {
     size_t nmenu;
     const char *const *menu = fsp_menu(dev_file, "ERR_ACTS", &nmenu);
+    if (n_faults) menu = fault_names, nmenu = nfault_names;
     faults = robust_faults(dev, menu, nmenu, &nfaults);
+    if (n_faults && nfaults == 0) {
+      diag_error(&ctx->diags, n_faults->loc, "no action of the deviation model matches 'faults'");
+      goto done;
+    }
     robust_explain(a.sys, dev, alpha, nalpha, faults, nfaults, &delta);
+    int nofault = 0;
+    for (int i = 0; i < delta.ntraces; i++) nofault += delta.traces[i].expl && delta.traces[i].nfaults == 0;
+    if (nofault > 0)
+      diag_warning(
+          &ctx->diags, n_dev->loc,
+          "%d explained trace%s use%s no fault action: name the faults with 'faults:' in the config or "
+          "`menu ERR_ACTS = {...}` in the model",
+          nofault, nofault == 1 ? "" : "s", nofault == 1 ? "s" : "");
   }
   if (n_cmp) {
     if (!b.sys) b.sys = lts_copy(a.sys), b.sys_files = a.sys_files;
@@ -210,6 +269,7 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
 
   /* ---- report ---- */
   const char *format = cli_opt(self, values, "format")->set ? cli_opt(self, values, "format")->s : "text";
+  long long limit = cli_opt(self, values, "print")->set ? cli_opt(self, values, "print")->i : -1;
   strbuf_t sb;
   strbuf_init(&sb);
   strbuf_t dot;
@@ -226,21 +286,32 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
   int explained = count_explained(&delta);
   size_t ngroups = 0;
   group_t *groups = dev ? group_traces(&r.labels, &delta, &ngroups) : NULL;
-  if (strcmp(format, "dot") == 0) {
+  if (strcmp(format, "fsp") == 0)
+    lts_to_fsp(a.w, "WA", &sb);
+  else if (strcmp(format, "dot") == 0) {
     strbuf_puts(&sb, strbuf_str(&dot));
   } else if (strcmp(format, "json") == 0) {
     strbuf_printf(&sb, "{\n  \"system\": {\"files\": ");
     strbuf_json_string(&sb, a.sys_files);
     strbuf_printf(&sb, ", \"states\": %d, \"transitions\": %d},\n", a.sys->nstates, a.sys->ntrans);
-    strbuf_printf(&sb, "  \"environment\": {\"states\": %d, \"transitions\": %d},\n", env->nstates, env->ntrans);
-    strbuf_printf(&sb, "  \"weakest_assumption\": {\"states\": %d, \"transitions\": %d, \"minimized\": %s, \"empty\": %s},\n",
+    strbuf_printf(&sb, "  \"environment\": {\"states\": %d, \"transitions\": %d},\n", env->nstates,
+                  env->ntrans);
+    strbuf_printf(&sb,
+                  "  \"weakest_assumption\": {\"states\": %d, \"transitions\": %d, \"minimized\": %s, "
+                  "\"empty\": %s},\n",
                   a.w->nstates, a.w->ntrans, minimise ? "true" : "false", a.empty ? "true" : "false");
-    strbuf_puts(&sb, "  \"interface\": ");
+    strbuf_puts(&sb, "  \"normal_violation\": ");
+    if (normal)
+      json_labels(&sb, &r.labels, normal, normal_len);
+    else
+      strbuf_puts(&sb, "null");
+    strbuf_puts(&sb, ",\n  \"interface\": ");
     json_labels(&sb, &r.labels, alpha, nalpha);
     strbuf_puts(&sb, ",\n");
     json_traces(&sb, &r.labels, &delta, "  ");
     if (dev) {
-      strbuf_printf(&sb, ",\n  \"explained\": %d,\n  \"unexplained\": %d,\n  \"groups\": [", explained, delta.ntraces - explained);
+      strbuf_printf(&sb, ",\n  \"explained\": %d,\n  \"unexplained\": %d,\n  \"groups\": [", explained,
+                    delta.ntraces - explained);
       for (size_t i = 0; i < ngroups; i++) {
         strbuf_printf(&sb, "%s\n    {\"faults\": ", i ? "," : "");
         strbuf_json_string(&sb, groups[i].key[0] ? groups[i].key : "unexplained");
@@ -267,25 +338,34 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
   } else {
     strbuf_printf(&sb, "system %s: %d states, %d transitions\n", a.sys_files, a.sys->nstates, a.sys->ntrans);
     strbuf_printf(&sb, "environment: %d states, %d transitions\n", env->nstates, env->ntrans);
-    strbuf_printf(&sb, "weakest assumption%s: %d states, %d transitions\n", minimise ? " (minimised)" : "", a.w->nstates,
-                  a.w->ntrans);
-    if (a.empty) strbuf_puts(&sb, "note: the machine can violate the property on its own; no environment prevents it\n");
+    strbuf_printf(&sb, "weakest assumption%s: %d states, %d transitions\n", minimise ? " (minimised)" : "",
+                  a.w->nstates, a.w->ntrans);
+    if (normal) {
+      strbuf_puts(&sb, "violation: the system violates the property under the normal environment: ");
+      text_labels(&sb, &r.labels, normal, normal_len);
+      strbuf_putc(&sb, '\n');
+    }
+    if (a.empty)
+      strbuf_puts(&sb, "note: the machine can violate the property on its own; no environment prevents it\n");
     strbuf_puts(&sb, "interface: ");
     text_labels(&sb, &r.labels, alpha, nalpha);
-    strbuf_printf(&sb, "\n\nrobustness: %d equivalence class%s of deviations\n", delta.ntraces, delta.ntraces == 1 ? "" : "es");
-    text_traces(&sb, &r.labels, &delta, dev != NULL);
+    strbuf_printf(&sb, "\n\nrobustness: %d equivalence class%s of deviations\n", delta.ntraces,
+                  delta.ntraces == 1 ? "" : "es");
+    text_traces(&sb, &r.labels, &delta, dev != NULL, limit);
     if (dev) {
       strbuf_printf(&sb, "\nexplained %d/%d\n", explained, delta.ntraces);
       for (size_t i = 0; i < ngroups; i++)
         strbuf_printf(&sb, "  %s: %d\n", groups[i].key[0] ? groups[i].key : "unexplained", groups[i].count);
     }
     if (n_cmp) {
-      strbuf_printf(&sb, "\ncomparison: A = %s with %s, B = %s with %s\n", a.sys_files, a.prop_files, b.sys_files,
-                    b.prop_files);
-      strbuf_printf(&sb, "tolerated by A, not by B: %d class%s\n", a_not_b.ntraces, a_not_b.ntraces == 1 ? "" : "es");
-      text_traces(&sb, &r.labels, &a_not_b, false);
-      strbuf_printf(&sb, "tolerated by B, not by A: %d class%s\n", b_not_a.ntraces, b_not_a.ntraces == 1 ? "" : "es");
-      text_traces(&sb, &r.labels, &b_not_a, false);
+      strbuf_printf(&sb, "\ncomparison: A = %s with %s, B = %s with %s\n", a.sys_files, a.prop_files,
+                    b.sys_files, b.prop_files);
+      strbuf_printf(&sb, "tolerated by A, not by B: %d class%s\n", a_not_b.ntraces,
+                    a_not_b.ntraces == 1 ? "" : "es");
+      text_traces(&sb, &r.labels, &a_not_b, false, limit);
+      strbuf_printf(&sb, "tolerated by B, not by A: %d class%s\n", b_not_a.ntraces,
+                    b_not_a.ntraces == 1 ? "" : "es");
+      text_traces(&sb, &r.labels, &b_not_a, false, limit);
     }
   }
   text = strbuf_take(&sb);
@@ -300,6 +380,8 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
     }
   }
   strbuf_free(&dot);
+  /* M ‖ E itself violates P: a violation, unless an expect: block decides */
+  if (rc == CLI_EXIT_OK && !n_expect && normal) rc = CLI_EXIT_VIOLATION;
   for (size_t i = 0; i < ngroups; i++) free(groups[i].key);
   free(groups);
   if (rc == CLI_EXIT_OK && n_expect) {
@@ -312,21 +394,25 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
         {"environment_states", EXPECT_NUMBER, env->nstates, false, NULL},
         {"environment_transitions", EXPECT_NUMBER, env->ntrans, false, NULL},
         {"assumption_states", EXPECT_NUMBER, a.w->nstates, false, NULL},
+        {"normal_violation", EXPECT_BOOL, 0, normal != NULL, NULL},
         {"a_not_b", EXPECT_NUMBER, a_not_b.ntraces, false, NULL},
         {"b_not_a", EXPECT_NUMBER, b_not_a.ntraces, false, NULL},
         /* B tolerates strictly more than A */
         {"more_robust", EXPECT_BOOL, 0, n_cmp && b_not_a.ntraces > 0 && a_not_b.ntraces == 0, NULL},
     };
-    rc = expect_check(ctx, n_expect, actual, n_cmp ? sizeof actual / sizeof *actual : sizeof actual / sizeof *actual - 3);
+    rc = expect_check(ctx, n_expect, actual,
+                      n_cmp ? sizeof actual / sizeof *actual : sizeof actual / sizeof *actual - 3);
   }
 
 done:
+  if (rc == CLI_EXIT_INVALID && r.limit_hit) rc = CLI_EXIT_INCONCLUSIVE;
   free(text);
   robust_traces_free(&delta);
   robust_traces_free(&a_not_b);
   robust_traces_free(&b_not_a);
   free(alpha);
   free(faults);
+  free(normal);
   lts_free(a.sys);
   lts_free(a.prop);
   lts_free(a.w);
@@ -353,10 +439,14 @@ const cli_command_t cmd_robustness = {
         "(an FSP environment whose `menu ERR_ACTS` names the faults) each trace gets its minimal\n"
         "explanation, and the traces are grouped by fault set. With `compare:` (a second `system:`\n"
         "or `property:`, B) it also reports what A tolerates that B does not, and the reverse.\n"
-        "Each FSP file contributes SYS / ENV / P (ENV for the deviation) when it defines one, else\n"
-        "its last process. `expect:` keys: classes, explained, unexplained, system_states,\n"
-        "system_transitions, environment_states, environment_transitions, assumption_states and,\n"
-        "with compare, a_not_b, b_not_a, more_robust (B tolerates strictly more).\n"
+        "Each FSP file contributes its last process (LTSA's DEFAULT, as Fortis), or process NAME\n"
+        "when the entry is written FILE:NAME; a property is completed to its error LTS whether or\n"
+        "not it says `property`. Faults are the actions named by `faults:` or else by the deviation\n"
+        "model's `menu ERR_ACTS`. First M ‖ E is checked against P: a violation is reported with\n"
+        "its trace and exit 10. `expect:` keys: classes, explained, unexplained, system_states,\n"
+        "system_transitions, environment_states, environment_transitions, assumption_states,\n"
+        "normal_violation and, with compare, a_not_b, b_not_a, more_robust (B tolerates strictly\n"
+        "more).\n"
         "Format and semantics: docs/robustness.md.",
     .options = options,
     .noptions = sizeof options / sizeof *options,

@@ -2,12 +2,14 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ism/strbuf.h"
 
 void fsp_config_init(fsp_config_t *c, cli_ctx_t *ctx, const char *path) {
   memset(c, 0, sizeof *c);
   c->ctx = ctx;
+  c->max_states = FSP_DEFAULT_MAX_STATES;
   arena_init(&c->arena);
   lts_labels_init(&c->labels);
   const char *slash = strrchr(path, '/');
@@ -21,27 +23,72 @@ void fsp_config_free(fsp_config_t *c) {
   arena_free(&c->arena);
 }
 
-static loc_t item_loc(const ynode_t *node, size_t i) { return node->kind == YNODE_SEQ ? node->items[i]->loc : node->loc; }
+static loc_t item_loc(const ynode_t *node, size_t i) {
+  return node->kind == YNODE_SEQ ? node->items[i]->loc : node->loc;
+}
+
+/* LTSA-Robust's paths are relative to its resources root: when `full`
+ * does not exist, the first ancestor of the config's directory under which
+ * `path` exists (else `full` unchanged). Takes and returns ownership. */
+static char *find_up(const fsp_config_t *c, const char *path, char *full) {
+  if (access(full, F_OK) == 0) return full;
+  char *dir = xstrdup(c->dir[0] ? c->dir : "./");
+  for (;;) {
+    size_t n = strlen(dir);
+    while (n > 0 && dir[n - 1] == '/') dir[--n] = '\0';
+    char *slash = strrchr(dir, '/');
+    if (!slash) break;
+    slash[1] = '\0';
+    char *p = xasprintf("%s%s", dir, path);
+    if (access(p, F_OK) == 0) {
+      free(full);
+      free(dir);
+      return p;
+    }
+    free(p);
+    slash[0] = '\0';
+  }
+  free(dir);
+  return full;
+}
 
 /* Parses one file and compiles its chosen process, or reports why not. */
-static lts_t *load_one(fsp_config_t *c, const ynode_t *node, size_t i, const char *path, const char *preferred,
-                       bool property, fsp_file_t **last_file) {
+static lts_t *load_one(fsp_config_t *c, const ynode_t *node, size_t i, const char *path,
+                       const char *preferred, bool property, fsp_file_t **last_file) {
   diag_list_t *d = &c->ctx->diags;
+  /* FILE:NAME picks process NAME (an upper-case identifier) */
+  const char *colon = strrchr(path, ':');
+  if (colon && colon[1] >= 'A' && colon[1] <= 'Z' &&
+      strspn(colon + 1, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_") ==
+          strlen(colon + 1)) {
+    preferred = arena_strdup(&c->arena, colon + 1);
+    path = arena_strndup(&c->arena, path, (size_t)(colon - path));
+  } else
+    colon = NULL;
   char *full = path[0] == '/' ? xstrdup(path) : xasprintf("%s%s", c->dir, path);
+  if (c->search_up && path[0] != '/') full = find_up(c, path, full);
   size_t before = d->errors;
   fsp_file_t *f = fsp_parse_file(full, &c->labels, d);
   if (!f && d->errors == before) diag_error(d, item_loc(node, i), "cannot read '%s'", full);
-  if (!f && d->count > 0 && d->items[d->count - 1].loc.file == NULL) d->items[d->count - 1].loc = item_loc(node, i);
+  if (!f && d->count > 0 && d->items[d->count - 1].loc.file == NULL)
+    d->items[d->count - 1].loc = item_loc(node, i);
   free(full);
   if (!f) return NULL;
   VEC_PUSH(&c->files, f);
+  fsp_set_max_states(f, c->max_states);
   if (last_file) *last_file = f;
   const char *name = fsp_pick_process(f, preferred);
   if (!name) {
     diag_error(d, item_loc(node, i), "'%s' defines no process", path);
     return NULL;
   }
+  if (colon && !fsp_has_process(f, preferred)) {
+    diag_error(d, item_loc(node, i), "'%s' defines no process '%s' (its last one is '%s')", path, preferred,
+               name);
+    return NULL;
+  }
   lts_t *l = fsp_compile(f, name, d);
+  if (!l && fsp_limit_reached(f)) c->limit_hit = true;
   if (l && property) {
     lts_t *p = lts_property(l);
     lts_free(l);
@@ -50,8 +97,8 @@ static lts_t *load_one(fsp_config_t *c, const ynode_t *node, size_t i, const cha
   return l;
 }
 
-lts_t *fsp_config_load(fsp_config_t *c, const ynode_t *node, const char *what, const char *preferred, bool property,
-                       const char **names, fsp_file_t **last_file) {
+lts_t *fsp_config_load(fsp_config_t *c, const ynode_t *node, const char *what, const char *preferred,
+                       bool property, const char **names, fsp_file_t **last_file) {
   const char **paths;
   size_t n;
   if (!ydoc_string_list(node, &c->arena, &paths, &n, what, &c->ctx->diags)) return NULL;
@@ -73,8 +120,17 @@ lts_t *fsp_config_load(fsp_config_t *c, const ynode_t *node, const char *what, c
     strbuf_printf(&sb, "%s%s", i ? ", " : "", paths[i]);
   }
   lts_t *result = NULL;
-  if (ok && parts.len == 1) result = parts.data[0];
-  else if (ok) result = lts_compose((const lts_t *const *)parts.data, (int)parts.len);
+  if (ok && parts.len == 1)
+    result = parts.data[0];
+  else if (ok) {
+    result = lts_compose_max((const lts_t *const *)parts.data, (int)parts.len, c->max_states);
+    if (!result) {
+      c->limit_hit = true;
+      diag_error(&c->ctx->diags, node->loc,
+                 "the composition of %s has more than %ld states or transitions (raise --max-states)", what,
+                 c->max_states);
+    }
+  }
   for (size_t i = 0; i < parts.len; i++)
     if (parts.data[i] != result) lts_free(parts.data[i]);
   VEC_FREE(&parts);

@@ -17,10 +17,13 @@
 
 typedef struct {
   cli_ctx_t *ctx;
-  arena_t arena;          /* the config's nodes and names */
-  lts_labels_t labels;    /* shared by every LTS of the run */
-  const char *dir;        /* the config's directory with a trailing '/', or "" */
+  arena_t arena;           /* the config's nodes and names */
+  lts_labels_t labels;     /* shared by every LTS of the run */
+  const char *dir;         /* the config's directory with a trailing '/', or "" */
   VEC(fsp_file_t *) files; /* every parsed file, freed with the config */
+  long max_states;         /* limit on each compiled process and composition (fsp_set_max_states) */
+  bool limit_hit;          /* a load stopped at max_states: the run is inconclusive (exit 5) */
+  bool search_up;          /* a relative path missing next to the config is looked up in its ancestors */
 } fsp_config_t;
 
 /* Prepares a run for the config at `path`; fsp_config_free releases it all. */
@@ -29,11 +32,12 @@ void fsp_config_free(fsp_config_t *c);
 
 /* Loads the files a config entry names (one or a list) and composes them
  * in parallel. Each file gives process `preferred` if it defines one, else
- * its last process (NULL: always the last, LTSA's DEFAULT). With
+ * its last process (NULL: always the last, LTSA's DEFAULT); an entry
+ * `FILE:NAME` gives process NAME of FILE (an error when it has none). With
  * `property`, each part is turned into its error LTS first. *names
  * (optional) gets "a.lts, b.lts"; *last_file (optional) the last file
  * parsed. Returns NULL after reporting an error. */
-lts_t *fsp_config_load(fsp_config_t *c, const ynode_t *node, const char *what, const char *preferred, bool property,
-                       const char **names, fsp_file_t **last_file);
+lts_t *fsp_config_load(fsp_config_t *c, const ynode_t *node, const char *what, const char *preferred,
+                       bool property, const char **names, fsp_file_t **last_file);
 
 #endif

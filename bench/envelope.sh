@@ -45,7 +45,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 echo
 printf '%-28s %21s   %21s\n' "ring, n states" "default (time, peak)" "paper Alg. 1 (time, peak)"
-for n in 4 5 6 7; do
+for n in 4 5 6 7 8 9 10 11 12; do
   {
     printf 'E0 = (a -> E1)'
     for ((i = 1; i < n; i++)); do printf ',\nE%d = (a -> E%d)' "$i" $(((i + 1) % n)); done
@@ -58,6 +58,15 @@ for n in 4 5 6 7; do
     printf ',\nQ%d = (a -> Q0).\n' $((n - 1))
   } >"$tmp/p.lts"
   printf 'kind: envelope\nenvironment: env.lts\ncontroller: ctrl.lts\nproperty: p.lts\n' >"$tmp/ring.yaml"
+  if [ "$n" -ge 9 ]; then # one run, with a budget: past it the answer is partial (exit 5)
+    start=$(date +%s%N)
+    kb=$($TIME -f '%M' "$ISMV" envelope "$tmp/ring.yaml" --timeout 30 -f json 2>"$tmp/err" >"$tmp/out"; tail -1 "$tmp/err")
+    ms=$((($(date +%s%N) - start) / 1000000))
+    found=$(sed -n 's/.*"delta_size": \([0-9]*\).*/\1/p' "$tmp/out" | head -1)
+    part=$(grep -q '"partial": true' "$tmp/out" && echo "partial, $found found" || echo "|Δ| = $found")
+    printf '%-28s %8d ms %6.1f MB   %-22s   %s\n' "n = $n" "$ms" "$(echo "$kb/1024" | bc -l)" "(not run)" "$part"
+    continue
+  fi
   read -r td md <<<"$(measure "$tmp/ring.yaml" default)"
   if "$ISMV" envelope "$tmp/ring.yaml" -a paper >/dev/null 2>&1; then
     read -r tp mp <<<"$(measure "$tmp/ring.yaml" paper)"
@@ -68,3 +77,17 @@ for n in 4 5 6 7; do
   delta=$("$ISMV" envelope "$tmp/ring.yaml" -f json | sed -n 's/.*"delta_size": \([0-9]*\).*/\1/p' | head -1)
   printf '%-28s %8.1f ms %6.1f MB   %-22s   |Δ| = %s\n' "n = $n" "$td" "$(echo "$md/1024" | bc -l)" "$pp" "$delta"
 done
+
+# Fortis' oyster-1 (its thesis example) as an envelope problem without
+# environment properties: 200 deviation transitions, many maximal sets.
+echo
+printf 'kind: envelope\nenvironment: %s/human.lts\ncontroller: [%s/gate-in.lts, %s/gate-out.lts, %s/card-bal.lts, %s/oyster-bal.lts]\nproperty: %s/no-collision.lts\n' \
+  "$PWD/examples/robustness/fortis/oyster" "$PWD/examples/robustness/fortis/oyster" "$PWD/examples/robustness/fortis/oyster" \
+  "$PWD/examples/robustness/fortis/oyster-1" "$PWD/examples/robustness/fortis/oyster-1" "$PWD/examples/robustness/fortis/oyster" \
+  >"$tmp/oyster1.yaml"
+start=$(date +%s%N)
+kb=$($TIME -f '%M' "$ISMV" envelope "$tmp/oyster1.yaml" --timeout 30 -f json 2>"$tmp/err" >"$tmp/out"; tail -1 "$tmp/err")
+ms=$((($(date +%s%N) - start) / 1000000))
+found=$(sed -n 's/.*"delta_size": \([0-9]*\).*/\1/p' "$tmp/out" | head -1)
+part=$(grep -q '"partial": true' "$tmp/out" && echo "partial (--timeout 30), $found found" || echo "|Δ| = $found")
+printf '%-28s %8d ms %6.1f MB   %s\n' "Fortis oyster-1, no P_env" "$ms" "$(echo "$kb/1024" | bc -l)" "$part"

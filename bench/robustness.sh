@@ -15,3 +15,28 @@ run "naive protocol (Δ + explanations)" examples/robustness/abp/naive.yaml "" "
 run "ABP (Δ + explanations)" examples/robustness/abp/abp.yaml "" "1.3 s"
 run "Therac design comparison" examples/robustness/therac/design.yaml "" "958 ms"
 run "Therac property comparison" examples/robustness/therac/property.yaml "" "2.1 s"
+
+# Fortis' thesis problems (examples/robustness/fortis, as shipped) and two
+# larger members of its families generated here: oyster-12 (MAX_BAL = 12,
+# 3 718 classes, explanations for all) and pump-5 (five lines). One run
+# each, wall time and peak memory (GNU time), 120 s budget (exit 124).
+TIME=/usr/bin/time
+one() { # name, config, extra args
+  local out
+  out=$($TIME -f '%e s %M KB, exit %x' timeout 120 "$ISMV" robustness "$2" --print 0 $3 2>&1 >/dev/null | tail -1)
+  printf '%-40s %s\n' "$1" "$out"
+}
+for f in abp/naive abp/abp therac25/therac25 voting/voting voting2-4-4/voting pump/pump pump2/pump pump3/pump \
+  oyster-1/oyster oyster-5/oyster; do
+  one "fortis $f" "examples/robustness/fortis/$f.yaml" ""
+done
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+F=examples/robustness/fortis
+for f in gate-in gate-out human human-dev no-collision; do cp "$F/oyster/$f.lts" "$tmp/"; done
+for f in card-bal oyster-bal; do sed 's/MAX_BAL = 1$/MAX_BAL = 12/' "$F/oyster-1/$f.lts" >"$tmp/$f.lts"; done
+printf 'kind: robustness\nsystem: [gate-in.lts, gate-out.lts, card-bal.lts, oyster-bal.lts]\nenvironment: human.lts\nproperty: no-collision.lts\ndeviation: human-dev.lts\nfaults: [fg, rmb]\nminimize: false\n' >"$tmp/oyster12.yaml"
+one "oyster-12 (Δ + explanations)" "$tmp/oyster12.yaml" ""
+for f in lines power alarm env0 p; do sed 's/= 1\.\.3/= 1..5/' "$F/pump3/$f.lts" >"$tmp/pump5_$f.lts"; done
+printf 'kind: robustness\nsystem: [pump5_lines.lts, pump5_power.lts, pump5_alarm.lts]\nenvironment: pump5_env0.lts\nproperty: pump5_p.lts\nminimize: false\n' >"$tmp/pump5.yaml"
+one "pump-5 (Δ)" "$tmp/pump5.yaml" "--max-states 100000000"

@@ -10,6 +10,7 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <time.h>
 #include <string.h>
 
 #include "ism/alloc.h"
@@ -26,11 +27,22 @@ typedef struct {
 
 struct envelope {
   envelope_space_t space;
-  lts_t *env;   /* E without τ */
-  lts_t *k[2];  /* C ‖ P_err (C without τ), P_env,err (NULL when absent) */
+  lts_t *env;  /* E without τ */
+  lts_t *k[2]; /* C ‖ P_err (C without τ), P_env,err (NULL when absent) */
   meta_t meta[2];
   int nmeta;
+  double deadline; /* CLOCK_MONOTONIC seconds, 0: none */
 };
+
+static double now_seconds(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void envelope_set_timeout(envelope_t *ev, double seconds) {
+  ev->deadline = seconds > 0 ? now_seconds() + seconds : 0;
+}
 
 /* ------------------------------------------------------------ helpers */
 
@@ -63,8 +75,10 @@ static void maxset_insert(maxset_t *m, const bitword_t *d) {
     if (bitset_subset(d, m->sets.data[i], (size_t)m->nbits)) return;
   size_t k = 0;
   for (size_t i = 0; i < m->sets.len; i++) {
-    if (bitset_subset(m->sets.data[i], d, (size_t)m->nbits)) free(m->sets.data[i]);
-    else m->sets.data[k++] = m->sets.data[i];
+    if (bitset_subset(m->sets.data[i], d, (size_t)m->nbits))
+      free(m->sets.data[i]);
+    else
+      m->sets.data[k++] = m->sets.data[i];
   }
   m->sets.len = k;
   VEC_PUSH(&m->sets, set_copy(d, m->nbits));
@@ -349,6 +363,8 @@ typedef struct {
   VEC(int) added;
   VEC(int) work;
   long checks;
+  bool watch;     /* the deadline applies (only while searching for a seed) */
+  bool timed_out; /* the deadline passed: the search unwinds */
 } search_t;
 
 typedef struct {
@@ -414,6 +430,9 @@ static bool search_start(search_t *s) {
 /* Adds transition t to x if x ∪ {t} stays robust; else leaves all as it was. */
 static bool try_add(search_t *s, int t) {
   s->checks++;
+  if (s->watch && s->ev->deadline > 0 && (s->checks & 255) == 0 && now_seconds() > s->ev->deadline)
+    s->timed_out = true;
+  if (s->timed_out) return false;
   mark_t before = mark(s);
   bitset_set(s->x, (size_t)t);
   VEC_PUSH(&s->added, t);
@@ -442,88 +461,6 @@ bool envelope_robust(const envelope_t *ev, const bitword_t *d) {
   search_free(&s);
   return ok;
 }
-
-/* ---------------------------------------------------- default algorithm */
-
-typedef struct {
-  search_t *s;
-  const bitword_t *cand;  /* transitions robust on their own */
-  VEC(bitword_t *) clauses; /* per found maximal d: cand ∖ d; a new one must hit each */
-  bitword_t *excluded;    /* transitions ruled out on the current search branch */
-} enumerate_t;
-
-/* Extends the current x (robust) by one transition per clause it misses,
- * depth first, until it hits every clause; x is left there on success. A
- * transition whose branch failed is excluded from its later siblings. */
-static bool find_seed(enumerate_t *en) {
-  search_t *s = en->s;
-  int nt = s->ev->space.ntrans;
-  size_t nw = words(nt);
-  const bitword_t *clause = NULL;
-  for (size_t c = 0; c < en->clauses.len && !clause; c++) {
-    bool hit = false;
-    for (size_t w = 0; w < nw && !hit; w++) hit = (en->clauses.data[c][w] & s->x[w]) != 0;
-    if (!hit) clause = en->clauses.data[c];
-  }
-  if (!clause) return true;
-  VEC(int) tried = {0};
-  bool found = false;
-  for (int t = 0; t < nt && !found; t++) {
-    if (!bitset_get(clause, (size_t)t) || bitset_get(en->excluded, (size_t)t)) continue;
-    mark_t m = mark(s);
-    if (try_add(s, t)) {
-      if (find_seed(en)) found = true;
-      else rollback(s, m);
-    }
-    if (!found) {
-      bitset_set(en->excluded, (size_t)t);
-      VEC_PUSH(&tried, t);
-    }
-  }
-  for (size_t i = 0; i < tried.len; i++) bitset_clear_bit(en->excluded, (size_t)tried.data[i]);
-  VEC_FREE(&tried);
-  return found;
-}
-
-static void run_default(const envelope_t *ev, maxset_t *out, envelope_result_t *r) {
-  const envelope_space_t *sp = &ev->space;
-  search_t s;
-  search_init(&s, ev);
-  if (!search_start(&s)) {
-    r->normal_unsafe = true;
-    search_free(&s);
-    return;
-  }
-  mark_t base = mark(&s);
-  bitword_t *cand = bitset_new((size_t)sp->ntrans);
-  for (int t = 0; t < sp->ntrans; t++)
-    if (!bitset_get(sp->normal, (size_t)t) && try_add(&s, t)) {
-      bitset_set(cand, (size_t)t);
-      rollback(&s, base);
-    }
-  enumerate_t en = {.s = &s, .cand = cand, .excluded = bitset_new((size_t)sp->ntrans)};
-  size_t nw = words(sp->ntrans);
-  while (find_seed(&en)) {
-    for (int t = 0; t < sp->ntrans; t++)
-      if (bitset_get(cand, (size_t)t) && !bitset_get(s.x, (size_t)t)) try_add(&s, t);
-    bitword_t *d = bitset_new((size_t)sp->ntrans), *clause = bitset_new((size_t)sp->ntrans);
-    for (size_t w = 0; w < nw; w++) {
-      d[w] = s.x[w] | sp->normal[w];
-      clause[w] = cand[w] & ~s.x[w];
-    }
-    VEC_PUSH(&out->sets, d);
-    VEC_PUSH(&en.clauses, clause);
-    rollback(&s, base);
-  }
-  r->checks = s.checks;
-  for (size_t c = 0; c < en.clauses.len; c++) free(en.clauses.data[c]);
-  VEC_FREE(&en.clauses);
-  free(en.excluded);
-  free(cand);
-  search_free(&s);
-}
-
-/* ------------------------------------------------------ paper: Alg. 1 */
 
 /* Visited state sets (open addressing on a hash of the bitset). */
 typedef struct {
@@ -564,6 +501,13 @@ static bool setset_add(setset_t *h, const bitword_t *b) {
   return true;
 }
 
+static bool setset_has(const setset_t *h, const bitword_t *b) {
+  if (!h->cap) return false;
+  for (size_t k = hash_set(b, h->nw) & (h->cap - 1); h->table[k] >= 0; k = (k + 1) & (h->cap - 1))
+    if (memcmp(h->sets.data[h->table[k]], b, h->nw * sizeof *b) == 0) return true;
+  return false;
+}
+
 static void setset_free(setset_t *h) {
   for (size_t i = 0; i < h->sets.len; i++) free(h->sets.data[i]);
   VEC_FREE(&h->sets);
@@ -571,6 +515,104 @@ static void setset_free(setset_t *h) {
 }
 
 /* Closes S under uncontrollable edges, starting from the states in work. */
+/* ---------------------------------------------------- default algorithm */
+
+enum { FAILED_MEMO_MAX = 1 << 22 }; /* learned failed sets kept (memory: ~50 bytes + |D|/8 each) */
+
+typedef struct {
+  search_t *s;
+  const bitword_t *cand;    /* transitions robust on their own */
+  VEC(bitword_t *) clauses; /* per found maximal d: cand ∖ d; a new one must hit each */
+  bitword_t *excluded;      /* transitions ruled out on the current search branch */
+  setset_t failed;          /* sets x with no robust extension hitting every clause: as
+                               clauses only accumulate, they stay failed (learning) */
+} enumerate_t;
+
+/* Extends the current x (robust) by one transition per clause it misses,
+ * depth first, until it hits every clause; x is left there on success. A
+ * transition whose branch failed is excluded from its later siblings. */
+static bool find_seed(enumerate_t *en) {
+  search_t *s = en->s;
+  int nt = s->ev->space.ntrans;
+  size_t nw = words(nt);
+  const bitword_t *clause = NULL;
+  for (size_t c = 0; c < en->clauses.len && !clause; c++) {
+    bool hit = false;
+    for (size_t w = 0; w < nw && !hit; w++) hit = (en->clauses.data[c][w] & s->x[w]) != 0;
+    if (!hit) clause = en->clauses.data[c];
+  }
+  if (!clause) return true;
+  if (setset_has(&en->failed, s->x)) return false;
+  VEC(int) tried = {0};
+  bool found = false;
+  for (int t = 0; t < nt && !found && !s->timed_out; t++) {
+    if (!bitset_get(clause, (size_t)t) || bitset_get(en->excluded, (size_t)t)) continue;
+    mark_t m = mark(s);
+    if (try_add(s, t)) {
+      if (find_seed(en))
+        found = true;
+      else
+        rollback(s, m);
+    }
+    if (!found) {
+      bitset_set(en->excluded, (size_t)t);
+      VEC_PUSH(&tried, t);
+    }
+  }
+  for (size_t i = 0; i < tried.len; i++) bitset_clear_bit(en->excluded, (size_t)tried.data[i]);
+  VEC_FREE(&tried);
+  /* the memo is only a shortcut: past its cap it stops growing */
+  if (!found && !s->timed_out && en->failed.sets.len < FAILED_MEMO_MAX) setset_add(&en->failed, s->x);
+  return found;
+}
+
+static void run_default(const envelope_t *ev, maxset_t *out, envelope_result_t *r) {
+  const envelope_space_t *sp = &ev->space;
+  search_t s;
+  search_init(&s, ev);
+  if (!search_start(&s)) {
+    r->normal_unsafe = true;
+    search_free(&s);
+    return;
+  }
+  mark_t base = mark(&s);
+  bitword_t *cand = bitset_new((size_t)sp->ntrans);
+  for (int t = 0; t < sp->ntrans; t++)
+    if (!bitset_get(sp->normal, (size_t)t) && try_add(&s, t)) {
+      bitset_set(cand, (size_t)t);
+      rollback(&s, base);
+    }
+  enumerate_t en = {.s = &s, .cand = cand, .excluded = bitset_new((size_t)sp->ntrans)};
+  en.failed.nw = words(sp->ntrans);
+  size_t nw = words(sp->ntrans);
+  for (;;) {
+    s.watch = true;
+    bool seed = find_seed(&en);
+    s.watch = false;
+    if (!seed) break;
+    for (int t = 0; t < sp->ntrans; t++)
+      if (bitset_get(cand, (size_t)t) && !bitset_get(s.x, (size_t)t)) try_add(&s, t);
+    bitword_t *d = bitset_new((size_t)sp->ntrans), *clause = bitset_new((size_t)sp->ntrans);
+    for (size_t w = 0; w < nw; w++) {
+      d[w] = s.x[w] | sp->normal[w];
+      clause[w] = cand[w] & ~s.x[w];
+    }
+    VEC_PUSH(&out->sets, d);
+    VEC_PUSH(&en.clauses, clause);
+    rollback(&s, base);
+  }
+  r->checks = s.checks;
+  r->partial = s.timed_out;
+  for (size_t c = 0; c < en.clauses.len; c++) free(en.clauses.data[c]);
+  VEC_FREE(&en.clauses);
+  free(en.excluded);
+  setset_free(&en.failed);
+  free(cand);
+  search_free(&s);
+}
+
+/* ------------------------------------------------------ paper: Alg. 1 */
+
 static void close_set(const meta_t *m, bitword_t *S, int *work, int nwork) {
   while (nwork) {
     int q = work[--nwork];
@@ -589,14 +631,15 @@ enum { PAPER_MAX_SUCC = 24 };
  * state sets S closed under uncontrollable moves, each giving the deviation
  * allowed ∖ {tags of edges leaving S}, branching over every non-empty
  * subset of S's successors in W. */
-static bool paper_delta(const envelope_t *ev, const meta_t *m, const bitword_t *allowed, maxset_t *out, long *explored,
-                        char **error) {
+static bool paper_delta(const envelope_t *ev, const meta_t *m, const bitword_t *allowed, maxset_t *out,
+                        long *explored, char **error) {
   int nt = ev->space.ntrans;
   if (bitset_get(m->losing, 0)) return true;
   setset_t seen = {.nw = words(m->nq)};
   VEC(bitword_t *) stack = {0};
   int *work = xmalloc((size_t)m->nq * sizeof *work + 1), *succ = xmalloc((size_t)m->nq * sizeof *succ + 1);
-  bitword_t *S0 = bitset_new((size_t)m->nq), *in_succ = bitset_new((size_t)m->nq), *d = bitset_new((size_t)nt);
+  bitword_t *S0 = bitset_new((size_t)m->nq), *in_succ = bitset_new((size_t)m->nq),
+            *d = bitset_new((size_t)nt);
   bitset_set(S0, 0);
   work[0] = 0;
   close_set(m, S0, work, 1);
@@ -623,8 +666,9 @@ static bool paper_delta(const envelope_t *ev, const meta_t *m, const bitword_t *
     for (int i = 0; i < nsucc; i++) bitset_clear_bit(in_succ, (size_t)succ[i]);
     maxset_insert(out, d);
     if (nsucc > PAPER_MAX_SUCC) {
-      *error = xasprintf("the paper algorithm would branch over 2^%d successor sets of one state set (limit 2^%d)",
-                         nsucc, PAPER_MAX_SUCC);
+      *error =
+          xasprintf("the paper algorithm would branch over 2^%d successor sets of one state set (limit 2^%d)",
+                    nsucc, PAPER_MAX_SUCC);
       ok = false;
     }
     for (uint32_t sub = 1; ok && sub < ((uint32_t)1 << nsucc); sub++) {
@@ -636,8 +680,10 @@ static bool paper_delta(const envelope_t *ev, const meta_t *m, const bitword_t *
           work[nwork++] = succ[i];
         }
       close_set(m, T, work, nwork);
-      if (setset_add(&seen, T)) VEC_PUSH(&stack, T);
-      else free(T);
+      if (setset_add(&seen, T))
+        VEC_PUSH(&stack, T);
+      else
+        free(T);
     }
     free(S);
   }
@@ -711,7 +757,8 @@ static bool run_brute(const envelope_t *ev, maxset_t *out, envelope_result_t *r,
   for (int t = 0; t < sp->ntrans; t++)
     if (!bitset_get(sp->normal, (size_t)t)) VEC_PUSH(&dev, t);
   if (dev.len > BRUTE_MAX_CANDIDATES) {
-    *error = xasprintf("brute force would check 2^%zu deviation sets (limit 2^%d)", dev.len, BRUTE_MAX_CANDIDATES);
+    *error =
+        xasprintf("brute force would check 2^%zu deviation sets (limit 2^%d)", dev.len, BRUTE_MAX_CANDIDATES);
     VEC_FREE(&dev);
     return false;
   }

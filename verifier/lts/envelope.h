@@ -25,11 +25,11 @@ typedef struct {
   int nq;                     /* states of E that take part: all but E's error state */
   int *states;                /* states[i]: the E state number of index i, ascending */
   int nactions;
-  int *actions;               /* αE (τ excluded), sorted by display name */
-  char **names;               /* names[a]: actions[a] as LTSA and the CAV'23 tool print
-                                 it, indices after dots ("enter.0", not "enter[0]") */
-  int ntrans;                 /* nactions * nq * nq */
-  bitword_t *normal;          /* E's own transitions (ntrans bits) */
+  int *actions;      /* αE (τ excluded), sorted by display name */
+  char **names;      /* names[a]: actions[a] as LTSA and the CAV'23 tool print
+                        it, indices after dots ("enter.0", not "enter[0]") */
+  int ntrans;        /* nactions * nq * nq */
+  bitword_t *normal; /* E's own transitions (ntrans bits) */
 } envelope_space_t;
 
 /* What the analysis is about. prop and env_prop are error LTSs
@@ -59,6 +59,8 @@ typedef struct {
                          their transition lists */
   int ndeltas;
   bool normal_unsafe; /* E itself violates P or P_env: Δ is empty */
+  bool partial;       /* the time budget ran out (default algorithm): every d
+                         found is maximal and robust, but Δ may have more */
   long checks;        /* robustness checks (default), state sets explored (paper),
                          subsets checked (brute force) */
 } envelope_result_t;
@@ -69,6 +71,11 @@ typedef struct {
  * return false with a fresh message in *error. */
 bool envelope_compute(envelope_t *env, envelope_algorithm_t algorithm, envelope_result_t *out, char **error);
 void envelope_result_free(envelope_result_t *r);
+
+/* A wall-clock budget for the default algorithm's search, from now
+ * (seconds <= 0: none). Past it the search stops and the result is marked
+ * partial; the sets found so far are kept (each maximal and robust). */
+void envelope_set_timeout(envelope_t *env, double seconds);
 
 /* Whether deviation d (ntrans bits; E's own transitions are added) is
  * robust: E_d ‖ C ⊨ P and E_d ⊨ P_env. Linear in the meta-systems. */

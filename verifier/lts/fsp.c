@@ -8,13 +8,13 @@
 #include <string.h>
 
 #include "verifier/lts/fsp_compile.h"
+#include "verifier/lts/fsp_fltl.h"
 #include "verifier/lts/fsp_parse.h"
 
 /* ------------------------------------------------------ declarations */
 
-static const char *const unsupported[] = {"fluent",     "assert",        "progress",   "animation",
-                                          "minimal",    "deterministic", "constraint", "ltl_property",
-                                          "controller", "starenv",       "display",    "compose"};
+static const char *const unsupported[] = {"progress",   "animation", "constraint", "ltl_property",
+                                          "controller", "starenv",   "display",    "compose"};
 
 static void parse_params(fsp_ctx_t *c, fsp_proc_def_t *p) {
   p->params = c->pos;
@@ -49,7 +49,8 @@ static void parse_process(fsp_ctx_t *c, bool property, const fsp_token_t *name) 
       next(c);
       fsp_expect(c, FSP_TOK_LIDENT, "an index variable (lower case)");
       fsp_expect(c, FSP_TOK_COLON, "':'");
-      if (at(c, FSP_TOK_UIDENT) && peek2(c)->kind == FSP_TOK_RBRACK) next(c);
+      if (at(c, FSP_TOK_UIDENT) && peek2(c)->kind == FSP_TOK_RBRACK)
+        next(c);
       else {
         fsp_expr(c);
         fsp_expect(c, FSP_TOK_DOTDOT, "'..'");
@@ -96,7 +97,7 @@ static void parse_composite(fsp_ctx_t *c, bool property) {
   fsp_comp_body(c, &parts);
   VEC_FREE(&parts);
   pp->trailer = c->pos;
-  fsp_skip_trailer(c, false);
+  pp->hides = fsp_skip_trailer(c, false);
   c->live = live;
   fsp_expect(c, FSP_TOK_DOT, "'.' at the end of the definition");
 }
@@ -110,15 +111,16 @@ static void add_named_set(fsp_ctx_t *c, bool menu) {
   fsp_named_set_t s = {name->text, arena_alloc(&c->f->arena, (items.len + 1) * sizeof(char *)), items.len};
   if (items.len) memcpy(s.items, items.data, items.len * sizeof(char *));
   VEC_FREE(&items);
-  if (menu) VEC_PUSH(&c->f->menus, s);
+  if (menu)
+    VEC_PUSH(&c->f->menus, s);
   else {
     if (fsp_find_set(c->f, s.name)) fsp_fail(c, name->loc, "set '%s' is defined twice", s.name);
     VEC_PUSH(&c->f->sets, s);
   }
 }
 
-static void parse_decls(fsp_ctx_t *c) {
-  while (!at(c, FSP_TOK_EOF)) {
+static void parse_decl(fsp_ctx_t *c) {
+  {
     const fsp_token_t *t = peek(c);
     for (size_t i = 0; i < sizeof unsupported / sizeof unsupported[0]; i++)
       if (fsp_is_kw(t, unsupported[i]))
@@ -136,22 +138,44 @@ static void parse_decls(fsp_ctx_t *c) {
       next(c);
       const fsp_token_t *n = fsp_expect(c, FSP_TOK_UIDENT, "a range name (upper case)");
       fsp_expect(c, FSP_TOK_ASSIGN, "'='");
+      loc_t at_lo = peek(c)->loc;
       long long lo = fsp_int_expr(c);
       fsp_expect(c, FSP_TOK_DOTDOT, "'..'");
       long long hi = fsp_int_expr(c);
       if (fsp_find_range(c->f, n->text)) fsp_fail(c, n->loc, "range '%s' is defined twice", n->text);
-      if (hi - lo > 1000000) fsp_fail(c, n->loc, "range '%s' has more than a million values", n->text);
+      fsp_check_range(c, at_lo, lo, hi);
       VEC_PUSH(&c->f->ranges, ((fsp_named_range_t){n->text, lo, hi}));
     } else if (fsp_is_kw(t, "set")) {
       next(c);
       add_named_set(c, false);
+    } else if (fsp_is_kw(t, "fluent")) {
+      next(c);
+      fsp_parse_fluent(c);
+    } else if (fsp_is_kw(t, "assert")) {
+      next(c);
+      fsp_parse_assert(c);
     } else if (fsp_is_kw(t, "menu")) {
       next(c);
       add_named_set(c, true);
-    } else if (fsp_is_kw(t, "property")) {
-      next(c);
-      if (accept(c, FSP_TOK_OROR)) parse_composite(c, true);
-      else parse_process(c, true, fsp_expect(c, FSP_TOK_UIDENT, "a process name (upper case)"));
+    } else if (fsp_is_kw(t, "property") || fsp_is_kw(t, "minimal") || fsp_is_kw(t, "deterministic")) {
+      bool property = false, minimal = false, deterministic = false;
+      for (;;) {
+        if (fsp_is_kw(peek(c), "property"))
+          property = true;
+        else if (fsp_is_kw(peek(c), "minimal"))
+          minimal = true;
+        else if (fsp_is_kw(peek(c), "deterministic"))
+          deterministic = true;
+        else
+          break;
+        next(c);
+      }
+      if (accept(c, FSP_TOK_OROR))
+        parse_composite(c, property);
+      else
+        parse_process(c, property, fsp_expect(c, FSP_TOK_UIDENT, "a process name (upper case)"));
+      VEC_LAST(&c->f->procs).minimal = minimal;
+      VEC_LAST(&c->f->procs).deterministic = deterministic;
     } else if (t->kind == FSP_TOK_OROR) {
       next(c);
       parse_composite(c, false);
@@ -162,6 +186,48 @@ static void parse_decls(fsp_ctx_t *c) {
       fsp_fail(c, t->loc,
                "expected a declaration (const, range, set, menu, property, a process or '||'), found '%s'",
                fsp_describe(t));
+  }
+}
+
+/* Whether t can start a declaration (where parsing resumes after an error). */
+static bool starts_decl(const fsp_token_t *t) {
+  static const char *const kws[] = {"const", "range", "set", "menu", "property", "fluent", "assert"};
+  if (t->kind == FSP_TOK_EOF || t->kind == FSP_TOK_OROR || t->kind == FSP_TOK_UIDENT) return true;
+  for (size_t i = 0; i < sizeof kws / sizeof kws[0]; i++)
+    if (fsp_is_kw(t, kws[i])) return true;
+  for (size_t i = 0; i < sizeof unsupported / sizeof unsupported[0]; i++)
+    if (fsp_is_kw(t, unsupported[i])) return true;
+  return false;
+}
+
+static void ctx_init(fsp_ctx_t *c, fsp_file_t *f, diag_list_t *d);
+static void ctx_free(fsp_ctx_t *c, lts_t *keep);
+
+/* Parses one declaration; false after reporting an error. */
+static bool parse_decl_caught(fsp_ctx_t *c) {
+  if (setjmp(c->fail)) return false;
+  parse_decl(c);
+  return true;
+}
+
+#define FSP_MAX_ERRORS 50
+
+/* Every declaration; after an error, parsing resumes after the next '.'
+ * that ends a definition, so one run reports every syntax error. */
+static void parse_decls(fsp_ctx_t *c) {
+  while (!at(c, FSP_TOK_EOF)) {
+    if (parse_decl_caught(c)) continue;
+    fsp_file_t *f = c->f;
+    size_t pos = c->pos;
+    ctx_free(c, NULL);
+    diag_list_t *d = c->d;
+    ctx_init(c, f, d);
+    c->pos = pos;
+    if (++f->nerrors >= FSP_MAX_ERRORS || f->limit_hit) return;
+    while (!at(c, FSP_TOK_EOF)) {
+      const fsp_token_t *t = next(c);
+      if (t->kind == FSP_TOK_DOT && starts_decl(peek(c))) break;
+    }
   }
 }
 
@@ -224,15 +290,15 @@ fsp_file_t *fsp_parse_string(const char *name, const char *text, lts_labels_t *l
     fsp_free(f);
     return NULL;
   }
+  f->max_states = FSP_DEFAULT_MAX_STATES;
   fsp_ctx_t c;
   ctx_init(&c, f, diags);
-  if (setjmp(c.fail)) {
-    ctx_free(&c, NULL);
+  parse_decls(&c);
+  ctx_free(&c, NULL);
+  if (f->nerrors > 0) {
     fsp_free(f);
     return NULL;
   }
-  parse_decls(&c);
-  ctx_free(&c, NULL);
   return f;
 }
 
@@ -247,6 +313,7 @@ void fsp_free(fsp_file_t *f) {
   if (!f) return;
   for (size_t i = 0; i < f->procs.len; i++) VEC_FREE(&f->procs.data[i].locals);
   VEC_FREE(&f->procs);
+  VEC_FREE(&f->fluents);
   VEC_FREE(&f->consts);
   VEC_FREE(&f->ranges);
   VEC_FREE(&f->sets);
@@ -254,6 +321,9 @@ void fsp_free(fsp_file_t *f) {
   arena_free(&f->arena);
   free(f);
 }
+
+void fsp_set_max_states(fsp_file_t *f, long max) { f->max_states = max > 0 ? max : FSP_DEFAULT_MAX_STATES; }
+bool fsp_limit_reached(const fsp_file_t *f) { return f->limit_hit; }
 
 bool fsp_has_process(const fsp_file_t *f, const char *name) { return fsp_find_proc(f, name) != NULL; }
 
@@ -296,4 +366,3 @@ const char *const *fsp_menu(const fsp_file_t *f, const char *name, size_t *count
   *count = 0;
   return NULL;
 }
-

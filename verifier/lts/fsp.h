@@ -4,8 +4,9 @@
  * if/then/else, choice, STOP/END/ERROR, action labels with indices, ranges,
  * sets and bindings, +{...}, property, || composition with prefix labels
  * a:P, a[i:R]:P and {a,b}::P, relabelling /{new/old}, hiding \{...} and
- * interfaces @{...}. fluent/assert (FLTL) and the other LTSA extensions
- * are rejected with a located "not supported" error. See docs/fsp.md. */
+ * interfaces @{...}, FLTL fluents and `assert [] φ` safety invariants
+ * (compiled to property LTSs). The other LTSA extensions are rejected with
+ * a located "not supported" error. See docs/fsp.md. */
 #ifndef VERIFIER_FSP_H
 #define VERIFIER_FSP_H
 
@@ -17,14 +18,26 @@
 
 typedef struct fsp_file fsp_file_t; /* a parsed file: declarations, not yet compiled processes */
 
+/* The default of fsp_set_max_states. */
+#define FSP_DEFAULT_MAX_STATES 5000000L
+
 /* Reads and parses `path` (registered with diags for caret rendering).
  * Constants, ranges, sets and menus are evaluated; process bodies are
- * syntax-checked. On an error reports it (file:line:col) and returns NULL.
+ * syntax-checked. On errors reports every one (file:line:col; parsing
+ * resumes after the '.' that ends the definition in error) and returns NULL.
  * `labels` is borrowed and must outlive every LTS compiled from the file. */
 fsp_file_t *fsp_parse_file(const char *path, lts_labels_t *labels, diag_list_t *diags);
 /* The same for text in memory; `name` names it in diagnostics. */
 fsp_file_t *fsp_parse_string(const char *name, const char *text, lts_labels_t *labels, diag_list_t *diags);
 void fsp_free(fsp_file_t *file);
+
+/* Limits every LTS that fsp_compile builds (a process, a composition, the
+ * labels of one action pattern, a range) to `max` states and transitions
+ * (max <= 0: the default). Past it fsp_compile fails with a located error
+ * and fsp_limit_reached becomes true. Input nesting (parentheses, aliases,
+ * expressions) is bounded too, with a located error. */
+void fsp_set_max_states(fsp_file_t *file, long max);
+bool fsp_limit_reached(const fsp_file_t *file);
 
 /* Whether a top-level process or composite `name` is defined. */
 bool fsp_has_process(const fsp_file_t *file, const char *name);

@@ -1,17 +1,30 @@
 #include "verifier/lts/fsp_compile.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "verifier/lts/fsp_fltl.h"
 
 static lts_t *relabelled(fsp_ctx_t *c, lts_t *l);
 static lts_t *hide_or_restrict(fsp_ctx_t *c, lts_t *l);
 
 /* ------------------------------------------------- primitive processes */
 
-static int new_state(fsp_ctx_t *c) { return c->live ? lts_builder_add_state(c->b) : -1; }
+static void check_size(fsp_ctx_t *c) {
+  if (c->b->nstates >= c->f->max_states || (long)c->b->ntrans >= c->f->max_states)
+    fsp_fail_limit(c, peek(c)->loc, "process '%s' has too many states or transitions", c->proc->name);
+}
+
+static int new_state(fsp_ctx_t *c) {
+  if (!c->live) return -1;
+  check_size(c);
+  return lts_builder_add_state(c->b);
+}
 
 static void add_trans(fsp_ctx_t *c, int src, const char *label, int dst) {
   if (!c->live) return;
+  check_size(c);
   lts_builder_add(c->b, src, lts_label(c->f->labels, label), dst);
 }
 
@@ -61,9 +74,11 @@ static void bind_indices(fsp_ctx_t *c, const fsp_local_def_t *ld, const fsp_val_
         if (vals[k].str && strcmp(vals[k].s, s->items[i]) == 0) in = true;
       lo = hi = 0;
     } else {
+      loc_t rl = peek(c)->loc;
       lo = fsp_int_expr(c);
       fsp_expect(c, FSP_TOK_DOTDOT, "'..'");
       hi = fsp_int_expr(c);
+      if (lo > hi) fsp_fail(c, rl, "empty range %lld..%lld", lo, hi);
       in = !vals[k].str && vals[k].i >= lo && vals[k].i <= hi;
     }
     fsp_expect(c, FSP_TOK_RBRACK, "']'");
@@ -112,9 +127,9 @@ static int instantiate(fsp_ctx_t *c, fsp_local_def_t *ld, const fsp_val_t *vals,
     VEC_PUSH(&c->work_env, snap);
     VEC_PUSH(&c->work_nenv, c->env.len);
   } else {
-    if (++c->depth > 10000) fsp_fail(c, loc, "aliases nest too deeply");
+    fsp_nest(c, loc);
     s = fsp_target(c);
-    c->depth--;
+    fsp_unnest(c);
   }
   c->pos = save;
   c->env.len = 0;
@@ -147,6 +162,7 @@ int fsp_target(fsp_ctx_t *c) {
   }
   if (fsp_is_kw(t, "if")) {
     next(c);
+    fsp_nest(c, t->loc);
     bool live = c->live;
     bool cond = fsp_int_expr(c) != 0;
     if (!fsp_is_kw(peek(c), "then"))
@@ -159,15 +175,19 @@ int fsp_target(fsp_ctx_t *c) {
     if (fsp_is_kw(peek(c), "else")) {
       next(c);
       r = fsp_target(c);
-    } else if (live && !cond) r = special_state(c, &c->stop, false);
+    } else if (live && !cond)
+      r = special_state(c, &c->stop, false);
     c->live = live;
+    fsp_unnest(c);
     return cond ? a : r;
   }
   if (t->kind == FSP_TOK_LPAREN) {
     next(c);
+    fsp_nest(c, t->loc);
     int s = new_state(c);
     choice(c, s);
     fsp_expect(c, FSP_TOK_RPAREN, "')'");
+    fsp_unnest(c);
     return s;
   }
   if (t->kind == FSP_TOK_UIDENT) {
@@ -212,7 +232,9 @@ static void chain_cb(fsp_ctx_t *c, const char *label, void *data) {
   if (fsp_starts_label(c)) {
     int s = new_state(c);
     add_trans(c, ch->src, label, s);
+    fsp_nest(c, peek(c)->loc);
     chain_from(c, s);
+    fsp_unnest(c);
   } else {
     int dst = fsp_target(c);
     add_trans(c, ch->src, label, dst);
@@ -220,22 +242,61 @@ static void chain_cb(fsp_ctx_t *c, const char *label, void *data) {
   ch->end = c->pos;
 }
 
-/* label -> label -> ... -> target, from state src. */
-static void chain_from(fsp_ctx_t *c, int src) {
-  size_t start = c->pos;
-  fsp_skip_label(c);
-  fsp_expect(c, FSP_TOK_ARROW, "'->'");
-  chain_t ch = {src, c->pos, 0};
-  c->pos = start;
-  fsp_enum_label(c, chain_cb, &ch);
-  if (ch.end == 0) {
-    /* nothing enumerated (dead code or an empty set): check the syntax */
-    bool live = c->live;
-    c->live = false;
-    chain_cb(c, "", &ch);
-    c->live = live;
+/* Whether the label pattern in tokens [from, to) stands for one label and
+ * binds nothing (no set, range, binding or named range/set index). */
+static bool single_label(const fsp_ctx_t *c, size_t from, size_t to) {
+  for (size_t i = from; i < to; i++) {
+    const fsp_token_t *t = &c->f->toks[i];
+    if (t->kind == FSP_TOK_LBRACE || t->kind == FSP_TOK_COLON || t->kind == FSP_TOK_DOTDOT) return false;
+    if (t->kind == FSP_TOK_UIDENT && (fsp_find_range(c->f, t->text) || fsp_find_set(c->f, t->text)))
+      return false;
   }
-  c->pos = ch.end;
+  return true;
+}
+
+static void one_label_cb(fsp_ctx_t *c, const char *label, void *data) {
+  (void)c;
+  *(const char **)data = label;
+}
+
+/* label -> label -> ... -> target, from state src. A run of single labels
+ * is followed in a loop; a set-valued label recurses once per such label
+ * (its bindings hold for the rest of the chain). */
+static void chain_from(fsp_ctx_t *c, int src) {
+  for (;;) {
+    size_t start = c->pos;
+    fsp_skip_label(c);
+    size_t stop = c->pos;
+    fsp_expect(c, FSP_TOK_ARROW, "'->'");
+    size_t after = c->pos;
+    if (single_label(c, start, stop)) {
+      const char *label = "";
+      c->pos = start;
+      fsp_enum_label(c, one_label_cb, &label);
+      c->pos = after;
+      if (fsp_starts_label(c)) {
+        int s = new_state(c);
+        add_trans(c, src, label, s);
+        src = s;
+        continue;
+      }
+      int dst = fsp_target(c);
+      add_trans(c, src, label, dst);
+      return;
+    }
+    chain_t ch = {src, after, 0};
+    c->pos = start;
+    fsp_enum_label(c, chain_cb, &ch);
+    if (ch.end == 0) {
+      /* nothing enumerated (dead code or an empty set): check the syntax */
+      bool live = c->live;
+      c->live = false;
+      chain_cb(c, "", &ch);
+      c->live = live;
+    }
+    c->pos = ch.end;
+    return;
+  }
 }
 
 static void choice(fsp_ctx_t *c, int src) {
@@ -277,8 +338,7 @@ static void relabel_new_cb(fsp_ctx_t *c, const char *label, void *data) {
 
 static void parse_relabel(fsp_ctx_t *c, relabel_t *r) {
   fsp_expect(c, FSP_TOK_LBRACE, "'{'");
-  if (!at(c, FSP_TOK_RBRACE))
-    do {
+  if (!at(c, FSP_TOK_RBRACE)) do {
       size_t new_pos = c->pos;
       fsp_skip_label(c);
       fsp_expect(c, FSP_TOK_SLASH, "'/'");
@@ -311,20 +371,20 @@ static lts_t *apply_relabel(fsp_ctx_t *c, const lts_t *l, const relabel_t *r) {
   /* map each label once: the list of its new names */
   VEC(int) *map = xcalloc((size_t)nlab, sizeof *map);
   bool *done = xcalloc((size_t)nlab, sizeof *done);
-#define MAP_LABEL(lab)                                                                    \
-  do {                                                                                    \
-    if ((lab) < nlab && !done[lab]) {                                                     \
-      done[lab] = true;                                                                   \
-      const char *nm = lts_label_name(c->f->labels, (lab));                               \
-      for (size_t k = 0; k < r->olds->len; k++)                                            \
-        if (lts_label_has_prefix(nm, r->olds->data[k])) {                                  \
-          strbuf_clear(&sb);                                                              \
-          strbuf_puts(&sb, r->news->data[k]);                                              \
-          strbuf_puts(&sb, nm + strlen(r->olds->data[k]));                                 \
-          VEC_PUSH(&map[lab], lts_label(c->f->labels, strbuf_str(&sb)));                  \
-        }                                                                                 \
-      if (map[lab].len == 0) VEC_PUSH(&map[lab], (lab));                                  \
-    }                                                                                     \
+#define MAP_LABEL(lab)                                                                                       \
+  do {                                                                                                       \
+    if ((lab) < nlab && !done[lab]) {                                                                        \
+      done[lab] = true;                                                                                      \
+      const char *nm = lts_label_name(c->f->labels, (lab));                                                  \
+      for (size_t k = 0; k < r->olds->len; k++)                                                              \
+        if (lts_label_has_prefix(nm, r->olds->data[k])) {                                                    \
+          strbuf_clear(&sb);                                                                                 \
+          strbuf_puts(&sb, r->news->data[k]);                                                                \
+          strbuf_puts(&sb, nm + strlen(r->olds->data[k]));                                                   \
+          VEC_PUSH(&map[lab], lts_label(c->f->labels, strbuf_str(&sb)));                                     \
+        }                                                                                                    \
+      if (map[lab].len == 0) VEC_PUSH(&map[lab], (lab));                                                     \
+    }                                                                                                        \
   } while (0)
   for (int i = 0; i < l->nalphabet; i++) {
     int a = l->alphabet[i];
@@ -545,27 +605,76 @@ static lts_t *relabelled(fsp_ctx_t *c, lts_t *l) {
   return l;
 }
 
-/* One element of a composition; appends its LTSs to parts. */
+/* The machines `m` composed into one; `loc` locates a size-limit error. */
+static lts_t *compose_all(fsp_ctx_t *c, const fsp_ltsvec_t *m, loc_t loc) {
+  if (m->len == 1) return m->data[0];
+  lts_t *l = lts_compose_max((const lts_t *const *)m->data, (int)m->len, c->f->max_states);
+  if (!l) fsp_fail_limit(c, loc, "this composition has too many states or transitions");
+  return keep_temp(c, l);
+}
+
+/* Whether relabelling `r` maps some label of the machines to two or more
+ * new labels: then, as in LTSA, the machines are composed first (copies of
+ * one action in separate machines would not synchronise as one). */
+static bool one_to_many(fsp_ctx_t *c, const fsp_ltsvec_t *m, const relabel_t *r) {
+  for (size_t i = 0; i < m->len; i++)
+    for (int a = 0; a < m->data[i]->nalphabet; a++) {
+      const char *nm = lts_label_name(c->f->labels, m->data[i]->alphabet[a]);
+      const char *first = NULL;
+      for (size_t k = 0; k < r->olds->len; k++)
+        if (lts_label_has_prefix(nm, r->olds->data[k])) {
+          if (first && strcmp(first, r->news->data[k]) != 0) return true;
+          first = r->news->data[k];
+        }
+    }
+  return false;
+}
+
+/* Relabels every machine of `m` in place (LTSA relabels the components of
+ * a composite before composing them, so labels it merges synchronise). */
+static void relabel_machines(fsp_ctx_t *c, fsp_ltsvec_t *m) {
+  loc_t loc = peek(c)->loc;
+  relabel_t r = {fsp_open_strs(c), fsp_open_strs(c)};
+  parse_relabel(c, &r);
+  if (c->live && m->len > 1 && one_to_many(c, m, &r)) {
+    lts_t *all = compose_all(c, m, loc);
+    m->len = 0;
+    VEC_PUSH(m, all);
+  }
+  if (c->live)
+    for (size_t i = 0; i < m->len; i++) m->data[i] = apply_relabel(c, m->data[i], &r);
+  fsp_close_strs(c);
+  fsp_close_strs(c);
+}
+
+static void def_machines(fsp_ctx_t *c, fsp_proc_def_t *p, const fsp_val_t *args, size_t nargs, loc_t loc,
+                         fsp_ltsvec_t *out);
+
+/* One element of a composition; appends its machines (not yet composed)
+ * to parts: prefixes, then relabelling, are applied to each machine. */
 static void comp_elem(fsp_ctx_t *c, fsp_ltsvec_t *parts) {
   fsp_strvec_t *prefixes = fsp_open_strs(c);
   bool shared = false;
   if (fsp_starts_label(c)) {
     fsp_labels_of(c, prefixes);
-    if (accept(c, FSP_TOK_COLONCOLON)) shared = true;
-    else fsp_expect(c, FSP_TOK_COLON, "':' or '::'");
+    if (accept(c, FSP_TOK_COLONCOLON))
+      shared = true;
+    else
+      fsp_expect(c, FSP_TOK_COLON, "':' or '::'");
   }
   fsp_ltsvec_t *inner = open_list(c);
   loc_t loc = peek(c)->loc;
   if (accept(c, FSP_TOK_LPAREN)) {
+    fsp_nest(c, loc);
     comp_list(c, inner);
     fsp_expect(c, FSP_TOK_RPAREN, "')'");
+    fsp_unnest(c);
   } else {
     const fsp_token_t *t = fsp_expect(c, FSP_TOK_UIDENT, "a process name");
     fsp_val_t args[16];
     size_t nargs = 0;
     if (accept(c, FSP_TOK_LPAREN)) {
-      if (!at(c, FSP_TOK_RPAREN))
-        do {
+      if (!at(c, FSP_TOK_RPAREN)) do {
           loc_t l = peek(c)->loc;
           fsp_val_t v = fsp_expr(c);
           if (nargs == 16) fsp_fail(c, l, "more than 16 arguments");
@@ -581,34 +690,112 @@ static void comp_elem(fsp_ctx_t *c, fsp_ltsvec_t *parts) {
         for (size_t i = 0; i < c->f->procs.len && nc < 256; i++) cands[nc++] = c->f->procs.data[i].name;
         undefined_process(c, t, cands, nc);
       }
-      VEC_PUSH(inner, fsp_compile_def(c, p, args, nargs, loc));
+      def_machines(c, p, args, nargs, loc, inner);
     }
   }
-  lts_t *l = NULL;
-  if (c->live)
-    l = inner->len == 1 ? inner->data[0]
-                        : keep_temp(c, lts_compose((const lts_t *const *)inner->data, (int)inner->len));
-  close_list(c);
-  if (accept(c, FSP_TOK_SLASH)) l = relabelled(c, l);
-  if (at(c, FSP_TOK_BACKSLASH) || at(c, FSP_TOK_AT)) l = hide_or_restrict(c, l);
-  if (l) {
-    if (prefixes->len == 0) VEC_PUSH(parts, l);
-    else if (shared) VEC_PUSH(parts, prefix_lts(c, l, prefixes));
-    else
-      for (size_t k = 0; k < prefixes->len; k++) {
-        fsp_strvec_t *one = fsp_open_strs(c);
-        VEC_PUSH(one, prefixes->data[k]);
-        VEC_PUSH(parts, prefix_lts(c, l, one));
-        fsp_close_strs(c);
-      }
+  fsp_ltsvec_t *machines = open_list(c);
+  if (prefixes->len == 0 || !c->live)
+    for (size_t i = 0; i < inner->len; i++) VEC_PUSH(machines, inner->data[i]);
+  else if (shared)
+    for (size_t i = 0; i < inner->len; i++) VEC_PUSH(machines, prefix_lts(c, inner->data[i], prefixes));
+  else
+    for (size_t k = 0; k < prefixes->len; k++) {
+      fsp_strvec_t *one = fsp_open_strs(c);
+      VEC_PUSH(one, prefixes->data[k]);
+      for (size_t i = 0; i < inner->len; i++) VEC_PUSH(machines, prefix_lts(c, inner->data[i], one));
+      fsp_close_strs(c);
+    }
+  if (accept(c, FSP_TOK_SLASH)) relabel_machines(c, machines);
+  if (at(c, FSP_TOK_BACKSLASH) || at(c, FSP_TOK_AT)) {
+    lts_t *l = c->live && machines->len ? compose_all(c, machines, loc) : NULL;
+    l = hide_or_restrict(c, l);
+    machines->len = 0;
+    if (l) VEC_PUSH(machines, l);
   }
+  for (size_t i = 0; i < machines->len; i++) VEC_PUSH(parts, machines->data[i]);
+  close_list(c);
+  close_list(c);
   fsp_close_strs(c);
+}
+
+/* The values of a forall index domain at the cursor (after ':'): a named
+ * range or set, lo..hi, or a set {...}. Appends to vals. */
+typedef VEC(fsp_val_t) fsp_valvec_t;
+
+static void forall_domain(fsp_ctx_t *c, fsp_valvec_t *vals) {
+  const fsp_token_t *t = peek(c);
+  if (t->kind == FSP_TOK_UIDENT && peek2(c)->kind == FSP_TOK_RBRACK) {
+    next(c);
+    const fsp_named_range_t *r = fsp_find_range(c->f, t->text);
+    const fsp_named_set_t *s = r ? NULL : fsp_find_set(c->f, t->text);
+    if (!r && !s && c->live) fsp_fail(c, t->loc, "undefined range or set '%s'", t->text);
+    if (r) fsp_check_range(c, t->loc, r->lo, r->hi);
+    if (r && c->live)
+      for (long long v = r->lo; v <= r->hi; v++) VEC_PUSH(vals, fsp_ival(v));
+    if (s)
+      for (size_t k = 0; k < s->count; k++) VEC_PUSH(vals, ((fsp_val_t){true, 0, s->items[k]}));
+  } else if (t->kind == FSP_TOK_LBRACE) {
+    fsp_strvec_t *items = fsp_open_strs(c);
+    fsp_labels_of(c, items);
+    for (size_t k = 0; k < items->len; k++) VEC_PUSH(vals, ((fsp_val_t){true, 0, items->data[k]}));
+    fsp_close_strs(c);
+  } else {
+    long long lo = fsp_int_expr(c);
+    fsp_expect(c, FSP_TOK_DOTDOT, "'..'");
+    long long hi = fsp_int_expr(c);
+    fsp_check_range(c, t->loc, lo, hi);
+    if (c->live)
+      for (long long v = lo; v <= hi; v++) VEC_PUSH(vals, fsp_ival(v));
+  }
+}
+
+/* After `forall`: [i:R] at the cursor, then more [j:S] or the element,
+ * once per value with the index bound (LTSA's replicated composition). */
+static void forall_rest(fsp_ctx_t *c, fsp_ltsvec_t *parts) {
+  fsp_nest(c, peek(c)->loc);
+  fsp_expect(c, FSP_TOK_LBRACK, "'[' after 'forall'");
+  const char *var = fsp_expect(c, FSP_TOK_LIDENT, "an index variable (lower case)")->text;
+  fsp_expect(c, FSP_TOK_COLON, "':'");
+  fsp_valvec_t vals = {0};
+  forall_domain(c, &vals);
+  fsp_expect(c, FSP_TOK_RBRACK, "']'");
+  VEC_PUSH(&c->owned, vals.data); /* released on failure */
+  size_t body = c->pos, end = body;
+  if (!c->live || vals.len == 0) { /* syntax only */
+    bool live = c->live;
+    c->live = false;
+    fsp_push_binding(c, var, fsp_ival(0));
+    if (at(c, FSP_TOK_LBRACK))
+      forall_rest(c, parts);
+    else
+      comp_elem(c, parts);
+    c->env.len--;
+    c->live = live;
+    end = c->pos;
+  } else
+    for (size_t k = 0; k < vals.len; k++) {
+      c->pos = body;
+      fsp_push_binding(c, var, vals.data[k]);
+      if (at(c, FSP_TOK_LBRACK))
+        forall_rest(c, parts);
+      else
+        comp_elem(c, parts);
+      c->env.len--;
+      end = c->pos;
+    }
+  c->pos = end;
+  c->owned.len--;
+  VEC_FREE(&vals);
+  fsp_unnest(c);
 }
 
 static void comp_list(fsp_ctx_t *c, fsp_ltsvec_t *parts) {
   do {
-    if (fsp_is_kw(peek(c), "forall")) fsp_fail(c, peek(c)->loc, "'forall' is not supported");
-    comp_elem(c, parts);
+    if (fsp_is_kw(peek(c), "forall")) {
+      next(c);
+      forall_rest(c, parts);
+    } else
+      comp_elem(c, parts);
   } while (accept(c, FSP_TOK_OROR));
 }
 
@@ -617,46 +804,81 @@ void fsp_comp_body(fsp_ctx_t *c, fsp_ltsvec_t *parts) {
   if (accept(c, FSP_TOK_LPAREN)) {
     comp_list(c, parts);
     fsp_expect(c, FSP_TOK_RPAREN, "')'");
-  } else comp_elem(c, parts);
+    if (accept(c, FSP_TOK_SLASH)) relabel_machines(c, parts);
+  } else if (fsp_is_kw(peek(c), "forall")) {
+    next(c);
+    forall_rest(c, parts);
+  } else
+    comp_elem(c, parts);
+}
+
+/* The machines of composite p: its body's machines, relabelled by the
+ * trailer's `/{...}`; not composed, not hidden. */
+static void composite_machines(fsp_ctx_t *c, fsp_proc_def_t *p, const fsp_val_t *args, size_t nargs,
+                               loc_t loc, fsp_ltsvec_t *out) {
+  bind_params(c, p, args, nargs, loc);
+  c->pos = p->body;
+  fsp_comp_body(c, out);
+  c->pos = p->trailer;
+  if (accept(c, FSP_TOK_SLASH)) relabel_machines(c, out);
 }
 
 static lts_t *compile_composite(fsp_ctx_t *c, fsp_proc_def_t *p, const fsp_val_t *args, size_t nargs,
                                 loc_t loc) {
   size_t env_len = c->env.len;
-  bind_params(c, p, args, nargs, loc);
-  c->pos = p->body;
   fsp_ltsvec_t *parts = open_list(c);
-  fsp_comp_body(c, parts);
-  lts_t *l = parts->len == 1 ? parts->data[0]
-                             : keep_temp(c, lts_compose((const lts_t *const *)parts->data, (int)parts->len));
+  composite_machines(c, p, args, nargs, loc, parts);
+  lts_t *l = compose_all(c, parts, p->loc);
   close_list(c);
-  l = apply_trailer(c, l, false);
+  if (at(c, FSP_TOK_BACKSLASH) || at(c, FSP_TOK_AT)) l = hide_or_restrict(c, l);
   c->env.len = env_len;
   lts_t *r = keep_temp(c, lts_reachable(l));
   if (p->property) r = keep_temp(c, lts_property(r));
   return r;
 }
 
-lts_t *fsp_compile_def(fsp_ctx_t *c, fsp_proc_def_t *p, const fsp_val_t *args, size_t nargs, loc_t loc) {
+/* Runs `p` in a fresh environment (a definition sees only its own
+ * parameters and the constants) and appends its machines to out: the
+ * components of a composite that neither hides nor is a property (LTSA
+ * flattens those), else the one compiled LTS. */
+static void def_machines(fsp_ctx_t *c, fsp_proc_def_t *p, const fsp_val_t *args, size_t nargs, loc_t loc,
+                         fsp_ltsvec_t *out) {
   if (++c->depth > 100) fsp_fail(c, loc, "process '%s' is composed of itself", p->name);
   size_t save = c->pos;
   size_t env_len = c->env.len;
-  /* a definition sees only its own parameters and the constants */
-  VEC(fsp_binding_t) saved = {0};
-  for (size_t i = 0; i < c->env.len; i++) VEC_PUSH(&saved, c->env.data[i]);
+  fsp_binding_t *saved = xmalloc((env_len + 1) * sizeof *saved);
+  if (env_len) memcpy(saved, c->env.data, env_len * sizeof *saved);
+  VEC_PUSH(&c->owned, saved); /* released on failure; popped below */
   c->env.len = 0;
-  lts_t *l =
-      p->composite ? compile_composite(c, p, args, nargs, loc) : compile_primitive(c, p, args, nargs, loc);
+  if (p->formula)
+    VEC_PUSH(out, fsp_compile_assert(c, p));
+  else if (p->composite && !p->hides && !p->property && !p->minimal && !p->deterministic)
+    composite_machines(c, p, args, nargs, loc, out);
+  else {
+    lts_t *l =
+        p->composite ? compile_composite(c, p, args, nargs, loc) : compile_primitive(c, p, args, nargs, loc);
+    if (p->deterministic && !lts_is_deterministic(l)) l = keep_temp(c, lts_determinise(l, false));
+    if (p->minimal) l = keep_temp(c, lts_minimise(l));
+    VEC_PUSH(out, l);
+  }
   c->env.len = 0;
-  for (size_t i = 0; i < env_len; i++) VEC_PUSH(&c->env, saved.data[i]);
-  VEC_FREE(&saved);
+  for (size_t i = 0; i < env_len; i++) VEC_PUSH(&c->env, saved[i]);
+  c->owned.len--;
+  free(saved);
   c->pos = save;
   c->depth--;
+}
+
+lts_t *fsp_compile_def(fsp_ctx_t *c, fsp_proc_def_t *p, const fsp_val_t *args, size_t nargs, loc_t loc) {
+  fsp_ltsvec_t *m = open_list(c);
+  def_machines(c, p, args, nargs, loc, m);
+  lts_t *l = m->len == 1 ? m->data[0] : keep_temp(c, lts_reachable(compose_all(c, m, loc)));
+  close_list(c);
   return l;
 }
 
-void fsp_skip_trailer(fsp_ctx_t *c, bool primitive) {
-  bool live = c->live;
+bool fsp_skip_trailer(fsp_ctx_t *c, bool primitive) {
+  bool live = c->live, hides = false;
   c->live = false;
   fsp_strvec_t tmp = {0};
   if (primitive && accept(c, FSP_TOK_PLUS)) fsp_set_expr(c, &tmp);
@@ -666,7 +888,11 @@ void fsp_skip_trailer(fsp_ctx_t *c, bool primitive) {
     fsp_close_strs(c);
     fsp_close_strs(c);
   }
-  if (accept(c, FSP_TOK_BACKSLASH) || accept(c, FSP_TOK_AT)) fsp_set_expr(c, &tmp);
+  if (accept(c, FSP_TOK_BACKSLASH) || accept(c, FSP_TOK_AT)) {
+    hides = true;
+    fsp_set_expr(c, &tmp);
+  }
   VEC_FREE(&tmp);
   c->live = live;
+  return hides;
 }

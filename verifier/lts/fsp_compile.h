@@ -11,8 +11,9 @@
 int fsp_target(fsp_ctx_t *c);
 /* A composite body, (P || Q ...) or one element: appends its LTSs to parts. */
 void fsp_comp_body(fsp_ctx_t *c, fsp_ltsvec_t *parts);
-/* Moves over a definition's trailer (+{...} / \{...} @{...}), syntax only. */
-void fsp_skip_trailer(fsp_ctx_t *c, bool primitive);
+/* Moves over a definition's trailer (+{...} / \{...} @{...}), syntax only;
+ * true when it hides (\ or @). */
+bool fsp_skip_trailer(fsp_ctx_t *c, bool primitive);
 /* Compiles definition p with `args` (the rest of its parameters take their
  * defaults) into a reachable-only LTS owned by c->temps. */
 lts_t *fsp_compile_def(fsp_ctx_t *c, fsp_proc_def_t *p, const fsp_val_t *args, size_t nargs, loc_t loc);

@@ -1,6 +1,7 @@
 #include "verifier/lts/fsp_parse.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,35 @@ void fsp_fail(fsp_ctx_t *c, loc_t loc, const char *fmt, ...) {
   va_end(ap);
   diag_error(c->d, loc, "%s", buf);
   longjmp(c->fail, 1);
+}
+
+void fsp_fail_limit(fsp_ctx_t *c, loc_t loc, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char buf[512];
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  c->f->limit_hit = true;
+  fsp_fail(c, loc, "%s (limit %ld; raise --max-states)", buf, c->f->max_states);
+}
+
+void fsp_check_range(fsp_ctx_t *c, loc_t loc, long long lo, long long hi) {
+  if (!c->live) return;
+  if (lo > hi) fsp_fail(c, loc, "empty range %lld..%lld", lo, hi);
+  if ((unsigned long long)hi - (unsigned long long)lo >= (unsigned long long)c->f->max_states)
+    fsp_fail_limit(c, loc, "range %lld..%lld has too many values", lo, hi);
+}
+
+/* Deep enough for any hand-written or generated model; shallow enough
+ * that the recursion it bounds fits an 8 MB stack under AddressSanitizer. */
+#define FSP_MAX_NESTING 1000
+
+void fsp_nest(fsp_ctx_t *c, loc_t loc) {
+  if (++c->nesting > FSP_MAX_NESTING)
+    fsp_fail(c, loc,
+             "the input nests more than %d levels deep here (parentheses, set-valued prefixes, aliases or "
+             "operators); split it into local processes or constants",
+             FSP_MAX_NESTING);
 }
 
 const char *fsp_describe(const fsp_token_t *t) { return t->kind == FSP_TOK_EOF ? "end of file" : t->text; }
@@ -37,19 +67,36 @@ bool fsp_lex(fsp_file_t *f, const char *path, const char *text, diag_list_t *d) 
   while (ok) {
     /* whitespace and comments */
     for (;;) {
-      if (*p == '\n') { line++; col = 1; p++; }
-      else if (isspace((unsigned char)*p)) { col++; p++; }
-      else if (p[0] == '/' && p[1] == '/') { while (*p && *p != '\n') p++; }
-      else if (p[0] == '/' && p[1] == '*') {
+      if (*p == '\n') {
+        line++;
+        col = 1;
+        p++;
+      } else if (isspace((unsigned char)*p)) {
+        col++;
+        p++;
+      } else if (p[0] == '/' && p[1] == '/') {
+        while (*p && *p != '\n') p++;
+      } else if (p[0] == '/' && p[1] == '*') {
         loc_t at_loc = {path, line, col};
-        p += 2; col += 2;
+        p += 2;
+        col += 2;
         while (*p && !(p[0] == '*' && p[1] == '/')) {
-          if (*p == '\n') { line++; col = 1; } else col++;
+          if (*p == '\n') {
+            line++;
+            col = 1;
+          } else
+            col++;
           p++;
         }
-        if (!*p) { diag_error(d, at_loc, "unterminated comment"); ok = false; break; }
-        p += 2; col += 2;
-      } else break;
+        if (!*p) {
+          diag_error(d, at_loc, "unterminated comment");
+          ok = false;
+          break;
+        }
+        p += 2;
+        col += 2;
+      } else
+        break;
     }
     if (!ok) break;
     fsp_token_t t = {.loc = {path, line, col}};
@@ -75,7 +122,11 @@ bool fsp_lex(fsp_file_t *f, const char *path, const char *text, diag_list_t *d) 
     } else if (*p == '"') {
       p++;
       while (*p && *p != '"' && *p != '\n') p++;
-      if (*p != '"') { diag_error(d, t.loc, "unterminated string"); ok = false; break; }
+      if (*p != '"') {
+        diag_error(d, t.loc, "unterminated string");
+        ok = false;
+        break;
+      }
       p++;
       t.kind = FSP_TOK_STRING;
     } else {
@@ -98,8 +149,10 @@ bool fsp_lex(fsp_file_t *f, const char *path, const char *text, diag_list_t *d) 
       for (; i < sizeof ops / sizeof ops[0]; i++)
         if (strncmp(p, ops[i].s, strlen(ops[i].s)) == 0) break;
       if (i == sizeof ops / sizeof ops[0]) {
-        if ((unsigned char)*p >= 0x80) diag_error(d, t.loc, "unexpected non-ASCII character");
-        else diag_error(d, t.loc, "unexpected character '%c'", *p);
+        if ((unsigned char)*p >= 0x80)
+          diag_error(d, t.loc, "unexpected non-ASCII character");
+        else
+          diag_error(d, t.loc, "unexpected character '%c'", *p);
         ok = false;
         break;
       }
@@ -163,13 +216,26 @@ static fsp_val_t primary(fsp_ctx_t *c) {
   switch (t->kind) {
   case FSP_TOK_INT: return fsp_ival(t->value);
   case FSP_TOK_LPAREN: {
+    fsp_nest(c, t->loc);
     fsp_val_t v = fsp_expr(c);
     fsp_expect(c, FSP_TOK_RPAREN, "')'");
+    fsp_unnest(c);
     return v;
   }
-  case FSP_TOK_MINUS: return fsp_ival(-as_int(c, primary(c), t->loc));
-  case FSP_TOK_PLUS: return fsp_ival(as_int(c, primary(c), t->loc));
-  case FSP_TOK_NOT: return fsp_ival(!as_int(c, primary(c), t->loc));
+  case FSP_TOK_MINUS:
+  case FSP_TOK_PLUS:
+  case FSP_TOK_NOT: {
+    fsp_nest(c, t->loc);
+    long long x = as_int(c, primary(c), t->loc);
+    fsp_unnest(c);
+    if (t->kind == FSP_TOK_NOT) return fsp_ival(!x);
+    if (t->kind == FSP_TOK_PLUS) return fsp_ival(x);
+    if (x == LLONG_MIN) {
+      if (c->live) fsp_fail(c, t->loc, "integer overflow in '-(%lld)'", x);
+      return fsp_ival(0);
+    }
+    return fsp_ival(-x);
+  }
   case FSP_TOK_UIDENT:
   case FSP_TOK_LIDENT: {
     const fsp_binding_t *b = fsp_find_binding(c, t->text);
@@ -189,11 +255,19 @@ static int prec(fsp_tok_kind_t k) {
   case FSP_TOK_BAR: return 3;
   case FSP_TOK_CARET: return 4;
   case FSP_TOK_AMP: return 5;
-  case FSP_TOK_EQ: case FSP_TOK_NE: return 6;
-  case FSP_TOK_LT: case FSP_TOK_LE: case FSP_TOK_GT: case FSP_TOK_GE: return 7;
-  case FSP_TOK_SHL: case FSP_TOK_SHR: return 8;
-  case FSP_TOK_PLUS: case FSP_TOK_MINUS: return 9;
-  case FSP_TOK_STAR: case FSP_TOK_SLASH: case FSP_TOK_PERCENT: return 10;
+  case FSP_TOK_EQ:
+  case FSP_TOK_NE: return 6;
+  case FSP_TOK_LT:
+  case FSP_TOK_LE:
+  case FSP_TOK_GT:
+  case FSP_TOK_GE: return 7;
+  case FSP_TOK_SHL:
+  case FSP_TOK_SHR: return 8;
+  case FSP_TOK_PLUS:
+  case FSP_TOK_MINUS: return 9;
+  case FSP_TOK_STAR:
+  case FSP_TOK_SLASH:
+  case FSP_TOK_PERCENT: return 10;
   default: return 0;
   }
 }
@@ -212,6 +286,7 @@ static fsp_val_t binary(fsp_ctx_t *c, int min) {
       continue;
     }
     long long x = as_int(c, a, op->loc), y = as_int(c, bv, op->loc), r = 0;
+    bool overflow = false;
     switch (op->kind) {
     case FSP_TOK_OROR: r = x || y; break;
     case FSP_TOK_ANDAND: r = x && y; break;
@@ -224,19 +299,32 @@ static fsp_val_t binary(fsp_ctx_t *c, int min) {
     case FSP_TOK_LE: r = x <= y; break;
     case FSP_TOK_GT: r = x > y; break;
     case FSP_TOK_GE: r = x >= y; break;
-    case FSP_TOK_SHL: r = (y >= 0 && y < 62) ? x << y : 0; break;
-    case FSP_TOK_SHR: r = (y >= 0 && y < 62) ? x >> y : 0; break;
-    case FSP_TOK_PLUS: r = x + y; break;
-    case FSP_TOK_MINUS: r = x - y; break;
-    case FSP_TOK_STAR: r = x * y; break;
+    case FSP_TOK_SHL:
+    case FSP_TOK_SHR:
+      if (y < 0 || y > 62) {
+        if (c->live) fsp_fail(c, op->loc, "shift by %lld (expected 0..62)", y);
+      } else if (op->kind == FSP_TOK_SHR)
+        r = x >= 0 ? x >> y : -((-(x + 1)) >> y) - 1;
+      else if (__builtin_mul_overflow(x, 1LL << y, &r))
+        overflow = true;
+      break;
+    case FSP_TOK_PLUS: overflow = __builtin_add_overflow(x, y, &r); break;
+    case FSP_TOK_MINUS: overflow = __builtin_sub_overflow(x, y, &r); break;
+    case FSP_TOK_STAR: overflow = __builtin_mul_overflow(x, y, &r); break;
     case FSP_TOK_SLASH:
     case FSP_TOK_PERCENT:
       if (y == 0) {
         if (c->live) fsp_fail(c, op->loc, "division by zero");
-        r = 0;
-      } else r = op->kind == FSP_TOK_SLASH ? x / y : x % y;
+      } else if (x == LLONG_MIN && y == -1)
+        overflow = op->kind == FSP_TOK_SLASH;
+      else
+        r = op->kind == FSP_TOK_SLASH ? x / y : x % y;
       break;
     default: break;
+    }
+    if (overflow) {
+      if (c->live) fsp_fail(c, op->loc, "integer overflow in '%lld %s %lld'", x, op->text, y);
+      r = 0;
     }
     a = fsp_ival(r);
   }
@@ -261,6 +349,8 @@ typedef struct {
   fsp_label_fn fn;
   void *data;
   bool called;
+  long count; /* labels enumerated so far */
+  loc_t at;   /* where the pattern starts */
 } enum_t;
 
 /* Keywords that start a declaration: `{a}.const` ends a definition. */
@@ -314,7 +404,7 @@ void fsp_enum_label(fsp_ctx_t *c, fsp_label_fn fn, void *data) {
   size_t start = c->pos;
   fsp_skip_label(c);
   size_t end = c->pos;
-  enum_t e = {c, open_buf(c), fn, data, false};
+  enum_t e = {c, open_buf(c), fn, data, false, 0, c->f->toks[start].loc};
   if (c->live) enum_parts(&e, start, 1);
   close_buf(c);
   c->pos = end;
@@ -328,8 +418,10 @@ const char *fsp_label_dup(fsp_ctx_t *c, const char *s) { return arena_strdup(&c-
 /* Appends a value to the label being built: numbers in brackets, names
  * after a dot. */
 void fsp_put_value(strbuf_t *sb, fsp_val_t v) {
-  if (v.str) strbuf_printf(sb, ".%s", v.s);
-  else strbuf_printf(sb, "[%lld]", v.i);
+  if (v.str)
+    strbuf_printf(sb, ".%s", v.s);
+  else
+    strbuf_printf(sb, "[%lld]", v.i);
 }
 
 /* Skips an index part [...] of a label, checking its syntax only. */
@@ -343,8 +435,9 @@ static void skip_index(fsp_ctx_t *c) {
   }
   if (at(c, FSP_TOK_LBRACE)) {
     next(c);
-    if (!at(c, FSP_TOK_RBRACE))
-      do fsp_skip_label(c); while (accept(c, FSP_TOK_COMMA));
+    if (!at(c, FSP_TOK_RBRACE)) do
+        fsp_skip_label(c);
+      while (accept(c, FSP_TOK_COMMA));
     fsp_expect(c, FSP_TOK_RBRACE, "'}'");
   } else {
     fsp_expr(c);
@@ -357,26 +450,31 @@ static void skip_index(fsp_ctx_t *c) {
 void fsp_skip_label(fsp_ctx_t *c) {
   bool first = true;
   for (;;) {
-    if (at(c, FSP_TOK_LIDENT) && first) next(c);
+    if (at(c, FSP_TOK_LIDENT) && first)
+      next(c);
     else if (at(c, FSP_TOK_LBRACE) && first) {
       next(c);
-      if (!at(c, FSP_TOK_RBRACE))
-        do {
-          if (at(c, FSP_TOK_UIDENT)) next(c);
-          else fsp_skip_label(c);
+      if (!at(c, FSP_TOK_RBRACE)) do {
+          if (at(c, FSP_TOK_UIDENT))
+            next(c);
+          else
+            fsp_skip_label(c);
         } while (accept(c, FSP_TOK_COMMA));
       fsp_expect(c, FSP_TOK_RBRACE, "'}'");
-    } else if (at(c, FSP_TOK_LBRACK)) skip_index(c);
+    } else if (at(c, FSP_TOK_LBRACK))
+      skip_index(c);
     else if (!first && dot_continues(c)) {
       next(c);
-      if (at(c, FSP_TOK_INT)) next(c);
+      if (at(c, FSP_TOK_INT))
+        next(c);
       else {
         first = true;
         continue;
       }
     } else if (first)
       fsp_fail(c, peek(c)->loc, "expected an action label, found '%s'", fsp_describe(peek(c)));
-    else return;
+    else
+      return;
     first = false;
   }
 }
@@ -406,6 +504,7 @@ static void enum_parts(enum_t *e, size_t pos, size_t first) {
   c->pos = pos;
   size_t keep = e->sb->len;
   const fsp_token_t *t = peek(c);
+  fsp_nest(c, t->loc);
   if (t->kind == FSP_TOK_LIDENT && first) {
     next(c);
     strbuf_puts(e->sb, t->text);
@@ -414,11 +513,12 @@ static void enum_parts(enum_t *e, size_t pos, size_t first) {
     /* each element is a label pattern or a named set */
     next(c);
     VEC(size_t) elems = {0};
-    if (!at(c, FSP_TOK_RBRACE))
-      do {
+    if (!at(c, FSP_TOK_RBRACE)) do {
         VEC_PUSH(&elems, c->pos);
-        if (at(c, FSP_TOK_UIDENT)) next(c);
-        else fsp_skip_label(c);
+        if (at(c, FSP_TOK_UIDENT))
+          next(c);
+        else
+          fsp_skip_label(c);
       } while (accept(c, FSP_TOK_COMMA));
     fsp_expect(c, FSP_TOK_RBRACE, "'}'");
     size_t rest = c->pos;
@@ -437,7 +537,7 @@ static void enum_parts(enum_t *e, size_t pos, size_t first) {
         continue;
       }
       set_elem_t se = {e, rest, keep};
-      enum_t inner = {c, open_buf(c), set_elem_cb, &se, false};
+      enum_t inner = {c, open_buf(c), set_elem_cb, &se, false, 0, c->f->toks[elems.data[i]].loc};
       enum_parts(&inner, elems.data[i], 1);
       close_buf(c);
     }
@@ -455,6 +555,7 @@ static void enum_parts(enum_t *e, size_t pos, size_t first) {
     if (at(c, FSP_TOK_UIDENT) && peek2(c)->kind == FSP_TOK_RBRACK &&
         (fsp_find_range(c->f, peek(c)->text) || fsp_find_set(c->f, peek(c)->text))) {
       const fsp_named_range_t *r = fsp_find_range(c->f, peek(c)->text);
+      if (r) fsp_check_range(c, peek(c)->loc, r->lo, r->hi);
       if (r)
         for (long long v = r->lo; v <= r->hi; v++) VEC_PUSH(&vals, fsp_ival(v));
       else {
@@ -468,12 +569,16 @@ static void enum_parts(enum_t *e, size_t pos, size_t first) {
       for (size_t k = 0; k < items.len; k++) VEC_PUSH(&vals, ((fsp_val_t){true, 0, items.data[k]}));
       VEC_FREE(&items);
     } else {
+      loc_t l1 = peek(c)->loc;
       fsp_val_t lo = fsp_expr(c);
       if (accept(c, FSP_TOK_DOTDOT)) {
         loc_t l2 = peek(c)->loc;
         long long hi = fsp_int_expr(c);
-        for (long long v = as_int(c, lo, l2); v <= hi; v++) VEC_PUSH(&vals, fsp_ival(v));
-      } else VEC_PUSH(&vals, lo);
+        long long from = as_int(c, lo, l2);
+        fsp_check_range(c, l1, from, hi);
+        for (long long v = from; v <= hi; v++) VEC_PUSH(&vals, fsp_ival(v));
+      } else
+        VEC_PUSH(&vals, lo);
     }
     fsp_expect(c, FSP_TOK_RBRACK, "']'");
     size_t rest = c->pos;
@@ -500,11 +605,14 @@ static void enum_parts(enum_t *e, size_t pos, size_t first) {
   } else {
     /* end of the pattern */
     size_t end = c->pos;
+    if (++e->count > c->f->max_states)
+      fsp_fail_limit(c, e->at, "this action label stands for too many labels");
     e->fn(c, fsp_label_dup(c, strbuf_str(e->sb)), e->data);
     c->pos = end;
   }
   e->sb->len = keep;
   if (e->sb->data) e->sb->data[keep] = '\0';
+  fsp_unnest(c);
 }
 
 /* A set expression `{...}` or a named set: all its labels. */

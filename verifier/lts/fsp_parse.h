@@ -22,12 +22,47 @@
  * "dead" mode (false guard, first syntax pass) it only checks syntax. */
 
 typedef enum {
-  FSP_TOK_EOF, FSP_TOK_UIDENT, FSP_TOK_LIDENT, FSP_TOK_INT, FSP_TOK_STRING, FSP_TOK_LPAREN, FSP_TOK_RPAREN,
-  FSP_TOK_LBRACK, FSP_TOK_RBRACK, FSP_TOK_LBRACE, FSP_TOK_RBRACE, FSP_TOK_COMMA, FSP_TOK_DOT, FSP_TOK_DOTDOT,
-  FSP_TOK_COLON, FSP_TOK_COLONCOLON, FSP_TOK_ASSIGN, FSP_TOK_EQ, FSP_TOK_NE, FSP_TOK_LT, FSP_TOK_LE,
-  FSP_TOK_GT, FSP_TOK_GE, FSP_TOK_SHL, FSP_TOK_SHR, FSP_TOK_PLUS, FSP_TOK_MINUS, FSP_TOK_STAR, FSP_TOK_SLASH,
-  FSP_TOK_PERCENT, FSP_TOK_NOT, FSP_TOK_ANDAND, FSP_TOK_OROR, FSP_TOK_BAR, FSP_TOK_AMP, FSP_TOK_CARET,
-  FSP_TOK_ARROW, FSP_TOK_BACKSLASH, FSP_TOK_AT, FSP_TOK_QUESTION, FSP_TOK_SEMI
+  FSP_TOK_EOF,
+  FSP_TOK_UIDENT,
+  FSP_TOK_LIDENT,
+  FSP_TOK_INT,
+  FSP_TOK_STRING,
+  FSP_TOK_LPAREN,
+  FSP_TOK_RPAREN,
+  FSP_TOK_LBRACK,
+  FSP_TOK_RBRACK,
+  FSP_TOK_LBRACE,
+  FSP_TOK_RBRACE,
+  FSP_TOK_COMMA,
+  FSP_TOK_DOT,
+  FSP_TOK_DOTDOT,
+  FSP_TOK_COLON,
+  FSP_TOK_COLONCOLON,
+  FSP_TOK_ASSIGN,
+  FSP_TOK_EQ,
+  FSP_TOK_NE,
+  FSP_TOK_LT,
+  FSP_TOK_LE,
+  FSP_TOK_GT,
+  FSP_TOK_GE,
+  FSP_TOK_SHL,
+  FSP_TOK_SHR,
+  FSP_TOK_PLUS,
+  FSP_TOK_MINUS,
+  FSP_TOK_STAR,
+  FSP_TOK_SLASH,
+  FSP_TOK_PERCENT,
+  FSP_TOK_NOT,
+  FSP_TOK_ANDAND,
+  FSP_TOK_OROR,
+  FSP_TOK_BAR,
+  FSP_TOK_AMP,
+  FSP_TOK_CARET,
+  FSP_TOK_ARROW,
+  FSP_TOK_BACKSLASH,
+  FSP_TOK_AT,
+  FSP_TOK_QUESTION,
+  FSP_TOK_SEMI
 } fsp_tok_kind_t;
 
 typedef struct {
@@ -66,15 +101,30 @@ typedef struct {
   size_t idx;  /* token index of the first '[' of the declarations */
 } fsp_local_def_t;
 
+/* An FLTL formula (fsp_fltl.c): a tree in the file's arena. */
+typedef struct fsp_formula fsp_formula_t;
+
+/* fluent NAME = <{initiating}, {terminating}> initially B */
 typedef struct {
   const char *name;
   loc_t loc;
+  const char **init, **term;
+  size_t ninit, nterm;
+  bool initially;
+} fsp_fluent_t;
+
+typedef struct {
+  const char *name;
+  loc_t loc;
+  fsp_formula_t *formula; /* non-NULL: an FLTL `assert`, compiled to a safety property */
   bool composite, property;
-  size_t params; /* token index of '(' of the parameter list, or 0 */
+  bool minimal, deterministic; /* LTSA's `minimal` / `deterministic` prefixes */
+  bool hides;                  /* composite: its trailer hides (\ or @), so it is composed before use */
+  size_t params;               /* token index of '(' of the parameter list, or 0 */
   size_t nparams;
   VEC(fsp_local_def_t) locals; /* primitive: locals.data[0] is the main process */
-  size_t body;    /* composite: token index of the body */
-  size_t trailer; /* token index of the trailer (+{} / \ @) before '.' */
+  size_t body;                 /* composite: token index of the body */
+  size_t trailer;              /* token index of the trailer (+{} / \ @) before '.' */
 } fsp_proc_def_t;
 
 struct fsp_file {
@@ -88,6 +138,10 @@ struct fsp_file {
   VEC(fsp_named_set_t) sets;
   VEC(fsp_named_set_t) menus;
   VEC(fsp_proc_def_t) procs;
+  VEC(fsp_fluent_t) fluents;
+  long max_states; /* limit on states, transitions and labels of one LTS built */
+  bool limit_hit;  /* a compilation stopped at max_states */
+  int nerrors;     /* syntax errors reported while parsing */
 };
 
 typedef VEC(lts_t *) fsp_ltsvec_t;
@@ -108,18 +162,19 @@ typedef struct {
   /* the primitive process being compiled */
   fsp_proc_def_t *proc;
   lts_builder_t *b;
-  intern_t *inst;       /* instance key -> index in inst_state */
-  VEC(int) inst_state;  /* state of an instance; -2 while an alias resolves */
+  intern_t *inst;         /* instance key -> index in inst_state */
+  VEC(int) inst_state;    /* state of an instance; -2 while an alias resolves */
   VEC(size_t) work_local; /* worklist of (local, env snapshot, state) */
   VEC(int) work_state;
   VEC(fsp_binding_t *) work_env;
-  VEC(void *) owned; /* a stack of heap blocks freed on failure */
-  VEC(strbuf_t *) bufs; /* label buffers being built, freed on failure */
+  VEC(void *) owned;         /* a stack of heap blocks freed on failure */
+  VEC(strbuf_t *) bufs;      /* label buffers being built, freed on failure */
   VEC(fsp_ltsvec_t *) lists; /* composition element lists being built, freed on failure */
   VEC(fsp_strvec_t *) strs;  /* label lists being built, freed on failure */
   VEC(size_t) work_nenv;
   int stop, end, error;
   int depth;
+  int nesting;      /* current depth of fsp_nest */
   size_t param_len; /* bindings of the process parameters at the bottom of env */
 } fsp_ctx_t;
 
@@ -142,6 +197,17 @@ static inline bool accept(fsp_ctx_t *c, fsp_tok_kind_t k) {
 
 /* Reports an error at `loc` and longjmps to c->fail. */
 void fsp_fail(fsp_ctx_t *c, loc_t loc, const char *fmt, ...) __attribute__((format(printf, 3, 4), noreturn));
+/* The same for a size limit (--max-states): also sets f->limit_hit; the
+ * message gets " (limit N; raise --max-states)". */
+void fsp_fail_limit(fsp_ctx_t *c, loc_t loc, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4), noreturn));
+/* Fails on an empty range lo..hi, or one with more than max_states values. */
+void fsp_check_range(fsp_ctx_t *c, loc_t loc, long long lo, long long hi);
+/* Enters one level of nesting of the input (parentheses, prefixes, aliases,
+ * expressions), failing with a located error past FSP_MAX_NESTING: the
+ * front end recurses on these, so its stack stays bounded. */
+void fsp_nest(fsp_ctx_t *c, loc_t loc);
+static inline void fsp_unnest(fsp_ctx_t *c) { c->nesting--; }
 /* The spelling of t for messages ("end of file" at the end). */
 const char *fsp_describe(const fsp_token_t *t);
 /* Consumes a token of kind k or fails with "expected `what`". */

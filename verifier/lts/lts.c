@@ -20,7 +20,9 @@ void lts_labels_init(lts_labels_t *labels) {
 void lts_labels_free(lts_labels_t *labels) { intern_free(&labels->names); }
 int lts_label(lts_labels_t *labels, const char *name) { return intern_add(&labels->names, name); }
 int lts_label_find(const lts_labels_t *labels, const char *name) { return intern_find(&labels->names, name); }
-const char *lts_label_name(const lts_labels_t *labels, int label) { return intern_name(&labels->names, label); }
+const char *lts_label_name(const lts_labels_t *labels, int label) {
+  return intern_name(&labels->names, label);
+}
 
 bool lts_label_has_prefix(const char *name, const char *prefix) {
   size_t n = strlen(prefix);
@@ -32,8 +34,8 @@ bool lts_label_has_prefix(const char *name, const char *prefix) {
 
 /* Maps variable-length int sequences to dense ids in insertion order. */
 typedef struct {
-  VEC(int) keys;    /* concatenated keys */
-  VEC(size_t) off;  /* off[id] .. off[id+1] */
+  VEC(int) keys;   /* concatenated keys */
+  VEC(size_t) off; /* off[id] .. off[id+1] */
   int *table;
   size_t table_cap;
   size_t count;
@@ -327,12 +329,12 @@ lts_t *lts_reachable(const lts_t *l) {
 typedef struct {
   const lts_t *const *parts;
   int n;
-  int *alpha;      /* union alphabet, sorted */
+  int *alpha; /* union alphabet, sorted */
   int nalpha;
-  bool *has;       /* has[a * n + p]: label alpha[a] is in part p's alphabet */
+  bool *has; /* has[a * n + p]: label alpha[a] is in part p's alphabet */
   keytab_t states;
   lts_builder_t b;
-  int error;       /* composite error state or -1 */
+  int error; /* composite error state or -1 */
 } compose_t;
 
 static int alpha_index(const compose_t *c, int label) {
@@ -340,7 +342,23 @@ static int alpha_index(const compose_t *c, int label) {
   return p ? (int)(p - c->alpha) : -1;
 }
 
-lts_t *lts_compose(const lts_t *const *parts, int n) {
+/* The first index in [i, e) of l's successor labels that is >= label (the
+ * labels of one state are sorted): a binary search, so a state with d
+ * outgoing labels costs O(d log d) per composite state, not O(d²). */
+static int first_label_at(const lts_t *l, int i, int e, int label) {
+  while (i < e) {
+    int mid = i + (e - i) / 2;
+    if (l->succ_label[mid] < label)
+      i = mid + 1;
+    else
+      e = mid;
+  }
+  return i;
+}
+
+lts_t *lts_compose(const lts_t *const *parts, int n) { return lts_compose_max(parts, n, 0); }
+
+lts_t *lts_compose_max(const lts_t *const *parts, int n, long max) {
   assert(n >= 1);
   compose_t c;
   memset(&c, 0, sizeof c);
@@ -354,7 +372,8 @@ lts_t *lts_compose(const lts_t *const *parts, int n) {
   c.nalpha = sort_unique(c.alpha, total);
   c.has = xcalloc((size_t)c.nalpha * (size_t)n + 1, sizeof(bool));
   for (int p = 0; p < n; p++)
-    for (int i = 0; i < parts[p]->nalphabet; i++) c.has[alpha_index(&c, parts[p]->alphabet[i]) * n + p] = true;
+    for (int i = 0; i < parts[p]->nalphabet; i++)
+      c.has[alpha_index(&c, parts[p]->alphabet[i]) * n + p] = true;
   lts_builder_init(&c.b, parts[0]->labels);
   for (int a = 0; a < c.nalpha; a++) lts_builder_alphabet_add(&c.b, c.alpha[a]);
   c.error = -1;
@@ -365,34 +384,40 @@ lts_t *lts_compose(const lts_t *const *parts, int n) {
   VEC(int) todo = {0};
   int *tuple = xmalloc((size_t)n * sizeof *tuple);
   int *next = xmalloc((size_t)n * sizeof *next);
-  int *lo = xmalloc((size_t)n * sizeof *lo), *hi = xmalloc((size_t)n * sizeof *hi), *cur = xmalloc((size_t)n * sizeof *cur);
+  int *lo = xmalloc((size_t)n * sizeof *lo), *hi = xmalloc((size_t)n * sizeof *hi),
+      *cur = xmalloc((size_t)n * sizeof *cur);
   int *cand = NULL;
   size_t cand_cap = 0;
 
-#define LOOKUP(tup, out)                                                      \
-  do {                                                                        \
-    bool err_ = false;                                                        \
-    for (int p_ = 0; p_ < n; p_++)                                            \
-      if ((tup)[p_] == parts[p_]->error) err_ = true;                         \
-    if (err_) {                                                               \
-      if (c.error < 0) c.b.error = c.error = lts_builder_add_state(&c.b);     \
-      (out) = c.error;                                                        \
-    } else {                                                                  \
-      bool added_;                                                            \
-      int k_ = keytab_add(&c.states, (tup), (size_t)n, &added_);              \
-      if (added_) {                                                           \
-        VEC_PUSH(&sid, lts_builder_add_state(&c.b));                          \
-        VEC_PUSH(&todo, k_);                                                  \
-      }                                                                       \
-      (out) = sid.data[k_];                                                   \
-    }                                                                         \
+#define LOOKUP(tup, out)                                                                                     \
+  do {                                                                                                       \
+    bool err_ = false;                                                                                       \
+    for (int p_ = 0; p_ < n; p_++)                                                                           \
+      if ((tup)[p_] == parts[p_]->error) err_ = true;                                                        \
+    if (err_) {                                                                                              \
+      if (c.error < 0) c.b.error = c.error = lts_builder_add_state(&c.b);                                    \
+      (out) = c.error;                                                                                       \
+    } else {                                                                                                 \
+      bool added_;                                                                                           \
+      int k_ = keytab_add(&c.states, (tup), (size_t)n, &added_);                                             \
+      if (added_) {                                                                                          \
+        VEC_PUSH(&sid, lts_builder_add_state(&c.b));                                                         \
+        VEC_PUSH(&todo, k_);                                                                                 \
+      }                                                                                                      \
+      (out) = sid.data[k_];                                                                                  \
+    }                                                                                                        \
   } while (0)
 
   for (int p = 0; p < n; p++) tuple[p] = parts[p]->init;
   int init;
   LOOKUP(tuple, init);
   c.b.init = init;
-  for (size_t qi = 0; qi < todo.len; qi++) {
+  bool over = false;
+  for (size_t qi = 0; qi < todo.len && !over; qi++) {
+    if (max > 0 && (c.b.nstates > max || (long)c.b.ntrans > max)) {
+      over = true;
+      break;
+    }
     int key = todo.data[qi];
     size_t klen;
     memcpy(tuple, keytab_key(&c.states, key, &klen), (size_t)n * sizeof *tuple);
@@ -412,7 +437,8 @@ lts_t *lts_compose(const lts_t *const *parts, int n) {
         cand_cap = 2 * need;
         cand = xrealloc(cand, cand_cap * sizeof *cand);
       }
-      for (int i = l->succ_off[tuple[p]]; i < l->succ_off[tuple[p] + 1]; i++) cand[ncand++] = l->succ_label[i];
+      for (int i = l->succ_off[tuple[p]]; i < l->succ_off[tuple[p] + 1]; i++)
+        cand[ncand++] = l->succ_label[i];
     }
     ncand = (size_t)sort_unique(cand, (int)ncand);
     for (size_t ci = 0; ci < ncand; ci++) {
@@ -420,7 +446,8 @@ lts_t *lts_compose(const lts_t *const *parts, int n) {
       if (label == LTS_TAU) {
         for (int p = 0; p < n; p++) {
           const lts_t *l = parts[p];
-          for (int i = l->succ_off[tuple[p]]; i < l->succ_off[tuple[p] + 1] && l->succ_label[i] == LTS_TAU; i++) {
+          for (int i = l->succ_off[tuple[p]]; i < l->succ_off[tuple[p] + 1] && l->succ_label[i] == LTS_TAU;
+               i++) {
             memcpy(next, tuple, (size_t)n * sizeof *next);
             next[p] = l->succ_dst[i];
             int dst;
@@ -435,8 +462,8 @@ lts_t *lts_compose(const lts_t *const *parts, int n) {
       for (int p = 0; p < n && !blocked; p++) {
         if (!c.has[a * n + p]) continue;
         const lts_t *l = parts[p];
-        int i = l->succ_off[tuple[p]], e = l->succ_off[tuple[p] + 1];
-        while (i < e && l->succ_label[i] < label) i++;
+        int e = l->succ_off[tuple[p] + 1];
+        int i = first_label_at(l, l->succ_off[tuple[p]], e, label);
         lo[p] = i;
         while (i < e && l->succ_label[i] == label) i++;
         hi[p] = i;
@@ -461,7 +488,9 @@ lts_t *lts_compose(const lts_t *const *parts, int n) {
     }
   }
 #undef LOOKUP
-  lts_t *r = lts_freeze(&c.b);
+  if (max > 0 && (c.b.nstates > max || (long)c.b.ntrans > max)) over = true;
+  lts_t *r = over ? NULL : lts_freeze(&c.b);
+  lts_builder_free(&c.b);
   free(cand);
   free(tuple);
   free(next);
@@ -565,11 +594,11 @@ lts_t *lts_determinise(const lts_t *l, bool error_absorbing) {
   VEC(int) sid = {0};
 
   /* set := sorted members of acc; returns its builder state */
-#define COLLECT()                                                                    \
-  do {                                                                               \
-    VEC_CLEAR(&set);                                                                 \
-    for (size_t w = 0; w < BITSET_WORDS(n); w++)                                     \
-      for (bitword_t x = acc[w]; x; x &= x - 1) VEC_PUSH(&set, (int)(w * 64 + (size_t)__builtin_ctzll(x))); \
+#define COLLECT()                                                                                            \
+  do {                                                                                                       \
+    VEC_CLEAR(&set);                                                                                         \
+    for (size_t w = 0; w < BITSET_WORDS(n); w++)                                                             \
+      for (bitword_t x = acc[w]; x; x &= x - 1) VEC_PUSH(&set, (int)(w * 64 + (size_t)__builtin_ctzll(x)));  \
   } while (0)
 
   for (int k = cl.off[l->init]; k < cl.off[l->init + 1]; k++) VEC_PUSH(&set, cl.list[k]);
@@ -630,8 +659,10 @@ lts_t *lts_determinise(const lts_t *l, bool error_absorbing) {
     const int *members = keytab_key(&sets, 0, &m);
     for (size_t j = 0; j < m; j++)
       if (members[j] == l->error) {
-        if (error_absorbing) b.error = 0;
-        else if (m == 1) b.error = 0;
+        if (error_absorbing)
+          b.error = 0;
+        else if (m == 1)
+          b.error = 0;
       }
     if (!error_absorbing && l->error >= 0) {
       /* the subset {error} is the error state */
@@ -713,7 +744,8 @@ lts_t *lts_minimise(const lts_t *l) {
     keytab_init(&tab);
     for (int s = 0; s < n; s++) {
       VEC_CLEAR(&sig);
-      for (int i = sat_off.data[s]; i < sat_off.data[s + 1]; i++) VEC_PUSH(&sig, ((sig_t){sat_label.data[i], block[sat_dst.data[i]]}));
+      for (int i = sat_off.data[s]; i < sat_off.data[s + 1]; i++)
+        VEC_PUSH(&sig, ((sig_t){sat_label.data[i], block[sat_dst.data[i]]}));
       if (sig.len) qsort(sig.data, sig.len, sizeof *sig.data, cmp_sig);
       VEC_CLEAR(&key);
       VEC_PUSH(&key, block[s]);
@@ -791,7 +823,8 @@ lts_t *lts_property(const lts_t *p) {
   for (int s = 0; s < d->nstates; s++) {
     if (is_end(d, s)) lts_builder_mark_end(&b, s);
     if (s == b.error) continue;
-    for (int i = d->succ_off[s]; i < d->succ_off[s + 1]; i++) lts_builder_add(&b, s, d->succ_label[i], d->succ_dst[i]);
+    for (int i = d->succ_off[s]; i < d->succ_off[s + 1]; i++)
+      lts_builder_add(&b, s, d->succ_label[i], d->succ_dst[i]);
     for (int a = 0; a < d->nalphabet; a++)
       if (lts_step(d, s, d->alphabet[a]) < 0) lts_builder_add(&b, s, d->alphabet[a], b.error);
   }
@@ -850,7 +883,8 @@ void lts_to_dot(const lts_t *l, const char *name, strbuf_t *out) {
     if (s == l->error)
       strbuf_printf(out, "  s%d [label=\"π\", style=filled, fillcolor=lightcoral];\n", s);
     else
-      strbuf_printf(out, "  s%d [label=\"%d\"%s];\n", s, s, s == l->init ? ", style=filled, fillcolor=lightblue" : "");
+      strbuf_printf(out, "  s%d [label=\"%d\"%s];\n", s, s,
+                    s == l->init ? ", style=filled, fillcolor=lightblue" : "");
   }
   for (int s = 0; s < l->nstates; s++)
     for (int i = l->succ_off[s]; i < l->succ_off[s + 1]; i++) {
@@ -862,9 +896,12 @@ void lts_to_dot(const lts_t *l, const char *name, strbuf_t *out) {
 }
 
 static void fsp_state_name(strbuf_t *out, const lts_t *l, const char *name, int s) {
-  if (s == l->error) strbuf_puts(out, "ERROR");
-  else if (s == l->init) strbuf_puts(out, name);
-  else strbuf_printf(out, "%s_%d", name, s);
+  if (s == l->error)
+    strbuf_puts(out, "ERROR");
+  else if (s == l->init)
+    strbuf_puts(out, name);
+  else
+    strbuf_printf(out, "%s_%d", name, s);
 }
 
 void lts_to_fsp(const lts_t *l, const char *name, strbuf_t *out) {
@@ -881,10 +918,22 @@ void lts_to_fsp(const lts_t *l, const char *name, strbuf_t *out) {
     }
     strbuf_puts(out, "(");
     for (int i = l->succ_off[s]; i < l->succ_off[s + 1]; i++) {
-      strbuf_printf(out, "%s%s -> ", i > l->succ_off[s] ? " | " : "", lts_label_name(l->labels, l->succ_label[i]));
+      strbuf_printf(out, "%s%s -> ", i > l->succ_off[s] ? " | " : "",
+                    lts_label_name(l->labels, l->succ_label[i]));
       fsp_state_name(out, l, name, l->succ_dst[i]);
     }
     strbuf_puts(out, ")");
   }
+  /* alphabet labels on no transition: an alphabet extension */
+  bool *used = xcalloc(l->labels->names.count + 1, sizeof *used);
+  for (int i = 0; i < l->ntrans; i++) used[l->succ_label[i]] = true;
+  bool any = false;
+  for (int i = 0; i < l->nalphabet; i++)
+    if (!used[l->alphabet[i]]) {
+      strbuf_printf(out, "%s%s", any ? ", " : "+{", lts_label_name(l->labels, l->alphabet[i]));
+      any = true;
+    }
+  if (any) strbuf_puts(out, "}");
+  free(used);
   strbuf_puts(out, ".\n");
 }

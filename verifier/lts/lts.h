@@ -27,7 +27,7 @@ typedef struct {
 
 void lts_labels_init(lts_labels_t *labels);
 void lts_labels_free(lts_labels_t *labels);
-int lts_label(lts_labels_t *labels, const char *name); /* interns */
+int lts_label(lts_labels_t *labels, const char *name);            /* interns */
 int lts_label_find(const lts_labels_t *labels, const char *name); /* -1 if unknown */
 const char *lts_label_name(const lts_labels_t *labels, int label);
 /* True when `name` is `prefix` or starts with it followed by '.' or '['
@@ -42,8 +42,8 @@ bool lts_label_has_prefix(const char *name, const char *prefix);
 typedef struct {
   lts_labels_t *labels; /* borrowed, shared */
   int nstates;
-  int init;             /* initial state, 0 after every operation here */
-  int error;            /* the error state, or -1 */
+  int init;  /* initial state, 0 after every operation here */
+  int error; /* the error state, or -1 */
   int *alphabet;
   int nalphabet;
   int *succ_off, *succ_label, *succ_dst;
@@ -95,6 +95,9 @@ lts_t *lts_reachable(const lts_t *lts);
  * it together, τ and private labels interleave. A tuple in which some part
  * is in its error state is the composite's single error state. */
 lts_t *lts_compose(const lts_t *const *parts, int n);
+/* The same, but gives up and returns NULL once the composite has more than
+ * `max` states or more than `max` transitions (max <= 0: no limit). */
+lts_t *lts_compose_max(const lts_t *const *parts, int n, long max);
 
 /* Every transition whose label is in `hide` (a sorted label array)
  * becomes τ; those labels leave the alphabet. */
@@ -150,7 +153,9 @@ int *lts_bfs_trace(const lts_bfs_t *bfs, const lts_t *lts, int s, int *len);
 
 /* Graphviz text of the LTS (states by number, error state as "π"). */
 void lts_to_dot(const lts_t *lts, const char *name, strbuf_t *out);
-/* FSP-like text, one local process per state (NAME, NAME_1, ...). */
+/* FSP text, one local process per state (NAME, NAME_1, ...), the error
+ * state as ERROR, alphabet labels on no transition as `+{...}`: LTSA reads
+ * it back as the same LTS when labels are FSP names (no τ). */
 void lts_to_fsp(const lts_t *lts, const char *name, strbuf_t *out);
 
 #endif

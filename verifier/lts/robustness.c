@@ -6,11 +6,6 @@
 #include "ism/alloc.h"
 #include "ism/vec.h"
 
-static int cmp_int(const void *a, const void *b) {
-  int x = *(const int *)a, y = *(const int *)b;
-  return (x > y) - (x < y);
-}
-
 int *robust_interface(const lts_t *sys, const lts_t *env, int *n) {
   int *out = xmalloc(((size_t)sys->nalphabet + 1) * sizeof *out);
   *n = 0;
@@ -19,8 +14,32 @@ int *robust_interface(const lts_t *sys, const lts_t *env, int *n) {
   return out;
 }
 
-lts_t *robust_weakest_assumption(const lts_t *sys, const lts_t *prop, const int *alpha, int nalpha, bool minimise,
-                                 bool *empty) {
+int *robust_normal_violation(const lts_t *sys, const lts_t *env, const lts_t *prop, int *len) {
+  const lts_t *parts[3] = {sys, env, prop};
+  lts_t *t = lts_compose(parts, 3);
+  int *trace = NULL;
+  *len = -1;
+  if (t->error >= 0) {
+    lts_bfs_t bfs;
+    lts_bfs(t, &bfs);
+    int n;
+    int *path = lts_bfs_trace(&bfs, t, t->error, &n);
+    lts_bfs_free(&bfs);
+    if (n >= 0) {
+      /* the machine's internal moves are not part of the trace */
+      trace = xmalloc(((size_t)n + 1) * sizeof *trace);
+      *len = 0;
+      for (int i = 0; i < n; i++)
+        if (path[i] != LTS_TAU) trace[(*len)++] = path[i];
+    }
+    free(path);
+  }
+  lts_free(t);
+  return trace;
+}
+
+lts_t *robust_weakest_assumption(const lts_t *sys, const lts_t *prop, const int *alpha, int nalpha,
+                                 bool minimise, bool *empty) {
   const lts_t *parts[2] = {sys, prop};
   lts_t *mp = lts_compose(parts, 2);
   lts_t *c = lts_restrict(mp, alpha, nalpha);
@@ -65,10 +84,12 @@ static void sort_traces(robust_trace_t *t, int n, const lts_labels_t *labels) {
     for (; j > 0; j--) {
       const robust_trace_t *y = &t[j - 1];
       int c = 0;
-      if (x.len != y->len) c = x.len < y->len ? -1 : 1;
+      if (x.len != y->len)
+        c = x.len < y->len ? -1 : 1;
       else
         for (int k = 0; k < x.len && c == 0; k++)
-          if (x.trace[k] != y->trace[k]) c = strcmp(lts_label_name(labels, x.trace[k]), lts_label_name(labels, y->trace[k]));
+          if (x.trace[k] != y->trace[k])
+            c = strcmp(lts_label_name(labels, x.trace[k]), lts_label_name(labels, y->trace[k]));
       if (c >= 0) break;
       t[j] = t[j - 1];
     }
@@ -147,7 +168,9 @@ int *robust_faults(const lts_t *dev, const char *const *menu, size_t nmenu, int 
     }
     /* within one menu entry: by name */
     for (int i = start + 1; i < *n; i++)
-      for (int j = i; j > start && strcmp(lts_label_name(dev->labels, out[j - 1]), lts_label_name(dev->labels, out[j])) > 0; j--) {
+      for (int j = i; j > start && strcmp(lts_label_name(dev->labels, out[j - 1]),
+                                          lts_label_name(dev->labels, out[j])) > 0;
+           j--) {
         int x = out[j];
         out[j] = out[j - 1];
         out[j - 1] = x;
@@ -156,57 +179,110 @@ int *robust_faults(const lts_t *dev, const char *const *menu, size_t nmenu, int 
   return out;
 }
 
-/* T_σ: σ's prefix, then faults allowed, then the last action into π. */
-static lts_t *trace_lts(lts_labels_t *labels, const robust_trace_t *rt, const int *alpha, int nalpha, const int *faults,
-                        int nfaults) {
-  lts_builder_t b;
-  lts_builder_init(&b, labels);
-  for (int i = 0; i < nalpha; i++) lts_builder_alphabet_add(&b, alpha[i]);
-  for (int i = 0; i < nfaults; i++) lts_builder_alphabet_add(&b, faults[i]);
-  for (int i = 0; i <= rt->len; i++) lts_builder_add_state(&b);
-  b.error = rt->len;
-  for (int i = 0; i + 1 < rt->len; i++) lts_builder_add(&b, i, rt->trace[i], i + 1);
-  int last = rt->len - 1;
-  for (int i = 0; i < nfaults; i++) lts_builder_add(&b, last, faults[i], last);
-  lts_builder_add(&b, last, rt->trace[last], rt->len);
-  return lts_freeze(&b);
+/* The explanation of one trace: BFS over M ‖ D (composed once, `md`)
+ * times the positions of T_σ, which follows σ's prefix, then allows the
+ * faults, then ends on σ's last action (π). Labels outside T's alphabet
+ * (`in_t`) move M ‖ D alone. `stamp`/`parent` are scratch arrays of
+ * md->nstates * len entries reused across traces (`gen` tells visits of
+ * this trace apart). Returns the path's labels, or NULL. */
+typedef struct {
+  const lts_t *md;
+  const bool *in_t, *is_fault;
+  int *stamp, *parent, *parent_label, *queue;
+  size_t cap;
+  int gen;
+} explainer_t;
+
+static int *explain_one(explainer_t *x, const robust_trace_t *rt, int *out_len) {
+  const lts_t *md = x->md;
+  int len = rt->len;
+  size_t n = (size_t)md->nstates * (size_t)len;
+  if (n > x->cap) {
+    free(x->stamp), free(x->parent), free(x->parent_label), free(x->queue);
+    x->cap = n;
+    x->stamp = xcalloc(n, sizeof(int));
+    x->parent = xmalloc(n * sizeof(int));
+    x->parent_label = xmalloc(n * sizeof(int));
+    x->queue = xmalloc(n * sizeof(int));
+    x->gen = 0;
+  }
+  x->gen++;
+  int head = 0, tail = 0, goal_from = -1, goal_label = -1;
+  int start = md->init * len;
+  x->stamp[start] = x->gen;
+  x->parent[start] = -1;
+  x->queue[tail++] = start;
+  while (head < tail && goal_from < 0) {
+    int q = x->queue[head++], p = q / len, i = q % len;
+    for (int k = md->succ_off[p]; k < md->succ_off[p + 1]; k++) {
+      int a = md->succ_label[k], dst = md->succ_dst[k], j = i;
+      bool goal = dst == md->error;
+      if (a != LTS_TAU && x->in_t[a]) {
+        if (i < len - 1 && a == rt->trace[i])
+          j = i + 1;
+        else if (i == len - 1 && x->is_fault[a])
+          j = i;
+        else if (i == len - 1 && a == rt->trace[len - 1])
+          goal = true;
+        else
+          continue;
+      }
+      if (goal) {
+        goal_from = q, goal_label = a;
+        break;
+      }
+      int r = dst * len + j;
+      if (x->stamp[r] == x->gen) continue;
+      x->stamp[r] = x->gen;
+      x->parent[r] = q;
+      x->parent_label[r] = a;
+      x->queue[tail++] = r;
+    }
+  }
+  *out_len = -1;
+  if (goal_from < 0) return NULL;
+  int depth = 1;
+  for (int q = goal_from; x->parent[q] >= 0 || q != start; q = x->parent[q]) depth++;
+  int *path = xmalloc((size_t)depth * sizeof *path);
+  int k = depth;
+  path[--k] = goal_label;
+  for (int q = goal_from; q != start; q = x->parent[q]) path[--k] = x->parent_label[q];
+  *out_len = depth;
+  return path;
 }
 
-void robust_explain(const lts_t *sys, const lts_t *dev, const int *alpha, int nalpha, const int *faults, int nfaults,
-                    robust_traces_t *t) {
-  int *sorted = xmalloc(((size_t)nfaults + 1) * sizeof *sorted);
-  if (nfaults) memcpy(sorted, faults, (size_t)nfaults * sizeof *sorted);
-  if (nfaults) qsort(sorted, (size_t)nfaults, sizeof *sorted, cmp_int);
+void robust_explain(const lts_t *sys, const lts_t *dev, const int *alpha, int nalpha, const int *faults,
+                    int nfaults, robust_traces_t *t) {
+  const lts_t *parts[2] = {sys, dev};
+  lts_t *md = lts_compose(parts, 2);
+  size_t nlab = sys->labels->names.count + 1;
+  bool *in_t = xcalloc(nlab, sizeof *in_t), *is_fault = xcalloc(nlab, sizeof *is_fault);
+  for (int i = 0; i < nalpha; i++) in_t[alpha[i]] = true;
+  for (int i = 0; i < nfaults; i++) in_t[faults[i]] = is_fault[faults[i]] = true;
+  explainer_t x = {md, in_t, is_fault, NULL, NULL, NULL, NULL, 0, 0};
   for (int k = 0; k < t->ntraces; k++) {
     robust_trace_t *rt = &t->traces[k];
-    lts_t *tr = trace_lts(sys->labels, rt, alpha, nalpha, faults, nfaults);
-    const lts_t *parts[3] = {sys, dev, tr};
-    lts_t *prod = lts_compose(parts, 3);
-    lts_free(tr);
-    if (prod->error >= 0) {
-      lts_bfs_t bfs;
-      lts_bfs(prod, &bfs);
-      int len;
-      int *path = lts_bfs_trace(&bfs, prod, prod->error, &len);
-      lts_bfs_free(&bfs);
-      if (len > 0) {
-        rt->expl = xmalloc((size_t)len * sizeof(int));
-        rt->expl_len = 0;
-        for (int i = 0; i < len; i++)
-          if (path[i] != LTS_TAU) rt->expl[rt->expl_len++] = path[i];
-        rt->faults = xmalloc(((size_t)nfaults + 1) * sizeof(int));
-        rt->nfaults = 0;
-        /* canonical order: the order of `faults` (menu position, name) */
-        for (int f = 0; f < nfaults; f++)
-          for (int i = 0; i < rt->expl_len; i++)
-            if (rt->expl[i] == faults[f]) {
-              rt->faults[rt->nfaults++] = faults[f];
-              break;
-            }
-      }
-      free(path);
+    int len;
+    int *path = rt->len > 0 ? explain_one(&x, rt, &len) : NULL;
+    if (path && len > 0) {
+      rt->expl = xmalloc((size_t)len * sizeof(int));
+      rt->expl_len = 0;
+      for (int i = 0; i < len; i++)
+        if (path[i] != LTS_TAU) rt->expl[rt->expl_len++] = path[i];
+      rt->faults = xmalloc(((size_t)nfaults + 1) * sizeof(int));
+      rt->nfaults = 0;
+      /* canonical order: the order of `faults` (menu position, name) */
+      for (int f = 0; f < nfaults; f++)
+        for (int i = 0; i < rt->expl_len; i++)
+          if (rt->expl[i] == faults[f]) {
+            rt->faults[rt->nfaults++] = faults[f];
+            break;
+          }
     }
-    lts_free(prod);
+    free(path);
   }
-  free(sorted);
+  free(x.stamp), free(x.parent), free(x.parent_label), free(x.queue);
+  free(in_t);
+  free(is_fault);
+  lts_free(md);
 }

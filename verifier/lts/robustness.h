@@ -16,6 +16,11 @@
  * array; *n receives its length. */
 int *robust_interface(const lts_t *sys, const lts_t *env, int *n);
 
+/* A shortest trace (fresh array, *len its length) of sys ‖ env ‖ prop
+ * into the property's error state: the machine violates the property
+ * under the normal environment. NULL with *len = -1 when it does not. */
+int *robust_normal_violation(const lts_t *sys, const lts_t *env, const lts_t *prop, int *len);
+
 /* The weakest assumption: (M ‖ P_err) with every label outside `alpha`
  * hidden, the error state propagated backwards over τ and the result
  * determinised (subset construction, subsets with the error state are the
@@ -26,19 +31,19 @@ int *robust_interface(const lts_t *sys, const lts_t *env, int *n);
  * (lts_property). *empty is set when the initial state itself can reach
  * the error state by internal moves: no environment can prevent a
  * violation, and W accepts nothing. */
-lts_t *robust_weakest_assumption(const lts_t *sys, const lts_t *prop, const int *alpha, int nalpha, bool minimise,
-                                 bool *empty);
+lts_t *robust_weakest_assumption(const lts_t *sys, const lts_t *prop, const int *alpha, int nalpha,
+                                 bool minimise, bool *empty);
 
 /* E↾alpha, τ-eliminated and determinised (the normative environment as the
  * analysis sees it). */
 lts_t *robust_env_view(const lts_t *env, const int *alpha, int nalpha);
 
 typedef struct {
-  int *trace;    /* labels of the representative trace (owned) */
+  int *trace; /* labels of the representative trace (owned) */
   int len;
-  int *expl;     /* labels of the minimal explanation, NULL when none */
-  int expl_len;  /* -1 when unexplained or not explained */
-  int *faults;   /* distinct fault labels of the explanation, in canonical order */
+  int *expl;    /* labels of the minimal explanation, NULL when none */
+  int expl_len; /* -1 when unexplained or not explained */
+  int *faults;  /* distinct fault labels of the explanation, in canonical order */
   int nfaults;
 } robust_trace_t;
 
@@ -58,8 +63,8 @@ void robust_traces_free(robust_traces_t *t);
  * `faults` are the fault actions of dev in their display order (as
  * robust_faults returns them). Fills expl/faults of every trace; a trace
  * without explanation keeps expl == NULL, expl_len == -1. */
-void robust_explain(const lts_t *sys, const lts_t *dev, const int *alpha, int nalpha, const int *faults, int nfaults,
-                    robust_traces_t *t);
+void robust_explain(const lts_t *sys, const lts_t *dev, const int *alpha, int nalpha, const int *faults,
+                    int nfaults, robust_traces_t *t);
 
 /* The fault actions of `dev`: labels one of whose dot-separated
  * components (indices stripped) is in `menu`. Sorted by (menu position,

@@ -1,0 +1,1 @@
+robustness tests/cases/fsp/empty_range_inline.yaml

@@ -1,0 +1,1 @@
+robustness tests/cases/fsp/many_errors.yaml

@@ -1,0 +1,1 @@
+robustness examples/robustness/abp/abp.yaml -f fsp

@@ -1,0 +1,1 @@
+robustness tests/cases/robustness/faults_unmatched.yaml --print 3

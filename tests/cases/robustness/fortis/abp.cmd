@@ -1,0 +1,1 @@
+robustness examples/robustness/fortis/abp/abp.yaml --print 3

@@ -1,0 +1,1 @@
+robustness examples/robustness/fortis/abp/naive.yaml --print 3

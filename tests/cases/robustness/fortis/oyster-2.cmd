@@ -1,0 +1,1 @@
+robustness examples/robustness/fortis/oyster-2/oyster.yaml --print 3

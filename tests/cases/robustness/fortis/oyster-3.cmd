@@ -1,0 +1,1 @@
+robustness examples/robustness/fortis/oyster-3/oyster.yaml --print 3

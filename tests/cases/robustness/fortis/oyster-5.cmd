@@ -1,0 +1,1 @@
+robustness examples/robustness/fortis/oyster-5/oyster.yaml --print 3

@@ -1,0 +1,1 @@
+robustness examples/robustness/fortis/pump/pump.yaml --print 3

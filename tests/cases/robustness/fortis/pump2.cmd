@@ -1,0 +1,1 @@
+robustness examples/robustness/fortis/pump2/pump.yaml --print 3

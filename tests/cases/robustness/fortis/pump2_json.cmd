@@ -1,0 +1,1 @@
+robustness examples/robustness/fortis/pump2/config-robustness.json --print 3

@@ -1,0 +1,1 @@
+robustness examples/robustness/fortis/voting/voting.yaml --print 3

@@ -1,0 +1,1 @@
+robustness examples/robustness/fortis/voting2-2-2/voting.yaml --print 3

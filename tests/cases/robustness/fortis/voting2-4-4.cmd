@@ -1,0 +1,1 @@
+robustness examples/robustness/fortis/voting2-4-4/voting.yaml --print 3

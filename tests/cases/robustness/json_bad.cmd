@@ -1,0 +1,1 @@
+robustness tests/cases/robustness/json_bad.json

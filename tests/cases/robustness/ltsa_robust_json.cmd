@@ -1,0 +1,1 @@
+robustness tests/cases/robustness/ltsa_robust/models/abp/abp.json --print 3

@@ -1,0 +1,1 @@
+robustness tests/cases/robustness/no_faults.yaml --print 3

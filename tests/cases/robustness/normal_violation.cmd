@@ -1,0 +1,1 @@
+robustness tests/cases/robustness/normal_violation.yaml --print 3

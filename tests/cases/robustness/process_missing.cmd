@@ -1,0 +1,1 @@
+robustness tests/cases/robustness/process_missing.yaml --print 3
