@@ -1,0 +1,223 @@
+/* Unit tests of the EOFM front end: sizes of the translated task models
+ * against the reference tool's answer keys (LTSA-Robust v1.1,
+ * anchors/lts/LTSA-Robust/_derived/NAME_tool_output_verbose.txt), located
+ * errors for malformed XML and schema violations, and (when ../shared is
+ * next to the clone) every anchor EOFM file translates. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "verifier/lts/eofm.h"
+#include "verifier/lts/eofm_translate.h"
+#include "verifier/lts/fsp.h"
+#include "tests/unit/check.h"
+
+/* The world of models/therac25/therac.json. */
+static const char *const therac_world[] = {
+    "when (iInterface == Edit) hPressX -> VAR[ConfirmXray][InPlace][iPowerLevel]",
+    "when (iInterface == Edit) hPressE -> VAR[ConfirmEBeam][OutPlace][iPowerLevel]",
+    "when (iInterface == ConfirmXray || iInterface == ConfirmEBeam) hPressUp -> "
+    "VAR[Edit][iSpreader][iPowerLevel]",
+    "when (iInterface == PrepXray) hPressUp1 -> VAR[ConfirmXray][iSpreader][iPowerLevel]",
+    "when (iInterface == PrepEBeam) hPressUp1 -> VAR[ConfirmEBeam][iSpreader][iPowerLevel]",
+    "when (iInterface == ConfirmXray) hPressEnter -> VAR[PrepXray][iSpreader][iPowerLevel]",
+    "when (iInterface == ConfirmEBeam) hPressEnter -> VAR[PrepEBeam][iSpreader][iPowerLevel]",
+    "when (iInterface == PrepXray || iInterface == PrepEBeam) hPressB -> "
+    "VAR[Administered][iSpreader][iPowerLevel]",
+    "when (iPowerLevel == EBeamLevel) mXrayLvl -> VAR[iInterface][iSpreader][XrayLevel]",
+    "when (iPowerLevel == XrayLevel) mEBeamLvl -> VAR[iInterface][iSpreader][EBeamLevel]",
+    "when (iPowerLevel == NotSet) mInitXray -> VAR[iInterface][iSpreader][XrayLevel]",
+    "when (iPowerLevel == NotSet) mInitEBeam -> VAR[iInterface][iSpreader][EBeamLevel]",
+};
+
+/* The world of models/therac25/therac_robust.json (hPressB only fires when
+ * the beam is set up). */
+static const char *const therac_robust_world[] = {
+    "when (iInterface == Edit) hPressX -> VAR[ConfirmXray][InPlace][iPowerLevel]",
+    "when (iInterface == Edit) hPressE -> VAR[ConfirmEBeam][OutPlace][iPowerLevel]",
+    "when (iInterface == ConfirmXray || iInterface == ConfirmEBeam) hPressUp -> "
+    "VAR[Edit][iSpreader][iPowerLevel]",
+    "when (iInterface == PrepXray) hPressUp1 -> VAR[ConfirmXray][iSpreader][iPowerLevel]",
+    "when (iInterface == PrepEBeam) hPressUp1 -> VAR[ConfirmEBeam][iSpreader][iPowerLevel]",
+    "when (iInterface == ConfirmXray) hPressEnter -> VAR[PrepXray][iSpreader][iPowerLevel]",
+    "when (iInterface == ConfirmEBeam) hPressEnter -> VAR[PrepEBeam][iSpreader][iPowerLevel]",
+    "when (iInterface == PrepXray && iSpreader == InPlace && iPowerLevel == XrayLevel) hPressB -> "
+    "VAR[Administered][iSpreader][iPowerLevel]",
+    "when (iInterface == PrepEBeam && iSpreader == OutPlace && iPowerLevel == EBeamLevel) hPressB -> "
+    "VAR[Administered][iSpreader][iPowerLevel]",
+    "when (iInterface == PrepXray && !(iSpreader == InPlace && iPowerLevel == XrayLevel)) hPressB -> "
+    "VAR[iInterface][iSpreader][iPowerLevel]",
+    "when (iInterface == PrepEBeam && !(iSpreader == OutPlace && iPowerLevel == EBeamLevel)) hPressB -> "
+    "VAR[iInterface][iSpreader][iPowerLevel]",
+    "when (iPowerLevel == EBeamLevel) mXrayLvl -> VAR[iInterface][iSpreader][XrayLevel]",
+    "when (iPowerLevel == XrayLevel) mEBeamLvl -> VAR[iInterface][iSpreader][EBeamLevel]",
+    "when (iPowerLevel == NotSet) mInitXray -> VAR[iInterface][iSpreader][XrayLevel]",
+    "when (iPowerLevel == NotSet) mInitEBeam -> VAR[iInterface][iSpreader][EBeamLevel]",
+};
+
+static const eofm_pair_t therac_init[] = {
+    {"iInterface", "Edit", {0}}, {"iSpreader", "OutPlace", {0}}, {"iPowerLevel", "NotSet", {0}}};
+
+/* The world of models/coffee/coffee.json. */
+static const char *const coffee_world[] = {
+    "when (iMugState == Absent) hPlaceMug -> VAR[iBrewing][Empty][iHandleDown][iPodState]",
+    "when (iMugState != Absent) hTakeMug -> VAR[iBrewing][Absent][iHandleDown][iPodState]",
+    "when (iHandleDown == True) hLiftHandle -> VAR[iBrewing][iMugState][False][iPodState]",
+    "when (iHandleDown == False) hLowerHandle -> VAR[iBrewing][iMugState][True][iPodState]",
+    "when (1) hAddOrReplacePod -> VAR[iBrewing][iMugState][iHandleDown][New]",
+    "when (iPodState == New) hPressBrew -> VAR[True][iMugState][iHandleDown][EmptyOrUsed]",
+    "when (iPodState != New) hPressBrew -> VAR[True][iMugState][iHandleDown][iPodState]",
+    "when (iBrewing == True && iMugState == Empty) mBrewDone -> VAR[False][Full][iHandleDown][iPodState]",
+    "when (iBrewing == True && iMugState == Absent) mBrewDone -> "
+    "VAR[False][iMugState][iHandleDown][iPodState]",
+};
+static const eofm_pair_t coffee_init[] = {{"iBrewing", "False", {0}},
+                                          {"iMugState", "Absent", {0}},
+                                          {"iHandleDown", "True", {0}},
+                                          {"iPodState", "EmptyOrUsed", {0}}};
+static const eofm_pair_t coffee_relabels[] = {{"hWaitBrewDone", "mBrewDone", {0}}};
+
+#define N(a) (sizeof(a) / sizeof *(a))
+
+/* Translates `path` with world w and checks the raw LTS's size. */
+static void raw_size(const char *path, const eofm_world_t *w, int states, int trans) {
+  diag_list_t d;
+  diag_init(&d);
+  lts_labels_t L;
+  lts_labels_init(&L);
+  eofm_t *m = eofm_parse_file(path, &d);
+  eofm_plan_t *p = m ? eofm_plan_new(m, w, &d) : NULL;
+  lts_t *l = p ? eofm_translate(p, NULL, &L, &d) : NULL;
+  if (!l || l->nstates != states || l->ntrans != trans) {
+    fprintf(stderr, "%s: expected %d states, %d transitions; got %d, %d\n", path, states, trans,
+            l ? l->nstates : -1, l ? l->ntrans : -1);
+    for (size_t i = 0; i < d.count; i++)
+      fprintf(stderr, "  %s:%d:%d: %s\n", d.items[i].loc.file ? d.items[i].loc.file : "?",
+              d.items[i].loc.line, d.items[i].loc.col, d.items[i].message);
+    check_failures++;
+  }
+  lts_free(l);
+  eofm_plan_delete(p);
+  eofm_free(m);
+  lts_labels_free(&L);
+  diag_free(&d);
+}
+
+/* Parsing `text` fails with `message` at line:col (the first error). */
+static void error_at(const char *text, int line, int col, const char *message) {
+  diag_list_t d;
+  diag_init(&d);
+  eofm_t *m = eofm_parse_string("t.xml", text, &d);
+  bool ok = !m && d.count > 0 && d.items[0].loc.line == line && d.items[0].loc.col == col &&
+            strcmp(d.items[0].message, message) == 0;
+  if (!ok) {
+    fprintf(stderr, "expected %d:%d: %s\n", line, col, message);
+    if (d.count)
+      fprintf(stderr, "  got %d:%d: %s\n", d.items[0].loc.line, d.items[0].loc.col, d.items[0].message);
+    else
+      fprintf(stderr, "  got no error\n");
+    check_failures++;
+  }
+  eofm_free(m);
+  diag_free(&d);
+}
+
+#define HEAD                                                                                                 \
+  "<eofms>\n  <userdefinedtype name=\"TBool\">{False, True}</userdefinedtype>\n  <humanoperator "            \
+  "name=\"U\">\n"                                                                                            \
+  "    <inputvariable name=\"iX\" userdefinedtype=\"TBool\"/>\n    <humanaction name=\"hA\" "                \
+  "behavior=\"autoreset\"/>\n"
+#define TAIL "  </humanoperator>\n</eofms>\n"
+
+static void errors(void) {
+  error_at("<eofms>\n  <humanoperator name=\"U\">\n  </eofms>\n", 3, 11,
+           "malformed XML: opening and ending tag mismatch: humanoperator line 2 and eofms");
+  error_at("<eofms>\n<userdefinedtype name=\"T\">{A, B}</userdefinedtype>\n<foo/>\n</eofms>\n", 3, 1,
+           "unknown element <foo> in <eofms>");
+  error_at(HEAD "    <eofm><activity name=\"aA\">\n      <decomposition operator=\"orr_seq\">\n"
+                "        <action humanaction=\"hA\"/>\n      </decomposition>\n    </activity></eofm>\n" TAIL,
+           7, 7, "unknown operator 'orr_seq' (did you mean 'or_seq'?)");
+  error_at(HEAD "    <eofm><activity name=\"aA\">\n      <precondition>iY == True</precondition>\n"
+                "      <decomposition operator=\"ord\"><action humanaction=\"hA\"/></decomposition>\n"
+                "    </activity></eofm>\n" TAIL,
+           7, 21,
+           "precondition of activity 'aA': undefined name 'iY' (not a variable, constant or type value)");
+  error_at(HEAD
+           "    <eofm><activity name=\"aA\">\n      <decomposition operator=\"ord\">\n"
+           "        <action humanaction=\"hPress\"/>\n      </decomposition>\n    </activity></eofm>\n" TAIL,
+           8, 9, "action 'hPress' is not a declared human action (add <humanaction name=\"hPress\"/>)");
+  error_at(HEAD "    <eofm><activity name=\"aA\">\n      <completioncondition>iX == </completioncondition>\n"
+                "      <decomposition operator=\"ord\"><action humanaction=\"hA\"/></decomposition>\n"
+                "    </activity></eofm>\n" TAIL,
+           7, 28, "completion condition of activity 'aA': expected a name, a number or '(' at 'end'");
+}
+
+/* Every EOFM file of the reference tool translates to FSP that compiles,
+ * each top-level activity on its own (without a world: the input variables
+ * keep their first value; composing all of operators.xml's or pca.xml's
+ * top-level activities, which share their actions, is far too large, and
+ * benchmark.xml's one activity, an or_par of 16 actions, has about 4^16
+ * states: it is only parsed as FSP).
+ * therac25.xml is rejected: it uses actions it does not declare. */
+static void anchors(void) {
+  static const char *const files[] = {"benchmark.xml", "coffee.xml",   "omission1.xml",       "operators.xml",
+                                      "pca.xml",       "therac25.xml", "therac25_nowait.xml", "tiny.xml"};
+  const char *dir = "../shared/anchors/lts/LTSA-Robust/robustness-calculator/src/main/resources/eofms/";
+  struct stat st;
+  if (stat(dir, &st) != 0) return;
+  for (size_t i = 0; i < N(files); i++) {
+    char path[512];
+    snprintf(path, sizeof path, "%s%s", dir, files[i]);
+    diag_list_t d;
+    diag_init(&d);
+    lts_labels_t L;
+    lts_labels_init(&L);
+    eofm_t *m = eofm_parse_file(path, &d);
+    eofm_plan_t *p = m ? eofm_plan_new(m, NULL, &d) : NULL;
+    char *text = p ? eofm_plan_fsp(p, NULL) : NULL;
+    fsp_file_t *f = text ? fsp_parse_string("t.lts", text, &L, &d) : NULL;
+    bool ok = f != NULL;
+    for (size_t k = 0; f && strcmp(files[i], "benchmark.xml") != 0 && k < eofm_plan_top_count(p); k++) {
+      lts_t *l = fsp_compile(f, eofm_plan_top_name(p, k), &d);
+      ok &= l != NULL;
+      if (l && getenv("EOFM_TEST_VERBOSE"))
+        fprintf(stderr, "%s %s: %d states, %d transitions\n", files[i], eofm_plan_top_name(p, k), l->nstates,
+                l->ntrans);
+      lts_free(l);
+    }
+    if (strcmp(files[i], "therac25.xml") == 0) {
+      CHECK(!m && d.count == 2);
+      CHECK(d.count > 0 && d.items[0].loc.line == 83 && d.items[0].loc.col == 53);
+      CHECK_STREQ(
+          d.count ? d.items[0].message : NULL,
+          "action 'hWaitInPlace' is not a declared human action (add <humanaction name=\"hWaitInPlace\"/>)");
+    } else if (!ok) {
+      fprintf(stderr, "%s does not translate\n", path);
+      for (size_t k = 0; k < d.count; k++)
+        fprintf(stderr, "  %d:%d: %s\n", d.items[k].loc.line, d.items[k].loc.col, d.items[k].message);
+      check_failures++;
+    }
+    fsp_free(f);
+    free(text);
+    eofm_plan_delete(p);
+    eofm_free(m);
+    lts_labels_free(&L);
+    diag_free(&d);
+  }
+}
+
+int main(void) {
+  errors();
+  anchors();
+  eofm_world_t therac = {therac_init, N(therac_init), therac_world, NULL, N(therac_world), NULL, 0};
+  eofm_world_t therac_r = {
+      therac_init, N(therac_init), therac_robust_world, NULL, N(therac_robust_world), NULL, 0};
+  eofm_world_t coffee = {coffee_init,     N(coffee_init),  coffee_world,      NULL,
+                         N(coffee_world), coffee_relabels, N(coffee_relabels)};
+  /* answer keys: "Translated EOFM LTS: N states and M transitions." */
+  raw_size("examples/robustness/therac/therac25_nowait.xml", &therac, 5760, 35856);
+  raw_size("examples/robustness/therac/therac25_nowait.xml", &therac_r, 5536, 33872);
+  raw_size("examples/robustness/coffee/coffee.xml", &coffee, 99, 171);
+  return CHECK_RESULT();
+}
