@@ -7,6 +7,7 @@
 
 #include "apps/cli.h"
 #include "apps/commands.h"
+#include "apps/eofm_env.h"
 #include "apps/fsp_config.h"
 #include "apps/expect.h"
 #include "ism/alloc.h"
@@ -133,6 +134,7 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
   int *alpha = NULL, *faults = NULL;
   robust_traces_t delta = {0}, a_not_b = {0}, b_not_a = {0};
   char *text = NULL;
+  eofm_env_t human = {0}; /* an EOFM environment (docs/eofm.md) */
 
   ynode_t *root = ydoc_load_file(path, &r.arena, &ctx->diags);
   if (!root || !ydoc_expect_kind(root, YNODE_MAP, "a robustness configuration", &ctx->diags)) goto done;
@@ -160,7 +162,8 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
   if (!keys_ok || !n_sys || !n_env || !n_prop) goto done;
 
   a.sys = fsp_config_load(&r, n_sys, "'system'", "SYS", false, &a.sys_files, NULL);
-  env = fsp_config_load(&r, n_env, "'environment'", "ENV", false, NULL, NULL);
+  if (eofm_env_is(n_env)) env = eofm_env_load(&r, n_env, a.sys, &human);
+  else env = fsp_config_load(&r, n_env, "'environment'", "ENV", false, NULL, NULL);
   a.prop = fsp_config_load(&r, n_prop, "'property'", "P", false, &a.prop_files, NULL);
   fsp_file_t *dev_file = NULL;
   if (n_dev) dev = fsp_config_load(&r, n_dev, "'deviation'", "ENV", false, NULL, &dev_file);
@@ -199,7 +202,8 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
     const char *const *menu = fsp_menu(dev_file, "ERR_ACTS", &nmenu);
     faults = robust_faults(dev, menu, nmenu, &nfaults);
     robust_explain(a.sys, dev, alpha, nalpha, faults, nfaults, &delta);
-  }
+  } else if (human.plan) eofm_env_explain(&human, a.sys, alpha, nalpha, &delta, &ctx->diags);
+  bool explaining = dev || human.plan;
   if (n_cmp) {
     if (!b.sys) b.sys = lts_copy(a.sys), b.sys_files = a.sys_files;
     if (!b.prop) b.prop = lts_copy(a.prop), b.prop_files = a.prop_files;
@@ -225,21 +229,25 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
   }
   int explained = count_explained(&delta);
   size_t ngroups = 0;
-  group_t *groups = dev ? group_traces(&r.labels, &delta, &ngroups) : NULL;
+  group_t *groups = explaining ? group_traces(&r.labels, &delta, &ngroups) : NULL;
   if (strcmp(format, "dot") == 0) {
     strbuf_puts(&sb, strbuf_str(&dot));
   } else if (strcmp(format, "json") == 0) {
     strbuf_printf(&sb, "{\n  \"system\": {\"files\": ");
     strbuf_json_string(&sb, a.sys_files);
     strbuf_printf(&sb, ", \"states\": %d, \"transitions\": %d},\n", a.sys->nstates, a.sys->ntrans);
-    strbuf_printf(&sb, "  \"environment\": {\"states\": %d, \"transitions\": %d},\n", env->nstates, env->ntrans);
+    strbuf_printf(&sb, "  \"environment\": {\"states\": %d, \"transitions\": %d", env->nstates, env->ntrans);
+    if (human.raw)
+      strbuf_printf(&sb, ", \"task_model\": {\"states\": %d, \"transitions\": %d}", human.raw->nstates,
+                    human.raw->ntrans);
+    strbuf_puts(&sb, "},\n");
     strbuf_printf(&sb, "  \"weakest_assumption\": {\"states\": %d, \"transitions\": %d, \"minimized\": %s, \"empty\": %s},\n",
                   a.w->nstates, a.w->ntrans, minimise ? "true" : "false", a.empty ? "true" : "false");
     strbuf_puts(&sb, "  \"interface\": ");
     json_labels(&sb, &r.labels, alpha, nalpha);
     strbuf_puts(&sb, ",\n");
     json_traces(&sb, &r.labels, &delta, "  ");
-    if (dev) {
+    if (explaining) {
       strbuf_printf(&sb, ",\n  \"explained\": %d,\n  \"unexplained\": %d,\n  \"groups\": [", explained, delta.ntraces - explained);
       for (size_t i = 0; i < ngroups; i++) {
         strbuf_printf(&sb, "%s\n    {\"faults\": ", i ? "," : "");
@@ -266,6 +274,9 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
     strbuf_puts(&sb, "\n}\n");
   } else {
     strbuf_printf(&sb, "system %s: %d states, %d transitions\n", a.sys_files, a.sys->nstates, a.sys->ntrans);
+    if (human.raw)
+      strbuf_printf(&sb, "task model %s: %d states, %d transitions (translated)\n", human.file, human.raw->nstates,
+                    human.raw->ntrans);
     strbuf_printf(&sb, "environment: %d states, %d transitions\n", env->nstates, env->ntrans);
     strbuf_printf(&sb, "weakest assumption%s: %d states, %d transitions\n", minimise ? " (minimised)" : "", a.w->nstates,
                   a.w->ntrans);
@@ -273,8 +284,8 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
     strbuf_puts(&sb, "interface: ");
     text_labels(&sb, &r.labels, alpha, nalpha);
     strbuf_printf(&sb, "\n\nrobustness: %d equivalence class%s of deviations\n", delta.ntraces, delta.ntraces == 1 ? "" : "es");
-    text_traces(&sb, &r.labels, &delta, dev != NULL);
-    if (dev) {
+    text_traces(&sb, &r.labels, &delta, explaining);
+    if (explaining) {
       strbuf_printf(&sb, "\nexplained %d/%d\n", explained, delta.ntraces);
       for (size_t i = 0; i < ngroups; i++)
         strbuf_printf(&sb, "  %s: %d\n", groups[i].key[0] ? groups[i].key : "unexplained", groups[i].count);
@@ -305,13 +316,15 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
   if (rc == CLI_EXIT_OK && n_expect) {
     expect_actual_t actual[] = {
         {"classes", EXPECT_NUMBER, delta.ntraces, false, NULL},
-        {"explained", EXPECT_NUMBER, dev ? explained : 0, false, NULL},
-        {"unexplained", EXPECT_NUMBER, dev ? delta.ntraces - explained : delta.ntraces, false, NULL},
+        {"explained", EXPECT_NUMBER, explaining ? explained : 0, false, NULL},
+        {"unexplained", EXPECT_NUMBER, explaining ? delta.ntraces - explained : delta.ntraces, false, NULL},
         {"system_states", EXPECT_NUMBER, a.sys->nstates, false, NULL},
         {"system_transitions", EXPECT_NUMBER, a.sys->ntrans, false, NULL},
         {"environment_states", EXPECT_NUMBER, env->nstates, false, NULL},
         {"environment_transitions", EXPECT_NUMBER, env->ntrans, false, NULL},
         {"assumption_states", EXPECT_NUMBER, a.w->nstates, false, NULL},
+        {"task_model_states", EXPECT_NUMBER, human.raw ? human.raw->nstates : 0, false, NULL},
+        {"task_model_transitions", EXPECT_NUMBER, human.raw ? human.raw->ntrans : 0, false, NULL},
         {"a_not_b", EXPECT_NUMBER, a_not_b.ntraces, false, NULL},
         {"b_not_a", EXPECT_NUMBER, b_not_a.ntraces, false, NULL},
         /* B tolerates strictly more than A */
@@ -336,6 +349,7 @@ done:
   lts_free(env);
   lts_free(env_view);
   lts_free(dev);
+  eofm_env_free(&human);
   fsp_config_free(&r);
   return rc;
 }
@@ -353,9 +367,13 @@ const cli_command_t cmd_robustness = {
         "(an FSP environment whose `menu ERR_ACTS` names the faults) each trace gets its minimal\n"
         "explanation, and the traces are grouped by fault set. With `compare:` (a second `system:`\n"
         "or `property:`, B) it also reports what A tolerates that B does not, and the reverse.\n"
+        "The environment may instead be a human operator's EOFM task model (`environment: {eofm:\n"
+        "model.xml, initial:, world:, relabels:, max_errors:}`): it is translated to an LTS and\n"
+        "each trace is explained by generated human errors (docs/eofm.md).\n"
         "Each FSP file contributes SYS / ENV / P (ENV for the deviation) when it defines one, else\n"
         "its last process. `expect:` keys: classes, explained, unexplained, system_states,\n"
-        "system_transitions, environment_states, environment_transitions, assumption_states and,\n"
+        "system_transitions, environment_states, environment_transitions, assumption_states,\n"
+        "task_model_states, task_model_transitions (EOFM environments) and,\n"
         "with compare, a_not_b, b_not_a, more_robust (B tolerates strictly more).\n"
         "Format and semantics: docs/robustness.md.",
     .options = options,
