@@ -10,6 +10,7 @@
 #include "apps/eofm_env.h"
 #include "apps/fsp_config.h"
 #include "apps/expect.h"
+#include "apps/reference_config.h"
 #include "ism/alloc.h"
 #include "ism/strbuf.h"
 #include "ism/vec.h"
@@ -138,6 +139,7 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
 
   ynode_t *root = ydoc_load_file(path, &r.arena, &ctx->diags);
   if (!root || !ydoc_expect_kind(root, YNODE_MAP, "a robustness configuration", &ctx->diags)) goto done;
+  if (reference_config_is(root) && !(root = reference_config_translate(&r, root))) goto done;
   bool keys_ok = ydoc_check_keys(root, config_keys, sizeof config_keys / sizeof *config_keys, "a robustness configuration",
                                  &ctx->diags);
   const ynode_t *n_sys = ydoc_require(root, "system", "a robustness configuration", &ctx->diags);
@@ -369,7 +371,8 @@ const cli_command_t cmd_robustness = {
         "or `property:`, B) it also reports what A tolerates that B does not, and the reverse.\n"
         "The environment may instead be a human operator's EOFM task model (`environment: {eofm:\n"
         "model.xml, initial:, world:, relabels:, max_errors:}`): it is translated to an LTS and\n"
-        "each trace is explained by generated human errors (docs/eofm.md).\n"
+        "each trace is explained by generated human errors (docs/eofm.md). LTSA-Robust's JSON\n"
+        "configs ({\"mode\": \"fsp\"|\"eofm\", \"sys\": ...}) are read as well.\n"
         "Each FSP file contributes SYS / ENV / P (ENV for the deviation) when it defines one, else\n"
         "its last process. `expect:` keys: classes, explained, unexplained, system_states,\n"
         "system_transitions, environment_states, environment_transitions, assumption_states,\n"

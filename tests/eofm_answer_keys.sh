@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The EOFM robustness problems against the reference tool's answer keys
-# (LTSA-Robust v1.1 run with -v, ../shared/anchors/lts/LTSA-Robust/_derived/):
+# (LTSA-Robust v1.1 run with -v, ../shared/anchors/lts/LTSA-Robust/_derived/),
+# from our YAML configs and from the reference tool's own JSON configs:
 # sizes of the translated task model, the concise environment and the
 # weakest assumption, the number of classes and the lengths of their
 # representative traces, the groups of traces by the set of generated errors
@@ -63,4 +64,11 @@ check examples/robustness/therac/eofm_strong_p.yaml therac_strong_p_tool_output_
 check examples/robustness/therac/eofm_redesign.yaml therac_robust_tool_output_verbose.txt
 check examples/robustness/coffee/coffee.yaml coffee_tool_output_verbose.txt
 check examples/robustness/coffee/coffee_robust.yaml coffee_robust_tool_output_verbose.txt
+# the reference tool's own JSON configs, run as shipped
+models=../shared/anchors/lts/LTSA-Robust/robustness-calculator/src/main/resources/models
+check $models/therac25/therac.json therac_tool_output_verbose.txt
+check $models/therac25/therac_strong_p.json therac_strong_p_tool_output_verbose.txt
+check $models/therac25/therac_robust.json therac_robust_tool_output_verbose.txt
+check $models/coffee/coffee.json coffee_tool_output_verbose.txt
+check $models/coffee/coffee_robust.json coffee_robust_tool_output_verbose.txt
 exit $status
