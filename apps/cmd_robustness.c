@@ -175,6 +175,7 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
     b.prop = cp ? fsp_config_load(&r, cp, "'compare.property'", "P", false, &b.prop_files, NULL) : NULL;
     if ((cs && !b.sys) || (cp && !b.prop)) goto done;
   }
+  if (human.exceeded) rc = CLI_EXIT_INCONCLUSIVE;
   if (!a.sys || !env || !a.prop || (n_dev && !dev)) goto done;
   for (const lts_t *p = a.prop; p; p = p == a.prop ? b.prop : NULL)
     if (p->error < 0) {
@@ -204,7 +205,13 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
     const char *const *menu = fsp_menu(dev_file, "ERR_ACTS", &nmenu);
     faults = robust_faults(dev, menu, nmenu, &nfaults);
     robust_explain(a.sys, dev, alpha, nalpha, faults, nfaults, &delta);
-  } else if (human.plan) eofm_env_explain(&human, a.sys, alpha, nalpha, &delta, &ctx->diags);
+  } else if (human.plan) {
+    eofm_env_explain(&human, a.sys, alpha, nalpha, &delta, &ctx->diags);
+    if (human.exceeded) {
+      rc = CLI_EXIT_INCONCLUSIVE;
+      goto done;
+    }
+  }
   bool explaining = dev || human.plan;
   if (n_cmp) {
     if (!b.sys) b.sys = lts_copy(a.sys), b.sys_files = a.sys_files;
@@ -370,9 +377,9 @@ const cli_command_t cmd_robustness = {
         "explanation, and the traces are grouped by fault set. With `compare:` (a second `system:`\n"
         "or `property:`, B) it also reports what A tolerates that B does not, and the reverse.\n"
         "The environment may instead be a human operator's EOFM task model (`environment: {eofm:\n"
-        "model.xml, initial:, world:, relabels:, max_errors:}`): it is translated to an LTS and\n"
-        "each trace is explained by generated human errors (docs/eofm.md). LTSA-Robust's JSON\n"
-        "configs ({\"mode\": \"fsp\"|\"eofm\", \"sys\": ...}) are read as well.\n"
+        "model.xml, initial:, world:, relabels:, max_errors:, max_states:}`): it is translated to\n"
+        "an LTS and each trace is explained by generated human errors (docs/eofm.md).\n"
+        "LTSA-Robust's JSON configs ({\"mode\": \"fsp\"|\"eofm\", \"sys\": ...}) are read as well.\n"
         "Each FSP file contributes SYS / ENV / P (ENV for the deviation) when it defines one, else\n"
         "its last process. `expect:` keys: classes, explained, unexplained, system_states,\n"
         "system_transitions, environment_states, environment_transitions, assumption_states,\n"

@@ -6,7 +6,7 @@
 #include "ism/strbuf.h"
 #include "ism/vec.h"
 
-static const char *const env_keys[] = {"eofm", "initial", "world", "relabels", "max_errors"};
+static const char *const env_keys[] = {"eofm", "initial", "world", "relabels", "max_errors", "max_states"};
 
 bool eofm_env_is(const ynode_t *node) { return node && node->kind == YNODE_MAP; }
 
@@ -45,6 +45,7 @@ lts_t *eofm_env_load(fsp_config_t *c, const ynode_t *node, const lts_t *sys, eof
   diag_list_t *d = &c->ctx->diags;
   memset(out, 0, sizeof *out);
   out->max_errors = -1;
+  out->max_states = EOFM_ENV_MAX_STATES;
   size_t before = d->errors;
   ydoc_check_keys(node, env_keys, sizeof env_keys / sizeof *env_keys, "an EOFM environment", d);
   const ynode_t *n_file = ydoc_require(node, "eofm", "an EOFM environment", d);
@@ -63,6 +64,18 @@ lts_t *eofm_env_load(fsp_config_t *c, const ynode_t *node, const lts_t *sys, eof
     } else
       out->max_errors = (int)v;
   }
+  const ynode_t *n_states = ydoc_get(node, "max_states");
+  if (n_states) {
+    long long v;
+    if (!ydoc_int(n_states, &v, "'max_states'", d))
+      ok = false;
+    else if (v < 1 || v > 100000000) {
+      diag_error(d, n_states->loc, "'max_states' must be between 1 and 100000000");
+      ok = false;
+    } else
+      out->max_states = (int)v;
+  }
+  if (n_file) out->budget_loc = n_states ? n_states->loc : n_file->loc;
   if (!ok || !sys) return NULL;
   char *full = out->file[0] == '/' ? xstrdup(out->file) : xasprintf("%s%s", c->dir, out->file);
   size_t errors_before_read = d->errors;
@@ -75,7 +88,10 @@ lts_t *eofm_env_load(fsp_config_t *c, const ynode_t *node, const lts_t *sys, eof
   if (!out->model) return NULL;
   out->plan = eofm_plan_new(out->model, &out->world, d);
   if (!out->plan || d->errors != before) return NULL;
-  out->raw = eofm_translate(out->plan, NULL, &c->labels, d);
+  out->raw = eofm_translate(out->plan, NULL, &c->labels, out->max_states, &out->exceeded, d);
+  if (out->exceeded)
+    diag_error(d, out->budget_loc, "the translated task model has more than %d states (raise max_states)",
+               out->max_states);
   if (!out->raw) return NULL;
   int nactions;
   int *actions = eofm_plan_actions(out->plan, &c->labels, &nactions);
@@ -103,7 +119,12 @@ static void sort_by_name(const lts_labels_t *labels, int *l, int n) {
 static lts_t *deviation(eofm_env_t *e, lts_labels_t *labels, char **only, int n, int **faults, int *nfaults,
                         diag_list_t *diags) {
   eofm_errors_t errs = {true, (const char *const *)only, (size_t)n};
-  lts_t *dev = eofm_translate(e->plan, &errs, labels, diags);
+  bool exceeded;
+  lts_t *dev = eofm_translate(e->plan, &errs, labels, e->max_states, &exceeded, diags);
+  if (exceeded && !e->exceeded)
+    diag_error(diags, e->budget_loc,
+               "a deviation model of the task has more than %d states (raise max_states)", e->max_states);
+  e->exceeded |= exceeded;
   if (!dev) return NULL;
   VEC(int) hide = {0};
   *faults = xmalloc(((size_t)dev->nalphabet + 1) * sizeof **faults);

@@ -88,7 +88,8 @@ static void raw_size(const char *path, const eofm_world_t *w, int states, int tr
   lts_labels_init(&L);
   eofm_t *m = eofm_parse_file(path, &d);
   eofm_plan_t *p = m ? eofm_plan_new(m, w, &d) : NULL;
-  lts_t *l = p ? eofm_translate(p, NULL, &L, &d) : NULL;
+  bool exceeded;
+  lts_t *l = p ? eofm_translate(p, NULL, &L, 0, &exceeded, &d) : NULL;
   if (!l || l->nstates != states || l->ntrans != trans) {
     fprintf(stderr, "%s: expected %d states, %d transitions; got %d, %d\n", path, states, trans,
             l ? l->nstates : -1, l ? l->ntrans : -1);
@@ -207,6 +208,27 @@ static void anchors(void) {
   }
 }
 
+/* The budget: the Therac task model has exactly 5760 states. */
+static void budget(const eofm_world_t *w) {
+  diag_list_t d;
+  diag_init(&d);
+  lts_labels_t L;
+  lts_labels_init(&L);
+  eofm_t *m = eofm_parse_file("examples/robustness/therac/therac25_nowait.xml", &d);
+  eofm_plan_t *p = m ? eofm_plan_new(m, w, &d) : NULL;
+  bool exceeded = false;
+  lts_t *l = p ? eofm_translate(p, NULL, &L, 5759, &exceeded, &d) : NULL;
+  CHECK(p && !l && exceeded && d.count == 0);
+  lts_free(l);
+  l = p ? eofm_translate(p, NULL, &L, 5760, &exceeded, &d) : NULL;
+  CHECK(l && !exceeded && l->nstates == 5760);
+  lts_free(l);
+  eofm_plan_delete(p);
+  eofm_free(m);
+  lts_labels_free(&L);
+  diag_free(&d);
+}
+
 int main(void) {
   errors();
   anchors();
@@ -219,5 +241,6 @@ int main(void) {
   raw_size("examples/robustness/therac/therac25_nowait.xml", &therac, 5760, 35856);
   raw_size("examples/robustness/therac/therac25_nowait.xml", &therac_r, 5536, 33872);
   raw_size("examples/robustness/coffee/coffee.xml", &coffee, 99, 171);
+  budget(&therac);
   return CHECK_RESULT();
 }

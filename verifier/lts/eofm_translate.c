@@ -25,6 +25,7 @@ struct eofm_plan {
   VEC(int) tops;              /* instance ids of the top-level activities */
   const char **init;          /* initial value text per input variable (index in m->vars) */
   const char **action_labels; /* label of each human action after relabelling */
+  VEC(const char *) prims;    /* the primitive processes of the last FSP text */
 };
 
 static const eofm_node_t *node_of(const eofm_plan_t *p, int i) {
@@ -219,6 +220,7 @@ void eofm_plan_delete(eofm_plan_t *p) {
   for (size_t i = 0; i < p->inst.len; i++) VEC_FREE(&p->inst.data[i].kids);
   VEC_FREE(&p->inst);
   VEC_FREE(&p->tops);
+  VEC_FREE(&p->prims);
   arena_free(&p->arena);
   free(p);
 }
@@ -434,12 +436,16 @@ static void emit_activity(eofm_plan_t *p, int a, const eofm_errors_t *errs, strb
     if (node_of(p, kid)->kind == EOFM_ACTIVITY) {
       emit_activity(p, kid, errs, sb);
       leaf = false;
-    } else
+    } else {
       emit_action(p, kid, sb);
+      VEC_PUSH(&p->prims, p->inst.data[kid].name);
+    }
     VEC_PUSH(&procs, p->inst.data[kid].name);
   }
   if (!leaf) VEC_PUSH(&procs, emit_operator(p, a, sb));
+  if (!leaf) VEC_PUSH(&p->prims, VEC_LAST(&procs));
   if (nd->pre.len || nd->repeat.len || nd->completion.len) VEC_PUSH(&procs, emit_condition(p, a, errs, sb));
+  if (nd->pre.len || nd->repeat.len || nd->completion.len) VEC_PUSH(&p->prims, VEC_LAST(&procs));
   strbuf_printf(sb, "||%s = (", in->name);
   for (size_t i = 0; i < procs.len; i++) strbuf_printf(sb, "%s%s", i ? " || " : "", procs.data[i]);
   strbuf_puts(sb, ").\n\n");
@@ -450,6 +456,7 @@ char *eofm_plan_fsp(const eofm_plan_t *cp, const eofm_errors_t *errs) {
   eofm_plan_t *p = (eofm_plan_t *)cp; /* names are allocated in the plan's arena */
   strbuf_t sb;
   strbuf_init(&sb);
+  VEC_CLEAR(&p->prims);
   append_declarations(p->m, &sb);
   for (size_t i = 0; i < p->tops.len; i++) emit_activity(p, p->tops.data[i], errs, &sb);
   strbuf_puts(&sb, "||ENV = (");
@@ -495,12 +502,26 @@ static lts_t *error_priority(const lts_t *l) {
   return r;
 }
 
-lts_t *eofm_translate(const eofm_plan_t *p, const eofm_errors_t *errs, lts_labels_t *labels,
-                      diag_list_t *diags) {
+lts_t *eofm_translate(const eofm_plan_t *p, const eofm_errors_t *errs, lts_labels_t *labels, int max_states,
+                      bool *exceeded, diag_list_t *diags) {
   char *text = eofm_plan_fsp(p, errs);
   char *name = xasprintf("%s (translated)", p->m->path);
   fsp_file_t *f = fsp_parse_string(name, text, labels, diags);
-  lts_t *l = f ? fsp_compile(f, "ENV", diags) : NULL;
+  *exceeded = false;
+  /* ENV flattened: its primitive processes composed at once, under the budget */
+  VEC(lts_t *) parts = {0};
+  bool ok = f != NULL;
+  for (size_t i = 0; ok && i < p->prims.len; i++) {
+    lts_t *part = fsp_compile(f, p->prims.data[i], diags);
+    if (part)
+      VEC_PUSH(&parts, part);
+    else
+      ok = false;
+  }
+  lts_t *l = ok ? lts_compose_bounded((const lts_t *const *)parts.data, (int)parts.len, max_states) : NULL;
+  if (ok && !l) *exceeded = true;
+  for (size_t i = 0; i < parts.len; i++) lts_free(parts.data[i]);
+  VEC_FREE(&parts);
   fsp_free(f);
   free(name);
   free(text);

@@ -65,11 +65,14 @@ void eofm_plan_delete(eofm_plan_t *p);
  * eofm_translate applies it. */
 char *eofm_plan_fsp(const eofm_plan_t *p, const eofm_errors_t *errs);
 
-/* Compiles the translation to the LTS of ENV (reachable states only), the
- * error events given priority over every other event. `labels` is borrowed.
- * Returns NULL after reporting an FSP error (located in the generated text). */
-lts_t *eofm_translate(const eofm_plan_t *p, const eofm_errors_t *errs, lts_labels_t *labels,
-                      diag_list_t *diags);
+/* Compiles the translation to the LTS of ENV (reachable states only; the
+ * flat composition of its primitive processes), the error events given
+ * priority over every other event. `labels` is borrowed. Returns NULL after
+ * reporting an FSP error (located in the generated text), or, without a
+ * report and with *exceeded set, when the composition has more than
+ * max_states states (0: no budget). */
+lts_t *eofm_translate(const eofm_plan_t *p, const eofm_errors_t *errs, lts_labels_t *labels, int max_states,
+                      bool *exceeded, diag_list_t *diags);
 
 /* The FSP process names of the top-level activities (ENV composes them). */
 size_t eofm_plan_top_count(const eofm_plan_t *p);

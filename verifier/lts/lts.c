@@ -340,7 +340,9 @@ static int alpha_index(const compose_t *c, int label) {
   return p ? (int)(p - c->alpha) : -1;
 }
 
-lts_t *lts_compose(const lts_t *const *parts, int n) {
+lts_t *lts_compose(const lts_t *const *parts, int n) { return lts_compose_bounded(parts, n, 0); }
+
+lts_t *lts_compose_bounded(const lts_t *const *parts, int n, int max_states) {
   assert(n >= 1);
   compose_t c;
   memset(&c, 0, sizeof c);
@@ -392,7 +394,12 @@ lts_t *lts_compose(const lts_t *const *parts, int n) {
   int init;
   LOOKUP(tuple, init);
   c.b.init = init;
-  for (size_t qi = 0; qi < todo.len; qi++) {
+  bool exceeded = false;
+  for (size_t qi = 0; qi < todo.len && !exceeded; qi++) {
+    if (max_states > 0 && sid.len > (size_t)max_states) {
+      exceeded = true;
+      break;
+    }
     int key = todo.data[qi];
     size_t klen;
     memcpy(tuple, keytab_key(&c.states, key, &klen), (size_t)n * sizeof *tuple);
@@ -461,7 +468,8 @@ lts_t *lts_compose(const lts_t *const *parts, int n) {
     }
   }
 #undef LOOKUP
-  lts_t *r = lts_freeze(&c.b);
+  lts_t *r = exceeded ? NULL : lts_freeze(&c.b);
+  lts_builder_free(&c.b);
   free(cand);
   free(tuple);
   free(next);

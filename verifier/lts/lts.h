@@ -95,6 +95,9 @@ lts_t *lts_reachable(const lts_t *lts);
  * it together, τ and private labels interleave. A tuple in which some part
  * is in its error state is the composite's single error state. */
 lts_t *lts_compose(const lts_t *const *parts, int n);
+/* The same with a state budget: NULL when the composite has more than
+ * max_states states (0: no budget). */
+lts_t *lts_compose_bounded(const lts_t *const *parts, int n, int max_states);
 
 /* Every transition whose label is in `hide` (a sorted label array)
  * becomes τ; those labels leave the alphabet. */
