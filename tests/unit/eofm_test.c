@@ -11,6 +11,7 @@
 #include "verifier/lts/eofm.h"
 #include "verifier/lts/eofm_translate.h"
 #include "verifier/lts/fsp.h"
+#include "verifier/lts/robustness.h"
 #include "tests/unit/check.h"
 
 /* The world of models/therac25/therac.json. */
@@ -208,6 +209,120 @@ static void anchors(void) {
   }
 }
 
+/* LTSA-Robust's "Potential errors" for the coffee traces (answer keys). */
+static const struct {
+  const char *sys, *trace, *errors;
+} coffee_candidates[] = {
+    {"machine.lts", "hLiftHandle, hPressBrew",
+     "commission_ABrew, repetition_ABrewCoffee, commission_ABrewCoffee, omission_APrepMachine, "
+     "omission_APlaceMug, omission_AAddPod, omission_ALiftHandle, omission_AReplacePod, "
+     "omission_ALowerHandle"},
+    {"machine.lts", "hLiftHandle, hLowerHandle, hLiftHandle, hPressBrew",
+     "commission_ABrew, repetition_ABrewCoffee, commission_ABrewCoffee, omission_APrepMachine, "
+     "omission_APlaceMug, omission_AAddPod, omission_ALiftHandle, omission_AReplacePod, "
+     "omission_ALowerHandle"},
+    {"machine_r.lts", "hPressBrew", "commission_ABrew, commission_ABrewCoffee, omission_APrepMachine"},
+    {"machine_r.lts", "hLiftHandle, hPressBrew",
+     "commission_ABrew, repetition_ABrewCoffee, commission_ABrewCoffee, omission_APrepMachine, "
+     "omission_APlaceMug, omission_AAddPod, omission_ALiftHandle, omission_AReplacePod, "
+     "omission_ALowerHandle"},
+    {"machine_r.lts", "hLiftHandle, hLowerHandle, hPressBrew",
+     "commission_ABrew, repetition_ABrewCoffee, commission_ABrewCoffee, omission_APrepMachine, "
+     "omission_APlaceMug, omission_AAddPod, omission_ALowerHandle"},
+    {"machine_r.lts", "hLiftHandle, hLowerHandle, hLiftHandle, hPressBrew",
+     "commission_ABrew, repetition_ABrewCoffee, commission_ABrewCoffee, omission_APrepMachine, "
+     "omission_APlaceMug, omission_AAddPod, omission_ALiftHandle, omission_AReplacePod, "
+     "omission_ALowerHandle"},
+    {"machine_r.lts", "hLiftHandle, hLowerHandle, hLiftHandle, hPlaceMug, hPressBrew",
+     "commission_ABrew, repetition_ABrewCoffee, commission_ABrewCoffee, omission_APrepMachine, "
+     "omission_APlaceMug, omission_AAddPod, omission_ALiftHandle, omission_AReplacePod, "
+     "omission_ALowerHandle"},
+    {"machine_r.lts", "hLiftHandle, hLowerHandle, hLiftHandle, hPlaceMug, hTakeMug",
+     "commission_ATakeCoffee, repetition_ABrewCoffee, commission_ABrewCoffee, omission_APrepMachine, "
+     "omission_APlaceMug, omission_AAddPod, omission_ALiftHandle, omission_AReplacePod, "
+     "omission_ALowerHandle, omission_ABrew, omission_AWait"},
+    {"machine_r.lts", "hLiftHandle, hLowerHandle, hPlaceMug, hTakeMug",
+     "commission_ATakeCoffee, repetition_ABrewCoffee, commission_ABrewCoffee, omission_APrepMachine, "
+     "omission_APlaceMug, omission_AAddPod, omission_ALowerHandle, omission_ABrew, omission_AWait"},
+    {"machine_r.lts", "hLiftHandle, hLowerHandle, hPlaceMug, hPressBrew, hTakeMug",
+     "commission_ATakeCoffee, repetition_ABrewCoffee, commission_ABrewCoffee, omission_ABrew, "
+     "omission_AWait"},
+    {"machine_r.lts", "hLiftHandle, hLowerHandle, hPlaceMug, hPressBrew, mBrewDone, hLiftHandle",
+     "commission_ALiftHandle, commission_AAddPod, commission_APrepMachine, repetition_ABrewCoffee, "
+     "commission_ABrewCoffee, omission_AWait, omission_ATakeCoffee"},
+    {"machine_r.lts", "hLiftHandle, hLowerHandle, hPlaceMug, hPressBrew, mBrewDone, hPressBrew",
+     "commission_ABrew, repetition_ABrewCoffee, commission_ABrewCoffee, omission_AWait, "
+     "omission_ATakeCoffee, omission_APrepMachine"},
+    {"machine_r.lts", "hLiftHandle, hPlaceMug, hPressBrew",
+     "commission_ABrew, repetition_ABrewCoffee, commission_ABrewCoffee, omission_APrepMachine, "
+     "omission_APlaceMug, omission_AAddPod, omission_ALiftHandle, omission_AReplacePod, "
+     "omission_ALowerHandle"},
+    {"machine_r.lts", "hLiftHandle, hPlaceMug, hTakeMug",
+     "commission_ATakeCoffee, repetition_ABrewCoffee, commission_ABrewCoffee, omission_APrepMachine, "
+     "omission_APlaceMug, omission_AAddPod, omission_ALiftHandle, omission_AReplacePod, "
+     "omission_ALowerHandle, omission_ABrew, omission_AWait"},
+    {"machine_r.lts", "hPlaceMug, hPressBrew",
+     "commission_ABrew, repetition_ABrewCoffee, commission_ABrewCoffee, omission_APrepMachine, "
+     "omission_APlaceMug, omission_AAddPod"},
+    {"machine_r.lts", "hPlaceMug, hTakeMug",
+     "commission_ATakeCoffee, repetition_ABrewCoffee, commission_ABrewCoffee, omission_APrepMachine, "
+     "omission_APlaceMug, omission_AAddPod, omission_ABrew, omission_AWait"},
+};
+
+/* The candidate errors of every coffee trace equal the reference tool's
+ * list, in its order (its matchErrors on the same activity states). */
+static void candidates(const eofm_world_t *w) {
+  for (size_t i = 0; i < N(coffee_candidates); i++) {
+    diag_list_t d;
+    diag_init(&d);
+    lts_labels_t L;
+    lts_labels_init(&L);
+    char path[256];
+    snprintf(path, sizeof path, "examples/robustness/coffee/%s", coffee_candidates[i].sys);
+    fsp_file_t *f = fsp_parse_file(path, &L, &d);
+    lts_t *sys = f ? fsp_compile(f, "SYS", &d) : NULL;
+    eofm_t *m = eofm_parse_file("examples/robustness/coffee/coffee.xml", &d);
+    eofm_plan_t *p = m ? eofm_plan_new(m, w, &d) : NULL;
+    bool exceeded;
+    lts_t *raw = p ? eofm_translate(p, NULL, &L, 0, &exceeded, &d) : NULL;
+    if (!sys || !raw) {
+      check_failures++;
+      fprintf(stderr, "coffee model does not load\n");
+      break;
+    }
+    int nactions, nalpha, trace[16], len = 0, n;
+    int *actions = eofm_plan_actions(p, &L, &nactions);
+    lts_t *concise = eofm_concise(sys, raw, actions, nactions);
+    int *alpha = robust_interface(sys, concise, &nalpha);
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", coffee_candidates[i].trace);
+    for (char *save = NULL, *t = strtok_r(buf, ", ", &save); t && len < 16; t = strtok_r(NULL, ", ", &save))
+      trace[len++] = lts_label(&L, t);
+    char **errs = eofm_candidate_errors(p, sys, raw, alpha, nalpha, trace, len, &n);
+    strbuf_t got;
+    strbuf_init(&got);
+    for (int k = 0; k < n; k++) strbuf_printf(&got, "%s%s", k ? ", " : "", errs[k]);
+    if (strcmp(strbuf_str(&got), coffee_candidates[i].errors) != 0) {
+      fprintf(stderr, "candidates of %s with %s\n  want %s\n  got  %s\n", coffee_candidates[i].trace,
+              coffee_candidates[i].sys, coffee_candidates[i].errors, strbuf_str(&got));
+      check_failures++;
+    }
+    strbuf_free(&got);
+    for (int k = 0; k < n; k++) free(errs[k]);
+    free(errs);
+    free(alpha);
+    free(actions);
+    lts_free(concise);
+    lts_free(raw);
+    lts_free(sys);
+    eofm_plan_delete(p);
+    eofm_free(m);
+    fsp_free(f);
+    lts_labels_free(&L);
+    diag_free(&d);
+  }
+}
+
 /* The budget: the Therac task model has exactly 5760 states. */
 static void budget(const eofm_world_t *w) {
   diag_list_t d;
@@ -242,5 +357,6 @@ int main(void) {
   raw_size("examples/robustness/therac/therac25_nowait.xml", &therac_r, 5536, 33872);
   raw_size("examples/robustness/coffee/coffee.xml", &coffee, 99, 171);
   budget(&therac);
+  candidates(&coffee);
   return CHECK_RESULT();
 }
