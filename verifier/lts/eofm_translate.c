@@ -452,8 +452,7 @@ static void emit_activity(eofm_plan_t *p, int a, const eofm_errors_t *errs, strb
   VEC_FREE(&procs);
 }
 
-char *eofm_plan_fsp(const eofm_plan_t *cp, const eofm_errors_t *errs) {
-  eofm_plan_t *p = (eofm_plan_t *)cp; /* names are allocated in the plan's arena */
+char *eofm_plan_fsp(eofm_plan_t *p, const eofm_errors_t *errs) {
   strbuf_t sb;
   strbuf_init(&sb);
   VEC_CLEAR(&p->prims);
@@ -502,7 +501,7 @@ static lts_t *error_priority(const lts_t *l) {
   return r;
 }
 
-lts_t *eofm_translate(const eofm_plan_t *p, const eofm_errors_t *errs, lts_labels_t *labels, int max_states,
+lts_t *eofm_translate(eofm_plan_t *p, const eofm_errors_t *errs, lts_labels_t *labels, int max_states,
                       bool *exceeded, diag_list_t *diags) {
   char *text = eofm_plan_fsp(p, errs);
   char *name = xasprintf("%s (translated)", p->m->path);

@@ -62,8 +62,9 @@ void eofm_plan_delete(eofm_plan_t *p);
 
 /* The FSP text of the translation (composite ENV), in a fresh string. With
  * errors, the priority of the error events (LTSA's <<) is not written:
- * eofm_translate applies it. */
-char *eofm_plan_fsp(const eofm_plan_t *p, const eofm_errors_t *errs);
+ * eofm_translate applies it. Records the primitive processes in p (and
+ * allocates the generated names in its arena). */
+char *eofm_plan_fsp(eofm_plan_t *p, const eofm_errors_t *errs);
 
 /* Compiles the translation to the LTS of ENV (reachable states only; the
  * flat composition of its primitive processes), the error events given
@@ -71,7 +72,7 @@ char *eofm_plan_fsp(const eofm_plan_t *p, const eofm_errors_t *errs);
  * reporting an FSP error (located in the generated text), or, without a
  * report and with *exceeded set, when the composition has more than
  * max_states states (0: no budget). */
-lts_t *eofm_translate(const eofm_plan_t *p, const eofm_errors_t *errs, lts_labels_t *labels, int max_states,
+lts_t *eofm_translate(eofm_plan_t *p, const eofm_errors_t *errs, lts_labels_t *labels, int max_states,
                       bool *exceeded, diag_list_t *diags);
 
 /* The FSP process names of the top-level activities (ENV composes them). */
