@@ -100,14 +100,26 @@ static void append_init(const eofm_plan_t *p, strbuf_t *sb) {
     if (!p->m->vars.data[i].local) strbuf_printf(sb, "[%s]", p->init[i]);
 }
 
-/* Compiles one world rule alone (over the initial valuation) to report its
- * FSP errors at the config entry. */
+/* Compiles one world rule alone to report its FSP errors at the config
+ * entry: from every valuation of the input variables (so that every guard
+ * is evaluated), or from the initial one when there are too many. */
 static bool check_world_rule(const eofm_plan_t *p, size_t i, diag_list_t *diags) {
+  double valuations = 1;
+  for (size_t k = 0; k < p->m->vars.len; k++)
+    if (!p->m->vars.data[k].local) valuations *= (double)(p->m->vars.data[k].hi - p->m->vars.data[k].lo + 1);
   strbuf_t sb;
   strbuf_init(&sb);
   append_declarations(p->m, &sb);
-  strbuf_puts(&sb, "WORLD = VAR");
-  append_init(p, &sb);
+  if (valuations <= 100000) {
+    strbuf_puts(&sb, "WORLD = (eofm_valuation");
+    append_vars(p->m, &sb, true);
+    strbuf_puts(&sb, " -> VAR");
+    append_vars(p->m, &sb, false);
+    strbuf_puts(&sb, ")");
+  } else {
+    strbuf_puts(&sb, "WORLD = VAR");
+    append_init(p, &sb);
+  }
   strbuf_puts(&sb, ",\nVAR");
   append_vars(p->m, &sb, true);
   strbuf_printf(&sb, " = (\n%s\n).\n", p->w->world[i]);
