@@ -34,6 +34,7 @@ same("concise environment", (ours["environment"]["states"], ours["environment"][
 wa = re.search(r"Generated Weakest Assumption:\n(.*?)\n\n", text, re.S)[1]
 states = len(re.findall(r"^WA\w* =", wa, re.M)) + (1 if "END" in wa else 0)
 same("weakest assumption states", ours["weakest_assumption"]["states"], states)
+same("weakest assumption transitions", ours["weakest_assumption"]["transitions"], wa.count("->"))
 ref = {}
 for block in re.split(r"\nMatching the Representative Trace No\.\d+ ", text)[1:]:
     trace = tuple(re.match(r"'\[(.*?)\]'", block)[1].split(", "))
