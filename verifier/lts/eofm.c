@@ -622,7 +622,6 @@ static void read_operator(reader_t *r, const xmlNode *n, int op_index) {
     }
     return;
   }
-  eofm_operator_t *op = &r->m->operators.data[op_index];
   for (const xmlNode *c = n->children; c; c = c->next) {
     if (c->type != XML_ELEMENT_NODE) continue;
     if (is(c, "inputvariablelink")) {
@@ -643,8 +642,7 @@ static void read_operator(reader_t *r, const xmlNode *n, int op_index) {
         }
         int id = read_activity(r, a);
         VEC_PUSH(&r->m->tops, id);
-        op = &r->m->operators.data[op_index]; /* read_activity does not move operators */
-        VEC_PUSH(&op->tops, id);
+        VEC_PUSH(&r->m->operators.data[op_index].tops, id);
       }
       if (count == 0) diag_error(r->d, node_loc(r, c), "<eofm> has no <activity>");
     }
