@@ -323,6 +323,70 @@ static void candidates(const eofm_world_t *w) {
   }
 }
 
+/* The concise environments the reference tool prints ("Translated LTSA
+ * spec:" in the answer keys). */
+static const char therac_concise[] = "ENV = (hPressX -> ENV_1 | hPressE -> ENV_1),\n"
+                                     "ENV_1 = (hPressEnter -> ENV_2),\n"
+                                     "ENV_2 = (hPressB -> END)+{hPressUp, hPressUp1}.\n";
+static const char coffee_concise[] = "ENV = (hLiftHandle -> ENV_7 | hPlaceMug -> ENV_1),\n"
+                                     "ENV_1 = (hLiftHandle -> ENV_2),\n"
+                                     "ENV_2 = (hAddOrReplacePod -> ENV_3),\n"
+                                     "ENV_3 = (hLowerHandle -> ENV_4),\n"
+                                     "ENV_4 = (hLiftHandle -> ENV_3 | hPressBrew -> ENV_5),\n"
+                                     "ENV_5 = (mBrewDone -> ENV_6),\n"
+                                     "ENV_6 = (hTakeMug -> ENV),\n"
+                                     "ENV_7 = (hPlaceMug -> ENV_2 | hAddOrReplacePod -> ENV_8),\n"
+                                     "ENV_8 = (hPlaceMug -> ENV_3 | hLowerHandle -> ENV_9),\n"
+                                     "ENV_9 = (hLiftHandle -> ENV_8 | hPlaceMug -> ENV_4).\n";
+
+/* Whether b's error LTS is unreachable from a (a's traces are b's). */
+static bool included(const lts_t *a, const lts_t *b) {
+  lts_t *err = lts_property(b);
+  const lts_t *parts[2] = {a, err};
+  lts_t *prod = lts_compose(parts, 2);
+  bool ok = prod->error < 0;
+  lts_free(prod);
+  lts_free(err);
+  return ok;
+}
+
+/* Our concise environment has the reference's traces and alphabet. */
+static void concise(const char *xml, const char *sys_path, const eofm_world_t *w, const char *reference) {
+  diag_list_t d;
+  diag_init(&d);
+  lts_labels_t L;
+  lts_labels_init(&L);
+  fsp_file_t *f = fsp_parse_file(sys_path, &L, &d);
+  lts_t *sys = f ? fsp_compile(f, "SYS", &d) : NULL;
+  fsp_file_t *rf = fsp_parse_string("reference.lts", reference, &L, &d);
+  lts_t *ref = rf ? fsp_compile(rf, "ENV", &d) : NULL;
+  eofm_t *m = eofm_parse_file(xml, &d);
+  eofm_plan_t *p = m ? eofm_plan_new(m, w, &d) : NULL;
+  bool exceeded;
+  lts_t *raw = p ? eofm_translate(p, NULL, &L, 0, &exceeded, &d) : NULL;
+  int nactions;
+  int *actions = p ? eofm_plan_actions(p, &L, &nactions) : NULL;
+  lts_t *ours = sys && raw ? eofm_concise(sys, raw, actions, nactions) : NULL;
+  bool ok = ours && ref && ours->nalphabet == ref->nalphabet &&
+            memcmp(ours->alphabet, ref->alphabet, (size_t)ref->nalphabet * sizeof(int)) == 0 &&
+            included(ours, ref) && included(ref, ours);
+  if (!ok) {
+    fprintf(stderr, "%s: the concise environment differs from the reference's\n", xml);
+    check_failures++;
+  }
+  free(actions);
+  lts_free(ours);
+  lts_free(raw);
+  lts_free(ref);
+  lts_free(sys);
+  eofm_plan_delete(p);
+  eofm_free(m);
+  fsp_free(rf);
+  fsp_free(f);
+  lts_labels_free(&L);
+  diag_free(&d);
+}
+
 /* The budget: the Therac task model has exactly 5760 states. */
 static void budget(const eofm_world_t *w) {
   diag_list_t d;
@@ -357,6 +421,10 @@ int main(void) {
   raw_size("examples/robustness/therac/therac25_nowait.xml", &therac_r, 5536, 33872);
   raw_size("examples/robustness/coffee/coffee.xml", &coffee, 99, 171);
   budget(&therac);
+  concise("examples/robustness/therac/therac25_nowait.xml", "examples/robustness/therac/sys.lts", &therac,
+          therac_concise);
+  concise("examples/robustness/coffee/coffee.xml", "examples/robustness/coffee/machine.lts", &coffee,
+          coffee_concise);
   candidates(&coffee);
   return CHECK_RESULT();
 }
