@@ -157,9 +157,40 @@ static bool is_value_of(const eofm_t *m, const eofm_var_t *v, const char *text) 
   return eofm_value(m, text, &x) && x >= v->lo && x <= v->hi;
 }
 
+/* FSP's spelling rules for the names the translation writes: constants
+ * upper case, index variables and action labels lower case. */
+static void check_spelling(const eofm_t *m, diag_list_t *diags) {
+  for (size_t i = 0; i < m->types.len; i++)
+    for (size_t k = 0; k < m->types.data[i].nvalues; k++)
+      if (!isupper((unsigned char)m->types.data[i].values[k][0]))
+        diag_error(
+            diags, m->types.data[i].loc,
+            "type value '%s' must start with an upper-case letter (the translation makes it an FSP constant)",
+            m->types.data[i].values[k]);
+  for (size_t i = 0; i < m->consts.len; i++)
+    if (!isupper((unsigned char)m->consts.data[i].name[0]))
+      diag_error(
+          diags, m->consts.data[i].loc,
+          "constant '%s' must start with an upper-case letter (the translation makes it an FSP constant)",
+          m->consts.data[i].name);
+  for (size_t i = 0; i < m->vars.len; i++)
+    if (!m->vars.data[i].local && !islower((unsigned char)m->vars.data[i].name[0]))
+      diag_error(
+          diags, m->vars.data[i].loc,
+          "input variable '%s' must start with a lower-case letter (the translation makes it an FSP index)",
+          m->vars.data[i].name);
+  for (size_t i = 0; i < m->hactions.len; i++)
+    if (!islower((unsigned char)m->hactions.data[i].name[0]))
+      diag_error(
+          diags, m->hactions.data[i].loc,
+          "human action '%s' must start with a lower-case letter (the translation makes it an FSP action)",
+          m->hactions.data[i].name);
+}
+
 static void check_world(eofm_plan_t *p, diag_list_t *diags) {
   const eofm_t *m = p->m;
   const eofm_world_t *w = p->w;
+  check_spelling(m, diags);
   for (size_t i = 0; i < w->ninitial; i++) {
     int v = var_index(m, w->initial[i].name);
     if (v < 0 || m->vars.data[v].local) {
@@ -181,6 +212,9 @@ static void check_world(eofm_plan_t *p, diag_list_t *diags) {
     if (a < 0)
       diag_error(diags, w->relabels[i].loc, "relabel of '%s', which is not a human action",
                  w->relabels[i].name);
+    else if (!islower((unsigned char)w->relabels[i].value[0]))
+      diag_error(diags, w->relabels[i].loc,
+                 "relabel '%s' must start with a lower-case letter (an FSP action)", w->relabels[i].value);
     else
       p->action_labels[a] = w->relabels[i].value;
   }
