@@ -584,16 +584,18 @@ static void resolve_links(reader_t *r) {
     }
     /* a link to an ancestor would make the activity tree infinite */
     VEC(int) stack = {0};
+    bool *seen = xcalloc(r->m->nodes.len + 1, sizeof *seen);
     VEC_PUSH(&stack, target);
     bool cycle = false;
-    size_t steps = 0;
-    while (stack.len && !cycle && steps++ < 100000) {
+    while (stack.len && !cycle) {
       int x = VEC_POP(&stack);
       if (x == l->parent) cycle = true;
-      if (x < 0) continue;
+      if (x < 0 || seen[x]) continue;
+      seen[x] = true;
       const eofm_node_t *nd = &r->m->nodes.data[x];
       for (size_t k = 0; k < nd->children.len; k++) VEC_PUSH(&stack, nd->children.data[k]);
     }
+    free(seen);
     VEC_FREE(&stack);
     if (cycle)
       diag_error(r->d, l->loc, "activity link to '%s' makes it its own sub-activity", l->name);

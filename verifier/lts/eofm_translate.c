@@ -35,13 +35,16 @@ static const eofm_node_t *node_of(const eofm_plan_t *p, int i) {
 /* ------------------------------------------------------------ naming */
 
 /* The capitalised name, with a number when an earlier instance has it
- * (the reference tool's Name, Name1, ...). */
+ * (the reference tool's Name, Name1, ...) or the translation uses it. */
 static const char *process_name(eofm_plan_t *p, const char *name) {
+  static const char *const reserved[] = {"ENV", "ACT", "SKIP", "VAR", "END", "STOP", "ERROR", "WORLD"};
   char *cap = arena_strdup(&p->arena, name);
   cap[0] = (char)toupper((unsigned char)cap[0]);
   for (int k = 0;; k++) {
     const char *candidate = k ? arena_printf(&p->arena, "%s%d", cap, k) : cap;
     bool taken = false;
+    for (size_t i = 0; i < sizeof reserved / sizeof *reserved; i++)
+      taken |= strcmp(reserved[i], candidate) == 0;
     for (size_t i = 0; i < p->inst.len && !taken; i++) taken = strcmp(p->inst.data[i].name, candidate) == 0;
     if (!taken) return candidate;
   }
@@ -49,7 +52,7 @@ static const char *process_name(eofm_plan_t *p, const char *name) {
 
 static int plan_node(eofm_plan_t *p, int node, int parent) {
   const eofm_node_t *nd = &p->m->nodes.data[node];
-  inst_t in = {node, process_name(p, nd->kind == EOFM_ACTION ? nd->name : nd->name), parent, {0}};
+  inst_t in = {node, process_name(p, nd->name), parent, {0}};
   VEC_PUSH(&p->inst, in);
   int id = (int)p->inst.len - 1;
   if (nd->kind == EOFM_ACTIVITY)
@@ -234,6 +237,31 @@ static void check_world(eofm_plan_t *p, diag_list_t *diags) {
                  m->vars.data[i].name);
 }
 
+#define MAX_OCCURRENCES 100000
+
+/* Activity links share activities; the translation unfolds them into a
+ * tree. Reports when it would have more than MAX_OCCURRENCES nodes. */
+static void check_unfolding(const eofm_t *m, diag_list_t *diags) {
+  /* nodes are numbered parents first, except link targets: iterate to a fixpoint */
+  double *size = xcalloc(m->nodes.len + 1, sizeof *size);
+  for (size_t round = 0; round <= m->nodes.len; round++) {
+    bool changed = false;
+    for (size_t i = m->nodes.len; i-- > 0;) {
+      double n = 1;
+      for (size_t k = 0; k < m->nodes.data[i].children.len; k++) n += size[m->nodes.data[i].children.data[k]];
+      if (n > 1e18) n = 1e18;
+      if (n != size[i]) size[i] = n, changed = true;
+    }
+    if (!changed) break;
+  }
+  double total = 0;
+  for (size_t i = 0; i < m->tops.len; i++) total += size[m->tops.data[i]];
+  if (total > MAX_OCCURRENCES)
+    diag_error(diags, m->nodes.data[m->tops.data[0]].loc,
+               "the activity links unfold to more than %d activity and action occurrences", MAX_OCCURRENCES);
+  free(size);
+}
+
 eofm_plan_t *eofm_plan_new(const eofm_t *m, const eofm_world_t *w, diag_list_t *diags) {
   static const eofm_world_t none = {0};
   eofm_plan_t *p = xcalloc(1, sizeof *p);
@@ -250,6 +278,7 @@ eofm_plan_t *eofm_plan_new(const eofm_t *m, const eofm_world_t *w, diag_list_t *
   size_t before = diags->errors;
   check_world(p, diags);
   for (size_t i = 0; diags->errors == before && i < p->w->nworld; i++) check_world_rule(p, i, diags);
+  if (diags->errors == before) check_unfolding(m, diags);
   if (diags->errors != before) {
     eofm_plan_delete(p);
     return NULL;
