@@ -387,6 +387,43 @@ static void concise(const char *xml, const char *sys_path, const eofm_world_t *w
   diag_free(&d);
 }
 
+/* Local variables: aConfirm (precondition lChoice == Left) can only run once
+ * aLeft has pressed Left (completion iPressed) and remembered it. The human
+ * actions of the translation: hRight* hLeft (hRight | hConfirm)*, 2 states. */
+static void local_variables(void) {
+  static const char *const world[] = {"when (iPressed == False) hLeft -> VAR[True]"};
+  eofm_world_t w = {NULL, 0, world, NULL, 1, NULL, 0};
+  diag_list_t d;
+  diag_init(&d);
+  lts_labels_t L;
+  lts_labels_init(&L);
+  eofm_t *m = eofm_parse_file("tests/cases/eofm/local.xml", &d);
+  eofm_plan_t *p = m ? eofm_plan_new(m, &w, &d) : NULL;
+  bool exceeded;
+  lts_t *raw = p ? eofm_translate(p, NULL, &L, 0, &exceeded, &d) : NULL;
+  int n;
+  int *actions = p ? eofm_plan_actions(p, &L, &n) : NULL;
+  lts_t *r = raw ? lts_restrict(raw, actions, n) : NULL;
+  lts_t *det = r ? lts_determinise(r, false) : NULL;
+  lts_t *min = det ? lts_minimise(det) : NULL;
+  int left = lts_label(&L, "hLeft"), right = lts_label(&L, "hRight"), confirm = lts_label(&L, "hConfirm");
+  CHECK(min && min->nstates == 2 && min->ntrans == 4);
+  if (min) {
+    int s0 = min->init, s1 = lts_step(min, s0, left);
+    CHECK(lts_step(min, s0, confirm) < 0 && lts_step(min, s0, right) == s0);
+    CHECK(s1 >= 0 && s1 != s0 && lts_step(min, s1, confirm) == s1 && lts_step(min, s1, right) == s1);
+  }
+  free(actions);
+  lts_free(min);
+  lts_free(det);
+  lts_free(r);
+  lts_free(raw);
+  eofm_plan_delete(p);
+  eofm_free(m);
+  lts_labels_free(&L);
+  diag_free(&d);
+}
+
 /* The budget: the Therac task model has exactly 5760 states. */
 static void budget(const eofm_world_t *w) {
   diag_list_t d;
@@ -421,6 +458,7 @@ int main(void) {
   raw_size("examples/robustness/therac/therac25_nowait.xml", &therac_r, 5536, 33872);
   raw_size("examples/robustness/coffee/coffee.xml", &coffee, 99, 171);
   budget(&therac);
+  local_variables();
   concise("examples/robustness/therac/therac25_nowait.xml", "examples/robustness/therac/sys.lts", &therac,
           therac_concise);
   concise("examples/robustness/coffee/coffee.xml", "examples/robustness/coffee/machine.lts", &coffee,

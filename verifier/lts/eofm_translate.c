@@ -83,11 +83,12 @@ static void append_declarations(const eofm_t *m, strbuf_t *sb) {
   }
 }
 
-/* "[iA:TA][iB:0..3]" (declaration) or "[iA][iB]" (use) over the input variables. */
-static void append_vars(const eofm_t *m, strbuf_t *sb, bool declaration) {
-  for (size_t i = 0; i < m->vars.len; i++) {
-    const eofm_var_t *v = &m->vars.data[i];
-    if (v->local) continue;
+/* "[iA:TA][iB:0..3]" (declaration) or "[iA][iB]" (use) over the input
+ * variables, then, with `locals`, the local variables. */
+static void append_vars(const eofm_t *m, strbuf_t *sb, bool declaration, bool locals) {
+  for (size_t k = 0; k < 2 * m->vars.len; k++) {
+    const eofm_var_t *v = &m->vars.data[k % m->vars.len];
+    if (v->local != (k >= m->vars.len) || (v->local && !locals)) continue;
     if (!declaration)
       strbuf_printf(sb, "[%s]", v->name);
     else if (v->type >= 0) {
@@ -98,9 +99,12 @@ static void append_vars(const eofm_t *m, strbuf_t *sb, bool declaration) {
   }
 }
 
-static void append_init(const eofm_plan_t *p, strbuf_t *sb) {
-  for (size_t i = 0; i < p->m->vars.len; i++)
-    if (!p->m->vars.data[i].local) strbuf_printf(sb, "[%s]", p->init[i]);
+static void append_init(const eofm_plan_t *p, strbuf_t *sb, bool locals) {
+  for (size_t k = 0; k < 2 * p->m->vars.len; k++) {
+    size_t i = k % p->m->vars.len;
+    if (p->m->vars.data[i].local == (k >= p->m->vars.len) && (!p->m->vars.data[i].local || locals))
+      strbuf_printf(sb, "[%s]", p->init[i]);
+  }
 }
 
 /* Compiles one world rule alone to report its FSP errors at the config
@@ -115,16 +119,16 @@ static bool check_world_rule(const eofm_plan_t *p, size_t i, diag_list_t *diags)
   append_declarations(p->m, &sb);
   if (valuations <= 100000) {
     strbuf_puts(&sb, "WORLD = (eofm_valuation");
-    append_vars(p->m, &sb, true);
+    append_vars(p->m, &sb, true, false);
     strbuf_puts(&sb, " -> VAR");
-    append_vars(p->m, &sb, false);
+    append_vars(p->m, &sb, false, false);
     strbuf_puts(&sb, ")");
   } else {
     strbuf_puts(&sb, "WORLD = VAR");
-    append_init(p, &sb);
+    append_init(p, &sb, false);
   }
   strbuf_puts(&sb, ",\nVAR");
-  append_vars(p->m, &sb, true);
+  append_vars(p->m, &sb, true, false);
   strbuf_printf(&sb, " = (\n%s\n).\n", p->w->world[i]);
   diag_list_t tmp;
   diag_init(&tmp);
@@ -177,11 +181,10 @@ static void check_spelling(const eofm_t *m, diag_list_t *diags) {
           "constant '%s' must start with an upper-case letter (the translation makes it an FSP constant)",
           m->consts.data[i].name);
   for (size_t i = 0; i < m->vars.len; i++)
-    if (!m->vars.data[i].local && !islower((unsigned char)m->vars.data[i].name[0]))
-      diag_error(
-          diags, m->vars.data[i].loc,
-          "input variable '%s' must start with a lower-case letter (the translation makes it an FSP index)",
-          m->vars.data[i].name);
+    if (!islower((unsigned char)m->vars.data[i].name[0]))
+      diag_error(diags, m->vars.data[i].loc,
+                 "variable '%s' must start with a lower-case letter (the translation makes it an FSP index)",
+                 m->vars.data[i].name);
   for (size_t i = 0; i < m->hactions.len; i++)
     if (!islower((unsigned char)m->hactions.data[i].name[0]))
       diag_error(
@@ -227,14 +230,17 @@ static void check_world(eofm_plan_t *p, diag_list_t *diags) {
       diag_error(diags, nd->loc,
                  "activity '%s': the translation does not support operator 'sync' (as the reference tool)",
                  nd->name);
-    if (nd->kind == EOFM_ACTION && nd->haction < 0)
-      diag_error(diags, nd->loc, "the translation does not support local-variable assignments ('%s')",
-                 nd->name);
+    if (nd->kind == EOFM_ACTION && nd->local >= 0 && !is_value_of(m, &m->vars.data[nd->local], nd->value))
+      diag_error(diags, nd->loc, "'%s' is not a value of local variable '%s'", nd->value, nd->name);
   }
   for (size_t i = 0; i < m->vars.len; i++)
-    if (m->vars.data[i].local)
-      diag_error(diags, m->vars.data[i].loc, "the translation does not support local variables ('%s')",
-                 m->vars.data[i].name);
+    if (m->vars.data[i].local && m->vars.data[i].initial) {
+      if (!is_value_of(m, &m->vars.data[i], m->vars.data[i].initial))
+        diag_error(diags, m->vars.data[i].loc, "initial value '%s' is not a value of '%s'",
+                   m->vars.data[i].initial, m->vars.data[i].name);
+      else
+        p->init[i] = m->vars.data[i].initial;
+    }
 }
 
 #define MAX_OCCURRENCES 100000
@@ -313,9 +319,20 @@ static bool wants(const eofm_errors_t *errs, const char *kind, const char *name)
 }
 
 /* The action process: walks the execution states of every ancestor. */
+/* The event of an action: its human action (relabelled), or for a
+ * local-variable assignment eofm_set_<variable>_<value>. */
+static const char *action_label(const eofm_plan_t *p, const eofm_node_t *nd, strbuf_t *buf) {
+  if (nd->haction >= 0) return p->action_labels[nd->haction];
+  strbuf_clear(buf);
+  strbuf_printf(buf, "eofm_set_%s_%s", nd->name, nd->value);
+  return strbuf_str(buf);
+}
+
 static void emit_action(const eofm_plan_t *p, int a, strbuf_t *sb) {
   const char *act = p->inst.data[a].name;
-  const char *label = p->action_labels[node_of(p, a)->haction];
+  strbuf_t buf;
+  strbuf_init(&buf);
+  const char *label = action_label(p, node_of(p, a), &buf);
   VEC(const char *) anc = {0};
   for (int x = p->inst.data[a].parent; x >= 0; x = p->inst.data[x].parent)
     VEC_PUSH(&anc, p->inst.data[x].name);
@@ -343,6 +360,7 @@ static void emit_action(const eofm_plan_t *p, int a, strbuf_t *sb) {
       strbuf_printf(sb, " | end_%s -> reset_%s -> %s).\n\n", name, name, act);
   }
   VEC_FREE(&anc);
+  strbuf_free(&buf);
 }
 
 /* "start_X -> end_X -> T | end_X -> T" for every child X, joined by `sep`. */
@@ -469,6 +487,56 @@ static void cond_branch(strbuf_t *sb, const char **tab, const char *guard, const
   }
 }
 
+/* A world rule with the local variables appended to each VAR[...] target
+ * (the rules are written over the input variables only). */
+static void append_world_rule(const eofm_t *m, const char *rule, strbuf_t *sb) {
+  strbuf_t locals;
+  strbuf_init(&locals);
+  for (size_t i = 0; i < m->vars.len; i++)
+    if (m->vars.data[i].local) strbuf_printf(&locals, "[%s]", m->vars.data[i].name);
+  const char *s = rule;
+  while (*s) {
+    bool word_start = s == rule || !(isalnum((unsigned char)s[-1]) || s[-1] == '_');
+    if (word_start && strncmp(s, "VAR", 3) == 0 && !(isalnum((unsigned char)s[3]) || s[3] == '_')) {
+      strbuf_puts(sb, "VAR");
+      s += 3;
+      while (*s == '[') { /* copy the index groups, nested brackets included */
+        int depth = 0;
+        do {
+          if (*s == '[') depth++;
+          if (*s == ']') depth--;
+          strbuf_putc(sb, *s++);
+        } while (*s && depth > 0);
+      }
+      strbuf_puts(sb, strbuf_str(&locals));
+    } else
+      strbuf_putc(sb, *s++);
+  }
+  strbuf_free(&locals);
+}
+
+/* eofm_set_<l>_<V> -> VAR[...][V at l's place][...] for every assignment in the model. */
+static void append_assignments(const eofm_plan_t *p, strbuf_t *sb, const char *tab) {
+  const eofm_t *m = p->m;
+  for (size_t i = 0; i < m->nodes.len; i++) {
+    const eofm_node_t *nd = &m->nodes.data[i];
+    if (nd->kind != EOFM_ACTION || nd->local < 0) continue;
+    bool seen = false;
+    for (size_t k = 0; k < i && !seen; k++)
+      seen = m->nodes.data[k].kind == EOFM_ACTION && m->nodes.data[k].local == nd->local &&
+             strcmp(m->nodes.data[k].value, nd->value) == 0;
+    if (seen) continue;
+    strbuf_printf(sb, "%seofm_set_%s_%s -> VAR", tab, nd->name, nd->value);
+    tab = "\t|\t";
+    for (size_t k = 0; k < 2 * m->vars.len; k++) {
+      size_t v = k % m->vars.len;
+      if (m->vars.data[v].local != (k >= m->vars.len)) continue;
+      strbuf_printf(sb, "[%s]", (int)v == nd->local ? nd->value : m->vars.data[v].name);
+    }
+    strbuf_putc(sb, '\n');
+  }
+}
+
 static const char *emit_condition(eofm_plan_t *p, int a, const eofm_errors_t *errs, strbuf_t *sb) {
   const eofm_node_t *nd = node_of(p, a);
   const char *name = p->inst.data[a].name;
@@ -477,12 +545,12 @@ static const char *emit_condition(eofm_plan_t *p, int a, const eofm_errors_t *er
   const char *comp = conjunction(p, nd->completion.data, nd->completion.len);
   strbuf_t vars;
   strbuf_init(&vars);
-  append_vars(p->m, &vars, false);
+  append_vars(p->m, &vars, false, true);
   const char *cond = arena_printf(&p->arena, "%s_COND", name);
   strbuf_printf(sb, "%s = VAR", cond);
-  append_init(p, sb);
+  append_init(p, sb, true);
   strbuf_puts(sb, ",\nVAR");
-  append_vars(p->m, sb, true);
+  append_vars(p->m, sb, true, true);
   strbuf_puts(sb, " = (\n");
   const char *tab = "\t\t";
   cond_branch(sb, &tab, guard_with(p, pre, comp), "start", name,
@@ -492,9 +560,12 @@ static const char *emit_condition(eofm_plan_t *p, int a, const eofm_errors_t *er
   cond_branch(sb, &tab, comp, "end", name, wants(errs, "omission", name) ? "omission" : NULL,
               strbuf_str(&vars));
   for (size_t i = 0; i < p->w->nworld; i++) {
-    strbuf_printf(sb, "%s%s\n", tab, p->w->world[i]);
+    strbuf_puts(sb, tab);
+    append_world_rule(p->m, p->w->world[i], sb);
+    strbuf_putc(sb, '\n');
     tab = "\t|\t";
   }
+  append_assignments(p, sb, tab);
   strbuf_printf(sb, ")+{start_%s, repeat_%s, end_%s}.\n\n", name, name, name);
   strbuf_free(&vars);
   return cond;
@@ -542,10 +613,13 @@ char *eofm_plan_fsp(eofm_plan_t *p, const eofm_errors_t *errs) {
 
 /* ------------------------------------------------------------ LTS */
 
-bool eofm_is_helper(const char *l) {
+/* The execution-state events of activities. */
+static bool activity_event(const char *l) {
   return strncmp(l, "start_", 6) == 0 || strncmp(l, "end_", 4) == 0 || strncmp(l, "repeat_", 7) == 0 ||
          strncmp(l, "reset_", 6) == 0 || strncmp(l, "skip_", 5) == 0;
 }
+
+bool eofm_is_helper(const char *l) { return activity_event(l) || strncmp(l, "eofm_set_", 9) == 0; }
 
 bool eofm_is_error(const char *l) {
   return strncmp(l, "omission_", 9) == 0 || strncmp(l, "commission_", 11) == 0 ||
@@ -685,7 +759,7 @@ static int *prefix_states(const lts_t *sys, const lts_t *raw, const int *alpha, 
     lts_bfs_free(&bfs);
     out = xmalloc(((size_t)(plen > 0 ? plen : 0) + 1) * sizeof *out);
     for (int i = 0; i < plen; i++)
-      if (eofm_is_helper(lts_label_name(sys->labels, path[i]))) out[(*n)++] = path[i];
+      if (activity_event(lts_label_name(sys->labels, path[i]))) out[(*n)++] = path[i];
     free(path);
   }
   lts_free(prod);
@@ -762,7 +836,7 @@ char **eofm_candidate_errors(const eofm_plan_t *p, const lts_t *sys, const lts_t
   const char *last = lts_label_name(sys->labels, trace[len - 1]);
   int action = -1;
   for (size_t i = 0; i < p->inst.len && action < 0; i++)
-    if (node_of(p, (int)i)->kind == EOFM_ACTION &&
+    if (node_of(p, (int)i)->kind == EOFM_ACTION && node_of(p, (int)i)->haction >= 0 &&
         strcmp(p->action_labels[node_of(p, (int)i)->haction], last) == 0)
       action = (int)i;
   if (action < 0) return NULL;

@@ -83,7 +83,8 @@ const char *eofm_plan_top_name(const eofm_plan_t *p, size_t i);
 int *eofm_plan_actions(const eofm_plan_t *p, lts_labels_t *labels, int *n);
 
 /* Whether a label is one of the translation's bookkeeping events
- * (start_, end_, repeat_, reset_, skip_) or a generated error. */
+ * (start_, end_, repeat_, reset_, skip_, and eofm_set_ for local-variable
+ * assignments) or a generated error. */
 bool eofm_is_helper(const char *label);
 bool eofm_is_error(const char *label);
 
