@@ -55,8 +55,9 @@ typedef struct eofm_plan eofm_plan_t;
  * variable's type, relabelled actions exist, each world rule is a valid FSP
  * alternative over the model's variables) and names the instances. Errors
  * are located at the config entries (world_locs, pair locs) or at the
- * model element (an operator the translation does not support: sync; a
- * local-variable assignment). Returns NULL after reporting. */
+ * model element (operator sync, which the translation does not support; a
+ * local variable's value outside its type; a name FSP cannot spell; links
+ * that unfold too far). Returns NULL after reporting. */
 eofm_plan_t *eofm_plan_new(const eofm_t *m, const eofm_world_t *w, diag_list_t *diags);
 void eofm_plan_delete(eofm_plan_t *p);
 
