@@ -9,7 +9,7 @@
 MODE ?= release
 BUILD := build/$(MODE)
 CC ?= cc
-PKGS := z3 gsl yaml-0.1
+PKGS := z3 gsl yaml-0.1 libxml-2.0
 
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2
 ifdef WERROR

@@ -6,7 +6,7 @@
 #   ./setup.sh --build-deps   only what building ismv needs (used by the GitHub Action)
 set -euo pipefail
 cd "$(dirname "$0")"
-build_packages=(build-essential pkg-config libz3-dev libgsl-dev libyaml-dev)
+build_packages=(build-essential pkg-config libz3-dev libgsl-dev libyaml-dev libxml2-dev)
 # for `make check` and the benchmarks: scripts, GNU time, man -l, zsh -n
 test_packages=(python3 time man-db zsh)
 packages=("${build_packages[@]}" "${test_packages[@]}")

@@ -331,16 +331,20 @@ static int run_envelope(cli_ctx_t *ctx, const cli_command_t *self, const char *p
   if (n_expect && !ydoc_expect_kind(n_expect, YNODE_MAP, "'expect'", &ctx->diags)) ok = false;
   if (!ok || !n_env || !n_ctrl || !n_prop) goto done;
 
-  x.env = fsp_config_load(&r, n_env, "'environment'", NULL, false, &x.env_files, NULL);
-  x.ctrl = fsp_config_load(&r, n_ctrl, "'controller'", NULL, false, &x.ctrl_files, NULL);
-  x.prop = fsp_config_load(&r, n_prop, "'property'", NULL, true, &x.prop_files, NULL);
-  if (n_envp) x.env_prop = fsp_config_load(&r, n_envp, "'env-properties'", NULL, true, &x.envp_files, NULL);
+  x.env = fsp_config_load(&r, n_env, "'environment'", NULL, FSP_LOAD_PLAIN, &x.env_files, NULL);
+  x.ctrl = fsp_config_load(&r, n_ctrl, "'controller'", NULL, FSP_LOAD_PLAIN, &x.ctrl_files, NULL);
+  x.prop = fsp_config_load(&r, n_prop, "'property'", NULL, FSP_LOAD_PROPERTY, &x.prop_files, NULL);
+  if (n_envp)
+    x.env_prop =
+        fsp_config_load(&r, n_envp, "'env-properties'", NULL, FSP_LOAD_PROPERTY, &x.envp_files, NULL);
   const ynode_t *n_cmp_ctrl = n_cmp ? ydoc_get(n_cmp, "controller") : NULL;
   const ynode_t *n_cmp_prop = n_cmp ? ydoc_get(n_cmp, "property") : NULL;
   if (n_cmp_ctrl)
-    x.ctrl2 = fsp_config_load(&r, n_cmp_ctrl, "'compare.controller'", NULL, false, &x.cmp_files, NULL);
+    x.ctrl2 =
+        fsp_config_load(&r, n_cmp_ctrl, "'compare.controller'", NULL, FSP_LOAD_PLAIN, &x.cmp_files, NULL);
   if (n_cmp_prop)
-    x.prop2 = fsp_config_load(&r, n_cmp_prop, "'compare.property'", NULL, true, &x.cmp_files, NULL);
+    x.prop2 =
+        fsp_config_load(&r, n_cmp_prop, "'compare.property'", NULL, FSP_LOAD_PROPERTY, &x.cmp_files, NULL);
   if (!x.env || !x.ctrl || !x.prop || (n_envp && !x.env_prop) || (n_cmp_ctrl && !x.ctrl2) ||
       (n_cmp_prop && !x.prop2))
     goto done;

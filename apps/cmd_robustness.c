@@ -7,8 +7,10 @@
 
 #include "apps/cli.h"
 #include "apps/commands.h"
+#include "apps/eofm_env.h"
 #include "apps/fsp_config.h"
 #include "apps/expect.h"
+#include "apps/reference_config.h"
 #include "ism/alloc.h"
 #include "ism/strbuf.h"
 #include "ism/vec.h"
@@ -138,7 +140,7 @@ static void text_traces(strbuf_t *sb, const lts_labels_t *labels, const robust_t
 static const char *const config_keys[] = {"kind",   "system",  "environment", "property", "deviation",
                                           "faults", "compare", "minimize",    "expect"};
 static const char *const compare_keys[] = {"system", "property"};
-static const char *const reference_keys[] = {"mode", "sys", "env", "prop", "deviation", "dev"};
+static const char *const reference_keys[] = {"sys", "env", "prop", "dev"};
 
 static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char *path,
                           const cli_value_t *values) {
@@ -151,13 +153,17 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
   int *alpha = NULL, *faults = NULL, *normal = NULL, normal_len = -1;
   robust_traces_t delta = {0}, a_not_b = {0}, b_not_a = {0};
   char *text = NULL;
+  eofm_env_t human = {0}; /* an EOFM environment (docs/eofm.md) */
 
   ynode_t *root = ydoc_load_file(path, &r.arena, &ctx->diags);
   if (!root || !ydoc_expect_kind(root, YNODE_MAP, "a robustness configuration", &ctx->diags)) goto done;
-  /* the reference tools' JSON configs: LTSA-Robust {"mode", "sys", "env",
-   * "prop", "deviation"} (paths from its resources root, minimised) and
-   * Fortis {"sys": [...], "env": [...], "prop": [...], "dev": [...]} */
-  bool reference = ydoc_get(root, "sys") && !ydoc_get(root, "kind");
+  /* the reference tools' JSON configs: LTSA-Robust's {"mode": "fsp"|"eofm", "sys", "env",
+   * "prop", "deviation", "eofm"} becomes the equivalent config (apps/reference_config: paths
+   * looked up as that tool's working directory would, minimised as it does); Fortis'
+   * {"sys": [...], "env": [...], "prop": [...], "dev": [...]} is read under its own key names */
+  bool ltsa_robust = reference_config_is(root);
+  if (ltsa_robust && !(root = reference_config_translate(&r, root))) goto done;
+  bool reference = !ltsa_robust && ydoc_get(root, "sys") && !ydoc_get(root, "kind");
   const char *what = reference ? "a reference tool's robustness configuration" : "a robustness configuration";
   bool keys_ok =
       reference
@@ -169,20 +175,11 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
   const ynode_t *n_prop = ydoc_require(root, reference ? "prop" : "property", what, &ctx->diags);
   const ynode_t *n_dev = ydoc_get(root, "deviation");
   if (reference && !n_dev) n_dev = ydoc_get(root, "dev");
-  if (reference) {
-    const ynode_t *n_mode = ydoc_get(root, "mode");
-    const char *mode = NULL;
-    if (n_mode && ydoc_string(n_mode, &mode, "'mode'", &ctx->diags) && strcmp(mode, "fsp") != 0) {
-      diag_error(&ctx->diags, n_mode->loc, "mode '%s' is not supported (only \"fsp\")", mode);
-      keys_ok = false;
-    }
-    r.search_up = n_mode != NULL;
-  }
   const ynode_t *n_faults = ydoc_get(root, "faults");
   const ynode_t *n_cmp = ydoc_get(root, "compare");
   const ynode_t *n_min = ydoc_get(root, "minimize");
   const ynode_t *n_expect = ydoc_get(root, "expect");
-  bool minimise = !reference || ydoc_get(root, "mode"); /* Fortis does not minimise */
+  bool minimise = !reference; /* Fortis does not minimise; LTSA-Robust does */
   if (n_min && !ydoc_bool(n_min, &minimise, "'minimize'", &ctx->diags)) keys_ok = false;
   if (cli_opt(self, values, "no-minimize")->set) minimise = false;
   if (n_cmp) {
@@ -207,19 +204,28 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
   if (!keys_ok || !n_sys || !n_env || !n_prop) goto done;
 
   /* each file gives its last process (LTSA's DEFAULT) or the one named
-   * FILE:NAME; properties are completed to their error LTS whether or not
-   * the file says `property` (as Fortis does) */
-  a.sys = fsp_config_load(&r, n_sys, "'system'", NULL, false, &a.sys_files, NULL);
-  env = fsp_config_load(&r, n_env, "'environment'", NULL, false, NULL, NULL);
-  a.prop = fsp_config_load(&r, n_prop, "'property'", NULL, true, &a.prop_files, NULL);
+   * FILE:NAME; a property without an ERROR state of its own is completed to
+   * its error LTS whether or not the file says `property` (as Fortis does),
+   * one with ERROR is taken as written (as LTSA does); an environment may be an EOFM
+   * task model instead (docs/eofm.md) */
+  a.sys = fsp_config_load(&r, n_sys, "'system'", NULL, FSP_LOAD_PLAIN, &a.sys_files, NULL);
+  if (eofm_env_is(n_env))
+    env = eofm_env_load(&r, n_env, a.sys, &human);
+  else
+    env = fsp_config_load(&r, n_env, "'environment'", NULL, FSP_LOAD_PLAIN, NULL, NULL);
+  a.prop =
+      fsp_config_load(&r, n_prop, "'property'", NULL, FSP_LOAD_PROPERTY_UNLESS_ERROR, &a.prop_files, NULL);
   fsp_file_t *dev_file = NULL;
-  if (n_dev) dev = fsp_config_load(&r, n_dev, "'deviation'", NULL, false, NULL, &dev_file);
+  if (n_dev) dev = fsp_config_load(&r, n_dev, "'deviation'", NULL, FSP_LOAD_PLAIN, NULL, &dev_file);
   if (n_cmp) {
     const ynode_t *cs = ydoc_get(n_cmp, "system"), *cp = ydoc_get(n_cmp, "property");
-    b.sys = cs ? fsp_config_load(&r, cs, "'compare.system'", NULL, false, &b.sys_files, NULL) : NULL;
-    b.prop = cp ? fsp_config_load(&r, cp, "'compare.property'", NULL, true, &b.prop_files, NULL) : NULL;
+    b.sys = cs ? fsp_config_load(&r, cs, "'compare.system'", NULL, FSP_LOAD_PLAIN, &b.sys_files, NULL) : NULL;
+    b.prop = cp ? fsp_config_load(&r, cp, "'compare.property'", NULL, FSP_LOAD_PROPERTY_UNLESS_ERROR,
+                                  &b.prop_files, NULL)
+                : NULL;
     if ((cs && !b.sys) || (cp && !b.prop)) goto done;
   }
+  if (human.exceeded) rc = CLI_EXIT_INCONCLUSIVE;
   if (!a.sys || !env || !a.prop || (n_dev && !dev)) goto done;
   normal = robust_normal_violation(a.sys, env, a.prop, &normal_len);
 
@@ -258,7 +264,14 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
           "%d explained trace%s use%s no fault action: name the faults with 'faults:' in the config or "
           "`menu ERR_ACTS = {...}` in the model",
           nofault, nofault == 1 ? "" : "s", nofault == 1 ? "s" : "");
+  } else if (human.plan) {
+    eofm_env_explain(&human, a.sys, alpha, nalpha, &delta, &ctx->diags);
+    if (human.exceeded) {
+      rc = CLI_EXIT_INCONCLUSIVE;
+      goto done;
+    }
   }
+  bool explaining = dev || human.plan;
   if (n_cmp) {
     if (!b.sys) b.sys = lts_copy(a.sys), b.sys_files = a.sys_files;
     if (!b.prop) b.prop = lts_copy(a.prop), b.prop_files = a.prop_files;
@@ -285,7 +298,7 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
   }
   int explained = count_explained(&delta);
   size_t ngroups = 0;
-  group_t *groups = dev ? group_traces(&r.labels, &delta, &ngroups) : NULL;
+  group_t *groups = explaining ? group_traces(&r.labels, &delta, &ngroups) : NULL;
   if (strcmp(format, "fsp") == 0)
     lts_to_fsp(a.w, "WA", &sb);
   else if (strcmp(format, "dot") == 0) {
@@ -294,8 +307,11 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
     strbuf_printf(&sb, "{\n  \"system\": {\"files\": ");
     strbuf_json_string(&sb, a.sys_files);
     strbuf_printf(&sb, ", \"states\": %d, \"transitions\": %d},\n", a.sys->nstates, a.sys->ntrans);
-    strbuf_printf(&sb, "  \"environment\": {\"states\": %d, \"transitions\": %d},\n", env->nstates,
-                  env->ntrans);
+    strbuf_printf(&sb, "  \"environment\": {\"states\": %d, \"transitions\": %d", env->nstates, env->ntrans);
+    if (human.raw)
+      strbuf_printf(&sb, ", \"task_model\": {\"states\": %d, \"transitions\": %d}", human.raw->nstates,
+                    human.raw->ntrans);
+    strbuf_puts(&sb, "},\n");
     strbuf_printf(&sb,
                   "  \"weakest_assumption\": {\"states\": %d, \"transitions\": %d, \"minimized\": %s, "
                   "\"empty\": %s},\n",
@@ -309,7 +325,7 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
     json_labels(&sb, &r.labels, alpha, nalpha);
     strbuf_puts(&sb, ",\n");
     json_traces(&sb, &r.labels, &delta, "  ");
-    if (dev) {
+    if (explaining) {
       strbuf_printf(&sb, ",\n  \"explained\": %d,\n  \"unexplained\": %d,\n  \"groups\": [", explained,
                     delta.ntraces - explained);
       for (size_t i = 0; i < ngroups; i++) {
@@ -337,6 +353,9 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
     strbuf_puts(&sb, "\n}\n");
   } else {
     strbuf_printf(&sb, "system %s: %d states, %d transitions\n", a.sys_files, a.sys->nstates, a.sys->ntrans);
+    if (human.raw)
+      strbuf_printf(&sb, "task model %s: %d states, %d transitions (translated)\n", human.file,
+                    human.raw->nstates, human.raw->ntrans);
     strbuf_printf(&sb, "environment: %d states, %d transitions\n", env->nstates, env->ntrans);
     strbuf_printf(&sb, "weakest assumption%s: %d states, %d transitions\n", minimise ? " (minimised)" : "",
                   a.w->nstates, a.w->ntrans);
@@ -351,8 +370,8 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
     text_labels(&sb, &r.labels, alpha, nalpha);
     strbuf_printf(&sb, "\n\nrobustness: %d equivalence class%s of deviations\n", delta.ntraces,
                   delta.ntraces == 1 ? "" : "es");
-    text_traces(&sb, &r.labels, &delta, dev != NULL, limit);
-    if (dev) {
+    text_traces(&sb, &r.labels, &delta, explaining, limit);
+    if (explaining) {
       strbuf_printf(&sb, "\nexplained %d/%d\n", explained, delta.ntraces);
       for (size_t i = 0; i < ngroups; i++)
         strbuf_printf(&sb, "  %s: %d\n", groups[i].key[0] ? groups[i].key : "unexplained", groups[i].count);
@@ -387,14 +406,16 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
   if (rc == CLI_EXIT_OK && n_expect) {
     expect_actual_t actual[] = {
         {"classes", EXPECT_NUMBER, delta.ntraces, false, NULL},
-        {"explained", EXPECT_NUMBER, dev ? explained : 0, false, NULL},
-        {"unexplained", EXPECT_NUMBER, dev ? delta.ntraces - explained : delta.ntraces, false, NULL},
+        {"explained", EXPECT_NUMBER, explaining ? explained : 0, false, NULL},
+        {"unexplained", EXPECT_NUMBER, explaining ? delta.ntraces - explained : delta.ntraces, false, NULL},
         {"system_states", EXPECT_NUMBER, a.sys->nstates, false, NULL},
         {"system_transitions", EXPECT_NUMBER, a.sys->ntrans, false, NULL},
         {"environment_states", EXPECT_NUMBER, env->nstates, false, NULL},
         {"environment_transitions", EXPECT_NUMBER, env->ntrans, false, NULL},
         {"assumption_states", EXPECT_NUMBER, a.w->nstates, false, NULL},
         {"normal_violation", EXPECT_BOOL, 0, normal != NULL, NULL},
+        {"task_model_states", EXPECT_NUMBER, human.raw ? human.raw->nstates : 0, false, NULL},
+        {"task_model_transitions", EXPECT_NUMBER, human.raw ? human.raw->ntrans : 0, false, NULL},
         {"a_not_b", EXPECT_NUMBER, a_not_b.ntraces, false, NULL},
         {"b_not_a", EXPECT_NUMBER, b_not_a.ntraces, false, NULL},
         /* B tolerates strictly more than A */
@@ -422,6 +443,7 @@ done:
   lts_free(env);
   lts_free(env_view);
   lts_free(dev);
+  eofm_env_free(&human);
   fsp_config_free(&r);
   return rc;
 }
@@ -441,12 +463,18 @@ const cli_command_t cmd_robustness = {
         "or `property:`, B) it also reports what A tolerates that B does not, and the reverse.\n"
         "Each FSP file contributes its last process (LTSA's DEFAULT, as Fortis), or process NAME\n"
         "when the entry is written FILE:NAME; a property is completed to its error LTS whether or\n"
-        "not it says `property`. Faults are the actions named by `faults:` or else by the deviation\n"
-        "model's `menu ERR_ACTS`. First M ‖ E is checked against P: a violation is reported with\n"
-        "its trace and exit 10. `expect:` keys: classes, explained, unexplained, system_states,\n"
-        "system_transitions, environment_states, environment_transitions, assumption_states,\n"
-        "normal_violation and, with compare, a_not_b, b_not_a, more_robust (B tolerates strictly\n"
-        "more).\n"
+        "not it says `property`, unless it has an ERROR state of its own (then it is taken as\n"
+        "written, as LTSA does). Faults are the actions named by `faults:` or else by the\n"
+        "deviation model's `menu ERR_ACTS`. The environment may instead be a human operator's EOFM\n"
+        "task model (`environment: {eofm: model.xml, initial:, world:, relabels:, max_errors:,\n"
+        "max_states:}`): it is translated to an LTS and each trace is explained by generated human\n"
+        "errors (docs/eofm.md). LTSA-Robust's JSON configs ({\"mode\": \"fsp\"|\"eofm\", \"sys\": ...})\n"
+        "and Fortis' ({\"sys\": [...], \"env\": [...], ...}) are read as well. First M ‖ E is checked\n"
+        "against P: a violation is reported with its trace and exit 10. `expect:` keys: classes,\n"
+        "explained, unexplained, system_states, system_transitions, environment_states,\n"
+        "environment_transitions, assumption_states, normal_violation, task_model_states,\n"
+        "task_model_transitions (EOFM environments) and, with compare, a_not_b, b_not_a,\n"
+        "more_robust (B tolerates strictly more).\n"
         "Format and semantics: docs/robustness.md.",
     .options = options,
     .noptions = sizeof options / sizeof *options,

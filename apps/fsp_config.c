@@ -2,7 +2,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "ism/strbuf.h"
 
@@ -27,34 +26,9 @@ static loc_t item_loc(const ynode_t *node, size_t i) {
   return node->kind == YNODE_SEQ ? node->items[i]->loc : node->loc;
 }
 
-/* LTSA-Robust's paths are relative to its resources root: when `full`
- * does not exist, the first ancestor of the config's directory under which
- * `path` exists (else `full` unchanged). Takes and returns ownership. */
-static char *find_up(const fsp_config_t *c, const char *path, char *full) {
-  if (access(full, F_OK) == 0) return full;
-  char *dir = xstrdup(c->dir[0] ? c->dir : "./");
-  for (;;) {
-    size_t n = strlen(dir);
-    while (n > 0 && dir[n - 1] == '/') dir[--n] = '\0';
-    char *slash = strrchr(dir, '/');
-    if (!slash) break;
-    slash[1] = '\0';
-    char *p = xasprintf("%s%s", dir, path);
-    if (access(p, F_OK) == 0) {
-      free(full);
-      free(dir);
-      return p;
-    }
-    free(p);
-    slash[0] = '\0';
-  }
-  free(dir);
-  return full;
-}
-
 /* Parses one file and compiles its chosen process, or reports why not. */
 static lts_t *load_one(fsp_config_t *c, const ynode_t *node, size_t i, const char *path,
-                       const char *preferred, bool property, fsp_file_t **last_file) {
+                       const char *preferred, fsp_load_t how, fsp_file_t **last_file) {
   diag_list_t *d = &c->ctx->diags;
   /* FILE:NAME picks process NAME (an upper-case identifier) */
   const char *colon = strrchr(path, ':');
@@ -66,7 +40,6 @@ static lts_t *load_one(fsp_config_t *c, const ynode_t *node, size_t i, const cha
   } else
     colon = NULL;
   char *full = path[0] == '/' ? xstrdup(path) : xasprintf("%s%s", c->dir, path);
-  if (c->search_up && path[0] != '/') full = find_up(c, path, full);
   size_t before = d->errors;
   fsp_file_t *f = fsp_parse_file(full, &c->labels, d);
   if (!f && d->errors == before) diag_error(d, item_loc(node, i), "cannot read '%s'", full);
@@ -89,7 +62,7 @@ static lts_t *load_one(fsp_config_t *c, const ynode_t *node, size_t i, const cha
   }
   lts_t *l = fsp_compile(f, name, d);
   if (!l && fsp_limit_reached(f)) c->limit_hit = true;
-  if (l && property) {
+  if (l && (how == FSP_LOAD_PROPERTY || (how == FSP_LOAD_PROPERTY_UNLESS_ERROR && l->error < 0))) {
     lts_t *p = lts_property(l);
     lts_free(l);
     l = p;
@@ -98,7 +71,7 @@ static lts_t *load_one(fsp_config_t *c, const ynode_t *node, size_t i, const cha
 }
 
 lts_t *fsp_config_load(fsp_config_t *c, const ynode_t *node, const char *what, const char *preferred,
-                       bool property, const char **names, fsp_file_t **last_file) {
+                       fsp_load_t how, const char **names, fsp_file_t **last_file) {
   const char **paths;
   size_t n;
   if (!ydoc_string_list(node, &c->arena, &paths, &n, what, &c->ctx->diags)) return NULL;
@@ -111,7 +84,7 @@ lts_t *fsp_config_load(fsp_config_t *c, const ynode_t *node, const char *what, c
   strbuf_init(&sb);
   bool ok = true;
   for (size_t i = 0; i < n; i++) {
-    lts_t *l = load_one(c, node, i, paths[i], preferred, property, last_file);
+    lts_t *l = load_one(c, node, i, paths[i], preferred, how, last_file);
     if (!l) {
       ok = false;
       continue;
@@ -123,7 +96,7 @@ lts_t *fsp_config_load(fsp_config_t *c, const ynode_t *node, const char *what, c
   if (ok && parts.len == 1)
     result = parts.data[0];
   else if (ok) {
-    result = lts_compose_max((const lts_t *const *)parts.data, (int)parts.len, c->max_states);
+    result = lts_compose_max((const lts_t *const *)parts.data, (int)parts.len, c->max_states, c->max_states);
     if (!result) {
       c->limit_hit = true;
       diag_error(&c->ctx->diags, node->loc,

@@ -23,7 +23,6 @@ typedef struct {
   VEC(fsp_file_t *) files; /* every parsed file, freed with the config */
   long max_states;         /* limit on each compiled process and composition (fsp_set_max_states) */
   bool limit_hit;          /* a load stopped at max_states: the run is inconclusive (exit 5) */
-  bool search_up;          /* a relative path missing next to the config is looked up in its ancestors */
 } fsp_config_t;
 
 /* Prepares a run for the config at `path`; fsp_config_free releases it all. */
@@ -34,10 +33,16 @@ void fsp_config_free(fsp_config_t *c);
  * in parallel. Each file gives process `preferred` if it defines one, else
  * its last process (NULL: always the last, LTSA's DEFAULT); an entry
  * `FILE:NAME` gives process NAME of FILE (an error when it has none). With
- * `property`, each part is turned into its error LTS first. *names
+ * FSP_LOAD_PROPERTY each part is turned into its error LTS first (every action of
+ * its alphabet a state does not enable becomes a violation, as Fortis and the
+ * CAV'23 tool do); with FSP_LOAD_PROPERTY_UNLESS_ERROR only a part without an
+ * ERROR state of its own (one with ERROR is taken as written, as LTSA does). *names
  * (optional) gets "a.lts, b.lts"; *last_file (optional) the last file
  * parsed. Returns NULL after reporting an error. */
+/* How fsp_config_load treats the processes it loads. */
+typedef enum { FSP_LOAD_PLAIN, FSP_LOAD_PROPERTY, FSP_LOAD_PROPERTY_UNLESS_ERROR } fsp_load_t;
+
 lts_t *fsp_config_load(fsp_config_t *c, const ynode_t *node, const char *what, const char *preferred,
-                       bool property, const char **names, fsp_file_t **last_file);
+                       fsp_load_t how, const char **names, fsp_file_t **last_file);
 
 #endif

@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export GITHUB_OUTPUT=$tmp/out INPUT_SARIF=$tmp/r.sarif INPUT_JUNIT=$tmp/r.xml INPUT_JOBS=2
-INPUT_FILES="tests/models/verify/explorer-b1-*.yaml examples/robustness/**/abp.yaml" bash .ci/action.sh check >"$tmp/log" 2>&1
+INPUT_FILES="tests/models/**/explorer-b1-*.yaml examples/robustness/abp/abp.yaml" bash .ci/action.sh check >"$tmp/log" 2>&1
 grep -qx 'exit-code=0' "$GITHUB_OUTPUT"
 grep -q 'checked 4 file(s), exit code 0' "$tmp/log"
 python3 -c "

@@ -608,7 +608,7 @@ static lts_t *relabelled(fsp_ctx_t *c, lts_t *l) {
 /* The machines `m` composed into one; `loc` locates a size-limit error. */
 static lts_t *compose_all(fsp_ctx_t *c, const fsp_ltsvec_t *m, loc_t loc) {
   if (m->len == 1) return m->data[0];
-  lts_t *l = lts_compose_max((const lts_t *const *)m->data, (int)m->len, c->f->max_states);
+  lts_t *l = lts_compose_max((const lts_t *const *)m->data, (int)m->len, c->f->max_states, c->f->max_states);
   if (!l) fsp_fail_limit(c, loc, "this composition has too many states or transitions");
   return keep_temp(c, l);
 }

@@ -356,9 +356,9 @@ static int first_label_at(const lts_t *l, int i, int e, int label) {
   return i;
 }
 
-lts_t *lts_compose(const lts_t *const *parts, int n) { return lts_compose_max(parts, n, 0); }
+lts_t *lts_compose(const lts_t *const *parts, int n) { return lts_compose_max(parts, n, 0, 0); }
 
-lts_t *lts_compose_max(const lts_t *const *parts, int n, long max) {
+lts_t *lts_compose_max(const lts_t *const *parts, int n, long max_states, long max_trans) {
   assert(n >= 1);
   compose_t c;
   memset(&c, 0, sizeof c);
@@ -414,7 +414,7 @@ lts_t *lts_compose_max(const lts_t *const *parts, int n, long max) {
   c.b.init = init;
   bool over = false;
   for (size_t qi = 0; qi < todo.len && !over; qi++) {
-    if (max > 0 && (c.b.nstates > max || (long)c.b.ntrans > max)) {
+    if ((max_states > 0 && c.b.nstates > max_states) || (max_trans > 0 && (long)c.b.ntrans > max_trans)) {
       over = true;
       break;
     }
@@ -488,7 +488,7 @@ lts_t *lts_compose_max(const lts_t *const *parts, int n, long max) {
     }
   }
 #undef LOOKUP
-  if (max > 0 && (c.b.nstates > max || (long)c.b.ntrans > max)) over = true;
+  if ((max_states > 0 && c.b.nstates > max_states) || (max_trans > 0 && (long)c.b.ntrans > max_trans)) over = true;
   lts_t *r = over ? NULL : lts_freeze(&c.b);
   lts_builder_free(&c.b);
   free(cand);

@@ -1,0 +1,1 @@
+robustness tests/cases/eofm/coffee_budget1.yaml

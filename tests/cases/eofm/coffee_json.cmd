@@ -1,0 +1,1 @@
+robustness examples/robustness/coffee/coffee.yaml --format json

@@ -1,0 +1,1 @@
+robustness examples/robustness/coffee/coffee_robust.yaml

@@ -1,0 +1,1 @@
+robustness tests/cases/eofm/late_rule.yaml

@@ -1,0 +1,1 @@
+robustness tests/cases/eofm/link_cycle.yaml

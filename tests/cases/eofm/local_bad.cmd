@@ -1,0 +1,1 @@
+robustness tests/cases/eofm/local_bad.yaml

@@ -1,0 +1,1 @@
+robustness tests/cases/eofm/undefined_name.yaml

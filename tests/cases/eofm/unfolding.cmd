@@ -1,0 +1,1 @@
+robustness tests/cases/eofm/unfolding.yaml
