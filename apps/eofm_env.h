@@ -12,6 +12,7 @@
 #include "apps/fsp_config.h"
 #include "ism/ydoc.h"
 #include "verifier/lts/eofm.h"
+#include "verifier/lts/eofm_explain.h"
 #include "verifier/lts/eofm_translate.h"
 #include "verifier/lts/lts.h"
 #include "verifier/lts/robustness.h"

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "verifier/lts/eofm.h"
+#include "verifier/lts/eofm_explain.h"
 #include "verifier/lts/eofm_translate.h"
 #include "verifier/lts/fsp.h"
 #include "verifier/lts/robustness.h"

@@ -83,26 +83,13 @@ const char *eofm_plan_top_name(const eofm_plan_t *p, size_t i);
 /* The human actions as labels (after relabelling), sorted ids. */
 int *eofm_plan_actions(const eofm_plan_t *p, lts_labels_t *labels, int *n);
 
+/* Whether a label is an activity's execution-state event (start_, end_,
+ * repeat_, reset_, skip_). */
+bool eofm_is_activity_event(const char *label);
 /* Whether a label is one of the translation's bookkeeping events
  * (start_, end_, repeat_, reset_, skip_, and eofm_set_ for local-variable
  * assignments) or a generated error. */
 bool eofm_is_helper(const char *label);
 bool eofm_is_error(const char *label);
-
-/* The concise environment: (sys ‖ raw)↾actions, τ-eliminated, determinised
- * and minimised, as the reference tool feeds it to the robustness analysis. */
-lts_t *eofm_concise(const lts_t *sys, const lts_t *raw, const int *actions, int nactions);
-
-/* The candidate errors that may explain `trace` (the reference tool's
- * matchErrors): the errors of the activities on the way to the trace's last
- * action, given the activity states the normative prefix reaches in
- * sys ‖ raw. `alpha` is the interface the trace is over. Returns a fresh
- * array of fresh strings (*n entries), in the order they were found. */
-char **eofm_candidate_errors(const eofm_plan_t *p, const lts_t *sys, const lts_t *raw, const int *alpha,
-                             int nalpha, const int *trace, int len, int *n);
-
-/* An LTS that allows at most `max` events of `faults` (sorted label ids):
- * composed with a deviation model it bounds the number of human errors. */
-lts_t *eofm_error_budget(lts_labels_t *labels, const int *faults, int nfaults, int max);
 
 #endif
