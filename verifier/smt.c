@@ -640,3 +640,234 @@ char *smt_name(smt_t *s, smt_term_t constant) {
   Z3_symbol sym = Z3_get_decl_name(c, Z3_get_app_decl(c, Z3_to_app(c, a)));
   return xstrdup(Z3_get_symbol_kind(c, sym) == Z3_STRING_SYMBOL ? Z3_get_symbol_string(c, sym) : "?");
 }
+
+/* ---- exact rationals and the roots of one-variable linear atoms ---- */
+
+/* Simplifies a, which Z3 owns until the next call, to a numeral; its
+ * exact text or NULL. */
+static char *numeral_text(smt_t *s, Z3_ast a) {
+  Z3_context c = s->ctx;
+  if (!a || z3_failed(s)) return NULL;
+  Z3_inc_ref(c, a);
+  Z3_ast v = Z3_simplify(c, a);
+  char *text = NULL;
+  if (v) {
+    Z3_inc_ref(c, v);
+    if (Z3_is_numeral_ast(c, v)) text = xstrdup(Z3_get_numeral_string(c, v));
+    Z3_dec_ref(c, v);
+  }
+  Z3_dec_ref(c, a);
+  return text;
+}
+
+static Z3_ast rational(smt_t *s, const char *text) {
+  char *r = decimal_to_rational(text);
+  Z3_ast a = Z3_mk_numeral(s->ctx, r, Z3_mk_real_sort(s->ctx));
+  free(r);
+  return z3_failed(s) ? NULL : a;
+}
+
+char *smt_q_arith(smt_t *s, expr_kind_t op, const char *a, const char *b) {
+  Z3_context c = s->ctx;
+  Z3_ast x = rational(s, a);
+  if (!x) return NULL;
+  Z3_inc_ref(c, x);
+  Z3_ast y = rational(s, b);
+  char *r = NULL;
+  if (y) {
+    Z3_inc_ref(c, y);
+    Z3_ast args[2] = {x, y};
+    bool zero = op == EXPR_DIV && Z3_is_numeral_ast(c, y) && strcmp(Z3_get_numeral_string(c, y), "0") == 0;
+    Z3_ast t = zero             ? NULL
+               : op == EXPR_ADD ? Z3_mk_add(c, 2, args)
+               : op == EXPR_SUB ? Z3_mk_sub(c, 2, args)
+               : op == EXPR_MUL ? Z3_mk_mul(c, 2, args)
+               : op == EXPR_DIV ? Z3_mk_div(c, x, y)
+                                : NULL;
+    r = numeral_text(s, t);
+    Z3_dec_ref(c, y);
+  }
+  Z3_dec_ref(c, x);
+  return r;
+}
+
+int smt_q_cmp(smt_t *s, const char *a, const char *b) {
+  char *d = smt_q_arith(s, EXPR_SUB, a, b);
+  int r = !d ? 0 : d[0] == '-' ? -1 : strcmp(d, "0") == 0 ? 0 : 1;
+  free(d);
+  return r;
+}
+
+char *smt_q_floor(smt_t *s, const char *a) {
+  Z3_ast x = rational(s, a);
+  return x ? numeral_text(s, Z3_mk_real2int(s->ctx, x)) : NULL;
+}
+
+typedef struct {
+  smt_t *s;
+  Z3_ast x;
+  VEC(char *) roots;
+  bool ok;
+  unsigned *seen; /* open-addressing set of visited AST ids + 1 (the formula is a DAG) */
+  size_t nseen, capseen;
+} roots_ctx_t;
+
+/* Marks id visited; false when it already was. */
+static bool first_visit(roots_ctx_t *rc, unsigned id) {
+  if (2 * (rc->nseen + 1) > rc->capseen) {
+    unsigned *old = rc->seen;
+    size_t oldcap = rc->capseen;
+    rc->capseen = oldcap ? 2 * oldcap : 256;
+    rc->seen = xcalloc(rc->capseen, sizeof *rc->seen);
+    rc->nseen = 0;
+    for (size_t i = 0; i < oldcap; i++)
+      if (old[i]) first_visit(rc, old[i] - 1);
+    free(old);
+  }
+  size_t h = (id * 2654435761u) & (rc->capseen - 1);
+  while (rc->seen[h] && rc->seen[h] != id + 1) h = (h + 1) & (rc->capseen - 1);
+  if (rc->seen[h]) return false;
+  rc->seen[h] = id + 1;
+  rc->nseen++;
+  return true;
+}
+
+/* A sum of numerals and numeral multiples of x (to_real allowed). */
+static bool linear_in(roots_ctx_t *rc, Z3_ast a) {
+  Z3_context c = rc->s->ctx;
+  if (Z3_is_numeral_ast(c, a) || Z3_is_eq_ast(c, a, rc->x)) return true;
+  if (Z3_get_ast_kind(c, a) != Z3_APP_AST) return false;
+  Z3_app app = Z3_to_app(c, a);
+  unsigned n = Z3_get_app_num_args(c, app);
+  switch (Z3_get_decl_kind(c, Z3_get_app_decl(c, app))) {
+  case Z3_OP_ADD:
+  case Z3_OP_SUB:
+  case Z3_OP_UMINUS:
+  case Z3_OP_TO_REAL:
+    for (unsigned i = 0; i < n; i++)
+      if (!linear_in(rc, Z3_get_app_arg(c, app, i))) return false;
+    return true;
+  case Z3_OP_MUL: {
+    unsigned variable = 0;
+    for (unsigned i = 0; i < n; i++) {
+      Z3_ast arg = Z3_get_app_arg(c, app, i);
+      if (Z3_is_numeral_ast(c, arg)) continue;
+      if (variable++ || !linear_in(rc, arg)) return false;
+    }
+    return true;
+  }
+  default: return false;
+  }
+}
+
+/* The value of the linear term f at x = v, exactly. */
+static char *value_at(roots_ctx_t *rc, Z3_ast f, const char *v) {
+  Z3_context c = rc->s->ctx;
+  Z3_sort sort = Z3_get_sort(c, rc->x);
+  Z3_ast to = Z3_mk_numeral(c, v, sort);
+  Z3_inc_ref(c, to);
+  Z3_ast g = Z3_substitute(c, f, 1, &rc->x, &to);
+  char *r = numeral_text(rc->s, g);
+  Z3_dec_ref(c, to);
+  return r;
+}
+
+static void collect_roots(roots_ctx_t *rc, Z3_ast a) {
+  Z3_context c = rc->s->ctx;
+  if (rc->ok && !first_visit(rc, Z3_get_ast_id(c, a))) return;
+  if (!rc->ok || Z3_get_ast_kind(c, a) != Z3_APP_AST) {
+    if (Z3_get_ast_kind(c, a) != Z3_APP_AST) rc->ok = false;
+    return;
+  }
+  Z3_app app = Z3_to_app(c, a);
+  unsigned n = Z3_get_app_num_args(c, app);
+  Z3_decl_kind k = Z3_get_decl_kind(c, Z3_get_app_decl(c, app));
+  Z3_sort_kind arg_sort = n ? Z3_get_sort_kind(c, Z3_get_sort(c, Z3_get_app_arg(c, app, 0))) : Z3_BOOL_SORT;
+  bool arith = arg_sort == Z3_INT_SORT || arg_sort == Z3_REAL_SORT;
+  if (k == Z3_OP_TRUE || k == Z3_OP_FALSE) return;
+  if (!arith && (k == Z3_OP_AND || k == Z3_OP_OR || k == Z3_OP_NOT || k == Z3_OP_IMPLIES || k == Z3_OP_IFF ||
+                 k == Z3_OP_EQ || k == Z3_OP_DISTINCT || k == Z3_OP_ITE || k == Z3_OP_XOR)) {
+    for (unsigned i = 0; i < n; i++) collect_roots(rc, Z3_get_app_arg(c, app, i));
+    return;
+  }
+  bool cmp = k == Z3_OP_LE || k == Z3_OP_GE || k == Z3_OP_LT || k == Z3_OP_GT || k == Z3_OP_EQ ||
+             k == Z3_OP_DISTINCT;
+  if (!arith || !cmp || n != 2 || !linear_in(rc, Z3_get_app_arg(c, app, 0)) ||
+      !linear_in(rc, Z3_get_app_arg(c, app, 1))) {
+    rc->ok = false;
+    return;
+  }
+  Z3_ast f = Z3_mk_sub(c, 2, (Z3_ast[]){Z3_get_app_arg(c, app, 0), Z3_get_app_arg(c, app, 1)});
+  Z3_inc_ref(c, f);
+  char *f0 = value_at(rc, f, "0"), *f1 = value_at(rc, f, "1");
+  char *slope = f0 && f1 ? smt_q_arith(rc->s, EXPR_SUB, f1, f0) : NULL;
+  if (!slope)
+    rc->ok = false;
+  else if (strcmp(slope, "0") != 0) {
+    char *minus = smt_q_arith(rc->s, EXPR_SUB, "0", f0);
+    char *root = minus ? smt_q_arith(rc->s, EXPR_DIV, minus, slope) : NULL;
+    if (root)
+      VEC_PUSH(&rc->roots, root);
+    else
+      rc->ok = false;
+    free(minus);
+  }
+  free(slope);
+  free(f0);
+  free(f1);
+  Z3_dec_ref(c, f);
+}
+
+static int cmp_text(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+static double approx(const char *q) {
+  const char *slash = strchr(q, '/');
+  return strtod(q, NULL) / (slash ? strtod(slash + 1, NULL) : 1.0);
+}
+
+static int cmp_approx(const void *a, const void *b) {
+  double x = approx(*(char *const *)a), y = approx(*(char *const *)b);
+  return (x > y) - (x < y);
+}
+
+bool smt_linear_roots(smt_t *s, smt_term_t t, smt_term_t x, char ***roots, size_t *nroots) {
+  Z3_context c = s->ctx;
+  roots_ctx_t rc = {s, get(s, x), {0}, true, NULL, 0, 0};
+  Z3_ast simple = Z3_simplify(c, get(s, t));
+  if (simple) {
+    Z3_inc_ref(c, simple);
+    collect_roots(&rc, simple);
+    Z3_dec_ref(c, simple);
+  } else {
+    rc.ok = false;
+  }
+  if (rc.ok) {
+    /* Z3's numeral texts are canonical: equal values have equal texts. Sort
+     * by text to drop duplicates, by double value, then exactly (insertion
+     * sort: the array is nearly sorted by then). */
+    qsort(rc.roots.data, rc.roots.len, sizeof *rc.roots.data, cmp_text);
+    size_t kept = 0;
+    for (size_t i = 0; i < rc.roots.len; i++) {
+      if (kept && strcmp(rc.roots.data[kept - 1], rc.roots.data[i]) == 0)
+        free(rc.roots.data[i]);
+      else
+        rc.roots.data[kept++] = rc.roots.data[i];
+    }
+    rc.roots.len = kept;
+    qsort(rc.roots.data, rc.roots.len, sizeof *rc.roots.data, cmp_approx);
+    for (size_t i = 1; i < rc.roots.len; i++)
+      for (size_t j = i; j > 0 && smt_q_cmp(s, rc.roots.data[j - 1], rc.roots.data[j]) > 0; j--) {
+        char *swap = rc.roots.data[j];
+        rc.roots.data[j] = rc.roots.data[j - 1];
+        rc.roots.data[j - 1] = swap;
+      }
+  } else {
+    set_error(s, "the condition has an atom that is not linear in the parameter alone");
+    for (size_t i = 0; i < rc.roots.len; i++) free(rc.roots.data[i]);
+    rc.roots.len = 0;
+  }
+  free(rc.seen);
+  *roots = rc.roots.data;
+  *nroots = rc.roots.len;
+  return rc.ok;
+}

@@ -74,8 +74,41 @@ static void test_error_is_recorded(void) {
   smt_delete(s);
 }
 
+/* Exact rationals, and the roots of atoms linear in one constant. */
+static void test_rationals(void) {
+  smt_t *s = smt_new(NULL);
+  char *r = smt_q_arith(s, EXPR_DIV, "5", "2"), *sum = smt_q_arith(s, EXPR_ADD, "1/3", "2.5");
+  CHECK_STREQ(r, "5/2");
+  CHECK_STREQ(sum, "17/6");
+  CHECK(smt_q_arith(s, EXPR_DIV, "1", "0") == NULL);
+  CHECK(smt_q_cmp(s, "5/2", "2.5") == 0 && smt_q_cmp(s, "-1/3", "0") < 0 && smt_q_cmp(s, "7/3", "2") > 0);
+  char *fl = smt_q_floor(s, "-5/2");
+  CHECK_STREQ(fl, "-3");
+  free(r), free(sum), free(fl);
+  smt_term_t d = smt_const(s, "D", SMT_SORT_REAL), e = smt_const(s, "E", SMT_SORT_REAL);
+  /* (2D < 5 and D >= 0) or D == 7 or 3 - D <= D: roots 0, 3/2, 5/2, 7 */
+  smt_term_t two_d = smt_op(s, EXPR_MUL, smt_real(s, 2), d, 0);
+  smt_term_t t = smt_op(s, EXPR_AND, smt_op(s, EXPR_LT, two_d, smt_real(s, 5), 0),
+                        smt_op(s, EXPR_GE, d, smt_real(s, 0), 0), 0);
+  t = smt_op(s, EXPR_OR, t, smt_op(s, EXPR_EQ, d, smt_real(s, 7), 0), 0);
+  t = smt_op(s, EXPR_OR, t, smt_op(s, EXPR_LE, smt_op(s, EXPR_SUB, smt_real(s, 3), d, 0), d, 0), 0);
+  char **roots = NULL;
+  size_t n = 0;
+  CHECK(smt_linear_roots(s, t, d, &roots, &n));
+  CHECK(n == 4);
+  const char *want[] = {"0", "3/2", "5/2", "7"};
+  for (size_t i = 0; i < n && i < 4; i++) CHECK_STREQ(roots[i], want[i]);
+  for (size_t i = 0; i < n; i++) free(roots[i]);
+  free(roots);
+  /* another constant in an atom: refused */
+  CHECK(!smt_linear_roots(s, smt_op(s, EXPR_LE, d, e, 0), d, &roots, &n) && n == 0);
+  free(roots);
+  smt_delete(s);
+}
+
 int main(void) {
   test_basic();
+  test_rationals();
   test_real_constants();
   test_qe();
   test_error_is_recorded();

@@ -29,25 +29,25 @@ typedef struct {
   const eventb_options_t *opt;
   eventb_result_t *res;
   smt_t *s;
-  arena_t arena;         /* this run's scratch: state vectors, names */
-  smt_term_t *mpar;      /* [nparams] */
-  smt_term_t mpar_ok;    /* declared bounds of the model parameters */
+  arena_t arena;      /* this run's scratch: state vectors, names */
+  smt_term_t *mpar;   /* [nparams] */
+  smt_term_t mpar_ok; /* declared bounds of the model parameters */
   VEC(eventb_check_t) checks;
   VEC(leaf_entry_t) leaves;
-  smt_term_t *hat;       /* perceived state: fresh for uncertain variables, else shared with the true state */
+  smt_term_t *hat; /* perceived state: fresh for uncertain variables, else shared with the true state */
 } ctx_t;
 
 /* One compartment u of a robustification. */
 typedef struct {
   int *u;
   size_t nu;
-  smt_term_t U;          /* the perceived states whose potential true states enable exactly u */
+  smt_term_t U; /* the perceived states whose potential true states enable exactly u */
   bool vacuous;
-  smt_term_t G;          /* robustified guard over hat, parameters and model parameters */
-  smt_term_t Ex;         /* exists parameters. G */
-  smt_term_t **p;        /* p[k]: parameters of original event u[k] */
-  smt_term_t *use;       /* repurposing: use[k] <=> p[k] is not bottom */
-  char ***pnames;        /* pnames[k][j]: written name of parameter j of u[k] */
+  smt_term_t G;    /* robustified guard over hat, parameters and model parameters */
+  smt_term_t Ex;   /* exists parameters. G */
+  smt_term_t **p;  /* p[k]: parameters of original event u[k] */
+  smt_term_t *use; /* repurposing: use[k] <=> p[k] is not bottom */
+  char ***pnames;  /* pnames[k][j]: written name of parameter j of u[k] */
 } cell_t;
 
 typedef struct {
@@ -70,7 +70,9 @@ static smt_term_t fresh(ctx_t *c, const char *name, type_t t, const char *text) 
 
 static smt_term_t and2(ctx_t *c, smt_term_t a, smt_term_t b) { return smt_op(c->s, EXPR_AND, a, b, 0); }
 static smt_term_t not1(ctx_t *c, smt_term_t a) { return smt_op(c->s, EXPR_NOT, a, 0, 0); }
-static smt_term_t implies(ctx_t *c, smt_term_t a, smt_term_t b) { return smt_op(c->s, EXPR_IMPLIES, a, b, 0); }
+static smt_term_t implies(ctx_t *c, smt_term_t a, smt_term_t b) {
+  return smt_op(c->s, EXPR_IMPLIES, a, b, 0);
+}
 
 static smt_term_t *new_state(ctx_t *c, const char *suffix) {
   const eventb_model_t *m = c->m;
@@ -109,7 +111,8 @@ static smt_term_t var_term(void *ctx, const expr_t *v) {
   return e->evp[id - base];
 }
 
-static smt_term_t tr(ctx_t *c, const expr_t *e, const smt_term_t *cur, const smt_term_t *next, const smt_term_t *evp) {
+static smt_term_t tr(ctx_t *c, const expr_t *e, const smt_term_t *cur, const smt_term_t *next,
+                     const smt_term_t *evp) {
   env_t env = {c, cur, next, evp};
   return smt_translate(c->s, e, var_term, &env);
 }
@@ -123,16 +126,39 @@ static smt_term_t action(ctx_t *c, const eventb_event_t *ev, const smt_term_t *c
   return a;
 }
 
+static smt_term_t qe(ctx_t *c, smt_term_t t) {
+  smt_term_t r = smt_eliminate_quantifiers(c->s, t);
+  if (!r) {
+    if (!c->res->reason) c->res->reason = xasprintf("quantifier elimination failed: %s", smt_error(c->s));
+    return t;
+  }
+  return r;
+}
+
+/* Every quantifier is eliminated as an existential over a quantifier-free
+ * body, innermost first: Z3 4.8.12's qe tactic answers wrongly on some
+ * universal formulas over the reals (the eco heater with a real temp lost
+ * its largest error that way; cf. Z3 issue #6946), so forall x. b is
+ * computed as not (exists x. not b). */
+static smt_term_t qe_exists(ctx_t *c, smt_term_t *bound, size_t n, smt_term_t body) {
+  return n ? qe(c, smt_exists(c->s, bound, n, body)) : body;
+}
+
+static smt_term_t qe_forall(ctx_t *c, smt_term_t *bound, size_t n, smt_term_t body) {
+  return n ? not1(c, qe_exists(c, bound, n, not1(c, body))) : body;
+}
+
 static smt_term_t *new_params(ctx_t *c, const eventb_event_t *ev, char **texts) {
   smt_term_t *p = arena_alloc(&c->arena, (ev->nparams + 1) * sizeof *p);
-  for (size_t j = 0; j < ev->nparams; j++) p[j] = fresh(c, ev->params[j].name, ev->params[j].type, texts ? texts[j] : NULL);
+  for (size_t j = 0; j < ev->nparams; j++)
+    p[j] = fresh(c, ev->params[j].name, ev->params[j].type, texts ? texts[j] : NULL);
   return p;
 }
 
-/* exists p. G(st, p): the event is enabled at st. */
+/* exists p. G(st, p), quantifier-free: the event is enabled at st. */
 static smt_term_t enabled(ctx_t *c, const eventb_event_t *ev, const smt_term_t *st) {
   smt_term_t *p = new_params(c, ev, NULL);
-  return smt_exists(c->s, p, ev->nparams, tr(c, ev->guard, st, NULL, p));
+  return qe_exists(c, p, ev->nparams, tr(c, ev->guard, st, NULL, p));
 }
 
 /* tilde in epsilon(hat): the true state is within the error of the perceived one. */
@@ -167,15 +193,6 @@ static smt_term_t *tilde_of(ctx_t *c, const smt_term_t *hat, smt_term_t *bound, 
   return t;
 }
 
-static smt_term_t qe(ctx_t *c, smt_term_t t) {
-  smt_term_t r = smt_eliminate_quantifiers(c->s, t);
-  if (!r) {
-    if (!c->res->reason) c->res->reason = xasprintf("quantifier elimination failed: %s", smt_error(c->s));
-    return t;
-  }
-  return r;
-}
-
 /* ---- checks and witnesses ---- */
 
 static char *model_value(ctx_t *c, smt_term_t t, type_t ty) {
@@ -196,11 +213,14 @@ static char *model_value(ctx_t *c, smt_term_t t, type_t ty) {
   return exact;
 }
 
-static void wit_state(ctx_t *c, wit_spec_t *w, const char *section, const smt_term_t *st, bool only_uncertain) {
+static void wit_state(ctx_t *c, wit_spec_t *w, const char *section, const smt_term_t *st,
+                      bool only_uncertain) {
   for (size_t i = 0; i < c->m->nvars; i++)
     if (!only_uncertain || c->m->vars[i].uncertain)
-      VEC_PUSH(w, ((wit_item_t){section, only_uncertain && c->res->hat_names ? c->res->hat_names[i] : c->m->vars[i].name,
-                                st[i], c->m->vars[i].type}));
+      VEC_PUSH(w,
+               ((wit_item_t){section,
+                             only_uncertain && c->res->hat_names ? c->res->hat_names[i] : c->m->vars[i].name,
+                             st[i], c->m->vars[i].type}));
 }
 
 static void wit_params(ctx_t *c, wit_spec_t *w, const eventb_event_t *ev, const smt_term_t *p) {
@@ -221,7 +241,8 @@ static eventb_check_t *new_check(ctx_t *c, const char *name) {
 
 static void note_unknown(ctx_t *c) {
   c->res->unknown = true;
-  if (!c->res->reason) c->res->reason = xasprintf("the solver answered unknown: %s", smt_error(c->s) ? smt_error(c->s) : "?");
+  if (!c->res->reason)
+    c->res->reason = xasprintf("the solver answered unknown: %s", smt_error(c->s) ? smt_error(c->s) : "?");
 }
 
 /* Asks whether q (with the model-parameter bounds) is satisfiable; a model
@@ -238,7 +259,8 @@ static smt_result_t query(ctx_t *c, smt_term_t q, eventb_check_t *chk, const cha
     size_t n = w ? w->len : 0;
     chk->witness = xcalloc(n + 1, sizeof *chk->witness);
     for (size_t i = 0; i < n; i++)
-      chk->witness[i] = (eventb_binding_t){w->data[i].section, w->data[i].name, model_value(c, w->data[i].term, w->data[i].type)};
+      chk->witness[i] = (eventb_binding_t){w->data[i].section, w->data[i].name,
+                                           model_value(c, w->data[i].term, w->data[i].type)};
     chk->nwitness = n;
   } else if (r == SMT_UNKNOWN) {
     if (chk && chk->verdict == EVENTB_HOLDS) chk->verdict = EVENTB_UNKNOWN;
@@ -256,7 +278,9 @@ static void check_invariant(ctx_t *c) {
   wit_spec_t w = {0};
   wit_state(c, &w, "state", s0, false);
   wit_model_params(c, &w);
-  query(c, and2(c, and2(c, dom(c, s0), tr(c, m->initial, s0, NULL, NULL)), not1(c, tr(c, m->invariant, s0, NULL, NULL))),
+  query(c,
+        and2(c, and2(c, dom(c, s0), tr(c, m->initial, s0, NULL, NULL)),
+             not1(c, tr(c, m->invariant, s0, NULL, NULL))),
         chk, NULL, "an initial state violates the invariant", &w);
   VEC_FREE(&w);
   for (size_t k = 0; k < m->nplant + m->nctrl; k++) {
@@ -285,8 +309,9 @@ static void check_feasibility(ctx_t *c) {
     const eventb_event_t *ev = &m->ctrl[k];
     smt_term_t *s = new_state(c, ""), *s1 = new_state(c, "'");
     smt_term_t *p = new_params(c, ev, NULL);
-    smt_term_t some = qe(c, smt_exists(c->s, s1, m->nvars, and2(c, dom(c, s1), action(c, ev, s, p, s1))));
-    smt_term_t q = and2(c, and2(c, dom(c, s), tr(c, m->invariant, s, NULL, NULL)), tr(c, ev->guard, s, NULL, p));
+    smt_term_t some = qe_exists(c, s1, m->nvars, and2(c, dom(c, s1), action(c, ev, s, p, s1)));
+    smt_term_t q =
+        and2(c, and2(c, dom(c, s), tr(c, m->invariant, s, NULL, NULL)), tr(c, ev->guard, s, NULL, p));
     q = and2(c, q, not1(c, some));
     wit_spec_t w = {0};
     wit_state(c, &w, "state", s, false);
@@ -303,7 +328,7 @@ static void check_partitioning(ctx_t *c) {
   eventb_check_t *chk = new_check(c, "partitioning");
   smt_term_t *s = new_state(c, "");
   smt_term_t *en = arena_alloc(&c->arena, (m->nctrl + 1) * sizeof *en);
-  for (size_t i = 0; i < m->nctrl; i++) en[i] = qe(c, enabled(c, &m->ctrl[i], s));
+  for (size_t i = 0; i < m->nctrl; i++) en[i] = enabled(c, &m->ctrl[i], s);
   wit_spec_t w = {0};
   wit_state(c, &w, "state", s, false);
   wit_model_params(c, &w);
@@ -341,15 +366,17 @@ static void check_injected(ctx_t *c) {
     wit_params(c, &w, ev, p);
     wit_state(c, &w, "next", s1, false);
     wit_model_params(c, &w);
-    query(c, q, chk, ev->name, "the perceived state enables the event, whose action on the true state breaks the invariant", &w);
+    query(c, q, chk, ev->name,
+          "the perceived state enables the event, whose action on the true state breaks the invariant", &w);
     VEC_FREE(&w);
   }
 }
 
-
 /* ---- robustification (Figs. 7 and 9) ---- */
 
-static smt_term_t *bound_buf(ctx_t *c) { return arena_alloc(&c->arena, (c->m->nvars + 1) * sizeof(smt_term_t)); }
+static smt_term_t *bound_buf(ctx_t *c) {
+  return arena_alloc(&c->arena, (c->m->nvars + 1) * sizeof(smt_term_t));
+}
 
 /* u = { idx(t) | t in eps(hat) }: every potential true state enables an
  * event of u, and each event of u is enabled by one of them. */
@@ -360,14 +387,14 @@ static smt_term_t compartment(ctx_t *c, const int *u, size_t nu) {
   smt_term_t *t = tilde_of(c, c->hat, b, &nb);
   VEC(smt_term_t) parts = {0}, en = {0};
   for (size_t k = 0; k < nu; k++) VEC_PUSH(&en, enabled(c, &m->ctrl[u[k]], t));
-  VEC_PUSH(&parts, smt_forall(c->s, b, nb, implies(c, eps(c, t, c->hat), smt_or(c->s, en.data, en.len))));
+  VEC_PUSH(&parts, qe_forall(c, b, nb, implies(c, eps(c, t, c->hat), smt_or(c->s, en.data, en.len))));
   for (size_t k = 0; k < nu; k++) {
     smt_term_t *b2 = bound_buf(c);
     size_t nb2;
     smt_term_t *t2 = tilde_of(c, c->hat, b2, &nb2);
-    VEC_PUSH(&parts, smt_exists(c->s, b2, nb2, and2(c, eps(c, t2, c->hat), enabled(c, &m->ctrl[u[k]], t2))));
+    VEC_PUSH(&parts, qe_exists(c, b2, nb2, and2(c, eps(c, t2, c->hat), enabled(c, &m->ctrl[u[k]], t2))));
   }
-  smt_term_t r = qe(c, smt_and(c->s, parts.data, parts.len));
+  smt_term_t r = smt_simplify(c->s, smt_and(c->s, parts.data, parts.len));
   VEC_FREE(&parts);
   VEC_FREE(&en);
   return r;
@@ -384,17 +411,19 @@ static smt_term_t guard_preserving(ctx_t *c, const cell_t *cell) {
     smt_term_t *b = bound_buf(c);
     size_t nb;
     smt_term_t *t = tilde_of(c, c->hat, b, &nb);
-    smt_term_t body = implies(c, and2(c, eps(c, t, c->hat), enabled(c, ev, t)), tr(c, ev->guard, t, NULL, cell->p[k]));
-    VEC_PUSH(&parts, smt_forall(c->s, b, nb, body));
+    smt_term_t body =
+        implies(c, and2(c, eps(c, t, c->hat), enabled(c, ev, t)), tr(c, ev->guard, t, NULL, cell->p[k]));
+    VEC_PUSH(&parts, qe_forall(c, b, nb, body));
   }
   smt_term_t *b = bound_buf(c);
   size_t nb;
   smt_term_t *t = tilde_of(c, c->hat, b, &nb);
   smt_term_t *s1 = new_state(c, "'");
   smt_term_t inter = dom(c, s1);
-  for (size_t k = 0; k < cell->nu; k++) inter = and2(c, inter, action(c, &m->ctrl[cell->u[k]], t, cell->p[k], s1));
-  VEC_PUSH(&parts, smt_forall(c->s, b, nb, implies(c, eps(c, t, c->hat), smt_exists(c->s, s1, m->nvars, inter))));
-  smt_term_t r = qe(c, smt_and(c->s, parts.data, parts.len));
+  for (size_t k = 0; k < cell->nu; k++)
+    inter = and2(c, inter, action(c, &m->ctrl[cell->u[k]], t, cell->p[k], s1));
+  VEC_PUSH(&parts, qe_forall(c, b, nb, implies(c, eps(c, t, c->hat), qe_exists(c, s1, m->nvars, inter))));
+  smt_term_t r = smt_simplify(c->s, smt_and(c->s, parts.data, parts.len));
   VEC_FREE(&parts);
   return r;
 }
@@ -407,10 +436,11 @@ static smt_term_t safe_param(ctx_t *c, const eventb_event_t *ev, const smt_term_
   size_t nb;
   smt_term_t *t = tilde_of(c, c->hat, b, &nb);
   smt_term_t *s1 = new_state(c, "'"), *s2 = new_state(c, "'");
-  smt_term_t feasible = smt_exists(c->s, s1, m->nvars, and2(c, dom(c, s1), action(c, ev, t, p, s1)));
-  smt_term_t safe = smt_forall(c->s, s2, m->nvars,
-                               implies(c, and2(c, dom(c, s2), action(c, ev, t, p, s2)), tr(c, m->invariant, s2, NULL, NULL)));
-  return smt_forall(c->s, b, nb, implies(c, eps(c, t, c->hat), and2(c, feasible, safe)));
+  smt_term_t feasible = qe_exists(c, s1, m->nvars, and2(c, dom(c, s1), action(c, ev, t, p, s1)));
+  smt_term_t unsafe = qe_exists(
+      c, s2, m->nvars,
+      and2(c, and2(c, dom(c, s2), action(c, ev, t, p, s2)), not1(c, tr(c, m->invariant, s2, NULL, NULL))));
+  return qe_forall(c, b, nb, implies(c, eps(c, t, c->hat), and2(c, feasible, not1(c, unsafe))));
 }
 
 /* Fig. 9, lines 10-11, with use_i standing for p_i != bottom. */
@@ -421,12 +451,12 @@ static smt_term_t guard_repurposing(ctx_t *c, const cell_t *cell) {
   for (size_t k = 0; k < cell->nu; k++) {
     const eventb_event_t *ev = &m->ctrl[cell->u[k]];
     smt_term_t *q = new_params(c, ev, NULL);
-    smt_term_t has = qe(c, smt_exists(c->s, q, ev->nparams, safe_param(c, ev, q)));
+    smt_term_t has = qe_exists(c, q, ev->nparams, safe_param(c, ev, q));
     VEC_PUSH(&parts, implies(c, has, and2(c, cell->use[k], safe_param(c, ev, cell->p[k]))));
     VEC_PUSH(&parts, implies(c, not1(c, has), not1(c, cell->use[k])));
   }
   VEC_PUSH(&parts, smt_or(c->s, cell->use, cell->nu));
-  smt_term_t r = qe(c, smt_and(c->s, parts.data, parts.len));
+  smt_term_t r = smt_simplify(c->s, smt_and(c->s, parts.data, parts.len));
   VEC_FREE(&parts);
   return r;
 }
@@ -455,9 +485,11 @@ static void make_cell_params(ctx_t *c, cell_t *cell, bool with_use) {
       bool clash = name_taken(c, name);
       for (size_t k2 = 0; k2 < cell->nu && !clash; k2++) {
         const eventb_event_t *ev2 = &m->ctrl[cell->u[k2]];
-        for (size_t j2 = 0; k2 != k && j2 < ev2->nparams; j2++) clash |= strcmp(ev2->params[j2].name, name) == 0;
+        for (size_t j2 = 0; k2 != k && j2 < ev2->nparams; j2++)
+          clash |= strcmp(ev2->params[j2].name, name) == 0;
       }
-      cell->pnames[k][j] = clash ? arena_printf(&c->arena, "%s_%s", ev->name, name) : arena_strdup(&c->arena, name);
+      cell->pnames[k][j] =
+          clash ? arena_printf(&c->arena, "%s_%s", ev->name, name) : arena_strdup(&c->arena, name);
     }
     cell->p[k] = new_params(c, ev, cell->pnames[k]);
     if (with_use) {
@@ -510,7 +542,7 @@ static void build_cells(ctx_t *c, robust_run_t *run, eventb_method_t method) {
       for (size_t j = 0; j < m->ctrl[cell->u[k]].nparams; j++) VEC_PUSH(&all, cell->p[k][j]);
       if (method == EVENTB_REPURPOSING) VEC_PUSH(&all, cell->use[k]);
     }
-    cell->Ex = qe(c, smt_exists(c->s, all.data, all.len, cell->G));
+    cell->Ex = qe_exists(c, all.data, all.len, cell->G);
     VEC_FREE(&all);
   }
   free(masks);
@@ -520,7 +552,8 @@ static char *subset_text(ctx_t *c, const cell_t *cell) {
   strbuf_t sb;
   strbuf_init(&sb);
   strbuf_putc(&sb, '{');
-  for (size_t k = 0; k < cell->nu; k++) strbuf_printf(&sb, "%s%s", k ? ", " : "", c->m->ctrl[cell->u[k]].name);
+  for (size_t k = 0; k < cell->nu; k++)
+    strbuf_printf(&sb, "%s%s", k ? ", " : "", c->m->ctrl[cell->u[k]].name);
   strbuf_putc(&sb, '}');
   return strbuf_take(&sb);
 }
@@ -532,15 +565,17 @@ static bool theorem_check(ctx_t *c, const robust_run_t *run, smt_term_t extra) {
   eventb_check_t *chk = new_check(c, run->method == EVENTB_PRESERVING ? "theorem1" : "theorem2");
   wit_spec_t w = {0};
   for (size_t i = 0; i < m->nvars; i++)
-    VEC_PUSH(&w, ((wit_item_t){"perceived", m->vars[i].uncertain ? c->res->hat_names[i] : m->vars[i].name, c->hat[i],
-                               m->vars[i].type}));
+    VEC_PUSH(&w, ((wit_item_t){"perceived", m->vars[i].uncertain ? c->res->hat_names[i] : m->vars[i].name,
+                               c->hat[i], m->vars[i].type}));
   wit_model_params(c, &w);
   for (size_t i = 0; i < run->ncells; i++) {
     const cell_t *cell = &run->cells[i];
     if (cell->vacuous) continue;
     char *u = subset_text(c, cell);
-    char *detail = xasprintf("the controller is unsure between %s and no parameters satisfy the robustified guard", u);
-    query(c, and2(c, and2(c, and2(c, dom(c, c->hat), extra), cell->U), not1(c, cell->Ex)), chk, NULL, detail, &w);
+    char *detail =
+        xasprintf("the controller is unsure between %s and no parameters satisfy the robustified guard", u);
+    query(c, and2(c, and2(c, and2(c, dom(c, c->hat), extra), cell->U), not1(c, cell->Ex)), chk, NULL, detail,
+          &w);
     free(detail);
     free(u);
   }
@@ -579,68 +614,319 @@ static smt_term_t value_term(ctx_t *c, const char *exact, type_t t) {
   return t.kind == TYPE_INT ? smt_int(c->s, strtoll(exact, NULL, 10)) : smt_real_text(c->s, exact);
 }
 
-/* The largest value of parameter P satisfying phi: a model of phi, raised
- * by galloping while phi allows more; exact once phi and P > best is
- * unsatisfiable (the two plain checks that confirm the answer). */
-static void search_max(ctx_t *c, smt_term_t phi, size_t pidx, eventb_max_error_t *out) {
-  const eventb_param_t *par = &c->m->params[pidx];
-  smt_term_t d = c->mpar[pidx];
-  smt_push(c->s);
-  smt_assert(c->s, and2(c, c->mpar_ok, phi));
-  smt_result_t r = smt_check(c->s, NULL, 0);
-  char *best = NULL;
-  double num = 0;
-  if (r == SMT_SAT) smt_model_real(c->s, d, &num, &best);
-  int rounds = 0;
-  while (r == SMT_SAT && best && rounds++ < 64) {
-    r = smt_check(c->s, (smt_term_t[]){smt_op(c->s, EXPR_GT, d, value_term(c, best, par->type), 0)}, 1);
-    if (r != SMT_SAT) break;
-    free(best);
-    best = NULL;
-    smt_model_real(c->s, d, &num, &best);
-    for (long long step = 1; best && step < (1LL << 50); step *= 2) {
-      char *target = xasprintf("%.17g", num + (double)step);
-      smt_term_t ge = smt_op(c->s, EXPR_GE, d, value_term(c, target, par->type), 0);
-      free(target);
-      if (smt_check(c->s, &ge, 1) != SMT_SAT) break;
-      free(best);
-      best = NULL;
-      smt_model_real(c->s, d, &num, &best);
-    }
-    if (num > 1e15) {
-      out->unbounded = true;
-      break;
-    }
-  }
-  smt_pop(c->s, 1);
-  out->found = best != NULL;
-  if (r == SMT_UNKNOWN) note_unknown(c);
-  if (out->found && !out->unbounded && r == SMT_UNSAT) {
-    out->value = best;
-    out->number = num;
-    best = NULL;
-    smt_term_t le = smt_op(c->s, EXPR_LE, d, value_term(c, out->value, par->type), 0);
-    if (query(c, not1(c, smt_op(c->s, EXPR_IFF, phi, le, 0)), NULL, NULL, NULL, NULL) == SMT_UNSAT)
-      out->formula = xasprintf("%s <= %s", par->name, out->value);
-  } else if (out->found && !out->unbounded && r == SMT_SAT) {
-    out->found = false; /* a supremum not attained within the rounds: only the formula */
-  }
-  free(best);
-  if (!out->formula) out->formula = term_text(c, phi);
+/* A stretch of parameter values on which the error condition cannot change:
+ * one root, or the values strictly between two neighbouring roots (for an
+ * int parameter the integers between, as a closed range). NULL = infinite. */
+typedef struct {
+  char *lo, *hi;
+  bool lo_closed, hi_closed;
+  char *sample; /* a value inside */
+  bool works;
+} piece_t;
+typedef VEC(piece_t) pieces_t;
+typedef VEC(char *) texts_t;
+
+/* The perceived states (and other model parameters) where compartment
+ * cell is non-empty but its robustified event has no parameters. */
+static smt_term_t bad_states(ctx_t *c, const cell_t *cell) {
+  return and2(c, and2(c, dom(c, c->hat), cell->U), not1(c, cell->Ex));
 }
 
-/* phi(P): every compartment of the robustification has an enabled event. */
-static smt_term_t error_condition(ctx_t *c, const robust_run_t *run) {
-  VEC(smt_term_t) parts = {0};
-  for (size_t i = 0; i < run->ncells; i++) {
-    const cell_t *cell = &run->cells[i];
-    if (cell->vacuous) continue;
-    smt_term_t body = implies(c, and2(c, dom(c, c->hat), cell->U), cell->Ex);
-    VEC_PUSH(&parts, qe(c, smt_forall(c->s, c->hat, c->m->nvars, body)));
+/* Whether the robustification of run works with parameter pidx = v, by
+ * plain checks (one per compartment) that need no quantifier elimination. */
+static bool works_at(ctx_t *c, const robust_run_t *run, size_t pidx, const char *v) {
+  smt_term_t at = smt_op(c->s, EXPR_EQ, c->mpar[pidx], value_term(c, v, c->m->params[pidx].type), 0);
+  if (query(c, at, NULL, NULL, NULL, NULL) != SMT_SAT) return false; /* outside the declared bounds */
+  for (size_t i = 0; i < run->ncells; i++)
+    if (!run->cells[i].vacuous &&
+        query(c, and2(c, at, bad_states(c, &run->cells[i])), NULL, NULL, NULL, NULL) != SMT_UNSAT)
+      return false;
+  return true;
+}
+
+static char *q_text(ctx_t *c, expr_kind_t op, const char *a, const char *b) {
+  char *r = smt_q_arith(c->s, op, a, b);
+  return r ? r : xstrdup("0");
+}
+
+/* Adds the rational text r (taking it) to the ascending list unless present. */
+static void add_root(ctx_t *c, texts_t *roots, char *r) {
+  size_t i = 0;
+  while (i < roots->len && smt_q_cmp(c->s, roots->data[i], r) < 0) i++;
+  if (i < roots->len && smt_q_cmp(c->s, roots->data[i], r) == 0) {
+    free(r);
+    return;
   }
-  smt_term_t r = smt_and(c->s, parts.data, parts.len);
-  VEC_FREE(&parts);
+  VEC_PUSH(roots, NULL);
+  memmove(roots->data + i + 1, roots->data + i, (roots->len - 1 - i) * sizeof *roots->data);
+  roots->data[i] = r;
+}
+
+static void push_piece(pieces_t *ps, const char *lo, bool lo_closed, const char *hi, bool hi_closed,
+                       char *sample) {
+  VEC_PUSH(
+      ps, ((piece_t){lo ? xstrdup(lo) : NULL, hi ? xstrdup(hi) : NULL, lo_closed, hi_closed, sample, false}));
+}
+
+/* The pieces between the sorted roots of a real parameter. */
+static void real_pieces(ctx_t *c, char **r, size_t n, pieces_t *ps) {
+  if (n == 0) {
+    push_piece(ps, NULL, false, NULL, false, xstrdup("0"));
+    return;
+  }
+  push_piece(ps, NULL, false, r[0], false, q_text(c, EXPR_SUB, r[0], "1"));
+  for (size_t i = 0; i < n; i++) {
+    push_piece(ps, r[i], true, r[i], true, xstrdup(r[i]));
+    if (i + 1 < n) {
+      char *sum = q_text(c, EXPR_ADD, r[i], r[i + 1]);
+      push_piece(ps, r[i], false, r[i + 1], false, q_text(c, EXPR_DIV, sum, "2"));
+      free(sum);
+    }
+  }
+  push_piece(ps, r[n - 1], false, NULL, false, q_text(c, EXPR_ADD, r[n - 1], "1"));
+}
+
+/* The same for an int parameter: the integers next to each root, and the
+ * integer ranges between them. */
+static void int_pieces(ctx_t *c, char **r, size_t n, pieces_t *ps) {
+  texts_t k = {0};
+  for (size_t i = 0; i < n; i++) {
+    char *fl = smt_q_floor(c->s, r[i]), *neg = q_text(c, EXPR_SUB, "0", r[i]), *nfl = smt_q_floor(c->s, neg);
+    if (fl) add_root(c, &k, fl);
+    if (nfl) add_root(c, &k, q_text(c, EXPR_SUB, "0", nfl));
+    free(neg);
+    free(nfl);
+  }
+  if (k.len == 0) push_piece(ps, NULL, false, NULL, false, xstrdup("0"));
+  for (size_t i = 0; i < k.len; i++) {
+    char *before = q_text(c, EXPR_SUB, k.data[i], "1");
+    if (i == 0) push_piece(ps, NULL, false, before, true, xstrdup(before));
+    push_piece(ps, k.data[i], true, k.data[i], true, xstrdup(k.data[i]));
+    char *after = q_text(c, EXPR_ADD, k.data[i], "1");
+    if (i + 1 == k.len)
+      push_piece(ps, after, true, NULL, false, xstrdup(after));
+    else if (smt_q_cmp(c->s, after, k.data[i + 1]) < 0) {
+      char *last = q_text(c, EXPR_SUB, k.data[i + 1], "1");
+      push_piece(ps, after, true, last, true, xstrdup(after));
+      free(last);
+    }
+    free(before);
+    free(after);
+  }
+  for (size_t i = 0; i < k.len; i++) free(k.data[i]);
+  VEC_FREE(&k);
+}
+
+static void free_pieces(pieces_t *ps) {
+  for (size_t i = 0; i < ps->len; i++) {
+    free(ps->data[i].lo);
+    free(ps->data[i].hi);
+    free(ps->data[i].sample);
+  }
+  VEC_FREE(ps);
+}
+
+/* The working pieces, neighbours merged, as intervals; empties ps. */
+static void merge_pieces(pieces_t *ps, pieces_t *out) {
+  bool prev_works = false;
+  for (size_t i = 0; i < ps->len; i++) {
+    piece_t p = ps->data[i];
+    if (!p.works) {
+      free(p.lo), free(p.hi), free(p.sample);
+    } else if (prev_works) {
+      piece_t *last = &VEC_LAST(out);
+      free(last->hi);
+      last->hi = p.hi;
+      last->hi_closed = p.hi_closed;
+      free(p.lo), free(p.sample);
+    } else {
+      VEC_PUSH(out, p);
+    }
+    prev_works = p.works;
+  }
+  VEC_FREE(ps);
+}
+
+/* A rational as text: "5/2", or in the expression language "(5.0 / 2.0)". */
+static void put_rational(strbuf_t *sb, const char *q, bool expr) {
+  const char *slash = strchr(q, '/');
+  if (!expr || !slash)
+    strbuf_puts(sb, q);
+  else
+    strbuf_printf(sb, "(%.*s.0 / %s.0)", (int)(slash - q), q, slash + 1);
+}
+
+/* The intervals as a formula over the parameter, e.g. "0 <= D and D < 5/2";
+ * with expr, every interval and in the syntax of the expression language. */
+static char *intervals_text(const char *name, const pieces_t *iv, bool expr) {
+  if (iv->len == 0) return xstrdup("false");
+  strbuf_t sb;
+  strbuf_init(&sb);
+  enum { SHOWN = 6 };
+  for (size_t i = 0; i < iv->len && (expr || i < SHOWN); i++) {
+    const piece_t *p = &iv->data[i];
+    if (i) strbuf_puts(&sb, " or ");
+    bool both = p->lo && p->hi, paren = iv->len > 1 && both;
+    if (paren) strbuf_putc(&sb, '(');
+    if (both && strcmp(p->lo, p->hi) == 0) {
+      strbuf_printf(&sb, "%s == ", name);
+      put_rational(&sb, p->lo, expr);
+    } else {
+      if (p->lo) {
+        put_rational(&sb, p->lo, expr);
+        strbuf_printf(&sb, " %s %s", p->lo_closed ? "<=" : "<", name);
+      }
+      if (both) strbuf_puts(&sb, " and ");
+      if (p->hi) {
+        strbuf_printf(&sb, "%s %s ", name, p->hi_closed ? "<=" : "<");
+        put_rational(&sb, p->hi, expr);
+      }
+      if (!p->lo && !p->hi) strbuf_puts(&sb, "true");
+    }
+    if (paren) strbuf_putc(&sb, ')');
+  }
+  if (!expr && iv->len > SHOWN) strbuf_printf(&sb, " or ... (%zu intervals in all)", iv->len);
+  return strbuf_take(&sb);
+}
+
+/* The intervals as a term over the parameter. */
+static smt_term_t intervals_term(ctx_t *c, size_t pidx, const pieces_t *iv) {
+  type_t t = c->m->params[pidx].type;
+  smt_term_t d = c->mpar[pidx];
+  VEC(smt_term_t) any = {0};
+  for (size_t i = 0; i < iv->len; i++) {
+    const piece_t *p = &iv->data[i];
+    smt_term_t in = smt_bool(c->s, true);
+    if (p->lo)
+      in = and2(c, in, smt_op(c->s, p->lo_closed ? EXPR_LE : EXPR_LT, value_term(c, p->lo, t), d, 0));
+    if (p->hi)
+      in = and2(c, in, smt_op(c->s, p->hi_closed ? EXPR_LE : EXPR_LT, d, value_term(c, p->hi, t), 0));
+    VEC_PUSH(&any, in);
+  }
+  smt_term_t r = smt_or(c->s, any.data, any.len);
+  VEC_FREE(&any);
   return r;
+}
+
+/* The robustification built from scratch with the parameter fixed to v:
+ * whether its theorem conditions hold (the certificate of an answer). */
+static bool fixed_run(ctx_t *c, eventb_method_t method, size_t pidx, const char *v) {
+  smt_term_t saved = c->mpar[pidx];
+  c->mpar[pidx] = value_term(c, v, c->m->params[pidx].type);
+  robust_run_t run = {0};
+  build_cells(c, &run, method);
+  bool works = true;
+  for (size_t i = 0; i < run.ncells && works; i++)
+    if (!run.cells[i].vacuous)
+      works = query(c, bad_states(c, &run.cells[i]), NULL, NULL, NULL, NULL) == SMT_UNSAT;
+  c->mpar[pidx] = saved;
+  return works;
+}
+
+static void certify(ctx_t *c, eventb_max_error_t *out, size_t pidx, const char *at, bool want) {
+  eventb_fixed_run_t *f = &out->certificate[out->ncertificates++];
+  f->at = xstrdup(at);
+  f->want = want;
+  f->works = fixed_run(c, out->method, pidx, at);
+  if (f->works != want && !c->res->unknown) {
+    c->res->error = true;
+    if (!c->res->reason)
+      c->res->reason =
+          xasprintf("the robustification built with %s = %s %s, but the parametric answer says it %s",
+                    out->parameter, at, f->works ? "works" : "fails", want ? "works" : "fails");
+  }
+}
+
+/* A value a little beyond v towards the root next (NULL: none), for a real
+ * parameter: v +- min(1/1000, |next - v| / 2). */
+static char *nearby(ctx_t *c, const char *v, const char *next, expr_kind_t dir) {
+  char *step = xstrdup("1/1000");
+  if (next) {
+    char *gap = q_text(c, EXPR_SUB, next, v), *half = q_text(c, EXPR_DIV, gap, dir == EXPR_ADD ? "2" : "-2");
+    if (smt_q_cmp(c->s, half, step) < 0) {
+      free(step);
+      step = half;
+      half = NULL;
+    }
+    free(gap);
+    free(half);
+  }
+  char *r = q_text(c, dir, v, step);
+  free(step);
+  return r;
+}
+
+/* The admissible values of model parameter pidx for run: the projection of
+ * the bad perceived states onto the parameter is eliminated (exists only),
+ * its atoms give the roots where admissibility can change, and plain checks
+ * at one value per piece between them decide; fixed-parameter runs at the
+ * supremum and next to it certify the answer. Returns the admissible set as
+ * a term (false when empty). */
+static smt_term_t max_error(ctx_t *c, const robust_run_t *run, size_t pidx, eventb_max_error_t *out) {
+  const eventb_model_t *m = c->m;
+  const eventb_param_t *par = &m->params[pidx];
+  VEC(smt_term_t) bound = {0}, proj = {0};
+  for (size_t i = 0; i < m->nvars; i++) VEC_PUSH(&bound, c->hat[i]);
+  for (size_t j = 0; j < m->nparams; j++)
+    if (j != pidx) VEC_PUSH(&bound, c->mpar[j]);
+  for (size_t i = 0; i < run->ncells; i++)
+    if (!run->cells[i].vacuous)
+      VEC_PUSH(&proj,
+               qe_exists(c, bound.data, bound.len, and2(c, c->mpar_ok, bad_states(c, &run->cells[i]))));
+  char **found = NULL;
+  size_t nfound = 0;
+  texts_t roots = {0};
+  if (!smt_linear_roots(c->s, smt_or(c->s, proj.data, proj.len), c->mpar[pidx], &found, &nfound)) {
+    c->res->error = true;
+    if (!c->res->reason) c->res->reason = xasprintf("cannot bound %s: %s", par->name, smt_error(c->s));
+  }
+  VEC_FREE(&bound);
+  VEC_FREE(&proj);
+  for (size_t i = 0; i < nfound; i++) add_root(c, &roots, found[i]);
+  free(found);
+  char buf[STRBUF_DOUBLE_SIZE];
+  if (par->has_min) add_root(c, &roots, q_text(c, EXPR_ADD, strbuf_double_text(par->min, buf), "0"));
+  if (par->has_max) add_root(c, &roots, q_text(c, EXPR_ADD, strbuf_double_text(par->max, buf), "0"));
+  pieces_t ps = {0}, iv = {0};
+  if (par->type.kind == TYPE_INT)
+    int_pieces(c, roots.data, roots.len, &ps);
+  else
+    real_pieces(c, roots.data, roots.len, &ps);
+  for (size_t i = 0; i < ps.len && !c->res->error; i++)
+    ps.data[i].works = works_at(c, run, pidx, ps.data[i].sample);
+  merge_pieces(&ps, &iv);
+  out->formula = intervals_text(par->name, &iv, false);
+  out->assume = intervals_text(par->name, &iv, true);
+  smt_term_t admissible = intervals_term(c, pidx, &iv);
+  out->found = iv.len > 0;
+  const piece_t *top = out->found ? &VEC_LAST(&iv) : NULL;
+  out->unbounded = top && !top->hi;
+  if (top && top->hi && !c->res->unknown && !c->res->error) {
+    out->value = xstrdup(top->hi);
+    out->attained = top->hi_closed;
+    out->number = strtod(top->hi, NULL);
+    char *slash = strchr(top->hi, '/');
+    if (slash) out->number /= strtod(slash + 1, NULL);
+    const char *next = NULL, *prev = top->lo;
+    for (size_t i = 0; i < roots.len && !next; i++)
+      if (smt_q_cmp(c->s, roots.data[i], top->hi) > 0) next = roots.data[i];
+    bool real = par->type.kind != TYPE_INT;
+    if (!out->attained) {
+      char *below = nearby(c, top->hi, prev, EXPR_SUB);
+      certify(c, out, pidx, below, true);
+      free(below);
+    }
+    certify(c, out, pidx, top->hi, out->attained);
+    if (!par->has_max || smt_q_cmp(c->s, top->hi, strbuf_double_text(par->max, buf)) < 0) {
+      char *above = real ? nearby(c, top->hi, next, EXPR_ADD) : q_text(c, EXPR_ADD, top->hi, "1");
+      certify(c, out, pidx, above, false);
+      free(above);
+    }
+  }
+  free_pieces(&iv);
+  for (size_t i = 0; i < roots.len; i++) free(roots.data[i]);
+  VEC_FREE(&roots);
+  return admissible;
 }
 
 /* ---- reporting the robustified events ---- */
@@ -696,14 +982,16 @@ static void report_events(ctx_t *c, const robust_run_t *run, smt_term_t extra) {
     eventb_revent_t *e = &out->events[out->nevents++];
     strbuf_t sb;
     strbuf_init(&sb);
-    for (size_t k = 0; k < cell->nu; k++) strbuf_printf(&sb, "%s%s", k ? "_and_" : "", m->ctrl[cell->u[k]].name);
+    for (size_t k = 0; k < cell->nu; k++)
+      strbuf_printf(&sb, "%s%s", k ? "_and_" : "", m->ctrl[cell->u[k]].name);
     e->name = strbuf_take(&sb);
     e->u = xcalloc(cell->nu + 1, sizeof *e->u);
     memcpy(e->u, cell->u, cell->nu * sizeof *e->u);
     e->nu = cell->nu;
     e->guard = term_text(c, cell->G);
     size_t np = 0;
-    for (size_t k = 0; k < cell->nu; k++) np += m->ctrl[cell->u[k]].nparams + (run->method == EVENTB_REPURPOSING);
+    for (size_t k = 0; k < cell->nu; k++)
+      np += m->ctrl[cell->u[k]].nparams + (run->method == EVENTB_REPURPOSING);
     e->param_names = xcalloc(np + 1, sizeof *e->param_names);
     e->param_types = xcalloc(np + 1, sizeof *e->param_types);
     strbuf_init(&sb);
@@ -763,6 +1051,7 @@ static void setup(ctx_t *c) {
       VEC_PUSH(&ok, smt_op(c->s, EXPR_LE, c->mpar[j], smt_real_text(c->s, buf), 0));
     }
   }
+  if (m->assume) VEC_PUSH(&ok, tr(c, m->assume, NULL, NULL, NULL));
   c->mpar_ok = smt_and(c->s, ok.data, ok.len);
   VEC_FREE(&ok);
   c->hat = arena_alloc(&c->arena, (m->nvars + 1) * sizeof *c->hat);
@@ -772,10 +1061,20 @@ static void setup(ctx_t *c) {
   }
 }
 
-static bool better(const eventb_max_error_t *a, const eventb_max_error_t *b) {
+/* Unbounded beats bounded beats none; then the larger value, then attained. */
+static bool better(ctx_t *c, const eventb_max_error_t *a, const eventb_max_error_t *b) {
   if (a->unbounded != b->unbounded) return a->unbounded;
   if (a->found != b->found) return a->found;
-  return a->found && a->number > b->number;
+  if (!a->value || !b->value) return a->value != NULL;
+  int cmp = smt_q_cmp(c->s, a->value, b->value);
+  return cmp > 0 || (cmp == 0 && a->attained && !b->attained);
+}
+
+static void free_max_error(eventb_max_error_t *me) {
+  free(me->value);
+  free(me->formula);
+  free(me->assume);
+  for (size_t i = 0; i < me->ncertificates; i++) free(me->certificate[i].at);
 }
 
 static void robustify(ctx_t *c) {
@@ -795,30 +1094,27 @@ static void robustify(ctx_t *c) {
     for (size_t k = first; k < last; k++) {
       build_cells(c, &runs[k], methods[k]);
       eventb_max_error_t me = {.ran = true, .parameter = m->params[pidx].name, .method = methods[k]};
-      search_max(c, error_condition(c, &runs[k]), pidx, &me);
-      if (!chosen || better(&me, &best)) {
-        free(best.value);
-        free(best.formula);
+      smt_term_t admissible = max_error(c, &runs[k], pidx, &me);
+      if (!chosen || better(c, &me, &best)) {
+        free_max_error(&best);
         best = me;
         chosen = &runs[k];
+        extra = admissible;
       } else {
-        free(me.value);
-        free(me.formula);
+        free_max_error(&me);
       }
     }
     res->max_error = best;
-    if (best.found && !best.unbounded)
-      extra = smt_op(c->s, EXPR_LE, c->mpar[pidx], value_term(c, best.value, m->params[pidx].type), 0);
-    else if (!best.found)
-      extra = smt_bool(c->s, false);
     if (theorem_check(c, chosen, extra) && best.found) res->robust.method = chosen->method;
   } else {
     for (size_t k = first; k < last && !chosen; k++) {
       build_cells(c, &runs[k], methods[k]);
       if (theorem_check(c, &runs[k], extra)) chosen = &runs[k];
     }
-    if (chosen) res->robust.method = chosen->method;
-    else chosen = &runs[last - 1];
+    if (chosen)
+      res->robust.method = chosen->method;
+    else
+      chosen = &runs[last - 1];
   }
   if (res->robust.method != EVENTB_NONE) {
     report_events(c, chosen, extra);
@@ -872,6 +1168,8 @@ void eventb_result_free(eventb_result_t *res) {
   free(res->robust.vacuous);
   free(res->max_error.value);
   free(res->max_error.formula);
+  free(res->max_error.assume);
+  for (size_t i = 0; i < res->max_error.ncertificates; i++) free(res->max_error.certificate[i].at);
   for (size_t i = 0; i < res->nhat_names; i++) free(res->hat_names[i]);
   free(res->hat_names);
   free(res->reason);
