@@ -34,6 +34,11 @@ static eventb_method_t parse_method(const char *s) {
 
 static int write_model(cli_ctx_t *ctx, const eventb_model_t *m, const eventb_result_t *res,
                        const char *path) {
+  if (res->robust.refused) {
+    fprintf(ctx->err, "ismv: error: no model written to '%s': the original model fails its %s check\n", path,
+            res->robust.refused);
+    return CLI_EXIT_VIOLATION;
+  }
   if (res->robust.method == EVENTB_NONE || !res->robust.ran) {
     fprintf(ctx->err, "ismv: error: no robustified model to write to '%s'\n", path);
     return CLI_EXIT_VIOLATION;

@@ -54,7 +54,14 @@ static char *render_text(const eventb_model_t *m, const eventb_result_t *res) {
   }
   const eventb_robust_t *r = &res->robust;
   if (r->ran) {
-    strbuf_printf(&sb, "robustification: %s", eventb_method_name(r->method));
+    if (r->refused)
+      strbuf_printf(
+          &sb,
+          "robustification: refused: the model fails its %s check (robustification needs invariant, "
+          "feasibility and partitioning to hold)",
+          r->refused);
+    else
+      strbuf_printf(&sb, "robustification: %s", eventb_method_name(r->method));
     if (r->method != EVENTB_NONE) strbuf_printf(&sb, ", %zu events, %zu vacuous", r->nevents, r->nvacuous);
     strbuf_putc(&sb, '\n');
     for (size_t i = 0; i < r->nevents; i++) {
@@ -145,6 +152,10 @@ static void json_check(strbuf_t *sb, const eventb_check_t *c) {
 static void json_robust(strbuf_t *sb, const eventb_model_t *m, const eventb_robust_t *r) {
   strbuf_puts(sb, ",\n  \"robustification\": {\"method\": ");
   strbuf_json_string(sb, eventb_method_name(r->method));
+  if (r->refused) {
+    strbuf_puts(sb, ", \"refused\": ");
+    strbuf_json_string(sb, r->refused);
+  }
   strbuf_puts(sb, ", \"events\": [");
   for (size_t i = 0; i < r->nevents; i++) {
     const eventb_revent_t *e = &r->events[i];

@@ -1124,6 +1124,13 @@ static void robustify(ctx_t *c) {
   }
 }
 
+static const eventb_check_t *find_check(const ctx_t *c, const char *name) {
+  for (size_t i = 0; i < c->checks.len; i++)
+    if (strcmp(c->checks.data[i].name, name) == 0) return &c->checks.data[i];
+  assert(!"no such check");
+  return NULL;
+}
+
 void eventb_analyse(const eventb_model_t *m, const eventb_options_t *opt, eventb_result_t *res) {
   memset(res, 0, sizeof *res);
   ctx_t c = {.m = m, .opt = opt, .res = res};
@@ -1136,7 +1143,19 @@ void eventb_analyse(const eventb_model_t *m, const eventb_options_t *opt, eventb
   check_partitioning(&c);
   if (m->has_uncertainty) {
     check_injected(&c);
-    robustify(&c);
+    /* Robustification keeps the original's guards and actions: it is only
+     * claimed for a model whose own checks hold. */
+    static const char *const required[] = {"invariant", "feasibility", "partitioning"};
+    for (size_t i = 0; i < 3 && !res->robust.refused; i++)
+      if (find_check(&c, required[i])->verdict != EVENTB_HOLDS) res->robust.refused = required[i];
+    if (res->robust.refused) {
+      res->robust.ran = true;
+      res->robust.method = EVENTB_NONE;
+      res->robust.events = xcalloc(1, sizeof *res->robust.events);
+      res->robust.vacuous = xcalloc(1, sizeof *res->robust.vacuous);
+    } else {
+      robustify(&c);
+    }
   }
   res->checks = c.checks.data;
   res->nchecks = c.checks.len;

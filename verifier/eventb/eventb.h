@@ -54,6 +54,8 @@ typedef struct {
 
 typedef struct {
   bool ran;                /* an uncertainty was given and injection was analysed */
+  const char *refused;     /* the first of invariant, feasibility, partitioning that does not hold
+                              (robustification not attempted), or NULL */
   eventb_method_t method;  /* the robustification reported (EVENTB_NONE: none succeeded) */
   eventb_revent_t *events; /* non-vacuous events of the chosen method */
   size_t nevents;
