@@ -41,6 +41,11 @@ static void put_subset(strbuf_t *sb, const eventb_model_t *m, const int *u, size
   strbuf_putc(sb, json ? ']' : '}');
 }
 
+static bool refused_unknown(const eventb_result_t *res) {
+  const eventb_check_t *c = eventb_find_check(res, res->robust.refused);
+  return c && c->verdict == EVENTB_UNKNOWN;
+}
+
 static char *render_text(const eventb_model_t *m, const eventb_result_t *res) {
   strbuf_t sb;
   strbuf_init(&sb);
@@ -55,11 +60,11 @@ static char *render_text(const eventb_model_t *m, const eventb_result_t *res) {
   const eventb_robust_t *r = &res->robust;
   if (r->ran) {
     if (r->refused)
-      strbuf_printf(
-          &sb,
-          "robustification: refused: the model fails its %s check (robustification needs invariant, "
-          "feasibility and partitioning to hold)",
-          r->refused);
+      strbuf_printf(&sb,
+                    "robustification: refused: %s %s check (robustification needs invariant, feasibility and "
+                    "partitioning)",
+                    refused_unknown(res) ? "the solver could not decide the model's" : "the model fails its",
+                    r->refused);
     else
       strbuf_printf(&sb, "robustification: %s", eventb_method_name(r->method));
     if (r->method != EVENTB_NONE) strbuf_printf(&sb, ", %zu events, %zu vacuous", r->nevents, r->nvacuous);
