@@ -67,7 +67,8 @@ static char *render_text(const eventb_model_t *m, const eventb_result_t *res) {
                     r->refused);
     else
       strbuf_printf(&sb, "robustification: %s", eventb_method_name(r->method));
-    if (r->method != EVENTB_NONE) strbuf_printf(&sb, ", %zu events, %zu vacuous", r->nevents, r->nvacuous);
+    if (r->method != EVENTB_NONE)
+      strbuf_printf(&sb, ", %zu events, %llu vacuous", r->nevents, r->nvacuous_all);
     strbuf_putc(&sb, '\n');
     for (size_t i = 0; i < r->nevents; i++) {
       const eventb_revent_t *e = &r->events[i];
@@ -84,6 +85,9 @@ static char *render_text(const eventb_model_t *m, const eventb_result_t *res) {
       put_subset(&sb, m, r->vacuous[i], m->nctrl, false);
       strbuf_putc(&sb, '\n');
     }
+    if (r->nvacuous_all > r->nvacuous)
+      strbuf_printf(&sb, "  %llu more vacuous subsets, not listed (more than %d controller events)\n",
+                    r->nvacuous_all - r->nvacuous, EVENTB_LIST_VACUOUS);
   }
   const eventb_max_error_t *me = &res->max_error;
   if (me->ran) {
@@ -186,7 +190,7 @@ static void json_robust(strbuf_t *sb, const eventb_model_t *m, const eventb_robu
     if (i) strbuf_puts(sb, ", ");
     put_subset(sb, m, r->vacuous[i], m->nctrl, true);
   }
-  strbuf_puts(sb, "]}");
+  strbuf_printf(sb, "], \"vacuous_count\": %llu}", r->nvacuous_all);
 }
 
 static char *render_json(const eventb_model_t *m, const eventb_result_t *res) {

@@ -1,6 +1,7 @@
 #include "verifier/eventb/eventb.h"
 
 #include <assert.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,10 +40,10 @@ typedef struct {
 
 /* One compartment u of a robustification. */
 typedef struct {
+  uint64_t mask; /* u as a bit set of controller events */
   int *u;
   size_t nu;
-  smt_term_t U; /* the perceived states whose potential true states enable exactly u */
-  bool vacuous;
+  smt_term_t U;    /* the perceived states whose potential true states enable exactly u */
   smt_term_t G;    /* robustified guard over hat, parameters and model parameters */
   smt_term_t Ex;   /* exists parameters. G */
   smt_term_t **p;  /* p[k]: parameters of original event u[k] */
@@ -378,28 +379,6 @@ static smt_term_t *bound_buf(ctx_t *c) {
   return arena_alloc(&c->arena, (c->m->nvars + 1) * sizeof(smt_term_t));
 }
 
-/* u = { idx(t) | t in eps(hat) }: every potential true state enables an
- * event of u, and each event of u is enabled by one of them. */
-static smt_term_t compartment(ctx_t *c, const int *u, size_t nu) {
-  const eventb_model_t *m = c->m;
-  smt_term_t *b = bound_buf(c);
-  size_t nb;
-  smt_term_t *t = tilde_of(c, c->hat, b, &nb);
-  VEC(smt_term_t) parts = {0}, en = {0};
-  for (size_t k = 0; k < nu; k++) VEC_PUSH(&en, enabled(c, &m->ctrl[u[k]], t));
-  VEC_PUSH(&parts, qe_forall(c, b, nb, implies(c, eps(c, t, c->hat), smt_or(c->s, en.data, en.len))));
-  for (size_t k = 0; k < nu; k++) {
-    smt_term_t *b2 = bound_buf(c);
-    size_t nb2;
-    smt_term_t *t2 = tilde_of(c, c->hat, b2, &nb2);
-    VEC_PUSH(&parts, qe_exists(c, b2, nb2, and2(c, eps(c, t2, c->hat), enabled(c, &m->ctrl[u[k]], t2))));
-  }
-  smt_term_t r = smt_simplify(c->s, smt_and(c->s, parts.data, parts.len));
-  VEC_FREE(&parts);
-  VEC_FREE(&en);
-  return r;
-}
-
 /* Fig. 7, lines 11-13: each p_i in par_i(hat), and the actions share a next
  * state from every potential true state. */
 static smt_term_t guard_preserving(ctx_t *c, const cell_t *cell) {
@@ -499,7 +478,7 @@ static void make_cell_params(ctx_t *c, cell_t *cell, bool with_use) {
   }
 }
 
-static int popcount(unsigned x) {
+static int popcount(uint64_t x) {
   int n = 0;
   for (; x; x &= x - 1) n++;
   return n;
@@ -507,9 +486,9 @@ static int popcount(unsigned x) {
 
 /* Subsets by size, then lexicographically by their indices. */
 static int cmp_masks(const void *a, const void *b) {
-  unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
   if (popcount(x) != popcount(y)) return popcount(x) - popcount(y);
-  for (unsigned bit = 1; bit; bit <<= 1)
+  for (uint64_t bit = 1; bit; bit <<= 1)
     if ((x & bit) != (y & bit)) return (x & bit) ? -1 : 1;
   return 0;
 }
@@ -518,23 +497,59 @@ static bool is_vacuous(ctx_t *c, const cell_t *cell, smt_term_t extra) {
   return query(c, and2(c, and2(c, dom(c, c->hat), extra), cell->U), NULL, NULL, NULL, NULL) == SMT_UNSAT;
 }
 
+/* The realised compartments, from the solver: reach_i(hat) says that some
+ * potential true state enables event i. A model of the perceived states not
+ * yet covered gives one compartment u = {i | reach_i holds there}, which is
+ * then blocked; the loop ends when every perceived state is covered. As the
+ * original is partitioned (robustify runs only then), every potential true
+ * state enables exactly one event, so U_u is the cube "reach_i exactly for
+ * i in u" and the cost follows the compartments that exist, not 2^n. */
+static smt_term_t cube(ctx_t *c, const smt_term_t *reach, uint64_t mask) {
+  VEC(smt_term_t) lits = {0};
+  for (size_t i = 0; i < c->m->nctrl; i++) VEC_PUSH(&lits, mask >> i & 1 ? reach[i] : not1(c, reach[i]));
+  smt_term_t r = smt_and(c->s, lits.data, lits.len);
+  VEC_FREE(&lits);
+  return r;
+}
+
 static void build_cells(ctx_t *c, robust_run_t *run, eventb_method_t method) {
   const eventb_model_t *m = c->m;
-  size_t n = m->nctrl, count = ((size_t)1 << n) - 1;
-  unsigned *masks = xmalloc(count * sizeof *masks);
-  for (size_t i = 0; i < count; i++) masks[i] = (unsigned)(i + 1);
-  qsort(masks, count, sizeof *masks, cmp_masks);
+  size_t n = m->nctrl;
+  smt_term_t *reach = arena_alloc(&c->arena, (n + 1) * sizeof *reach);
+  for (size_t i = 0; i < n; i++) {
+    smt_term_t *b = bound_buf(c);
+    size_t nb;
+    smt_term_t *t = tilde_of(c, c->hat, b, &nb);
+    reach[i] = qe_exists(c, b, nb, and2(c, eps(c, t, c->hat), enabled(c, &m->ctrl[i], t)));
+  }
+  VEC(uint64_t) masks = {0};
+  smt_push(c->s);
+  smt_assert(c->s, and2(c, c->mpar_ok, dom(c, c->hat)));
+  for (;;) {
+    smt_result_t r = smt_check(c->s, NULL, 0);
+    if (r == SMT_UNKNOWN) note_unknown(c);
+    if (r != SMT_SAT) break;
+    uint64_t mask = 0;
+    for (size_t i = 0; i < n; i++) {
+      bool b = false;
+      if (smt_model_bool(c->s, reach[i], &b) && b) mask |= (uint64_t)1 << i;
+    }
+    if (mask) VEC_PUSH(&masks, mask); /* 0: an empty uncertainty interval, no true state to act on */
+    smt_assert(c->s, not1(c, cube(c, reach, mask)));
+  }
+  smt_pop(c->s, 1);
+  qsort(masks.data, masks.len, sizeof *masks.data, cmp_masks);
   run->method = method;
-  run->ncells = count;
-  run->cells = arena_alloc(&c->arena, count * sizeof *run->cells);
-  for (size_t i = 0; i < count; i++) {
+  run->ncells = masks.len;
+  run->cells = arena_alloc(&c->arena, (masks.len + 1) * sizeof *run->cells);
+  for (size_t i = 0; i < masks.len; i++) {
     cell_t *cell = &run->cells[i];
+    *cell = (cell_t){0};
+    cell->mask = masks.data[i];
     cell->u = arena_alloc(&c->arena, (n + 1) * sizeof *cell->u);
     for (size_t k = 0; k < n; k++)
-      if (masks[i] & (1u << k)) cell->u[cell->nu++] = (int)k;
-    cell->U = compartment(c, cell->u, cell->nu);
-    cell->vacuous = is_vacuous(c, cell, smt_bool(c->s, true));
-    if (cell->vacuous) continue;
+      if (masks.data[i] >> k & 1) cell->u[cell->nu++] = (int)k;
+    cell->U = cube(c, reach, masks.data[i]);
     make_cell_params(c, cell, method == EVENTB_REPURPOSING);
     cell->G = method == EVENTB_PRESERVING ? guard_preserving(c, cell) : guard_repurposing(c, cell);
     VEC(smt_term_t) all = {0};
@@ -545,7 +560,7 @@ static void build_cells(ctx_t *c, robust_run_t *run, eventb_method_t method) {
     cell->Ex = qe_exists(c, all.data, all.len, cell->G);
     VEC_FREE(&all);
   }
-  free(masks);
+  VEC_FREE(&masks);
 }
 
 static char *subset_text(ctx_t *c, const cell_t *cell) {
@@ -570,7 +585,6 @@ static bool theorem_check(ctx_t *c, const robust_run_t *run, smt_term_t extra) {
   wit_model_params(c, &w);
   for (size_t i = 0; i < run->ncells; i++) {
     const cell_t *cell = &run->cells[i];
-    if (cell->vacuous) continue;
     char *u = subset_text(c, cell);
     char *detail =
         xasprintf("the controller is unsure between %s and no parameters satisfy the robustified guard", u);
@@ -638,8 +652,7 @@ static bool works_at(ctx_t *c, const robust_run_t *run, size_t pidx, const char 
   smt_term_t at = smt_op(c->s, EXPR_EQ, c->mpar[pidx], value_term(c, v, c->m->params[pidx].type), 0);
   if (query(c, at, NULL, NULL, NULL, NULL) != SMT_SAT) return false; /* outside the declared bounds */
   for (size_t i = 0; i < run->ncells; i++)
-    if (!run->cells[i].vacuous &&
-        query(c, and2(c, at, bad_states(c, &run->cells[i])), NULL, NULL, NULL, NULL) != SMT_UNSAT)
+    if (query(c, and2(c, at, bad_states(c, &run->cells[i])), NULL, NULL, NULL, NULL) != SMT_UNSAT)
       return false;
   return true;
 }
@@ -817,8 +830,7 @@ static bool fixed_run(ctx_t *c, eventb_method_t method, size_t pidx, const char 
   build_cells(c, &run, method);
   bool works = true;
   for (size_t i = 0; i < run.ncells && works; i++)
-    if (!run.cells[i].vacuous)
-      works = query(c, bad_states(c, &run.cells[i]), NULL, NULL, NULL, NULL) == SMT_UNSAT;
+    works = query(c, bad_states(c, &run.cells[i]), NULL, NULL, NULL, NULL) == SMT_UNSAT;
   c->mpar[pidx] = saved;
   return works;
 }
@@ -870,9 +882,7 @@ static smt_term_t max_error(ctx_t *c, const robust_run_t *run, size_t pidx, even
   for (size_t j = 0; j < m->nparams; j++)
     if (j != pidx) VEC_PUSH(&bound, c->mpar[j]);
   for (size_t i = 0; i < run->ncells; i++)
-    if (!run->cells[i].vacuous)
-      VEC_PUSH(&proj,
-               qe_exists(c, bound.data, bound.len, and2(c, c->mpar_ok, bad_states(c, &run->cells[i]))));
+    VEC_PUSH(&proj, qe_exists(c, bound.data, bound.len, and2(c, c->mpar_ok, bad_states(c, &run->cells[i]))));
   char **found = NULL;
   size_t nfound = 0;
   texts_t roots = {0};
@@ -965,20 +975,50 @@ static void put_eps_next(ctx_t *c, strbuf_t *sb) {
   }
 }
 
+static int *subset_of_mask(uint64_t mask, size_t n) {
+  int *u = xcalloc(n + 1, sizeof *u), k = 0;
+  for (size_t i = 0; i < n; i++)
+    if (mask >> i & 1) u[k++] = (int)i;
+  u[k] = -1;
+  return u;
+}
+
+/* The vacuous subsets: those no perceived state realises (listed only for
+ * at most EVENTB_LIST_VACUOUS controller events, else only counted), and
+ * realised ones the max-error condition excludes; by size, then indices. */
+static void report_vacuous(ctx_t *c, const robust_run_t *run, const bool *excluded) {
+  size_t n = c->m->nctrl;
+  eventb_robust_t *out = &c->res->robust;
+  VEC(uint64_t) list = {0};
+  out->nvacuous_all = (n >= 64 ? UINT64_MAX : ((uint64_t)1 << n) - 1) - run->ncells;
+  if (n <= EVENTB_LIST_VACUOUS) {
+    for (uint64_t mask = 1; mask < (uint64_t)1 << n; mask++) {
+      bool realised = false;
+      for (size_t i = 0; i < run->ncells && !realised; i++) realised = run->cells[i].mask == mask;
+      if (!realised) VEC_PUSH(&list, mask);
+    }
+  }
+  for (size_t i = 0; i < run->ncells; i++)
+    if (excluded[i]) {
+      VEC_PUSH(&list, run->cells[i].mask);
+      out->nvacuous_all++;
+    }
+  qsort(list.data, list.len, sizeof *list.data, cmp_masks);
+  out->vacuous = xcalloc(list.len + 1, sizeof *out->vacuous);
+  for (size_t i = 0; i < list.len; i++) out->vacuous[out->nvacuous++] = subset_of_mask(list.data[i], n);
+  VEC_FREE(&list);
+}
+
 static void report_events(ctx_t *c, const robust_run_t *run, smt_term_t extra) {
   const eventb_model_t *m = c->m;
   eventb_robust_t *out = &c->res->robust;
   out->events = xcalloc(run->ncells + 1, sizeof *out->events);
-  out->vacuous = xcalloc(run->ncells + 1, sizeof *out->vacuous);
+  bool *excluded = xcalloc(run->ncells + 1, sizeof *excluded);
+  for (size_t i = 0; i < run->ncells; i++) excluded[i] = is_vacuous(c, &run->cells[i], extra);
+  report_vacuous(c, run, excluded);
   for (size_t i = 0; i < run->ncells; i++) {
     const cell_t *cell = &run->cells[i];
-    if (cell->vacuous || is_vacuous(c, cell, extra)) {
-      int *u = xcalloc(cell->nu + 1, sizeof *u);
-      memcpy(u, cell->u, cell->nu * sizeof *u);
-      u[cell->nu] = -1;
-      out->vacuous[out->nvacuous++] = u;
-      continue;
-    }
+    if (excluded[i]) continue;
     eventb_revent_t *e = &out->events[out->nevents++];
     strbuf_t sb;
     strbuf_init(&sb);
@@ -1017,6 +1057,7 @@ static void report_events(ctx_t *c, const robust_run_t *run, smt_term_t extra) {
     put_eps_next(c, &sb);
     e->action = strbuf_take(&sb);
   }
+  free(excluded);
 }
 
 /* ---- the whole analysis ---- */

@@ -13,6 +13,9 @@
 
 #include "verifier/eventb/eventb_model.h"
 
+/* Up to this many controller events, the vacuous subsets are listed. */
+#define EVENTB_LIST_VACUOUS 6
+
 typedef enum { EVENTB_AUTO, EVENTB_PRESERVING, EVENTB_REPURPOSING, EVENTB_NONE } eventb_method_t;
 typedef enum { EVENTB_HOLDS, EVENTB_FAILS, EVENTB_UNKNOWN } eventb_verdict_t;
 
@@ -59,8 +62,11 @@ typedef struct {
   eventb_method_t method;  /* the robustification reported (EVENTB_NONE: none succeeded) */
   eventb_revent_t *events; /* non-vacuous events of the chosen method */
   size_t nevents;
-  int **vacuous; /* subsets u (each -1 terminated) whose events are vacuous */
+  int **vacuous; /* subsets u (each -1 terminated) whose events are vacuous: all of them when
+                    there are at most EVENTB_LIST_VACUOUS controller events, else only those
+                    the max-error condition excludes */
   size_t nvacuous;
+  unsigned long long nvacuous_all; /* vacuous subsets in all, listed or not */
 } eventb_robust_t;
 
 /* One robustification built from scratch with the parameter fixed to a

@@ -379,11 +379,12 @@ eventb_model_t *eventb_load(const char *path, diag_list_t *diags) {
   if ((n = ydoc_get(root, "controller")) && n->kind == YNODE_SEQ && n->len == 0)
     diag_error(diags, n->loc, "a model needs at least one controller event");
   load_uncertainty(&l, unc);
-  if (m->has_uncertainty && m->nctrl > 12)
-    diag_error(diags, ydoc_get(root, "controller")->loc,
-               "robustification builds an event for each of the 2^n - 1 subsets of the %zu controller "
-               "events; at most 12 are supported",
-               m->nctrl);
+  if (m->has_uncertainty && m->nctrl > EVENTB_MAX_CTRL)
+    diag_error(
+        diags, ydoc_get(root, "controller")->loc,
+        "robustification represents a compartment as a set of controller events; at most %d are supported, "
+        "not %zu",
+        EVENTB_MAX_CTRL, m->nctrl);
   load_options(&l, ydoc_get(root, "eventb"));
   if ((n = ydoc_get(root, "expect"))) m->expect = n;
   if (diags->errors + diags->dropped > errors_before) {

@@ -16,6 +16,9 @@
 
 /* Symbol ids in expressions: variables are 0..nvars-1, model parameters
  * nvars..nvars+nparams-1, an event's parameters from EVENTB_PARAM_BASE(m). */
+/* Controller events of a model with an uncertainty: a compartment is a 64-bit set. */
+#define EVENTB_MAX_CTRL 62
+
 #define EVENTB_PARAM_BASE(m) ((int)((m)->nvars + (m)->nparams))
 
 typedef struct {
