@@ -110,6 +110,16 @@ typedef bool (*smt_leaf_fn)(void *ctx, const char *const_name, smt_leaf_t *out);
  * frees), or NULL (with smt_error set) when t uses something the language
  * cannot express: quantifiers, integer div/mod, to_int, unknown constants. */
 char *smt_to_text(smt_t *s, smt_term_t t, smt_leaf_fn leaf, void *ctx);
+/* A readable equivalent of the quantifier-free t where `given` holds, in the
+ * syntax of smt_to_text: a disjunction of conjunctions found by the solver
+ * (a model of t, its atoms' truth values, then every literal dropped that the
+ * rest does not need to imply t; the conjunction is blocked and the next
+ * model sought), each conjunction with the bounds on one numeric constant
+ * merged into an interval ("27 <= temp_hat and temp_hat <= 32") before the
+ * other literals. Caller frees. NULL (nothing printed) when t has more than
+ * max_cubes conjunctions, an atom the language lacks, or a check is unknown:
+ * the caller falls back to smt_to_text. Uses the solver (push/pop). */
+char *smt_to_readable_text(smt_t *s, smt_term_t t, smt_term_t given, size_t max_cubes, smt_leaf_fn leaf, void *ctx);
 /* The solver name of a constant made with smt_const (caller frees). */
 char *smt_name(smt_t *s, smt_term_t constant);
 

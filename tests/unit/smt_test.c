@@ -106,8 +106,41 @@ static void test_rationals(void) {
   smt_delete(s);
 }
 
+static bool leaf_name(void *ctx, const char *name, smt_leaf_t *out) {
+  (void)ctx;
+  out->text = name[0] == 'x' ? "x" : "y";
+  return true;
+}
+
+/* Readable text: bounds on one form merged into an interval, a covered
+ * conjunction dropped, a disjunction in parentheses. */
+static void test_readable(void) {
+  smt_t *s = smt_new(NULL);
+  smt_term_t x = smt_const(s, "x", SMT_SORT_INT), y = smt_const(s, "y", SMT_SORT_INT);
+  smt_term_t t = smt_op(s, EXPR_AND, smt_op(s, EXPR_NOT, smt_op(s, EXPR_LT, x, smt_int(s, 3), 0), 0, 0),
+                        smt_op(s, EXPR_NOT, smt_op(s, EXPR_GT, x, smt_int(s, 7), 0), 0, 0), 0);
+  t = smt_op(s, EXPR_AND, t, smt_op(s, EXPR_LE, smt_op(s, EXPR_ADD, x, y, 0), smt_int(s, 4), 0), 0);
+  char *text = smt_to_readable_text(s, t, smt_bool(s, true), 8, leaf_name, NULL);
+  CHECK_STREQ(text, "3 <= x and x <= 7 and x + y <= 4");
+  free(text);
+  /* x < 3 or (x < 2 and y > 0) is x < 3, an integer bound */
+  smt_term_t u = smt_op(s, EXPR_OR, smt_op(s, EXPR_LT, x, smt_int(s, 3), 0),
+                        smt_op(s, EXPR_AND, smt_op(s, EXPR_LT, x, smt_int(s, 2), 0), smt_op(s, EXPR_GT, y, smt_int(s, 0), 0), 0), 0);
+  text = smt_to_readable_text(s, u, smt_bool(s, true), 8, leaf_name, NULL);
+  CHECK_STREQ(text, "x <= 2");
+  free(text);
+  /* where y >= 10 holds, x <= 4 - y or x >= 20 is ... or ... */
+  smt_term_t v = smt_op(s, EXPR_OR, smt_op(s, EXPR_LE, smt_op(s, EXPR_ADD, x, y, 0), smt_int(s, 4), 0),
+                        smt_op(s, EXPR_GE, x, smt_int(s, 20), 0), 0);
+  text = smt_to_readable_text(s, v, smt_op(s, EXPR_GE, y, smt_int(s, 10), 0), 8, leaf_name, NULL);
+  CHECK(text && strstr(text, ") or (") && strstr(text, "20 <= x") && strstr(text, "x + y <= 4"));
+  free(text);
+  smt_delete(s);
+}
+
 int main(void) {
   test_basic();
+  test_readable();
   test_rationals();
   test_real_constants();
   test_qe();

@@ -624,6 +624,35 @@ static char *term_text(ctx_t *c, smt_term_t t) {
   return text;
 }
 
+/* A formula as readable text where `given` holds (solver-found
+ * disjunction, interval bounds; see smt_to_readable_text), in parentheses
+ * when it is a disjunction; NULL when it cannot be made readable. */
+static char *readable(ctx_t *c, smt_term_t t, smt_term_t given) {
+  char *text = smt_to_readable_text(c->s, t, given, 32, leaf_lookup, c);
+  if (text && strstr(text, ") or (")) {
+    char *wrapped = xasprintf("(%s)", text);
+    free(text);
+    text = wrapped;
+  }
+  return text;
+}
+
+/* A robustified guard as text: its compartment U, then what else the guard
+ * asks for where U holds; the simplified term when that cannot be had. */
+static char *guard_text(ctx_t *c, const cell_t *cell, smt_term_t given) {
+  char *where = readable(c, cell->U, given);
+  char *rest = where ? readable(c, cell->G, and2(c, given, cell->U)) : NULL;
+  if (!where || !rest) {
+    free(where);
+    free(rest);
+    return term_text(c, cell->G);
+  }
+  char *text = strcmp(rest, "true") == 0 ? xstrdup(where) : xasprintf("%s and %s", where, rest);
+  free(where);
+  free(rest);
+  return text;
+}
+
 static smt_term_t value_term(ctx_t *c, const char *exact, type_t t) {
   return t.kind == TYPE_INT ? smt_int(c->s, strtoll(exact, NULL, 10)) : smt_real_text(c->s, exact);
 }
@@ -1028,7 +1057,7 @@ static void report_events(ctx_t *c, const robust_run_t *run, smt_term_t extra) {
     e->u = xcalloc(cell->nu + 1, sizeof *e->u);
     memcpy(e->u, cell->u, cell->nu * sizeof *e->u);
     e->nu = cell->nu;
-    e->guard = term_text(c, cell->G);
+    e->guard = guard_text(c, cell, and2(c, and2(c, dom(c, c->hat), c->mpar_ok), extra));
     size_t np = 0;
     for (size_t k = 0; k < cell->nu; k++)
       np += m->ctrl[cell->u[k]].nparams + (run->method == EVENTB_REPURPOSING);
@@ -1077,6 +1106,12 @@ static void setup(ctx_t *c) {
     }
     res->hat_names[i] = name;
   }
+  /* The perceived state first: readable guards order constants by creation. */
+  c->hat = arena_alloc(&c->arena, (m->nvars + 1) * sizeof *c->hat);
+  for (size_t i = 0; i < m->nvars; i++) {
+    const char *name = m->vars[i].uncertain ? res->hat_names[i] : m->vars[i].name;
+    c->hat[i] = fresh(c, name, m->vars[i].type, name);
+  }
   c->mpar = arena_alloc(&c->arena, (m->nparams + 1) * sizeof *c->mpar);
   VEC(smt_term_t) ok = {0};
   for (size_t j = 0; j < m->nparams; j++) {
@@ -1095,11 +1130,6 @@ static void setup(ctx_t *c) {
   if (m->assume) VEC_PUSH(&ok, tr(c, m->assume, NULL, NULL, NULL));
   c->mpar_ok = smt_and(c->s, ok.data, ok.len);
   VEC_FREE(&ok);
-  c->hat = arena_alloc(&c->arena, (m->nvars + 1) * sizeof *c->hat);
-  for (size_t i = 0; i < m->nvars; i++) {
-    const char *name = m->vars[i].uncertain ? res->hat_names[i] : m->vars[i].name;
-    c->hat[i] = fresh(c, name, m->vars[i].type, name);
-  }
 }
 
 /* Unbounded beats bounded beats none; then the larger value, then attained. */
