@@ -61,6 +61,8 @@ static int verdict_code(const eventb_model_t *m, const eventb_result_t *res) {
   static const char *const required[] = {"invariant", "feasibility", "partitioning"};
   for (size_t i = 0; i < 3; i++)
     if (eventb_find_check(res, required[i])->verdict != EVENTB_HOLDS) return CLI_EXIT_VIOLATION;
+  const eventb_check_t *wd = eventb_find_check(res, "well-definedness");
+  if (wd && wd->verdict != EVENTB_HOLDS) return CLI_EXIT_VIOLATION;
   if (m->has_uncertainty && res->robust.method == EVENTB_NONE) return CLI_EXIT_VIOLATION;
   return CLI_EXIT_OK;
 }

@@ -54,9 +54,18 @@ static char *render_text(const eventb_model_t *m, const eventb_result_t *res) {
                 m->nctrl == 1 ? "" : "s");
   for (size_t i = 0; i < res->nchecks; i++) {
     const eventb_check_t *c = &res->checks[i];
-    strbuf_printf(&sb, "%s: %s\n", c->name, verdict_text(c->verdict));
+    strbuf_printf(&sb, "%s: %s", c->name, verdict_text(c->verdict));
+    if (c->po && c->label)
+      strbuf_printf(&sb, " (%s)", c->label);
+    else if (c->po)
+      strbuf_printf(&sb, " (%s: %zu proof obligation%s)", c->po, c->obligations,
+                    c->obligations == 1 ? "" : "s");
+    strbuf_putc(&sb, '\n');
     if (c->verdict == EVENTB_FAILS) text_witness(&sb, c);
   }
+  for (size_t i = 0; i < res->ndead_events; i++)
+    strbuf_printf(&sb, "warning: event %s is dead: its guard holds in no state of the invariant\n",
+                  res->dead_events[i]);
   const eventb_robust_t *r = &res->robust;
   if (r->ran) {
     if (r->refused)
@@ -129,6 +138,15 @@ static void json_check(strbuf_t *sb, const eventb_check_t *c) {
                 c->verdict == EVENTB_HOLDS   ? "true"
                 : c->verdict == EVENTB_FAILS ? "false"
                                              : "null");
+  if (c->po) {
+    strbuf_puts(sb, ", \"po\": ");
+    strbuf_json_string(sb, c->po);
+    strbuf_printf(sb, ", \"obligations\": %zu", c->obligations);
+  }
+  if (c->label) {
+    strbuf_puts(sb, ", \"label\": ");
+    strbuf_json_string(sb, c->label);
+  }
   if (c->verdict == EVENTB_FAILS) {
     strbuf_puts(sb, ", \"event\": ");
     if (c->event)
@@ -203,7 +221,12 @@ static char *render_json(const eventb_model_t *m, const eventb_result_t *res) {
     strbuf_puts(&sb, i ? ",\n    " : "\n    ");
     json_check(&sb, &res->checks[i]);
   }
-  strbuf_puts(&sb, "}");
+  strbuf_puts(&sb, "},\n  \"dead_events\": [");
+  for (size_t i = 0; i < res->ndead_events; i++) {
+    if (i) strbuf_puts(&sb, ", ");
+    strbuf_json_string(&sb, res->dead_events[i]);
+  }
+  strbuf_puts(&sb, "]");
   if (res->robust.ran) json_robust(&sb, m, &res->robust);
   const eventb_max_error_t *me = &res->max_error;
   if (me->ran) {

@@ -272,33 +272,57 @@ static smt_result_t query(ctx_t *c, smt_term_t q, eventb_check_t *chk, const cha
 }
 
 /* I(s) and G(s,p) and A(s,p,s') and not I(s'), for every event. */
+/* One proof obligation of chk (Rodin's label, owned): query, and on the
+ * first failure remember the label. */
+static void obligation(ctx_t *c, eventb_check_t *chk, char *label, smt_term_t q, const char *event,
+                       const char *detail, wit_spec_t *w) {
+  bool failed = chk->verdict == EVENTB_FAILS;
+  chk->obligations++;
+  query(c, q, chk, event, detail, w);
+  if (!failed && chk->verdict == EVENTB_FAILS)
+    chk->label = label;
+  else
+    free(label);
+}
+
+/* Rodin's INV: for every labelled invariant, the initial states satisfy it
+ * (INITIALISATION/inv/INV) and every event preserves it (evt/inv/INV). */
 static void check_invariant(ctx_t *c) {
   const eventb_model_t *m = c->m;
   eventb_check_t *chk = new_check(c, "invariant");
-  smt_term_t *s0 = new_state(c, "");
-  wit_spec_t w = {0};
-  wit_state(c, &w, "state", s0, false);
-  wit_model_params(c, &w);
-  query(c,
-        and2(c, and2(c, dom(c, s0), tr(c, m->initial, s0, NULL, NULL)),
-             not1(c, tr(c, m->invariant, s0, NULL, NULL))),
-        chk, NULL, "an initial state violates the invariant", &w);
-  VEC_FREE(&w);
-  for (size_t k = 0; k < m->nplant + m->nctrl; k++) {
-    const eventb_event_t *ev = k < m->nplant ? &m->plant[k] : &m->ctrl[k - m->nplant];
-    smt_term_t *s = new_state(c, ""), *s1 = new_state(c, "'");
-    smt_term_t *p = new_params(c, ev, NULL);
-    smt_term_t q = and2(c, and2(c, dom(c, s), dom(c, s1)), tr(c, m->invariant, s, NULL, NULL));
-    q = and2(c, q, tr(c, ev->guard, s, NULL, p));
-    q = and2(c, q, action(c, ev, s, p, s1));
-    q = and2(c, q, not1(c, tr(c, m->invariant, s1, NULL, NULL)));
-    wit_spec_t w2 = {0};
-    wit_state(c, &w2, "state", s, false);
-    wit_params(c, &w2, ev, p);
-    wit_state(c, &w2, "next", s1, false);
-    wit_model_params(c, &w2);
-    query(c, q, chk, ev->name, "the event leads from the invariant out of it", &w2);
-    VEC_FREE(&w2);
+  chk->po = "INV";
+  for (size_t v = 0; v < m->ninvs; v++) {
+    const eventb_inv_t *inv = &m->invs[v];
+    smt_term_t *s0 = new_state(c, "");
+    wit_spec_t w = {0};
+    wit_state(c, &w, "state", s0, false);
+    wit_model_params(c, &w);
+    char *detail = xasprintf("an initial state violates invariant '%s'", inv->label);
+    obligation(c, chk, xasprintf("INITIALISATION/%s/INV", inv->label),
+               and2(c, and2(c, dom(c, s0), tr(c, m->initial, s0, NULL, NULL)),
+                    not1(c, tr(c, inv->pred, s0, NULL, NULL))),
+               NULL, detail, &w);
+    free(detail);
+    VEC_FREE(&w);
+    for (size_t k = 0; k < m->nplant + m->nctrl; k++) {
+      const eventb_event_t *ev = k < m->nplant ? &m->plant[k] : &m->ctrl[k - m->nplant];
+      smt_term_t *s = new_state(c, ""), *s1 = new_state(c, "'");
+      smt_term_t *p = new_params(c, ev, NULL);
+      smt_term_t q = and2(c, and2(c, dom(c, s), dom(c, s1)), tr(c, m->invariant, s, NULL, NULL));
+      q = and2(c, q, tr(c, ev->guard, s, NULL, p));
+      q = and2(c, q, action(c, ev, s, p, s1));
+      q = and2(c, q, not1(c, tr(c, inv->pred, s1, NULL, NULL)));
+      wit_spec_t w2 = {0};
+      wit_state(c, &w2, "state", s, false);
+      wit_params(c, &w2, ev, p);
+      wit_state(c, &w2, "next", s1, false);
+      wit_model_params(c, &w2);
+      detail = m->ninvs > 1 ? xasprintf("the event leads from the invariant out of '%s'", inv->label)
+                            : xstrdup("the event leads from the invariant out of it");
+      obligation(c, chk, xasprintf("%s/%s/INV", ev->name, inv->label), q, ev->name, detail, &w2);
+      free(detail);
+      VEC_FREE(&w2);
+    }
   }
 }
 
@@ -306,6 +330,7 @@ static void check_invariant(ctx_t *c) {
 static void check_feasibility(ctx_t *c) {
   const eventb_model_t *m = c->m;
   eventb_check_t *chk = new_check(c, "feasibility");
+  chk->po = "FIS";
   for (size_t k = 0; k < m->nctrl; k++) {
     const eventb_event_t *ev = &m->ctrl[k];
     smt_term_t *s = new_state(c, ""), *s1 = new_state(c, "'");
@@ -318,9 +343,120 @@ static void check_feasibility(ctx_t *c) {
     wit_state(c, &w, "state", s, false);
     wit_params(c, &w, ev, p);
     wit_model_params(c, &w);
-    query(c, q, chk, ev->name, "the guard holds but the action has no next state", &w);
+    obligation(c, chk, xasprintf("%s/FIS", ev->name), q, ev->name,
+               "the guard holds but the action has no next state", &w);
     VEC_FREE(&w);
   }
+}
+
+/* ---- well-definedness (Rodin's WD) and dead events ---- */
+
+static bool is_leaf(const expr_t *e) {
+  return e->kind == EXPR_INT || e->kind == EXPR_REAL || e->kind == EXPR_BOOL || e->kind == EXPR_ENUM ||
+         e->kind == EXPR_VAR || e->kind == EXPR_NAME;
+}
+
+static bool partial(const expr_t *e) {
+  if (!e || is_leaf(e)) return false;
+  return e->kind == EXPR_DIV || e->kind == EXPR_MOD || partial(e->u.op.a) || partial(e->u.op.b) ||
+         partial(e->u.op.c);
+}
+
+/* The condition under which e is defined, read left to right as Rodin does:
+ * a divisor is not 0, and the right of and/or/=> only where the left lets
+ * it matter. */
+static smt_term_t wd(ctx_t *c, const expr_t *e, const smt_term_t *cur, const smt_term_t *next,
+                     const smt_term_t *evp) {
+  if (is_leaf(e)) return smt_bool(c->s, true);
+  smt_term_t a = wd(c, e->u.op.a, cur, next, evp);
+  smt_term_t b = e->u.op.b ? wd(c, e->u.op.b, cur, next, evp) : smt_bool(c->s, true);
+  switch (e->kind) {
+  case EXPR_AND:
+  case EXPR_IMPLIES: return and2(c, a, implies(c, tr(c, e->u.op.a, cur, next, evp), b));
+  case EXPR_OR: return and2(c, a, implies(c, not1(c, tr(c, e->u.op.a, cur, next, evp)), b));
+  case EXPR_ITE: {
+    smt_term_t cond = tr(c, e->u.op.a, cur, next, evp), els = wd(c, e->u.op.c, cur, next, evp);
+    return and2(c, a, and2(c, implies(c, cond, b), implies(c, not1(c, cond), els)));
+  }
+  case EXPR_DIV:
+  case EXPR_MOD: {
+    smt_term_t divisor = tr(c, e->u.op.b, cur, next, evp);
+    smt_term_t zero = e->u.op.b->type.kind == TYPE_REAL ? smt_real(c->s, 0) : smt_int(c->s, 0);
+    return and2(c, and2(c, a, b), not1(c, smt_op(c->s, EXPR_EQ, divisor, zero, 0)));
+  }
+  default: return and2(c, a, b);
+  }
+}
+
+/* Rodin's WD, where a predicate divides: each invariant (inv/WD, assuming
+ * the ones before it), the initial states (INITIALISATION/WD), each guard
+ * (evt/grd/WD, assuming the invariant) and each action (evt/act/WD,
+ * assuming the invariant and the guard). Only run when some expression divides. */
+static void check_wd(ctx_t *c) {
+  const eventb_model_t *m = c->m;
+  bool any = partial(m->initial);
+  for (size_t v = 0; v < m->ninvs; v++) any |= partial(m->invs[v].pred);
+  for (size_t k = 0; k < m->nplant + m->nctrl; k++) {
+    const eventb_event_t *ev = k < m->nplant ? &m->plant[k] : &m->ctrl[k - m->nplant];
+    any |= partial(ev->guard) || partial(ev->action);
+  }
+  if (!any) return;
+  eventb_check_t *chk = new_check(c, "well-definedness");
+  chk->po = "WD";
+  smt_term_t *s = new_state(c, ""), *s1 = new_state(c, "'");
+  wit_spec_t w = {0};
+  wit_state(c, &w, "state", s, false);
+  wit_model_params(c, &w);
+  smt_term_t before = dom(c, s);
+  for (size_t v = 0; v < m->ninvs; v++) {
+    const eventb_inv_t *inv = &m->invs[v];
+    if (partial(inv->pred)) {
+      char *detail = xasprintf("invariant '%s' divides by zero", inv->label);
+      obligation(c, chk, xasprintf("%s/WD", inv->label),
+                 and2(c, before, not1(c, wd(c, inv->pred, s, NULL, NULL))), NULL, detail, &w);
+      free(detail);
+    }
+    before = and2(c, before, tr(c, inv->pred, s, NULL, NULL));
+  }
+  if (partial(m->initial))
+    obligation(c, chk, xstrdup("INITIALISATION/WD"),
+               and2(c, dom(c, s), not1(c, wd(c, m->initial, s, NULL, NULL))), NULL,
+               "the initial condition divides by zero", &w);
+  VEC_FREE(&w);
+  for (size_t k = 0; k < m->nplant + m->nctrl; k++) {
+    const eventb_event_t *ev = k < m->nplant ? &m->plant[k] : &m->ctrl[k - m->nplant];
+    smt_term_t *p = new_params(c, ev, NULL);
+    wit_spec_t we = {0};
+    wit_state(c, &we, "state", s, false);
+    wit_params(c, &we, ev, p);
+    wit_model_params(c, &we);
+    smt_term_t inv = and2(c, and2(c, dom(c, s), dom(c, s1)), tr(c, m->invariant, s, NULL, NULL));
+    if (partial(ev->guard))
+      obligation(c, chk, xasprintf("%s/grd/WD", ev->name),
+                 and2(c, inv, not1(c, wd(c, ev->guard, s, NULL, p))), ev->name, "the guard divides by zero",
+                 &we);
+    if (partial(ev->action))
+      obligation(c, chk, xasprintf("%s/act/WD", ev->name),
+                 and2(c, and2(c, inv, tr(c, ev->guard, s, NULL, p)), not1(c, wd(c, ev->action, s, s1, p))),
+                 ev->name, "the action divides by zero", &we);
+    VEC_FREE(&we);
+  }
+}
+
+/* Events whose guard holds in no state of the invariant: warnings. */
+static void find_dead_events(ctx_t *c) {
+  const eventb_model_t *m = c->m;
+  VEC(char *) dead = {0};
+  for (size_t k = 0; k < m->nplant + m->nctrl; k++) {
+    const eventb_event_t *ev = k < m->nplant ? &m->plant[k] : &m->ctrl[k - m->nplant];
+    smt_term_t *s = new_state(c, "");
+    smt_term_t *p = new_params(c, ev, NULL);
+    smt_term_t q =
+        and2(c, and2(c, dom(c, s), tr(c, m->invariant, s, NULL, NULL)), tr(c, ev->guard, s, NULL, p));
+    if (query(c, q, NULL, NULL, NULL, NULL) == SMT_UNSAT) VEC_PUSH(&dead, xstrdup(ev->name));
+  }
+  c->res->dead_events = dead.data;
+  c->res->ndead_events = dead.len;
 }
 
 /* Exactly one controller event is enabled in every state (Fig. 2, line 17). */
@@ -349,6 +485,7 @@ static void check_partitioning(ctx_t *c) {
 static void check_injected(ctx_t *c) {
   const eventb_model_t *m = c->m;
   eventb_check_t *chk = new_check(c, "injected-invariant");
+  chk->po = "INV";
   for (size_t k = 0; k < m->nctrl; k++) {
     const eventb_event_t *ev = &m->ctrl[k];
     smt_term_t *s = new_state(c, ""), *s1 = new_state(c, "'");
@@ -367,8 +504,9 @@ static void check_injected(ctx_t *c) {
     wit_params(c, &w, ev, p);
     wit_state(c, &w, "next", s1, false);
     wit_model_params(c, &w);
-    query(c, q, chk, ev->name,
-          "the perceived state enables the event, whose action on the true state breaks the invariant", &w);
+    obligation(c, chk, xasprintf("%s/INV", ev->name), q, ev->name,
+               "the perceived state enables the event, whose action on the true state breaks the invariant",
+               &w);
     VEC_FREE(&w);
   }
 }
@@ -1198,7 +1336,6 @@ static void robustify(ctx_t *c) {
 static const eventb_check_t *find_check(const ctx_t *c, const char *name) {
   for (size_t i = 0; i < c->checks.len; i++)
     if (strcmp(c->checks.data[i].name, name) == 0) return &c->checks.data[i];
-  assert(!"no such check");
   return NULL;
 }
 
@@ -1212,13 +1349,17 @@ void eventb_analyse(const eventb_model_t *m, const eventb_options_t *opt, eventb
   check_invariant(&c);
   check_feasibility(&c);
   check_partitioning(&c);
+  check_wd(&c);
+  find_dead_events(&c);
   if (m->has_uncertainty) {
     check_injected(&c);
     /* Robustification keeps the original's guards and actions: it is only
      * claimed for a model whose own checks hold. */
-    static const char *const required[] = {"invariant", "feasibility", "partitioning"};
-    for (size_t i = 0; i < 3 && !res->robust.refused; i++)
-      if (find_check(&c, required[i])->verdict != EVENTB_HOLDS) res->robust.refused = required[i];
+    static const char *const required[] = {"invariant", "feasibility", "partitioning", "well-definedness"};
+    for (size_t i = 0; i < 4 && !res->robust.refused; i++) {
+      const eventb_check_t *chk = find_check(&c, required[i]);
+      if (chk && chk->verdict != EVENTB_HOLDS) res->robust.refused = required[i];
+    }
     if (res->robust.refused) {
       res->robust.ran = true;
       res->robust.method = EVENTB_NONE;
@@ -1241,8 +1382,11 @@ void eventb_result_free(eventb_result_t *res) {
     for (size_t k = 0; k < res->checks[i].nwitness; k++) free(res->checks[i].witness[k].value);
     free(res->checks[i].witness);
     free(res->checks[i].detail);
+    free(res->checks[i].label);
   }
   free(res->checks);
+  for (size_t i = 0; i < res->ndead_events; i++) free(res->dead_events[i]);
+  free(res->dead_events);
   for (size_t i = 0; i < res->robust.nevents; i++) {
     eventb_revent_t *e = &res->robust.events[i];
     free(e->name);

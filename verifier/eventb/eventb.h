@@ -40,6 +40,9 @@ typedef struct {
   const char *event;         /* the event of the witness, or NULL */
   char *detail;              /* owned, or NULL: what the witness shows */
   eventb_binding_t *witness; /* owned, nwitness items; only when verdict == EVENTB_FAILS */
+  const char *po;     /* Rodin's proof-obligation kind ("INV", "FIS", "WD"), or NULL when Rodin has none */
+  size_t obligations; /* proof obligations (solver queries) of that kind behind the verdict */
+  char *label; /* owned, or NULL: the failing obligation in Rodin's naming, e.g. "ctrl_heat/inv1/INV" */
   size_t nwitness;
 } eventb_check_t;
 
@@ -96,6 +99,8 @@ typedef struct {
 typedef struct {
   eventb_check_t *checks; /* in a fixed order */
   size_t nchecks;
+  char **dead_events; /* owned: events whose guard holds in no state of the invariant */
+  size_t ndead_events;
   eventb_robust_t robust;
   eventb_max_error_t max_error;
   char **

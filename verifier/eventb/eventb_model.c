@@ -344,6 +344,31 @@ static void load_options(loader_t *l, const ynode_t *opts) {
   }
 }
 
+/* `invariant:` is one predicate (labelled inv1) or a map label: predicate. */
+static void load_invariants(loader_t *l, const ynode_t *n) {
+  eventb_model_t *m = l->m;
+  size_t count = n->kind == YNODE_MAP ? n->len : 1;
+  if (n->kind == YNODE_MAP && count == 0) {
+    diag_error(l->diags, n->loc, "'invariant' needs at least one predicate");
+    return;
+  }
+  m->invs = arena_alloc(l->arena, count * sizeof *m->invs);
+  bool ok = true;
+  for (size_t i = 0; i < count; i++) {
+    const ynode_t *pred = n->kind == YNODE_MAP ? n->items[i] : n;
+    const char *label = n->kind == YNODE_MAP ? n->keys[i]->text : "inv1";
+    expr_t *e = parse_checked(l, pred, "an invariant", &m->scope, false, TYPE_BOOL);
+    m->invs[m->ninvs++] = (eventb_inv_t){label, e, pred->loc};
+    ok &= e != NULL;
+  }
+  if (!ok) return;
+  m->invariant = m->invs[0].pred;
+  for (size_t i = 1; i < m->ninvs; i++) {
+    m->invariant = expr_new_binary(l->arena, EXPR_AND, m->invariant, m->invs[i].pred, m->invs[i].loc);
+    m->invariant->type = m->invs[i].pred->type;
+  }
+}
+
 eventb_model_t *eventb_load(const char *path, diag_list_t *diags) {
   eventb_model_t *m = xcalloc(1, sizeof *m);
   arena_init(&m->arena);
@@ -369,8 +394,7 @@ eventb_model_t *eventb_load(const char *path, diag_list_t *diags) {
     expr_scope_t params_only = params_scope(m);
     m->assume = parse_checked(&l, n, "'assume'", &params_only, false, TYPE_BOOL);
   }
-  if ((n = ydoc_require(root, "invariant", "the model", diags)))
-    m->invariant = parse_checked(&l, n, "'invariant'", &m->scope, false, TYPE_BOOL);
+  if ((n = ydoc_require(root, "invariant", "the model", diags))) load_invariants(&l, n);
   if ((n = ydoc_require(root, "initial", "the model", diags)))
     m->initial = parse_checked(&l, n, "'initial'", &m->scope, false, TYPE_BOOL);
   m->plant = load_events(&l, ydoc_get(root, "plant"), "'plant'", &m->nplant, NULL, 0);

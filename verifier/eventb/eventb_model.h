@@ -56,6 +56,13 @@ typedef struct {
   expr_scope_t scope; /* variables, model parameters, this event's parameters */
 } eventb_event_t;
 
+/* One labelled invariant (Rodin's inv1, inv2, ...). */
+typedef struct {
+  const char *label; /* the key of `invariant:` as a map, "inv1" for a single predicate */
+  expr_t *pred;      /* bool over variables */
+  loc_t loc;
+} eventb_inv_t;
+
 typedef struct {
   bool has_robustify, has_max_error;
   const char *robustify; /* auto|preserving|repurposing */
@@ -72,9 +79,11 @@ typedef struct {
   size_t nparams;
   expr_enum_t *enums;
   size_t nenums;
-  expr_t *assume;    /* bool over model parameters beyond their min/max, or NULL */
-  expr_t *invariant; /* safety invariant I^S over variables */
-  expr_t *initial;   /* A_0 over variables */
+  expr_t *assume;     /* bool over model parameters beyond their min/max, or NULL */
+  expr_t *invariant;  /* safety invariant I^S over variables: the conjunction of invs */
+  eventb_inv_t *invs; /* ninvs >= 1, in file order */
+  size_t ninvs;
+  expr_t *initial; /* A_0 over variables */
   eventb_event_t *plant, *ctrl;
   size_t nplant, nctrl;
   bool has_uncertainty; /* some variable is uncertain */
