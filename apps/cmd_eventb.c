@@ -18,6 +18,8 @@ static const cli_option_t options[] = {
      "the largest value of model parameter PARAM for which the robustification works"},
     {"write-model", 'w', OPT_STRING, "FILE", NULL, "none", 0, -1,
      "write the robustified model as YAML to FILE"},
+    {"svg", 0, OPT_STRING, "FILE", NULL, "none", 0, -1,
+     "draw the compartments over the perceived value (one uncertain variable) as SVG to FILE"},
     {"timeout", 0, OPT_REAL, "SECONDS", NULL, "none", 0, 1e6,
      "per solver check; an unknown answer is inconclusive"},
     {"rlimit", 0, OPT_INT, "N", NULL, "none", 1, 1e15,
@@ -44,6 +46,28 @@ static int write_model(cli_ctx_t *ctx, const eventb_model_t *m, const eventb_res
     return CLI_EXIT_VIOLATION;
   }
   char *text = eventb_write_model(m, res);
+  FILE *f = fopen(path, "w");
+  int rc = CLI_EXIT_OK;
+  if (!f || fputs(text, f) < 0 || fclose(f) != 0) {
+    fprintf(ctx->err, "ismv: error: cannot write '%s': %s\n", path, strerror(errno));
+    if (f) fclose(f);
+    rc = CLI_EXIT_USAGE;
+  }
+  free(text);
+  return rc;
+}
+
+static int write_svg(cli_ctx_t *ctx, const eventb_model_t *m, const eventb_result_t *res, const char *path) {
+  const eventb_picture_t *pic = &res->picture;
+  if (!pic->ran || pic->nrows == 0 || pic->reason) {
+    fprintf(ctx->err, "ismv: error: no picture written to '%s': %s\n", path,
+            !pic->ran
+                ? "no robustification was attempted (the model needs an uncertainty and its checks must hold)"
+            : pic->reason ? pic->reason
+                          : "nothing to draw");
+    return CLI_EXIT_USAGE;
+  }
+  char *text = eventb_render_svg(m, res);
   FILE *f = fopen(path, "w");
   int rc = CLI_EXIT_OK;
   if (!f || fputs(text, f) < 0 || fclose(f) != 0) {
@@ -88,6 +112,8 @@ static int run_eventb(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
     opt.max_error = m->options.max_error;
   if ((v = cli_opt(self, values, "timeout"))->set) opt.timeout_ms = (unsigned)(v->r * 1000 + 0.5);
   if ((v = cli_opt(self, values, "rlimit"))->set) opt.rlimit = (unsigned long long)v->i;
+  const char *svg = (v = cli_opt(self, values, "svg"))->set ? v->s : NULL;
+  opt.picture = svg != NULL;
   if (opt.max_error) {
     bool found = false;
     for (size_t i = 0; i < m->nparams; i++) found |= strcmp(m->params[i].name, opt.max_error) == 0;
@@ -110,6 +136,7 @@ static int run_eventb(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
   int verdict = verdict_code(m, &res);
   if (!rc && (v = cli_opt(self, values, "write-model"))->set && !res.unknown && !res.error)
     rc = write_model(ctx, m, &res, v->s);
+  if (!rc && svg && !res.unknown && !res.error) rc = write_svg(ctx, m, &res, svg);
   if (m->expect && !res.unknown && !res.error) {
     const eventb_max_error_t *me = &res.max_error;
     expect_actual_t actual[] = {

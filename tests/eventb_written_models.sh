@@ -45,4 +45,11 @@ if [ $rc != 10 ] || [ -e "$tmp/overlap.yaml" ] || [ "$(cat "$tmp/err")" != "$wan
 else
   echo "ok overlap.yaml refused (exit 10, nothing written)"
 fi
+# The compartment picture is a well-formed SVG document with a row per
+# original event, robustified event and the theorem condition (3 + 5 + 1 for the heater).
+"$ISMV" eventb examples/eventb/heater.yaml --svg "$tmp/heater.svg" >/dev/null 2>&1
+rows=$(python3 -c 'import sys, xml.etree.ElementTree as E
+r = E.parse(sys.argv[1]).getroot()
+print(sum(1 for t in r.iter("{http://www.w3.org/2000/svg}text") if t.get("text-anchor") == "end"))' "$tmp/heater.svg" 2>&1)
+if [ "$rows" = 9 ]; then echo "ok heater.svg: 9 rows"; else echo "FAIL heater.svg: $rows"; failed=1; fi
 exit $failed

@@ -1286,6 +1286,112 @@ static void free_max_error(eventb_max_error_t *me) {
   for (size_t i = 0; i < me->ncertificates; i++) free(me->certificate[i].at);
 }
 
+/* ---- the compartment picture (one uncertain variable) ---- */
+
+/* The values of perceived variable xi where q holds (q over the perceived
+ * state and the model parameters, with `fixed` assumed), as intervals:
+ * roots of the projection onto xi, one plain check per piece. */
+static void line_set(ctx_t *c, size_t xi, smt_term_t q, smt_term_t fixed, eventb_row_t *row) {
+  const eventb_model_t *m = c->m;
+  smt_term_t where = and2(c, and2(c, fixed, dom(c, c->hat)), q);
+  VEC(smt_term_t) bound = {0};
+  for (size_t i = 0; i < m->nvars; i++)
+    if (i != xi) VEC_PUSH(&bound, c->hat[i]);
+  for (size_t j = 0; j < m->nparams; j++) VEC_PUSH(&bound, c->mpar[j]);
+  smt_term_t proj = qe_exists(c, bound.data, bound.len, and2(c, c->mpar_ok, where));
+  VEC_FREE(&bound);
+  char **found = NULL;
+  size_t nfound = 0;
+  if (!smt_linear_roots(c->s, proj, c->hat[xi], &found, &nfound)) {
+    c->res->picture.reason = xasprintf("cannot draw '%s': %s", row->name, smt_error(c->s));
+    return;
+  }
+  pieces_t ps = {0}, iv = {0};
+  bool is_int = m->vars[xi].type.kind == TYPE_INT;
+  if (is_int)
+    int_pieces(c, found, nfound, &ps);
+  else
+    real_pieces(c, found, nfound, &ps);
+  for (size_t i = 0; i < nfound; i++) free(found[i]);
+  free(found);
+  for (size_t i = 0; i < ps.len; i++) {
+    smt_term_t at = smt_op(c->s, EXPR_EQ, c->hat[xi], value_term(c, ps.data[i].sample, m->vars[xi].type), 0);
+    ps.data[i].works = query(c, and2(c, where, at), NULL, NULL, NULL, NULL) == SMT_SAT;
+  }
+  merge_pieces(&ps, &iv);
+  row->intervals = xcalloc(iv.len + 1, sizeof *row->intervals);
+  for (size_t i = 0; i < iv.len; i++) {
+    row->intervals[row->nintervals++] =
+        (eventb_interval_t){iv.data[i].lo, iv.data[i].hi, iv.data[i].lo_closed, iv.data[i].hi_closed};
+    free(iv.data[i].sample);
+  }
+  VEC_FREE(&iv);
+}
+
+/* The values the picture fixes the model parameters to: the largest error
+ * (attained, else the certified value just below it); NULL when a
+ * parameter stays free. */
+static smt_term_t picture_parameters(ctx_t *c, char **text) {
+  const eventb_model_t *m = c->m;
+  const eventb_max_error_t *me = &c->res->max_error;
+  *text = NULL;
+  if (m->nparams == 0) return smt_bool(c->s, true);
+  if (m->nparams > 1 || !me->ran || !me->value || me->ncertificates == 0 || !me->certificate[0].works)
+    return 0;
+  const char *at = me->certificate[0].at; /* at the value when attained, just below it otherwise */
+  *text = xasprintf("%s = %s", m->params[0].name, at);
+  return smt_op(c->s, EXPR_EQ, c->mpar[0], value_term(c, at, m->params[0].type), 0);
+}
+
+static void picture(ctx_t *c, const robust_run_t *run) {
+  const eventb_model_t *m = c->m;
+  eventb_picture_t *pic = &c->res->picture;
+  pic->ran = true;
+  size_t xi = m->nvars, nuncertain = 0;
+  for (size_t i = 0; i < m->nvars; i++)
+    if (m->vars[i].uncertain) xi = i, nuncertain++;
+  if (nuncertain != 1) {
+    pic->reason = xasprintf("the picture needs exactly one uncertain variable, not %zu", nuncertain);
+    return;
+  }
+  smt_term_t fixed = picture_parameters(c, &pic->fixed);
+  if (!fixed) {
+    pic->reason =
+        xstrdup("the picture needs the model parameters fixed: use --max-error (drawn at the largest error)");
+    return;
+  }
+  pic->variable = c->res->hat_names[xi];
+  pic->is_int = m->vars[xi].type.kind == TYPE_INT;
+  pic->rows = xcalloc(m->nctrl + run->ncells + 2, sizeof *pic->rows);
+  for (size_t k = 0; k < m->nctrl && !pic->reason; k++) {
+    eventb_row_t *row = &pic->rows[pic->nrows++];
+    row->name = xstrdup(m->ctrl[k].name);
+    row->kind = EVENTB_ROW_ORIGINAL;
+    line_set(c, xi, enabled(c, &m->ctrl[k], c->hat), fixed, row);
+  }
+  VEC(smt_term_t) bad = {0};
+  for (size_t i = 0; i < run->ncells && !pic->reason; i++) {
+    const cell_t *cell = &run->cells[i];
+    if (is_vacuous(c, cell, fixed)) continue;
+    eventb_row_t *row = &pic->rows[pic->nrows++];
+    strbuf_t sb;
+    strbuf_init(&sb);
+    for (size_t k = 0; k < cell->nu; k++)
+      strbuf_printf(&sb, "%s%s", k ? "_and_" : "", m->ctrl[cell->u[k]].name);
+    row->name = strbuf_take(&sb);
+    row->kind = EVENTB_ROW_COMPARTMENT;
+    line_set(c, xi, cell->U, fixed, row);
+    VEC_PUSH(&bad, bad_states(c, cell));
+  }
+  if (!pic->reason) {
+    eventb_row_t *row = &pic->rows[pic->nrows++];
+    row->name = xstrdup(run->method == EVENTB_PRESERVING ? "theorem1" : "theorem2");
+    row->kind = EVENTB_ROW_FAILS;
+    line_set(c, xi, smt_or(c->s, bad.data, bad.len), fixed, row);
+  }
+  VEC_FREE(&bad);
+}
+
 static void robustify(ctx_t *c) {
   const eventb_model_t *m = c->m;
   eventb_result_t *res = c->res;
@@ -1325,6 +1431,7 @@ static void robustify(ctx_t *c) {
     else
       chosen = &runs[last - 1];
   }
+  if (c->opt->picture) picture(c, chosen);
   if (res->robust.method != EVENTB_NONE) {
     report_events(c, chosen, extra);
   } else {
@@ -1400,6 +1507,15 @@ void eventb_result_free(eventb_result_t *res) {
   free(res->robust.events);
   for (size_t i = 0; i < res->robust.nvacuous; i++) free(res->robust.vacuous[i]);
   free(res->robust.vacuous);
+  for (size_t i = 0; i < res->picture.nrows; i++) {
+    eventb_row_t *row = &res->picture.rows[i];
+    for (size_t k = 0; k < row->nintervals; k++) free(row->intervals[k].lo), free(row->intervals[k].hi);
+    free(row->intervals);
+    free(row->name);
+  }
+  free(res->picture.rows);
+  free(res->picture.reason);
+  free(res->picture.fixed);
   free(res->max_error.value);
   free(res->max_error.formula);
   free(res->max_error.assume);

@@ -24,6 +24,7 @@ typedef struct {
   const char *max_error;     /* a model parameter to maximise, or NULL */
   unsigned timeout_ms;       /* per solver check; 0 = none */
   unsigned long long rlimit; /* per solver check, Z3 resource units; 0 = none */
+  bool picture;              /* compute eventb_picture_t (one uncertain variable only) */
 } eventb_options_t;
 
 /* One value of a witness; section is "state", "perceived", "parameters",
@@ -96,6 +97,35 @@ typedef struct {
   size_t ncertificates;
 } eventb_max_error_t;
 
+/* A set of values of one variable: an interval, exact; lo/hi NULL = infinite. */
+typedef struct {
+  char *lo, *hi; /* owned */
+  bool lo_closed, hi_closed;
+} eventb_interval_t;
+
+typedef enum { EVENTB_ROW_ORIGINAL, EVENTB_ROW_COMPARTMENT, EVENTB_ROW_FAILS } eventb_row_kind_t;
+
+/* One row of the compartment picture: where (in perceived values) an
+ * original event is enabled, a robustified event's compartment lies, or the
+ * theorem condition fails. */
+typedef struct {
+  char *name; /* owned */
+  eventb_row_kind_t kind;
+  eventb_interval_t *intervals; /* owned, ascending, disjoint */
+  size_t nintervals;
+} eventb_row_t;
+
+/* The paper's compartment figure for a one-dimensional uncertainty. */
+typedef struct {
+  bool ran;
+  char *reason;         /* owned: why there is no picture (or it is partial), or NULL */
+  const char *variable; /* the perceived variable of the axis */
+  bool is_int;
+  char *fixed;        /* owned: model parameter values the picture is drawn at ("D = 5"), or NULL */
+  eventb_row_t *rows; /* owned */
+  size_t nrows;
+} eventb_picture_t;
+
 typedef struct {
   eventb_check_t *checks; /* in a fixed order */
   size_t nchecks;
@@ -103,6 +133,7 @@ typedef struct {
   size_t ndead_events;
   eventb_robust_t robust;
   eventb_max_error_t max_error;
+  eventb_picture_t picture;
   char **
       hat_names; /* owned [nhat_names = nvars]: names of perceived copies of uncertain variables, else NULL */
   size_t nhat_names;
