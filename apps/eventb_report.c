@@ -47,23 +47,6 @@ static bool refused_unknown(const eventb_result_t *res) {
   return c && c->verdict == EVENTB_UNKNOWN;
 }
 
-/* A row's set of values as a formula over the variable: "5/2 <= x_hat and x_hat < 15/2 or ...". */
-static void put_row_set(strbuf_t *sb, const char *var, const eventb_row_t *row) {
-  if (row->nintervals == 0) strbuf_puts(sb, "false");
-  for (size_t k = 0; k < row->nintervals; k++) {
-    const eventb_interval_t *iv = &row->intervals[k];
-    if (k) strbuf_puts(sb, " or ");
-    if (iv->lo && iv->hi && strcmp(iv->lo, iv->hi) == 0) {
-      strbuf_printf(sb, "%s == %s", var, iv->lo);
-      continue;
-    }
-    if (iv->lo) strbuf_printf(sb, "%s %s %s", iv->lo, iv->lo_closed ? "<=" : "<", var);
-    if (iv->lo && iv->hi) strbuf_puts(sb, " and ");
-    if (iv->hi) strbuf_printf(sb, "%s %s %s", var, iv->hi_closed ? "<=" : "<", iv->hi);
-    if (!iv->lo && !iv->hi) strbuf_puts(sb, "true");
-  }
-}
-
 static const char *row_kind_name(eventb_row_kind_t k) {
   return k == EVENTB_ROW_ORIGINAL ? "original" : k == EVENTB_ROW_COMPARTMENT ? "compartment" : "fails";
 }
@@ -145,8 +128,7 @@ static char *render_text(const eventb_model_t *m, const eventb_result_t *res) {
                   pic->fixed ? pic->fixed : "");
     for (size_t k = 0; k < pic->nrows; k++) {
       strbuf_printf(&sb, "  %s %s: ", row_kind_name(pic->rows[k].kind), pic->rows[k].name);
-      put_row_set(&sb, pic->variable, &pic->rows[k]);
-      strbuf_putc(&sb, '\n');
+      strbuf_printf(&sb, "%s\n", pic->rows[k].set ? pic->rows[k].set : "?");
     }
   } else if (pic->ran) {
     strbuf_printf(&sb, "picture: none (%s)\n", pic->reason);
@@ -311,12 +293,7 @@ static char *render_json(const eventb_model_t *m, const eventb_result_t *res) {
       strbuf_puts(&sb, r ? ",\n    {\"name\": " : "\n    {\"name\": ");
       strbuf_json_string(&sb, pic->rows[r].name);
       strbuf_printf(&sb, ", \"kind\": \"%s\", \"set\": ", row_kind_name(pic->rows[r].kind));
-      strbuf_t set;
-      strbuf_init(&set);
-      put_row_set(&set, pic->variable, &pic->rows[r]);
-      char *text = strbuf_take(&set);
-      strbuf_json_string(&sb, text);
-      free(text);
+      strbuf_json_string(&sb, pic->rows[r].set ? pic->rows[r].set : "");
       strbuf_putc(&sb, '}');
     }
     strbuf_puts(&sb, "]}");

@@ -1319,6 +1319,7 @@ static void line_set(ctx_t *c, size_t xi, smt_term_t q, smt_term_t fixed, eventb
     ps.data[i].works = query(c, and2(c, where, at), NULL, NULL, NULL, NULL) == SMT_SAT;
   }
   merge_pieces(&ps, &iv);
+  row->set = intervals_text(c->res->hat_names[xi], &iv, false);
   row->intervals = xcalloc(iv.len + 1, sizeof *row->intervals);
   for (size_t i = 0; i < iv.len; i++) {
     row->intervals[row->nintervals++] =
@@ -1512,6 +1513,7 @@ void eventb_result_free(eventb_result_t *res) {
     for (size_t k = 0; k < row->nintervals; k++) free(row->intervals[k].lo), free(row->intervals[k].hi);
     free(row->intervals);
     free(row->name);
+    free(row->set);
   }
   free(res->picture.rows);
   free(res->picture.reason);

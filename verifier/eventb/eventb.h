@@ -113,6 +113,8 @@ typedef struct {
   eventb_row_kind_t kind;
   eventb_interval_t *intervals; /* owned, ascending, disjoint */
   size_t nintervals;
+  char *
+      set; /* owned: the intervals as a formula over the variable, e.g. "27 <= temp_hat and temp_hat <= 32" */
 } eventb_row_t;
 
 /* The paper's compartment figure for a one-dimensional uncertainty. */
