@@ -870,7 +870,7 @@ bool smt_linear_roots(smt_t *s, smt_term_t t, smt_term_t x, char ***roots,
     /* Z3's numeral texts are canonical: equal values have equal texts. Sort
      * by text to drop duplicates, by double value, then exactly (insertion
      * sort: the array is nearly sorted by then). */
-    qsort(rc.roots.data, rc.roots.len, sizeof *rc.roots.data, cmp_text);
+    if (rc.roots.len > 1) qsort(rc.roots.data, rc.roots.len, sizeof *rc.roots.data, cmp_text);
     size_t kept = 0;
     for (size_t i = 0; i < rc.roots.len; i++) {
       if (kept && strcmp(rc.roots.data[kept - 1], rc.roots.data[i]) == 0)
@@ -879,7 +879,7 @@ bool smt_linear_roots(smt_t *s, smt_term_t t, smt_term_t x, char ***roots,
         rc.roots.data[kept++] = rc.roots.data[i];
     }
     rc.roots.len = kept;
-    qsort(rc.roots.data, rc.roots.len, sizeof *rc.roots.data, cmp_approx);
+    if (rc.roots.len > 1) qsort(rc.roots.data, rc.roots.len, sizeof *rc.roots.data, cmp_approx);
     for (size_t i = 1; i < rc.roots.len; i++)
       for (size_t j = i;
            j > 0 && smt_q_cmp(s, rc.roots.data[j - 1], rc.roots.data[j]) > 0;

@@ -8,6 +8,7 @@
 
 #include "ism/strbuf.h"
 #include "ism/vec.h"
+#include "verifier/eventb/eventb_line.h"
 #include "verifier/smt.h"
 
 /* A constant smt_to_text may meet, with the text it prints as. */
@@ -676,7 +677,7 @@ static void build_cells(ctx_t *c, robust_run_t *run, eventb_method_t method) {
     smt_assert(c->s, not1(c, cube(c, reach, mask)));
   }
   smt_pop(c->s, 1);
-  qsort(masks.data, masks.len, sizeof *masks.data, cmp_masks);
+  if (masks.len > 1) qsort(masks.data, masks.len, sizeof *masks.data, cmp_masks);
   run->method = method;
   run->ncells = masks.len;
   run->cells = arena_alloc(&c->arena, (masks.len + 1) * sizeof *run->cells);
@@ -795,18 +796,6 @@ static smt_term_t value_term(ctx_t *c, const char *exact, type_t t) {
   return t.kind == TYPE_INT ? smt_int(c->s, strtoll(exact, NULL, 10)) : smt_real_text(c->s, exact);
 }
 
-/* A stretch of parameter values on which the error condition cannot change:
- * one root, or the values strictly between two neighbouring roots (for an
- * int parameter the integers between, as a closed range). NULL = infinite. */
-typedef struct {
-  char *lo, *hi;
-  bool lo_closed, hi_closed;
-  char *sample; /* a value inside */
-  bool works;
-} piece_t;
-typedef VEC(piece_t) pieces_t;
-typedef VEC(char *) texts_t;
-
 /* The perceived states (and other model parameters) where compartment
  * cell is non-empty but its robustified event has no parameters. */
 static smt_term_t bad_states(ctx_t *c, const cell_t *cell) {
@@ -824,158 +813,13 @@ static bool works_at(ctx_t *c, const robust_run_t *run, size_t pidx, const char 
   return true;
 }
 
-static char *q_text(ctx_t *c, expr_kind_t op, const char *a, const char *b) {
-  char *r = smt_q_arith(c->s, op, a, b);
-  return r ? r : xstrdup("0");
-}
-
-/* Adds the rational text r (taking it) to the ascending list unless present. */
-static void add_root(ctx_t *c, texts_t *roots, char *r) {
-  size_t i = 0;
-  while (i < roots->len && smt_q_cmp(c->s, roots->data[i], r) < 0) i++;
-  if (i < roots->len && smt_q_cmp(c->s, roots->data[i], r) == 0) {
-    free(r);
-    return;
-  }
-  VEC_PUSH(roots, NULL);
-  memmove(roots->data + i + 1, roots->data + i, (roots->len - 1 - i) * sizeof *roots->data);
-  roots->data[i] = r;
-}
-
-static void push_piece(pieces_t *ps, const char *lo, bool lo_closed, const char *hi, bool hi_closed,
-                       char *sample) {
-  VEC_PUSH(
-      ps, ((piece_t){lo ? xstrdup(lo) : NULL, hi ? xstrdup(hi) : NULL, lo_closed, hi_closed, sample, false}));
-}
-
-/* The pieces between the sorted roots of a real parameter. */
-static void real_pieces(ctx_t *c, char **r, size_t n, pieces_t *ps) {
-  if (n == 0) {
-    push_piece(ps, NULL, false, NULL, false, xstrdup("0"));
-    return;
-  }
-  push_piece(ps, NULL, false, r[0], false, q_text(c, EXPR_SUB, r[0], "1"));
-  for (size_t i = 0; i < n; i++) {
-    push_piece(ps, r[i], true, r[i], true, xstrdup(r[i]));
-    if (i + 1 < n) {
-      char *sum = q_text(c, EXPR_ADD, r[i], r[i + 1]);
-      push_piece(ps, r[i], false, r[i + 1], false, q_text(c, EXPR_DIV, sum, "2"));
-      free(sum);
-    }
-  }
-  push_piece(ps, r[n - 1], false, NULL, false, q_text(c, EXPR_ADD, r[n - 1], "1"));
-}
-
-/* The same for an int parameter: the integers next to each root, and the
- * integer ranges between them. */
-static void int_pieces(ctx_t *c, char **r, size_t n, pieces_t *ps) {
-  texts_t k = {0};
-  for (size_t i = 0; i < n; i++) {
-    char *fl = smt_q_floor(c->s, r[i]), *neg = q_text(c, EXPR_SUB, "0", r[i]), *nfl = smt_q_floor(c->s, neg);
-    if (fl) add_root(c, &k, fl);
-    if (nfl) add_root(c, &k, q_text(c, EXPR_SUB, "0", nfl));
-    free(neg);
-    free(nfl);
-  }
-  if (k.len == 0) push_piece(ps, NULL, false, NULL, false, xstrdup("0"));
-  for (size_t i = 0; i < k.len; i++) {
-    char *before = q_text(c, EXPR_SUB, k.data[i], "1");
-    if (i == 0) push_piece(ps, NULL, false, before, true, xstrdup(before));
-    push_piece(ps, k.data[i], true, k.data[i], true, xstrdup(k.data[i]));
-    char *after = q_text(c, EXPR_ADD, k.data[i], "1");
-    if (i + 1 == k.len)
-      push_piece(ps, after, true, NULL, false, xstrdup(after));
-    else if (smt_q_cmp(c->s, after, k.data[i + 1]) < 0) {
-      char *last = q_text(c, EXPR_SUB, k.data[i + 1], "1");
-      push_piece(ps, after, true, last, true, xstrdup(after));
-      free(last);
-    }
-    free(before);
-    free(after);
-  }
-  for (size_t i = 0; i < k.len; i++) free(k.data[i]);
-  VEC_FREE(&k);
-}
-
-static void free_pieces(pieces_t *ps) {
-  for (size_t i = 0; i < ps->len; i++) {
-    free(ps->data[i].lo);
-    free(ps->data[i].hi);
-    free(ps->data[i].sample);
-  }
-  VEC_FREE(ps);
-}
-
-/* The working pieces, neighbours merged, as intervals; empties ps. */
-static void merge_pieces(pieces_t *ps, pieces_t *out) {
-  bool prev_works = false;
-  for (size_t i = 0; i < ps->len; i++) {
-    piece_t p = ps->data[i];
-    if (!p.works) {
-      free(p.lo), free(p.hi), free(p.sample);
-    } else if (prev_works) {
-      piece_t *last = &VEC_LAST(out);
-      free(last->hi);
-      last->hi = p.hi;
-      last->hi_closed = p.hi_closed;
-      free(p.lo), free(p.sample);
-    } else {
-      VEC_PUSH(out, p);
-    }
-    prev_works = p.works;
-  }
-  VEC_FREE(ps);
-}
-
-/* A rational as text: "5/2", or in the expression language "(5.0 / 2.0)". */
-static void put_rational(strbuf_t *sb, const char *q, bool expr) {
-  const char *slash = strchr(q, '/');
-  if (!expr || !slash)
-    strbuf_puts(sb, q);
-  else
-    strbuf_printf(sb, "(%.*s.0 / %s.0)", (int)(slash - q), q, slash + 1);
-}
-
-/* The intervals as a formula over the parameter, e.g. "0 <= D and D < 5/2";
- * with expr, every interval and in the syntax of the expression language. */
-static char *intervals_text(const char *name, const pieces_t *iv, bool expr) {
-  if (iv->len == 0) return xstrdup("false");
-  strbuf_t sb;
-  strbuf_init(&sb);
-  enum { SHOWN = 6 };
-  for (size_t i = 0; i < iv->len && (expr || i < SHOWN); i++) {
-    const piece_t *p = &iv->data[i];
-    if (i) strbuf_puts(&sb, " or ");
-    bool both = p->lo && p->hi, paren = iv->len > 1 && both;
-    if (paren) strbuf_putc(&sb, '(');
-    if (both && strcmp(p->lo, p->hi) == 0) {
-      strbuf_printf(&sb, "%s == ", name);
-      put_rational(&sb, p->lo, expr);
-    } else {
-      if (p->lo) {
-        put_rational(&sb, p->lo, expr);
-        strbuf_printf(&sb, " %s %s", p->lo_closed ? "<=" : "<", name);
-      }
-      if (both) strbuf_puts(&sb, " and ");
-      if (p->hi) {
-        strbuf_printf(&sb, "%s %s ", name, p->hi_closed ? "<=" : "<");
-        put_rational(&sb, p->hi, expr);
-      }
-      if (!p->lo && !p->hi) strbuf_puts(&sb, "true");
-    }
-    if (paren) strbuf_putc(&sb, ')');
-  }
-  if (!expr && iv->len > SHOWN) strbuf_printf(&sb, " or ... (%zu intervals in all)", iv->len);
-  return strbuf_take(&sb);
-}
-
 /* The intervals as a term over the parameter. */
-static smt_term_t intervals_term(ctx_t *c, size_t pidx, const pieces_t *iv) {
+static smt_term_t intervals_term(ctx_t *c, size_t pidx, const eventb_pieces_t *iv) {
   type_t t = c->m->params[pidx].type;
   smt_term_t d = c->mpar[pidx];
   VEC(smt_term_t) any = {0};
   for (size_t i = 0; i < iv->len; i++) {
-    const piece_t *p = &iv->data[i];
+    const eventb_piece_t *p = &iv->data[i];
     smt_term_t in = smt_bool(c->s, true);
     if (p->lo)
       in = and2(c, in, smt_op(c->s, p->lo_closed ? EXPR_LE : EXPR_LT, value_term(c, p->lo, t), d, 0));
@@ -1021,7 +865,8 @@ static void certify(ctx_t *c, eventb_max_error_t *out, size_t pidx, const char *
 static char *nearby(ctx_t *c, const char *v, const char *next, expr_kind_t dir) {
   char *step = xstrdup("1/1000");
   if (next) {
-    char *gap = q_text(c, EXPR_SUB, next, v), *half = q_text(c, EXPR_DIV, gap, dir == EXPR_ADD ? "2" : "-2");
+    char *gap = eventb_line_q(c->s, EXPR_SUB, next, v),
+         *half = eventb_line_q(c->s, EXPR_DIV, gap, dir == EXPR_ADD ? "2" : "-2");
     if (smt_q_cmp(c->s, half, step) < 0) {
       free(step);
       step = half;
@@ -1030,7 +875,7 @@ static char *nearby(ctx_t *c, const char *v, const char *next, expr_kind_t dir) 
     free(gap);
     free(half);
   }
-  char *r = q_text(c, dir, v, step);
+  char *r = eventb_line_q(c->s, dir, v, step);
   free(step);
   return r;
 }
@@ -1052,31 +897,30 @@ static smt_term_t max_error(ctx_t *c, const robust_run_t *run, size_t pidx, even
     VEC_PUSH(&proj, qe_exists(c, bound.data, bound.len, and2(c, c->mpar_ok, bad_states(c, &run->cells[i]))));
   char **found = NULL;
   size_t nfound = 0;
-  texts_t roots = {0};
+  eventb_texts_t roots = {0};
   if (!smt_linear_roots(c->s, smt_or(c->s, proj.data, proj.len), c->mpar[pidx], &found, &nfound)) {
     c->res->error = true;
     if (!c->res->reason) c->res->reason = xasprintf("cannot bound %s: %s", par->name, smt_error(c->s));
   }
   VEC_FREE(&bound);
   VEC_FREE(&proj);
-  for (size_t i = 0; i < nfound; i++) add_root(c, &roots, found[i]);
+  for (size_t i = 0; i < nfound; i++) eventb_line_add_root(c->s, &roots, found[i]);
   free(found);
   char buf[STRBUF_DOUBLE_SIZE];
-  if (par->has_min) add_root(c, &roots, q_text(c, EXPR_ADD, strbuf_double_text(par->min, buf), "0"));
-  if (par->has_max) add_root(c, &roots, q_text(c, EXPR_ADD, strbuf_double_text(par->max, buf), "0"));
-  pieces_t ps = {0}, iv = {0};
-  if (par->type.kind == TYPE_INT)
-    int_pieces(c, roots.data, roots.len, &ps);
-  else
-    real_pieces(c, roots.data, roots.len, &ps);
+  if (par->has_min)
+    eventb_line_add_root(c->s, &roots, eventb_line_q(c->s, EXPR_ADD, strbuf_double_text(par->min, buf), "0"));
+  if (par->has_max)
+    eventb_line_add_root(c->s, &roots, eventb_line_q(c->s, EXPR_ADD, strbuf_double_text(par->max, buf), "0"));
+  eventb_pieces_t ps = {0}, iv = {0};
+  eventb_line_cut(c->s, roots.data, roots.len, par->type.kind == TYPE_INT, &ps);
   for (size_t i = 0; i < ps.len && !c->res->error; i++)
-    ps.data[i].works = works_at(c, run, pidx, ps.data[i].sample);
-  merge_pieces(&ps, &iv);
-  out->formula = intervals_text(par->name, &iv, false);
-  out->assume = intervals_text(par->name, &iv, true);
+    ps.data[i].in = works_at(c, run, pidx, ps.data[i].sample);
+  eventb_line_merge(&ps, &iv);
+  out->formula = eventb_line_text(par->name, &iv, false);
+  out->assume = eventb_line_text(par->name, &iv, true);
   smt_term_t admissible = intervals_term(c, pidx, &iv);
   out->found = iv.len > 0;
-  const piece_t *top = out->found ? &VEC_LAST(&iv) : NULL;
+  const eventb_piece_t *top = out->found ? &VEC_LAST(&iv) : NULL;
   out->unbounded = top && !top->hi;
   if (top && top->hi && !c->res->unknown && !c->res->error) {
     out->value = xstrdup(top->hi);
@@ -1095,12 +939,12 @@ static smt_term_t max_error(ctx_t *c, const robust_run_t *run, size_t pidx, even
     }
     certify(c, out, pidx, top->hi, out->attained);
     if (!par->has_max || smt_q_cmp(c->s, top->hi, strbuf_double_text(par->max, buf)) < 0) {
-      char *above = real ? nearby(c, top->hi, next, EXPR_ADD) : q_text(c, EXPR_ADD, top->hi, "1");
+      char *above = real ? nearby(c, top->hi, next, EXPR_ADD) : eventb_line_q(c->s, EXPR_ADD, top->hi, "1");
       certify(c, out, pidx, above, false);
       free(above);
     }
   }
-  free_pieces(&iv);
+  eventb_line_free(&iv);
   for (size_t i = 0; i < roots.len; i++) free(roots.data[i]);
   VEC_FREE(&roots);
   return admissible;
@@ -1170,7 +1014,7 @@ static void report_vacuous(ctx_t *c, const robust_run_t *run, const bool *exclud
       VEC_PUSH(&list, run->cells[i].mask);
       out->nvacuous_all++;
     }
-  qsort(list.data, list.len, sizeof *list.data, cmp_masks);
+  if (list.len > 1) qsort(list.data, list.len, sizeof *list.data, cmp_masks);
   out->vacuous = xcalloc(list.len + 1, sizeof *out->vacuous);
   for (size_t i = 0; i < list.len; i++) out->vacuous[out->nvacuous++] = subset_of_mask(list.data[i], n);
   VEC_FREE(&list);
@@ -1306,20 +1150,17 @@ static void line_set(ctx_t *c, size_t xi, smt_term_t q, smt_term_t fixed, eventb
     c->res->picture.reason = xasprintf("cannot draw '%s': %s", row->name, smt_error(c->s));
     return;
   }
-  pieces_t ps = {0}, iv = {0};
+  eventb_pieces_t ps = {0}, iv = {0};
   bool is_int = m->vars[xi].type.kind == TYPE_INT;
-  if (is_int)
-    int_pieces(c, found, nfound, &ps);
-  else
-    real_pieces(c, found, nfound, &ps);
+  eventb_line_cut(c->s, found, nfound, is_int, &ps);
   for (size_t i = 0; i < nfound; i++) free(found[i]);
   free(found);
   for (size_t i = 0; i < ps.len; i++) {
     smt_term_t at = smt_op(c->s, EXPR_EQ, c->hat[xi], value_term(c, ps.data[i].sample, m->vars[xi].type), 0);
-    ps.data[i].works = query(c, and2(c, where, at), NULL, NULL, NULL, NULL) == SMT_SAT;
+    ps.data[i].in = query(c, and2(c, where, at), NULL, NULL, NULL, NULL) == SMT_SAT;
   }
-  merge_pieces(&ps, &iv);
-  row->set = intervals_text(c->res->hat_names[xi], &iv, false);
+  eventb_line_merge(&ps, &iv);
+  row->set = eventb_line_text(c->res->hat_names[xi], &iv, false);
   row->intervals = xcalloc(iv.len + 1, sizeof *row->intervals);
   for (size_t i = 0; i < iv.len; i++) {
     row->intervals[row->nintervals++] =
