@@ -162,16 +162,20 @@ const cli_command_t cmd_eventb = {
     .summary = "check, inject uncertainty into and robustify an Event-B controller-plant model (Z3)",
     .usage = "MODEL.yaml [options]",
     .description =
-        "Checks that the controller-plant model in MODEL.yaml preserves its invariant, that its controller\n"
-        "is feasible and that exactly one controller event is enabled in every state; a failed check\n"
-        "shows a witness (state, parameters, next state). With an `uncertainty:` block it injects the\n"
-        "perceptual uncertainty, shows where the controller becomes unsafe, and robustifies it\n"
-        "(action-preserving, then action-repurposing), dropping vacuous events and checking the\n"
-        "conditions of the paper's Theorems 1 and 2. With --max-error PARAM it finds the largest value\n"
-        "of a parametric error for which the robustification works.\n\n"
+        "Checks that the controller-plant model in MODEL.yaml preserves its invariants (Rodin's INV),\n"
+        "that its controller is feasible (FIS) and well defined (WD, when it divides), and that exactly\n"
+        "one controller event is enabled in every state; a failed check shows a witness (state,\n"
+        "parameters, next state) and the failing obligation's Rodin label. With an `uncertainty:` block\n"
+        "it injects the perceptual uncertainty, shows where the controller becomes unsafe, and, when the\n"
+        "model's own checks hold, robustifies it (action-preserving, then action-repurposing) over the\n"
+        "compartments the solver finds, checking the conditions of the paper's Theorems 1 and 2. With\n"
+        "--max-error PARAM it finds the admissible values of a parametric error exactly (int or real),\n"
+        "its largest value or supremum, certified by runs with PARAM fixed; --svg draws the compartments\n"
+        "of a one-dimensional uncertainty.\n\n"
         "Exit codes: 0 the model's checks hold and (with uncertainty) robustification succeeded;\n"
         "10 a check failed or no robustification works (or an `expect:` failed); 5 the solver\n"
-        "answered unknown; 2 invalid model. Format and semantics: docs/eventb.md.",
+        "answered unknown; 6 an internal error (e.g. a certificate run disagrees); 2 invalid model;\n"
+        "1 bad command line or a file that cannot be written. Format and semantics: docs/eventb.md.",
     .options = options,
     .noptions = sizeof options / sizeof *options,
     .run = run_eventb,
