@@ -870,7 +870,8 @@ bool smt_linear_roots(smt_t *s, smt_term_t t, smt_term_t x, char ***roots,
     /* Z3's numeral texts are canonical: equal values have equal texts. Sort
      * by text to drop duplicates, by double value, then exactly (insertion
      * sort: the array is nearly sorted by then). */
-    if (rc.roots.len > 1) qsort(rc.roots.data, rc.roots.len, sizeof *rc.roots.data, cmp_text);
+    if (rc.roots.len > 1)
+      qsort(rc.roots.data, rc.roots.len, sizeof *rc.roots.data, cmp_text);
     size_t kept = 0;
     for (size_t i = 0; i < rc.roots.len; i++) {
       if (kept && strcmp(rc.roots.data[kept - 1], rc.roots.data[i]) == 0)
@@ -879,7 +880,8 @@ bool smt_linear_roots(smt_t *s, smt_term_t t, smt_term_t x, char ***roots,
         rc.roots.data[kept++] = rc.roots.data[i];
     }
     rc.roots.len = kept;
-    if (rc.roots.len > 1) qsort(rc.roots.data, rc.roots.len, sizeof *rc.roots.data, cmp_approx);
+    if (rc.roots.len > 1)
+      qsort(rc.roots.data, rc.roots.len, sizeof *rc.roots.data, cmp_approx);
     for (size_t i = 1; i < rc.roots.len; i++)
       for (size_t j = i;
            j > 0 && smt_q_cmp(s, rc.roots.data[j - 1], rc.roots.data[j]) > 0;
@@ -1317,6 +1319,66 @@ static void print_cube(text_ctx_t *tc, strbuf_t *sb, const terms_t *atoms,
   VEC_FREE(&ivs);
 }
 
+/* The order in which literals are tried for dropping: bounds grouped by
+ * form and direction, the tightest first (an upper bound by ascending value,
+ * a lower one by descending value), then the other literals. */
+typedef struct {
+  size_t index;
+  size_t group; /* SIZE_MAX: not a bound */
+  int dir;      /* 1 upper, -1 lower, 0 equality */
+  char *value;
+} drop_key_t;
+
+static bool drop_before(smt_t *s, const drop_key_t *a, const drop_key_t *b) {
+  if (a->group != b->group)
+    return a->group < b->group;
+  if (a->group == SIZE_MAX || a->dir != b->dir)
+    return a->dir > b->dir;
+  int cmp = smt_q_cmp(s, a->value, b->value);
+  return a->dir > 0 ? cmp < 0 : cmp > 0;
+}
+
+static size_t *drop_order(smt_t *s, const terms_t *atoms, const bool *lit) {
+  Z3_context c = s->ctx;
+  size_t n = atoms->len;
+  drop_key_t *keys = xcalloc(n + 1, sizeof *keys);
+  VEC(form_t) groups = {0};
+  for (size_t i = 0; i < n; i++) {
+    keys[i] = (drop_key_t){i, SIZE_MAX, 0, NULL};
+    bound_t b;
+    if (!as_bound(s, get(s, atoms->data[i]), lit[i], &b))
+      continue;
+    size_t g = 0;
+    while (g < groups.len && !same_form(c, &groups.data[g], &b.f))
+      g++;
+    if (g == groups.len)
+      VEC_PUSH(&groups, b.f);
+    else
+      free_form(&b.f);
+    keys[i].group = g;
+    keys[i].dir = b.op == Z3_OP_LE || b.op == Z3_OP_LT   ? 1
+                  : b.op == Z3_OP_GE || b.op == Z3_OP_GT ? -1
+                                                         : 0;
+    keys[i].value = b.value;
+  }
+  for (size_t i = 1; i < n; i++) /* insertion sort: few literals */
+    for (size_t j = i; j > 0 && drop_before(s, &keys[j], &keys[j - 1]); j--) {
+      drop_key_t t = keys[j];
+      keys[j] = keys[j - 1];
+      keys[j - 1] = t;
+    }
+  size_t *order = xcalloc(n + 1, sizeof *order);
+  for (size_t i = 0; i < n; i++) {
+    order[i] = keys[i].index;
+    free(keys[i].value);
+  }
+  for (size_t g = 0; g < groups.len; g++)
+    free_form(&groups.data[g]);
+  VEC_FREE(&groups);
+  free(keys);
+  return order;
+}
+
 char *smt_to_readable_text(smt_t *s, smt_term_t t, smt_term_t given,
                            size_t max_cubes, smt_leaf_fn leaf, void *ctx) {
   terms_t atoms = {0};
@@ -1350,8 +1412,11 @@ char *smt_to_readable_text(smt_t *s, smt_term_t t, smt_term_t given,
       in[i] = true;
       ok &= smt_model_bool(s, atoms.data[i], &lit[i]);
     }
-    /* Drop each literal the rest of the cube does not need to imply t. */
-    for (size_t i = 0; i < atoms.len && ok; i++) {
+    /* Drop each literal the rest of the cube does not need to imply t,
+     * the tighter of two bounds on a form first, so the looser one stays. */
+    size_t *order = drop_order(s, &atoms, lit);
+    for (size_t oi = 0; oi < atoms.len && ok; oi++) {
+      size_t i = order[oi];
       in[i] = false;
       assume.len = 0;
       VEC_PUSH(&assume, not_t);
@@ -1365,6 +1430,7 @@ char *smt_to_readable_text(smt_t *s, smt_term_t t, smt_term_t given,
       else if (g != SMT_UNSAT)
         ok = false;
     }
+    free(order);
     if (!ok)
       break;
     strbuf_t one;
