@@ -6,5 +6,7 @@
 
 /* A fresh string (caller frees); format is "text" or "json". */
 char *eventb_render(const eventb_model_t *m, const eventb_result_t *res, const char *format);
+/* The compartment picture (res->picture, with rows) as an SVG document; caller frees. */
+char *eventb_render_svg(const eventb_model_t *m, const eventb_result_t *res);
 
 #endif

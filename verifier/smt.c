@@ -640,3 +640,852 @@ char *smt_name(smt_t *s, smt_term_t constant) {
   Z3_symbol sym = Z3_get_decl_name(c, Z3_get_app_decl(c, Z3_to_app(c, a)));
   return xstrdup(Z3_get_symbol_kind(c, sym) == Z3_STRING_SYMBOL ? Z3_get_symbol_string(c, sym) : "?");
 }
+
+/* ---- exact rationals and the roots of one-variable linear atoms ---- */
+
+/* Simplifies a, which Z3 owns until the next call, to a numeral; its
+ * exact text or NULL. */
+static char *numeral_text(smt_t *s, Z3_ast a) {
+  Z3_context c = s->ctx;
+  if (!a || z3_failed(s))
+    return NULL;
+  Z3_inc_ref(c, a);
+  Z3_ast v = Z3_simplify(c, a);
+  char *text = NULL;
+  if (v) {
+    Z3_inc_ref(c, v);
+    if (Z3_is_numeral_ast(c, v))
+      text = xstrdup(Z3_get_numeral_string(c, v));
+    Z3_dec_ref(c, v);
+  }
+  Z3_dec_ref(c, a);
+  return text;
+}
+
+static Z3_ast rational(smt_t *s, const char *text) {
+  char *r = decimal_to_rational(text);
+  Z3_ast a = Z3_mk_numeral(s->ctx, r, Z3_mk_real_sort(s->ctx));
+  free(r);
+  return z3_failed(s) ? NULL : a;
+}
+
+char *smt_q_arith(smt_t *s, expr_kind_t op, const char *a, const char *b) {
+  Z3_context c = s->ctx;
+  Z3_ast x = rational(s, a);
+  if (!x)
+    return NULL;
+  Z3_inc_ref(c, x);
+  Z3_ast y = rational(s, b);
+  char *r = NULL;
+  if (y) {
+    Z3_inc_ref(c, y);
+    Z3_ast args[2] = {x, y};
+    bool zero = op == EXPR_DIV && Z3_is_numeral_ast(c, y) &&
+                strcmp(Z3_get_numeral_string(c, y), "0") == 0;
+    Z3_ast t = zero             ? NULL
+               : op == EXPR_ADD ? Z3_mk_add(c, 2, args)
+               : op == EXPR_SUB ? Z3_mk_sub(c, 2, args)
+               : op == EXPR_MUL ? Z3_mk_mul(c, 2, args)
+               : op == EXPR_DIV ? Z3_mk_div(c, x, y)
+                                : NULL;
+    r = numeral_text(s, t);
+    Z3_dec_ref(c, y);
+  }
+  Z3_dec_ref(c, x);
+  return r;
+}
+
+int smt_q_cmp(smt_t *s, const char *a, const char *b) {
+  char *d = smt_q_arith(s, EXPR_SUB, a, b);
+  int r = !d ? 0 : d[0] == '-' ? -1 : strcmp(d, "0") == 0 ? 0 : 1;
+  free(d);
+  return r;
+}
+
+char *smt_q_floor(smt_t *s, const char *a) {
+  Z3_ast x = rational(s, a);
+  return x ? numeral_text(s, Z3_mk_real2int(s->ctx, x)) : NULL;
+}
+
+typedef struct {
+  smt_t *s;
+  Z3_ast x;
+  VEC(char *) roots;
+  bool ok;
+  unsigned *seen; /* open-addressing set of visited AST ids + 1 (the formula is
+                     a DAG) */
+  size_t nseen, capseen;
+} roots_ctx_t;
+
+/* Marks id visited; false when it already was. */
+static bool first_visit(roots_ctx_t *rc, unsigned id) {
+  if (2 * (rc->nseen + 1) > rc->capseen) {
+    unsigned *old = rc->seen;
+    size_t oldcap = rc->capseen;
+    rc->capseen = oldcap ? 2 * oldcap : 256;
+    rc->seen = xcalloc(rc->capseen, sizeof *rc->seen);
+    rc->nseen = 0;
+    for (size_t i = 0; i < oldcap; i++)
+      if (old[i])
+        first_visit(rc, old[i] - 1);
+    free(old);
+  }
+  size_t h = (id * 2654435761u) & (rc->capseen - 1);
+  while (rc->seen[h] && rc->seen[h] != id + 1)
+    h = (h + 1) & (rc->capseen - 1);
+  if (rc->seen[h])
+    return false;
+  rc->seen[h] = id + 1;
+  rc->nseen++;
+  return true;
+}
+
+/* A sum of numerals and numeral multiples of x (to_real allowed). */
+static bool linear_in(roots_ctx_t *rc, Z3_ast a) {
+  Z3_context c = rc->s->ctx;
+  if (Z3_is_numeral_ast(c, a) || Z3_is_eq_ast(c, a, rc->x))
+    return true;
+  if (Z3_get_ast_kind(c, a) != Z3_APP_AST)
+    return false;
+  Z3_app app = Z3_to_app(c, a);
+  unsigned n = Z3_get_app_num_args(c, app);
+  switch (Z3_get_decl_kind(c, Z3_get_app_decl(c, app))) {
+  case Z3_OP_ADD:
+  case Z3_OP_SUB:
+  case Z3_OP_UMINUS:
+  case Z3_OP_TO_REAL:
+    for (unsigned i = 0; i < n; i++)
+      if (!linear_in(rc, Z3_get_app_arg(c, app, i)))
+        return false;
+    return true;
+  case Z3_OP_MUL: {
+    unsigned variable = 0;
+    for (unsigned i = 0; i < n; i++) {
+      Z3_ast arg = Z3_get_app_arg(c, app, i);
+      if (Z3_is_numeral_ast(c, arg))
+        continue;
+      if (variable++ || !linear_in(rc, arg))
+        return false;
+    }
+    return true;
+  }
+  default:
+    return false;
+  }
+}
+
+/* The value of the linear term f at x = v, exactly. */
+static char *value_at(roots_ctx_t *rc, Z3_ast f, const char *v) {
+  Z3_context c = rc->s->ctx;
+  Z3_sort sort = Z3_get_sort(c, rc->x);
+  Z3_ast to = Z3_mk_numeral(c, v, sort);
+  Z3_inc_ref(c, to);
+  Z3_ast g = Z3_substitute(c, f, 1, &rc->x, &to);
+  char *r = numeral_text(rc->s, g);
+  Z3_dec_ref(c, to);
+  return r;
+}
+
+static void collect_roots(roots_ctx_t *rc, Z3_ast a) {
+  Z3_context c = rc->s->ctx;
+  if (rc->ok && !first_visit(rc, Z3_get_ast_id(c, a)))
+    return;
+  if (!rc->ok || Z3_get_ast_kind(c, a) != Z3_APP_AST) {
+    if (Z3_get_ast_kind(c, a) != Z3_APP_AST)
+      rc->ok = false;
+    return;
+  }
+  Z3_app app = Z3_to_app(c, a);
+  unsigned n = Z3_get_app_num_args(c, app);
+  Z3_decl_kind k = Z3_get_decl_kind(c, Z3_get_app_decl(c, app));
+  Z3_sort_kind arg_sort =
+      n ? Z3_get_sort_kind(c, Z3_get_sort(c, Z3_get_app_arg(c, app, 0)))
+        : Z3_BOOL_SORT;
+  bool arith = arg_sort == Z3_INT_SORT || arg_sort == Z3_REAL_SORT;
+  if (k == Z3_OP_TRUE || k == Z3_OP_FALSE)
+    return;
+  if (!arith && (k == Z3_OP_AND || k == Z3_OP_OR || k == Z3_OP_NOT ||
+                 k == Z3_OP_IMPLIES || k == Z3_OP_IFF || k == Z3_OP_EQ ||
+                 k == Z3_OP_DISTINCT || k == Z3_OP_ITE || k == Z3_OP_XOR)) {
+    for (unsigned i = 0; i < n; i++)
+      collect_roots(rc, Z3_get_app_arg(c, app, i));
+    return;
+  }
+  bool cmp = k == Z3_OP_LE || k == Z3_OP_GE || k == Z3_OP_LT || k == Z3_OP_GT ||
+             k == Z3_OP_EQ || k == Z3_OP_DISTINCT;
+  if (!arith || !cmp || n != 2 || !linear_in(rc, Z3_get_app_arg(c, app, 0)) ||
+      !linear_in(rc, Z3_get_app_arg(c, app, 1))) {
+    rc->ok = false;
+    return;
+  }
+  Z3_ast f = Z3_mk_sub(
+      c, 2, (Z3_ast[]){Z3_get_app_arg(c, app, 0), Z3_get_app_arg(c, app, 1)});
+  Z3_inc_ref(c, f);
+  char *f0 = value_at(rc, f, "0"), *f1 = value_at(rc, f, "1");
+  char *slope = f0 && f1 ? smt_q_arith(rc->s, EXPR_SUB, f1, f0) : NULL;
+  if (!slope)
+    rc->ok = false;
+  else if (strcmp(slope, "0") != 0) {
+    char *minus = smt_q_arith(rc->s, EXPR_SUB, "0", f0);
+    char *root = minus ? smt_q_arith(rc->s, EXPR_DIV, minus, slope) : NULL;
+    if (root)
+      VEC_PUSH(&rc->roots, root);
+    else
+      rc->ok = false;
+    free(minus);
+  }
+  free(slope);
+  free(f0);
+  free(f1);
+  Z3_dec_ref(c, f);
+}
+
+static int cmp_text(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static double approx(const char *q) {
+  const char *slash = strchr(q, '/');
+  return strtod(q, NULL) / (slash ? strtod(slash + 1, NULL) : 1.0);
+}
+
+static int cmp_approx(const void *a, const void *b) {
+  double x = approx(*(char *const *)a), y = approx(*(char *const *)b);
+  return (x > y) - (x < y);
+}
+
+bool smt_linear_roots(smt_t *s, smt_term_t t, smt_term_t x, char ***roots,
+                      size_t *nroots) {
+  Z3_context c = s->ctx;
+  roots_ctx_t rc = {s, get(s, x), {0}, true, NULL, 0, 0};
+  Z3_ast simple = Z3_simplify(c, get(s, t));
+  if (simple) {
+    Z3_inc_ref(c, simple);
+    collect_roots(&rc, simple);
+    Z3_dec_ref(c, simple);
+  } else {
+    rc.ok = false;
+  }
+  if (rc.ok) {
+    /* Z3's numeral texts are canonical: equal values have equal texts. Sort
+     * by text to drop duplicates, by double value, then exactly (insertion
+     * sort: the array is nearly sorted by then). */
+    if (rc.roots.len > 1)
+      qsort(rc.roots.data, rc.roots.len, sizeof *rc.roots.data, cmp_text);
+    size_t kept = 0;
+    for (size_t i = 0; i < rc.roots.len; i++) {
+      if (kept && strcmp(rc.roots.data[kept - 1], rc.roots.data[i]) == 0)
+        free(rc.roots.data[i]);
+      else
+        rc.roots.data[kept++] = rc.roots.data[i];
+    }
+    rc.roots.len = kept;
+    if (rc.roots.len > 1)
+      qsort(rc.roots.data, rc.roots.len, sizeof *rc.roots.data, cmp_approx);
+    for (size_t i = 1; i < rc.roots.len; i++)
+      for (size_t j = i;
+           j > 0 && smt_q_cmp(s, rc.roots.data[j - 1], rc.roots.data[j]) > 0;
+           j--) {
+        char *swap = rc.roots.data[j];
+        rc.roots.data[j] = rc.roots.data[j - 1];
+        rc.roots.data[j - 1] = swap;
+      }
+  } else {
+    set_error(
+        s,
+        "the condition has an atom that is not linear in the parameter alone");
+    for (size_t i = 0; i < rc.roots.len; i++)
+      free(rc.roots.data[i]);
+    rc.roots.len = 0;
+  }
+  free(rc.seen);
+  *roots = rc.roots.data;
+  *nroots = rc.roots.len;
+  return rc.ok;
+}
+
+/* ---- readable formulas: solver-found disjunctions, bounds as intervals ----
+ */
+
+typedef VEC(smt_term_t) terms_t;
+
+/* The atoms of the quantifier-free t, each once, in first-visit order:
+ * arithmetic comparisons and Boolean constants. False on anything else. */
+static bool collect_atoms(smt_t *s, roots_ctx_t *seen, Z3_ast a,
+                          terms_t *atoms) {
+  Z3_context c = s->ctx;
+  if (!first_visit(seen, Z3_get_ast_id(c, a)))
+    return true;
+  if (Z3_get_ast_kind(c, a) != Z3_APP_AST)
+    return false;
+  Z3_app app = Z3_to_app(c, a);
+  unsigned n = Z3_get_app_num_args(c, app);
+  Z3_decl_kind k = Z3_get_decl_kind(c, Z3_get_app_decl(c, app));
+  Z3_sort_kind arg =
+      n ? Z3_get_sort_kind(c, Z3_get_sort(c, Z3_get_app_arg(c, app, 0)))
+        : Z3_BOOL_SORT;
+  if (k == Z3_OP_TRUE || k == Z3_OP_FALSE)
+    return true;
+  if (k == Z3_OP_UNINTERPRETED && n == 0) {
+    VEC_PUSH(atoms, add(s, a));
+    return true;
+  }
+  bool arith = arg == Z3_INT_SORT || arg == Z3_REAL_SORT;
+  if (arith && (k == Z3_OP_LE || k == Z3_OP_GE || k == Z3_OP_LT ||
+                k == Z3_OP_GT || k == Z3_OP_EQ)) {
+    VEC_PUSH(atoms, add(s, a));
+    return true;
+  }
+  if (arith || !(k == Z3_OP_AND || k == Z3_OP_OR || k == Z3_OP_NOT ||
+                 k == Z3_OP_IMPLIES || k == Z3_OP_IFF || k == Z3_OP_EQ ||
+                 k == Z3_OP_DISTINCT || k == Z3_OP_ITE || k == Z3_OP_XOR))
+    return false;
+  for (unsigned i = 0; i < n; i++)
+    if (!collect_atoms(s, seen, Z3_get_app_arg(c, app, i), atoms))
+      return false;
+  return true;
+}
+
+enum { FORM_MAX = 8 };
+
+/* A linear form sum_k coef[k] * x[k]: constants in creation order (AST id),
+ * nonzero exact coefficients, the first positive (1 for a single constant). */
+typedef struct {
+  size_t n;
+  Z3_ast x[FORM_MAX];
+  char *coef[FORM_MAX];
+} form_t;
+
+/* form op value, op one of <=, <, >=, >, ==. */
+typedef struct {
+  form_t f;
+  Z3_decl_kind op;
+  char *value;
+} bound_t;
+
+static Z3_decl_kind flip(Z3_decl_kind op) {
+  return op == Z3_OP_LE   ? Z3_OP_GE
+         : op == Z3_OP_LT ? Z3_OP_GT
+         : op == Z3_OP_GE ? Z3_OP_LE
+         : op == Z3_OP_GT ? Z3_OP_LT
+                          : op;
+}
+
+static Z3_decl_kind negate(Z3_decl_kind op) {
+  return op == Z3_OP_LE   ? Z3_OP_GT
+         : op == Z3_OP_LT ? Z3_OP_GE
+         : op == Z3_OP_GE ? Z3_OP_LT
+         : op == Z3_OP_GT ? Z3_OP_LE
+                          : Z3_OP_DISTINCT;
+}
+
+static void free_form(form_t *f) {
+  for (size_t k = 0; k < f->n; k++)
+    free(f->coef[k]);
+  f->n = 0;
+}
+
+/* Collects the constants of a linear term a into f->x; false when a is not
+ * linear (a product of constants, div, mod, ite, ...) or has too many. */
+static bool linear_constants(Z3_context c, Z3_ast a, form_t *f) {
+  if (Z3_is_numeral_ast(c, a))
+    return true;
+  if (Z3_get_ast_kind(c, a) != Z3_APP_AST)
+    return false;
+  Z3_app app = Z3_to_app(c, a);
+  unsigned n = Z3_get_app_num_args(c, app);
+  switch (Z3_get_decl_kind(c, Z3_get_app_decl(c, app))) {
+  case Z3_OP_UNINTERPRETED:
+    if (n)
+      return false;
+    for (size_t k = 0; k < f->n; k++)
+      if (Z3_is_eq_ast(c, f->x[k], a))
+        return true;
+    if (f->n == FORM_MAX)
+      return false;
+    f->x[f->n++] = a;
+    return true;
+  case Z3_OP_ADD:
+  case Z3_OP_SUB:
+  case Z3_OP_UMINUS:
+  case Z3_OP_TO_REAL:
+    for (unsigned i = 0; i < n; i++)
+      if (!linear_constants(c, Z3_get_app_arg(c, app, i), f))
+        return false;
+    return true;
+  case Z3_OP_MUL: {
+    unsigned variable = 0;
+    for (unsigned i = 0; i < n; i++) {
+      Z3_ast arg = Z3_get_app_arg(c, app, i);
+      if (Z3_is_numeral_ast(c, arg))
+        continue;
+      if (variable++ || !linear_constants(c, arg, f))
+        return false;
+    }
+    return true;
+  }
+  default:
+    return false;
+  }
+}
+
+/* f at the point where constant `one` (or none, SIZE_MAX) is 1, the others 0.
+ */
+static char *form_at(smt_t *s, Z3_ast f, const form_t *form, size_t one) {
+  Z3_context c = s->ctx;
+  Z3_ast to[FORM_MAX];
+  for (size_t k = 0; k < form->n; k++) {
+    to[k] = Z3_mk_numeral(c, k == one ? "1" : "0", Z3_get_sort(c, form->x[k]));
+    Z3_inc_ref(c, to[k]);
+  }
+  char *r =
+      numeral_text(s, Z3_substitute(c, f, (unsigned)form->n, form->x, to));
+  for (size_t k = 0; k < form->n; k++)
+    Z3_dec_ref(c, to[k]);
+  return r;
+}
+
+static int cmp_ids(const void *a, const void *b) {
+  unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+  return (x > y) - (x < y);
+}
+
+/* The literal (atom, or its negation) as a bound on a linear form. */
+static bool as_bound(smt_t *s, Z3_ast atom, bool positive, bound_t *out) {
+  Z3_context c = s->ctx;
+  if (Z3_get_ast_kind(c, atom) != Z3_APP_AST ||
+      Z3_get_app_num_args(c, Z3_to_app(c, atom)) != 2)
+    return false;
+  Z3_app app = Z3_to_app(c, atom);
+  Z3_decl_kind op = Z3_get_decl_kind(c, Z3_get_app_decl(c, app));
+  if (!positive)
+    op = negate(op);
+  Z3_ast lhs = Z3_get_app_arg(c, app, 0), rhs = Z3_get_app_arg(c, app, 1);
+  form_t f = {0};
+  if (op == Z3_OP_DISTINCT || !linear_constants(c, lhs, &f) ||
+      !linear_constants(c, rhs, &f) || f.n == 0)
+    return false;
+  struct {
+    unsigned id;
+    Z3_ast x;
+  } order[FORM_MAX];
+  for (size_t k = 0; k < f.n; k++)
+    order[k].id = Z3_get_ast_id(c, f.x[k]), order[k].x = f.x[k];
+  qsort(order, f.n, sizeof *order, cmp_ids);
+  for (size_t k = 0; k < f.n; k++)
+    f.x[k] = order[k].x;
+  Z3_ast diff = Z3_mk_sub(c, 2, (Z3_ast[]){lhs, rhs});
+  Z3_inc_ref(c, diff);
+  char *b = form_at(s, diff, &f, SIZE_MAX);
+  bool ok = b != NULL;
+  size_t kept = 0;
+  for (size_t k = 0; k < f.n && ok; k++) {
+    char *at = form_at(s, diff, &f, k),
+         *coef = at ? smt_q_arith(s, EXPR_SUB, at, b) : NULL;
+    ok = coef != NULL;
+    free(at);
+    if (ok && strcmp(coef, "0") != 0) {
+      f.x[kept] = f.x[k];
+      f.coef[kept++] = coef;
+    } else {
+      free(coef);
+    }
+  }
+  Z3_dec_ref(c, diff);
+  f.n = kept;
+  if (!ok || kept == 0) {
+    free_form(&f);
+    free(b);
+    return false;
+  }
+  /* coef . x + b op 0: one constant: x op' -b / coef; several: first
+   * coefficient positive, form op' -b */
+  bool negative = f.coef[0][0] == '-';
+  char *minus_b = smt_q_arith(s, EXPR_SUB, "0", b);
+  free(b);
+  if (f.n == 1) {
+    out->value = smt_q_arith(s, EXPR_DIV, minus_b, f.coef[0]);
+    free(minus_b);
+    free(f.coef[0]);
+    f.coef[0] = xstrdup("1");
+  } else if (negative) {
+    for (size_t k = 0; k < f.n; k++) {
+      char *neg = smt_q_arith(s, EXPR_SUB, "0", f.coef[k]);
+      free(f.coef[k]);
+      f.coef[k] = neg;
+    }
+    out->value = smt_q_arith(s, EXPR_SUB, "0", minus_b);
+    free(minus_b);
+  } else {
+    out->value = minus_b;
+  }
+  out->f = f;
+  out->op = negative ? flip(op) : op;
+  if (!out->value)
+    free_form(&out->f);
+  return out->value != NULL;
+}
+
+static bool same_form(Z3_context c, const form_t *a, const form_t *b) {
+  if (a->n != b->n)
+    return false;
+  for (size_t k = 0; k < a->n; k++)
+    if (!Z3_is_eq_ast(c, a->x[k], b->x[k]) ||
+        strcmp(a->coef[k], b->coef[k]) != 0)
+      return false;
+  return true;
+}
+
+/* Whether the form takes integer values only: int constants, integer
+ * coefficients. */
+static bool integral_form(Z3_context c, const form_t *f) {
+  for (size_t k = 0; k < f->n; k++)
+    if (Z3_get_sort_kind(c, Z3_get_sort(c, f->x[k])) != Z3_INT_SORT ||
+        strchr(f->coef[k], '/'))
+      return false;
+  return true;
+}
+
+/* A form's tightest bounds among the cube's; an integral form gets
+ * non-strict integer bounds. */
+typedef struct {
+  form_t f;
+  char *lo, *hi; /* NULL: none */
+  bool lo_strict, hi_strict;
+} interval_t;
+
+static void tighten(smt_t *s, interval_t *iv, const bound_t *b, bool is_int) {
+  char *v = xstrdup(b->value);
+  Z3_decl_kind op = b->op;
+  if (is_int && op != Z3_OP_EQ) { /* x < v: x <= ceil(v) - 1; x <= v: x <=
+                                     floor(v); likewise below */
+    bool upper = op == Z3_OP_LE || op == Z3_OP_LT,
+         strict = op == Z3_OP_LT || op == Z3_OP_GT;
+    char *neg = smt_q_arith(s, EXPR_SUB, "0", v),
+         *fl = neg ? smt_q_floor(s, upper ? v : neg) : NULL;
+    char *k = fl ? (upper ? xstrdup(fl) : smt_q_arith(s, EXPR_SUB, "0", fl))
+                 : NULL; /* floor, or ceil below */
+    if (k && strict && smt_q_cmp(s, k, v) == 0) {
+      char *moved = smt_q_arith(s, upper ? EXPR_SUB : EXPR_ADD, k, "1");
+      free(k);
+      k = moved;
+    }
+    free(neg), free(fl);
+    if (k) {
+      free(v);
+      v = k;
+      op = upper ? Z3_OP_LE : Z3_OP_GE;
+    }
+  }
+  bool upper = op == Z3_OP_LE || op == Z3_OP_LT || op == Z3_OP_EQ,
+       lower = op == Z3_OP_GE || op == Z3_OP_GT || op == Z3_OP_EQ;
+  bool strict = op == Z3_OP_LT || op == Z3_OP_GT;
+  if (upper) {
+    int cmp = iv->hi ? smt_q_cmp(s, v, iv->hi) : -1;
+    if (cmp < 0 || (cmp == 0 && strict)) {
+      free(iv->hi);
+      iv->hi = xstrdup(v);
+      iv->hi_strict = strict;
+    }
+  }
+  if (lower) {
+    int cmp = iv->lo ? smt_q_cmp(s, v, iv->lo) : 1;
+    if (cmp > 0 || (cmp == 0 && strict)) {
+      free(iv->lo);
+      iv->lo = xstrdup(v);
+      iv->lo_strict = strict;
+    }
+  }
+  free(v);
+}
+
+static void print_value(strbuf_t *sb, const char *q, bool is_int) {
+  const char *slash = strchr(q, '/');
+  if (slash)
+    strbuf_printf(sb, "%.*s.0 / %s.0", (int)(slash - q), q, slash + 1);
+  else
+    strbuf_printf(sb, "%s%s", q, is_int ? "" : ".0");
+}
+
+static void print_form(text_ctx_t *tc, strbuf_t *sb, const form_t *f) {
+  Z3_context c = tc->s->ctx;
+  for (size_t k = 0; k < f->n; k++) {
+    const char *q = f->coef[k];
+    bool negative = q[0] == '-';
+    if (k)
+      strbuf_puts(sb, negative ? " - " : " + ");
+    else if (negative)
+      strbuf_puts(sb, "-");
+    const char *mag = negative ? q + 1 : q;
+    if (strcmp(mag, "1") != 0) {
+      print_value(sb, mag,
+                  Z3_get_sort_kind(c, Z3_get_sort(c, f->x[k])) == Z3_INT_SORT);
+      strbuf_puts(sb, " * ");
+    }
+    print_ast(tc, sb, f->x[k], true);
+  }
+}
+
+static void print_interval(text_ctx_t *tc, strbuf_t *sb, const interval_t *iv) {
+  bool is_int = integral_form(tc->s->ctx, &iv->f);
+  if (iv->lo && iv->hi && !iv->lo_strict && !iv->hi_strict &&
+      smt_q_cmp(tc->s, iv->lo, iv->hi) == 0) {
+    print_form(tc, sb, &iv->f);
+    strbuf_puts(sb, " == ");
+    print_value(sb, iv->lo, is_int);
+    return;
+  }
+  if (iv->lo) {
+    print_value(sb, iv->lo, is_int);
+    strbuf_puts(sb, iv->lo_strict ? " < " : " <= ");
+    print_form(tc, sb, &iv->f);
+  }
+  if (iv->lo && iv->hi)
+    strbuf_puts(sb, " and ");
+  if (iv->hi) {
+    print_form(tc, sb, &iv->f);
+    strbuf_puts(sb, iv->hi_strict ? " < " : " <= ");
+    print_value(sb, iv->hi, is_int);
+  }
+}
+
+/* A literal that is not a bound: an atom, or its negation with the
+ * comparison turned round. */
+static void print_literal(text_ctx_t *tc, strbuf_t *sb, Z3_ast atom,
+                          bool positive) {
+  Z3_context c = tc->s->ctx;
+  Z3_app app = Z3_to_app(c, atom);
+  unsigned n = Z3_get_app_num_args(c, app);
+  if (positive || n != 2) {
+    if (!positive)
+      strbuf_puts(sb, "not ");
+    print_ast(tc, sb, atom, positive);
+    return;
+  }
+  Z3_decl_kind op = negate(Z3_get_decl_kind(c, Z3_get_app_decl(c, app)));
+  Z3_ast x = Z3_get_app_arg(c, app, 0), y = Z3_get_app_arg(c, app, 1);
+  const char *text = op == Z3_OP_LE   ? "<="
+                     : op == Z3_OP_LT ? "<"
+                     : op == Z3_OP_GE ? ">="
+                     : op == Z3_OP_GT ? ">"
+                                      : "!=";
+  if (op == Z3_OP_DISTINCT && print_enum_cmp(tc, sb, x, y, "!="))
+    return;
+  print_ast(tc, sb, x, false);
+  strbuf_printf(sb, " %s ", text);
+  print_ast(tc, sb, y, false);
+}
+
+static void print_cube(text_ctx_t *tc, strbuf_t *sb, const terms_t *atoms,
+                       const bool *lit, const bool *in) {
+  smt_t *s = tc->s;
+  Z3_context c = s->ctx;
+  VEC(interval_t) ivs = {0};
+  bool *is_bound = xcalloc(atoms->len + 1, sizeof *is_bound);
+  for (size_t i = 0; i < atoms->len; i++) {
+    bound_t b;
+    if (!in[i] || !as_bound(s, get(s, atoms->data[i]), lit[i], &b))
+      continue;
+    is_bound[i] = true;
+    size_t k = 0;
+    while (k < ivs.len && !same_form(c, &ivs.data[k].f, &b.f))
+      k++;
+    if (k == ivs.len) {
+      VEC_PUSH(&ivs, ((interval_t){b.f, NULL, NULL, false, false}));
+    } else {
+      free_form(&b.f);
+    }
+    tighten(s, &ivs.data[k], &b, integral_form(c, &ivs.data[k].f));
+    free(b.value);
+  }
+  size_t printed = 0;
+  for (size_t k = 0; k < ivs.len; k++) {
+    if (ivs.data[k].lo || ivs.data[k].hi) {
+      strbuf_puts(sb, printed++ ? " and " : "");
+      print_interval(tc, sb, &ivs.data[k]);
+    }
+    free(ivs.data[k].lo), free(ivs.data[k].hi);
+    free_form(&ivs.data[k].f);
+  }
+  for (size_t i = 0; i < atoms->len; i++) {
+    if (!in[i] || is_bound[i])
+      continue;
+    strbuf_puts(sb, printed++ ? " and " : "");
+    print_literal(tc, sb, get(s, atoms->data[i]), lit[i]);
+  }
+  if (!printed)
+    strbuf_puts(sb, "true");
+  free(is_bound);
+  VEC_FREE(&ivs);
+}
+
+/* The order in which literals are tried for dropping: bounds grouped by
+ * form and direction, the tightest first (an upper bound by ascending value,
+ * a lower one by descending value), then the other literals. */
+typedef struct {
+  size_t index;
+  size_t group; /* SIZE_MAX: not a bound */
+  int dir;      /* 1 upper, -1 lower, 0 equality */
+  char *value;
+} drop_key_t;
+
+static bool drop_before(smt_t *s, const drop_key_t *a, const drop_key_t *b) {
+  if (a->group != b->group)
+    return a->group < b->group;
+  if (a->group == SIZE_MAX || a->dir != b->dir)
+    return a->dir > b->dir;
+  int cmp = smt_q_cmp(s, a->value, b->value);
+  return a->dir > 0 ? cmp < 0 : cmp > 0;
+}
+
+static size_t *drop_order(smt_t *s, const terms_t *atoms, const bool *lit) {
+  Z3_context c = s->ctx;
+  size_t n = atoms->len;
+  drop_key_t *keys = xcalloc(n + 1, sizeof *keys);
+  VEC(form_t) groups = {0};
+  for (size_t i = 0; i < n; i++) {
+    keys[i] = (drop_key_t){i, SIZE_MAX, 0, NULL};
+    bound_t b;
+    if (!as_bound(s, get(s, atoms->data[i]), lit[i], &b))
+      continue;
+    size_t g = 0;
+    while (g < groups.len && !same_form(c, &groups.data[g], &b.f))
+      g++;
+    if (g == groups.len)
+      VEC_PUSH(&groups, b.f);
+    else
+      free_form(&b.f);
+    keys[i].group = g;
+    keys[i].dir = b.op == Z3_OP_LE || b.op == Z3_OP_LT   ? 1
+                  : b.op == Z3_OP_GE || b.op == Z3_OP_GT ? -1
+                                                         : 0;
+    keys[i].value = b.value;
+  }
+  for (size_t i = 1; i < n; i++) /* insertion sort: few literals */
+    for (size_t j = i; j > 0 && drop_before(s, &keys[j], &keys[j - 1]); j--) {
+      drop_key_t t = keys[j];
+      keys[j] = keys[j - 1];
+      keys[j - 1] = t;
+    }
+  size_t *order = xcalloc(n + 1, sizeof *order);
+  for (size_t i = 0; i < n; i++) {
+    order[i] = keys[i].index;
+    free(keys[i].value);
+  }
+  for (size_t g = 0; g < groups.len; g++)
+    free_form(&groups.data[g]);
+  VEC_FREE(&groups);
+  free(keys);
+  return order;
+}
+
+char *smt_to_readable_text(smt_t *s, smt_term_t t, smt_term_t given,
+                           size_t max_cubes, smt_leaf_fn leaf, void *ctx) {
+  terms_t atoms = {0};
+  roots_ctx_t seen = {s, NULL, {0}, true, NULL, 0, 0};
+  Z3_ast simple = Z3_simplify(s->ctx, get(s, t));
+  smt_term_t st = simple ? add(s, simple) : 0;
+  bool ok = st && collect_atoms(s, &seen, get(s, st), &atoms);
+  free(seen.seen);
+  strbuf_t sb;
+  strbuf_init(&sb);
+  text_ctx_t tc = {s, leaf, ctx, true};
+  bool *lit = xcalloc(atoms.len + 1, sizeof *lit),
+       *in = xcalloc(atoms.len + 1, sizeof *in);
+  smt_push(s);
+  smt_assert(s, given);
+  smt_term_t not_t = ok ? smt_op(s, EXPR_NOT, st, 0, 0) : 0;
+  terms_t blocked = {0}, assume = {0}, found = {0};
+  VEC(char *) texts = {0};
+  if (ok)
+    VEC_PUSH(&blocked, st);
+  size_t cubes = 0;
+  while (ok) {
+    smt_result_t r = smt_check(s, blocked.data, blocked.len);
+    if (r == SMT_UNSAT)
+      break;
+    if (r != SMT_SAT || cubes == max_cubes) {
+      ok = false;
+      break;
+    }
+    for (size_t i = 0; i < atoms.len; i++) {
+      in[i] = true;
+      ok &= smt_model_bool(s, atoms.data[i], &lit[i]);
+    }
+    /* Drop each literal the rest of the cube does not need to imply t,
+     * the tighter of two bounds on a form first, so the looser one stays. */
+    size_t *order = drop_order(s, &atoms, lit);
+    for (size_t oi = 0; oi < atoms.len && ok; oi++) {
+      size_t i = order[oi];
+      in[i] = false;
+      assume.len = 0;
+      VEC_PUSH(&assume, not_t);
+      for (size_t k = 0; k < atoms.len; k++)
+        if (in[k])
+          VEC_PUSH(&assume, lit[k] ? atoms.data[k]
+                                   : smt_op(s, EXPR_NOT, atoms.data[k], 0, 0));
+      smt_result_t g = smt_check(s, assume.data, assume.len);
+      if (g == SMT_SAT)
+        in[i] = true;
+      else if (g != SMT_UNSAT)
+        ok = false;
+    }
+    free(order);
+    if (!ok)
+      break;
+    strbuf_t one;
+    strbuf_init(&one);
+    print_cube(&tc, &one, &atoms, lit, in);
+    VEC_PUSH(&texts, strbuf_take(&one));
+    cubes++;
+    terms_t cube = {0};
+    for (size_t k = 0; k < atoms.len; k++)
+      if (in[k])
+        VEC_PUSH(&cube, lit[k] ? atoms.data[k]
+                               : smt_op(s, EXPR_NOT, atoms.data[k], 0, 0));
+    VEC_PUSH(&found, smt_and(s, cube.data, cube.len));
+    VEC_PUSH(&blocked, smt_op(s, EXPR_NOT, VEC_LAST(&found), 0, 0));
+    VEC_FREE(&cube);
+  }
+  /* Drop each conjunction the others cover. */
+  for (size_t i = 0; ok && i < found.len && found.len > 1; i++) {
+    assume.len = 0;
+    VEC_PUSH(&assume, found.data[i]);
+    for (size_t j = 0; j < found.len; j++)
+      if (j != i)
+        VEC_PUSH(&assume, smt_op(s, EXPR_NOT, found.data[j], 0, 0));
+    smt_result_t r = smt_check(s, assume.data, assume.len);
+    if (r == SMT_UNSAT) {
+      free(texts.data[i]);
+      memmove(texts.data + i, texts.data + i + 1,
+              (texts.len - i - 1) * sizeof *texts.data);
+      memmove(found.data + i, found.data + i + 1,
+              (found.len - i - 1) * sizeof *found.data);
+      texts.len--, found.len--, i--;
+    } else if (r != SMT_SAT) {
+      ok = false;
+    }
+  }
+  smt_pop(s, 1);
+  VEC_FREE(&found);
+  VEC_FREE(&blocked);
+  VEC_FREE(&assume);
+  VEC_FREE(&atoms);
+  free(lit);
+  free(in);
+  for (size_t i = 0; i < texts.len; i++) {
+    if (texts.len > 1)
+      strbuf_printf(&sb, "%s(%s)", i ? " or " : "", texts.data[i]);
+    else
+      strbuf_puts(&sb, texts.data[i]);
+    free(texts.data[i]);
+  }
+  VEC_FREE(&texts);
+  if (!ok || !tc.ok) {
+    strbuf_free(&sb);
+    return NULL;
+  }
+  if (cubes == 0)
+    strbuf_puts(&sb, "false");
+  return strbuf_take(&sb);
+}

@@ -110,7 +110,35 @@ typedef bool (*smt_leaf_fn)(void *ctx, const char *const_name, smt_leaf_t *out);
  * frees), or NULL (with smt_error set) when t uses something the language
  * cannot express: quantifiers, integer div/mod, to_int, unknown constants. */
 char *smt_to_text(smt_t *s, smt_term_t t, smt_leaf_fn leaf, void *ctx);
+/* A readable equivalent of the quantifier-free t where `given` holds, in the
+ * syntax of smt_to_text: a disjunction of conjunctions found by the solver
+ * (a model of t, its atoms' truth values, then every literal dropped that the
+ * rest does not need to imply t; the conjunction is blocked and the next
+ * model sought), each conjunction with the bounds on one numeric constant
+ * merged into an interval ("27 <= temp_hat and temp_hat <= 32") before the
+ * other literals. Caller frees. NULL (nothing printed) when t has more than
+ * max_cubes conjunctions, an atom the language lacks, or a check is unknown:
+ * the caller falls back to smt_to_text. Uses the solver (push/pop). */
+char *smt_to_readable_text(smt_t *s, smt_term_t t, smt_term_t given, size_t max_cubes, smt_leaf_fn leaf, void *ctx);
 /* The solver name of a constant made with smt_const (caller frees). */
 char *smt_name(smt_t *s, smt_term_t constant);
+
+/* ---- exact rationals (Z3's arbitrary-precision numerals) ---- */
+
+/* a op b for op EXPR_ADD, EXPR_SUB, EXPR_MUL or EXPR_DIV on rational texts
+ * ("p", "-p", "p/q" or decimals such as "2.5"); the exact result as "p" or
+ * "p/q" (caller frees), or NULL for malformed text or a division by zero. */
+char *smt_q_arith(smt_t *s, expr_kind_t op, const char *a, const char *b);
+/* -1, 0 or 1 as a < b, a = b, a > b (0 also for malformed text). */
+int smt_q_cmp(smt_t *s, const char *a, const char *b);
+/* The largest integer <= a, as text (caller frees), or NULL. */
+char *smt_q_floor(smt_t *s, const char *a);
+/* The points where the arithmetic atoms of the quantifier-free term t change
+ * truth value, when every atom compares two terms linear in the constant x
+ * alone: the root of each non-constant atom, exact, ascending, without
+ * duplicates (caller frees each and the array). Returns false (smt_error
+ * set, no roots) when an atom mentions another constant, mod, div, ite or a
+ * product of variables. */
+bool smt_linear_roots(smt_t *s, smt_term_t t, smt_term_t x, char ***roots, size_t *nroots);
 
 #endif

@@ -10,7 +10,6 @@
 #include "verifier/smt.h"
 #include "tests/unit/check.h"
 
-
 static eventb_model_t *load(const char *path) {
   diag_list_t d;
   diag_init(&d);
@@ -22,7 +21,8 @@ static eventb_model_t *load(const char *path) {
 
 static const char *witness(const eventb_check_t *c, const char *section, const char *name) {
   for (size_t i = 0; i < c->nwitness; i++)
-    if (strcmp(c->witness[i].section, section) == 0 && strcmp(c->witness[i].name, name) == 0) return c->witness[i].value;
+    if (strcmp(c->witness[i].section, section) == 0 && strcmp(c->witness[i].name, name) == 0)
+      return c->witness[i].value;
   return NULL;
 }
 
@@ -54,7 +54,8 @@ static void test_injection(const eventb_model_t *m, const eventb_result_t *r) {
     if (strcmp(m->ctrl[i].name, c->event) == 0) ev = &m->ctrl[i];
   CHECK(ev && ev->nparams == 1);
   const char *hat = witness(c, "perceived", "temp_hat"), *temp = witness(c, "state", "temp");
-  const char *par = ev ? witness(c, "parameters", ev->params[0].name) : NULL, *next = witness(c, "next", "temp");
+  const char *par = ev ? witness(c, "parameters", ev->params[0].name) : NULL,
+             *next = witness(c, "next", "temp");
   CHECK(hat && temp && par && next);
   if (!hat || !temp || !par || !next || !ev) return;
   long long th = atoll(hat), t = atoll(temp), p = atoll(par), t1 = atoll(next);
@@ -86,7 +87,8 @@ static smt_term_t guard_var(void *ctx, const expr_t *v) { return ((guard_env_t *
 static void test_hetero_guard(const eventb_result_t *r) {
   const eventb_revent_t *e = NULL;
   for (size_t i = 0; i < r->robust.nevents; i++)
-    if (r->robust.events[i].nu == 2 && r->robust.events[i].u[0] == 0 && r->robust.events[i].u[1] == 1) e = &r->robust.events[i];
+    if (r->robust.events[i].nu == 2 && r->robust.events[i].u[0] == 0 && r->robust.events[i].u[1] == 1)
+      e = &r->robust.events[i];
   CHECK(e != NULL);
   if (!e) return;
   expr_sym_t syms[] = {{"temp_hat", SYM_VAR, {TYPE_INT, -1}, 0, false},
@@ -99,8 +101,9 @@ static void test_hetero_guard(const eventb_result_t *r) {
   diag_init(&d);
   loc_t at = {"guard", 1, 1};
   expr_t *g = expr_parse(e->guard, at, &a, &d);
-  expr_t *want = expr_parse("27 <= temp_hat and temp_hat < 33 and dh == dt and 33 - temp_hat <= dh and dh <= 37 - temp_hat",
-                            at, &a, &d);
+  expr_t *want = expr_parse(
+      "27 <= temp_hat and temp_hat < 33 and dh == dt and 33 - temp_hat <= dh and dh <= 37 - temp_hat", at, &a,
+      &d);
   CHECK(g && want && expr_check(g, &scope, TYPE_BOOL, &a, &d) && expr_check(want, &scope, TYPE_BOOL, &a, &d));
   if (g && want && !diag_has_errors(&d)) {
     guard_env_t env = {smt_new(NULL), {0}};
@@ -170,10 +173,13 @@ static void test_max_error(eventb_method_t method, double want) {
   eventb_result_t r;
   eventb_analyse(m, &opt, &r);
   CHECK(r.max_error.ran && r.max_error.found && !r.max_error.unbounded);
-  CHECK(r.max_error.number == want);
+  CHECK(r.max_error.number == want && r.max_error.attained);
   char formula[32];
-  snprintf(formula, sizeof formula, "D <= %g", want);
+  snprintf(formula, sizeof formula, "0 <= D and D <= %g", want);
   CHECK_STREQ(r.max_error.formula, formula);
+  /* the certificate: fixed runs at the value (works) and at value + 1 (fails) */
+  CHECK(r.max_error.ncertificates == 2 && r.max_error.certificate[0].works &&
+        !r.max_error.certificate[1].works);
   CHECK(r.robust.method == method);
   eventb_result_free(&r);
   eventb_free(m);

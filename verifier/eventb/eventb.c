@@ -1,12 +1,14 @@
 #include "verifier/eventb/eventb.h"
 
 #include <assert.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ism/strbuf.h"
 #include "ism/vec.h"
+#include "verifier/eventb/eventb_line.h"
 #include "verifier/smt.h"
 
 /* A constant smt_to_text may meet, with the text it prints as. */
@@ -29,25 +31,25 @@ typedef struct {
   const eventb_options_t *opt;
   eventb_result_t *res;
   smt_t *s;
-  arena_t arena;         /* this run's scratch: state vectors, names */
-  smt_term_t *mpar;      /* [nparams] */
-  smt_term_t mpar_ok;    /* declared bounds of the model parameters */
+  arena_t arena;      /* this run's scratch: state vectors, names */
+  smt_term_t *mpar;   /* [nparams] */
+  smt_term_t mpar_ok; /* declared bounds of the model parameters */
   VEC(eventb_check_t) checks;
   VEC(leaf_entry_t) leaves;
-  smt_term_t *hat;       /* perceived state: fresh for uncertain variables, else shared with the true state */
+  smt_term_t *hat; /* perceived state: fresh for uncertain variables, else shared with the true state */
 } ctx_t;
 
 /* One compartment u of a robustification. */
 typedef struct {
+  uint64_t mask; /* u as a bit set of controller events */
   int *u;
   size_t nu;
-  smt_term_t U;          /* the perceived states whose potential true states enable exactly u */
-  bool vacuous;
-  smt_term_t G;          /* robustified guard over hat, parameters and model parameters */
-  smt_term_t Ex;         /* exists parameters. G */
-  smt_term_t **p;        /* p[k]: parameters of original event u[k] */
-  smt_term_t *use;       /* repurposing: use[k] <=> p[k] is not bottom */
-  char ***pnames;        /* pnames[k][j]: written name of parameter j of u[k] */
+  smt_term_t U;    /* the perceived states whose potential true states enable exactly u */
+  smt_term_t G;    /* robustified guard over hat, parameters and model parameters */
+  smt_term_t Ex;   /* exists parameters. G */
+  smt_term_t **p;  /* p[k]: parameters of original event u[k] */
+  smt_term_t *use; /* repurposing: use[k] <=> p[k] is not bottom */
+  char ***pnames;  /* pnames[k][j]: written name of parameter j of u[k] */
 } cell_t;
 
 typedef struct {
@@ -70,7 +72,9 @@ static smt_term_t fresh(ctx_t *c, const char *name, type_t t, const char *text) 
 
 static smt_term_t and2(ctx_t *c, smt_term_t a, smt_term_t b) { return smt_op(c->s, EXPR_AND, a, b, 0); }
 static smt_term_t not1(ctx_t *c, smt_term_t a) { return smt_op(c->s, EXPR_NOT, a, 0, 0); }
-static smt_term_t implies(ctx_t *c, smt_term_t a, smt_term_t b) { return smt_op(c->s, EXPR_IMPLIES, a, b, 0); }
+static smt_term_t implies(ctx_t *c, smt_term_t a, smt_term_t b) {
+  return smt_op(c->s, EXPR_IMPLIES, a, b, 0);
+}
 
 static smt_term_t *new_state(ctx_t *c, const char *suffix) {
   const eventb_model_t *m = c->m;
@@ -109,7 +113,8 @@ static smt_term_t var_term(void *ctx, const expr_t *v) {
   return e->evp[id - base];
 }
 
-static smt_term_t tr(ctx_t *c, const expr_t *e, const smt_term_t *cur, const smt_term_t *next, const smt_term_t *evp) {
+static smt_term_t tr(ctx_t *c, const expr_t *e, const smt_term_t *cur, const smt_term_t *next,
+                     const smt_term_t *evp) {
   env_t env = {c, cur, next, evp};
   return smt_translate(c->s, e, var_term, &env);
 }
@@ -123,16 +128,39 @@ static smt_term_t action(ctx_t *c, const eventb_event_t *ev, const smt_term_t *c
   return a;
 }
 
+static smt_term_t qe(ctx_t *c, smt_term_t t) {
+  smt_term_t r = smt_eliminate_quantifiers(c->s, t);
+  if (!r) {
+    if (!c->res->reason) c->res->reason = xasprintf("quantifier elimination failed: %s", smt_error(c->s));
+    return t;
+  }
+  return r;
+}
+
+/* Every quantifier is eliminated as an existential over a quantifier-free
+ * body, innermost first: Z3 4.8.12's qe tactic answers wrongly on some
+ * universal formulas over the reals (the eco heater with a real temp lost
+ * its largest error that way; cf. Z3 issue #6946), so forall x. b is
+ * computed as not (exists x. not b). */
+static smt_term_t qe_exists(ctx_t *c, smt_term_t *bound, size_t n, smt_term_t body) {
+  return n ? qe(c, smt_exists(c->s, bound, n, body)) : body;
+}
+
+static smt_term_t qe_forall(ctx_t *c, smt_term_t *bound, size_t n, smt_term_t body) {
+  return n ? not1(c, qe_exists(c, bound, n, not1(c, body))) : body;
+}
+
 static smt_term_t *new_params(ctx_t *c, const eventb_event_t *ev, char **texts) {
   smt_term_t *p = arena_alloc(&c->arena, (ev->nparams + 1) * sizeof *p);
-  for (size_t j = 0; j < ev->nparams; j++) p[j] = fresh(c, ev->params[j].name, ev->params[j].type, texts ? texts[j] : NULL);
+  for (size_t j = 0; j < ev->nparams; j++)
+    p[j] = fresh(c, ev->params[j].name, ev->params[j].type, texts ? texts[j] : NULL);
   return p;
 }
 
-/* exists p. G(st, p): the event is enabled at st. */
+/* exists p. G(st, p), quantifier-free: the event is enabled at st. */
 static smt_term_t enabled(ctx_t *c, const eventb_event_t *ev, const smt_term_t *st) {
   smt_term_t *p = new_params(c, ev, NULL);
-  return smt_exists(c->s, p, ev->nparams, tr(c, ev->guard, st, NULL, p));
+  return qe_exists(c, p, ev->nparams, tr(c, ev->guard, st, NULL, p));
 }
 
 /* tilde in epsilon(hat): the true state is within the error of the perceived one. */
@@ -167,15 +195,6 @@ static smt_term_t *tilde_of(ctx_t *c, const smt_term_t *hat, smt_term_t *bound, 
   return t;
 }
 
-static smt_term_t qe(ctx_t *c, smt_term_t t) {
-  smt_term_t r = smt_eliminate_quantifiers(c->s, t);
-  if (!r) {
-    if (!c->res->reason) c->res->reason = xasprintf("quantifier elimination failed: %s", smt_error(c->s));
-    return t;
-  }
-  return r;
-}
-
 /* ---- checks and witnesses ---- */
 
 static char *model_value(ctx_t *c, smt_term_t t, type_t ty) {
@@ -196,11 +215,14 @@ static char *model_value(ctx_t *c, smt_term_t t, type_t ty) {
   return exact;
 }
 
-static void wit_state(ctx_t *c, wit_spec_t *w, const char *section, const smt_term_t *st, bool only_uncertain) {
+static void wit_state(ctx_t *c, wit_spec_t *w, const char *section, const smt_term_t *st,
+                      bool only_uncertain) {
   for (size_t i = 0; i < c->m->nvars; i++)
     if (!only_uncertain || c->m->vars[i].uncertain)
-      VEC_PUSH(w, ((wit_item_t){section, only_uncertain && c->res->hat_names ? c->res->hat_names[i] : c->m->vars[i].name,
-                                st[i], c->m->vars[i].type}));
+      VEC_PUSH(w,
+               ((wit_item_t){section,
+                             only_uncertain && c->res->hat_names ? c->res->hat_names[i] : c->m->vars[i].name,
+                             st[i], c->m->vars[i].type}));
 }
 
 static void wit_params(ctx_t *c, wit_spec_t *w, const eventb_event_t *ev, const smt_term_t *p) {
@@ -221,7 +243,8 @@ static eventb_check_t *new_check(ctx_t *c, const char *name) {
 
 static void note_unknown(ctx_t *c) {
   c->res->unknown = true;
-  if (!c->res->reason) c->res->reason = xasprintf("the solver answered unknown: %s", smt_error(c->s) ? smt_error(c->s) : "?");
+  if (!c->res->reason)
+    c->res->reason = xasprintf("the solver answered unknown: %s", smt_error(c->s) ? smt_error(c->s) : "?");
 }
 
 /* Asks whether q (with the model-parameter bounds) is satisfiable; a model
@@ -238,7 +261,8 @@ static smt_result_t query(ctx_t *c, smt_term_t q, eventb_check_t *chk, const cha
     size_t n = w ? w->len : 0;
     chk->witness = xcalloc(n + 1, sizeof *chk->witness);
     for (size_t i = 0; i < n; i++)
-      chk->witness[i] = (eventb_binding_t){w->data[i].section, w->data[i].name, model_value(c, w->data[i].term, w->data[i].type)};
+      chk->witness[i] = (eventb_binding_t){w->data[i].section, w->data[i].name,
+                                           model_value(c, w->data[i].term, w->data[i].type)};
     chk->nwitness = n;
   } else if (r == SMT_UNKNOWN) {
     if (chk && chk->verdict == EVENTB_HOLDS) chk->verdict = EVENTB_UNKNOWN;
@@ -249,31 +273,57 @@ static smt_result_t query(ctx_t *c, smt_term_t q, eventb_check_t *chk, const cha
 }
 
 /* I(s) and G(s,p) and A(s,p,s') and not I(s'), for every event. */
+/* One proof obligation of chk (Rodin's label, owned): query, and on the
+ * first failure remember the label. */
+static void obligation(ctx_t *c, eventb_check_t *chk, char *label, smt_term_t q, const char *event,
+                       const char *detail, wit_spec_t *w) {
+  bool failed = chk->verdict == EVENTB_FAILS;
+  chk->obligations++;
+  query(c, q, chk, event, detail, w);
+  if (!failed && chk->verdict == EVENTB_FAILS)
+    chk->label = label;
+  else
+    free(label);
+}
+
+/* Rodin's INV: for every labelled invariant, the initial states satisfy it
+ * (INITIALISATION/inv/INV) and every event preserves it (evt/inv/INV). */
 static void check_invariant(ctx_t *c) {
   const eventb_model_t *m = c->m;
   eventb_check_t *chk = new_check(c, "invariant");
-  smt_term_t *s0 = new_state(c, "");
-  wit_spec_t w = {0};
-  wit_state(c, &w, "state", s0, false);
-  wit_model_params(c, &w);
-  query(c, and2(c, and2(c, dom(c, s0), tr(c, m->initial, s0, NULL, NULL)), not1(c, tr(c, m->invariant, s0, NULL, NULL))),
-        chk, NULL, "an initial state violates the invariant", &w);
-  VEC_FREE(&w);
-  for (size_t k = 0; k < m->nplant + m->nctrl; k++) {
-    const eventb_event_t *ev = k < m->nplant ? &m->plant[k] : &m->ctrl[k - m->nplant];
-    smt_term_t *s = new_state(c, ""), *s1 = new_state(c, "'");
-    smt_term_t *p = new_params(c, ev, NULL);
-    smt_term_t q = and2(c, and2(c, dom(c, s), dom(c, s1)), tr(c, m->invariant, s, NULL, NULL));
-    q = and2(c, q, tr(c, ev->guard, s, NULL, p));
-    q = and2(c, q, action(c, ev, s, p, s1));
-    q = and2(c, q, not1(c, tr(c, m->invariant, s1, NULL, NULL)));
-    wit_spec_t w2 = {0};
-    wit_state(c, &w2, "state", s, false);
-    wit_params(c, &w2, ev, p);
-    wit_state(c, &w2, "next", s1, false);
-    wit_model_params(c, &w2);
-    query(c, q, chk, ev->name, "the event leads from the invariant out of it", &w2);
-    VEC_FREE(&w2);
+  chk->po = "INV";
+  for (size_t v = 0; v < m->ninvs; v++) {
+    const eventb_inv_t *inv = &m->invs[v];
+    smt_term_t *s0 = new_state(c, "");
+    wit_spec_t w = {0};
+    wit_state(c, &w, "state", s0, false);
+    wit_model_params(c, &w);
+    char *detail = xasprintf("an initial state violates invariant '%s'", inv->label);
+    obligation(c, chk, xasprintf("INITIALISATION/%s/INV", inv->label),
+               and2(c, and2(c, dom(c, s0), tr(c, m->initial, s0, NULL, NULL)),
+                    not1(c, tr(c, inv->pred, s0, NULL, NULL))),
+               NULL, detail, &w);
+    free(detail);
+    VEC_FREE(&w);
+    for (size_t k = 0; k < m->nplant + m->nctrl; k++) {
+      const eventb_event_t *ev = k < m->nplant ? &m->plant[k] : &m->ctrl[k - m->nplant];
+      smt_term_t *s = new_state(c, ""), *s1 = new_state(c, "'");
+      smt_term_t *p = new_params(c, ev, NULL);
+      smt_term_t q = and2(c, and2(c, dom(c, s), dom(c, s1)), tr(c, m->invariant, s, NULL, NULL));
+      q = and2(c, q, tr(c, ev->guard, s, NULL, p));
+      q = and2(c, q, action(c, ev, s, p, s1));
+      q = and2(c, q, not1(c, tr(c, inv->pred, s1, NULL, NULL)));
+      wit_spec_t w2 = {0};
+      wit_state(c, &w2, "state", s, false);
+      wit_params(c, &w2, ev, p);
+      wit_state(c, &w2, "next", s1, false);
+      wit_model_params(c, &w2);
+      detail = m->ninvs > 1 ? xasprintf("the event leads from the invariant out of '%s'", inv->label)
+                            : xstrdup("the event leads from the invariant out of it");
+      obligation(c, chk, xasprintf("%s/%s/INV", ev->name, inv->label), q, ev->name, detail, &w2);
+      free(detail);
+      VEC_FREE(&w2);
+    }
   }
 }
 
@@ -281,20 +331,133 @@ static void check_invariant(ctx_t *c) {
 static void check_feasibility(ctx_t *c) {
   const eventb_model_t *m = c->m;
   eventb_check_t *chk = new_check(c, "feasibility");
+  chk->po = "FIS";
   for (size_t k = 0; k < m->nctrl; k++) {
     const eventb_event_t *ev = &m->ctrl[k];
     smt_term_t *s = new_state(c, ""), *s1 = new_state(c, "'");
     smt_term_t *p = new_params(c, ev, NULL);
-    smt_term_t some = qe(c, smt_exists(c->s, s1, m->nvars, and2(c, dom(c, s1), action(c, ev, s, p, s1))));
-    smt_term_t q = and2(c, and2(c, dom(c, s), tr(c, m->invariant, s, NULL, NULL)), tr(c, ev->guard, s, NULL, p));
+    smt_term_t some = qe_exists(c, s1, m->nvars, and2(c, dom(c, s1), action(c, ev, s, p, s1)));
+    smt_term_t q =
+        and2(c, and2(c, dom(c, s), tr(c, m->invariant, s, NULL, NULL)), tr(c, ev->guard, s, NULL, p));
     q = and2(c, q, not1(c, some));
     wit_spec_t w = {0};
     wit_state(c, &w, "state", s, false);
     wit_params(c, &w, ev, p);
     wit_model_params(c, &w);
-    query(c, q, chk, ev->name, "the guard holds but the action has no next state", &w);
+    obligation(c, chk, xasprintf("%s/FIS", ev->name), q, ev->name,
+               "the guard holds but the action has no next state", &w);
     VEC_FREE(&w);
   }
+}
+
+/* ---- well-definedness (Rodin's WD) and dead events ---- */
+
+static bool is_leaf(const expr_t *e) {
+  return e->kind == EXPR_INT || e->kind == EXPR_REAL || e->kind == EXPR_BOOL || e->kind == EXPR_ENUM ||
+         e->kind == EXPR_VAR || e->kind == EXPR_NAME;
+}
+
+static bool partial(const expr_t *e) {
+  if (!e || is_leaf(e)) return false;
+  return e->kind == EXPR_DIV || e->kind == EXPR_MOD || partial(e->u.op.a) || partial(e->u.op.b) ||
+         partial(e->u.op.c);
+}
+
+/* The condition under which e is defined, read left to right as Rodin does:
+ * a divisor is not 0, and the right of and/or/=> only where the left lets
+ * it matter. */
+static smt_term_t wd(ctx_t *c, const expr_t *e, const smt_term_t *cur, const smt_term_t *next,
+                     const smt_term_t *evp) {
+  if (is_leaf(e)) return smt_bool(c->s, true);
+  smt_term_t a = wd(c, e->u.op.a, cur, next, evp);
+  smt_term_t b = e->u.op.b ? wd(c, e->u.op.b, cur, next, evp) : smt_bool(c->s, true);
+  switch (e->kind) {
+  case EXPR_AND:
+  case EXPR_IMPLIES: return and2(c, a, implies(c, tr(c, e->u.op.a, cur, next, evp), b));
+  case EXPR_OR: return and2(c, a, implies(c, not1(c, tr(c, e->u.op.a, cur, next, evp)), b));
+  case EXPR_ITE: {
+    smt_term_t cond = tr(c, e->u.op.a, cur, next, evp), els = wd(c, e->u.op.c, cur, next, evp);
+    return and2(c, a, and2(c, implies(c, cond, b), implies(c, not1(c, cond), els)));
+  }
+  case EXPR_DIV:
+  case EXPR_MOD: {
+    smt_term_t divisor = tr(c, e->u.op.b, cur, next, evp);
+    smt_term_t zero = e->u.op.b->type.kind == TYPE_REAL ? smt_real(c->s, 0) : smt_int(c->s, 0);
+    return and2(c, and2(c, a, b), not1(c, smt_op(c->s, EXPR_EQ, divisor, zero, 0)));
+  }
+  default: return and2(c, a, b);
+  }
+}
+
+/* Rodin's WD, where a predicate divides: each invariant (inv/WD, assuming
+ * the ones before it), the initial states (INITIALISATION/WD), each guard
+ * (evt/grd/WD, assuming the invariant) and each action (evt/act/WD,
+ * assuming the invariant and the guard). Only run when some expression divides. */
+static void check_wd(ctx_t *c) {
+  const eventb_model_t *m = c->m;
+  bool any = partial(m->initial);
+  for (size_t v = 0; v < m->ninvs; v++) any |= partial(m->invs[v].pred);
+  for (size_t k = 0; k < m->nplant + m->nctrl; k++) {
+    const eventb_event_t *ev = k < m->nplant ? &m->plant[k] : &m->ctrl[k - m->nplant];
+    any |= partial(ev->guard) || partial(ev->action);
+  }
+  if (!any) return;
+  eventb_check_t *chk = new_check(c, "well-definedness");
+  chk->po = "WD";
+  smt_term_t *s = new_state(c, ""), *s1 = new_state(c, "'");
+  wit_spec_t w = {0};
+  wit_state(c, &w, "state", s, false);
+  wit_model_params(c, &w);
+  smt_term_t before = dom(c, s);
+  for (size_t v = 0; v < m->ninvs; v++) {
+    const eventb_inv_t *inv = &m->invs[v];
+    if (partial(inv->pred)) {
+      char *detail = xasprintf("invariant '%s' divides by zero", inv->label);
+      obligation(c, chk, xasprintf("%s/WD", inv->label),
+                 and2(c, before, not1(c, wd(c, inv->pred, s, NULL, NULL))), NULL, detail, &w);
+      free(detail);
+    }
+    before = and2(c, before, tr(c, inv->pred, s, NULL, NULL));
+  }
+  if (partial(m->initial))
+    obligation(c, chk, xstrdup("INITIALISATION/WD"),
+               and2(c, dom(c, s), not1(c, wd(c, m->initial, s, NULL, NULL))), NULL,
+               "the initial condition divides by zero", &w);
+  VEC_FREE(&w);
+  for (size_t k = 0; k < m->nplant + m->nctrl; k++) {
+    const eventb_event_t *ev = k < m->nplant ? &m->plant[k] : &m->ctrl[k - m->nplant];
+    smt_term_t *p = new_params(c, ev, NULL);
+    wit_spec_t we = {0};
+    wit_state(c, &we, "state", s, false);
+    wit_params(c, &we, ev, p);
+    wit_model_params(c, &we);
+    smt_term_t inv = and2(c, and2(c, dom(c, s), dom(c, s1)), tr(c, m->invariant, s, NULL, NULL));
+    if (partial(ev->guard))
+      obligation(c, chk, xasprintf("%s/grd/WD", ev->name),
+                 and2(c, inv, not1(c, wd(c, ev->guard, s, NULL, p))), ev->name, "the guard divides by zero",
+                 &we);
+    if (partial(ev->action))
+      obligation(c, chk, xasprintf("%s/act/WD", ev->name),
+                 and2(c, and2(c, inv, tr(c, ev->guard, s, NULL, p)), not1(c, wd(c, ev->action, s, s1, p))),
+                 ev->name, "the action divides by zero", &we);
+    VEC_FREE(&we);
+  }
+}
+
+/* Events whose guard holds in no state of the invariant: warnings. */
+static void find_dead_events(ctx_t *c) {
+  const eventb_model_t *m = c->m;
+  VEC(char *) dead = {0};
+  for (size_t k = 0; k < m->nplant + m->nctrl; k++) {
+    const eventb_event_t *ev = k < m->nplant ? &m->plant[k] : &m->ctrl[k - m->nplant];
+    smt_term_t *s = new_state(c, "");
+    smt_term_t *p = new_params(c, ev, NULL);
+    smt_term_t q =
+        and2(c, and2(c, dom(c, s), tr(c, m->invariant, s, NULL, NULL)), tr(c, ev->guard, s, NULL, p));
+    if (query(c, q, NULL, NULL, NULL, NULL) == SMT_UNSAT) VEC_PUSH(&dead, xstrdup(ev->name));
+  }
+  c->res->dead_events = dead.data;
+  c->res->ndead_events = dead.len;
 }
 
 /* Exactly one controller event is enabled in every state (Fig. 2, line 17). */
@@ -303,7 +466,7 @@ static void check_partitioning(ctx_t *c) {
   eventb_check_t *chk = new_check(c, "partitioning");
   smt_term_t *s = new_state(c, "");
   smt_term_t *en = arena_alloc(&c->arena, (m->nctrl + 1) * sizeof *en);
-  for (size_t i = 0; i < m->nctrl; i++) en[i] = qe(c, enabled(c, &m->ctrl[i], s));
+  for (size_t i = 0; i < m->nctrl; i++) en[i] = enabled(c, &m->ctrl[i], s);
   wit_spec_t w = {0};
   wit_state(c, &w, "state", s, false);
   wit_model_params(c, &w);
@@ -323,6 +486,7 @@ static void check_partitioning(ctx_t *c) {
 static void check_injected(ctx_t *c) {
   const eventb_model_t *m = c->m;
   eventb_check_t *chk = new_check(c, "injected-invariant");
+  chk->po = "INV";
   for (size_t k = 0; k < m->nctrl; k++) {
     const eventb_event_t *ev = &m->ctrl[k];
     smt_term_t *s = new_state(c, ""), *s1 = new_state(c, "'");
@@ -341,36 +505,17 @@ static void check_injected(ctx_t *c) {
     wit_params(c, &w, ev, p);
     wit_state(c, &w, "next", s1, false);
     wit_model_params(c, &w);
-    query(c, q, chk, ev->name, "the perceived state enables the event, whose action on the true state breaks the invariant", &w);
+    obligation(c, chk, xasprintf("%s/INV", ev->name), q, ev->name,
+               "the perceived state enables the event, whose action on the true state breaks the invariant",
+               &w);
     VEC_FREE(&w);
   }
 }
 
-
 /* ---- robustification (Figs. 7 and 9) ---- */
 
-static smt_term_t *bound_buf(ctx_t *c) { return arena_alloc(&c->arena, (c->m->nvars + 1) * sizeof(smt_term_t)); }
-
-/* u = { idx(t) | t in eps(hat) }: every potential true state enables an
- * event of u, and each event of u is enabled by one of them. */
-static smt_term_t compartment(ctx_t *c, const int *u, size_t nu) {
-  const eventb_model_t *m = c->m;
-  smt_term_t *b = bound_buf(c);
-  size_t nb;
-  smt_term_t *t = tilde_of(c, c->hat, b, &nb);
-  VEC(smt_term_t) parts = {0}, en = {0};
-  for (size_t k = 0; k < nu; k++) VEC_PUSH(&en, enabled(c, &m->ctrl[u[k]], t));
-  VEC_PUSH(&parts, smt_forall(c->s, b, nb, implies(c, eps(c, t, c->hat), smt_or(c->s, en.data, en.len))));
-  for (size_t k = 0; k < nu; k++) {
-    smt_term_t *b2 = bound_buf(c);
-    size_t nb2;
-    smt_term_t *t2 = tilde_of(c, c->hat, b2, &nb2);
-    VEC_PUSH(&parts, smt_exists(c->s, b2, nb2, and2(c, eps(c, t2, c->hat), enabled(c, &m->ctrl[u[k]], t2))));
-  }
-  smt_term_t r = qe(c, smt_and(c->s, parts.data, parts.len));
-  VEC_FREE(&parts);
-  VEC_FREE(&en);
-  return r;
+static smt_term_t *bound_buf(ctx_t *c) {
+  return arena_alloc(&c->arena, (c->m->nvars + 1) * sizeof(smt_term_t));
 }
 
 /* Fig. 7, lines 11-13: each p_i in par_i(hat), and the actions share a next
@@ -384,17 +529,19 @@ static smt_term_t guard_preserving(ctx_t *c, const cell_t *cell) {
     smt_term_t *b = bound_buf(c);
     size_t nb;
     smt_term_t *t = tilde_of(c, c->hat, b, &nb);
-    smt_term_t body = implies(c, and2(c, eps(c, t, c->hat), enabled(c, ev, t)), tr(c, ev->guard, t, NULL, cell->p[k]));
-    VEC_PUSH(&parts, smt_forall(c->s, b, nb, body));
+    smt_term_t body =
+        implies(c, and2(c, eps(c, t, c->hat), enabled(c, ev, t)), tr(c, ev->guard, t, NULL, cell->p[k]));
+    VEC_PUSH(&parts, qe_forall(c, b, nb, body));
   }
   smt_term_t *b = bound_buf(c);
   size_t nb;
   smt_term_t *t = tilde_of(c, c->hat, b, &nb);
   smt_term_t *s1 = new_state(c, "'");
   smt_term_t inter = dom(c, s1);
-  for (size_t k = 0; k < cell->nu; k++) inter = and2(c, inter, action(c, &m->ctrl[cell->u[k]], t, cell->p[k], s1));
-  VEC_PUSH(&parts, smt_forall(c->s, b, nb, implies(c, eps(c, t, c->hat), smt_exists(c->s, s1, m->nvars, inter))));
-  smt_term_t r = qe(c, smt_and(c->s, parts.data, parts.len));
+  for (size_t k = 0; k < cell->nu; k++)
+    inter = and2(c, inter, action(c, &m->ctrl[cell->u[k]], t, cell->p[k], s1));
+  VEC_PUSH(&parts, qe_forall(c, b, nb, implies(c, eps(c, t, c->hat), qe_exists(c, s1, m->nvars, inter))));
+  smt_term_t r = smt_simplify(c->s, smt_and(c->s, parts.data, parts.len));
   VEC_FREE(&parts);
   return r;
 }
@@ -407,10 +554,11 @@ static smt_term_t safe_param(ctx_t *c, const eventb_event_t *ev, const smt_term_
   size_t nb;
   smt_term_t *t = tilde_of(c, c->hat, b, &nb);
   smt_term_t *s1 = new_state(c, "'"), *s2 = new_state(c, "'");
-  smt_term_t feasible = smt_exists(c->s, s1, m->nvars, and2(c, dom(c, s1), action(c, ev, t, p, s1)));
-  smt_term_t safe = smt_forall(c->s, s2, m->nvars,
-                               implies(c, and2(c, dom(c, s2), action(c, ev, t, p, s2)), tr(c, m->invariant, s2, NULL, NULL)));
-  return smt_forall(c->s, b, nb, implies(c, eps(c, t, c->hat), and2(c, feasible, safe)));
+  smt_term_t feasible = qe_exists(c, s1, m->nvars, and2(c, dom(c, s1), action(c, ev, t, p, s1)));
+  smt_term_t unsafe = qe_exists(
+      c, s2, m->nvars,
+      and2(c, and2(c, dom(c, s2), action(c, ev, t, p, s2)), not1(c, tr(c, m->invariant, s2, NULL, NULL))));
+  return qe_forall(c, b, nb, implies(c, eps(c, t, c->hat), and2(c, feasible, not1(c, unsafe))));
 }
 
 /* Fig. 9, lines 10-11, with use_i standing for p_i != bottom. */
@@ -421,12 +569,12 @@ static smt_term_t guard_repurposing(ctx_t *c, const cell_t *cell) {
   for (size_t k = 0; k < cell->nu; k++) {
     const eventb_event_t *ev = &m->ctrl[cell->u[k]];
     smt_term_t *q = new_params(c, ev, NULL);
-    smt_term_t has = qe(c, smt_exists(c->s, q, ev->nparams, safe_param(c, ev, q)));
+    smt_term_t has = qe_exists(c, q, ev->nparams, safe_param(c, ev, q));
     VEC_PUSH(&parts, implies(c, has, and2(c, cell->use[k], safe_param(c, ev, cell->p[k]))));
     VEC_PUSH(&parts, implies(c, not1(c, has), not1(c, cell->use[k])));
   }
   VEC_PUSH(&parts, smt_or(c->s, cell->use, cell->nu));
-  smt_term_t r = qe(c, smt_and(c->s, parts.data, parts.len));
+  smt_term_t r = smt_simplify(c->s, smt_and(c->s, parts.data, parts.len));
   VEC_FREE(&parts);
   return r;
 }
@@ -455,9 +603,11 @@ static void make_cell_params(ctx_t *c, cell_t *cell, bool with_use) {
       bool clash = name_taken(c, name);
       for (size_t k2 = 0; k2 < cell->nu && !clash; k2++) {
         const eventb_event_t *ev2 = &m->ctrl[cell->u[k2]];
-        for (size_t j2 = 0; k2 != k && j2 < ev2->nparams; j2++) clash |= strcmp(ev2->params[j2].name, name) == 0;
+        for (size_t j2 = 0; k2 != k && j2 < ev2->nparams; j2++)
+          clash |= strcmp(ev2->params[j2].name, name) == 0;
       }
-      cell->pnames[k][j] = clash ? arena_printf(&c->arena, "%s_%s", ev->name, name) : arena_strdup(&c->arena, name);
+      cell->pnames[k][j] =
+          clash ? arena_printf(&c->arena, "%s_%s", ev->name, name) : arena_strdup(&c->arena, name);
     }
     cell->p[k] = new_params(c, ev, cell->pnames[k]);
     if (with_use) {
@@ -467,7 +617,7 @@ static void make_cell_params(ctx_t *c, cell_t *cell, bool with_use) {
   }
 }
 
-static int popcount(unsigned x) {
+static int popcount(uint64_t x) {
   int n = 0;
   for (; x; x &= x - 1) n++;
   return n;
@@ -475,9 +625,9 @@ static int popcount(unsigned x) {
 
 /* Subsets by size, then lexicographically by their indices. */
 static int cmp_masks(const void *a, const void *b) {
-  unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
   if (popcount(x) != popcount(y)) return popcount(x) - popcount(y);
-  for (unsigned bit = 1; bit; bit <<= 1)
+  for (uint64_t bit = 1; bit; bit <<= 1)
     if ((x & bit) != (y & bit)) return (x & bit) ? -1 : 1;
   return 0;
 }
@@ -486,23 +636,59 @@ static bool is_vacuous(ctx_t *c, const cell_t *cell, smt_term_t extra) {
   return query(c, and2(c, and2(c, dom(c, c->hat), extra), cell->U), NULL, NULL, NULL, NULL) == SMT_UNSAT;
 }
 
+/* The realised compartments, from the solver: reach_i(hat) says that some
+ * potential true state enables event i. A model of the perceived states not
+ * yet covered gives one compartment u = {i | reach_i holds there}, which is
+ * then blocked; the loop ends when every perceived state is covered. As the
+ * original is partitioned (robustify runs only then), every potential true
+ * state enables exactly one event, so U_u is the cube "reach_i exactly for
+ * i in u" and the cost follows the compartments that exist, not 2^n. */
+static smt_term_t cube(ctx_t *c, const smt_term_t *reach, uint64_t mask) {
+  VEC(smt_term_t) lits = {0};
+  for (size_t i = 0; i < c->m->nctrl; i++) VEC_PUSH(&lits, mask >> i & 1 ? reach[i] : not1(c, reach[i]));
+  smt_term_t r = smt_and(c->s, lits.data, lits.len);
+  VEC_FREE(&lits);
+  return r;
+}
+
 static void build_cells(ctx_t *c, robust_run_t *run, eventb_method_t method) {
   const eventb_model_t *m = c->m;
-  size_t n = m->nctrl, count = ((size_t)1 << n) - 1;
-  unsigned *masks = xmalloc(count * sizeof *masks);
-  for (size_t i = 0; i < count; i++) masks[i] = (unsigned)(i + 1);
-  qsort(masks, count, sizeof *masks, cmp_masks);
+  size_t n = m->nctrl;
+  smt_term_t *reach = arena_alloc(&c->arena, (n + 1) * sizeof *reach);
+  for (size_t i = 0; i < n; i++) {
+    smt_term_t *b = bound_buf(c);
+    size_t nb;
+    smt_term_t *t = tilde_of(c, c->hat, b, &nb);
+    reach[i] = qe_exists(c, b, nb, and2(c, eps(c, t, c->hat), enabled(c, &m->ctrl[i], t)));
+  }
+  VEC(uint64_t) masks = {0};
+  smt_push(c->s);
+  smt_assert(c->s, and2(c, c->mpar_ok, dom(c, c->hat)));
+  for (;;) {
+    smt_result_t r = smt_check(c->s, NULL, 0);
+    if (r == SMT_UNKNOWN) note_unknown(c);
+    if (r != SMT_SAT) break;
+    uint64_t mask = 0;
+    for (size_t i = 0; i < n; i++) {
+      bool b = false;
+      if (smt_model_bool(c->s, reach[i], &b) && b) mask |= (uint64_t)1 << i;
+    }
+    if (mask) VEC_PUSH(&masks, mask); /* 0: an empty uncertainty interval, no true state to act on */
+    smt_assert(c->s, not1(c, cube(c, reach, mask)));
+  }
+  smt_pop(c->s, 1);
+  if (masks.len > 1) qsort(masks.data, masks.len, sizeof *masks.data, cmp_masks);
   run->method = method;
-  run->ncells = count;
-  run->cells = arena_alloc(&c->arena, count * sizeof *run->cells);
-  for (size_t i = 0; i < count; i++) {
+  run->ncells = masks.len;
+  run->cells = arena_alloc(&c->arena, (masks.len + 1) * sizeof *run->cells);
+  for (size_t i = 0; i < masks.len; i++) {
     cell_t *cell = &run->cells[i];
+    *cell = (cell_t){0};
+    cell->mask = masks.data[i];
     cell->u = arena_alloc(&c->arena, (n + 1) * sizeof *cell->u);
     for (size_t k = 0; k < n; k++)
-      if (masks[i] & (1u << k)) cell->u[cell->nu++] = (int)k;
-    cell->U = compartment(c, cell->u, cell->nu);
-    cell->vacuous = is_vacuous(c, cell, smt_bool(c->s, true));
-    if (cell->vacuous) continue;
+      if (masks.data[i] >> k & 1) cell->u[cell->nu++] = (int)k;
+    cell->U = cube(c, reach, masks.data[i]);
     make_cell_params(c, cell, method == EVENTB_REPURPOSING);
     cell->G = method == EVENTB_PRESERVING ? guard_preserving(c, cell) : guard_repurposing(c, cell);
     VEC(smt_term_t) all = {0};
@@ -510,17 +696,18 @@ static void build_cells(ctx_t *c, robust_run_t *run, eventb_method_t method) {
       for (size_t j = 0; j < m->ctrl[cell->u[k]].nparams; j++) VEC_PUSH(&all, cell->p[k][j]);
       if (method == EVENTB_REPURPOSING) VEC_PUSH(&all, cell->use[k]);
     }
-    cell->Ex = qe(c, smt_exists(c->s, all.data, all.len, cell->G));
+    cell->Ex = qe_exists(c, all.data, all.len, cell->G);
     VEC_FREE(&all);
   }
-  free(masks);
+  VEC_FREE(&masks);
 }
 
 static char *subset_text(ctx_t *c, const cell_t *cell) {
   strbuf_t sb;
   strbuf_init(&sb);
   strbuf_putc(&sb, '{');
-  for (size_t k = 0; k < cell->nu; k++) strbuf_printf(&sb, "%s%s", k ? ", " : "", c->m->ctrl[cell->u[k]].name);
+  for (size_t k = 0; k < cell->nu; k++)
+    strbuf_printf(&sb, "%s%s", k ? ", " : "", c->m->ctrl[cell->u[k]].name);
   strbuf_putc(&sb, '}');
   return strbuf_take(&sb);
 }
@@ -532,15 +719,16 @@ static bool theorem_check(ctx_t *c, const robust_run_t *run, smt_term_t extra) {
   eventb_check_t *chk = new_check(c, run->method == EVENTB_PRESERVING ? "theorem1" : "theorem2");
   wit_spec_t w = {0};
   for (size_t i = 0; i < m->nvars; i++)
-    VEC_PUSH(&w, ((wit_item_t){"perceived", m->vars[i].uncertain ? c->res->hat_names[i] : m->vars[i].name, c->hat[i],
-                               m->vars[i].type}));
+    VEC_PUSH(&w, ((wit_item_t){"perceived", m->vars[i].uncertain ? c->res->hat_names[i] : m->vars[i].name,
+                               c->hat[i], m->vars[i].type}));
   wit_model_params(c, &w);
   for (size_t i = 0; i < run->ncells; i++) {
     const cell_t *cell = &run->cells[i];
-    if (cell->vacuous) continue;
     char *u = subset_text(c, cell);
-    char *detail = xasprintf("the controller is unsure between %s and no parameters satisfy the robustified guard", u);
-    query(c, and2(c, and2(c, and2(c, dom(c, c->hat), extra), cell->U), not1(c, cell->Ex)), chk, NULL, detail, &w);
+    char *detail =
+        xasprintf("the controller is unsure between %s and no parameters satisfy the robustified guard", u);
+    query(c, and2(c, and2(c, and2(c, dom(c, c->hat), extra), cell->U), not1(c, cell->Ex)), chk, NULL, detail,
+          &w);
     free(detail);
     free(u);
   }
@@ -575,72 +763,191 @@ static char *term_text(ctx_t *c, smt_term_t t) {
   return text;
 }
 
+/* A formula as readable text where `given` holds (solver-found
+ * disjunction, interval bounds; see smt_to_readable_text), in parentheses
+ * when it is a disjunction; NULL when it cannot be made readable. */
+static char *readable(ctx_t *c, smt_term_t t, smt_term_t given) {
+  char *text = smt_to_readable_text(c->s, t, given, 32, leaf_lookup, c);
+  if (text && strstr(text, ") or (")) {
+    char *wrapped = xasprintf("(%s)", text);
+    free(text);
+    text = wrapped;
+  }
+  return text;
+}
+
+/* A robustified guard as text: its compartment U, then what else the guard
+ * asks for where U holds; the simplified term when that cannot be had. */
+static char *guard_text(ctx_t *c, const cell_t *cell, smt_term_t given) {
+  char *where = readable(c, cell->U, given);
+  char *rest = where ? readable(c, cell->G, and2(c, given, cell->U)) : NULL;
+  if (!where || !rest) {
+    free(where);
+    free(rest);
+    return term_text(c, cell->G);
+  }
+  char *text = strcmp(rest, "true") == 0 ? xstrdup(where) : xasprintf("%s and %s", where, rest);
+  free(where);
+  free(rest);
+  return text;
+}
+
 static smt_term_t value_term(ctx_t *c, const char *exact, type_t t) {
   return t.kind == TYPE_INT ? smt_int(c->s, strtoll(exact, NULL, 10)) : smt_real_text(c->s, exact);
 }
 
-/* The largest value of parameter P satisfying phi: a model of phi, raised
- * by galloping while phi allows more; exact once phi and P > best is
- * unsatisfiable (the two plain checks that confirm the answer). */
-static void search_max(ctx_t *c, smt_term_t phi, size_t pidx, eventb_max_error_t *out) {
-  const eventb_param_t *par = &c->m->params[pidx];
-  smt_term_t d = c->mpar[pidx];
-  smt_push(c->s);
-  smt_assert(c->s, and2(c, c->mpar_ok, phi));
-  smt_result_t r = smt_check(c->s, NULL, 0);
-  char *best = NULL;
-  double num = 0;
-  if (r == SMT_SAT) smt_model_real(c->s, d, &num, &best);
-  int rounds = 0;
-  while (r == SMT_SAT && best && rounds++ < 64) {
-    r = smt_check(c->s, (smt_term_t[]){smt_op(c->s, EXPR_GT, d, value_term(c, best, par->type), 0)}, 1);
-    if (r != SMT_SAT) break;
-    free(best);
-    best = NULL;
-    smt_model_real(c->s, d, &num, &best);
-    for (long long step = 1; best && step < (1LL << 50); step *= 2) {
-      char *target = xasprintf("%.17g", num + (double)step);
-      smt_term_t ge = smt_op(c->s, EXPR_GE, d, value_term(c, target, par->type), 0);
-      free(target);
-      if (smt_check(c->s, &ge, 1) != SMT_SAT) break;
-      free(best);
-      best = NULL;
-      smt_model_real(c->s, d, &num, &best);
-    }
-    if (num > 1e15) {
-      out->unbounded = true;
-      break;
-    }
-  }
-  smt_pop(c->s, 1);
-  out->found = best != NULL;
-  if (r == SMT_UNKNOWN) note_unknown(c);
-  if (out->found && !out->unbounded && r == SMT_UNSAT) {
-    out->value = best;
-    out->number = num;
-    best = NULL;
-    smt_term_t le = smt_op(c->s, EXPR_LE, d, value_term(c, out->value, par->type), 0);
-    if (query(c, not1(c, smt_op(c->s, EXPR_IFF, phi, le, 0)), NULL, NULL, NULL, NULL) == SMT_UNSAT)
-      out->formula = xasprintf("%s <= %s", par->name, out->value);
-  } else if (out->found && !out->unbounded && r == SMT_SAT) {
-    out->found = false; /* a supremum not attained within the rounds: only the formula */
-  }
-  free(best);
-  if (!out->formula) out->formula = term_text(c, phi);
+/* The perceived states (and other model parameters) where compartment
+ * cell is non-empty but its robustified event has no parameters. */
+static smt_term_t bad_states(ctx_t *c, const cell_t *cell) {
+  return and2(c, and2(c, dom(c, c->hat), cell->U), not1(c, cell->Ex));
 }
 
-/* phi(P): every compartment of the robustification has an enabled event. */
-static smt_term_t error_condition(ctx_t *c, const robust_run_t *run) {
-  VEC(smt_term_t) parts = {0};
-  for (size_t i = 0; i < run->ncells; i++) {
-    const cell_t *cell = &run->cells[i];
-    if (cell->vacuous) continue;
-    smt_term_t body = implies(c, and2(c, dom(c, c->hat), cell->U), cell->Ex);
-    VEC_PUSH(&parts, qe(c, smt_forall(c->s, c->hat, c->m->nvars, body)));
+/* Whether the robustification of run works with parameter pidx = v, by
+ * plain checks (one per compartment) that need no quantifier elimination. */
+static bool works_at(ctx_t *c, const robust_run_t *run, size_t pidx, const char *v) {
+  smt_term_t at = smt_op(c->s, EXPR_EQ, c->mpar[pidx], value_term(c, v, c->m->params[pidx].type), 0);
+  if (query(c, at, NULL, NULL, NULL, NULL) != SMT_SAT) return false; /* outside the declared bounds */
+  for (size_t i = 0; i < run->ncells; i++)
+    if (query(c, and2(c, at, bad_states(c, &run->cells[i])), NULL, NULL, NULL, NULL) != SMT_UNSAT)
+      return false;
+  return true;
+}
+
+/* The intervals as a term over the parameter. */
+static smt_term_t intervals_term(ctx_t *c, size_t pidx, const eventb_pieces_t *iv) {
+  type_t t = c->m->params[pidx].type;
+  smt_term_t d = c->mpar[pidx];
+  VEC(smt_term_t) any = {0};
+  for (size_t i = 0; i < iv->len; i++) {
+    const eventb_piece_t *p = &iv->data[i];
+    smt_term_t in = smt_bool(c->s, true);
+    if (p->lo)
+      in = and2(c, in, smt_op(c->s, p->lo_closed ? EXPR_LE : EXPR_LT, value_term(c, p->lo, t), d, 0));
+    if (p->hi)
+      in = and2(c, in, smt_op(c->s, p->hi_closed ? EXPR_LE : EXPR_LT, d, value_term(c, p->hi, t), 0));
+    VEC_PUSH(&any, in);
   }
-  smt_term_t r = smt_and(c->s, parts.data, parts.len);
-  VEC_FREE(&parts);
+  smt_term_t r = smt_or(c->s, any.data, any.len);
+  VEC_FREE(&any);
   return r;
+}
+
+/* The robustification built from scratch with the parameter fixed to v:
+ * whether its theorem conditions hold (the certificate of an answer). */
+static bool fixed_run(ctx_t *c, eventb_method_t method, size_t pidx, const char *v) {
+  smt_term_t saved = c->mpar[pidx];
+  c->mpar[pidx] = value_term(c, v, c->m->params[pidx].type);
+  robust_run_t run = {0};
+  build_cells(c, &run, method);
+  bool works = true;
+  for (size_t i = 0; i < run.ncells && works; i++)
+    works = query(c, bad_states(c, &run.cells[i]), NULL, NULL, NULL, NULL) == SMT_UNSAT;
+  c->mpar[pidx] = saved;
+  return works;
+}
+
+static void certify(ctx_t *c, eventb_max_error_t *out, size_t pidx, const char *at, bool want) {
+  eventb_fixed_run_t *f = &out->certificate[out->ncertificates++];
+  f->at = xstrdup(at);
+  f->want = want;
+  f->works = fixed_run(c, out->method, pidx, at);
+  if (f->works != want && !c->res->unknown) {
+    c->res->error = true;
+    if (!c->res->reason)
+      c->res->reason =
+          xasprintf("the robustification built with %s = %s %s, but the parametric answer says it %s",
+                    out->parameter, at, f->works ? "works" : "fails", want ? "works" : "fails");
+  }
+}
+
+/* A value a little beyond v towards the root next (NULL: none), for a real
+ * parameter: v +- min(1/1000, |next - v| / 2). */
+static char *nearby(ctx_t *c, const char *v, const char *next, expr_kind_t dir) {
+  char *step = xstrdup("1/1000");
+  if (next) {
+    char *gap = eventb_line_q(c->s, EXPR_SUB, next, v),
+         *half = eventb_line_q(c->s, EXPR_DIV, gap, dir == EXPR_ADD ? "2" : "-2");
+    if (smt_q_cmp(c->s, half, step) < 0) {
+      free(step);
+      step = half;
+      half = NULL;
+    }
+    free(gap);
+    free(half);
+  }
+  char *r = eventb_line_q(c->s, dir, v, step);
+  free(step);
+  return r;
+}
+
+/* The admissible values of model parameter pidx for run: the projection of
+ * the bad perceived states onto the parameter is eliminated (exists only),
+ * its atoms give the roots where admissibility can change, and plain checks
+ * at one value per piece between them decide; fixed-parameter runs at the
+ * supremum and next to it certify the answer. Returns the admissible set as
+ * a term (false when empty). */
+static smt_term_t max_error(ctx_t *c, const robust_run_t *run, size_t pidx, eventb_max_error_t *out) {
+  const eventb_model_t *m = c->m;
+  const eventb_param_t *par = &m->params[pidx];
+  VEC(smt_term_t) bound = {0}, proj = {0};
+  for (size_t i = 0; i < m->nvars; i++) VEC_PUSH(&bound, c->hat[i]);
+  for (size_t j = 0; j < m->nparams; j++)
+    if (j != pidx) VEC_PUSH(&bound, c->mpar[j]);
+  for (size_t i = 0; i < run->ncells; i++)
+    VEC_PUSH(&proj, qe_exists(c, bound.data, bound.len, and2(c, c->mpar_ok, bad_states(c, &run->cells[i]))));
+  char **found = NULL;
+  size_t nfound = 0;
+  eventb_texts_t roots = {0};
+  if (!smt_linear_roots(c->s, smt_or(c->s, proj.data, proj.len), c->mpar[pidx], &found, &nfound)) {
+    c->res->error = true;
+    if (!c->res->reason) c->res->reason = xasprintf("cannot bound %s: %s", par->name, smt_error(c->s));
+  }
+  VEC_FREE(&bound);
+  VEC_FREE(&proj);
+  for (size_t i = 0; i < nfound; i++) eventb_line_add_root(c->s, &roots, found[i]);
+  free(found);
+  char buf[STRBUF_DOUBLE_SIZE];
+  if (par->has_min)
+    eventb_line_add_root(c->s, &roots, eventb_line_q(c->s, EXPR_ADD, strbuf_double_text(par->min, buf), "0"));
+  if (par->has_max)
+    eventb_line_add_root(c->s, &roots, eventb_line_q(c->s, EXPR_ADD, strbuf_double_text(par->max, buf), "0"));
+  eventb_pieces_t ps = {0}, iv = {0};
+  eventb_line_cut(c->s, roots.data, roots.len, par->type.kind == TYPE_INT, &ps);
+  for (size_t i = 0; i < ps.len && !c->res->error; i++)
+    ps.data[i].in = works_at(c, run, pidx, ps.data[i].sample);
+  eventb_line_merge(&ps, &iv);
+  out->formula = eventb_line_text(par->name, &iv, false);
+  out->assume = eventb_line_text(par->name, &iv, true);
+  smt_term_t admissible = intervals_term(c, pidx, &iv);
+  out->found = iv.len > 0;
+  const eventb_piece_t *top = out->found ? &VEC_LAST(&iv) : NULL;
+  out->unbounded = top && !top->hi;
+  if (top && top->hi && !c->res->unknown && !c->res->error) {
+    out->value = xstrdup(top->hi);
+    out->attained = top->hi_closed;
+    out->number = strtod(top->hi, NULL);
+    char *slash = strchr(top->hi, '/');
+    if (slash) out->number /= strtod(slash + 1, NULL);
+    const char *next = NULL, *prev = top->lo;
+    for (size_t i = 0; i < roots.len && !next; i++)
+      if (smt_q_cmp(c->s, roots.data[i], top->hi) > 0) next = roots.data[i];
+    bool real = par->type.kind != TYPE_INT;
+    if (!out->attained) {
+      char *below = nearby(c, top->hi, prev, EXPR_SUB);
+      certify(c, out, pidx, below, true);
+      free(below);
+    }
+    certify(c, out, pidx, top->hi, out->attained);
+    if (!par->has_max || smt_q_cmp(c->s, top->hi, strbuf_double_text(par->max, buf)) < 0) {
+      char *above = real ? nearby(c, top->hi, next, EXPR_ADD) : eventb_line_q(c->s, EXPR_ADD, top->hi, "1");
+      certify(c, out, pidx, above, false);
+      free(above);
+    }
+  }
+  eventb_line_free(&iv);
+  for (size_t i = 0; i < roots.len; i++) free(roots.data[i]);
+  VEC_FREE(&roots);
+  return admissible;
 }
 
 /* ---- reporting the robustified events ---- */
@@ -679,31 +986,63 @@ static void put_eps_next(ctx_t *c, strbuf_t *sb) {
   }
 }
 
+static int *subset_of_mask(uint64_t mask, size_t n) {
+  int *u = xcalloc(n + 1, sizeof *u), k = 0;
+  for (size_t i = 0; i < n; i++)
+    if (mask >> i & 1) u[k++] = (int)i;
+  u[k] = -1;
+  return u;
+}
+
+/* The vacuous subsets: those no perceived state realises (listed only for
+ * at most EVENTB_LIST_VACUOUS controller events, else only counted), and
+ * realised ones the max-error condition excludes; by size, then indices. */
+static void report_vacuous(ctx_t *c, const robust_run_t *run, const bool *excluded) {
+  size_t n = c->m->nctrl;
+  eventb_robust_t *out = &c->res->robust;
+  VEC(uint64_t) list = {0};
+  out->nvacuous_all = (n >= 64 ? UINT64_MAX : ((uint64_t)1 << n) - 1) - run->ncells;
+  if (n <= EVENTB_LIST_VACUOUS) {
+    for (uint64_t mask = 1; mask < (uint64_t)1 << n; mask++) {
+      bool realised = false;
+      for (size_t i = 0; i < run->ncells && !realised; i++) realised = run->cells[i].mask == mask;
+      if (!realised) VEC_PUSH(&list, mask);
+    }
+  }
+  for (size_t i = 0; i < run->ncells; i++)
+    if (excluded[i]) {
+      VEC_PUSH(&list, run->cells[i].mask);
+      out->nvacuous_all++;
+    }
+  if (list.len > 1) qsort(list.data, list.len, sizeof *list.data, cmp_masks);
+  out->vacuous = xcalloc(list.len + 1, sizeof *out->vacuous);
+  for (size_t i = 0; i < list.len; i++) out->vacuous[out->nvacuous++] = subset_of_mask(list.data[i], n);
+  VEC_FREE(&list);
+}
+
 static void report_events(ctx_t *c, const robust_run_t *run, smt_term_t extra) {
   const eventb_model_t *m = c->m;
   eventb_robust_t *out = &c->res->robust;
   out->events = xcalloc(run->ncells + 1, sizeof *out->events);
-  out->vacuous = xcalloc(run->ncells + 1, sizeof *out->vacuous);
+  bool *excluded = xcalloc(run->ncells + 1, sizeof *excluded);
+  for (size_t i = 0; i < run->ncells; i++) excluded[i] = is_vacuous(c, &run->cells[i], extra);
+  report_vacuous(c, run, excluded);
   for (size_t i = 0; i < run->ncells; i++) {
     const cell_t *cell = &run->cells[i];
-    if (cell->vacuous || is_vacuous(c, cell, extra)) {
-      int *u = xcalloc(cell->nu + 1, sizeof *u);
-      memcpy(u, cell->u, cell->nu * sizeof *u);
-      u[cell->nu] = -1;
-      out->vacuous[out->nvacuous++] = u;
-      continue;
-    }
+    if (excluded[i]) continue;
     eventb_revent_t *e = &out->events[out->nevents++];
     strbuf_t sb;
     strbuf_init(&sb);
-    for (size_t k = 0; k < cell->nu; k++) strbuf_printf(&sb, "%s%s", k ? "_and_" : "", m->ctrl[cell->u[k]].name);
+    for (size_t k = 0; k < cell->nu; k++)
+      strbuf_printf(&sb, "%s%s", k ? "_and_" : "", m->ctrl[cell->u[k]].name);
     e->name = strbuf_take(&sb);
     e->u = xcalloc(cell->nu + 1, sizeof *e->u);
     memcpy(e->u, cell->u, cell->nu * sizeof *e->u);
     e->nu = cell->nu;
-    e->guard = term_text(c, cell->G);
+    e->guard = guard_text(c, cell, and2(c, and2(c, dom(c, c->hat), c->mpar_ok), extra));
     size_t np = 0;
-    for (size_t k = 0; k < cell->nu; k++) np += m->ctrl[cell->u[k]].nparams + (run->method == EVENTB_REPURPOSING);
+    for (size_t k = 0; k < cell->nu; k++)
+      np += m->ctrl[cell->u[k]].nparams + (run->method == EVENTB_REPURPOSING);
     e->param_names = xcalloc(np + 1, sizeof *e->param_names);
     e->param_types = xcalloc(np + 1, sizeof *e->param_types);
     strbuf_init(&sb);
@@ -729,6 +1068,7 @@ static void report_events(ctx_t *c, const robust_run_t *run, smt_term_t extra) {
     put_eps_next(c, &sb);
     e->action = strbuf_take(&sb);
   }
+  free(excluded);
 }
 
 /* ---- the whole analysis ---- */
@@ -748,6 +1088,12 @@ static void setup(ctx_t *c) {
     }
     res->hat_names[i] = name;
   }
+  /* The perceived state first: readable guards order constants by creation. */
+  c->hat = arena_alloc(&c->arena, (m->nvars + 1) * sizeof *c->hat);
+  for (size_t i = 0; i < m->nvars; i++) {
+    const char *name = m->vars[i].uncertain ? res->hat_names[i] : m->vars[i].name;
+    c->hat[i] = fresh(c, name, m->vars[i].type, name);
+  }
   c->mpar = arena_alloc(&c->arena, (m->nparams + 1) * sizeof *c->mpar);
   VEC(smt_term_t) ok = {0};
   for (size_t j = 0; j < m->nparams; j++) {
@@ -763,19 +1109,129 @@ static void setup(ctx_t *c) {
       VEC_PUSH(&ok, smt_op(c->s, EXPR_LE, c->mpar[j], smt_real_text(c->s, buf), 0));
     }
   }
+  if (m->assume) VEC_PUSH(&ok, tr(c, m->assume, NULL, NULL, NULL));
   c->mpar_ok = smt_and(c->s, ok.data, ok.len);
   VEC_FREE(&ok);
-  c->hat = arena_alloc(&c->arena, (m->nvars + 1) * sizeof *c->hat);
-  for (size_t i = 0; i < m->nvars; i++) {
-    const char *name = m->vars[i].uncertain ? res->hat_names[i] : m->vars[i].name;
-    c->hat[i] = fresh(c, name, m->vars[i].type, name);
-  }
 }
 
-static bool better(const eventb_max_error_t *a, const eventb_max_error_t *b) {
+/* Unbounded beats bounded beats none; then the larger value, then attained. */
+static bool better(ctx_t *c, const eventb_max_error_t *a, const eventb_max_error_t *b) {
   if (a->unbounded != b->unbounded) return a->unbounded;
   if (a->found != b->found) return a->found;
-  return a->found && a->number > b->number;
+  if (!a->value || !b->value) return a->value != NULL;
+  int cmp = smt_q_cmp(c->s, a->value, b->value);
+  return cmp > 0 || (cmp == 0 && a->attained && !b->attained);
+}
+
+static void free_max_error(eventb_max_error_t *me) {
+  free(me->value);
+  free(me->formula);
+  free(me->assume);
+  for (size_t i = 0; i < me->ncertificates; i++) free(me->certificate[i].at);
+}
+
+/* ---- the compartment picture (one uncertain variable) ---- */
+
+/* The values of perceived variable xi where q holds (q over the perceived
+ * state and the model parameters, with `fixed` assumed), as intervals:
+ * roots of the projection onto xi, one plain check per piece. */
+static void line_set(ctx_t *c, size_t xi, smt_term_t q, smt_term_t fixed, eventb_row_t *row) {
+  const eventb_model_t *m = c->m;
+  smt_term_t where = and2(c, and2(c, fixed, dom(c, c->hat)), q);
+  VEC(smt_term_t) bound = {0};
+  for (size_t i = 0; i < m->nvars; i++)
+    if (i != xi) VEC_PUSH(&bound, c->hat[i]);
+  for (size_t j = 0; j < m->nparams; j++) VEC_PUSH(&bound, c->mpar[j]);
+  smt_term_t proj = qe_exists(c, bound.data, bound.len, and2(c, c->mpar_ok, where));
+  VEC_FREE(&bound);
+  char **found = NULL;
+  size_t nfound = 0;
+  if (!smt_linear_roots(c->s, proj, c->hat[xi], &found, &nfound)) {
+    c->res->picture.reason = xasprintf("cannot draw '%s': %s", row->name, smt_error(c->s));
+    return;
+  }
+  eventb_pieces_t ps = {0}, iv = {0};
+  bool is_int = m->vars[xi].type.kind == TYPE_INT;
+  eventb_line_cut(c->s, found, nfound, is_int, &ps);
+  for (size_t i = 0; i < nfound; i++) free(found[i]);
+  free(found);
+  for (size_t i = 0; i < ps.len; i++) {
+    smt_term_t at = smt_op(c->s, EXPR_EQ, c->hat[xi], value_term(c, ps.data[i].sample, m->vars[xi].type), 0);
+    ps.data[i].in = query(c, and2(c, where, at), NULL, NULL, NULL, NULL) == SMT_SAT;
+  }
+  eventb_line_merge(&ps, &iv);
+  row->set = eventb_line_text(c->res->hat_names[xi], &iv, false);
+  row->intervals = xcalloc(iv.len + 1, sizeof *row->intervals);
+  for (size_t i = 0; i < iv.len; i++) {
+    row->intervals[row->nintervals++] =
+        (eventb_interval_t){iv.data[i].lo, iv.data[i].hi, iv.data[i].lo_closed, iv.data[i].hi_closed};
+    free(iv.data[i].sample);
+  }
+  VEC_FREE(&iv);
+}
+
+/* The values the picture fixes the model parameters to: the largest error
+ * (attained, else the certified value just below it); NULL when a
+ * parameter stays free. */
+static smt_term_t picture_parameters(ctx_t *c, char **text) {
+  const eventb_model_t *m = c->m;
+  const eventb_max_error_t *me = &c->res->max_error;
+  *text = NULL;
+  if (m->nparams == 0) return smt_bool(c->s, true);
+  if (m->nparams > 1 || !me->ran || !me->value || me->ncertificates == 0 || !me->certificate[0].works)
+    return 0;
+  const char *at = me->certificate[0].at; /* at the value when attained, just below it otherwise */
+  *text = xasprintf("%s = %s", m->params[0].name, at);
+  return smt_op(c->s, EXPR_EQ, c->mpar[0], value_term(c, at, m->params[0].type), 0);
+}
+
+static void picture(ctx_t *c, const robust_run_t *run) {
+  const eventb_model_t *m = c->m;
+  eventb_picture_t *pic = &c->res->picture;
+  pic->ran = true;
+  size_t xi = m->nvars, nuncertain = 0;
+  for (size_t i = 0; i < m->nvars; i++)
+    if (m->vars[i].uncertain) xi = i, nuncertain++;
+  if (nuncertain != 1) {
+    pic->reason = xasprintf("the picture needs exactly one uncertain variable, not %zu", nuncertain);
+    return;
+  }
+  smt_term_t fixed = picture_parameters(c, &pic->fixed);
+  if (!fixed) {
+    pic->reason =
+        xstrdup("the picture needs the model parameters fixed: use --max-error (drawn at the largest error)");
+    return;
+  }
+  pic->variable = c->res->hat_names[xi];
+  pic->is_int = m->vars[xi].type.kind == TYPE_INT;
+  pic->rows = xcalloc(m->nctrl + run->ncells + 2, sizeof *pic->rows);
+  for (size_t k = 0; k < m->nctrl && !pic->reason; k++) {
+    eventb_row_t *row = &pic->rows[pic->nrows++];
+    row->name = xstrdup(m->ctrl[k].name);
+    row->kind = EVENTB_ROW_ORIGINAL;
+    line_set(c, xi, enabled(c, &m->ctrl[k], c->hat), fixed, row);
+  }
+  VEC(smt_term_t) bad = {0};
+  for (size_t i = 0; i < run->ncells && !pic->reason; i++) {
+    const cell_t *cell = &run->cells[i];
+    if (is_vacuous(c, cell, fixed)) continue;
+    eventb_row_t *row = &pic->rows[pic->nrows++];
+    strbuf_t sb;
+    strbuf_init(&sb);
+    for (size_t k = 0; k < cell->nu; k++)
+      strbuf_printf(&sb, "%s%s", k ? "_and_" : "", m->ctrl[cell->u[k]].name);
+    row->name = strbuf_take(&sb);
+    row->kind = EVENTB_ROW_COMPARTMENT;
+    line_set(c, xi, cell->U, fixed, row);
+    VEC_PUSH(&bad, bad_states(c, cell));
+  }
+  if (!pic->reason) {
+    eventb_row_t *row = &pic->rows[pic->nrows++];
+    row->name = xstrdup(run->method == EVENTB_PRESERVING ? "theorem1" : "theorem2");
+    row->kind = EVENTB_ROW_FAILS;
+    line_set(c, xi, smt_or(c->s, bad.data, bad.len), fixed, row);
+  }
+  VEC_FREE(&bad);
 }
 
 static void robustify(ctx_t *c) {
@@ -795,37 +1251,41 @@ static void robustify(ctx_t *c) {
     for (size_t k = first; k < last; k++) {
       build_cells(c, &runs[k], methods[k]);
       eventb_max_error_t me = {.ran = true, .parameter = m->params[pidx].name, .method = methods[k]};
-      search_max(c, error_condition(c, &runs[k]), pidx, &me);
-      if (!chosen || better(&me, &best)) {
-        free(best.value);
-        free(best.formula);
+      smt_term_t admissible = max_error(c, &runs[k], pidx, &me);
+      if (!chosen || better(c, &me, &best)) {
+        free_max_error(&best);
         best = me;
         chosen = &runs[k];
+        extra = admissible;
       } else {
-        free(me.value);
-        free(me.formula);
+        free_max_error(&me);
       }
     }
     res->max_error = best;
-    if (best.found && !best.unbounded)
-      extra = smt_op(c->s, EXPR_LE, c->mpar[pidx], value_term(c, best.value, m->params[pidx].type), 0);
-    else if (!best.found)
-      extra = smt_bool(c->s, false);
     if (theorem_check(c, chosen, extra) && best.found) res->robust.method = chosen->method;
   } else {
     for (size_t k = first; k < last && !chosen; k++) {
       build_cells(c, &runs[k], methods[k]);
       if (theorem_check(c, &runs[k], extra)) chosen = &runs[k];
     }
-    if (chosen) res->robust.method = chosen->method;
-    else chosen = &runs[last - 1];
+    if (chosen)
+      res->robust.method = chosen->method;
+    else
+      chosen = &runs[last - 1];
   }
+  if (c->opt->picture) picture(c, chosen);
   if (res->robust.method != EVENTB_NONE) {
     report_events(c, chosen, extra);
   } else {
     res->robust.events = xcalloc(1, sizeof *res->robust.events);
     res->robust.vacuous = xcalloc(1, sizeof *res->robust.vacuous);
   }
+}
+
+static const eventb_check_t *find_check(const ctx_t *c, const char *name) {
+  for (size_t i = 0; i < c->checks.len; i++)
+    if (strcmp(c->checks.data[i].name, name) == 0) return &c->checks.data[i];
+  return NULL;
 }
 
 void eventb_analyse(const eventb_model_t *m, const eventb_options_t *opt, eventb_result_t *res) {
@@ -838,9 +1298,25 @@ void eventb_analyse(const eventb_model_t *m, const eventb_options_t *opt, eventb
   check_invariant(&c);
   check_feasibility(&c);
   check_partitioning(&c);
+  check_wd(&c);
+  find_dead_events(&c);
   if (m->has_uncertainty) {
     check_injected(&c);
-    robustify(&c);
+    /* Robustification keeps the original's guards and actions: it is only
+     * claimed for a model whose own checks hold. */
+    static const char *const required[] = {"invariant", "feasibility", "partitioning", "well-definedness"};
+    for (size_t i = 0; i < 4 && !res->robust.refused; i++) {
+      const eventb_check_t *chk = find_check(&c, required[i]);
+      if (chk && chk->verdict != EVENTB_HOLDS) res->robust.refused = required[i];
+    }
+    if (res->robust.refused) {
+      res->robust.ran = true;
+      res->robust.method = EVENTB_NONE;
+      res->robust.events = xcalloc(1, sizeof *res->robust.events);
+      res->robust.vacuous = xcalloc(1, sizeof *res->robust.vacuous);
+    } else {
+      robustify(&c);
+    }
   }
   res->checks = c.checks.data;
   res->nchecks = c.checks.len;
@@ -855,8 +1331,11 @@ void eventb_result_free(eventb_result_t *res) {
     for (size_t k = 0; k < res->checks[i].nwitness; k++) free(res->checks[i].witness[k].value);
     free(res->checks[i].witness);
     free(res->checks[i].detail);
+    free(res->checks[i].label);
   }
   free(res->checks);
+  for (size_t i = 0; i < res->ndead_events; i++) free(res->dead_events[i]);
+  free(res->dead_events);
   for (size_t i = 0; i < res->robust.nevents; i++) {
     eventb_revent_t *e = &res->robust.events[i];
     free(e->name);
@@ -870,8 +1349,20 @@ void eventb_result_free(eventb_result_t *res) {
   free(res->robust.events);
   for (size_t i = 0; i < res->robust.nvacuous; i++) free(res->robust.vacuous[i]);
   free(res->robust.vacuous);
+  for (size_t i = 0; i < res->picture.nrows; i++) {
+    eventb_row_t *row = &res->picture.rows[i];
+    for (size_t k = 0; k < row->nintervals; k++) free(row->intervals[k].lo), free(row->intervals[k].hi);
+    free(row->intervals);
+    free(row->name);
+    free(row->set);
+  }
+  free(res->picture.rows);
+  free(res->picture.reason);
+  free(res->picture.fixed);
   free(res->max_error.value);
   free(res->max_error.formula);
+  free(res->max_error.assume);
+  for (size_t i = 0; i < res->max_error.ncertificates; i++) free(res->max_error.certificate[i].at);
   for (size_t i = 0; i < res->nhat_names; i++) free(res->hat_names[i]);
   free(res->hat_names);
   free(res->reason);

@@ -13,8 +13,9 @@ typedef struct {
 
 #define COUNT(a) (sizeof(a) / sizeof *(a))
 
-static const char *const top_keys[] = {"kind",    "name",       "description", "variables", "parameters", "invariant",
-                                       "initial", "plant",      "controller",  "uncertainty", "eventb",   "expect"};
+static const char *const top_keys[] = {"kind",        "name",      "description", "variables", "parameters",
+                                       "assume",      "invariant", "initial",     "plant",     "controller",
+                                       "uncertainty", "eventb",    "expect"};
 static const char *const var_keys[] = {"type", "values", "description"};
 static const char *const param_keys[] = {"type", "min", "max", "description"};
 static const char *const event_keys[] = {"name", "params", "guard", "action", "description"};
@@ -44,8 +45,10 @@ static bool parse_type_name(loader_t *l, const ynode_t *n, const char *const *al
       diag_error(l->diags, n->loc, "unknown type '%s' (use %s)", s, list);
     return false;
   }
-  *out = strcmp(s, "int") == 0 ? TYPE_INT : strcmp(s, "real") == 0 ? TYPE_REAL : strcmp(s, "bool") == 0 ? TYPE_BOOL
-                                                                                                         : TYPE_ENUM;
+  *out = strcmp(s, "int") == 0    ? TYPE_INT
+         : strcmp(s, "real") == 0 ? TYPE_REAL
+         : strcmp(s, "bool") == 0 ? TYPE_BOOL
+                                  : TYPE_ENUM;
   return true;
 }
 
@@ -67,7 +70,8 @@ static void load_enum(loader_t *l, eventb_var_t *v, const ynode_t *spec, enum_ve
     for (size_t k = 0; k < enums->len; k++)
       for (int j = 0; j < enums->data[k].nvalues; j++)
         if (strcmp(names[i], enums->data[k].values[j]) == 0)
-          diag_error(l->diags, at, "enum value '%s' is already a value of '%s'", names[i], enums->data[k].name);
+          diag_error(l->diags, at, "enum value '%s' is already a value of '%s'", names[i],
+                     enums->data[k].name);
   }
   v->type = (type_t){TYPE_ENUM, (int)enums->len};
   VEC_PUSH(enums, ((expr_enum_t){v->name, (int)count, names}));
@@ -87,7 +91,8 @@ static void load_variables(loader_t *l, const ynode_t *vars) {
     v->loc = vars->keys[i]->loc;
     v->type = (type_t){TYPE_INT, -1};
     for (size_t j = 0; j < i; j++)
-      if (strcmp(m->vars[j].name, v->name) == 0) diag_error(l->diags, v->loc, "duplicate variable '%s'", v->name);
+      if (strcmp(m->vars[j].name, v->name) == 0)
+        diag_error(l->diags, v->loc, "duplicate variable '%s'", v->name);
     if (!ydoc_expect_kind(spec, YNODE_MAP, "a variable's definition", l->diags)) continue;
     ydoc_check_keys(spec, var_keys, COUNT(var_keys), "a variable", l->diags);
     static const char *const types[] = {"int", "real", "bool", "enum"};
@@ -98,7 +103,8 @@ static void load_variables(loader_t *l, const ynode_t *vars) {
       if (kind == TYPE_ENUM) load_enum(l, v, spec, &enums);
     }
     const ynode_t *vals = ydoc_get(spec, "values");
-    if (vals && v->type.kind != TYPE_ENUM) diag_error(l->diags, vals->loc, "'values' is only for enum variables");
+    if (vals && v->type.kind != TYPE_ENUM)
+      diag_error(l->diags, vals->loc, "'values' is only for enum variables");
   }
   m->nenums = enums.len;
   m->enums = arena_alloc(l->arena, (enums.len + 1) * sizeof *m->enums);
@@ -131,7 +137,8 @@ static void load_parameters(loader_t *l, const ynode_t *params, type_kind_t def)
       if (strcmp(m->vars[j].name, p->name) == 0)
         diag_error(l->diags, p->loc, "parameter '%s' has the name of a variable", p->name);
     for (size_t j = 0; j < i; j++)
-      if (strcmp(m->params[j].name, p->name) == 0) diag_error(l->diags, p->loc, "duplicate parameter '%s'", p->name);
+      if (strcmp(m->params[j].name, p->name) == 0)
+        diag_error(l->diags, p->loc, "duplicate parameter '%s'", p->name);
     if (ydoc_is_null(spec)) continue;
     if (!ydoc_expect_kind(spec, YNODE_MAP, "a parameter's definition", l->diags)) continue;
     ydoc_check_keys(spec, param_keys, COUNT(param_keys), "a parameter", l->diags);
@@ -152,14 +159,16 @@ static void build_scope(loader_t *l) {
   eventb_model_t *m = l->m;
   size_t n = m->nvars + m->nparams;
   expr_sym_t *syms = arena_alloc(l->arena, (n + 1) * sizeof *syms);
-  for (size_t i = 0; i < m->nvars; i++) syms[i] = (expr_sym_t){m->vars[i].name, SYM_VAR, m->vars[i].type, (int)i, true};
+  for (size_t i = 0; i < m->nvars; i++)
+    syms[i] = (expr_sym_t){m->vars[i].name, SYM_VAR, m->vars[i].type, (int)i, true};
   for (size_t i = 0; i < m->nparams; i++)
-    syms[m->nvars + i] = (expr_sym_t){m->params[i].name, SYM_CONST, m->params[i].type, (int)(m->nvars + i), false};
+    syms[m->nvars + i] =
+        (expr_sym_t){m->params[i].name, SYM_CONST, m->params[i].type, (int)(m->nvars + i), false};
   m->scope = (expr_scope_t){.syms = syms, .nsyms = n, .enums = m->enums, .nenums = m->nenums};
 }
 
-static expr_t *parse_checked(loader_t *l, const ynode_t *n, const char *what, const expr_scope_t *scope, bool primed,
-                             type_kind_t want) {
+static expr_t *parse_checked(loader_t *l, const ynode_t *n, const char *what, const expr_scope_t *scope,
+                             bool primed, type_kind_t want) {
   const char *text;
   if (!ydoc_string(n, &text, what, l->diags)) return NULL;
   expr_t *e = expr_parse(text, n->loc, l->arena, l->diags);
@@ -186,7 +195,8 @@ static void load_event_params(loader_t *l, eventb_event_t *e, const ynode_t *par
     p->loc = params->keys[i]->loc;
     p->type = (type_t){TYPE_INT, -1};
     type_kind_t kind;
-    if (parse_type_name(l, params->items[i], types, COUNT(types), "a parameter's type", &kind)) p->type.kind = kind;
+    if (parse_type_name(l, params->items[i], types, COUNT(types), "a parameter's type", &kind))
+      p->type.kind = kind;
     for (size_t j = 0; j < m->scope.nsyms; j++)
       if (strcmp(m->scope.syms[j].name, p->name) == 0)
         diag_error(l->diags, p->loc, "event parameter '%s' hides the %s '%s'", p->name,
@@ -202,7 +212,8 @@ static void load_event(loader_t *l, eventb_event_t *e, const ynode_t *spec, cons
   if (!ydoc_expect_kind(spec, YNODE_MAP, what, l->diags)) return;
   ydoc_check_keys(spec, event_keys, COUNT(event_keys), "an event", l->diags);
   const ynode_t *n;
-  if ((n = ydoc_require(spec, "name", "an event", l->diags))) ydoc_string(n, &e->name, "an event's 'name'", l->diags);
+  if ((n = ydoc_require(spec, "name", "an event", l->diags)))
+    ydoc_string(n, &e->name, "an event's 'name'", l->diags);
   load_event_params(l, e, ydoc_get(spec, "params"));
   size_t ns = m->scope.nsyms + e->nparams;
   expr_sym_t *syms = arena_alloc(l->arena, (ns + 1) * sizeof *syms);
@@ -254,12 +265,17 @@ static value_t no_vars(void *ctx, int id, bool primed) {
   return (value_t){0, 0};
 }
 
-static void load_uncertainty(loader_t *l, const ynode_t *unc) {
-  eventb_model_t *m = l->m;
-  if (!unc || !ydoc_expect_kind(unc, YNODE_MAP, "'uncertainty'", l->diags)) return;
+static expr_scope_t params_scope(const eventb_model_t *m) {
   expr_scope_t params_only = m->scope;
   params_only.syms += m->nvars;
   params_only.nsyms -= m->nvars;
+  return params_only;
+}
+
+static void load_uncertainty(loader_t *l, const ynode_t *unc) {
+  eventb_model_t *m = l->m;
+  if (!unc || !ydoc_expect_kind(unc, YNODE_MAP, "'uncertainty'", l->diags)) return;
+  expr_scope_t params_only = params_scope(m);
   for (size_t i = 0; i < unc->len; i++) {
     const char *name = unc->keys[i]->text;
     const ynode_t *iv = unc->items[i];
@@ -294,7 +310,9 @@ static void load_uncertainty(loader_t *l, const ynode_t *unc) {
       bool err = false;
       double lo = expr_eval_real(v->lo, no_vars, NULL, &err), hi = expr_eval_real(v->hi, no_vars, NULL, &err);
       if (!err && !(lo <= 0 && 0 <= hi))
-        diag_error(l->diags, iv->loc, "the uncertainty [%g, %g] of '%s' must contain 0 (a true value is a possible perception of itself)",
+        diag_error(l->diags, iv->loc,
+                   "the uncertainty [%g, %g] of '%s' must contain 0 (a true value is a possible perception "
+                   "of itself)",
                    lo, hi, name);
     }
     m->has_uncertainty |= v->uncertain;
@@ -310,7 +328,8 @@ static void load_options(loader_t *l, const ynode_t *opts) {
       (o->has_robustify = ydoc_string(n, &o->robustify, "'robustify'", l->diags))) {
     static const char *const methods[] = {"auto", "preserving", "repurposing"};
     if (find_name(methods, COUNT(methods), o->robustify) < 0) {
-      diag_error(l->diags, n->loc, "unknown robustification '%s' (use auto, preserving or repurposing)", o->robustify);
+      diag_error(l->diags, n->loc, "unknown robustification '%s' (use auto, preserving or repurposing)",
+                 o->robustify);
       o->has_robustify = false;
     }
   }
@@ -322,6 +341,31 @@ static void load_options(loader_t *l, const ynode_t *opts) {
       diag_error(l->diags, n->loc, "'max-error' names '%s', which is not a model parameter", o->max_error);
       o->has_max_error = false;
     }
+  }
+}
+
+/* `invariant:` is one predicate (labelled inv1) or a map label: predicate. */
+static void load_invariants(loader_t *l, const ynode_t *n) {
+  eventb_model_t *m = l->m;
+  size_t count = n->kind == YNODE_MAP ? n->len : 1;
+  if (n->kind == YNODE_MAP && count == 0) {
+    diag_error(l->diags, n->loc, "'invariant' needs at least one predicate");
+    return;
+  }
+  m->invs = arena_alloc(l->arena, count * sizeof *m->invs);
+  bool ok = true;
+  for (size_t i = 0; i < count; i++) {
+    const ynode_t *pred = n->kind == YNODE_MAP ? n->items[i] : n;
+    const char *label = n->kind == YNODE_MAP ? n->keys[i]->text : "inv1";
+    expr_t *e = parse_checked(l, pred, "an invariant", &m->scope, false, TYPE_BOOL);
+    m->invs[m->ninvs++] = (eventb_inv_t){label, e, pred->loc};
+    ok &= e != NULL;
+  }
+  if (!ok) return;
+  m->invariant = m->invs[0].pred;
+  for (size_t i = 1; i < m->ninvs; i++) {
+    m->invariant = expr_new_binary(l->arena, EXPR_AND, m->invariant, m->invs[i].pred, m->invs[i].loc);
+    m->invariant->type = m->invs[i].pred->type;
   }
 }
 
@@ -346,8 +390,11 @@ eventb_model_t *eventb_load(const char *path, diag_list_t *diags) {
   const ynode_t *unc = ydoc_get(root, "uncertainty");
   load_parameters(&l, ydoc_get(root, "parameters"), default_param_type(&l, unc));
   build_scope(&l);
-  if ((n = ydoc_require(root, "invariant", "the model", diags)))
-    m->invariant = parse_checked(&l, n, "'invariant'", &m->scope, false, TYPE_BOOL);
+  if ((n = ydoc_get(root, "assume"))) {
+    expr_scope_t params_only = params_scope(m);
+    m->assume = parse_checked(&l, n, "'assume'", &params_only, false, TYPE_BOOL);
+  }
+  if ((n = ydoc_require(root, "invariant", "the model", diags))) load_invariants(&l, n);
   if ((n = ydoc_require(root, "initial", "the model", diags)))
     m->initial = parse_checked(&l, n, "'initial'", &m->scope, false, TYPE_BOOL);
   m->plant = load_events(&l, ydoc_get(root, "plant"), "'plant'", &m->nplant, NULL, 0);
@@ -356,10 +403,12 @@ eventb_model_t *eventb_load(const char *path, diag_list_t *diags) {
   if ((n = ydoc_get(root, "controller")) && n->kind == YNODE_SEQ && n->len == 0)
     diag_error(diags, n->loc, "a model needs at least one controller event");
   load_uncertainty(&l, unc);
-  if (m->has_uncertainty && m->nctrl > 12)
-    diag_error(diags, ydoc_get(root, "controller")->loc,
-               "robustification builds an event for each of the 2^n - 1 subsets of the %zu controller events; at most 12 are supported",
-               m->nctrl);
+  if (m->has_uncertainty && m->nctrl > EVENTB_MAX_CTRL)
+    diag_error(
+        diags, ydoc_get(root, "controller")->loc,
+        "robustification represents a compartment as a set of controller events; at most %d are supported, "
+        "not %zu",
+        EVENTB_MAX_CTRL, m->nctrl);
   load_options(&l, ydoc_get(root, "eventb"));
   if ((n = ydoc_get(root, "expect"))) m->expect = n;
   if (diags->errors + diags->dropped > errors_before) {

@@ -31,8 +31,9 @@ static void put_eps(strbuf_t *sb, const eventb_model_t *m, const eventb_result_t
     const eventb_var_t *v = &m->vars[i];
     if (!v->uncertain) continue;
     char *lo = expr_to_string(v->lo, &m->scope), *hi = expr_to_string(v->hi, &m->scope);
-    strbuf_printf(sb, "%s%s%s + (%s) <= %s%s and %s%s <= %s%s + (%s)", first ? "" : " and ", res->hat_names[i], suffix,
-                  lo, v->name, suffix, v->name, suffix, res->hat_names[i], suffix, hi);
+    strbuf_printf(sb, "%s%s%s + (%s) <= %s%s and %s%s <= %s%s + (%s)", first ? "" : " and ",
+                  res->hat_names[i], suffix, lo, v->name, suffix, v->name, suffix, res->hat_names[i], suffix,
+                  hi);
     first = false;
     free(lo);
     free(hi);
@@ -65,13 +66,19 @@ static void put_parameters(strbuf_t *sb, const eventb_model_t *m, const eventb_r
     const eventb_param_t *p = &m->params[j];
     strbuf_printf(sb, "  %s: {type: %s", p->name, expr_type_name(p->type, NULL));
     if (p->has_min) strbuf_printf(sb, ", min: %.17g", p->min);
-    const eventb_max_error_t *me = &res->max_error;
-    if (me->ran && me->found && !me->unbounded && strcmp(me->parameter, p->name) == 0)
-      strbuf_printf(sb, ", max: %s", me->value);
-    else if (p->has_max)
-      strbuf_printf(sb, ", max: %.17g", p->max);
+    if (p->has_max) strbuf_printf(sb, ", max: %.17g", p->max);
     strbuf_puts(sb, "}\n");
   }
+  /* The robustification is only claimed for the admissible error values. */
+  const eventb_max_error_t *me = &res->max_error;
+  char *assume = m->assume ? expr_to_string(m->assume, &m->scope) : NULL;
+  if (assume || (me->ran && me->assume)) {
+    strbuf_puts(sb, "assume: \"");
+    if (assume) strbuf_printf(sb, "(%s)%s", assume, me->ran && me->assume ? " and " : "");
+    if (me->ran && me->assume) strbuf_printf(sb, "(%s)", me->assume);
+    strbuf_puts(sb, "\"\n");
+  }
+  free(assume);
 }
 
 static void put_plant(strbuf_t *sb, const eventb_model_t *m, const eventb_result_t *res) {
@@ -83,7 +90,8 @@ static void put_plant(strbuf_t *sb, const eventb_model_t *m, const eventb_result
     if (ev->nparams) {
       strbuf_puts(sb, "    params: {");
       for (size_t j = 0; j < ev->nparams; j++)
-        strbuf_printf(sb, "%s%s: %s", j ? ", " : "", ev->params[j].name, expr_type_name(ev->params[j].type, NULL));
+        strbuf_printf(sb, "%s%s: %s", j ? ", " : "", ev->params[j].name,
+                      expr_type_name(ev->params[j].type, NULL));
       strbuf_puts(sb, "}\n");
     }
     strbuf_puts(sb, "    guard: ");
@@ -115,7 +123,8 @@ static void put_controller(strbuf_t *sb, const eventb_model_t *m, const eventb_r
     strbuf_puts(sb, "}\"\n");
     if (e->nparams) {
       strbuf_puts(sb, "    params: {");
-      for (size_t j = 0; j < e->nparams; j++) strbuf_printf(sb, "%s%s: %s", j ? ", " : "", e->param_names[j], e->param_types[j]);
+      for (size_t j = 0; j < e->nparams; j++)
+        strbuf_printf(sb, "%s%s: %s", j ? ", " : "", e->param_names[j], e->param_types[j]);
       strbuf_puts(sb, "}\n");
     }
     strbuf_puts(sb, "    guard: ");
@@ -130,7 +139,8 @@ char *eventb_write_model(const eventb_model_t *m, const eventb_result_t *res) {
   strbuf_t sb;
   strbuf_init(&sb);
   strbuf_printf(&sb, "# %s robustification of '%s' by ismv eventb (docs/eventb.md)\n",
-                res->robust.method == EVENTB_PRESERVING ? "action-preserving" : "action-repurposing", m->name);
+                res->robust.method == EVENTB_PRESERVING ? "action-preserving" : "action-repurposing",
+                m->name);
   strbuf_printf(&sb, "kind: eventb\nname: %s_%s\n", m->name, eventb_method_name(res->robust.method));
   put_variables(&sb, m, res);
   put_parameters(&sb, m, res);

@@ -1,0 +1,1 @@
+eventb examples/eventb/heater_eco.yaml --robustify preserving --svg /dev/null

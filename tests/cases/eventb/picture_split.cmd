@@ -1,0 +1,1 @@
+eventb tests/models/eventb/split_real.yaml --max-error D --robustify preserving --svg /dev/null

@@ -1,0 +1,1 @@
+eventb tests/models/eventb/tank_real.yaml --max-error D --svg /dev/null

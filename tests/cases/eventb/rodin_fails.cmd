@@ -1,0 +1,1 @@
+eventb tests/models/eventb/rodin_fails.yaml --format json

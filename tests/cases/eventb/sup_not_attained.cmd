@@ -1,0 +1,1 @@
+eventb tests/models/eventb/split_strict.yaml --max-error D --robustify preserving
