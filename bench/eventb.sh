@@ -3,7 +3,7 @@
 # controller events. Model n: a real x on a line cut into n bands of width 5,
 # event k moves x into band k, the sensor error is 1; the realised
 # compartments are the n bands and the n - 1 borders (2n - 1 of the 2^n - 1
-# subsets). Prints n, wall time and peak memory (GNU time) of
+# subsets). Prints n, wall and user CPU time and peak memory (GNU time) of
 # `ismv eventb` (auto: action-preserving succeeds), and the events and
 # vacuous subsets it reports.
 #   ISMV=build/release/ismv bash bench/eventb.sh [N...]
@@ -29,12 +29,12 @@ model() { # n -> a model on stdout
   printf 'uncertainty:\n  x: [-1, 1]\n'
 }
 
-printf '%4s %10s %10s  %s\n' n seconds "peak MB" "reported"
+printf '%4s %8s %8s %8s  %s\n' n wall user "peak MB" "reported"
 for n in ${@:-3 4 5 6 7 8 9 10 11 12 13 14 15}; do
   model "$n" >"$tmp/m.yaml"
-  /usr/bin/time -f '%e %M' -o "$tmp/time" "$ISMV" eventb "$tmp/m.yaml" >"$tmp/out" 2>&1
+  /usr/bin/time -f '%e %U %M' -o "$tmp/time" "$ISMV" eventb "$tmp/m.yaml" >"$tmp/out" 2>&1
   rc=$?
-  read -r secs kb <"$tmp/time"
-  printf '%4d %10s %10.1f  %s (exit %d)\n' "$n" "$secs" "$(echo "$kb / 1024" | bc -l)" \
+  read -r secs user kb <"$tmp/time"
+  printf '%4d %8s %8s %8.1f  %s (exit %d)\n' "$n" "$secs" "$user" "$(echo "$kb / 1024" | bc -l)" \
     "$(grep '^robustification' "$tmp/out")" "$rc"
 done
