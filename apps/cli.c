@@ -20,6 +20,7 @@ static const cli_command_t *const commands[] = {
     &cmd_verify,
     &cmd_simulate,
     &cmd_robustness,
+    &cmd_robustify,
     &cmd_envelope,
     &cmd_masking,
     &cmd_eventb,
