@@ -147,11 +147,32 @@ static bool read_yaml(cli_ctx_t *ctx, const ynode_t *root, config_t *c) {
   return ok && c->sys && c->dev && c->safety;
 }
 
+/* The label of an action as LTSA prints it ("line.1.set", Fortis's
+ * configs) or as we do ("line[1].set"): numeric components after a dot
+ * become indices. Interns it when `add`, else -1 if unknown. */
+static int label_of(lts_labels_t *labels, const char *name, bool add) {
+  int l = lts_label_find(labels, name);
+  if (l >= 0) return l;
+  strbuf_t sb;
+  strbuf_init(&sb);
+  for (const char *p = name; *p;) {
+    size_t k = strcspn(p + 1, ".") + 1, digits = strspn(p + 1, "0123456789");
+    if (*p == '.' && p != name && digits > 0 && digits + 1 == k)
+      strbuf_printf(&sb, "[%.*s]", (int)digits, p + 1);
+    else
+      strbuf_putn(&sb, p, k);
+    p += k;
+  }
+  l = add ? lts_label(labels, strbuf_str(&sb)) : lts_label_find(labels, strbuf_str(&sb));
+  strbuf_free(&sb);
+  return l;
+}
+
 /* An action named in the config: must be an action of M ‖ E'. */
 static bool action(cli_ctx_t *ctx, lts_labels_t *labels, const bitword_t *alpha, const ynode_t *n, int *out) {
   const char *name;
   if (!ydoc_string(n, &name, "an action", &ctx->diags)) return false;
-  int l = lts_label_find(labels, name);
+  int l = label_of(labels, name, false);
   if (l < 0 || !bitset_get(alpha, (size_t)l)) {
     diag_error(&ctx->diags, n->loc,
                "unknown action '%s' (not in the alphabet of the system or the deviation)", name);
@@ -222,14 +243,14 @@ static bool word(cli_ctx_t *ctx, lts_labels_t *labels, const ynode_t *n, int pri
         char *a = name, *z = name + strlen(name);
         while (*a == ' ') a++;
         while (z > a && z[-1] == ' ') *--z = '\0';
-        if (*a) VEC_PUSH(&alpha, lts_label(labels, a));
+        if (*a) VEC_PUSH(&alpha, label_of(labels, a, true));
         free(name);
         p += k;
         if (*p == ',') p++;
       }
       continue;
     }
-    int l = lts_label(labels, s);
+    int l = label_of(labels, s, true);
     out->word[out->len++] = l;
     VEC_PUSH(&alpha, l);
   }
@@ -359,15 +380,17 @@ static void text_report(const report_t *r, lts_labels_t *labels, strbuf_t *sb) {
       text_labels(sb, labels, r->lists->pref.data[k].word, r->lists->pref.data[k].len);
       strbuf_putc(sb, '\n');
     }
-    strbuf_printf(sb, "  supervisor: %d states, %d transitions\n", s->sup->nstates, s->sup->ntrans);
+    strbuf_printf(sb, "  supervisor (completed with self-loops): %d states, %d transitions\n",
+                  s->sup->nstates, s->sup->ntrans);
     strbuf_printf(sb, "  design: %d states, %d transitions\n", r->designs[i]->nstates, r->designs[i]->ntrans);
   }
   if (r->compare_a_not_b >= 0)
     strbuf_printf(sb,
                   "\ncompare (robustness against the normative environment):\n"
-                  "  tolerated by the original, not by the design: %d classes\n"
-                  "  tolerated by the design, not by the original: %d classes\n",
-                  r->compare_a_not_b, r->compare_b_not_a);
+                  "  tolerated by the original, not by the design: %d class%s\n"
+                  "  tolerated by the design, not by the original: %d class%s\n",
+                  r->compare_a_not_b, r->compare_a_not_b == 1 ? "" : "es", r->compare_b_not_a,
+                  r->compare_b_not_a == 1 ? "" : "es");
 }
 
 static void json_report(const report_t *r, lts_labels_t *labels, strbuf_t *sb) {

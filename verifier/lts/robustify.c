@@ -545,9 +545,9 @@ static events_t remove_unnecessary(search_t *s, events_t e) {
     synth_free(&y);
     return r;
   }
+  int nl = s->g.nlabels;
   lts_t *sup = supervisor(&y, s->p->sys->labels, NULL);
   synth_free(&y);
-  int nl = s->g.nlabels;
   bitword_t *uc = bitset_new((size_t)nl), *uo = bitset_new((size_t)nl);
   for (int l = 0; l < nl; l++) {
     if (!bitset_get(e.o, (size_t)l)) continue;
