@@ -380,8 +380,7 @@ static void text_report(const report_t *r, lts_labels_t *labels, strbuf_t *sb) {
       text_labels(sb, labels, r->lists->pref.data[k].word, r->lists->pref.data[k].len);
       strbuf_putc(sb, '\n');
     }
-    strbuf_printf(sb, "  supervisor (completed with self-loops): %d states, %d transitions\n",
-                  s->sup->nstates, s->sup->ntrans);
+    strbuf_printf(sb, "  supervisor: %d states, %d transitions\n", s->sup->nstates, s->sup->ntrans);
     strbuf_printf(sb, "  design: %d states, %d transitions\n", r->designs[i]->nstates, r->designs[i]->ntrans);
   }
   if (r->compare_a_not_b >= 0)

@@ -415,10 +415,11 @@ static uint64_t kept_mask(const synth_t *y) {
   return m;
 }
 
-/* The supervisor over O: the reachable good sets, completed as Fortis's
- * constructSupervisor: a self-loop for every observable action it never
- * needs to block (uncontrollable, or not possible in the plant there). */
-static lts_t *supervisor(const synth_t *y, lts_labels_t *labels, bitword_t *disabled) {
+/* The supervisor over O: the reachable good sets and the observable moves
+ * between them. With `complete`, as Fortis's constructSupervisor: a
+ * self-loop for every observable action it never needs to block
+ * (uncontrollable, or not possible in the plant there). */
+static lts_t *supervisor(const synth_t *y, lts_labels_t *labels, bool complete, bitword_t *disabled) {
   const plant_t *g = &y->s->g;
   int nsets = (int)y->sets.count;
   int *num = xmalloc((size_t)nsets * sizeof *num);
@@ -441,9 +442,9 @@ static lts_t *supervisor(const synth_t *y, lts_labels_t *labels, bitword_t *disa
       int r = set_step(y, q, l);
       if (r >= 0 && !y->bad[r])
         lts_builder_add(&b, num[q], l, num[r]);
-      else if (!ctrl_has(y, l) || !bitset_get(can, (size_t)l))
-        lts_builder_add(&b, num[q], l, num[q]);
-      else if (disabled)
+      else if (!ctrl_has(y, l) || !bitset_get(can, (size_t)l)) {
+        if (complete) lts_builder_add(&b, num[q], l, num[q]);
+      } else if (disabled)
         bitset_set(disabled, (size_t)l);
     }
   }
@@ -546,7 +547,7 @@ static events_t remove_unnecessary(search_t *s, events_t e) {
     return r;
   }
   int nl = s->g.nlabels;
-  lts_t *sup = supervisor(&y, s->p->sys->labels, NULL);
+  lts_t *sup = supervisor(&y, s->p->sys->labels, true, NULL);
   synth_free(&y);
   bitword_t *uc = bitset_new((size_t)nl), *uo = bitset_new((size_t)nl);
   for (int l = 0; l < nl; l++) {
@@ -739,7 +740,7 @@ static bool make_solution(search_t *s, events_t e, robustify_solution_t *sol) {
   }
   sol->kept = kept_mask(&y);
   bitword_t *dis = bitset_new((size_t)s->g.nlabels);
-  sol->sup = supervisor(&y, s->p->sys->labels, dis);
+  sol->sup = supervisor(&y, s->p->sys->labels, false, dis);
   synth_free(&y);
   sol->ctrl = labels_of(s, e.c, &sol->nctrl);
   sol->obs = labels_of(s, e.o, &sol->nobs);
@@ -843,8 +844,13 @@ void robustify_result_free(robustify_result_t *r) {
 }
 
 lts_t *robustify_design(const lts_t *sys, const robustify_solution_t *s) {
-  const lts_t *parts[2] = {sys, s->sup};
-  return lts_compose(parts, 2);
+  lts_t *m = deterministic(sys);
+  const lts_t *parts[2] = {m, s->sup};
+  lts_t *d = lts_compose(parts, 2);
+  lts_t *min = lts_minimise(d);
+  lts_free(d);
+  lts_free(m);
+  return min;
 }
 
 /* ------------------------------------------------------------ re-check */

@@ -82,7 +82,9 @@ typedef struct {
 void robustify_run(const robustify_problem_t *p, robustify_result_t *out);
 void robustify_result_free(robustify_result_t *r);
 
-/* The redesigned system M ‖ S for solution s (a fresh LTS). */
+/* The redesigned system: M (determinised) ‖ S for solution s, minimised
+ * (a fresh deterministic LTS). Outside the contexts E' allows it may refuse
+ * actions M offers; under E' it differs from M only by disabled actions. */
 lts_t *robustify_design(const lts_t *sys, const robustify_solution_t *s);
 
 /* Re-checks solution s with its design (robustify_design) on closed loops
