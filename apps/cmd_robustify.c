@@ -174,8 +174,16 @@ static bool action(cli_ctx_t *ctx, lts_labels_t *labels, const bitword_t *alpha,
   if (!ydoc_string(n, &name, "an action", &ctx->diags)) return false;
   int l = label_of(labels, name, false);
   if (l < 0 || !bitset_get(alpha, (size_t)l)) {
-    diag_error(&ctx->diags, n->loc,
-               "unknown action '%s' (not in the alphabet of the system or the deviation)", name);
+    VEC(const char *) names = {0};
+    for (size_t i = 0; i < labels->names.count; i++)
+      if (bitset_get(alpha, i)) VEC_PUSH(&names, lts_label_name(labels, (int)i));
+    const char *best = diag_suggest(name, names.data, names.len);
+    if (best)
+      diag_error(&ctx->diags, n->loc, "unknown action '%s' (did you mean '%s'?)", name, best);
+    else
+      diag_error(&ctx->diags, n->loc,
+                 "unknown action '%s' (not in the alphabet of the system or the deviation)", name);
+    VEC_FREE(&names);
     return false;
   }
   *out = l;
