@@ -285,18 +285,29 @@ static void solve(synth_t *y) {
   VEC_FREE(&et);
   bool *co = xmalloc(npairs + 1);
   int *queue = xmalloc((npairs + 1) * sizeof *queue);
+  /* sets reaching set r by an uncontrollable observable action, CSR by r */
+  int *uoff = xcalloc((size_t)nsets + 2, sizeof *uoff);
+  for (int t = 0; t < (int)y->tlab.len; t++)
+    if (!ctrl_has(y, y->tlab.data[t])) uoff[y->tdst.data[t] + 1]++;
+  for (int q = 0; q < nsets; q++) uoff[q + 1] += uoff[q];
+  int *usrc = xmalloc(((size_t)uoff[nsets] + 1) * sizeof *usrc);
+  int *ufill = xmalloc(((size_t)nsets + 1) * sizeof *ufill);
+  memcpy(ufill, uoff, (size_t)nsets * sizeof *ufill);
+  for (int q = 0; q < nsets; q++)
+    for (int t = y->toff.data[q]; t < y->toff.data[q + 1]; t++)
+      if (!ctrl_has(y, y->tlab.data[t])) usrc[ufill[y->tdst.data[t]]++] = q;
+  free(ufill);
+  int *work = xmalloc(((size_t)nsets + 1) * sizeof *work), nwork = 0;
+  for (int q = 0; q < nsets; q++)
+    if (y->bad[q]) work[nwork++] = q;
   for (;;) {
-    bool changed = true;
-    while (changed) {
-      changed = false;
-      for (int q = 0; q < nsets; q++) {
-        if (y->bad[q]) continue;
-        for (int t = y->toff.data[q]; t < y->toff.data[q + 1]; t++)
-          if (!ctrl_has(y, y->tlab.data[t]) && y->bad[y->tdst.data[t]]) {
-            y->bad[q] = changed = true;
-            break;
-          }
-      }
+    while (nwork > 0) { /* an uncontrollable move into a bad set makes its source bad */
+      int r = work[--nwork];
+      for (int i = uoff[r]; i < uoff[r + 1]; i++)
+        if (!y->bad[usrc[i]]) {
+          y->bad[usrc[i]] = true;
+          work[nwork++] = usrc[i];
+        }
     }
     size_t head = 0, tail = 0;
     for (size_t p = 0; p < npairs; p++) {
@@ -310,11 +321,16 @@ static void solve(synth_t *y) {
         if (!co[p] && !y->bad[y->pair_set[p]]) co[p] = true, queue[tail++] = p;
       }
     }
-    bool newbad = false;
     for (size_t p = 0; p < npairs; p++)
-      if (!co[p] && !y->bad[y->pair_set[p]]) y->bad[y->pair_set[p]] = newbad = true;
-    if (!newbad || out_of_time(y->s)) break;
+      if (!co[p] && !y->bad[y->pair_set[p]]) {
+        y->bad[y->pair_set[p]] = true;
+        work[nwork++] = y->pair_set[p];
+      }
+    if (nwork == 0 || out_of_time(y->s)) break;
   }
+  free(uoff);
+  free(usrc);
+  free(work);
   free(co);
   free(queue);
   free(roff);
