@@ -363,7 +363,7 @@ static void text_report(const report_t *r, lts_labels_t *labels, strbuf_t *sb) {
                 res->plant_states, res->plant_trans);
   strbuf_printf(sb, "method: %s\n", r->method);
   if (res->bounded)
-    strbuf_printf(sb, "bounded: the %s limit stopped the search; best solutions so far\n", res->limit);
+    strbuf_printf(sb, "bounded: the %s limit stopped the search; best solution so far\n", res->limit);
   if (res->no_supervisor)
     strbuf_puts(sb, "no supervisor exists even with every candidate action controllable and observable\n");
   int nk = 0;
@@ -682,7 +682,7 @@ const cli_command_t cmd_robustify = {
         "directly. `compare: {environment: E, property: P}` adds the robustness of the original and\n"
         "the redesign against E. `expect:` keys: solutions, syntheses, cost, utility, kept,\n"
         "plant_states, no_supervisor, bounded, a_not_b, b_not_a. Exit 5 when --max-states or\n"
-        "--timeout stopped the search (the best solutions so far are printed, marked bounded).\n"
+        "--timeout stopped the search (one best solution so far is printed, marked bounded).\n"
         "Format and semantics: docs/robustify.md.",
     .options = options,
     .noptions = sizeof options / sizeof *options,

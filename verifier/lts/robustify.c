@@ -768,14 +768,15 @@ static bool make_solution(search_t *s, events_t e, robustify_solution_t *sol) {
   return true;
 }
 
-static void collect(search_t *s, events_list_t *cands, robustify_result_t *out) {
+/* The least-cost candidates as solutions, at most `max` of them. */
+static void collect(search_t *s, events_list_t *cands, int max, robustify_result_t *out) {
   long best = -1;
   for (size_t i = 0; i < cands->len; i++) {
     long c = cost_of(s, cands->data[i]);
     if (best < 0 || c < best) best = c;
   }
   out->sols = xcalloc(cands->len + 1, sizeof *out->sols);
-  for (size_t i = 0; i < cands->len; i++) {
+  for (size_t i = 0; i < cands->len && out->nsols < max; i++) {
     if (cost_of(s, cands->data[i]) != best) continue;
     if (make_solution(s, cands->data[i], &out->sols[out->nsols])) out->nsols++;
   }
@@ -814,7 +815,7 @@ void robustify_run(const robustify_problem_t *p, robustify_result_t *out) {
       out->max_kept = kept;
       events_list_t one = {0};
       VEC_PUSH(&one, events_copy(&s, all));
-      collect(&s, &one, out);
+      collect(&s, &one, 1, out);
       list_free(&one);
     } else {
       out->max_kept = kept;
@@ -825,9 +826,9 @@ void robustify_run(const robustify_problem_t *p, robustify_result_t *out) {
       else
         minimize_fast(&s, init, kept, &cands);
       bool was_bounded = s.bounded;
-      s.bounded = false; /* the final syntheses of the best sets found so far */
+      s.bounded = false; /* the final synthesis: one best set found so far when bounded */
       s.deadline = 0;
-      collect(&s, &cands, out);
+      collect(&s, &cands, was_bounded ? 1 : (int)cands.len, out);
       s.bounded = was_bounded || s.bounded;
       list_free(&cands);
       events_free(init);

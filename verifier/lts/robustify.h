@@ -63,7 +63,7 @@ typedef struct {
 } robustify_solution_t;
 
 typedef struct {
-  robustify_solution_t *sols; /* the least-cost solutions, in search order */
+  robustify_solution_t *sols; /* the least-cost solutions, in search order (one when bounded) */
   int nsols;
   int nsynth;       /* supervisor syntheses run (cache misses, as Fortis counts) */
   int plant_states; /* of M ‖ E' ‖ P ‖ progress monitors */
