@@ -7,6 +7,7 @@
 extern const cli_command_t cmd_verify;
 extern const cli_command_t cmd_simulate;
 extern const cli_command_t cmd_robustness;
+extern const cli_command_t cmd_robustify;
 extern const cli_command_t cmd_masking;
 extern const cli_command_t cmd_envelope;
 extern const cli_command_t cmd_check;

@@ -1,0 +1,71 @@
+#include "ism/keytab.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ism/alloc.h"
+
+void keytab_init(keytab_t *t) {
+  memset(t, 0, sizeof *t);
+  VEC_PUSH(&t->off, 0);
+  t->table_cap = 64;
+  t->table = xmalloc(t->table_cap * sizeof *t->table);
+  memset(t->table, -1, t->table_cap * sizeof *t->table);
+}
+
+void keytab_free(keytab_t *t) {
+  VEC_FREE(&t->keys);
+  VEC_FREE(&t->off);
+  free(t->table);
+  t->table = NULL;
+  t->count = 0;
+}
+
+static uint64_t hash_ints(const int *k, size_t n) {
+  uint64_t h = 1469598103934665603ull ^ n;
+  for (size_t i = 0; i < n; i++) h = (h ^ (uint32_t)k[i]) * 1099511628211ull;
+  return h ^ (h >> 29);
+}
+
+const int *keytab_key(const keytab_t *t, int id, size_t *n) {
+  *n = t->off.data[id + 1] - t->off.data[id];
+  return t->keys.data + t->off.data[id];
+}
+
+static size_t slot_of(const keytab_t *t, const int *k, size_t n) {
+  size_t mask = t->table_cap - 1, i = (size_t)hash_ints(k, n) & mask;
+  for (; t->table[i] >= 0; i = (i + 1) & mask) {
+    size_t m;
+    const int *o = keytab_key(t, t->table[i], &m);
+    if (m == n && (n == 0 || memcmp(o, k, n * sizeof *k) == 0)) break;
+  }
+  return i;
+}
+
+int keytab_find(const keytab_t *t, const int *k, size_t n) { return t->table[slot_of(t, k, n)]; }
+
+int keytab_add(keytab_t *t, const int *k, size_t n, bool *added) {
+  size_t slot = slot_of(t, k, n);
+  if (t->table[slot] >= 0) {
+    *added = false;
+    return t->table[slot];
+  }
+  *added = true;
+  int id = (int)t->count++;
+  for (size_t i = 0; i < n; i++) VEC_PUSH(&t->keys, k[i]);
+  VEC_PUSH(&t->off, t->keys.len);
+  t->table[slot] = id;
+  if (2 * t->count >= t->table_cap) {
+    free(t->table);
+    t->table_cap *= 2;
+    t->table = xmalloc(t->table_cap * sizeof *t->table);
+    memset(t->table, -1, t->table_cap * sizeof *t->table);
+    for (size_t j = 0; j < t->count; j++) {
+      size_t m;
+      const int *o = keytab_key(t, (int)j, &m);
+      t->table[slot_of(t, o, m)] = (int)j;
+    }
+  }
+  return id;
+}

@@ -1,0 +1,31 @@
+/* Tables of int-sequence keys: each distinct sequence gets a dense id in
+ * insertion order (so hash order never leaks). Used for subset
+ * constructions (observation sets) and for caches keyed by label sets. */
+#ifndef ISM_KEYTAB_H
+#define ISM_KEYTAB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "ism/vec.h"
+
+/* Invariant: key `id` is keys[off[id] .. off[id+1]); table is open
+ * addressing over ids (-1 empty), table_cap a power of two > 2 * count. */
+typedef struct {
+  VEC(int) keys;
+  VEC(size_t) off;
+  int *table;
+  size_t table_cap;
+  size_t count;
+} keytab_t;
+
+void keytab_init(keytab_t *t);
+void keytab_free(keytab_t *t);
+/* The id of key k[0..n), adding it when new (*added says which). */
+int keytab_add(keytab_t *t, const int *k, size_t n, bool *added);
+/* The id of key k[0..n), or -1. */
+int keytab_find(const keytab_t *t, const int *k, size_t n);
+/* Key `id` (borrowed until the next keytab_add); *n gets its length. */
+const int *keytab_key(const keytab_t *t, int id, size_t *n);
+
+#endif

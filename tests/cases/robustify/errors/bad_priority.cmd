@@ -1,0 +1,1 @@
+robustify tests/cases/robustify/errors/bad_priority.yaml

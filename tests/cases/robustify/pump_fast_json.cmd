@@ -1,0 +1,1 @@
+robustify examples/robustify/pump/config-fast.json --format json

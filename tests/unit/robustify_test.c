@@ -1,0 +1,163 @@
+/* Unit tests of the supervisory synthesis behind `ismv robustify` on
+ * models small enough to solve by hand (the expected supervisors are
+ * worked out in the comments), and of Fortis's weights against the values
+ * Fortis's own test (SupervisoryRobustifierTests.testComputeWeights)
+ * asserts. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/unit/check.h"
+#include "verifier/lts/fsp.h"
+#include "verifier/lts/robustify.h"
+
+static lts_t *load(lts_labels_t *L, const char *text) {
+  diag_list_t d;
+  diag_init(&d);
+  fsp_file_t *f = fsp_parse_string("t.lts", text, L, &d);
+  lts_t *l = f ? fsp_compile(f, fsp_last_process(f), &d) : NULL;
+  CHECK(l != NULL);
+  fsp_free(f);
+  diag_free(&d);
+  return l;
+}
+
+static robustify_event_t ev(lts_labels_t *L, const char *name, int prio) {
+  return (robustify_event_t){lts_label(L, name), prio};
+}
+
+/* After `a` the machine must do the forbidden, uncontrollable `u`: the
+ * only safe supervisor disables `a` (controllable). Pareto: removing `a`
+ * from the controllable set loses the supervisor, removing `b` keeps it,
+ * so the one least-cost solution is C = {a} (cost 1), and the preferred
+ * behaviour "b, v" survives. */
+static void test_controllability(void) {
+  lts_labels_t L;
+  lts_labels_init(&L);
+  lts_t *m = load(&L, "M = (a -> P1 | b -> P2), P1 = (u -> M), P2 = (v -> M).");
+  lts_t *e = load(&L, "E = (a -> E | b -> E | u -> E | v -> E).");
+  lts_t *p = load(&L, "P = (a -> P | b -> P | v -> P) + {u}.");
+  int progress[] = {lts_label(&L, "v")};
+  int word[] = {lts_label(&L, "b"), lts_label(&L, "v")};
+  robustify_pref_t pref = {word, 2, word, 2, 3};
+  robustify_event_t ctrl[] = {ev(&L, "a", 1), ev(&L, "b", 1)};
+  robustify_event_t obs[] = {ev(&L, "a", 0), ev(&L, "b", 0), ev(&L, "u", 0), ev(&L, "v", 0)};
+  robustify_problem_t pb = {.sys = m,
+                            .dev = e,
+                            .safety = p,
+                            .progress = progress,
+                            .nprogress = 1,
+                            .pref = &pref,
+                            .npref = 1,
+                            .ctrl = ctrl,
+                            .nctrl = 2,
+                            .obs = obs,
+                            .nobs = 4,
+                            .method = ROBUSTIFY_PARETO};
+  robustify_result_t r;
+  robustify_run(&pb, &r);
+  CHECK(!r.no_supervisor && !r.bounded);
+  CHECK(r.nsols == 1);
+  if (r.nsols == 1) {
+    robustify_solution_t *s = &r.sols[0];
+    CHECK(s->nctrl == 1 && s->ctrl[0] == lts_label(&L, "a"));
+    CHECK(s->nobs == 4);
+    CHECK(s->cost == 1);
+    CHECK(s->kept == 1);
+    CHECK(s->ndisabled == 1 && s->disabled[0] == lts_label(&L, "a"));
+    lts_t *design = robustify_design(m, s);
+    CHECK(lts_step(design, design->init, lts_label(&L, "a")) < 0);
+    int after_b = lts_step(design, design->init, lts_label(&L, "b"));
+    CHECK(after_b >= 0 && lts_step(design, after_b, lts_label(&L, "v")) == design->init);
+    CHECK(robustify_check(&pb, s, design) == NULL);
+    lts_free(design);
+  }
+  robustify_result_free(&r);
+  lts_free(m);
+  lts_free(e);
+  lts_free(p);
+  lts_labels_free(&L);
+}
+
+/* The environment secretly picks h1 (then only d is safe) or h2 (then only
+ * c is possible and safe); the machine offers c and d. Observing h1/h2
+ * the supervisor disables c after h1 only. Without observing them it must
+ * disable c everywhere (normality), which is safe but blocks the h2 branch
+ * for good: with progress c no supervisor exists, without progress one
+ * does (deadlock is not blocking when nothing is required). */
+static robustify_result_t run_hidden(lts_labels_t *L, bool observe_h, bool progress_c) {
+  lts_t *m = load(L, "M = (c -> M | d -> M).");
+  lts_t *e = load(L, "E = (h1 -> E1 | h2 -> E2), E1 = (c -> E | d -> E), E2 = (c -> E).");
+  lts_t *p = load(L, "P = (h1 -> Q1 | h2 -> Q2), Q1 = (d -> P), Q2 = (c -> P).");
+  int progress[] = {lts_label(L, "c")};
+  int w1[] = {lts_label(L, "h1"), lts_label(L, "d")}, w2[] = {lts_label(L, "h2"), lts_label(L, "c")};
+  robustify_pref_t pref[] = {{w1, 2, w1, 2, 3}, {w2, 2, w2, 2, 3}};
+  robustify_event_t ctrl[] = {ev(L, "c", 0), ev(L, "d", 0)};
+  robustify_event_t obs[] = {ev(L, "c", 0), ev(L, "d", 0), ev(L, "h1", 0), ev(L, "h2", 0)};
+  robustify_problem_t pb = {.sys = m,
+                            .dev = e,
+                            .safety = p,
+                            .progress = progress,
+                            .nprogress = progress_c ? 1 : 0,
+                            .pref = pref,
+                            .npref = 2,
+                            .ctrl = ctrl,
+                            .nctrl = 2,
+                            .obs = obs,
+                            .nobs = observe_h ? 4 : 2,
+                            .method = ROBUSTIFY_SIMPLE};
+  robustify_result_t r;
+  robustify_run(&pb, &r);
+  for (int i = 0; i < r.nsols; i++) {
+    lts_t *design = robustify_design(m, &r.sols[i]);
+    CHECK(robustify_check(&pb, &r.sols[i], design) == NULL);
+    lts_free(design);
+  }
+  lts_free(m);
+  lts_free(e);
+  lts_free(p);
+  return r;
+}
+
+static void test_partial_observation(void) {
+  lts_labels_t L;
+  lts_labels_init(&L);
+  robustify_result_t r = run_hidden(&L, true, true);
+  CHECK(r.nsols == 1 && !r.no_supervisor);
+  if (r.nsols == 1) CHECK(r.sols[0].kept == 3); /* both h1,d and h2,c */
+  robustify_result_free(&r);
+  r = run_hidden(&L, false, true);
+  CHECK(r.nsols == 0 && r.no_supervisor);
+  robustify_result_free(&r);
+  r = run_hidden(&L, false, false);
+  CHECK(r.nsols == 1);
+  if (r.nsols == 1) {
+    CHECK(r.sols[0].kept == 1); /* h1,d only: c is disabled everywhere */
+    CHECK(r.sols[0].ndisabled == 1 && r.sols[0].disabled[0] == lts_label(&L, "c"));
+  }
+  robustify_result_free(&r);
+  lts_labels_free(&L);
+}
+
+/* Fortis's testComputeWeights (voting): P0 weighs 0, the P2 observable
+ * actions 1 each, the P3 preferred behaviour 5, the P3 controllable 5. */
+static void test_weights(void) {
+  robustify_pref_t pref = {NULL, 0, NULL, 0, 3};
+  robustify_event_t ctrl[9], obs[9];
+  for (int i = 0; i < 9; i++) {
+    ctrl[i] = (robustify_event_t){i, i < 5 ? 0 : 3};
+    obs[i] = (robustify_event_t){i, i < 5 ? 0 : 2};
+  }
+  robustify_problem_t pb = {.pref = &pref, .npref = 1, .ctrl = ctrl, .nctrl = 9, .obs = obs, .nobs = 9};
+  long pw[1], cw[9], ow[9];
+  robustify_weights(&pb, pw, cw, ow);
+  for (int i = 0; i < 5; i++) CHECK(cw[i] == 0 && ow[i] == 0);
+  for (int i = 5; i < 9; i++) CHECK(ow[i] == 1 && cw[i] == 5);
+  CHECK(pw[0] == 5);
+}
+
+int main(void) {
+  test_controllability();
+  test_partial_observation();
+  test_weights();
+  return CHECK_RESULT();
+}

@@ -1,0 +1,1033 @@
+#include "verifier/lts/robustify.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ism/alloc.h"
+#include "ism/bitset.h"
+#include "ism/keytab.h"
+#include "ism/vec.h"
+
+/* ------------------------------------------------------------- plant */
+
+/* G = M ‖ E' ‖ P_err ‖ progress monitors, deterministic. Invariants:
+ * transitions of g are lab/dst[off[g] .. off[g+1]) sorted by label; the
+ * error state (P violated) has none; marked = every progress action seen. */
+typedef struct {
+  int n, error, ntrans, nlabels;
+  int *off, *lab, *dst;
+  bitword_t *marked;
+  bitword_t *alpha; /* labels of M ‖ E' */
+} plant_t;
+
+typedef struct {
+  const robustify_problem_t *p;
+  plant_t g;
+  double deadline; /* monotonic seconds, 0 = none */
+  bool bounded;
+  const char *limit;
+  keytab_t cache; /* (sorted C, -1, sorted O) -> entry */
+  VEC(uint8_t) cache_exists;
+  VEC(uint64_t) cache_kept;
+  int nsynth;
+  long *pref_w, *ctrl_w, *obs_w;
+} search_t;
+
+static double now_seconds(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static bool out_of_time(search_t *s) {
+  if (s->bounded) return true;
+  if (s->deadline > 0 && now_seconds() > s->deadline) {
+    s->bounded = true;
+    s->limit = "timeout";
+  }
+  return s->bounded;
+}
+
+static bool over_states(search_t *s, size_t n) {
+  if (s->p->max_states > 0 && n > (size_t)s->p->max_states) {
+    s->bounded = true;
+    s->limit = "max-states";
+  }
+  return s->bounded;
+}
+
+static lts_t *deterministic(const lts_t *l) {
+  return lts_is_deterministic(l) ? lts_copy(l) : lts_determinise(l, true);
+}
+
+static bool plant_build(search_t *s) {
+  const robustify_problem_t *p = s->p;
+  plant_t *g = &s->g;
+  lts_labels_t *labels = p->sys->labels;
+  lts_t *parts[3] = {deterministic(p->sys), deterministic(p->dev), lts_property(p->safety)};
+  lts_t *c = lts_compose((const lts_t *const *)parts, 3);
+  g->nlabels = (int)labels->names.count;
+  g->alpha = bitset_new((size_t)g->nlabels);
+  for (int i = 0; i < 2; i++)
+    for (int a = 0; a < parts[i]->nalphabet; a++) bitset_set(g->alpha, (size_t)parts[i]->alphabet[a]);
+  for (int i = 0; i < 3; i++) lts_free(parts[i]);
+  int *bit = xmalloc((size_t)g->nlabels * sizeof *bit);
+  for (int l = 0; l < g->nlabels; l++) bit[l] = -1;
+  for (int i = 0; i < p->nprogress; i++) bit[p->progress[i]] = i;
+  int full = (1 << p->nprogress) - 1;
+  size_t nmask = (size_t)1 << p->nprogress;
+  /* (c state, mask) -> G id, BFS order; the error state of c is one G state */
+  int *id = xmalloc((size_t)c->nstates * nmask * sizeof *id);
+  memset(id, -1, (size_t)c->nstates * nmask * sizeof *id);
+  VEC(int) qc = {0}, qm = {0}, off = {0}, lab = {0}, dst = {0};
+  g->error = -1;
+  id[(size_t)c->init * nmask] = 0;
+  VEC_PUSH(&qc, c->init);
+  VEC_PUSH(&qm, 0);
+  bool ok = true;
+  for (size_t h = 0; h < qc.len; h++) {
+    if (over_states(s, qc.len) || out_of_time(s)) {
+      ok = false;
+      break;
+    }
+    int cs = qc.data[h], m = qm.data[h];
+    VEC_PUSH(&off, (int)lab.len);
+    for (int i = c->succ_off[cs]; i < c->succ_off[cs + 1]; i++) {
+      int l = c->succ_label[i], t = c->succ_dst[i];
+      int tm = t == c->error ? 0 : (bit[l] >= 0 ? m | (1 << bit[l]) : m);
+      size_t key = (size_t)t * nmask + (size_t)tm;
+      if (id[key] < 0) {
+        id[key] = (int)qc.len;
+        VEC_PUSH(&qc, t);
+        VEC_PUSH(&qm, tm);
+        if (t == c->error) g->error = id[key];
+      }
+      VEC_PUSH(&lab, l);
+      VEC_PUSH(&dst, id[key]);
+    }
+  }
+  VEC_PUSH(&off, (int)lab.len);
+  g->n = (int)qc.len;
+  g->ntrans = (int)lab.len;
+  g->marked = bitset_new(qc.len);
+  for (size_t h = 0; h < qc.len; h++)
+    if (qm.data[h] == full && qc.data[h] != c->error) bitset_set(g->marked, h);
+  g->off = off.data;
+  g->lab = lab.data;
+  g->dst = dst.data;
+  free(id);
+  free(bit);
+  VEC_FREE(&qc);
+  VEC_FREE(&qm);
+  lts_free(c);
+  return ok;
+}
+
+static void plant_free(plant_t *g) {
+  free(g->off);
+  free(g->lab);
+  free(g->dst);
+  free(g->marked);
+  free(g->alpha);
+}
+
+/* ------------------------------------------------------- synthesis */
+
+typedef VEC(int) intvec_t;
+
+/* One synthesis for controllable set C and observable set O (bitsets over
+ * labels). Observation sets Y (sorted G states, closed under unobservable
+ * moves) are keytab ids; a pair (x, Y) with x ∈ Y has id = the position of
+ * x in the keytab's concatenated keys. */
+typedef struct {
+  search_t *s;
+  const bitword_t *ctrl, *obs;
+  keytab_t sets;
+  VEC(int) toff, tlab, tdst; /* observable transitions of set i: [toff[i], toff[i+1]), by label */
+  int *pair_set;             /* set of each pair */
+  bool *bad, *reach;
+  bool exists;
+} synth_t;
+
+static bool ctrl_has(const synth_t *y, int l) { return bitset_get(y->ctrl, (size_t)l); }
+static bool obs_has(const synth_t *y, int l) { return bitset_get(y->obs, (size_t)l); }
+
+static int cmp_int(const void *a, const void *b) {
+  int x = *(const int *)a, y = *(const int *)b;
+  return (x > y) - (x < y);
+}
+
+/* Adds the unobservable closure of seeds[0..n) as a set; returns its id. */
+static int close_set(synth_t *y, intvec_t *seeds, int *stamp, int *epoch) {
+  const plant_t *g = &y->s->g;
+  (*epoch)++;
+  size_t k = 0;
+  for (size_t i = 0; i < seeds->len; i++)
+    if (stamp[seeds->data[i]] != *epoch) stamp[seeds->data[i]] = *epoch, seeds->data[k++] = seeds->data[i];
+  seeds->len = k;
+  for (size_t i = 0; i < seeds->len; i++) {
+    int x = seeds->data[i];
+    for (int t = g->off[x]; t < g->off[x + 1]; t++)
+      if (!obs_has(y, g->lab[t]) && stamp[g->dst[t]] != *epoch) {
+        stamp[g->dst[t]] = *epoch;
+        VEC_PUSH(seeds, g->dst[t]);
+      }
+  }
+  qsort(seeds->data, seeds->len, sizeof(int), cmp_int);
+  bool added;
+  return keytab_add(&y->sets, seeds->data, seeds->len, &added);
+}
+
+/* The observer: every observation set reachable from {init}. */
+static bool build_observer(synth_t *y) {
+  const plant_t *g = &y->s->g;
+  int *stamp = xcalloc((size_t)g->n, sizeof *stamp);
+  int epoch = 0;
+  intvec_t seeds = {0}, labs = {0};
+  VEC_PUSH(&seeds, 0);
+  close_set(y, &seeds, stamp, &epoch);
+  bool ok = true;
+  for (size_t q = 0; q < y->sets.count; q++) {
+    if (over_states(y->s, y->sets.keys.len) || out_of_time(y->s)) {
+      ok = false;
+      break;
+    }
+    VEC_PUSH(&y->toff, (int)y->tlab.len);
+    size_t m;
+    const int *mem = keytab_key(&y->sets, (int)q, &m);
+    VEC_CLEAR(&labs);
+    for (size_t i = 0; i < m; i++)
+      for (int t = g->off[mem[i]]; t < g->off[mem[i] + 1]; t++)
+        if (obs_has(y, g->lab[t])) VEC_PUSH(&labs, g->lab[t]);
+    if (labs.len) qsort(labs.data, labs.len, sizeof(int), cmp_int);
+    for (size_t li = 0; li < labs.len; li++) {
+      if (li && labs.data[li] == labs.data[li - 1]) continue;
+      int l = labs.data[li];
+      VEC_CLEAR(&seeds);
+      mem = keytab_key(&y->sets, (int)q, &m);
+      for (size_t i = 0; i < m; i++)
+        for (int t = g->off[mem[i]]; t < g->off[mem[i] + 1]; t++)
+          if (g->lab[t] == l) VEC_PUSH(&seeds, g->dst[t]);
+      int to = close_set(y, &seeds, stamp, &epoch);
+      VEC_PUSH(&y->tlab, l);
+      VEC_PUSH(&y->tdst, to);
+    }
+  }
+  VEC_PUSH(&y->toff, (int)y->tlab.len);
+  VEC_FREE(&seeds);
+  VEC_FREE(&labs);
+  free(stamp);
+  return ok;
+}
+
+/* The successor set of set q by observable label l, or -1. */
+static int set_step(const synth_t *y, int q, int l) {
+  int lo = y->toff.data[q], hi = y->toff.data[q + 1];
+  while (lo < hi) {
+    int mid = (lo + hi) / 2;
+    if (y->tlab.data[mid] < l)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < y->toff.data[q + 1] && y->tlab.data[lo] == l ? y->tdst.data[lo] : -1;
+}
+
+/* The pair reached from pair (x in set q) by G transition (l, x2); -1 when
+ * the observation has no such set (never for a transition of a member). */
+static int pair_step(const synth_t *y, int q, int l, int x2) {
+  int tq = obs_has(y, l) ? set_step(y, q, l) : q;
+  if (tq < 0) return -1;
+  size_t m;
+  const int *mem = keytab_key(&y->sets, tq, &m);
+  const int *hit = bsearch(&x2, mem, m, sizeof(int), cmp_int);
+  assert(hit);
+  return (int)(y->sets.off.data[tq] + (size_t)(hit - mem));
+}
+
+/* Greatest fixpoint: a set is bad when it holds the error state, when an
+ * uncontrollable observable action leads to a bad set, or when one of its
+ * members cannot reach a marked state through good sets. */
+static void solve(synth_t *y) {
+  const plant_t *g = &y->s->g;
+  int nsets = (int)y->sets.count;
+  size_t npairs = y->sets.keys.len;
+  y->bad = xcalloc((size_t)nsets + 1, sizeof *y->bad);
+  y->pair_set = xmalloc((npairs + 1) * sizeof *y->pair_set);
+  for (int q = 0; q < nsets; q++)
+    for (size_t p = y->sets.off.data[q]; p < y->sets.off.data[q + 1]; p++) {
+      y->pair_set[p] = q;
+      if (y->sets.keys.data[p] == g->error) y->bad[q] = true;
+    }
+  /* reverse pair edges, CSR by target */
+  int *roff = xcalloc(npairs + 2, sizeof *roff);
+  VEC(int) es = {0}, et = {0};
+  for (size_t p = 0; p < npairs; p++) {
+    int x = y->sets.keys.data[p], q = y->pair_set[p];
+    for (int t = g->off[x]; t < g->off[x + 1]; t++) {
+      if (g->dst[t] == g->error) continue;
+      int r = pair_step(y, q, g->lab[t], g->dst[t]);
+      if (r < 0) continue;
+      VEC_PUSH(&es, (int)p);
+      VEC_PUSH(&et, r);
+      roff[r + 1]++;
+    }
+  }
+  for (size_t p = 0; p < npairs; p++) roff[p + 1] += roff[p];
+  int *rsrc = xmalloc((es.len + 1) * sizeof *rsrc);
+  int *fill = xmalloc((npairs + 1) * sizeof *fill);
+  memcpy(fill, roff, npairs * sizeof *fill);
+  for (size_t e = 0; e < es.len; e++) rsrc[fill[et.data[e]]++] = es.data[e];
+  free(fill);
+  VEC_FREE(&es);
+  VEC_FREE(&et);
+  bool *co = xmalloc(npairs + 1);
+  int *queue = xmalloc((npairs + 1) * sizeof *queue);
+  /* sets reaching set r by an uncontrollable observable action, CSR by r */
+  int *uoff = xcalloc((size_t)nsets + 2, sizeof *uoff);
+  for (int t = 0; t < (int)y->tlab.len; t++)
+    if (!ctrl_has(y, y->tlab.data[t])) uoff[y->tdst.data[t] + 1]++;
+  for (int q = 0; q < nsets; q++) uoff[q + 1] += uoff[q];
+  int *usrc = xmalloc(((size_t)uoff[nsets] + 1) * sizeof *usrc);
+  int *ufill = xmalloc(((size_t)nsets + 1) * sizeof *ufill);
+  memcpy(ufill, uoff, (size_t)nsets * sizeof *ufill);
+  for (int q = 0; q < nsets; q++)
+    for (int t = y->toff.data[q]; t < y->toff.data[q + 1]; t++)
+      if (!ctrl_has(y, y->tlab.data[t])) usrc[ufill[y->tdst.data[t]]++] = q;
+  free(ufill);
+  int *work = xmalloc(((size_t)nsets + 1) * sizeof *work), nwork = 0;
+  for (int q = 0; q < nsets; q++)
+    if (y->bad[q]) work[nwork++] = q;
+  for (;;) {
+    while (nwork > 0) { /* an uncontrollable move into a bad set makes its source bad */
+      int r = work[--nwork];
+      for (int i = uoff[r]; i < uoff[r + 1]; i++)
+        if (!y->bad[usrc[i]]) {
+          y->bad[usrc[i]] = true;
+          work[nwork++] = usrc[i];
+        }
+    }
+    size_t head = 0, tail = 0;
+    for (size_t p = 0; p < npairs; p++) {
+      co[p] = !y->bad[y->pair_set[p]] && bitset_get(g->marked, (size_t)y->sets.keys.data[p]);
+      if (co[p]) queue[tail++] = (int)p;
+    }
+    while (head < tail) {
+      int r = queue[head++];
+      for (int i = roff[r]; i < roff[r + 1]; i++) {
+        int p = rsrc[i];
+        if (!co[p] && !y->bad[y->pair_set[p]]) co[p] = true, queue[tail++] = p;
+      }
+    }
+    for (size_t p = 0; p < npairs; p++)
+      if (!co[p] && !y->bad[y->pair_set[p]]) {
+        y->bad[y->pair_set[p]] = true;
+        work[nwork++] = y->pair_set[p];
+      }
+    if (nwork == 0 || out_of_time(y->s)) break;
+  }
+  free(uoff);
+  free(usrc);
+  free(work);
+  free(co);
+  free(queue);
+  free(roff);
+  free(rsrc);
+  y->exists = !y->bad[0] && !y->s->bounded;
+  /* sets the supervisor reaches */
+  y->reach = xcalloc((size_t)nsets + 1, sizeof *y->reach);
+  if (!y->exists) return;
+  int *stack = xmalloc((size_t)nsets * sizeof *stack), top = 0;
+  y->reach[0] = true;
+  stack[top++] = 0;
+  while (top) {
+    int q = stack[--top];
+    for (int t = y->toff.data[q]; t < y->toff.data[q + 1]; t++) {
+      int r = y->tdst.data[t];
+      if (!y->bad[r] && !y->reach[r]) y->reach[r] = true, stack[top++] = r;
+    }
+  }
+  free(stack);
+}
+
+static void synth_free(synth_t *y) {
+  keytab_free(&y->sets);
+  VEC_FREE(&y->toff);
+  VEC_FREE(&y->tlab);
+  VEC_FREE(&y->tdst);
+  free(y->pair_set);
+  free(y->bad);
+  free(y->reach);
+}
+
+static void synth_run(synth_t *y, search_t *s, const bitword_t *ctrl, const bitword_t *obs) {
+  memset(y, 0, sizeof *y);
+  y->s = s;
+  y->ctrl = ctrl;
+  y->obs = obs;
+  keytab_init(&y->sets);
+  if (!build_observer(y)) {
+    y->reach = xcalloc(1, sizeof *y->reach);
+    return;
+  }
+  solve(y);
+}
+
+/* Whether the closed loop has a trace whose projection on pref's alphabet
+ * is pref's word (Fortis's acceptsSubWord). */
+static bool accepts(const synth_t *y, const robustify_pref_t *w) {
+  const plant_t *g = &y->s->g;
+  size_t npairs = y->sets.keys.len, len = (size_t)w->len + 1;
+  bitword_t *in_alpha = bitset_new((size_t)g->nlabels);
+  for (int i = 0; i < w->nalpha; i++) bitset_set(in_alpha, (size_t)w->alpha[i]);
+  bitword_t *seen = bitset_new(npairs * len);
+  VEC(int) qp = {0}, qk = {0};
+  VEC_PUSH(&qp, 0); /* pair (init, set 0): init is the first member of set 0 */
+  VEC_PUSH(&qk, 0);
+  bitset_set(seen, 0);
+  bool found = false;
+  for (size_t h = 0; h < qp.len && !found; h++) {
+    int p = qp.data[h], k = qk.data[h];
+    if (k == w->len) {
+      found = true;
+      break;
+    }
+#define VISIT(np, nk)                                                                                        \
+  do {                                                                                                       \
+    size_t key_ = (size_t)(np)*len + (size_t)(nk);                                                           \
+    if (!bitset_get(seen, key_)) {                                                                           \
+      bitset_set(seen, key_);                                                                                \
+      VEC_PUSH(&qp, (np));                                                                                   \
+      VEC_PUSH(&qk, (nk));                                                                                   \
+    }                                                                                                        \
+  } while (0)
+    if (!bitset_get(g->alpha, (size_t)w->word[k])) VISIT(p, k + 1); /* the word's own move */
+    int x = y->sets.keys.data[p], q = y->pair_set[p];
+    for (int t = g->off[x]; t < g->off[x + 1]; t++) {
+      int l = g->lab[t];
+      if (g->dst[t] == g->error) continue;
+      int r = pair_step(y, q, l, g->dst[t]);
+      if (r < 0 || y->bad[y->pair_set[r]]) continue;
+      if (!bitset_get(in_alpha, (size_t)l))
+        VISIT(r, k);
+      else if (l == w->word[k])
+        VISIT(r, k + 1);
+    }
+#undef VISIT
+  }
+  VEC_FREE(&qp);
+  VEC_FREE(&qk);
+  free(seen);
+  free(in_alpha);
+  return found;
+}
+
+static uint64_t kept_mask(const synth_t *y) {
+  uint64_t m = 0;
+  for (int i = 0; i < y->s->p->npref; i++)
+    if (accepts(y, &y->s->p->pref[i])) m |= (uint64_t)1 << i;
+  return m;
+}
+
+/* The supervisor over O: the reachable good sets and the observable moves
+ * between them. With `complete`, as Fortis's constructSupervisor: a
+ * self-loop for every observable action it never needs to block
+ * (uncontrollable, or not possible in the plant there). */
+static lts_t *supervisor(const synth_t *y, lts_labels_t *labels, bool complete, bitword_t *disabled) {
+  const plant_t *g = &y->s->g;
+  int nsets = (int)y->sets.count;
+  int *num = xmalloc((size_t)nsets * sizeof *num);
+  lts_builder_t b;
+  lts_builder_init(&b, labels);
+  for (int q = 0; q < nsets; q++) num[q] = y->reach[q] ? lts_builder_add_state(&b) : -1;
+  b.init = 0;
+  for (int l = 0; l < g->nlabels; l++)
+    if (obs_has(y, l)) lts_builder_alphabet_add(&b, l);
+  bitword_t *can = bitset_new((size_t)g->nlabels);
+  for (int q = 0; q < nsets; q++) {
+    if (!y->reach[q]) continue;
+    bitset_zero(can, (size_t)g->nlabels);
+    size_t m;
+    const int *mem = keytab_key(&y->sets, q, &m);
+    for (size_t i = 0; i < m; i++)
+      for (int t = g->off[mem[i]]; t < g->off[mem[i] + 1]; t++) bitset_set(can, (size_t)g->lab[t]);
+    for (int l = 0; l < g->nlabels; l++) {
+      if (!obs_has(y, l)) continue;
+      int r = set_step(y, q, l);
+      if (r >= 0 && !y->bad[r])
+        lts_builder_add(&b, num[q], l, num[r]);
+      else if (!ctrl_has(y, l) || !bitset_get(can, (size_t)l)) {
+        if (complete) lts_builder_add(&b, num[q], l, num[q]);
+      } else if (disabled)
+        bitset_set(disabled, (size_t)l);
+    }
+  }
+  free(can);
+  free(num);
+  return lts_freeze(&b);
+}
+
+/* ------------------------------------------------------------ search */
+
+typedef struct {
+  bitword_t *c, *o;
+} events_t;
+
+static events_t events_new(const search_t *s) {
+  return (events_t){bitset_new((size_t)s->g.nlabels), bitset_new((size_t)s->g.nlabels)};
+}
+static events_t events_copy(const search_t *s, events_t e) {
+  events_t r = events_new(s);
+  memcpy(r.c, e.c, BITSET_WORDS((size_t)s->g.nlabels) * sizeof(bitword_t));
+  memcpy(r.o, e.o, BITSET_WORDS((size_t)s->g.nlabels) * sizeof(bitword_t));
+  return r;
+}
+static void events_free(events_t e) {
+  free(e.c);
+  free(e.o);
+}
+
+static void events_key(const search_t *s, events_t e, intvec_t *key) {
+  VEC_CLEAR(key);
+  for (int l = 0; l < s->g.nlabels; l++)
+    if (bitset_get(e.c, (size_t)l)) VEC_PUSH(key, l);
+  VEC_PUSH(key, -1);
+  for (int l = 0; l < s->g.nlabels; l++)
+    if (bitset_get(e.o, (size_t)l)) VEC_PUSH(key, l);
+}
+
+/* Synthesis with a cache: whether a supervisor exists for e and which
+ * preferred behaviours its closed loop keeps. */
+static bool evaluate(search_t *s, events_t e, uint64_t *kept) {
+  intvec_t key = {0};
+  events_key(s, e, &key);
+  bool added;
+  int id = keytab_add(&s->cache, key.data, key.len, &added);
+  VEC_FREE(&key);
+  if (added) {
+    synth_t y;
+    synth_run(&y, s, e.c, e.o);
+    s->nsynth++;
+    VEC_PUSH(&s->cache_exists, y.exists);
+    VEC_PUSH(&s->cache_kept, y.exists ? kept_mask(&y) : 0);
+    synth_free(&y);
+  }
+  *kept = s->cache_kept.data[id];
+  return s->cache_exists.data[id];
+}
+
+static bool satisfies(search_t *s, events_t e, uint64_t want) {
+  uint64_t kept;
+  return evaluate(s, e, &kept) && (kept & want) == want;
+}
+
+void robustify_weights(const robustify_problem_t *p, long *pref_w, long *ctrl_w, long *obs_w) {
+  long total = 0;
+  for (int prio = 0; prio <= 3; prio++) {
+    long cur = total + 1;
+    for (int i = 0; i < p->npref; i++)
+      if (p->pref[i].priority == prio) pref_w[i] = prio ? cur : 0, total += prio ? cur : 0;
+    for (int i = 0; i < p->nctrl; i++)
+      if (p->ctrl[i].priority == prio) ctrl_w[i] = prio ? cur : 0, total += prio ? cur : 0;
+    for (int i = 0; i < p->nobs; i++)
+      if (p->obs[i].priority == prio) obs_w[i] = prio ? cur : 0, total += prio ? cur : 0;
+  }
+}
+
+static long cost_of(const search_t *s, events_t e) {
+  long c = 0;
+  for (int i = 0; i < s->p->nctrl; i++)
+    if (bitset_get(e.c, (size_t)s->p->ctrl[i].label)) c += s->ctrl_w[i];
+  for (int i = 0; i < s->p->nobs; i++)
+    if (bitset_get(e.o, (size_t)s->p->obs[i].label)) c += s->obs_w[i];
+  return c;
+}
+
+static long weight_of(const robustify_event_t *ev, const long *w, int n, int label) {
+  for (int i = 0; i < n; i++)
+    if (ev[i].label == label) return w[i];
+  return -1; /* not a candidate */
+}
+
+/* Fortis's removeUnnecessary: actions the maximal supervisor never blocks
+ * need not be controllable, those it also never changes state on need not
+ * be observable, when they cost more than everything else used. */
+static events_t remove_unnecessary(search_t *s, events_t e) {
+  synth_t y;
+  synth_run(&y, s, e.c, e.o);
+  events_t r = events_copy(s, e);
+  if (!y.exists) {
+    synth_free(&y);
+    return r;
+  }
+  int nl = s->g.nlabels;
+  lts_t *sup = supervisor(&y, s->p->sys->labels, true, NULL);
+  synth_free(&y);
+  bitword_t *uc = bitset_new((size_t)nl), *uo = bitset_new((size_t)nl);
+  for (int l = 0; l < nl; l++) {
+    if (!bitset_get(e.o, (size_t)l)) continue;
+    bool every = true, loops = true;
+    for (int q = 0; q < sup->nstates; q++) {
+      int t = lts_step(sup, q, l);
+      if (t < 0) every = false;
+      if (t != q) loops = false;
+    }
+    if (every) bitset_set(uc, (size_t)l);
+    if (every && loops) bitset_set(uo, (size_t)l);
+  }
+  lts_free(sup);
+  long used = 0;
+  for (int l = 0; l < nl; l++) {
+    if (bitset_get(e.c, (size_t)l) && !bitset_get(uc, (size_t)l))
+      used += weight_of(s->p->ctrl, s->ctrl_w, s->p->nctrl, l);
+    if (bitset_get(e.o, (size_t)l) && !bitset_get(uo, (size_t)l))
+      used += weight_of(s->p->obs, s->obs_w, s->p->nobs, l);
+  }
+  for (int l = 0; l < nl; l++)
+    if (bitset_get(uc, (size_t)l) && weight_of(s->p->ctrl, s->ctrl_w, s->p->nctrl, l) > used)
+      bitset_clear_bit(r.c, (size_t)l);
+  for (int l = 0; l < nl; l++)
+    if (bitset_get(uo, (size_t)l) && !bitset_get(r.c, (size_t)l) &&
+        weight_of(s->p->obs, s->obs_w, s->p->nobs, l) > used)
+      bitset_clear_bit(r.o, (size_t)l);
+  free(uc);
+  free(uo);
+  return r;
+}
+
+typedef VEC(events_t) events_list_t;
+
+static void list_free(events_list_t *l) {
+  for (size_t i = 0; i < l->len; i++) events_free(l->data[i]);
+  VEC_FREE(l);
+}
+
+/* Fortis's removeOneEventFrom: every set one candidate action smaller. */
+static void remove_one(search_t *s, const events_list_t *from, int prio, events_list_t *out) {
+  const robustify_problem_t *p = s->p;
+  keytab_t seen;
+  keytab_init(&seen);
+  intvec_t key = {0};
+  for (size_t i = 0; i < from->len; i++) {
+    events_t e = from->data[i];
+    int nc = 0;
+    for (int l = 0; l < s->g.nlabels; l++) nc += bitset_get(e.c, (size_t)l);
+    for (int pass = 0; pass < 2; pass++) {
+      const robustify_event_t *ev = pass ? p->obs : p->ctrl;
+      int n = pass ? p->nobs : p->nctrl;
+      for (int j = 0; j < n; j++) {
+        int l = ev[j].label;
+        if (ev[j].priority != prio) continue;
+        events_t r;
+        if (!pass && bitset_get(e.c, (size_t)l) && nc > 1) {
+          r = events_copy(s, e);
+          bitset_clear_bit(r.c, (size_t)l);
+        } else if (pass && bitset_get(e.o, (size_t)l) && !bitset_get(e.c, (size_t)l)) {
+          r = events_copy(s, e);
+          bitset_clear_bit(r.o, (size_t)l);
+        } else
+          continue;
+        events_key(s, r, &key);
+        bool added;
+        keytab_add(&seen, key.data, key.len, &added);
+        if (added)
+          VEC_PUSH(out, r);
+        else
+          events_free(r);
+      }
+    }
+  }
+  VEC_FREE(&key);
+  keytab_free(&seen);
+}
+
+static int count_prio(const robustify_event_t *ev, int n, int prio, const bitword_t *in) {
+  int c = 0;
+  for (int i = 0; i < n; i++) c += ev[i].priority == prio && bitset_get(in, (size_t)ev[i].label);
+  return c;
+}
+
+/* Fortis's minimizePareto: classes 3, 2, 1; in each, remove one action at a
+ * time from every set of the last layer while the behaviours hold. */
+static void minimize_pareto(search_t *s, events_t init, uint64_t want, events_list_t *out) {
+  events_list_t cur = {0};
+  VEC_PUSH(&cur, events_copy(s, init));
+  for (int prio = 3; prio >= 1 && !s->bounded; prio--) {
+    int budget =
+        count_prio(s->p->ctrl, s->p->nctrl, prio, init.c) + count_prio(s->p->obs, s->p->nobs, prio, init.o);
+    events_list_t last = {0};
+    int removed = 0;
+    while (cur.len > 0 && removed++ < budget) {
+      list_free(&last);
+      last = cur;
+      cur = (events_list_t){0};
+      events_list_t cand = {0};
+      remove_one(s, &last, prio, &cand);
+      for (size_t i = 0; i < cand.len; i++) {
+        if (out_of_time(s)) break;
+        if (satisfies(s, cand.data[i], want)) {
+          VEC_PUSH(&cur, cand.data[i]);
+          cand.data[i] = (events_t){0};
+        }
+      }
+      list_free(&cand);
+      if (s->bounded) break;
+    }
+    if (cur.len == 0) {
+      list_free(&cur);
+      cur = last;
+    } else
+      list_free(&last);
+  }
+  *out = cur;
+}
+
+static int cmp_name(const void *a, const void *b, void *labels) {
+  return strcmp(lts_label_name(labels, *(const int *)a), lts_label_name(labels, *(const int *)b));
+}
+
+/* Labels sorted by name (insertion sort: the lists are short). */
+static void sort_by_name(int *l, int n, lts_labels_t *labels) {
+  for (int i = 1; i < n; i++)
+    for (int j = i; j > 0 && cmp_name(&l[j - 1], &l[j], labels) > 0; j--) {
+      int t = l[j];
+      l[j] = l[j - 1];
+      l[j - 1] = t;
+    }
+}
+
+/* Fortis's minimizeFast: one greedy pass, class 3 first, names sorted. */
+static void minimize_fast(search_t *s, events_t init, uint64_t want, events_list_t *out) {
+  const robustify_problem_t *p = s->p;
+  lts_labels_t *labels = p->sys->labels;
+  events_t cur = events_copy(s, init);
+  int *seq = xmalloc(((size_t)p->nctrl + (size_t)p->nobs + 1) * sizeof *seq);
+  for (int prio = 3; prio >= 1 && !s->bounded; prio--) {
+    for (int pass = 0; pass < 2 && !s->bounded; pass++) {
+      const robustify_event_t *ev = pass ? p->obs : p->ctrl;
+      int n = pass ? p->nobs : p->nctrl, k = 0;
+      const bitword_t *in = pass ? init.o : init.c;
+      for (int i = 0; i < n; i++)
+        if (ev[i].priority == prio && bitset_get(in, (size_t)ev[i].label)) seq[k++] = ev[i].label;
+      sort_by_name(seq, k, labels);
+      for (int i = 0; i < k && !out_of_time(s); i++) {
+        int l = seq[i], nc = 0;
+        for (int m = 0; m < s->g.nlabels; m++) nc += bitset_get(cur.c, (size_t)m);
+        events_t r = events_copy(s, cur);
+        if (!pass && nc > 1)
+          bitset_clear_bit(r.c, (size_t)l);
+        else if (pass && !bitset_get(cur.c, (size_t)l))
+          bitset_clear_bit(r.o, (size_t)l);
+        else {
+          events_free(r);
+          continue;
+        }
+        if (satisfies(s, r, want)) {
+          events_free(cur);
+          cur = r;
+        } else
+          events_free(r);
+      }
+    }
+  }
+  free(seq);
+  VEC_PUSH(out, cur);
+}
+
+static int *labels_of(const search_t *s, const bitword_t *b, int *n) {
+  int *l = xmalloc(((size_t)s->g.nlabels + 1) * sizeof *l);
+  *n = 0;
+  for (int i = 0; i < s->g.nlabels; i++)
+    if (bitset_get(b, (size_t)i)) l[(*n)++] = i;
+  sort_by_name(l, *n, s->p->sys->labels);
+  return l;
+}
+
+/* Turns candidate e into a reported solution (a fresh synthesis). */
+static bool make_solution(search_t *s, events_t e, robustify_solution_t *sol) {
+  memset(sol, 0, sizeof *sol);
+  synth_t y;
+  synth_run(&y, s, e.c, e.o);
+  if (!y.exists) {
+    synth_free(&y);
+    return false;
+  }
+  sol->kept = kept_mask(&y);
+  bitword_t *dis = bitset_new((size_t)s->g.nlabels);
+  sol->sup = supervisor(&y, s->p->sys->labels, false, dis);
+  synth_free(&y);
+  sol->ctrl = labels_of(s, e.c, &sol->nctrl);
+  sol->obs = labels_of(s, e.o, &sol->nobs);
+  sol->disabled = labels_of(s, dis, &sol->ndisabled);
+  free(dis);
+  sol->cost = cost_of(s, e);
+  for (int i = 0; i < s->p->npref; i++)
+    if (sol->kept >> i & 1) sol->utility += s->pref_w[i];
+  return true;
+}
+
+/* The least-cost candidates as solutions, at most `max` of them. */
+static void collect(search_t *s, events_list_t *cands, int max, robustify_result_t *out) {
+  long best = -1;
+  for (size_t i = 0; i < cands->len; i++) {
+    long c = cost_of(s, cands->data[i]);
+    if (best < 0 || c < best) best = c;
+  }
+  out->sols = xcalloc(cands->len + 1, sizeof *out->sols);
+  for (size_t i = 0; i < cands->len && out->nsols < max; i++) {
+    if (cost_of(s, cands->data[i]) != best) continue;
+    if (make_solution(s, cands->data[i], &out->sols[out->nsols])) out->nsols++;
+  }
+}
+
+static void events_from(search_t *s, const robustify_event_t *ev, int n, bitword_t *into) {
+  for (int i = 0; i < n; i++)
+    if (bitset_get(s->g.alpha, (size_t)ev[i].label)) bitset_set(into, (size_t)ev[i].label);
+}
+
+void robustify_run(const robustify_problem_t *p, robustify_result_t *out) {
+  assert(p->nprogress <= ROBUSTIFY_MAX_PROGRESS && p->npref <= ROBUSTIFY_MAX_PREFERRED);
+  memset(out, 0, sizeof *out);
+  search_t s;
+  memset(&s, 0, sizeof s);
+  s.p = p;
+  if (p->timeout > 0) s.deadline = now_seconds() + p->timeout;
+  keytab_init(&s.cache);
+  s.pref_w = xcalloc((size_t)p->npref + 1, sizeof(long));
+  s.ctrl_w = xcalloc((size_t)p->nctrl + 1, sizeof(long));
+  s.obs_w = xcalloc((size_t)p->nobs + 1, sizeof(long));
+  robustify_weights(p, s.pref_w, s.ctrl_w, s.obs_w);
+  out->npref = p->npref;
+  out->pref_weight = xcalloc((size_t)p->npref + 1, sizeof(long));
+  memcpy(out->pref_weight, s.pref_w, (size_t)p->npref * sizeof(long));
+  if (plant_build(&s)) {
+    out->plant_states = s.g.n;
+    out->plant_trans = s.g.ntrans;
+    events_t all = events_new(&s);
+    events_from(&s, p->ctrl, p->nctrl, all.c);
+    events_from(&s, p->obs, p->nobs, all.o);
+    uint64_t kept = 0;
+    if (!evaluate(&s, all, &kept))
+      out->no_supervisor = !s.bounded;
+    else if (p->method == ROBUSTIFY_SIMPLE) {
+      out->max_kept = kept;
+      events_list_t one = {0};
+      VEC_PUSH(&one, events_copy(&s, all));
+      collect(&s, &one, 1, out);
+      list_free(&one);
+    } else {
+      out->max_kept = kept;
+      events_t init = remove_unnecessary(&s, all);
+      events_list_t cands = {0};
+      if (p->method == ROBUSTIFY_PARETO)
+        minimize_pareto(&s, init, kept, &cands);
+      else
+        minimize_fast(&s, init, kept, &cands);
+      bool was_bounded = s.bounded;
+      s.bounded = false; /* the final synthesis: one best set found so far when bounded */
+      s.deadline = 0;
+      collect(&s, &cands, was_bounded ? 1 : (int)cands.len, out);
+      s.bounded = was_bounded || s.bounded;
+      list_free(&cands);
+      events_free(init);
+    }
+    events_free(all);
+  }
+  out->nsynth = s.nsynth;
+  out->bounded = s.bounded;
+  out->limit = s.limit;
+  plant_free(&s.g);
+  keytab_free(&s.cache);
+  VEC_FREE(&s.cache_exists);
+  VEC_FREE(&s.cache_kept);
+  free(s.pref_w);
+  free(s.ctrl_w);
+  free(s.obs_w);
+}
+
+void robustify_result_free(robustify_result_t *r) {
+  for (int i = 0; i < r->nsols; i++) {
+    robustify_solution_t *s = &r->sols[i];
+    free(s->ctrl);
+    free(s->obs);
+    free(s->disabled);
+    lts_free(s->sup);
+  }
+  free(r->sols);
+  free(r->pref_weight);
+  memset(r, 0, sizeof *r);
+}
+
+lts_t *robustify_design(const lts_t *sys, const robustify_solution_t *s) {
+  lts_t *m = deterministic(sys);
+  const lts_t *parts[2] = {m, s->sup};
+  lts_t *d = lts_compose(parts, 2);
+  lts_t *min = lts_minimise(d);
+  lts_free(d);
+  lts_free(m);
+  return min;
+}
+
+/* ------------------------------------------------------------ re-check */
+
+/* Whether some trace of l projects on w's alphabet to w's word. */
+static bool lts_accepts(const lts_t *l, const bitword_t *plant_alpha, const robustify_pref_t *w,
+                        int nlabels) {
+  size_t len = (size_t)w->len + 1;
+  bitword_t *in_alpha = bitset_new((size_t)nlabels);
+  for (int i = 0; i < w->nalpha; i++) bitset_set(in_alpha, (size_t)w->alpha[i]);
+  bitword_t *seen = bitset_new((size_t)l->nstates * len);
+  intvec_t qs = {0}, qk = {0};
+  VEC_PUSH(&qs, l->init);
+  VEC_PUSH(&qk, 0);
+  bitset_set(seen, (size_t)l->init * len);
+  bool found = false;
+  for (size_t h = 0; h < qs.len && !found; h++) {
+    int s = qs.data[h], k = qk.data[h];
+    if (k == w->len) {
+      found = true;
+      break;
+    }
+    for (int i = -1; i < l->succ_off[s + 1] - l->succ_off[s]; i++) {
+      int t, nk;
+      if (i < 0) { /* the word's own move on an action the plant lacks */
+        if (bitset_get(plant_alpha, (size_t)w->word[k])) continue;
+        t = s, nk = k + 1;
+      } else {
+        int e = l->succ_off[s] + i, lab = l->succ_label[e];
+        t = l->succ_dst[e];
+        if (t == l->error) continue;
+        if (!bitset_get(in_alpha, (size_t)lab))
+          nk = k;
+        else if (lab == w->word[k])
+          nk = k + 1;
+        else
+          continue;
+      }
+      size_t key = (size_t)t * len + (size_t)nk;
+      if (!bitset_get(seen, key)) {
+        bitset_set(seen, key);
+        VEC_PUSH(&qs, t);
+        VEC_PUSH(&qk, nk);
+      }
+    }
+  }
+  VEC_FREE(&qs);
+  VEC_FREE(&qk);
+  free(seen);
+  free(in_alpha);
+  return found;
+}
+
+/* From every reachable (state, progress mask) of l a state with every
+ * progress action seen is reachable. */
+static bool progress_holds(const lts_t *l, const int *progress, int nprogress) {
+  size_t nmask = (size_t)1 << nprogress, n = (size_t)l->nstates * nmask;
+  int full = (int)nmask - 1;
+  bitword_t *seen = bitset_new(n), *good = bitset_new(n);
+  intvec_t q = {0}, es = {0}, et = {0};
+  VEC_PUSH(&q, l->init * (int)nmask);
+  bitset_set(seen, (size_t)l->init * nmask);
+  for (size_t h = 0; h < q.len; h++) {
+    int s = q.data[h] / (int)nmask, m = q.data[h] % (int)nmask;
+    for (int i = l->succ_off[s]; i < l->succ_off[s + 1]; i++) {
+      int tm = m;
+      for (int k = 0; k < nprogress; k++)
+        if (l->succ_label[i] == progress[k]) tm |= 1 << k;
+      int t = l->succ_dst[i] * (int)nmask + tm;
+      VEC_PUSH(&es, q.data[h]);
+      VEC_PUSH(&et, t);
+      if (!bitset_get(seen, (size_t)t)) {
+        bitset_set(seen, (size_t)t);
+        VEC_PUSH(&q, t);
+      }
+    }
+  }
+  for (size_t h = 0; h < q.len; h++)
+    if (q.data[h] % (int)nmask == full && q.data[h] / (int)nmask != l->error)
+      bitset_set(good, (size_t)q.data[h]);
+  for (bool changed = true; changed;) { /* backward closure, edge sweeps: the closed loops are small */
+    changed = false;
+    for (size_t e = 0; e < es.len; e++)
+      if (bitset_get(good, (size_t)et.data[e]) && !bitset_get(good, (size_t)es.data[e]))
+        bitset_set(good, (size_t)es.data[e]), changed = true;
+  }
+  bool ok = true;
+  for (size_t h = 0; h < q.len && ok; h++) ok = bitset_get(good, (size_t)q.data[h]);
+  VEC_FREE(&q);
+  VEC_FREE(&es);
+  VEC_FREE(&et);
+  free(seen);
+  free(good);
+  return ok;
+}
+
+const char *robustify_check(const robustify_problem_t *p, const robustify_solution_t *s,
+                            const lts_t *design) {
+  int nlabels = (int)p->sys->labels->names.count;
+  lts_t *sys = deterministic(p->sys), *dev = deterministic(p->dev), *prop = lts_property(p->safety);
+  lts_t *des = deterministic(design);
+  const lts_t *cl_parts[3] = {des, dev, prop}, *orig_parts[2] = {sys, dev};
+  lts_t *cl = lts_compose(cl_parts, 3), *orig = lts_compose(orig_parts, 2);
+  bitword_t *alpha = bitset_new((size_t)nlabels), *ctrl = bitset_new((size_t)nlabels);
+  for (int a = 0; a < orig->nalphabet; a++) bitset_set(alpha, (size_t)orig->alphabet[a]);
+  for (int i = 0; i < s->nctrl; i++) bitset_set(ctrl, (size_t)s->ctrl[i]);
+  const char *why = NULL;
+  if (cl->error >= 0)
+    why = "the safety property is violated under the deviated environment";
+  else if (!progress_holds(cl, p->progress, p->nprogress))
+    why = "a progress action can become unreachable";
+  for (int k = 0; !why && k < p->npref; k++)
+    if ((s->kept >> k & 1) && !lts_accepts(cl, alpha, &p->pref[k], nlabels))
+      why = "a preferred behaviour reported kept is not";
+  /* walk the closed loop beside the original M ‖ E': only controllable,
+   * observable actions may be missing, nothing may be added */
+  lts_t *cl2 = NULL;
+  if (!why) {
+    const lts_t *parts[2] = {des, dev};
+    cl2 = lts_compose(parts, 2);
+    bitword_t *obs = bitset_new((size_t)nlabels);
+    for (int i = 0; i < s->nobs; i++) bitset_set(obs, (size_t)s->obs[i]);
+    size_t n = (size_t)cl2->nstates * (size_t)orig->nstates;
+    bitword_t *seen = bitset_new(n);
+    intvec_t qa = {0}, qb = {0};
+    VEC_PUSH(&qa, cl2->init);
+    VEC_PUSH(&qb, orig->init);
+    bitset_set(seen, (size_t)cl2->init * (size_t)orig->nstates + (size_t)orig->init);
+    for (size_t h = 0; h < qa.len && !why; h++) {
+      int a = qa.data[h], b = qb.data[h];
+      for (int i = orig->succ_off[b]; i < orig->succ_off[b + 1] && !why; i++) {
+        int l = orig->succ_label[i], ta = lts_step(cl2, a, l);
+        if (ta < 0) {
+          if (!bitset_get(ctrl, (size_t)l) || !bitset_get(obs, (size_t)l))
+            why = "the design blocks an action that is not both controllable and observable";
+          continue;
+        }
+        size_t key = (size_t)ta * (size_t)orig->nstates + (size_t)orig->succ_dst[i];
+        if (!bitset_get(seen, key)) {
+          bitset_set(seen, key);
+          VEC_PUSH(&qa, ta);
+          VEC_PUSH(&qb, orig->succ_dst[i]);
+        }
+      }
+      for (int i = cl2->succ_off[a]; i < cl2->succ_off[a + 1] && !why; i++)
+        if (lts_step(orig, b, cl2->succ_label[i]) < 0) why = "the design adds behaviour the original lacks";
+    }
+    VEC_FREE(&qa);
+    VEC_FREE(&qb);
+    free(seen);
+    free(obs);
+  }
+  free(alpha);
+  free(ctrl);
+  lts_free(cl2);
+  lts_free(cl);
+  lts_free(orig);
+  lts_free(sys);
+  lts_free(dev);
+  lts_free(prop);
+  lts_free(des);
+  return why;
+}

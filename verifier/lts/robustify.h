@@ -1,0 +1,104 @@
+/* Robustification of an LTS design against a deviated environment
+ * (Fortis's supervisory robustification): the maximally permissive
+ * controllable, normal, nonblocking supervisor of plant M ‖ E' for a safety
+ * language P and progress actions, under partial observation, and the
+ * search over controllable/observable action sets with costs that keeps the
+ * most valuable preferred behaviours at the least cost. See docs/robustify.md. */
+#ifndef VERIFIER_ROBUSTIFY_H
+#define VERIFIER_ROBUSTIFY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "verifier/lts/lts.h"
+
+#define ROBUSTIFY_MAX_PROGRESS 16  /* progress actions (a bitmask per plant state) */
+#define ROBUSTIFY_MAX_PREFERRED 64 /* preferred behaviours (a 64-bit mask) */
+
+/* A preferred behaviour: the closed loop must have a trace whose projection
+ * on `alpha` is `word`. alpha holds word's labels plus any `+{...}` extras. */
+typedef struct {
+  int *word;
+  int len;
+  int *alpha;
+  int nalpha;
+  int priority; /* 0 (free, weight 0) .. 3 */
+} robustify_pref_t;
+
+/* An action that may be made controllable or observable, with its cost class. */
+typedef struct {
+  int label;
+  int priority; /* 0 .. 3 */
+} robustify_event_t;
+
+typedef enum { ROBUSTIFY_PARETO, ROBUSTIFY_FAST, ROBUSTIFY_SIMPLE } robustify_method_t;
+
+typedef struct {
+  const lts_t *sys;    /* the design M (borrowed) */
+  const lts_t *dev;    /* the deviated environment E' (borrowed) */
+  const lts_t *safety; /* P: an action of αP that P does not enable is forbidden */
+  const int *progress; /* progress labels (at most ROBUSTIFY_MAX_PROGRESS) */
+  int nprogress;
+  const robustify_pref_t *pref; /* in config order, at most ROBUSTIFY_MAX_PREFERRED */
+  int npref;
+  /* Candidate controllable/observable actions in config order. For
+   * ROBUSTIFY_SIMPLE they are the fixed sets (priorities ignored). */
+  const robustify_event_t *ctrl;
+  int nctrl;
+  const robustify_event_t *obs;
+  int nobs;
+  robustify_method_t method;
+  long max_states; /* bound on plant states and on observation-set members; 0 = none */
+  double timeout;  /* wall-clock seconds; 0 = none */
+} robustify_problem_t;
+
+typedef struct {
+  int *ctrl, nctrl;         /* controllable labels, sorted by name */
+  int *obs, nobs;           /* observable labels, sorted by name */
+  uint64_t kept;            /* bit i: preferred behaviour i is kept */
+  long utility;             /* sum of the kept behaviours' weights */
+  long cost;                /* sum of the weights of ctrl and obs (>= 0) */
+  lts_t *sup;               /* the supervisor over obs, completed (see robustify_supervisor) */
+  int *disabled, ndisabled; /* labels the supervisor disables in some reachable state, sorted by name */
+} robustify_solution_t;
+
+typedef struct {
+  robustify_solution_t *sols; /* the least-cost solutions, in search order (one when bounded) */
+  int nsols;
+  int nsynth;       /* supervisor syntheses run (cache misses, as Fortis counts) */
+  int plant_states; /* of M ‖ E' ‖ P ‖ progress monitors */
+  int plant_trans;
+  bool no_supervisor; /* none exists even with every candidate action */
+  bool bounded;       /* a limit stopped the search: sols is the best found so far */
+  const char *limit;  /* which limit ("max-states" or "timeout") when bounded */
+  uint64_t max_kept;  /* behaviours the maximal supervisor keeps */
+  long *pref_weight;  /* weight of each preferred behaviour (npref entries) */
+  int npref;
+} robustify_result_t;
+
+/* Runs the search of p.method. Borrows everything in p; fills *out, which
+ * the caller releases with robustify_result_free. Never fails except on
+ * out-of-memory; a limit sets out->bounded. */
+void robustify_run(const robustify_problem_t *p, robustify_result_t *out);
+void robustify_result_free(robustify_result_t *r);
+
+/* The redesigned system: M (determinised) ‖ S for solution s, minimised
+ * (a fresh deterministic LTS). Outside the contexts E' allows it may refuse
+ * actions M offers; under E' it differs from M only by disabled actions. */
+lts_t *robustify_design(const lts_t *sys, const robustify_solution_t *s);
+
+/* Re-checks solution s with its design (robustify_design) on closed loops
+ * built by lts_compose, independently of the synthesis state space:
+ * design ‖ E' ‖ P_err has no reachable error state, every progress action
+ * stays reachable, the kept preferred behaviours are accepted, and beside
+ * M ‖ E' the design only blocks controllable observable actions and adds
+ * nothing. Returns NULL when all hold, else what failed (static text). */
+const char *robustify_check(const robustify_problem_t *p, const robustify_solution_t *s, const lts_t *design);
+
+/* Fortis's weights (computeWeights): classes 0..3 in order; inside a class
+ * preferred behaviours, then controllable, then observable actions, each
+ * weighing (sum of the weights given so far) + 1; class 0 weighs 0. Fills
+ * pref_w[npref], ctrl_w[nctrl], obs_w[nobs] (positive numbers). */
+void robustify_weights(const robustify_problem_t *p, long *pref_w, long *ctrl_w, long *obs_w);
+
+#endif
