@@ -164,7 +164,7 @@ static int run_simulate(cli_ctx_t *ctx, const cli_command_t *self, const char *p
     ism_free(m);
     return CLI_EXIT_INTERNAL;
   }
-  rank_all(m, &ropt, res.cexs, res.ncexs);
+  verify_rank(m, &ropt, res.cexs, res.ncexs);
   size_t n = top > 0 && (size_t)top < res.ncexs ? (size_t)top : res.ncexs;
   row_t *rows = xcalloc(n + 1, sizeof *rows);
   simulate_rows(m, &res, n, runs, seed, rows);

@@ -63,7 +63,7 @@ static int run_verify(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
   explore_run(m, &opt, &res);
   char *bad = NULL;
   if (!res.replay_failed && ranked) {
-    rank_all(m, &ropt, res.cexs, res.ncexs);
+    verify_rank(m, &ropt, res.cexs, res.ncexs);
     for (size_t k = 0; k < res.ncexs && !bad; k++) {
       const cex_t *c = &res.cexs[k];
       char *msg = cex_replay(m, opt.mode, c);

@@ -1,6 +1,9 @@
 #include "apps/verify_options.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+#include "verifier/boundary.h"
 
 void verify_options_resolve(const cli_command_t *self, const cli_value_t *values, const ism_model_t *m,
                             explore_options_t *opt, rank_options_t *ropt, long long *top) {
@@ -24,4 +27,20 @@ void verify_options_resolve(const cli_command_t *self, const cli_value_t *values
   rank_options_init(ropt, opt->mode);
   if ((v = cli_opt(self, values, "probability"))->set && strcmp(v->s, "per-rule") == 0)
     ropt->estimator = RANK_PER_RULE;
+}
+
+void verify_rank(const ism_model_t *m, const rank_options_t *ropt, cex_t *cexs, size_t n) {
+  if (ropt->mode == ISM_MODE_ACTUAL)
+    for (size_t k = 0; k < n; k++) {
+      cex_t keep;
+      cex_copy(&keep, &cexs[k], m->nvars);
+      boundary_t b = boundary_classify(m, &cexs[k], 50000000ULL);
+      char *msg = b == BOUNDARY_INTERIOR ? cex_replay(m, ropt->mode, &cexs[k]) : NULL;
+      if (msg || b == BOUNDARY_UNKNOWN) cex_copy_values(&cexs[k], &keep, m->nvars);
+      cexs[k].boundary_known = b == BOUNDARY_ONLY || (b == BOUNDARY_INTERIOR && !msg);
+      cexs[k].boundary_only = b == BOUNDARY_ONLY;
+      free(msg);
+      cex_free(&keep);
+    }
+  rank_all(m, ropt, cexs, n);
 }

@@ -8,9 +8,12 @@
 static const char *const verdict_names[] = {"verified", "violated", "inconclusive"};
 
 void verify_value_text(strbuf_t *sb, const ism_var_t *v, double x) {
-  if (v->type.kind == TYPE_BOOL) strbuf_puts(sb, x != 0 ? "true" : "false");
-  else if (v->type.kind == TYPE_INT) strbuf_printf(sb, "%.0f", x);
-  else strbuf_printf(sb, "%.6g", x == 0 ? 0 : x);
+  if (v->type.kind == TYPE_BOOL)
+    strbuf_puts(sb, x != 0 ? "true" : "false");
+  else if (v->type.kind == TYPE_INT)
+    strbuf_printf(sb, "%.0f", x);
+  else
+    strbuf_printf(sb, "%.6g", x == 0 ? 0 : x);
 }
 
 void verify_path_text(strbuf_t *sb, const ism_model_t *m, const cex_t *c) {
@@ -49,7 +52,8 @@ static void text_cex(strbuf_t *sb, const verify_report_t *rep, size_t index, con
     strbuf_puts(sb, rep->joint ? " (joint)\n" : " (per rule)\n");
   }
   char *fail = failure_text(m, c);
-  strbuf_printf(sb, "  fails at step %d (rule %s): %s\n", c->length, m->rules[c->rules[c->length - 1]].id, fail);
+  strbuf_printf(sb, "  fails at step %d (rule %s): %s\n", c->length, m->rules[c->rules[c->length - 1]].id,
+                fail);
   free(fail);
   /* A table: a row per sensing (and one after the last rule), a column per variable. */
   size_t ncols = 3 + nv, nrows = (size_t)c->length + 2;
@@ -92,12 +96,41 @@ static void text_cex(strbuf_t *sb, const verify_report_t *rep, size_t index, con
     for (size_t v = 0; v < nv; v++) {
       const cex_action_t *ca = &c->actions[a];
       if (!ca->has_actual[v]) continue;
-      strbuf_printf(sb, "  step %d %s: %s assumed ", ca->step + 1, m->actions[ca->action].name, m->vars[v].name);
+      strbuf_printf(sb, "  step %d %s: %s assumed ", ca->step + 1, m->actions[ca->action].name,
+                    m->vars[v].name);
       verify_value_text(sb, &m->vars[v], ca->before[v]);
       strbuf_puts(sb, ", actual ");
       verify_value_text(sb, &m->vars[v], ca->actual[v]);
       strbuf_putc(sb, '\n');
     }
+}
+
+static size_t count_boundary_only(const explore_result_t *res) {
+  size_t n = 0;
+  for (size_t k = 0; k < res->ncexs; k++) n += res->cexs[k].boundary_only;
+  return n;
+}
+
+/* One line per boundary-only counterexample: they are listed, not ranked. */
+static void text_boundary_section(strbuf_t *sb, const verify_report_t *rep) {
+  const explore_result_t *res = rep->res;
+  size_t n = 0;
+  for (size_t k = 0; k < rep->shown; k++) n += res->cexs[k].boundary_only;
+  if (!n) return;
+  strbuf_printf(
+      sb,
+      "\nboundary-only counterexamples (probability 0: they need an error exactly at the edge of its range, "
+      "or an equality), not ranked: %zu shown\n",
+      n);
+  for (size_t k = 0; k < rep->shown; k++) {
+    const cex_t *c = &res->cexs[k];
+    if (!c->boundary_only) continue;
+    char *fail = failure_text(rep->m, c);
+    strbuf_printf(sb, "  %zu: ", k + 1);
+    verify_path_text(sb, rep->m, c);
+    strbuf_printf(sb, " (%s)\n", fail);
+    free(fail);
+  }
 }
 
 static void render_text(strbuf_t *sb, const verify_report_t *rep) {
@@ -108,13 +141,21 @@ static void render_text(strbuf_t *sb, const verify_report_t *rep) {
     strbuf_printf(sb, "%zu counterexample%s", res->ncexs, res->ncexs == 1 ? "" : "s");
   else
     strbuf_puts(sb, "no counterexample");
+  size_t nb = count_boundary_only(res);
+  if (nb) strbuf_printf(sb, " (%zu of positive probability, %zu boundary-only)", res->ncexs - nb, nb);
   if (rep->dropped) strbuf_printf(sb, ", %zu below probability %g dropped", rep->dropped, rep->min_prob);
   if (rep->shown < res->ncexs - rep->dropped) strbuf_printf(sb, ", the %zu most likely shown", rep->shown);
   strbuf_putc(sb, '\n');
-  if (res->reason) strbuf_printf(sb, "%s: %s\n", res->verdict == EXPLORE_INCONCLUSIVE ? "inconclusive" : "search incomplete", res->reason);
-  if (res->ncexs) strbuf_puts(sb, "values: true (~sensed) at each sensing; 'after' = true values after the last rule\n");
-  for (size_t k = 0; k < rep->shown; k++) text_cex(sb, rep, k, &res->cexs[k]);
-  strbuf_printf(sb, "\nstats: %llu paths, %llu pruned, %llu solver checks", res->paths, res->pruned, res->solver_checks);
+  if (res->reason)
+    strbuf_printf(sb, "%s: %s\n", res->verdict == EXPLORE_INCONCLUSIVE ? "inconclusive" : "search incomplete",
+                  res->reason);
+  if (res->ncexs)
+    strbuf_puts(sb, "values: true (~sensed) at each sensing; 'after' = true values after the last rule\n");
+  for (size_t k = 0; k < rep->shown; k++)
+    if (!res->cexs[k].boundary_only) text_cex(sb, rep, k, &res->cexs[k]);
+  text_boundary_section(sb, rep);
+  strbuf_printf(sb, "\nstats: %llu paths, %llu pruned, %llu solver checks", res->paths, res->pruned,
+                res->solver_checks);
   if (rep->timings) strbuf_printf(sb, ", %.3f s", res->seconds);
   strbuf_putc(sb, '\n');
 }
@@ -128,8 +169,10 @@ static void json_values(strbuf_t *sb, const ism_model_t *m, const double *vals, 
     first = false;
     strbuf_json_string(sb, m->vars[v].name);
     strbuf_puts(sb, ": ");
-    if (m->vars[v].type.kind == TYPE_BOOL) strbuf_puts(sb, vals[v] != 0 ? "true" : "false");
-    else strbuf_json_number(sb, vals[v]);
+    if (m->vars[v].type.kind == TYPE_BOOL)
+      strbuf_puts(sb, vals[v] != 0 ? "true" : "false");
+    else
+      strbuf_json_number(sb, vals[v]);
   }
   strbuf_putc(sb, '}');
 }
@@ -150,9 +193,12 @@ static void json_cex(strbuf_t *sb, const verify_report_t *rep, size_t index, con
   strbuf_printf(sb, "],\n     \"failure\": {\"step\": %d, \"rule\": ", c->length);
   strbuf_json_string(sb, m->rules[c->rules[c->length - 1]].id);
   strbuf_puts(sb, ", \"action\": ");
-  if (c->fail_action >= 0) strbuf_json_string(sb, m->actions[c->fail_action].name);
-  else strbuf_puts(sb, "null");
-  char *cond = expr_to_string(c->fail_action >= 0 ? m->actions[c->fail_action].failure : m->failure, &m->scope);
+  if (c->fail_action >= 0)
+    strbuf_json_string(sb, m->actions[c->fail_action].name);
+  else
+    strbuf_puts(sb, "null");
+  char *cond =
+      expr_to_string(c->fail_action >= 0 ? m->actions[c->fail_action].failure : m->failure, &m->scope);
   strbuf_puts(sb, ", \"condition\": ");
   strbuf_json_string(sb, cond);
   free(cond);
@@ -198,21 +244,22 @@ static void json_cex(strbuf_t *sb, const verify_report_t *rep, size_t index, con
   } else {
     strbuf_puts(sb, "null");
   }
-  strbuf_putc(sb, '}');
+  strbuf_printf(sb, ", \"boundary_only\": %s}", c->boundary_only ? "true" : "false");
 }
 
 static void render_json(strbuf_t *sb, const verify_report_t *rep) {
   const explore_result_t *res = rep->res;
   strbuf_puts(sb, "{\n  \"model\": ");
   strbuf_json_string(sb, rep->m->name);
-  strbuf_printf(sb, ",\n  \"verdict\": \"%s\",\n  \"mode\": \"%s\",\n  \"bound\": %d,\n", verdict_names[res->verdict],
-                ism_mode_name(rep->opt->mode), rep->opt->bound);
+  strbuf_printf(sb, ",\n  \"verdict\": \"%s\",\n  \"mode\": \"%s\",\n  \"bound\": %d,\n",
+                verdict_names[res->verdict], ism_mode_name(rep->opt->mode), rep->opt->bound);
   if (res->reason) {
     strbuf_puts(sb, "  \"reason\": ");
     strbuf_json_string(sb, res->reason);
     strbuf_puts(sb, ",\n");
   }
   strbuf_printf(sb, "  \"total_counterexamples\": %zu,\n", res->ncexs);
+  strbuf_printf(sb, "  \"boundary_only_counterexamples\": %zu,\n", count_boundary_only(res));
   if (rep->dropped) strbuf_printf(sb, "  \"below_min_prob\": %zu,\n", rep->dropped);
   if (res->ncexs) strbuf_printf(sb, "  \"estimator\": \"%s\",\n", rep->joint ? "joint" : "per-rule");
   strbuf_puts(sb, "  \"counterexamples\": [");
@@ -220,8 +267,9 @@ static void render_json(strbuf_t *sb, const verify_report_t *rep) {
     strbuf_puts(sb, k ? ",\n" : "\n");
     json_cex(sb, rep, k, &res->cexs[k]);
   }
-  strbuf_printf(sb, "%s],\n  \"stats\": {\"complete\": %s, \"paths\": %llu, \"pruned\": %llu, \"solver_checks\": %llu",
-                rep->shown ? "\n  " : "", res->reason ? "false" : "true", res->paths, res->pruned, res->solver_checks);
+  strbuf_printf(
+      sb, "%s],\n  \"stats\": {\"complete\": %s, \"paths\": %llu, \"pruned\": %llu, \"solver_checks\": %llu",
+      rep->shown ? "\n  " : "", res->reason ? "false" : "true", res->paths, res->pruned, res->solver_checks);
   if (rep->timings) {
     strbuf_puts(sb, ", \"seconds\": ");
     strbuf_json_number(sb, res->seconds);
@@ -248,10 +296,12 @@ static void sarif_result(strbuf_t *sb, const verify_report_t *rep, const cex_t *
 }
 
 static void render_sarif(strbuf_t *sb, const verify_report_t *rep) {
-  strbuf_puts(sb, "{\n  \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\",\n  \"version\": \"2.1.0\",\n"
-                  "  \"runs\": [{\n    \"tool\": {\"driver\": {\"name\": \"ismv\", \"rules\": [\n"
-                  "      {\"id\": \"ism-failure\", \"shortDescription\": {\"text\": \"the app can reach a failure within the bound\"}}]}},\n"
-                  "    \"results\": [");
+  strbuf_puts(
+      sb, "{\n  \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\",\n  \"version\": \"2.1.0\",\n"
+          "  \"runs\": [{\n    \"tool\": {\"driver\": {\"name\": \"ismv\", \"rules\": [\n"
+          "      {\"id\": \"ism-failure\", \"shortDescription\": {\"text\": \"the app can reach a failure "
+          "within the bound\"}}]}},\n"
+          "    \"results\": [");
   for (size_t k = 0; k < rep->shown; k++) sarif_result(sb, rep, &rep->res->cexs[k], k == 0);
   strbuf_puts(sb, rep->shown ? "\n    ]\n  }]\n}\n" : "]\n  }]\n}\n");
 }
@@ -273,8 +323,9 @@ static void render_junit(strbuf_t *sb, const verify_report_t *rep) {
   bool failed = res->verdict == EXPLORE_VIOLATED, error = res->verdict == EXPLORE_INCONCLUSIVE;
   strbuf_puts(sb, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"");
   xml_escape(sb, rep->m->name);
-  strbuf_printf(sb, "\" tests=\"1\" failures=\"%d\" errors=\"%d\">\n    <testcase classname=\"ismv.verify\" name=\"", failed,
-                error);
+  strbuf_printf(
+      sb, "\" tests=\"1\" failures=\"%d\" errors=\"%d\">\n    <testcase classname=\"ismv.verify\" name=\"",
+      failed, error);
   xml_escape(sb, rep->m->name);
   strbuf_printf(sb, " (mode %s, bound %d)\"", ism_mode_name(rep->opt->mode), rep->opt->bound);
   if (!failed && !error) {
@@ -288,7 +339,8 @@ static void render_junit(strbuf_t *sb, const verify_report_t *rep) {
     strbuf_puts(sb, "\"/>\n");
   }
   if (failed) {
-    strbuf_printf(sb, "      <failure message=\"%zu counterexample%s\">", res->ncexs, res->ncexs == 1 ? "" : "s");
+    strbuf_printf(sb, "      <failure message=\"%zu counterexample%s\">", res->ncexs,
+                  res->ncexs == 1 ? "" : "s");
     strbuf_t body;
     strbuf_init(&body);
     for (size_t k = 0; k < rep->shown; k++) {
@@ -309,9 +361,13 @@ static void render_junit(strbuf_t *sb, const verify_report_t *rep) {
 char *verify_render(const verify_report_t *rep, const char *format) {
   strbuf_t sb;
   strbuf_init(&sb);
-  if (strcmp(format, "json") == 0) render_json(&sb, rep);
-  else if (strcmp(format, "sarif") == 0) render_sarif(&sb, rep);
-  else if (strcmp(format, "junit") == 0) render_junit(&sb, rep);
-  else render_text(&sb, rep);
+  if (strcmp(format, "json") == 0)
+    render_json(&sb, rep);
+  else if (strcmp(format, "sarif") == 0)
+    render_sarif(&sb, rep);
+  else if (strcmp(format, "junit") == 0)
+    render_junit(&sb, rep);
+  else
+    render_text(&sb, rep);
   return strbuf_take(&sb);
 }

@@ -290,6 +290,10 @@ static void rank_in(rank_ctx_t *r, cex_t *c) {
   const ism_model_t *m = r->m;
   const rank_options_t *opt = r->opt;
   size_t nv = m->nvars;
+  if (opt->estimator == RANK_JOINT && c->boundary_only) { /* a set of errors of measure zero */
+    c->has_probability = true, c->probability = 0, c->probability_error = 0;
+    return;
+  }
   if (opt->estimator == RANK_JOINT) {
     rank_joint(r, c);
     return;
