@@ -30,17 +30,18 @@ void verify_options_resolve(const cli_command_t *self, const cli_value_t *values
 }
 
 void verify_rank(const ism_model_t *m, const rank_options_t *ropt, cex_t *cexs, size_t n) {
-  if (ropt->mode == ISM_MODE_ACTUAL)
-    for (size_t k = 0; k < n; k++) {
-      cex_t keep;
-      cex_copy(&keep, &cexs[k], m->nvars);
-      boundary_t b = boundary_classify(m, &cexs[k], 50000000ULL);
-      char *msg = b == BOUNDARY_INTERIOR ? cex_replay(m, ropt->mode, &cexs[k]) : NULL;
-      if (msg || b == BOUNDARY_UNKNOWN) cex_copy_values(&cexs[k], &keep, m->nvars);
-      cexs[k].boundary_known = b == BOUNDARY_ONLY || (b == BOUNDARY_INTERIOR && !msg);
-      cexs[k].boundary_only = b == BOUNDARY_ONLY;
-      free(msg);
-      cex_free(&keep);
-    }
+  boundary_ctx_t *bc = ropt->mode == ISM_MODE_ACTUAL ? boundary_new(m, 50000000ULL) : NULL;
+  for (size_t k = 0; bc && k < n; k++) {
+    cex_t keep;
+    cex_copy(&keep, &cexs[k], m->nvars);
+    boundary_t b = boundary_classify(bc, &cexs[k]);
+    char *msg = b == BOUNDARY_INTERIOR ? cex_replay(m, ropt->mode, &cexs[k]) : NULL;
+    if (msg || b == BOUNDARY_UNKNOWN) cex_copy_values(&cexs[k], &keep, m->nvars);
+    cexs[k].boundary_known = b == BOUNDARY_ONLY || (b == BOUNDARY_INTERIOR && !msg);
+    cexs[k].boundary_only = b == BOUNDARY_ONLY;
+    free(msg);
+    cex_free(&keep);
+  }
+  boundary_delete(bc);
   rank_all(m, ropt, cexs, n);
 }

@@ -335,10 +335,41 @@ static bool extract(enc_t *x) {
   return ok;
 }
 
-boundary_t boundary_classify(const ism_model_t *m, cex_t *c, unsigned long long rlimit) {
+struct boundary_ctx {
+  const ism_model_t *m;
+  smt_t *s;
+};
+
+boundary_ctx_t *boundary_new(const ism_model_t *m, unsigned long long rlimit) {
+  boundary_ctx_t *b = xmalloc(sizeof *b);
   smt_options_t so = {0, rlimit};
+  b->m = m, b->s = smt_new(&so);
+  return b;
+}
+
+void boundary_delete(boundary_ctx_t *b) {
+  if (!b) return;
+  smt_delete(b->s);
+  free(b);
+}
+
+/* Extracts the witness into c, or leaves c as it was. */
+static bool extract_all_or_nothing(enc_t *x) {
+  size_t nv = x->nv;
+  cex_t keep;
+  cex_copy(&keep, x->c, nv);
+  bool ok = extract(x);
+  if (!ok) cex_copy_values(x->c, &keep, nv);
+  cex_free(&keep);
+  return ok;
+}
+
+boundary_t boundary_classify(boundary_ctx_t *b, cex_t *c) {
+  const ism_model_t *m = b->m;
   size_t nv = m->nvars, L = (size_t)c->length;
-  enc_t x = {m, smt_new(&so), nv, 0, NULL, NULL, NULL, false, {0}, c, NULL, NULL, NULL, NULL, NULL};
+  size_t mark = smt_mark(b->s);
+  smt_push(b->s);
+  enc_t x = {m, b->s, nv, 0, NULL, NULL, NULL, false, {0}, c, NULL, NULL, NULL, NULL, NULL};
   x.slack = smt_const(x.s, "slack", SMT_SORT_REAL);
   x.T = xcalloc((L + 1) * nv + 1, sizeof *x.T);
   x.H = xcalloc(L * nv + 1, sizeof *x.H);
@@ -358,14 +389,15 @@ boundary_t boundary_classify(const ism_model_t *m, cex_t *c, unsigned long long 
     for (size_t k = 0; k < sizeof margins / sizeof *margins && !done; k++) {
       smt_push(x.s);
       smt_assert(x.s, smt_op(x.s, EXPR_GE, x.slack, smt_real(x.s, margins[k]), 0));
-      if (smt_check(x.s, NULL, 0) == SMT_SAT) done = extract(&x);
+      if (smt_check(x.s, NULL, 0) == SMT_SAT) done = extract_all_or_nothing(&x);
       smt_pop(x.s, 1);
     }
-    if (!done && smt_check(x.s, NULL, 0) == SMT_SAT) done = extract(&x);
+    if (!done && smt_check(x.s, NULL, 0) == SMT_SAT) done = extract_all_or_nothing(&x);
     verdict = done ? BOUNDARY_INTERIOR : BOUNDARY_UNKNOWN;
   }
   VEC_FREE(&x.cs);
   free(x.T), free(x.H), free(x.before), free(x.after), free(x.actual);
-  smt_delete(x.s);
+  smt_pop(b->s, 1);
+  smt_release(b->s, mark);
   return verdict;
 }

@@ -23,11 +23,17 @@ typedef enum {
   BOUNDARY_UNKNOWN   /* the solver could not decide (c unchanged) */
 } boundary_t;
 
+/* One solver for the counterexamples of one model (borrows m); rlimit
+ * bounds each solver check (0: none). boundary_delete(NULL) is a no-op. */
+typedef struct boundary_ctx boundary_ctx_t;
+boundary_ctx_t *boundary_new(const ism_model_t *m, unsigned long long rlimit);
+void boundary_delete(boundary_ctx_t *b);
+
 /* Decides c (a counterexample of mode actual). On BOUNDARY_INTERIOR, c's
  * values are replaced by the solver's witness of the strict system, with
  * the largest margin of 1, 0.1 or 0.01 that is satisfiable (a valid
  * counterexample: the strict system implies the original one); callers
- * re-check it with cex_replay. rlimit bounds each solver check (0: none). */
-boundary_t boundary_classify(const ism_model_t *m, cex_t *c, unsigned long long rlimit);
+ * re-check it with cex_replay. Otherwise c is unchanged. */
+boundary_t boundary_classify(boundary_ctx_t *b, cex_t *c);
 
 #endif
