@@ -111,25 +111,62 @@ static size_t count_boundary_only(const explore_result_t *res) {
   return n;
 }
 
-/* One line per boundary-only counterexample: they are listed, not ranked. */
-static void text_boundary_section(strbuf_t *sb, const verify_report_t *rep) {
+static void boundary_line(strbuf_t *sb, const verify_report_t *rep, size_t k, size_t more) {
+  const cex_t *c = &rep->res->cexs[k];
+  char *fail = failure_text(rep->m, c);
+  strbuf_printf(sb, "  %zu: ", k + 1);
+  verify_path_text(sb, rep->m, c);
+  strbuf_printf(sb, " (%s)", fail);
+  if (more) strbuf_printf(sb, ", and %zu more of its class", more);
+  strbuf_putc(sb, '\n');
+  free(fail);
+}
+
+/* Boundary-only counterexamples are listed, never ranked: every one shown,
+ * or in the classes view the first of each class. */
+static void text_boundary_section(strbuf_t *sb, const verify_report_t *rep, const cex_class_t *cl,
+                                  size_t ncl) {
   const explore_result_t *res = rep->res;
   size_t n = 0;
-  for (size_t k = 0; k < rep->shown; k++) n += res->cexs[k].boundary_only;
+  for (size_t k = 0; k < (rep->classes_view ? res->ncexs : rep->shown); k++) n += res->cexs[k].boundary_only;
   if (!n) return;
-  strbuf_printf(
-      sb,
-      "\nboundary-only counterexamples (probability 0: they need an error exactly at the edge of its range, "
-      "or an equality), not ranked: %zu shown\n",
-      n);
-  for (size_t k = 0; k < rep->shown; k++) {
-    const cex_t *c = &res->cexs[k];
-    if (!c->boundary_only) continue;
-    char *fail = failure_text(rep->m, c);
-    strbuf_printf(sb, "  %zu: ", k + 1);
-    verify_path_text(sb, rep->m, c);
-    strbuf_printf(sb, " (%s)\n", fail);
+  strbuf_puts(sb,
+              "\nboundary-only counterexamples (probability 0: they need an error exactly at the edge of its "
+              "range, or an equality), not ranked:\n");
+  if (!rep->classes_view) {
+    for (size_t k = 0; k < rep->shown; k++)
+      if (res->cexs[k].boundary_only) boundary_line(sb, rep, k, 0);
+    return;
+  }
+  for (size_t i = 0; i < ncl; i++) {
+    if (!cl[i].boundary_only) continue;
+    size_t first = cl[i].top;
+    while (!res->cexs[first].boundary_only ||
+           res->cexs[first].rules[res->cexs[first].length - 1] != cl[i].rule ||
+           res->cexs[first].fail_action != cl[i].action)
+      first++;
+    boundary_line(sb, rep, first, cl[i].boundary_only - 1);
+  }
+}
+
+static void text_classes(strbuf_t *sb, const verify_report_t *rep, const cex_class_t *cl, size_t ncl) {
+  const explore_result_t *res = rep->res;
+  strbuf_puts(sb, "\nfailure classes (last rule, failure), most likely first:\n");
+  for (size_t i = 0; i < ncl; i++) {
+    const cex_t *top = &res->cexs[cl[i].top];
+    char *fail = failure_text(rep->m, top);
+    strbuf_printf(sb, "  class %zu: %s, %s: %zu counterexample%s", i + 1, rep->m->rules[cl[i].rule].id, fail,
+                  cl[i].count, cl[i].count == 1 ? "" : "s");
     free(fail);
+    if (cl[i].boundary_only == cl[i].count)
+      strbuf_puts(sb, cl[i].count == 1 ? ", boundary-only" : ", all boundary-only");
+    else if (cl[i].boundary_only)
+      strbuf_printf(sb, " (%zu boundary-only)", cl[i].boundary_only);
+    if (cl[i].boundary_only < cl[i].count) {
+      strbuf_printf(sb, "; most likely %zu", cl[i].top + 1);
+      if (top->has_probability) strbuf_printf(sb, ", probability %.6g", top->probability);
+    }
+    strbuf_putc(sb, '\n');
   }
 }
 
@@ -143,17 +180,31 @@ static void render_text(strbuf_t *sb, const verify_report_t *rep) {
     strbuf_puts(sb, "no counterexample");
   size_t nb = count_boundary_only(res);
   if (nb) strbuf_printf(sb, " (%zu of positive probability, %zu boundary-only)", res->ncexs - nb, nb);
+  cex_class_t *cl = NULL;
+  size_t ncl = cex_classes(res->cexs, res->ncexs, &cl);
+  if (ncl) strbuf_printf(sb, " in %zu failure class%s", ncl, ncl == 1 ? "" : "es");
   if (rep->dropped) strbuf_printf(sb, ", %zu below probability %g dropped", rep->dropped, rep->min_prob);
-  if (rep->shown < res->ncexs - rep->dropped) strbuf_printf(sb, ", the %zu most likely shown", rep->shown);
+  if (rep->classes_view && ncl < res->ncexs)
+    strbuf_puts(sb, ", the most likely of each shown (--all: every one)");
+  else if (rep->shown < res->ncexs - rep->dropped)
+    strbuf_printf(sb, ", the %zu most likely shown", rep->shown);
   strbuf_putc(sb, '\n');
   if (res->reason)
     strbuf_printf(sb, "%s: %s\n", res->verdict == EXPLORE_INCONCLUSIVE ? "inconclusive" : "search incomplete",
                   res->reason);
   if (res->ncexs)
     strbuf_puts(sb, "values: true (~sensed) at each sensing; 'after' = true values after the last rule\n");
-  for (size_t k = 0; k < rep->shown; k++)
-    if (!res->cexs[k].boundary_only) text_cex(sb, rep, k, &res->cexs[k]);
-  text_boundary_section(sb, rep);
+  if (ncl) text_classes(sb, rep, cl, ncl);
+  if (rep->classes_view) {
+    for (size_t i = 0; i < ncl; i++)
+      if (cl[i].top < rep->shown && !res->cexs[cl[i].top].boundary_only)
+        text_cex(sb, rep, cl[i].top, &res->cexs[cl[i].top]);
+  } else {
+    for (size_t k = 0; k < rep->shown; k++)
+      if (!res->cexs[k].boundary_only) text_cex(sb, rep, k, &res->cexs[k]);
+  }
+  text_boundary_section(sb, rep, cl, ncl);
+  free(cl);
   strbuf_printf(sb, "\nstats: %llu paths, %llu pruned, %llu solver checks", res->paths, res->pruned,
                 res->solver_checks);
   if (rep->timings) strbuf_printf(sb, ", %.3f s", res->seconds);
@@ -247,6 +298,37 @@ static void json_cex(strbuf_t *sb, const verify_report_t *rep, size_t index, con
   strbuf_printf(sb, ", \"boundary_only\": %s}", c->boundary_only ? "true" : "false");
 }
 
+static void json_classes(strbuf_t *sb, const verify_report_t *rep) {
+  const ism_model_t *m = rep->m;
+  cex_class_t *cl = NULL;
+  size_t ncl = cex_classes(rep->res->cexs, rep->res->ncexs, &cl);
+  strbuf_puts(sb, "  \"classes\": [");
+  for (size_t i = 0; i < ncl; i++) {
+    const cex_t *top = &rep->res->cexs[cl[i].top];
+    strbuf_puts(sb, i ? ",\n    {\"rule\": " : "\n    {\"rule\": ");
+    strbuf_json_string(sb, m->rules[cl[i].rule].id);
+    strbuf_puts(sb, ", \"action\": ");
+    if (cl[i].action >= 0)
+      strbuf_json_string(sb, m->actions[cl[i].action].name);
+    else
+      strbuf_puts(sb, "null");
+    char *cond = expr_to_string(cl[i].action >= 0 ? m->actions[cl[i].action].failure : m->failure, &m->scope);
+    strbuf_puts(sb, ", \"condition\": ");
+    strbuf_json_string(sb, cond);
+    free(cond);
+    strbuf_printf(sb,
+                  ", \"count\": %zu, \"boundary_only\": %zu, \"top\": %zu, \"probability\": ", cl[i].count,
+                  cl[i].boundary_only, cl[i].top + 1);
+    if (top->has_probability)
+      strbuf_json_number(sb, top->probability);
+    else
+      strbuf_puts(sb, "null");
+    strbuf_putc(sb, '}');
+  }
+  strbuf_puts(sb, ncl ? "\n  ],\n" : "],\n");
+  free(cl);
+}
+
 static void render_json(strbuf_t *sb, const verify_report_t *rep) {
   const explore_result_t *res = rep->res;
   strbuf_puts(sb, "{\n  \"model\": ");
@@ -262,6 +344,7 @@ static void render_json(strbuf_t *sb, const verify_report_t *rep) {
   strbuf_printf(sb, "  \"boundary_only_counterexamples\": %zu,\n", count_boundary_only(res));
   if (rep->dropped) strbuf_printf(sb, "  \"below_min_prob\": %zu,\n", rep->dropped);
   if (res->ncexs) strbuf_printf(sb, "  \"estimator\": \"%s\",\n", rep->joint ? "joint" : "per-rule");
+  json_classes(sb, rep);
   strbuf_puts(sb, "  \"counterexamples\": [");
   for (size_t k = 0; k < rep->shown; k++) {
     strbuf_puts(sb, k ? ",\n" : "\n");

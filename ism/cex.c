@@ -256,6 +256,22 @@ static int compare_cex(const void *pa, const void *pb) {
   return (a->length > b->length) - (a->length < b->length);
 }
 
+size_t cex_classes(const cex_t *cexs, size_t n, cex_class_t **classes) {
+  cex_class_t *cl = xcalloc(n + 1, sizeof *cl);
+  size_t nc = 0;
+  for (size_t k = 0; k < n; k++) {
+    const cex_t *c = &cexs[k];
+    int rule = c->rules[c->length - 1];
+    size_t i = 0;
+    while (i < nc && !(cl[i].rule == rule && cl[i].action == c->fail_action)) i++;
+    if (i == nc) cl[nc++] = (cex_class_t){rule, c->fail_action, 0, 0, k};
+    cl[i].count++;
+    cl[i].boundary_only += c->boundary_only;
+  }
+  *classes = cl;
+  return nc;
+}
+
 void cex_sort_by_probability(cex_t *cexs, size_t n) {
   if (n > 1) qsort(cexs, n, sizeof *cexs, compare_cex);
 }

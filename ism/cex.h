@@ -68,6 +68,20 @@ void cex_copy_values(cex_t *dst, const cex_t *src, size_t nvars);
  * it holds, else a message (caller frees). */
 char *cex_replay(const ism_model_t *m, ism_mode_t mode, const cex_t *c);
 
+/* A failure class: the counterexamples whose last rule is `rule` and whose
+ * failure is `action`'s failure condition (-1: the model-wide failure). */
+typedef struct {
+  int rule, action;
+  size_t count;         /* members */
+  size_t boundary_only; /* members that are boundary-only */
+  size_t top;           /* index of its first member in the list: the most likely once sorted */
+} cex_class_t;
+
+/* Groups the n counterexamples into failure classes, in the order of
+ * their first members; *classes is allocated (caller frees). Returns how
+ * many classes there are. */
+size_t cex_classes(const cex_t *cexs, size_t n, cex_class_t **classes);
+
 /* Sorts by descending probability, boundary-only counterexamples after all
  * others, ties in depth-first path order. */
 void cex_sort_by_probability(cex_t *cexs, size_t n);
