@@ -28,6 +28,10 @@ static const cli_option_t options[] = {
     {"bound", 'k', OPT_INT, "K", NULL, "10 (or the model's verify: bound)", 1, 1000,
      "longest path explored, in rules"},
     {"mode", 0, OPT_CHOICE, NULL, "actual|ideal|naive", "actual", 0, -1, "as for ismv verify"},
+    {"valuation", 0, OPT_CHOICE, NULL, "optimum|solver", "optimum", 0, -1,
+     "optimum: estimate at the environment that maximises the probability; solver: at the solver's own "
+     "witness "
+     "(the paper)"},
     {"probability", 0, OPT_CHOICE, NULL, "joint|per-rule", "joint", 0, -1,
      "the estimator whose prediction is checked"},
     {"budget", 0, OPT_REAL, "SECONDS", NULL, "none", 0, 1e9, "wall-clock budget of the exploration"},

@@ -32,8 +32,13 @@ static const cli_option_t options[] = {
      "text: every counterexample in full (default: the failure classes and the most likely of each)"},
     {"min-prob", 0, OPT_REAL, "P", NULL, "0 (or the model's verify: min-prob)", 0, 1,
      "drop counterexamples whose probability is below P"},
+    {"valuation", 0, OPT_CHOICE, NULL, "optimum|solver", "optimum", 0, -1,
+     "optimum: estimate at the environment that maximises the probability; solver: at the solver's own "
+     "witness "
+     "(the paper)"},
     {"probability", 0, OPT_CHOICE, NULL, "joint|per-rule|none", "joint", 0, -1,
-     "joint: P(this path and its failure | environment) at the most likely environment (docs/probability.md); "
+     "joint: P(this path and its failure | environment) at the most likely environment "
+     "(docs/probability.md); "
      "per-rule: the paper's product of rule probabilities; none: no ranking (discovery order)"},
     {"format", 'f', OPT_CHOICE, NULL, "text|json|sarif|junit", "text", 0, -1, "output format"},
     {"output", 'o', OPT_STRING, "FILE", NULL, "stdout", 0, -1, "write the report to FILE"},

@@ -27,6 +27,7 @@ void verify_options_resolve(const cli_command_t *self, const cli_value_t *values
   rank_options_init(ropt, opt->mode);
   if ((v = cli_opt(self, values, "probability"))->set && strcmp(v->s, "per-rule") == 0)
     ropt->estimator = RANK_PER_RULE;
+  if ((v = cli_opt(self, values, "valuation"))->set && strcmp(v->s, "solver") == 0) ropt->optimise = false;
 }
 
 void verify_rank(const ism_model_t *m, const rank_options_t *ropt, cex_t *cexs, size_t n) {
@@ -36,7 +37,7 @@ void verify_rank(const ism_model_t *m, const rank_options_t *ropt, cex_t *cexs, 
     cex_copy(&keep, &cexs[k], m->nvars);
     boundary_t b = boundary_classify(bc, &cexs[k]);
     char *msg = b == BOUNDARY_INTERIOR ? cex_replay(m, ropt->mode, &cexs[k]) : NULL;
-    if (msg || b == BOUNDARY_UNKNOWN) cex_copy_values(&cexs[k], &keep, m->nvars);
+    if (msg || b == BOUNDARY_UNKNOWN || !ropt->optimise) cex_copy_values(&cexs[k], &keep, m->nvars);
     cexs[k].boundary_known = b == BOUNDARY_ONLY || (b == BOUNDARY_INTERIOR && !msg);
     cexs[k].boundary_only = b == BOUNDARY_ONLY;
     free(msg);
