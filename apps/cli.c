@@ -17,7 +17,13 @@
 #endif
 
 static const cli_command_t *const commands[] = {
-    &cmd_verify, &cmd_simulate, &cmd_robustness, &cmd_envelope, &cmd_masking, &cmd_eventb, &cmd_check,
+    &cmd_verify,
+    &cmd_simulate,
+    &cmd_robustness,
+    &cmd_envelope,
+    &cmd_masking,
+    &cmd_eventb,
+    &cmd_check,
 };
 enum { NCOMMANDS = sizeof commands / sizeof *commands };
 
@@ -38,8 +44,8 @@ const cli_value_t *cli_opt(const cli_command_t *cmd, const cli_value_t *values, 
 }
 
 int cli_worst_exit(int a, int b) {
-  static const int order[] = {CLI_EXIT_OK,    CLI_EXIT_INCONCLUSIVE, CLI_EXIT_VIOLATION,
-                              CLI_EXIT_USAGE, CLI_EXIT_INVALID,      CLI_EXIT_INTERNAL};
+  static const int order[] = {CLI_EXIT_OK, CLI_EXIT_INCONCLUSIVE, CLI_EXIT_VIOLATION, CLI_EXIT_USAGE,
+                              CLI_EXIT_INVALID, CLI_EXIT_INTERNAL};
   int ra = 0, rb = 0;
   for (int i = 0; i < 6; i++) {
     if (order[i] == a) ra = i;
@@ -56,13 +62,10 @@ void cli_render_diags(cli_ctx_t *ctx) {
   for (size_t i = 0; i < d->count; i++) {
     const diag_t *g = &d->items[i];
     const char *level = g->level == DIAG_ERROR ? "error" : g->level == DIAG_WARNING ? "warning" : "note";
-    const char *colour = !ctx->color                ? ""
-                         : g->level == DIAG_ERROR   ? "\033[1;31m"
-                         : g->level == DIAG_WARNING ? "\033[1;35m"
-                                                    : "\033[1;36m";
+    const char *colour = !ctx->color ? "" : g->level == DIAG_ERROR ? "\033[1;31m" : g->level == DIAG_WARNING ? "\033[1;35m" : "\033[1;36m";
     if (g->loc.file && g->loc.line > 0)
-      fprintf(ctx->err, "%s%s:%d:%d:%s %s%s:%s %s\n", bold, g->loc.file, g->loc.line, g->loc.col, reset,
-              colour, level, reset, g->message);
+      fprintf(ctx->err, "%s%s:%d:%d:%s %s%s:%s %s\n", bold, g->loc.file, g->loc.line, g->loc.col, reset, colour, level,
+              reset, g->message);
     else if (g->loc.file)
       fprintf(ctx->err, "%s%s:%s %s%s:%s %s\n", bold, g->loc.file, reset, colour, level, reset, g->message);
     else
@@ -103,11 +106,10 @@ static void print_main_help(FILE *f) {
   fprintf(f, "usage: ismv COMMAND [OPTIONS] FILE\n\n"
              "ismv verifies software that lives in an uncertain environment.\n\ncommands:\n");
   for (size_t i = 0; i < NCOMMANDS; i++) fprintf(f, "  %-12s %s\n", commands[i]->name, commands[i]->summary);
-  fprintf(f,
-          "\n  ismv COMMAND --help   options of one command\n"
-          "  ismv --version        print the version\n\n%s"
-          "\nEvery input file is YAML and starts with `kind:` (ism, robustness, envelope, masking, eventb).\n"
-          "Documentation: docs/ in the source tree.\n",
+  fprintf(f, "\n  ismv COMMAND --help   options of one command\n"
+             "  ismv --version        print the version\n\n%s"
+             "\nEvery input file is YAML and starts with `kind:` (ism, robustness, envelope, masking, eventb).\n"
+             "Documentation: docs/ in the source tree.\n",
           exit_code_help);
 }
 
@@ -117,8 +119,8 @@ static void print_command_help(FILE *f, const cli_command_t *cmd) {
   for (size_t i = 0; i < cmd->noptions; i++) {
     const cli_option_t *o = &cmd->options[i];
     char left[80];
-    int n = snprintf(left, sizeof left, "  %s%c%s--%s", o->short_name ? "-" : "",
-                     o->short_name ? o->short_name : ' ', o->short_name ? ", " : "  ", o->name);
+    int n = snprintf(left, sizeof left, "  %s%c%s--%s", o->short_name ? "-" : "", o->short_name ? o->short_name : ' ',
+                     o->short_name ? ", " : "  ", o->name);
     if (!o->short_name) n = snprintf(left, sizeof left, "      --%s", o->name);
     if (o->type != OPT_FLAG && n > 0 && (size_t)n < sizeof left)
       snprintf(left + n, sizeof left - (size_t)n, " %s", o->type == OPT_CHOICE ? o->choices : o->metavar);
@@ -131,8 +133,7 @@ static void print_command_help(FILE *f, const cli_command_t *cmd) {
 
 /* ---- option parsing ---- */
 
-static int usage_error(FILE *err, const char *cmd, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+static int usage_error(FILE *err, const char *cmd, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int usage_error(FILE *err, const char *cmd, const char *fmt, ...) {
   fprintf(err, "ismv: error: ");
   va_list ap;
@@ -143,8 +144,7 @@ static int usage_error(FILE *err, const char *cmd, const char *fmt, ...) {
   return CLI_EXIT_USAGE;
 }
 
-static int parse_value(FILE *err, const cli_command_t *cmd, const cli_option_t *o, const char *text,
-                       cli_value_t *v) {
+static int parse_value(FILE *err, const cli_command_t *cmd, const cli_option_t *o, const char *text, cli_value_t *v) {
   char *end;
   v->set = true;
   v->s = text;
@@ -154,8 +154,7 @@ static int parse_value(FILE *err, const cli_command_t *cmd, const cli_option_t *
   case OPT_INT:
     v->i = strtoll(text, &end, 10);
     v->r = (double)v->i;
-    if (!*text || *end || errno)
-      return usage_error(err, cmd->name, "option '--%s' needs an integer", o->name);
+    if (!*text || *end || errno) return usage_error(err, cmd->name, "option '--%s' needs an integer", o->name);
     break;
   case OPT_REAL:
     v->r = strtod(text, &end);
@@ -169,13 +168,11 @@ static int parse_value(FILE *err, const cli_command_t *cmd, const cli_option_t *
       if (n == len && strncmp(c, text, n) == 0) return 0;
       c += n + (c[n] == '|');
     }
-    return usage_error(err, cmd->name, "option '--%s' must be one of %s, not '%s'", o->name, o->choices,
-                       text);
+    return usage_error(err, cmd->name, "option '--%s' must be one of %s, not '%s'", o->name, o->choices, text);
   }
   }
   if (o->min <= o->max && (v->r < o->min || v->r > o->max))
-    return usage_error(err, cmd->name, "option '--%s' must be between %g and %g, not %s", o->name, o->min,
-                       o->max, text);
+    return usage_error(err, cmd->name, "option '--%s' must be between %g and %g, not %s", o->name, o->min, o->max, text);
   return 0;
 }
 
@@ -204,8 +201,8 @@ static int unknown_option(FILE *err, const cli_command_t *cmd, const char *arg, 
 }
 
 /* Parses argv into values and positional file names. */
-static int parse_args(FILE *out, FILE *err, const cli_command_t *cmd, int argc, char **argv,
-                      cli_value_t *values, const char **files, int *nfiles, bool *help) {
+static int parse_args(FILE *out, FILE *err, const cli_command_t *cmd, int argc, char **argv, cli_value_t *values,
+                      const char **files, int *nfiles, bool *help) {
   bool options_done = false;
   for (int i = 0; i < argc; i++) {
     const char *arg = argv[i];
@@ -229,12 +226,9 @@ static int parse_args(FILE *out, FILE *err, const cli_command_t *cmd, int argc, 
     cli_value_t *v = &values[o - cmd->options];
     const char *text = "1";
     if (o->type != OPT_FLAG) {
-      if (eq)
-        text = eq + 1;
-      else if (i + 1 < argc)
-        text = argv[++i];
-      else
-        return usage_error(err, cmd->name, "option '--%s' needs a value", o->name);
+      if (eq) text = eq + 1;
+      else if (i + 1 < argc) text = argv[++i];
+      else return usage_error(err, cmd->name, "option '--%s' needs a value", o->name);
     } else if (eq) {
       return usage_error(err, cmd->name, "option '--%s' takes no value", o->name);
     }
@@ -332,8 +326,8 @@ static int run_check(cli_ctx_t *ctx, const cli_command_t *self, const char *path
     }
     if (!cmd) {
       const char *best = diag_suggest(kind->text, kinds, nkinds);
-      diag_error(&ctx->diags, kind->loc, "unknown kind '%s'%s%s%s", kind->text,
-                 best ? " (did you mean '" : "", best ? best : "", best ? "'?)" : "");
+      diag_error(&ctx->diags, kind->loc, "unknown kind '%s'%s%s%s", kind->text, best ? " (did you mean '" : "",
+                 best ? best : "", best ? "'?)" : "");
     } else {
       cli_value_t *defaults = xcalloc(cmd->noptions + 1, sizeof *defaults);
       arena_free(&arena);
@@ -341,10 +335,7 @@ static int run_check(cli_ctx_t *ctx, const cli_command_t *self, const char *path
       free(defaults);
       cli_render_diags(ctx); /* the file's diagnostics before its verdict line */
       fprintf(ctx->err, "%s: %s\n", path,
-              rc == CLI_EXIT_OK             ? "ok"
-              : rc == CLI_EXIT_VIOLATION    ? "FAILED"
-              : rc == CLI_EXIT_INCONCLUSIVE ? "inconclusive"
-                                            : "error");
+              rc == CLI_EXIT_OK ? "ok" : rc == CLI_EXIT_VIOLATION ? "FAILED" : rc == CLI_EXIT_INCONCLUSIVE ? "inconclusive" : "error");
     }
   } else if (kind) {
     diag_error(&ctx->diags, kind->loc, "'kind' must be a single value");
@@ -358,10 +349,9 @@ const cli_command_t cmd_check = {
     .kind = NULL,
     .summary = "run the analysis each file's kind: names, and check its expect: block",
     .usage = "FILE...",
-    .description =
-        "Runs, for every FILE, the analysis its `kind:` names, with the options the file sets, and\n"
-        "checks the file's `expect:` block. Prints one line per file on stderr; the exit code is\n"
-        "the most severe of the files' exit codes.",
+    .description = "Runs, for every FILE, the analysis its `kind:` names, with the options the file sets, and\n"
+                   "checks the file's `expect:` block. Prints one line per file on stderr; the exit code is\n"
+                   "the most severe of the files' exit codes.",
     .options = NULL,
     .noptions = 0,
     .run = run_check,

@@ -23,21 +23,21 @@ enum {
 typedef enum { OPT_FLAG, OPT_INT, OPT_REAL, OPT_STRING, OPT_CHOICE } cli_opt_type_t;
 
 typedef struct {
-  const char *name; /* long name without "--" */
-  char short_name;  /* 0 if none */
+  const char *name;      /* long name without "--" */
+  char short_name;       /* 0 if none */
   cli_opt_type_t type;
-  const char *metavar; /* shown in --help: --bound K */
-  const char *choices; /* OPT_CHOICE: "text|json|sarif" */
-  const char *def;     /* default, as shown in --help (NULL: none) */
-  double min, max;     /* OPT_INT/OPT_REAL range, inclusive; ignored when min > max */
+  const char *metavar;   /* shown in --help: --bound K */
+  const char *choices;   /* OPT_CHOICE: "text|json|sarif" */
+  const char *def;       /* default, as shown in --help (NULL: none) */
+  double min, max;       /* OPT_INT/OPT_REAL range, inclusive; ignored when min > max */
   const char *help;
 } cli_option_t;
 
 typedef struct {
-  bool set;      /* given on the command line */
-  long long i;   /* OPT_INT; OPT_FLAG: 1 when set */
-  double r;      /* OPT_REAL (and OPT_INT, converted) */
-  const char *s; /* OPT_STRING/OPT_CHOICE; borrowed from argv */
+  bool set;       /* given on the command line */
+  long long i;    /* OPT_INT; OPT_FLAG: 1 when set */
+  double r;       /* OPT_REAL (and OPT_INT, converted) */
+  const char *s;  /* OPT_STRING/OPT_CHOICE; borrowed from argv */
 } cli_value_t;
 
 /* What every command gets: where to write, diagnostics to fill, whether
@@ -46,8 +46,8 @@ typedef struct {
 typedef struct {
   FILE *out;
   FILE *err;
-  bool color;      /* colour on stderr */
-  bool err_is_tty; /* progress may be shown */
+  bool color;       /* colour on stderr */
+  bool err_is_tty;  /* progress may be shown */
   diag_list_t diags;
   const char *output_path; /* -o FILE, or NULL for out */
 } cli_ctx_t;

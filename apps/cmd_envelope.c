@@ -49,22 +49,16 @@ static void put_set(strbuf_t *sb, const envelope_space_t *sp, const bitword_t *d
     const char *a;
     trans_parts(sp, t, &s, &a, &e);
     strbuf_printf(sb, "%s%c%d, ", first ? "" : ", ", json ? '[' : '(', s);
-    if (json)
-      strbuf_json_string(sb, a);
-    else
-      strbuf_puts(sb, a);
+    if (json) strbuf_json_string(sb, a);
+    else strbuf_puts(sb, a);
     strbuf_printf(sb, ", %d%c", e, json ? ']' : ')');
     first = false;
   }
   strbuf_putc(sb, json ? ']' : '}');
 }
 
-static void text_set(strbuf_t *sb, const envelope_space_t *sp, const bitword_t *d) {
-  put_set(sb, sp, d, false);
-}
-static void json_set(strbuf_t *sb, const envelope_space_t *sp, const bitword_t *d) {
-  put_set(sb, sp, d, true);
-}
+static void text_set(strbuf_t *sb, const envelope_space_t *sp, const bitword_t *d) { put_set(sb, sp, d, false); }
+static void json_set(strbuf_t *sb, const envelope_space_t *sp, const bitword_t *d) { put_set(sb, sp, d, true); }
 
 static int largest(const envelope_space_t *sp, const envelope_result_t *r) {
   int m = 0;
@@ -75,17 +69,14 @@ static int largest(const envelope_space_t *sp, const envelope_result_t *r) {
   return m;
 }
 
-static void text_delta(strbuf_t *sb, const envelope_space_t *sp, const envelope_result_t *r,
-                       const char *indent) {
+static void text_delta(strbuf_t *sb, const envelope_space_t *sp, const envelope_result_t *r, const char *indent) {
   if (r->normal_unsafe) {
-    strbuf_printf(
-        sb,
-        "%snote: the environment violates the property (or an environmental constraint) without any "
-        "deviation; no deviation is robust\n",
-        indent);
+    strbuf_printf(sb, "%snote: the environment violates the property (or an environmental constraint) without any "
+                      "deviation; no deviation is robust\n",
+                  indent);
   }
-  strbuf_printf(sb, "%s|Δ| = %d maximal robust deviation%s, the largest has %d transitions\n", indent,
-                r->ndeltas, r->ndeltas == 1 ? "" : "s", largest(sp, r));
+  strbuf_printf(sb, "%s|Δ| = %d maximal robust deviation%s, the largest has %d transitions\n", indent, r->ndeltas,
+                r->ndeltas == 1 ? "" : "s", largest(sp, r));
   int normal = envelope_size(sp, sp->normal);
   for (int i = 0; i < r->ndeltas; i++) {
     int n = envelope_size(sp, r->deltas[i]);
@@ -95,11 +86,9 @@ static void text_delta(strbuf_t *sb, const envelope_space_t *sp, const envelope_
   }
 }
 
-static void json_delta(strbuf_t *sb, const envelope_space_t *sp, const envelope_result_t *r,
-                       const char *indent) {
-  strbuf_printf(sb, "%s\"normal_unsafe\": %s,\n%s\"delta_size\": %d,\n%s\"largest\": %d,\n%s\"deltas\": [",
-                indent, r->normal_unsafe ? "true" : "false", indent, r->ndeltas, indent, largest(sp, r),
-                indent);
+static void json_delta(strbuf_t *sb, const envelope_space_t *sp, const envelope_result_t *r, const char *indent) {
+  strbuf_printf(sb, "%s\"normal_unsafe\": %s,\n%s\"delta_size\": %d,\n%s\"largest\": %d,\n%s\"deltas\": [", indent,
+                r->normal_unsafe ? "true" : "false", indent, r->ndeltas, indent, largest(sp, r), indent);
   for (int i = 0; i < r->ndeltas; i++) {
     strbuf_printf(sb, "%s\n%s  ", i ? "," : "", indent);
     json_set(sb, sp, r->deltas[i]);
@@ -109,12 +98,10 @@ static void json_delta(strbuf_t *sb, const envelope_space_t *sp, const envelope_
 
 /* Each d over E's states: E's transitions black, deviations green; the
  * transitions between two states of one kind share an edge. */
-static void dot_deltas(strbuf_t *sb, const envelope_space_t *sp, const lts_t *env,
-                       const envelope_result_t *r) {
+static void dot_deltas(strbuf_t *sb, const envelope_space_t *sp, const lts_t *env, const envelope_result_t *r) {
   for (int i = 0; i < r->ndeltas; i++) {
     strbuf_printf(sb, "digraph d%d {\n  rankdir=LR;\n  node [shape=circle];\n  init [shape=point];\n", i + 1);
-    for (int q = 0; q < sp->nq; q++)
-      strbuf_printf(sb, "  s%d [label=\"%d\"];\n", sp->states[q], sp->states[q]);
+    for (int q = 0; q < sp->nq; q++) strbuf_printf(sb, "  s%d [label=\"%d\"];\n", sp->states[q], sp->states[q]);
     strbuf_printf(sb, "  init -> s%d;\n", env->init);
     for (int x = 0; x < sp->nq; x++)
       for (int y = 0; y < sp->nq; y++)
@@ -123,8 +110,7 @@ static void dot_deltas(strbuf_t *sb, const envelope_space_t *sp, const lts_t *en
           strbuf_init(&lab);
           for (int a = 0; a < sp->nactions; a++) {
             int t = (a * sp->nq + x) * sp->nq + y;
-            if (!bitset_get(r->deltas[i], (size_t)t) || bitset_get(sp->normal, (size_t)t) != (kind == 0))
-              continue;
+            if (!bitset_get(r->deltas[i], (size_t)t) || bitset_get(sp->normal, (size_t)t) != (kind == 0)) continue;
             if (strbuf_str(&lab)[0]) strbuf_puts(&lab, ", ");
             strbuf_puts(&lab, sp->names[a]);
           }
@@ -141,8 +127,8 @@ static void dot_deltas(strbuf_t *sb, const envelope_space_t *sp, const lts_t *en
 
 /* ---------------------------------------------------------------- run */
 
-static const char *const config_keys[] = {"kind",           "environment", "controller", "property",
-                                          "env-properties", "compare",     "algorithm",  "expect"};
+static const char *const config_keys[] = {"kind",       "environment", "controller", "property",
+                                          "env-properties", "compare", "algorithm",  "expect"};
 static const char *const compare_keys[] = {"controller", "property"};
 
 typedef struct {
@@ -170,20 +156,16 @@ static void analysis_free(analysis_t *x) {
 }
 
 static bool parse_algorithm(const char *s, envelope_algorithm_t *out) {
-  if (strcmp(s, "default") == 0)
-    *out = ENVELOPE_DEFAULT;
-  else if (strcmp(s, "paper") == 0)
-    *out = ENVELOPE_PAPER;
-  else if (strcmp(s, "brute-force") == 0)
-    *out = ENVELOPE_BRUTE_FORCE;
-  else
-    return false;
+  if (strcmp(s, "default") == 0) *out = ENVELOPE_DEFAULT;
+  else if (strcmp(s, "paper") == 0) *out = ENVELOPE_PAPER;
+  else if (strcmp(s, "brute-force") == 0) *out = ENVELOPE_BRUTE_FORCE;
+  else return false;
   return true;
 }
 
 /* Builds and solves one envelope problem; reports failures at `at`. */
-static envelope_t *solve(fsp_config_t *r, const envelope_problem_t *p, envelope_algorithm_t alg,
-                         long max_states, envelope_result_t *res, loc_t at) {
+static envelope_t *solve(fsp_config_t *r, const envelope_problem_t *p, envelope_algorithm_t alg, long max_states,
+                         envelope_result_t *res, loc_t at) {
   char *msg = NULL;
   envelope_t *ev = envelope_new(p, max_states, &msg);
   if (ev && !envelope_compute(ev, alg, res, &msg)) {
@@ -197,8 +179,8 @@ static envelope_t *solve(fsp_config_t *r, const envelope_problem_t *p, envelope_
   return ev;
 }
 
-static void render(strbuf_t *sb, const char *format, const analysis_t *x, const char *algorithm,
-                   bool cmp_ctrl, envelope_verdict_t verdict) {
+static void render(strbuf_t *sb, const char *format, const analysis_t *x, const char *algorithm, bool cmp_ctrl,
+                   envelope_verdict_t verdict) {
   const envelope_space_t *sp = envelope_space(x->a);
   const char *side_b = cmp_ctrl ? "controller" : "property";
   if (strcmp(format, "dot") == 0) {
@@ -208,18 +190,14 @@ static void render(strbuf_t *sb, const char *format, const analysis_t *x, const 
   if (strcmp(format, "json") == 0) {
     strbuf_puts(sb, "{\n  \"environment\": {\"files\": ");
     strbuf_json_string(sb, x->env_files);
-    strbuf_printf(sb,
-                  ", \"states\": %d, \"transitions\": %d},\n  \"controller\": {\"files\": ", x->env->nstates,
+    strbuf_printf(sb, ", \"states\": %d, \"transitions\": %d},\n  \"controller\": {\"files\": ", x->env->nstates,
                   x->env->ntrans);
     strbuf_json_string(sb, x->ctrl_files);
-    strbuf_printf(sb, ", \"states\": %d, \"transitions\": %d},\n  \"property\": ", x->ctrl->nstates,
-                  x->ctrl->ntrans);
+    strbuf_printf(sb, ", \"states\": %d, \"transitions\": %d},\n  \"property\": ", x->ctrl->nstates, x->ctrl->ntrans);
     strbuf_json_string(sb, x->prop_files);
     strbuf_puts(sb, ",\n  \"env_properties\": ");
-    if (x->envp_files)
-      strbuf_json_string(sb, x->envp_files);
-    else
-      strbuf_puts(sb, "null");
+    if (x->envp_files) strbuf_json_string(sb, x->envp_files);
+    else strbuf_puts(sb, "null");
     strbuf_puts(sb, ",\n  \"algorithm\": ");
     strbuf_json_string(sb, algorithm);
     strbuf_printf(sb, ",\n  \"deviation_space\": %d,\n", sp->ntrans);
@@ -240,10 +218,8 @@ static void render(strbuf_t *sb, const char *format, const analysis_t *x, const 
     strbuf_puts(sb, "\n}\n");
     return;
   }
-  strbuf_printf(sb, "environment %s: %d states, %d transitions\n", x->env_files, x->env->nstates,
-                x->env->ntrans);
-  strbuf_printf(sb, "controller %s: %d states, %d transitions\n", x->ctrl_files, x->ctrl->nstates,
-                x->ctrl->ntrans);
+  strbuf_printf(sb, "environment %s: %d states, %d transitions\n", x->env_files, x->env->nstates, x->env->ntrans);
+  strbuf_printf(sb, "controller %s: %d states, %d transitions\n", x->ctrl_files, x->ctrl->nstates, x->ctrl->ntrans);
   strbuf_printf(sb, "property %s\n", x->prop_files);
   if (x->envp_files) strbuf_printf(sb, "environmental constraints %s\n", x->envp_files);
   strbuf_printf(sb, "deviation space: %d transitions (%d of the environment)\n\n", sp->ntrans,
@@ -266,8 +242,7 @@ static void render(strbuf_t *sb, const char *format, const analysis_t *x, const 
   }
 }
 
-static int run_envelope(cli_ctx_t *ctx, const cli_command_t *self, const char *path,
-                        const cli_value_t *values) {
+static int run_envelope(cli_ctx_t *ctx, const cli_command_t *self, const char *path, const cli_value_t *values) {
   fsp_config_t r;
   fsp_config_init(&r, ctx, path);
   int rc = CLI_EXIT_INVALID;
@@ -288,11 +263,9 @@ static int run_envelope(cli_ctx_t *ctx, const cli_command_t *self, const char *p
   envelope_algorithm_t alg = ENVELOPE_DEFAULT;
   const char *alg_name = "default";
   if (n_alg) {
-    if (!ydoc_string(n_alg, &alg_name, "'algorithm'", &ctx->diags))
-      ok = false;
+    if (!ydoc_string(n_alg, &alg_name, "'algorithm'", &ctx->diags)) ok = false;
     else if (!parse_algorithm(alg_name, &alg)) {
-      diag_error(&ctx->diags, n_alg->loc, "unknown algorithm '%s' (expected default, paper or brute-force)",
-                 alg_name);
+      diag_error(&ctx->diags, n_alg->loc, "unknown algorithm '%s' (expected default, paper or brute-force)", alg_name);
       ok = false;
     }
   }
@@ -301,13 +274,10 @@ static int run_envelope(cli_ctx_t *ctx, const cli_command_t *self, const char *p
     parse_algorithm(alg_name, &alg);
   }
   if (n_cmp) {
-    if (!ydoc_expect_kind(n_cmp, YNODE_MAP, "'compare'", &ctx->diags))
-      ok = false;
-    else if (!ydoc_check_keys(n_cmp, compare_keys, 2, "'compare'", &ctx->diags))
-      ok = false;
+    if (!ydoc_expect_kind(n_cmp, YNODE_MAP, "'compare'", &ctx->diags)) ok = false;
+    else if (!ydoc_check_keys(n_cmp, compare_keys, 2, "'compare'", &ctx->diags)) ok = false;
     else if ((ydoc_get(n_cmp, "controller") != NULL) == (ydoc_get(n_cmp, "property") != NULL)) {
-      diag_error(&ctx->diags, n_cmp->loc,
-                 "'compare' needs exactly one of a second 'controller' or a second 'property'");
+      diag_error(&ctx->diags, n_cmp->loc, "'compare' needs exactly one of a second 'controller' or a second 'property'");
       ok = false;
     }
   }
@@ -320,20 +290,16 @@ static int run_envelope(cli_ctx_t *ctx, const cli_command_t *self, const char *p
   if (n_envp) x.env_prop = fsp_config_load(&r, n_envp, "'env-properties'", NULL, true, &x.envp_files, NULL);
   const ynode_t *n_cmp_ctrl = n_cmp ? ydoc_get(n_cmp, "controller") : NULL;
   const ynode_t *n_cmp_prop = n_cmp ? ydoc_get(n_cmp, "property") : NULL;
-  if (n_cmp_ctrl)
-    x.ctrl2 = fsp_config_load(&r, n_cmp_ctrl, "'compare.controller'", NULL, false, &x.cmp_files, NULL);
-  if (n_cmp_prop)
-    x.prop2 = fsp_config_load(&r, n_cmp_prop, "'compare.property'", NULL, true, &x.cmp_files, NULL);
-  if (!x.env || !x.ctrl || !x.prop || (n_envp && !x.env_prop) || (n_cmp_ctrl && !x.ctrl2) ||
-      (n_cmp_prop && !x.prop2))
+  if (n_cmp_ctrl) x.ctrl2 = fsp_config_load(&r, n_cmp_ctrl, "'compare.controller'", NULL, false, &x.cmp_files, NULL);
+  if (n_cmp_prop) x.prop2 = fsp_config_load(&r, n_cmp_prop, "'compare.property'", NULL, true, &x.cmp_files, NULL);
+  if (!x.env || !x.ctrl || !x.prop || (n_envp && !x.env_prop) || (n_cmp_ctrl && !x.ctrl2) || (n_cmp_prop && !x.prop2))
     goto done;
   if (x.env->error >= 0 && x.env->error == x.env->init) {
     diag_error(&ctx->diags, n_env->loc, "the environment starts in its error state");
     goto done;
   }
 
-  long max_states =
-      cli_opt(self, values, "max-states")->set ? (long)cli_opt(self, values, "max-states")->i : 5000000;
+  long max_states = cli_opt(self, values, "max-states")->set ? (long)cli_opt(self, values, "max-states")->i : 5000000;
   envelope_problem_t pa = {x.env, x.ctrl, x.prop, x.env_prop};
   x.a = solve(&r, &pa, alg, max_states, &x.ra, n_ctrl->loc);
   if (!x.a) goto done;
@@ -345,11 +311,11 @@ static int run_envelope(cli_ctx_t *ctx, const cli_command_t *self, const char *p
     verdict = envelope_compare(x.a, &x.ra, x.b, &x.rb, &x.a_only, &x.b_only);
   }
   if (cli_opt(self, values, "stats")->set) {
-    fprintf(ctx->err, "envelope: meta-system %d states (P_env: %d), %ld checks/sets\n",
-            envelope_meta_states(x.a, 0), envelope_meta_states(x.a, 1), x.ra.checks);
+    fprintf(ctx->err, "envelope: meta-system %d states (P_env: %d), %ld checks/sets\n", envelope_meta_states(x.a, 0),
+            envelope_meta_states(x.a, 1), x.ra.checks);
     if (x.b)
-      fprintf(ctx->err, "envelope: compared meta-system %d states, %ld checks/sets\n",
-              envelope_meta_states(x.b, 0), x.rb.checks);
+      fprintf(ctx->err, "envelope: compared meta-system %d states, %ld checks/sets\n", envelope_meta_states(x.b, 0),
+              x.rb.checks);
   }
 
   const char *format = cli_opt(self, values, "format")->set ? cli_opt(self, values, "format")->s : "text";

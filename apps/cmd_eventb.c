@@ -11,29 +11,22 @@
 #include "verifier/eventb/eventb.h"
 
 static const cli_option_t options[] = {
-    {"robustify", 'r', OPT_CHOICE, NULL, "auto|preserving|repurposing",
-     "auto (or the model's eventb: robustify)", 0, -1,
+    {"robustify", 'r', OPT_CHOICE, NULL, "auto|preserving|repurposing", "auto (or the model's eventb: robustify)", 0, -1,
      "auto: action-preserving, action-repurposing when that fails (the paper's Fig. 1)"},
     {"max-error", 0, OPT_STRING, "PARAM", NULL, "none", 0, -1,
      "the largest value of model parameter PARAM for which the robustification works"},
-    {"write-model", 'w', OPT_STRING, "FILE", NULL, "none", 0, -1,
-     "write the robustified model as YAML to FILE"},
-    {"timeout", 0, OPT_REAL, "SECONDS", NULL, "none", 0, 1e6,
-     "per solver check; an unknown answer is inconclusive"},
-    {"rlimit", 0, OPT_INT, "N", NULL, "none", 1, 1e15,
-     "per solver check, in Z3 resource units (deterministic)"},
+    {"write-model", 'w', OPT_STRING, "FILE", NULL, "none", 0, -1, "write the robustified model as YAML to FILE"},
+    {"timeout", 0, OPT_REAL, "SECONDS", NULL, "none", 0, 1e6, "per solver check; an unknown answer is inconclusive"},
+    {"rlimit", 0, OPT_INT, "N", NULL, "none", 1, 1e15, "per solver check, in Z3 resource units (deterministic)"},
     {"format", 'f', OPT_CHOICE, NULL, "text|json", "text", 0, -1, "output format"},
     {"output", 'o', OPT_STRING, "FILE", NULL, "stdout", 0, -1, "write the report to FILE"},
 };
 
 static eventb_method_t parse_method(const char *s) {
-  return strcmp(s, "preserving") == 0    ? EVENTB_PRESERVING
-         : strcmp(s, "repurposing") == 0 ? EVENTB_REPURPOSING
-                                         : EVENTB_AUTO;
+  return strcmp(s, "preserving") == 0 ? EVENTB_PRESERVING : strcmp(s, "repurposing") == 0 ? EVENTB_REPURPOSING : EVENTB_AUTO;
 }
 
-static int write_model(cli_ctx_t *ctx, const eventb_model_t *m, const eventb_result_t *res,
-                       const char *path) {
+static int write_model(cli_ctx_t *ctx, const eventb_model_t *m, const eventb_result_t *res, const char *path) {
   if (res->robust.method == EVENTB_NONE || !res->robust.ran) {
     fprintf(ctx->err, "ismv: error: no robustified model to write to '%s'\n", path);
     return CLI_EXIT_VIOLATION;
@@ -65,20 +58,15 @@ static bool holds(const eventb_result_t *res, const char *name) {
   return c && c->verdict == EVENTB_HOLDS;
 }
 
-static int run_eventb(cli_ctx_t *ctx, const cli_command_t *self, const char *path,
-                      const cli_value_t *values) {
+static int run_eventb(cli_ctx_t *ctx, const cli_command_t *self, const char *path, const cli_value_t *values) {
   eventb_model_t *m = eventb_load(path, &ctx->diags);
   if (!m) return CLI_EXIT_INVALID;
   const cli_value_t *v;
   eventb_options_t opt = {.method = EVENTB_AUTO};
-  if ((v = cli_opt(self, values, "robustify"))->set)
-    opt.method = parse_method(v->s);
-  else if (m->options.has_robustify)
-    opt.method = parse_method(m->options.robustify);
-  if ((v = cli_opt(self, values, "max-error"))->set)
-    opt.max_error = v->s;
-  else if (m->options.has_max_error)
-    opt.max_error = m->options.max_error;
+  if ((v = cli_opt(self, values, "robustify"))->set) opt.method = parse_method(v->s);
+  else if (m->options.has_robustify) opt.method = parse_method(m->options.robustify);
+  if ((v = cli_opt(self, values, "max-error"))->set) opt.max_error = v->s;
+  else if (m->options.has_max_error) opt.max_error = m->options.max_error;
   if ((v = cli_opt(self, values, "timeout"))->set) opt.timeout_ms = (unsigned)(v->r * 1000 + 0.5);
   if ((v = cli_opt(self, values, "rlimit"))->set) opt.rlimit = (unsigned long long)v->i;
   if (opt.max_error) {
@@ -86,8 +74,7 @@ static int run_eventb(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
     for (size_t i = 0; i < m->nparams; i++) found |= strcmp(m->params[i].name, opt.max_error) == 0;
     if (!found || !m->has_uncertainty) {
       fprintf(ctx->err, "ismv: error: --max-error %s: %s\n", opt.max_error,
-              !found ? "no such model parameter (declare it under 'parameters:')"
-                     : "the model has no uncertainty");
+              !found ? "no such model parameter (declare it under 'parameters:')" : "the model has no uncertainty");
       eventb_free(m);
       return CLI_EXIT_USAGE;
     }
@@ -98,8 +85,7 @@ static int run_eventb(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
   char *text = eventb_render(m, &res, format);
   int rc = cli_write_output(ctx, text);
   free(text);
-  if (res.unknown || res.error)
-    fprintf(ctx->err, "ismv: %s: %s\n", res.error ? "internal error" : "inconclusive", res.reason);
+  if (res.unknown || res.error) fprintf(ctx->err, "ismv: %s: %s\n", res.error ? "internal error" : "inconclusive", res.reason);
   int verdict = verdict_code(m, &res);
   if (!rc && (v = cli_opt(self, values, "write-model"))->set && !res.unknown && !res.error)
     rc = write_model(ctx, m, &res, v->s);

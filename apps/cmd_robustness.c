@@ -21,8 +21,7 @@ static const cli_option_t options[] = {
     {"no-minimize", 0, OPT_FLAG, NULL, NULL, NULL, 0, -1,
      "do not minimise the weakest assumption (Fortis' classes instead of the paper's)"},
     {"format", 'f', OPT_CHOICE, NULL, "text|json|dot", "text", 0, -1, "output format"},
-    {"dot", 0, OPT_STRING, "FILE", NULL, NULL, 0, -1,
-     "also write the weakest assumption and Δ as Graphviz to FILE"},
+    {"dot", 0, OPT_STRING, "FILE", NULL, NULL, 0, -1, "also write the weakest assumption and Δ as Graphviz to FILE"},
     {"output", 'o', OPT_STRING, "FILE", NULL, "stdout", 0, -1, "write the report to FILE"},
 };
 
@@ -49,18 +48,15 @@ static void text_labels(strbuf_t *sb, const lts_labels_t *labels, const int *l, 
   for (int i = 0; i < n; i++) strbuf_printf(sb, "%s%s", i ? ", " : "", lts_label_name(labels, l[i]));
 }
 
-static void json_traces(strbuf_t *sb, const lts_labels_t *labels, const robust_traces_t *t,
-                        const char *indent) {
+static void json_traces(strbuf_t *sb, const lts_labels_t *labels, const robust_traces_t *t, const char *indent) {
   strbuf_printf(sb, "%s\"classes\": %d,\n%s\"traces\": [", indent, t->ntraces, indent);
   for (int i = 0; i < t->ntraces; i++) {
     const robust_trace_t *rt = &t->traces[i];
     strbuf_printf(sb, "%s\n%s  {\"trace\": ", i ? "," : "", indent);
     json_labels(sb, labels, rt->trace, rt->len);
     strbuf_puts(sb, ", \"explanation\": ");
-    if (rt->expl)
-      json_labels(sb, labels, rt->expl, rt->expl_len);
-    else
-      strbuf_puts(sb, "null");
+    if (rt->expl) json_labels(sb, labels, rt->expl, rt->expl_len);
+    else strbuf_puts(sb, "null");
     strbuf_puts(sb, ", \"faults\": ");
     json_labels(sb, labels, rt->faults, rt->expl ? rt->nfaults : 0);
     strbuf_putc(sb, '}');
@@ -118,19 +114,17 @@ static void text_traces(strbuf_t *sb, const lts_labels_t *labels, const robust_t
       strbuf_puts(sb, "    explanation: ");
       text_labels(sb, labels, rt->expl, rt->expl_len);
       strbuf_putc(sb, '\n');
-    } else
-      strbuf_puts(sb, "    unexplained\n");
+    } else strbuf_puts(sb, "    unexplained\n");
   }
 }
 
 /* ---------------------------------------------------------------- run */
 
-static const char *const config_keys[] = {"kind",      "system",  "environment", "property",
-                                          "deviation", "compare", "minimize",    "expect"};
+static const char *const config_keys[] = {"kind", "system", "environment", "property", "deviation", "compare",
+                                          "minimize", "expect"};
 static const char *const compare_keys[] = {"system", "property"};
 
-static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char *path,
-                          const cli_value_t *values) {
+static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char *path, const cli_value_t *values) {
   fsp_config_t r;
   fsp_config_init(&r, ctx, path);
   int rc = CLI_EXIT_INVALID;
@@ -142,8 +136,8 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
 
   ynode_t *root = ydoc_load_file(path, &r.arena, &ctx->diags);
   if (!root || !ydoc_expect_kind(root, YNODE_MAP, "a robustness configuration", &ctx->diags)) goto done;
-  bool keys_ok = ydoc_check_keys(root, config_keys, sizeof config_keys / sizeof *config_keys,
-                                 "a robustness configuration", &ctx->diags);
+  bool keys_ok = ydoc_check_keys(root, config_keys, sizeof config_keys / sizeof *config_keys, "a robustness configuration",
+                                 &ctx->diags);
   const ynode_t *n_sys = ydoc_require(root, "system", "a robustness configuration", &ctx->diags);
   const ynode_t *n_env = ydoc_require(root, "environment", "a robustness configuration", &ctx->diags);
   const ynode_t *n_prop = ydoc_require(root, "property", "a robustness configuration", &ctx->diags);
@@ -155,10 +149,8 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
   if (n_min && !ydoc_bool(n_min, &minimise, "'minimize'", &ctx->diags)) keys_ok = false;
   if (cli_opt(self, values, "no-minimize")->set) minimise = false;
   if (n_cmp) {
-    if (!ydoc_expect_kind(n_cmp, YNODE_MAP, "'compare'", &ctx->diags))
-      keys_ok = false;
-    else if (!ydoc_check_keys(n_cmp, compare_keys, 2, "'compare'", &ctx->diags))
-      keys_ok = false;
+    if (!ydoc_expect_kind(n_cmp, YNODE_MAP, "'compare'", &ctx->diags)) keys_ok = false;
+    else if (!ydoc_check_keys(n_cmp, compare_keys, 2, "'compare'", &ctx->diags)) keys_ok = false;
     else if (!ydoc_get(n_cmp, "system") && !ydoc_get(n_cmp, "property")) {
       diag_error(&ctx->diags, n_cmp->loc, "'compare' needs a second 'system' or a second 'property'");
       keys_ok = false;
@@ -181,8 +173,7 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
   if (!a.sys || !env || !a.prop || (n_dev && !dev)) goto done;
   for (const lts_t *p = a.prop; p; p = p == a.prop ? b.prop : NULL)
     if (p->error < 0) {
-      diag_error(&ctx->diags, n_prop->loc,
-                 "the property must be a safety property ('property P = ...' or a process with ERROR)");
+      diag_error(&ctx->diags, n_prop->loc, "the property must be a safety property ('property P = ...' or a process with ERROR)");
       goto done;
     }
 
@@ -241,19 +232,15 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
     strbuf_printf(&sb, "{\n  \"system\": {\"files\": ");
     strbuf_json_string(&sb, a.sys_files);
     strbuf_printf(&sb, ", \"states\": %d, \"transitions\": %d},\n", a.sys->nstates, a.sys->ntrans);
-    strbuf_printf(&sb, "  \"environment\": {\"states\": %d, \"transitions\": %d},\n", env->nstates,
-                  env->ntrans);
-    strbuf_printf(&sb,
-                  "  \"weakest_assumption\": {\"states\": %d, \"transitions\": %d, \"minimized\": %s, "
-                  "\"empty\": %s},\n",
+    strbuf_printf(&sb, "  \"environment\": {\"states\": %d, \"transitions\": %d},\n", env->nstates, env->ntrans);
+    strbuf_printf(&sb, "  \"weakest_assumption\": {\"states\": %d, \"transitions\": %d, \"minimized\": %s, \"empty\": %s},\n",
                   a.w->nstates, a.w->ntrans, minimise ? "true" : "false", a.empty ? "true" : "false");
     strbuf_puts(&sb, "  \"interface\": ");
     json_labels(&sb, &r.labels, alpha, nalpha);
     strbuf_puts(&sb, ",\n");
     json_traces(&sb, &r.labels, &delta, "  ");
     if (dev) {
-      strbuf_printf(&sb, ",\n  \"explained\": %d,\n  \"unexplained\": %d,\n  \"groups\": [", explained,
-                    delta.ntraces - explained);
+      strbuf_printf(&sb, ",\n  \"explained\": %d,\n  \"unexplained\": %d,\n  \"groups\": [", explained, delta.ntraces - explained);
       for (size_t i = 0; i < ngroups; i++) {
         strbuf_printf(&sb, "%s\n    {\"faults\": ", i ? "," : "");
         strbuf_json_string(&sb, groups[i].key[0] ? groups[i].key : "unexplained");
@@ -280,14 +267,12 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
   } else {
     strbuf_printf(&sb, "system %s: %d states, %d transitions\n", a.sys_files, a.sys->nstates, a.sys->ntrans);
     strbuf_printf(&sb, "environment: %d states, %d transitions\n", env->nstates, env->ntrans);
-    strbuf_printf(&sb, "weakest assumption%s: %d states, %d transitions\n", minimise ? " (minimised)" : "",
-                  a.w->nstates, a.w->ntrans);
-    if (a.empty)
-      strbuf_puts(&sb, "note: the machine can violate the property on its own; no environment prevents it\n");
+    strbuf_printf(&sb, "weakest assumption%s: %d states, %d transitions\n", minimise ? " (minimised)" : "", a.w->nstates,
+                  a.w->ntrans);
+    if (a.empty) strbuf_puts(&sb, "note: the machine can violate the property on its own; no environment prevents it\n");
     strbuf_puts(&sb, "interface: ");
     text_labels(&sb, &r.labels, alpha, nalpha);
-    strbuf_printf(&sb, "\n\nrobustness: %d equivalence class%s of deviations\n", delta.ntraces,
-                  delta.ntraces == 1 ? "" : "es");
+    strbuf_printf(&sb, "\n\nrobustness: %d equivalence class%s of deviations\n", delta.ntraces, delta.ntraces == 1 ? "" : "es");
     text_traces(&sb, &r.labels, &delta, dev != NULL);
     if (dev) {
       strbuf_printf(&sb, "\nexplained %d/%d\n", explained, delta.ntraces);
@@ -295,13 +280,11 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
         strbuf_printf(&sb, "  %s: %d\n", groups[i].key[0] ? groups[i].key : "unexplained", groups[i].count);
     }
     if (n_cmp) {
-      strbuf_printf(&sb, "\ncomparison: A = %s with %s, B = %s with %s\n", a.sys_files, a.prop_files,
-                    b.sys_files, b.prop_files);
-      strbuf_printf(&sb, "tolerated by A, not by B: %d class%s\n", a_not_b.ntraces,
-                    a_not_b.ntraces == 1 ? "" : "es");
+      strbuf_printf(&sb, "\ncomparison: A = %s with %s, B = %s with %s\n", a.sys_files, a.prop_files, b.sys_files,
+                    b.prop_files);
+      strbuf_printf(&sb, "tolerated by A, not by B: %d class%s\n", a_not_b.ntraces, a_not_b.ntraces == 1 ? "" : "es");
       text_traces(&sb, &r.labels, &a_not_b, false);
-      strbuf_printf(&sb, "tolerated by B, not by A: %d class%s\n", b_not_a.ntraces,
-                    b_not_a.ntraces == 1 ? "" : "es");
+      strbuf_printf(&sb, "tolerated by B, not by A: %d class%s\n", b_not_a.ntraces, b_not_a.ntraces == 1 ? "" : "es");
       text_traces(&sb, &r.labels, &b_not_a, false);
     }
   }
@@ -334,8 +317,7 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
         /* B tolerates strictly more than A */
         {"more_robust", EXPECT_BOOL, 0, n_cmp && b_not_a.ntraces > 0 && a_not_b.ntraces == 0, NULL},
     };
-    rc = expect_check(ctx, n_expect, actual,
-                      n_cmp ? sizeof actual / sizeof *actual : sizeof actual / sizeof *actual - 3);
+    rc = expect_check(ctx, n_expect, actual, n_cmp ? sizeof actual / sizeof *actual : sizeof actual / sizeof *actual - 3);
   }
 
 done:

@@ -10,10 +10,8 @@ static const char *verdict_text(eventb_verdict_t v) {
 }
 
 static void text_witness(strbuf_t *sb, const eventb_check_t *c) {
-  if (c->event)
-    strbuf_printf(sb, "  event %s: ", c->event);
-  else
-    strbuf_puts(sb, "  ");
+  if (c->event) strbuf_printf(sb, "  event %s: ", c->event);
+  else strbuf_puts(sb, "  ");
   strbuf_printf(sb, "%s\n", c->detail ? c->detail : "witness");
   const char *section = NULL;
   for (size_t i = 0; i < c->nwitness; i++) {
@@ -33,10 +31,8 @@ static void put_subset(strbuf_t *sb, const eventb_model_t *m, const int *u, size
   strbuf_putc(sb, json ? '[' : '{');
   for (size_t k = 0; k < nu && u[k] >= 0; k++) {
     if (k) strbuf_puts(sb, ", ");
-    if (json)
-      strbuf_json_string(sb, m->ctrl[u[k]].name);
-    else
-      strbuf_puts(sb, m->ctrl[u[k]].name);
+    if (json) strbuf_json_string(sb, m->ctrl[u[k]].name);
+    else strbuf_puts(sb, m->ctrl[u[k]].name);
   }
   strbuf_putc(sb, json ? ']' : '}');
 }
@@ -44,9 +40,8 @@ static void put_subset(strbuf_t *sb, const eventb_model_t *m, const int *u, size
 static char *render_text(const eventb_model_t *m, const eventb_result_t *res) {
   strbuf_t sb;
   strbuf_init(&sb);
-  strbuf_printf(&sb, "model %s: %zu variable%s, %zu plant event%s, %zu controller event%s\n", m->name,
-                m->nvars, m->nvars == 1 ? "" : "s", m->nplant, m->nplant == 1 ? "" : "s", m->nctrl,
-                m->nctrl == 1 ? "" : "s");
+  strbuf_printf(&sb, "model %s: %zu variable%s, %zu plant event%s, %zu controller event%s\n", m->name, m->nvars,
+                m->nvars == 1 ? "" : "s", m->nplant, m->nplant == 1 ? "" : "s", m->nctrl, m->nctrl == 1 ? "" : "s");
   for (size_t i = 0; i < res->nchecks; i++) {
     const eventb_check_t *c = &res->checks[i];
     strbuf_printf(&sb, "%s: %s\n", c->name, verdict_text(c->verdict));
@@ -62,10 +57,8 @@ static char *render_text(const eventb_model_t *m, const eventb_result_t *res) {
       strbuf_printf(&sb, "  event %s, u = ", e->name);
       put_subset(&sb, m, e->u, e->nu, false);
       strbuf_puts(&sb, "\n    params:");
-      for (size_t j = 0; j < e->nparams; j++)
-        strbuf_printf(&sb, "%s %s: %s", j ? "," : "", e->param_names[j], e->param_types[j]);
-      strbuf_printf(&sb, "%s\n    guard: %s\n    action: %s\n", e->nparams ? "" : " none", e->guard,
-                    e->action);
+      for (size_t j = 0; j < e->nparams; j++) strbuf_printf(&sb, "%s %s: %s", j ? "," : "", e->param_names[j], e->param_types[j]);
+      strbuf_printf(&sb, "%s\n    guard: %s\n    action: %s\n", e->nparams ? "" : " none", e->guard, e->action);
     }
     for (size_t i = 0; i < r->nvacuous; i++) {
       strbuf_puts(&sb, "  vacuous, dropped: u = ");
@@ -76,12 +69,9 @@ static char *render_text(const eventb_model_t *m, const eventb_result_t *res) {
   const eventb_max_error_t *me = &res->max_error;
   if (me->ran) {
     strbuf_printf(&sb, "max error of %s (%s): ", me->parameter, eventb_method_name(me->method));
-    if (me->unbounded)
-      strbuf_printf(&sb, "unbounded (%s)\n", me->formula);
-    else if (me->found && me->value)
-      strbuf_printf(&sb, "%s (%s)\n", me->value, me->formula);
-    else
-      strbuf_printf(&sb, "none (%s)\n", me->formula);
+    if (me->unbounded) strbuf_printf(&sb, "unbounded (%s)\n", me->formula);
+    else if (me->found && me->value) strbuf_printf(&sb, "%s (%s)\n", me->value, me->formula);
+    else strbuf_printf(&sb, "none (%s)\n", me->formula);
   }
   return strbuf_take(&sb);
 }
@@ -90,26 +80,18 @@ static char *render_text(const eventb_model_t *m, const eventb_result_t *res) {
 static void json_value(strbuf_t *sb, const char *v) {
   char *end;
   double x = strtod(v, &end);
-  if (*v && *end == '\0' && !strchr(v, '/'))
-    strbuf_json_number(sb, x);
-  else if (strcmp(v, "true") == 0 || strcmp(v, "false") == 0)
-    strbuf_puts(sb, v);
-  else
-    strbuf_json_string(sb, v);
+  if (*v && *end == '\0' && !strchr(v, '/')) strbuf_json_number(sb, x);
+  else if (strcmp(v, "true") == 0 || strcmp(v, "false") == 0) strbuf_puts(sb, v);
+  else strbuf_json_string(sb, v);
 }
 
 static void json_check(strbuf_t *sb, const eventb_check_t *c) {
   strbuf_json_string(sb, c->name);
-  strbuf_printf(sb, ": {\"holds\": %s",
-                c->verdict == EVENTB_HOLDS   ? "true"
-                : c->verdict == EVENTB_FAILS ? "false"
-                                             : "null");
+  strbuf_printf(sb, ": {\"holds\": %s", c->verdict == EVENTB_HOLDS ? "true" : c->verdict == EVENTB_FAILS ? "false" : "null");
   if (c->verdict == EVENTB_FAILS) {
     strbuf_puts(sb, ", \"event\": ");
-    if (c->event)
-      strbuf_json_string(sb, c->event);
-    else
-      strbuf_puts(sb, "null");
+    if (c->event) strbuf_json_string(sb, c->event);
+    else strbuf_puts(sb, "null");
     strbuf_puts(sb, ", \"detail\": ");
     strbuf_json_string(sb, c->detail ? c->detail : "");
     strbuf_puts(sb, ", \"witness\": {");
@@ -183,10 +165,8 @@ static char *render_json(const eventb_model_t *m, const eventb_result_t *res) {
     strbuf_puts(&sb, ", \"method\": ");
     strbuf_json_string(&sb, eventb_method_name(me->method));
     strbuf_printf(&sb, ", \"unbounded\": %s, \"value\": ", me->unbounded ? "true" : "false");
-    if (me->found && me->value)
-      json_value(&sb, me->value);
-    else
-      strbuf_puts(&sb, "null");
+    if (me->found && me->value) json_value(&sb, me->value);
+    else strbuf_puts(&sb, "null");
     strbuf_puts(&sb, ", \"formula\": ");
     strbuf_json_string(&sb, me->formula ? me->formula : "");
     strbuf_putc(&sb, '}');

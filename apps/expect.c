@@ -70,8 +70,8 @@ int expect_check(cli_ctx_t *ctx, const ynode_t *expect, const expect_actual_t *a
       double value;
       int digits;
       if (!parse_number_spec(want->text, op, &value, &digits)) {
-        diag_error(&ctx->diags, want->loc,
-                   "expected '%s' must be a number, optionally after <, <=, >, >=, == or !=", a->key);
+        diag_error(&ctx->diags, want->loc, "expected '%s' must be a number, optionally after <, <=, >, >=, == or !=",
+                   a->key);
         return CLI_EXIT_INVALID;
       }
       match = number_matches(a->number, op, value, digits);
@@ -87,8 +87,7 @@ int expect_check(cli_ctx_t *ctx, const ynode_t *expect, const expect_actual_t *a
     if (!match) {
       char buf[128];
       format_actual(buf, sizeof buf, a);
-      diag_error(&ctx->diags, want->loc, "expectation failed: %s is %s, expected %s", a->key, buf,
-                 want->text);
+      diag_error(&ctx->diags, want->loc, "expectation failed: %s is %s, expected %s", a->key, buf, want->text);
       rc = CLI_EXIT_VIOLATION;
     }
   }

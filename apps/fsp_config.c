@@ -21,20 +21,17 @@ void fsp_config_free(fsp_config_t *c) {
   arena_free(&c->arena);
 }
 
-static loc_t item_loc(const ynode_t *node, size_t i) {
-  return node->kind == YNODE_SEQ ? node->items[i]->loc : node->loc;
-}
+static loc_t item_loc(const ynode_t *node, size_t i) { return node->kind == YNODE_SEQ ? node->items[i]->loc : node->loc; }
 
 /* Parses one file and compiles its chosen process, or reports why not. */
-static lts_t *load_one(fsp_config_t *c, const ynode_t *node, size_t i, const char *path,
-                       const char *preferred, bool property, fsp_file_t **last_file) {
+static lts_t *load_one(fsp_config_t *c, const ynode_t *node, size_t i, const char *path, const char *preferred,
+                       bool property, fsp_file_t **last_file) {
   diag_list_t *d = &c->ctx->diags;
   char *full = path[0] == '/' ? xstrdup(path) : xasprintf("%s%s", c->dir, path);
   size_t before = d->errors;
   fsp_file_t *f = fsp_parse_file(full, &c->labels, d);
   if (!f && d->errors == before) diag_error(d, item_loc(node, i), "cannot read '%s'", full);
-  if (!f && d->count > 0 && d->items[d->count - 1].loc.file == NULL)
-    d->items[d->count - 1].loc = item_loc(node, i);
+  if (!f && d->count > 0 && d->items[d->count - 1].loc.file == NULL) d->items[d->count - 1].loc = item_loc(node, i);
   free(full);
   if (!f) return NULL;
   VEC_PUSH(&c->files, f);
@@ -53,8 +50,8 @@ static lts_t *load_one(fsp_config_t *c, const ynode_t *node, size_t i, const cha
   return l;
 }
 
-lts_t *fsp_config_load(fsp_config_t *c, const ynode_t *node, const char *what, const char *preferred,
-                       bool property, const char **names, fsp_file_t **last_file) {
+lts_t *fsp_config_load(fsp_config_t *c, const ynode_t *node, const char *what, const char *preferred, bool property,
+                       const char **names, fsp_file_t **last_file) {
   const char **paths;
   size_t n;
   if (!ydoc_string_list(node, &c->arena, &paths, &n, what, &c->ctx->diags)) return NULL;
@@ -76,10 +73,8 @@ lts_t *fsp_config_load(fsp_config_t *c, const ynode_t *node, const char *what, c
     strbuf_printf(&sb, "%s%s", i ? ", " : "", paths[i]);
   }
   lts_t *result = NULL;
-  if (ok && parts.len == 1)
-    result = parts.data[0];
-  else if (ok)
-    result = lts_compose((const lts_t *const *)parts.data, (int)parts.len);
+  if (ok && parts.len == 1) result = parts.data[0];
+  else if (ok) result = lts_compose((const lts_t *const *)parts.data, (int)parts.len);
   for (size_t i = 0; i < parts.len; i++)
     if (parts.data[i] != result) lts_free(parts.data[i]);
   VEC_FREE(&parts);

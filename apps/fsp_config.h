@@ -17,9 +17,9 @@
 
 typedef struct {
   cli_ctx_t *ctx;
-  arena_t arena;           /* the config's nodes and names */
-  lts_labels_t labels;     /* shared by every LTS of the run */
-  const char *dir;         /* the config's directory with a trailing '/', or "" */
+  arena_t arena;          /* the config's nodes and names */
+  lts_labels_t labels;    /* shared by every LTS of the run */
+  const char *dir;        /* the config's directory with a trailing '/', or "" */
   VEC(fsp_file_t *) files; /* every parsed file, freed with the config */
 } fsp_config_t;
 
@@ -33,7 +33,7 @@ void fsp_config_free(fsp_config_t *c);
  * `property`, each part is turned into its error LTS first. *names
  * (optional) gets "a.lts, b.lts"; *last_file (optional) the last file
  * parsed. Returns NULL after reporting an error. */
-lts_t *fsp_config_load(fsp_config_t *c, const ynode_t *node, const char *what, const char *preferred,
-                       bool property, const char **names, fsp_file_t **last_file);
+lts_t *fsp_config_load(fsp_config_t *c, const ynode_t *node, const char *what, const char *preferred, bool property,
+                       const char **names, fsp_file_t **last_file);
 
 #endif

@@ -20,7 +20,7 @@ typedef struct {
   const char *side;   /* "implementation", "nominal" or NULL */
   const char *action; /* label, "M" for a masking move, or NULL */
   bool fault, tau, error;
-  const char *note; /* free text for the text format */
+  const char *note;   /* free text for the text format */
 } move_t;
 
 static move_t describe(const masking_report_t *r, int x, int y) {
@@ -113,18 +113,16 @@ static void render_text(const masking_report_t *r, bool with_trace, strbuf_t *sb
                 r->spec->nedges, r->weak ? " after τ-saturation" : "");
   strbuf_printf(sb, "implementation:  %s (%zu states, %zu transitions%s)\n", r->imp_name, r->imp->nstates,
                 r->imp->nedges, r->weak ? " after τ-saturation" : "");
-  strbuf_printf(sb, "game:            %s masking game, %zu nodes, %zu edges%s%s\n",
-                r->weak ? "weak" : "strong", g->nnodes, g->nedges,
-                r->opts->nominal_match ? "" : ", no nominal match",
+  strbuf_printf(sb, "game:            %s masking game, %zu nodes, %zu edges%s%s\n", r->weak ? "weak" : "strong",
+                g->nnodes, g->nedges, r->opts->nominal_match ? "" : ", no nominal match",
                 r->opts->deadlock_error ? ", deadlock is an error" : "");
   if (w == 0)
     strbuf_puts(sb, "verdict:         masks every fault\n");
   else if (w == 1)
-    strbuf_puts(sb,
-                "verdict:         does not mask: even without faults it does not match the nominal model\n");
+    strbuf_puts(sb, "verdict:         does not mask: even without faults it does not match the nominal model\n");
   else
-    strbuf_printf(sb, "verdict:         does not mask: the refuter forces an error with %zu fault%s\n",
-                  faults_of(w), w == 2 ? "" : "s");
+    strbuf_printf(sb, "verdict:         does not mask: the refuter forces an error with %zu fault%s\n", faults_of(w),
+                  w == 2 ? "" : "s");
   if (w == 0)
     strbuf_puts(sb, "distance:        0\n");
   else
@@ -154,33 +152,21 @@ static void render_json(const masking_report_t *r, strbuf_t *sb) {
   strbuf_puts(sb, ",\n  \"distance\": ");
   strbuf_json_number(sb, masking_distance(g));
   strbuf_puts(sb, ",\n  \"faults\": ");
-  if (w)
-    strbuf_printf(sb, "%u", w);
-  else
-    strbuf_puts(sb, "null");
-  strbuf_printf(sb,
-                ",\n  \"weak\": %s,\n  \"deadlock_error\": %s,\n  \"nominal_match\": %s,\n  \"sizes\": {\n",
+  if (w) strbuf_printf(sb, "%u", w); else strbuf_puts(sb, "null");
+  strbuf_printf(sb, ",\n  \"weak\": %s,\n  \"deadlock_error\": %s,\n  \"nominal_match\": %s,\n  \"sizes\": {\n",
                 r->weak ? "true" : "false", r->opts->deadlock_error ? "true" : "false",
                 r->opts->nominal_match ? "true" : "false");
   json_size(sb, "nominal", r->spec_name, r->spec);
   json_size(sb, "implementation", r->imp_name, r->imp);
-  strbuf_printf(sb, "    \"game\": {\"nodes\": %zu, \"edges\": %zu}\n  },\n  \"trace\": [", g->nnodes,
-                g->nedges);
+  strbuf_printf(sb, "    \"game\": {\"nodes\": %zu, \"edges\": %zu}\n  },\n  \"trace\": [", g->nnodes, g->nedges);
   for (size_t i = 1; i < r->ntrace; i++) {
     move_t m = describe(r, r->trace[i - 1], r->trace[i]);
     const masking_node_t *ny = &g->nodes[r->trace[i]];
     strbuf_printf(sb, "%s\n    {\"player\": \"%s\", \"side\": ", i > 1 ? "," : "", m.player);
-    if (m.side)
-      strbuf_json_string(sb, m.side);
-    else
-      strbuf_puts(sb, "null");
+    if (m.side) strbuf_json_string(sb, m.side); else strbuf_puts(sb, "null");
     strbuf_puts(sb, ", \"action\": ");
-    if (m.action)
-      strbuf_json_string(sb, m.action);
-    else
-      strbuf_puts(sb, "null");
-    strbuf_printf(sb, ", \"fault\": %s, \"internal\": %s", m.fault ? "true" : "false",
-                  m.tau ? "true" : "false");
+    if (m.action) strbuf_json_string(sb, m.action); else strbuf_puts(sb, "null");
+    strbuf_printf(sb, ", \"fault\": %s, \"internal\": %s", m.fault ? "true" : "false", m.tau ? "true" : "false");
     if (m.error) {
       strbuf_puts(sb, ", \"error\": true}");
       continue;
@@ -205,10 +191,7 @@ static void dot_node(const masking_report_t *r, int x, bool full, strbuf_t *sb) 
   strbuf_init(&lab);
   strbuf_printf(&lab, "%s %d,%d", n->player == MASKING_PLAYER_R ? "R" : "V", n->spec, n->imp);
   if (n->player == MASKING_PLAYER_V)
-    strbuf_printf(&lab, " %s%s",
-                  n->side == MASKING_SIDE_SPEC  ? "S:"
-                  : n->side == MASKING_SIDE_IMP ? "I:"
-                                                : "",
+    strbuf_printf(&lab, " %s%s", n->side == MASKING_SIDE_SPEC ? "S:" : n->side == MASKING_SIDE_IMP ? "I:" : "",
                   n->side == MASKING_SIDE_DEADLOCK ? "deadlock" : label_name(r, n->label));
   if (full) {
     strbuf_puts(&lab, "\n");
