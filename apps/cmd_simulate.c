@@ -17,6 +17,7 @@
 #include "ism/ism.h"
 #include "ism/strbuf.h"
 #include "probability/rank.h"
+#include "verifier/assume.h"
 #include "probability/forward.h"
 #include "probability/simulate.h"
 #include "verifier/paths/explore.h"
@@ -150,6 +151,10 @@ static int run_simulate(cli_ctx_t *ctx, const cli_command_t *self, const char *p
                         const cli_value_t *values) {
   ism_model_t *m = ism_load(path, &ctx->diags);
   if (!m) return CLI_EXIT_INVALID;
+  if (!assume_check(m, &ctx->diags)) {
+    ism_free(m);
+    return CLI_EXIT_INVALID;
+  }
   const cli_value_t *v;
   explore_options_t opt;
   rank_options_t ropt;

@@ -12,6 +12,7 @@
 #include "ism/ism.h"
 #include "ism/strbuf.h"
 #include "probability/rank.h"
+#include "verifier/assume.h"
 #include "verifier/paths/explore.h"
 
 static const cli_option_t options[] = {
@@ -50,6 +51,10 @@ static int run_verify(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
                       const cli_value_t *values) {
   ism_model_t *m = ism_load(path, &ctx->diags);
   if (!m) return CLI_EXIT_INVALID;
+  if (!assume_check(m, &ctx->diags)) {
+    ism_free(m);
+    return CLI_EXIT_INVALID;
+  }
   const ism_options_t *mo = &m->options;
   explore_options_t opt;
   rank_options_t ropt;

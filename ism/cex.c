@@ -178,6 +178,11 @@ char *cex_replay(const ism_model_t *m, ism_mode_t mode, const cex_t *c) {
   size_t nv = m->nvars;
   if (c->length < 1 || c->states[0] != m->initial)
     return xstrdup("the path does not start in the initial state");
+  for (size_t k = 0; k < m->nassume; k++) {
+    env_t env = {m, c->truth, NULL, c->truth};
+    if (!tolerant(m->assume[k], &env, true))
+      return xasprintf("the initial values break assumption %zu", k + 1);
+  }
   for (int i = 0; i < c->length; i++) {
     char *msg = check_step(m, mode, c, i);
     if (msg) return msg;

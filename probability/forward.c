@@ -164,6 +164,8 @@ static fwd_outcome_t run_once(run_t *r) {
   size_t nv = m->nvars;
   memcpy(r->truth, c->truth, nv * sizeof *r->truth);
   memcpy(r->normal, c->truth, nv * sizeof *r->normal);
+  for (size_t k = 0; k < m->nassume; k++)
+    if (!truth_of(m, m->assume[k], r->truth, NULL, r->normal)) return FWD_INFEASIBLE;
   for (int k = 0; k < c->length; k++) {
     if (!in_range(m, r->truth)) return FWD_INFEASIBLE;
     for (size_t v = 0; v < nv; v++) {

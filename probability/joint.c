@@ -614,6 +614,8 @@ static double sample_path(joint_t *j, const cex_t *c, rng_t *r) {
   j->c = c;
   memcpy(j->truth, c->truth, nv * sizeof *j->truth);
   memcpy(j->normal, c->truth, nv * sizeof *j->normal);
+  for (size_t k = 0; k < m->nassume; k++) /* an environment outside the model's assumption */
+    if (!holds(m, m->assume[k], j->truth, NULL, j->normal)) return 0;
   double w = 1, score = 0;
   for (int k = 0; k < c->length; k++) {
     bool last = k + 1 == c->length;

@@ -274,14 +274,20 @@ static void write_back(cex_t *c, const cand_t *k, size_t nv) {
   }
 }
 
-/* The joint estimate at c's most likely environment; c keeps its own
- * values when the realisation found does not pass the re-check. */
+/* The joint estimate at c's most likely environment. When the run found
+ * does not pass the re-check (always in modes ideal and naive, whose
+ * counterexamples have no errors), c keeps its own values and the estimate
+ * is made again at its own environment, so the number is always that of
+ * the environment shown. */
 static void rank_joint(rank_ctx_t *r, cex_t *c) {
   size_t nv = r->m->nvars;
   cand_t keep;
   cand_init(&keep, c, nv);
   char *msg = joint_maximise(r->joint, c) ? cex_replay(r->m, r->opt->mode, c) : xstrdup("not realised");
-  if (msg) write_back(c, &keep, nv); /* the solver's values, with the probability of the environment found */
+  if (msg) {
+    write_back(c, &keep, nv);
+    joint_estimate(r->joint, c, 4000, r->opt->seed, &c->probability, &c->probability_error);
+  }
   free(msg);
   cand_free(&keep);
 }
@@ -330,7 +336,7 @@ static rank_ctx_t rank_ctx(const ism_model_t *m, const rank_options_t *opt) {
     joint_options_t jo;
     joint_options_init(&jo);
     jo.seed = opt->seed;
-    if (!opt->optimise) jo.sweeps = 0;
+    if (!opt->optimise || opt->mode != ISM_MODE_ACTUAL) jo.sweeps = 0; /* see rank_joint */
     r.joint = joint_new(m, &jo);
   }
   return r;

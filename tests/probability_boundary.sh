@@ -18,10 +18,10 @@ python3 - "$out" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 cs = d["counterexamples"]
-assert len(cs) == d["total_counterexamples"] == 145, len(cs)
+assert len(cs) == d["total_counterexamples"] == 137, len(cs)
 walkF = [c for c in cs if c["failure"]["action"] == "walkF"]
 walkB = [c for c in cs if c["failure"]["action"] == "walkB"]
-assert len(walkF) + len(walkB) == 145
+assert len(walkF) + len(walkB) == 137
 bad = [" ".join(c["path"]) for c in walkF if c["boundary_only"] is not True]
 assert not bad, "walkF not boundary-only: %s" % bad
 bad = [" ".join(c["path"]) for c in walkB if c["boundary_only"] is not False]

@@ -377,6 +377,8 @@ boundary_t boundary_classify(boundary_ctx_t *b, cex_t *c) {
   x.after = xcalloc(c->nactions * nv + 1, sizeof *x.after);
   x.actual = xcalloc(c->nactions * nv + 1, sizeof *x.actual);
   encode_start(&x);
+  x.now = x.T, x.next = NULL, x.normal = x.T;
+  for (size_t k = 0; k < m->nassume; k++) VEC_PUSH(&x.cs, strict(&x, m->assume[k], true));
   for (int k = 0; k < c->length; k++) encode_step(&x, k);
   for (size_t k = 0; k < x.cs.len; k++) smt_assert(x.s, x.cs.data[k]);
   smt_assert(x.s, smt_op(x.s, EXPR_GT, x.slack, smt_real(x.s, 0), 0));
