@@ -25,7 +25,8 @@
 static const cli_option_t options[] = {
     {"runs", 'r', OPT_INT, "N", NULL, "10000", 1, 1e8, "simulated runs per counterexample"},
     {"seed", 's', OPT_INT, "S", NULL, "1", 0, 4e9, "seed of the random draws (mixed with each path)"},
-    {"top", 'n', OPT_INT, "N", NULL, "all", 1, 1e9, "simulate only the N most likely counterexamples"},
+    {"top", 'n', OPT_INT, "N", NULL, "all", 1, 1e9,
+     "simulate only the N most likely counterexamples (and the first N boundary-only ones)"},
     {"bound", 'k', OPT_INT, "K", NULL, "10 (or the model's verify: bound)", 1, 1000,
      "longest path explored, in rules"},
     {"mode", 0, OPT_CHOICE, NULL, "actual|ideal|naive", "actual", 0, -1, "as for ismv verify"},
@@ -53,17 +54,24 @@ static void path_text(strbuf_t *sb, const ism_model_t *m, const cex_t *c) {
   for (int k = 0; k < c->length; k++) strbuf_printf(sb, "%s%s", k ? " " : "", m->rules[c->rules[k]].id);
 }
 
-static void render_text(strbuf_t *sb, const ism_model_t *m, const row_t *rows, size_t n, double rho,
+/* The first n rows are ranked (positive probability), the nb after them boundary-only. */
+static void render_text(strbuf_t *sb, const ism_model_t *m, const row_t *rows, size_t n, size_t nb, double rho,
                         size_t agree) {
   strbuf_puts(sb, "rank  predicted    observed   95% interval        agrees  path\n");
-  for (size_t k = 0; k < n; k++) {
+  unsigned long observed = 0;
+  for (size_t k = 0; k < n + nb; k++) {
     const row_t *r = &rows[k];
+    if (k == n) strbuf_puts(sb, "boundary-only (probability 0), not ranked:\n");
     strbuf_printf(sb, "%-5zu %-12.6g %-10.6g [%.4f, %.4f]    %-7s ", r->rank, r->c->probability,
                   r->st.frequency, r->st.ci_lo, r->st.ci_hi, r->agrees ? "yes" : "no");
     path_text(sb, m, r->c);
     strbuf_putc(sb, '\n');
+    if (k >= n) observed += r->st.outcomes[FWD_SAME_FAILURE];
   }
-  strbuf_printf(sb, "\n%zu of %zu predictions lie in the observed 95%% interval\n", agree, n);
+  if (nb)
+    strbuf_printf(sb, "\n%zu boundary-only counterexample%s simulated: the failure observed in %lu of %lu runs\n", nb,
+                  nb == 1 ? "" : "s", observed, (unsigned long)nb * rows[n].st.runs);
+  strbuf_printf(sb, "\n%zu of %zu ranked predictions lie in the observed 95%% interval\n", agree, n);
   if (isnan(rho))
     strbuf_puts(sb, "rank correlation (Spearman): undefined (fewer than two values, or a constant side)\n");
   else
@@ -73,7 +81,7 @@ static void render_text(strbuf_t *sb, const ism_model_t *m, const row_t *rows, s
 static void render_csv(strbuf_t *sb, const ism_model_t *m, const row_t *rows, size_t n) {
   strbuf_puts(sb, "rank,path,predicted,predicted_error,observed,ci_lo,ci_hi,runs");
   for (int o = 0; o < FWD_OUTCOMES; o++) strbuf_printf(sb, ",%s", fwd_outcome_name((fwd_outcome_t)o));
-  strbuf_puts(sb, ",agrees\n");
+  strbuf_puts(sb, ",agrees,boundary_only\n");
   for (size_t k = 0; k < n; k++) {
     const row_t *r = &rows[k];
     strbuf_printf(sb, "%zu,", r->rank);
@@ -81,7 +89,7 @@ static void render_csv(strbuf_t *sb, const ism_model_t *m, const row_t *rows, si
     strbuf_printf(sb, ",%.17g,%.17g,%.17g,%.17g,%.17g,%lu", r->c->probability, r->c->probability_error,
                   r->st.frequency, r->st.ci_lo, r->st.ci_hi, r->st.runs);
     for (int o = 0; o < FWD_OUTCOMES; o++) strbuf_printf(sb, ",%lu", r->st.outcomes[o]);
-    strbuf_printf(sb, ",%s\n", r->agrees ? "yes" : "no");
+    strbuf_printf(sb, ",%s,%s\n", r->agrees ? "yes" : "no", r->c->boundary_only ? "yes" : "no");
   }
 }
 
@@ -134,12 +142,13 @@ static bool write_file(cli_ctx_t *ctx, const char *path, const char *text) {
   return ok;
 }
 
-static void simulate_rows(const ism_model_t *m, const explore_result_t *res, size_t n, unsigned long runs,
+/* Simulates rows[k] for the counterexamples at index[k], k < n. */
+static void simulate_rows(const ism_model_t *m, const explore_result_t *res, const size_t *index, size_t n, unsigned long runs,
                           unsigned long seed, row_t *rows) {
   for (size_t k = 0; k < n; k++) {
     row_t *r = &rows[k];
-    r->c = &res->cexs[k];
-    r->rank = k + 1;
+    r->c = &res->cexs[index[k]];
+    r->rank = index[k] + 1;
     /* A stream of its own, distinct from the joint estimator's (seed + 1 there would be the same). */
     fwd_counterexample(m, r->c, runs, rank_path_seed(r->c, seed ^ 0x5bd1e995UL), &r->st);
     double p = r->c->probability, e = r->c->probability_error;
@@ -174,20 +183,28 @@ static int run_simulate(cli_ctx_t *ctx, const cli_command_t *self, const char *p
     return CLI_EXIT_INTERNAL;
   }
   verify_rank(m, &ropt, res.cexs, res.ncexs);
-  size_t n = top > 0 && (size_t)top < res.ncexs ? (size_t)top : res.ncexs;
-  row_t *rows = xcalloc(n + 1, sizeof *rows);
-  simulate_rows(m, &res, n, runs, seed, rows);
+  /* the N most likely of positive probability (ranked, first in the list), then up to N boundary-only ones */
+  size_t npos = 0;
+  while (npos < res.ncexs && !res.cexs[npos].boundary_only) npos++;
+  size_t want = top > 0 ? (size_t)top : res.ncexs;
+  size_t n = npos < want ? npos : want, nb = res.ncexs - npos < want ? res.ncexs - npos : want;
+  size_t *index = xcalloc(n + nb + 1, sizeof *index);
+  for (size_t k = 0; k < n; k++) index[k] = k;
+  for (size_t k = 0; k < nb; k++) index[n + k] = npos + k;
+  row_t *rows = xcalloc(n + nb + 1, sizeof *rows);
+  simulate_rows(m, &res, index, n + nb, runs, seed, rows);
   double *pred = xcalloc(n + 1, sizeof *pred), *obs = xcalloc(n + 1, sizeof *obs);
-  size_t agree = 0;
+  size_t agree = 0, bad_boundary = 0;
   for (size_t k = 0; k < n; k++)
     pred[k] = rows[k].c->probability, obs[k] = rows[k].st.frequency, agree += rows[k].agrees;
+  for (size_t k = n; k < n + nb; k++) bad_boundary += !rows[k].agrees;
   double rho = sim_rank_correlation(pred, obs, n);
   const char *estimator = ropt.estimator == RANK_JOINT ? "joint" : "per-rule";
 
   strbuf_t sb;
   strbuf_init(&sb);
   if (strcmp(format, "csv") == 0) {
-    render_csv(&sb, m, rows, n);
+    render_csv(&sb, m, rows, n + nb);
   } else {
     strbuf_printf(&sb,
                   "%s: %zu counterexample%s (mode %s, bound %d); %lu runs each, seed %lu; predicted: %s\n",
@@ -195,21 +212,25 @@ static int run_simulate(cli_ctx_t *ctx, const cli_command_t *self, const char *p
                   seed, estimator);
     if (m->selection == ISM_SELECT_ANY)
       strbuf_puts(&sb, "assumption: when several rules are enabled, one is picked uniformly at random\n");
-    if (n < res.ncexs) strbuf_printf(&sb, "the %zu most likely simulated\n", n);
+    if (n < npos) strbuf_printf(&sb, "the %zu most likely simulated\n", n);
     strbuf_putc(&sb, '\n');
-    render_text(&sb, m, rows, n, rho, agree);
+    render_text(&sb, m, rows, n, nb, rho, agree);
   }
   int rc = cli_write_output(ctx, strbuf_str(&sb));
   if (svg && !rc) {
     strbuf_clear(&sb);
-    render_svg(&sb, m, rows, n, estimator);
+    render_svg(&sb, m, rows, n + nb, estimator);
     if (!write_file(ctx, svg, strbuf_str(&sb))) rc = CLI_EXIT_USAGE;
   }
   strbuf_free(&sb);
-  free(pred), free(obs), free(rows);
+  free(pred), free(obs), free(rows), free(index);
   if (res.verdict == EXPLORE_INCONCLUSIVE) fprintf(ctx->err, "ismv: inconclusive: %s\n", res.reason);
   if (!rc && agree < n) {
     fprintf(ctx->err, "ismv: %zu of %zu predictions lie outside the observed 95%% interval\n", n - agree, n);
+    rc = CLI_EXIT_VIOLATION;
+  }
+  if (!rc && bad_boundary) {
+    fprintf(ctx->err, "ismv: %zu boundary-only counterexamples were observed to fail\n", bad_boundary);
     rc = CLI_EXIT_VIOLATION;
   }
   explore_result_free(&res);

@@ -2,11 +2,14 @@
 # The default (joint) probabilities against `ismv simulate`, whose executor
 # (probability/forward.c) shares nothing with the estimator but the model
 # loader, the expression evaluator and the distributions: on the bundled
-# robot-car apps at bounds 2-4, at least 19 of the top 20 predictions lie in
-# the 95% interval of 10000 simulated runs and Spearman's correlation is at
-# least 0.95 (where it is defined: the wall-follower's counterexamples are
-# all boundary-only, predicted and observed 0; the cautious explorer has
-# none in mode actual). Bounds 5 and 6 take tens of seconds;
+# robot-car apps at bounds 2-4, at least 19 of the 20 most likely
+# counterexamples (of positive probability) lie in the 95% interval of 10000
+# simulated runs, Spearman's correlation is at least 0.95 where it is defined
+# (or within 0.05 of the correlation of two independent simulations, when
+# the predictions are closer together than the simulation can resolve: see
+# docs/probability.md), and no boundary-only counterexample (the first 20
+# simulated) is ever observed. The wall-follower's counterexamples are all boundary-only; the
+# cautious explorer has none in mode actual. Bounds 5 and 6 take tens of seconds;
 # docs/probability.md has their numbers. Run by tests/run.sh (one test).
 set -u
 cd "$(dirname "$0")/.."
@@ -19,9 +22,13 @@ for app in explorer wall-follower cautious; do
     "$ISMV" simulate "examples/robotcar/$app.yaml" --bound "$bound" --top 20 --runs 10000 --format csv >"$tmp/out.csv" 2>"$tmp/err"
     rc=$?
     if [ $rc != 0 ] && [ $rc != 10 ]; then echo "$app bound $bound: exit $rc" >&2; cat "$tmp/err" >&2; status=1; continue; fi
-    python3 - "$tmp/out.csv" "$app" "$bound" <<'PY' || status=1
+    "$ISMV" simulate "examples/robotcar/$app.yaml" --bound "$bound" --top 20 --runs 10000 --seed 2 --format csv >"$tmp/out2.csv" 2>/dev/null
+    python3 - "$tmp/out.csv" "$app" "$bound" "$tmp/out2.csv" <<'PY' || status=1
 import csv, sys
-rows = list(csv.DictReader(open(sys.argv[1])))
+allrows = list(csv.DictReader(open(sys.argv[1])))
+rows = [r for r in allrows if r["boundary_only"] == "no"]
+boundary = [r for r in allrows if r["boundary_only"] == "yes"]
+seen = sum(int(r["same_failure"]) for r in boundary)
 name = "%s bound %s" % (sys.argv[2], sys.argv[3])
 def ranks(x):
     order = sorted(range(len(x)), key=lambda i: x[i])
@@ -47,8 +54,13 @@ def spearman(x, y):
 agree = sum(r["agrees"] == "yes" for r in rows)
 need = min(19, len(rows)) if len(rows) >= 20 else len(rows)
 rho = spearman([float(r["predicted"]) for r in rows], [float(r["observed"]) for r in rows])
-print("%s: %d counterexamples simulated, %d agree, Spearman %s" % (name, len(rows), agree, "undefined" if rho is None else "%.4f" % rho))
-ok = agree >= need and (rho is None or rho >= 0.95)
+rows2 = [r for r in csv.DictReader(open(sys.argv[4])) if r["boundary_only"] == "no"]
+assert [r["path"] for r in rows2] == [r["path"] for r in rows]
+ceiling = spearman([float(r["observed"]) for r in rows2], [float(r["observed"]) for r in rows])
+show = lambda r: "undefined" if r is None else "%.4f" % r
+print("%s: %d ranked counterexamples simulated, %d agree, Spearman %s (two simulations: %s); %d boundary-only, observed %d times" %
+      (name, len(rows), agree, show(rho), show(ceiling), len(boundary), seen))
+ok = agree >= need and seen == 0 and (rho is None or rho >= 0.95 or (ceiling is not None and rho >= ceiling - 0.05))
 sys.exit(0 if ok else 1)
 PY
   done
