@@ -43,7 +43,8 @@ joint_t *joint_new(const ism_model_t *m, const joint_options_t *o);
 void joint_delete(joint_t *j);
 
 /* The estimate at c's own environment: *p in [0, 1] and the 95% half-width
- * *error (0 when every sample has the same weight). */
+ * *error (0 when every sample has the same weight), from at most `samples`
+ * samples (from 1000 on it stops at the precision final_samples does). */
 void joint_estimate(joint_t *j, const cex_t *c, unsigned long samples, unsigned long seed, double *p,
                     double *error);
 

@@ -281,6 +281,11 @@ static void write_back(cex_t *c, const cand_t *k, size_t nv) {
  * the environment shown. */
 static void rank_joint(rank_ctx_t *r, cex_t *c) {
   size_t nv = r->m->nvars;
+  if (r->opt->mode != ISM_MODE_ACTUAL) { /* nothing to search, and a run with errors cannot be shown */
+    c->has_probability = true;
+    joint_estimate(r->joint, c, 4000, r->opt->seed, &c->probability, &c->probability_error);
+    return;
+  }
   cand_t keep;
   cand_init(&keep, c, nv);
   char *msg = joint_maximise(r->joint, c) ? cex_replay(r->m, r->opt->mode, c) : xstrdup("not realised");
