@@ -263,6 +263,55 @@ static void search(rank_ctx_t *r, cand_t *best, cand_t *trial) {
   VEC_FREE(&ps);
 }
 
+/* best with one free value set to x, scored; kept when strictly better
+ * (and valid). Returns the score (unchecked when not better; -1 invalid). */
+static double try_value(rank_ctx_t *r, cand_t *best, cand_t *trial, const param_t *p, double x,
+                        int *evaluations) {
+  size_t nv = r->m->nvars;
+  ++*evaluations;
+  cand_assign(trial, best, nv);
+  *param_at(trial, p) = x;
+  double to_beat = best->p * (1 + 1e-12) + 1e-300;
+  double s = score_above(r, trial, to_beat);
+  if (s > to_beat) {
+    trial->p = s;
+    cand_assign(best, trial, nv);
+  }
+  return s;
+}
+
+/* After the pattern search: a line search along each bounded free value (a
+ * grid of 9 points over its range, then golden sections around the best).
+ * Only strict, re-checked improvements are kept, so it never ends below the
+ * pattern search; it is still not a proof of optimality. At most
+ * max_evaluations evaluations, as the pattern search. */
+static void refine(rank_ctx_t *r, cand_t *best, cand_t *trial) {
+  param_vec_t ps = {0};
+  collect_params(r->m, r->opt->mode, best, &ps);
+  const double phi = (sqrt(5) - 1) / 2;
+  int evaluations = 0;
+  for (size_t i = 0; i < ps.len && evaluations + 23 <= r->opt->max_evaluations; i++) {
+    const param_t *p = &ps.data[i];
+    if (!isfinite(p->lo) || !isfinite(p->hi) || !(p->lo < p->hi)) continue;
+    double h = (p->hi - p->lo) / 8, xb = *param_at(best, p), fb = best->p;
+    for (int g = 0; g <= 8; g++) {
+      double x = p->lo + g * h, f = try_value(r, best, trial, p, x, &evaluations);
+      if (f > fb) fb = f, xb = x;
+    }
+    double a = fmax(p->lo, xb - h), b = fmin(p->hi, xb + h);
+    double x1 = b - phi * (b - a), x2 = a + phi * (b - a);
+    double f1 = try_value(r, best, trial, p, x1, &evaluations),
+           f2 = try_value(r, best, trial, p, x2, &evaluations);
+    for (int s = 0; s < 12; s++) {
+      if (f1 >= f2)
+        b = x2, x2 = x1, f2 = f1, x1 = b - phi * (b - a), f1 = try_value(r, best, trial, p, x1, &evaluations);
+      else
+        a = x1, x1 = x2, f1 = f2, x2 = a + phi * (b - a), f2 = try_value(r, best, trial, p, x2, &evaluations);
+    }
+  }
+  VEC_FREE(&ps);
+}
+
 /* Copies the values of k back into c (same shape). */
 static void write_back(cex_t *c, const cand_t *k, size_t nv) {
   memcpy(c->truth, k->c.truth, (size_t)(c->length + 1) * nv * sizeof *c->truth);
@@ -323,6 +372,7 @@ static void rank_in(rank_ctx_t *r, cex_t *c) {
       cand_assign(&best, &trial, nv);
     }
     search(r, &best, &trial);
+    refine(r, &best, &trial);
     if (best.p >= 0 && (best.p > p || rebuilt >= p)) {
       write_back(c, &best, nv);
       ok = per_rule(r->sim, m, c, opt->method, &p, &err);
