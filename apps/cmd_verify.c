@@ -12,39 +12,58 @@
 #include "ism/ism.h"
 #include "ism/strbuf.h"
 #include "probability/rank.h"
+#include "verifier/assume.h"
 #include "verifier/paths/explore.h"
 
 static const cli_option_t options[] = {
-    {"bound", 'k', OPT_INT, "K", NULL, "10 (or the model's verify: bound)", 1, 1000, "longest path explored, in rules"},
+    {"bound", 'k', OPT_INT, "K", NULL, "10 (or the model's verify: bound)", 1, 1000,
+     "longest path explored, in rules"},
     {"mode", 0, OPT_CHOICE, NULL, "actual|ideal|naive", "actual", 0, -1,
      "naive: no environmental constraints, no error; ideal: constraints, no error; actual: both"},
     {"strategy", 0, OPT_CHOICE, NULL, "incremental|per-path", "incremental", 0, -1,
      "incremental: one solver, infeasible prefixes pruned; per-path: the paper's fresh solve of every path"},
-    {"budget", 0, OPT_REAL, "SECONDS", NULL, "none", 0, 1e9, "wall-clock budget; when it runs out the search stops (inconclusive unless a counterexample was found)"},
+    {"budget", 0, OPT_REAL, "SECONDS", NULL, "none", 0, 1e9,
+     "wall-clock budget; when it runs out the search stops (inconclusive unless a counterexample was found)"},
     {"jobs", 'j', OPT_INT, "N", NULL, "one per processor", 1, 64,
      "threads for the incremental search (the result does not depend on it)"},
     {"split-depth", 0, OPT_INT, "D", NULL, "2 from bound 7 on, else 0", 0, 1000,
      "search each subtree below depth D with a solver of its own, on --jobs threads (0: one solver)"},
     {"top", 'n', OPT_INT, "N", NULL, "all", 1, 1e9, "report only the N most likely counterexamples"},
+    {"all", 0, OPT_FLAG, NULL, NULL, NULL, 0, -1,
+     "text: every counterexample in full (default: the failure classes and the most likely of each)"},
     {"min-prob", 0, OPT_REAL, "P", NULL, "0 (or the model's verify: min-prob)", 0, 1,
      "drop counterexamples whose probability is below P"},
-    {"probability", 0, OPT_CHOICE, NULL, "per-rule|joint|none", "per-rule", 0, -1,
-     "per-rule: the paper's product of rule probabilities; joint: Monte Carlo of path and failure together; none: no ranking (discovery order)"},
+    {"valuation", 0, OPT_CHOICE, NULL, "optimum|solver", "optimum", 0, -1,
+     "optimum: estimate at the environment that maximises the probability; solver: at the solver's own "
+     "witness "
+     "(the paper)"},
+    {"probability", 0, OPT_CHOICE, NULL, "joint|per-rule|none", "joint", 0, -1,
+     "joint: P(this path and its failure | environment) at the most likely environment "
+     "(docs/probability.md); "
+     "per-rule: the paper's product of rule probabilities; none: no ranking (discovery order)"},
     {"format", 'f', OPT_CHOICE, NULL, "text|json|sarif|junit", "text", 0, -1, "output format"},
     {"output", 'o', OPT_STRING, "FILE", NULL, "stdout", 0, -1, "write the report to FILE"},
-    {"stats", 0, OPT_FLAG, NULL, NULL, NULL, 0, -1, "add timings to the report and print statistics on stderr"},
+    {"stats", 0, OPT_FLAG, NULL, NULL, NULL, 0, -1,
+     "add timings to the report and print statistics on stderr"},
 };
 
-static int run_verify(cli_ctx_t *ctx, const cli_command_t *self, const char *path, const cli_value_t *values) {
+static int run_verify(cli_ctx_t *ctx, const cli_command_t *self, const char *path,
+                      const cli_value_t *values) {
   ism_model_t *m = ism_load(path, &ctx->diags);
   if (!m) return CLI_EXIT_INVALID;
+  if (!assume_check(m, &ctx->diags)) {
+    ism_free(m);
+    return CLI_EXIT_INVALID;
+  }
   const ism_options_t *mo = &m->options;
   explore_options_t opt;
   rank_options_t ropt;
   long long top;
   verify_options_resolve(self, values, m, &opt, &ropt, &top);
   const cli_value_t *v;
-  const char *strategy = (v = cli_opt(self, values, "strategy"))->set ? v->s : mo->has_strategy ? mo->strategy : "incremental";
+  const char *strategy = (v = cli_opt(self, values, "strategy"))->set ? v->s
+                         : mo->has_strategy                           ? mo->strategy
+                                                                      : "incremental";
   opt.strategy = strcmp(strategy, "per-path") == 0 ? EXPLORE_PER_PATH : EXPLORE_INCREMENTAL;
   if ((v = cli_opt(self, values, "jobs"))->set) opt.jobs = (int)v->i;
   if ((v = cli_opt(self, values, "split-depth"))->set) opt.split_depth = (int)v->i;
@@ -63,11 +82,12 @@ static int run_verify(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
   explore_run(m, &opt, &res);
   char *bad = NULL;
   if (!res.replay_failed && ranked) {
-    rank_all(m, &ropt, res.cexs, res.ncexs);
+    verify_rank(m, &ropt, res.cexs, res.ncexs);
     for (size_t k = 0; k < res.ncexs && !bad; k++) {
       const cex_t *c = &res.cexs[k];
       char *msg = cex_replay(m, opt.mode, c);
-      if (msg) bad = xasprintf("ranked counterexample %zu failed its re-check: %s", k + 1, msg);
+      if (msg)
+        bad = xasprintf("ranked counterexample %zu failed its re-check: %s", k + 1, msg);
       else if (!(c->probability >= 0 && c->probability <= 1))
         bad = xasprintf("counterexample %zu has probability %g outside [0, 1]", k + 1, c->probability);
       free(msg);
@@ -82,8 +102,10 @@ static int run_verify(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
   }
   size_t total = res.ncexs, kept = 0;
   while (kept < total && (!ranked || res.cexs[kept].probability >= min_prob)) kept++;
-  verify_report_t rep = {m, &opt, &res, kept, stats, total - kept, min_prob, ropt.estimator == RANK_JOINT};
+  verify_report_t rep = {m,    &opt, &res, kept, stats, total - kept, min_prob, ropt.estimator == RANK_JOINT,
+                         false};
   if (top > 0 && (size_t)top < kept) rep.shown = (size_t)top;
+  rep.classes_view = top <= 0 && !cli_opt(self, values, "all")->set;
   if (total && !kept) res.verdict = EXPLORE_VERIFIED; /* every counterexample was below --min-prob */
   char *text = verify_render(&rep, format);
   int rc = cli_write_output(ctx, text);
@@ -93,13 +115,15 @@ static int run_verify(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
             res.solver_checks, res.seconds);
   if (res.verdict == EXPLORE_INCONCLUSIVE) fprintf(ctx->err, "ismv: inconclusive: %s\n", res.reason);
   if (total && !kept)
-    fprintf(ctx->err, "ismv: note: all %zu counterexamples have probability below %g and were dropped (--min-prob)\n",
+    fprintf(ctx->err,
+            "ismv: note: all %zu counterexamples have probability below %g and were dropped (--min-prob)\n",
             total, min_prob);
   else if (total > kept)
-    fprintf(ctx->err, "ismv: note: %zu counterexamples with probability below %g dropped (--min-prob)\n", total - kept,
-            min_prob);
-  int verdict_rc = res.verdict == EXPLORE_VIOLATED ? CLI_EXIT_VIOLATION
-                   : res.verdict == EXPLORE_INCONCLUSIVE ? CLI_EXIT_INCONCLUSIVE : CLI_EXIT_OK;
+    fprintf(ctx->err, "ismv: note: %zu counterexamples with probability below %g dropped (--min-prob)\n",
+            total - kept, min_prob);
+  int verdict_rc = res.verdict == EXPLORE_VIOLATED       ? CLI_EXIT_VIOLATION
+                   : res.verdict == EXPLORE_INCONCLUSIVE ? CLI_EXIT_INCONCLUSIVE
+                                                         : CLI_EXIT_OK;
   if (m->expect) {
     static const char *const names[] = {"verified", "violated", "inconclusive"};
     expect_actual_t actual[] = {
@@ -126,10 +150,18 @@ const cli_command_t cmd_verify = {
         "its actions) and the sensing and actuation error ranges. Each counterexample is reported\n"
         "once, at its first failure, with the true and sensed value of every variable at every step,\n"
         "after a re-check of the path on those values.\n\n"
-        "Counterexamples are ranked by probability, most likely first (docs/probability.md): each is\n"
-        "moved to the valuation of its path that makes it most likely, then estimated per rule (the\n"
-        "paper) or jointly. --min-prob and --top filter after ranking; when --min-prob drops them all\n"
-        "the verdict is verified (exit 0) with a note on stderr.\n\n"
+        "Counterexamples are ranked by probability, most likely first (docs/probability.md). In mode\n"
+        "actual each is first decided boundary-only or not with the solver: a boundary-only one needs an\n"
+        "error exactly at the edge of its range (or an equality), has probability 0 and is listed apart.\n"
+        "The default estimator (joint) is the probability that the app, with fresh sensing and actuation\n"
+        "errors, takes exactly this path and fails this way, at the environment (initial true values and\n"
+        "the values actions leave free) that maximises it; each stage's errors are drawn conditioned on\n"
+        "its constraint in closed form when every comparison is affine in one new error (any and/or/not\n"
+        "of them: exact per stage); other comparisons are sampled unconditioned (error bar 95%).\n"
+        "per-rule is the paper's estimator. Counterexamples are grouped into failure classes (last rule,\n"
+        "failure); the text shows the classes and the most likely counterexample of each (--all: all).\n"
+        "--min-prob and --top filter after ranking; when --min-prob drops them all the verdict is\n"
+        "verified (exit 0) with a note on stderr.\n\n"
         "Options may also be set in the model under `verify:`; the command line overrides them.\n"
         "With an `expect:` block in the model (keys verdict, counterexamples, paths, pruned) the exit\n"
         "code says whether the expectations hold. Model format: docs/ism-format.md; semantics and\n"

@@ -8,9 +8,12 @@
 static const char *const verdict_names[] = {"verified", "violated", "inconclusive"};
 
 void verify_value_text(strbuf_t *sb, const ism_var_t *v, double x) {
-  if (v->type.kind == TYPE_BOOL) strbuf_puts(sb, x != 0 ? "true" : "false");
-  else if (v->type.kind == TYPE_INT) strbuf_printf(sb, "%.0f", x);
-  else strbuf_printf(sb, "%.6g", x == 0 ? 0 : x);
+  if (v->type.kind == TYPE_BOOL)
+    strbuf_puts(sb, x != 0 ? "true" : "false");
+  else if (v->type.kind == TYPE_INT)
+    strbuf_printf(sb, "%.0f", x);
+  else
+    strbuf_printf(sb, "%.6g", x == 0 ? 0 : x);
 }
 
 void verify_path_text(strbuf_t *sb, const ism_model_t *m, const cex_t *c) {
@@ -49,7 +52,8 @@ static void text_cex(strbuf_t *sb, const verify_report_t *rep, size_t index, con
     strbuf_puts(sb, rep->joint ? " (joint)\n" : " (per rule)\n");
   }
   char *fail = failure_text(m, c);
-  strbuf_printf(sb, "  fails at step %d (rule %s): %s\n", c->length, m->rules[c->rules[c->length - 1]].id, fail);
+  strbuf_printf(sb, "  fails at step %d (rule %s): %s\n", c->length, m->rules[c->rules[c->length - 1]].id,
+                fail);
   free(fail);
   /* A table: a row per sensing (and one after the last rule), a column per variable. */
   size_t ncols = 3 + nv, nrows = (size_t)c->length + 2;
@@ -92,12 +96,78 @@ static void text_cex(strbuf_t *sb, const verify_report_t *rep, size_t index, con
     for (size_t v = 0; v < nv; v++) {
       const cex_action_t *ca = &c->actions[a];
       if (!ca->has_actual[v]) continue;
-      strbuf_printf(sb, "  step %d %s: %s assumed ", ca->step + 1, m->actions[ca->action].name, m->vars[v].name);
+      strbuf_printf(sb, "  step %d %s: %s assumed ", ca->step + 1, m->actions[ca->action].name,
+                    m->vars[v].name);
       verify_value_text(sb, &m->vars[v], ca->before[v]);
       strbuf_puts(sb, ", actual ");
       verify_value_text(sb, &m->vars[v], ca->actual[v]);
       strbuf_putc(sb, '\n');
     }
+}
+
+static size_t count_boundary_only(const explore_result_t *res) {
+  size_t n = 0;
+  for (size_t k = 0; k < res->ncexs; k++) n += res->cexs[k].boundary_only;
+  return n;
+}
+
+static void boundary_line(strbuf_t *sb, const verify_report_t *rep, size_t k, size_t more) {
+  const cex_t *c = &rep->res->cexs[k];
+  char *fail = failure_text(rep->m, c);
+  strbuf_printf(sb, "  %zu: ", k + 1);
+  verify_path_text(sb, rep->m, c);
+  strbuf_printf(sb, " (%s)", fail);
+  if (more) strbuf_printf(sb, ", and %zu more of its class", more);
+  strbuf_putc(sb, '\n');
+  free(fail);
+}
+
+/* Boundary-only counterexamples are listed, never ranked: every one shown,
+ * or in the classes view the first of each class. */
+static void text_boundary_section(strbuf_t *sb, const verify_report_t *rep, const cex_class_t *cl,
+                                  size_t ncl) {
+  const explore_result_t *res = rep->res;
+  size_t n = 0;
+  for (size_t k = 0; k < (rep->classes_view ? res->ncexs : rep->shown); k++) n += res->cexs[k].boundary_only;
+  if (!n) return;
+  strbuf_puts(sb,
+              "\nboundary-only counterexamples (probability 0: they need an error exactly at the edge of its "
+              "range, or an equality), not ranked:\n");
+  if (!rep->classes_view) {
+    for (size_t k = 0; k < rep->shown; k++)
+      if (res->cexs[k].boundary_only) boundary_line(sb, rep, k, 0);
+    return;
+  }
+  for (size_t i = 0; i < ncl; i++) {
+    if (!cl[i].boundary_only) continue;
+    size_t first = cl[i].top;
+    while (!res->cexs[first].boundary_only ||
+           res->cexs[first].rules[res->cexs[first].length - 1] != cl[i].rule ||
+           res->cexs[first].fail_action != cl[i].action)
+      first++;
+    boundary_line(sb, rep, first, cl[i].boundary_only - 1);
+  }
+}
+
+static void text_classes(strbuf_t *sb, const verify_report_t *rep, const cex_class_t *cl, size_t ncl) {
+  const explore_result_t *res = rep->res;
+  strbuf_puts(sb, "\nfailure classes (last rule, failure), most likely first:\n");
+  for (size_t i = 0; i < ncl; i++) {
+    const cex_t *top = &res->cexs[cl[i].top];
+    char *fail = failure_text(rep->m, top);
+    strbuf_printf(sb, "  class %zu: %s, %s: %zu counterexample%s", i + 1, rep->m->rules[cl[i].rule].id, fail,
+                  cl[i].count, cl[i].count == 1 ? "" : "s");
+    free(fail);
+    if (cl[i].boundary_only == cl[i].count)
+      strbuf_puts(sb, cl[i].count == 1 ? ", boundary-only" : ", all boundary-only");
+    else if (cl[i].boundary_only)
+      strbuf_printf(sb, " (%zu boundary-only)", cl[i].boundary_only);
+    if (cl[i].boundary_only < cl[i].count) {
+      strbuf_printf(sb, "; most likely %zu", cl[i].top + 1);
+      if (top->has_probability) strbuf_printf(sb, ", probability %.6g", top->probability);
+    }
+    strbuf_putc(sb, '\n');
+  }
 }
 
 static void render_text(strbuf_t *sb, const verify_report_t *rep) {
@@ -108,13 +178,35 @@ static void render_text(strbuf_t *sb, const verify_report_t *rep) {
     strbuf_printf(sb, "%zu counterexample%s", res->ncexs, res->ncexs == 1 ? "" : "s");
   else
     strbuf_puts(sb, "no counterexample");
+  size_t nb = count_boundary_only(res);
+  if (nb) strbuf_printf(sb, " (%zu of positive probability, %zu boundary-only)", res->ncexs - nb, nb);
+  cex_class_t *cl = NULL;
+  size_t ncl = cex_classes(res->cexs, res->ncexs, &cl);
+  if (ncl) strbuf_printf(sb, " in %zu failure class%s", ncl, ncl == 1 ? "" : "es");
   if (rep->dropped) strbuf_printf(sb, ", %zu below probability %g dropped", rep->dropped, rep->min_prob);
-  if (rep->shown < res->ncexs - rep->dropped) strbuf_printf(sb, ", the %zu most likely shown", rep->shown);
+  if (rep->classes_view && ncl < res->ncexs)
+    strbuf_puts(sb, ", the most likely of each shown (--all: every one)");
+  else if (rep->shown < res->ncexs - rep->dropped)
+    strbuf_printf(sb, ", the %zu most likely shown", rep->shown);
   strbuf_putc(sb, '\n');
-  if (res->reason) strbuf_printf(sb, "%s: %s\n", res->verdict == EXPLORE_INCONCLUSIVE ? "inconclusive" : "search incomplete", res->reason);
-  if (res->ncexs) strbuf_puts(sb, "values: true (~sensed) at each sensing; 'after' = true values after the last rule\n");
-  for (size_t k = 0; k < rep->shown; k++) text_cex(sb, rep, k, &res->cexs[k]);
-  strbuf_printf(sb, "\nstats: %llu paths, %llu pruned, %llu solver checks", res->paths, res->pruned, res->solver_checks);
+  if (res->reason)
+    strbuf_printf(sb, "%s: %s\n", res->verdict == EXPLORE_INCONCLUSIVE ? "inconclusive" : "search incomplete",
+                  res->reason);
+  if (res->ncexs)
+    strbuf_puts(sb, "values: true (~sensed) at each sensing; 'after' = true values after the last rule\n");
+  if (ncl) text_classes(sb, rep, cl, ncl);
+  if (rep->classes_view) {
+    for (size_t i = 0; i < ncl; i++)
+      if (cl[i].top < rep->shown && !res->cexs[cl[i].top].boundary_only)
+        text_cex(sb, rep, cl[i].top, &res->cexs[cl[i].top]);
+  } else {
+    for (size_t k = 0; k < rep->shown; k++)
+      if (!res->cexs[k].boundary_only) text_cex(sb, rep, k, &res->cexs[k]);
+  }
+  text_boundary_section(sb, rep, cl, ncl);
+  free(cl);
+  strbuf_printf(sb, "\nstats: %llu paths, %llu pruned, %llu solver checks", res->paths, res->pruned,
+                res->solver_checks);
   if (rep->timings) strbuf_printf(sb, ", %.3f s", res->seconds);
   strbuf_putc(sb, '\n');
 }
@@ -128,8 +220,10 @@ static void json_values(strbuf_t *sb, const ism_model_t *m, const double *vals, 
     first = false;
     strbuf_json_string(sb, m->vars[v].name);
     strbuf_puts(sb, ": ");
-    if (m->vars[v].type.kind == TYPE_BOOL) strbuf_puts(sb, vals[v] != 0 ? "true" : "false");
-    else strbuf_json_number(sb, vals[v]);
+    if (m->vars[v].type.kind == TYPE_BOOL)
+      strbuf_puts(sb, vals[v] != 0 ? "true" : "false");
+    else
+      strbuf_json_number(sb, vals[v]);
   }
   strbuf_putc(sb, '}');
 }
@@ -150,9 +244,12 @@ static void json_cex(strbuf_t *sb, const verify_report_t *rep, size_t index, con
   strbuf_printf(sb, "],\n     \"failure\": {\"step\": %d, \"rule\": ", c->length);
   strbuf_json_string(sb, m->rules[c->rules[c->length - 1]].id);
   strbuf_puts(sb, ", \"action\": ");
-  if (c->fail_action >= 0) strbuf_json_string(sb, m->actions[c->fail_action].name);
-  else strbuf_puts(sb, "null");
-  char *cond = expr_to_string(c->fail_action >= 0 ? m->actions[c->fail_action].failure : m->failure, &m->scope);
+  if (c->fail_action >= 0)
+    strbuf_json_string(sb, m->actions[c->fail_action].name);
+  else
+    strbuf_puts(sb, "null");
+  char *cond =
+      expr_to_string(c->fail_action >= 0 ? m->actions[c->fail_action].failure : m->failure, &m->scope);
   strbuf_puts(sb, ", \"condition\": ");
   strbuf_json_string(sb, cond);
   free(cond);
@@ -198,30 +295,64 @@ static void json_cex(strbuf_t *sb, const verify_report_t *rep, size_t index, con
   } else {
     strbuf_puts(sb, "null");
   }
-  strbuf_putc(sb, '}');
+  strbuf_printf(sb, ", \"boundary_only\": %s}", c->boundary_only ? "true" : "false");
+}
+
+static void json_classes(strbuf_t *sb, const verify_report_t *rep) {
+  const ism_model_t *m = rep->m;
+  cex_class_t *cl = NULL;
+  size_t ncl = cex_classes(rep->res->cexs, rep->res->ncexs, &cl);
+  strbuf_puts(sb, "  \"classes\": [");
+  for (size_t i = 0; i < ncl; i++) {
+    const cex_t *top = &rep->res->cexs[cl[i].top];
+    strbuf_puts(sb, i ? ",\n    {\"rule\": " : "\n    {\"rule\": ");
+    strbuf_json_string(sb, m->rules[cl[i].rule].id);
+    strbuf_puts(sb, ", \"action\": ");
+    if (cl[i].action >= 0)
+      strbuf_json_string(sb, m->actions[cl[i].action].name);
+    else
+      strbuf_puts(sb, "null");
+    char *cond = expr_to_string(cl[i].action >= 0 ? m->actions[cl[i].action].failure : m->failure, &m->scope);
+    strbuf_puts(sb, ", \"condition\": ");
+    strbuf_json_string(sb, cond);
+    free(cond);
+    strbuf_printf(sb,
+                  ", \"count\": %zu, \"boundary_only\": %zu, \"top\": %zu, \"probability\": ", cl[i].count,
+                  cl[i].boundary_only, cl[i].top + 1);
+    if (top->has_probability)
+      strbuf_json_number(sb, top->probability);
+    else
+      strbuf_puts(sb, "null");
+    strbuf_putc(sb, '}');
+  }
+  strbuf_puts(sb, ncl ? "\n  ],\n" : "],\n");
+  free(cl);
 }
 
 static void render_json(strbuf_t *sb, const verify_report_t *rep) {
   const explore_result_t *res = rep->res;
   strbuf_puts(sb, "{\n  \"model\": ");
   strbuf_json_string(sb, rep->m->name);
-  strbuf_printf(sb, ",\n  \"verdict\": \"%s\",\n  \"mode\": \"%s\",\n  \"bound\": %d,\n", verdict_names[res->verdict],
-                ism_mode_name(rep->opt->mode), rep->opt->bound);
+  strbuf_printf(sb, ",\n  \"verdict\": \"%s\",\n  \"mode\": \"%s\",\n  \"bound\": %d,\n",
+                verdict_names[res->verdict], ism_mode_name(rep->opt->mode), rep->opt->bound);
   if (res->reason) {
     strbuf_puts(sb, "  \"reason\": ");
     strbuf_json_string(sb, res->reason);
     strbuf_puts(sb, ",\n");
   }
   strbuf_printf(sb, "  \"total_counterexamples\": %zu,\n", res->ncexs);
+  strbuf_printf(sb, "  \"boundary_only_counterexamples\": %zu,\n", count_boundary_only(res));
   if (rep->dropped) strbuf_printf(sb, "  \"below_min_prob\": %zu,\n", rep->dropped);
   if (res->ncexs) strbuf_printf(sb, "  \"estimator\": \"%s\",\n", rep->joint ? "joint" : "per-rule");
+  json_classes(sb, rep);
   strbuf_puts(sb, "  \"counterexamples\": [");
   for (size_t k = 0; k < rep->shown; k++) {
     strbuf_puts(sb, k ? ",\n" : "\n");
     json_cex(sb, rep, k, &res->cexs[k]);
   }
-  strbuf_printf(sb, "%s],\n  \"stats\": {\"complete\": %s, \"paths\": %llu, \"pruned\": %llu, \"solver_checks\": %llu",
-                rep->shown ? "\n  " : "", res->reason ? "false" : "true", res->paths, res->pruned, res->solver_checks);
+  strbuf_printf(
+      sb, "%s],\n  \"stats\": {\"complete\": %s, \"paths\": %llu, \"pruned\": %llu, \"solver_checks\": %llu",
+      rep->shown ? "\n  " : "", res->reason ? "false" : "true", res->paths, res->pruned, res->solver_checks);
   if (rep->timings) {
     strbuf_puts(sb, ", \"seconds\": ");
     strbuf_json_number(sb, res->seconds);
@@ -248,10 +379,12 @@ static void sarif_result(strbuf_t *sb, const verify_report_t *rep, const cex_t *
 }
 
 static void render_sarif(strbuf_t *sb, const verify_report_t *rep) {
-  strbuf_puts(sb, "{\n  \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\",\n  \"version\": \"2.1.0\",\n"
-                  "  \"runs\": [{\n    \"tool\": {\"driver\": {\"name\": \"ismv\", \"rules\": [\n"
-                  "      {\"id\": \"ism-failure\", \"shortDescription\": {\"text\": \"the app can reach a failure within the bound\"}}]}},\n"
-                  "    \"results\": [");
+  strbuf_puts(
+      sb, "{\n  \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\",\n  \"version\": \"2.1.0\",\n"
+          "  \"runs\": [{\n    \"tool\": {\"driver\": {\"name\": \"ismv\", \"rules\": [\n"
+          "      {\"id\": \"ism-failure\", \"shortDescription\": {\"text\": \"the app can reach a failure "
+          "within the bound\"}}]}},\n"
+          "    \"results\": [");
   for (size_t k = 0; k < rep->shown; k++) sarif_result(sb, rep, &rep->res->cexs[k], k == 0);
   strbuf_puts(sb, rep->shown ? "\n    ]\n  }]\n}\n" : "]\n  }]\n}\n");
 }
@@ -273,8 +406,9 @@ static void render_junit(strbuf_t *sb, const verify_report_t *rep) {
   bool failed = res->verdict == EXPLORE_VIOLATED, error = res->verdict == EXPLORE_INCONCLUSIVE;
   strbuf_puts(sb, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"");
   xml_escape(sb, rep->m->name);
-  strbuf_printf(sb, "\" tests=\"1\" failures=\"%d\" errors=\"%d\">\n    <testcase classname=\"ismv.verify\" name=\"", failed,
-                error);
+  strbuf_printf(
+      sb, "\" tests=\"1\" failures=\"%d\" errors=\"%d\">\n    <testcase classname=\"ismv.verify\" name=\"",
+      failed, error);
   xml_escape(sb, rep->m->name);
   strbuf_printf(sb, " (mode %s, bound %d)\"", ism_mode_name(rep->opt->mode), rep->opt->bound);
   if (!failed && !error) {
@@ -288,7 +422,8 @@ static void render_junit(strbuf_t *sb, const verify_report_t *rep) {
     strbuf_puts(sb, "\"/>\n");
   }
   if (failed) {
-    strbuf_printf(sb, "      <failure message=\"%zu counterexample%s\">", res->ncexs, res->ncexs == 1 ? "" : "s");
+    strbuf_printf(sb, "      <failure message=\"%zu counterexample%s\">", res->ncexs,
+                  res->ncexs == 1 ? "" : "s");
     strbuf_t body;
     strbuf_init(&body);
     for (size_t k = 0; k < rep->shown; k++) {
@@ -309,9 +444,13 @@ static void render_junit(strbuf_t *sb, const verify_report_t *rep) {
 char *verify_render(const verify_report_t *rep, const char *format) {
   strbuf_t sb;
   strbuf_init(&sb);
-  if (strcmp(format, "json") == 0) render_json(&sb, rep);
-  else if (strcmp(format, "sarif") == 0) render_sarif(&sb, rep);
-  else if (strcmp(format, "junit") == 0) render_junit(&sb, rep);
-  else render_text(&sb, rep);
+  if (strcmp(format, "json") == 0)
+    render_json(&sb, rep);
+  else if (strcmp(format, "sarif") == 0)
+    render_sarif(&sb, rep);
+  else if (strcmp(format, "junit") == 0)
+    render_junit(&sb, rep);
+  else
+    render_text(&sb, rep);
   return strbuf_take(&sb);
 }

@@ -15,11 +15,12 @@ typedef struct {
   const ism_model_t *m;
   const explore_options_t *opt;
   const explore_result_t *res;
-  size_t shown;      /* counterexamples rendered: the first `shown` of res->cexs */
-  bool timings;      /* include seconds */
-  size_t dropped;    /* counterexamples below min_prob, after the first `shown + ...` kept ones */
+  size_t shown;   /* counterexamples rendered: the first `shown` of res->cexs */
+  bool timings;   /* include seconds */
+  size_t dropped; /* counterexamples below min_prob, after the first `shown + ...` kept ones */
   double min_prob;
   bool joint;        /* probabilities from the joint estimator */
+  bool classes_view; /* text: the failure classes and the most likely counterexample of each, not every one */
 } verify_report_t;
 
 /* The report in `format` ("text", "json", "sarif", "junit"); caller frees. */

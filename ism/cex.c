@@ -27,9 +27,7 @@ static value_t lookup(void *ctx, int id, bool primed) {
   return out;
 }
 
-static double num(const expr_t *e, env_t *env) {
-  return expr_eval_real(e, lookup, env, NULL);
-}
+static double num(const expr_t *e, env_t *env) { return expr_eval_real(e, lookup, env, NULL); }
 
 /* Can e evaluate to `want` once every comparison may be off by a rounding error? */
 static bool tolerant(const expr_t *e, env_t *env, bool want) {
@@ -55,7 +53,7 @@ static bool tolerant(const expr_t *e, env_t *env, bool want) {
     double a = num(e->u.op.a, env), b = num(e->u.op.b, env);
     double eps = 1e-9 * (1 + fabs(a) + fabs(b));
     bool eq_possible = fabs(a - b) <= eps, ne_possible = fabs(a - b) > 0 || eps > 0;
-    bool lt_possible = a < b + eps, gt_possible = a > b - eps;
+    bool lt_possible = a<b + eps, gt_possible = a> b - eps;
     bool le_possible = a <= b + eps, ge_possible = a >= b - eps;
     bool strict_lt_false = a >= b - eps, strict_gt_false = a <= b + eps;
     switch (e->kind) {
@@ -94,9 +92,11 @@ static char *check_step(const ism_model_t *m, ism_mode_t mode, const cex_t *c, i
     if (var->has_range && (T[v] < var->range_lo - eps || T[v] > var->range_hi + eps))
       return xasprintf("step %d: true %s = %g is outside its range", i + 1, var->name, T[v]);
     double err = H[v] - T[v];
-    bool err_ok = var->uncertain && mode == ISM_MODE_ACTUAL ? err >= var->err_lo - eps && err <= var->err_hi + eps
-                                                           : fabs(err) <= eps;
-    if (!err_ok) return xasprintf("step %d: sensed %s = %g is outside the error range", i + 1, var->name, H[v]);
+    bool err_ok = var->uncertain && mode == ISM_MODE_ACTUAL
+                      ? err >= var->err_lo - eps && err <= var->err_hi + eps
+                      : fabs(err) <= eps;
+    if (!err_ok)
+      return xasprintf("step %d: sensed %s = %g is outside the error range", i + 1, var->name, H[v]);
   }
   env_t env = {m, H, NULL, T};
   double *cur = xmalloc((nv + 1) * sizeof *cur);
@@ -128,11 +128,13 @@ static char *check_step(const ism_model_t *m, ism_mode_t mode, const cex_t *c, i
     bool free_after = var->sensing && !rule->has_action && (var->dynamic || mode == ISM_MODE_NAIVE);
     double want = var->sensing ? U[v] : cur[v];
     if (!free_after && !close_to(Tn[v], want))
-      msg = xasprintf("step %d: the value of '%s' after rule '%s' does not follow from it", i + 1, var->name, rule->id);
+      msg = xasprintf("step %d: the value of '%s' after rule '%s' does not follow from it", i + 1, var->name,
+                      rule->id);
   }
   free(cur);
   if (msg) return msg;
-  if (!tolerant(rule->when, &env, true)) return xasprintf("step %d: the condition of rule '%s' does not hold", i + 1, rule->id);
+  if (!tolerant(rule->when, &env, true))
+    return xasprintf("step %d: the condition of rule '%s' does not hold", i + 1, rule->id);
   if (m->selection == ISM_SELECT_FIRST)
     for (const int *o = m->rules_from[rule->from]; *o != c->rules[i]; o++)
       if (!tolerant(m->rules[*o].when, &env, false))
@@ -162,8 +164,10 @@ static char *check_actions(const ism_model_t *m, ism_mode_t mode, const cex_t *c
         msg = xasprintf("step %d: the actual %s is outside its error range", a->step + 1, var->name);
     }
     if (act->failure && !msg) {
-      if (a->step == c->length - 1) *any_failure_last |= tolerant(act->failure, &env, true);
-      else if (!tolerant(act->failure, &env, false)) *failure_early = true;
+      if (a->step == c->length - 1)
+        *any_failure_last |= tolerant(act->failure, &env, true);
+      else if (!tolerant(act->failure, &env, false))
+        *failure_early = true;
     }
   }
   free(normal);
@@ -172,7 +176,13 @@ static char *check_actions(const ism_model_t *m, ism_mode_t mode, const cex_t *c
 
 char *cex_replay(const ism_model_t *m, ism_mode_t mode, const cex_t *c) {
   size_t nv = m->nvars;
-  if (c->length < 1 || c->states[0] != m->initial) return xstrdup("the path does not start in the initial state");
+  if (c->length < 1 || c->states[0] != m->initial)
+    return xstrdup("the path does not start in the initial state");
+  for (size_t k = 0; k < m->nassume; k++) {
+    env_t env = {m, c->truth, NULL, c->truth};
+    if (!tolerant(m->assume[k], &env, true))
+      return xasprintf("the initial values break assumption %zu", k + 1);
+  }
   for (int i = 0; i < c->length; i++) {
     char *msg = check_step(m, mode, c, i);
     if (msg) return msg;
@@ -184,8 +194,10 @@ char *cex_replay(const ism_model_t *m, ism_mode_t mode, const cex_t *c) {
     for (int i = 0; i < c->length; i++) {
       const double *Tn = c->truth + (size_t)(i + 1) * nv;
       env_t env = {m, Tn, NULL, Tn};
-      if (i == c->length - 1) failure_last |= tolerant(m->failure, &env, true);
-      else if (!tolerant(m->failure, &env, false)) failure_early = true;
+      if (i == c->length - 1)
+        failure_last |= tolerant(m->failure, &env, true);
+      else if (!tolerant(m->failure, &env, false))
+        failure_early = true;
     }
   if (!failure_last) return xstrdup("no failure condition holds after the last rule");
   if (failure_early) return xstrdup("a failure condition already holds before the last rule");
@@ -202,13 +214,67 @@ void cex_free(cex_t *c) {
   free(c->actions), free(c->rules), free(c->states), free(c->truth), free(c->sensed);
 }
 
+static double *dup(const double *a, size_t n) {
+  double *b = xmalloc((n + 1) * sizeof *b);
+  memcpy(b, a, n * sizeof *b);
+  return b;
+}
+
+void cex_copy(cex_t *dst, const cex_t *src, size_t nv) {
+  size_t L = (size_t)src->length;
+  *dst = *src;
+  dst->rules = xmalloc((L + 1) * sizeof *dst->rules);
+  memcpy(dst->rules, src->rules, L * sizeof *dst->rules);
+  dst->states = xmalloc((L + 2) * sizeof *dst->states);
+  memcpy(dst->states, src->states, (L + 1) * sizeof *dst->states);
+  dst->truth = dup(src->truth, (L + 1) * nv);
+  dst->sensed = dup(src->sensed, L * nv);
+  dst->actions = xcalloc(src->nactions + 1, sizeof *dst->actions);
+  for (size_t a = 0; a < src->nactions; a++) {
+    const cex_action_t *s = &src->actions[a];
+    cex_action_t *d = &dst->actions[a];
+    *d = *s;
+    d->before = dup(s->before, nv), d->after = dup(s->after, nv), d->actual = dup(s->actual, nv);
+    d->has_actual = xmalloc((nv + 1) * sizeof *d->has_actual);
+    memcpy(d->has_actual, s->has_actual, nv * sizeof *d->has_actual);
+  }
+}
+
+void cex_copy_values(cex_t *dst, const cex_t *src, size_t nv) {
+  size_t L = (size_t)src->length;
+  memcpy(dst->truth, src->truth, (L + 1) * nv * sizeof *dst->truth);
+  memcpy(dst->sensed, src->sensed, L * nv * sizeof *dst->sensed);
+  for (size_t a = 0; a < src->nactions; a++) {
+    memcpy(dst->actions[a].before, src->actions[a].before, nv * sizeof(double));
+    memcpy(dst->actions[a].after, src->actions[a].after, nv * sizeof(double));
+    memcpy(dst->actions[a].actual, src->actions[a].actual, nv * sizeof(double));
+  }
+}
+
 static int compare_cex(const void *pa, const void *pb) {
   const cex_t *a = pa, *b = pb;
+  if (a->boundary_only != b->boundary_only) return a->boundary_only ? 1 : -1;
   double pa_ = a->has_probability ? a->probability : -1, pb_ = b->has_probability ? b->probability : -1;
   if (pa_ != pb_) return pa_ > pb_ ? -1 : 1;
   for (int k = 0; k < a->length && k < b->length; k++)
     if (a->rules[k] != b->rules[k]) return a->rules[k] < b->rules[k] ? -1 : 1;
   return (a->length > b->length) - (a->length < b->length);
+}
+
+size_t cex_classes(const cex_t *cexs, size_t n, cex_class_t **classes) {
+  cex_class_t *cl = xcalloc(n + 1, sizeof *cl);
+  size_t nc = 0;
+  for (size_t k = 0; k < n; k++) {
+    const cex_t *c = &cexs[k];
+    int rule = c->rules[c->length - 1];
+    size_t i = 0;
+    while (i < nc && !(cl[i].rule == rule && cl[i].action == c->fail_action)) i++;
+    if (i == nc) cl[nc++] = (cex_class_t){rule, c->fail_action, 0, 0, k};
+    cl[i].count++;
+    cl[i].boundary_only += c->boundary_only;
+  }
+  *classes = cl;
+  return nc;
 }
 
 void cex_sort_by_probability(cex_t *cexs, size_t n) {

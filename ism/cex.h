@@ -21,12 +21,12 @@ const char *ism_mode_name(ism_mode_t mode);
  * indexed by variable id; only sensing entries of before/after and only
  * uncertain normal entries of actual are meaningful. */
 typedef struct {
-  int step;        /* index of the rule on the path */
-  int position;    /* index in the rule's do: list */
+  int step;     /* index of the rule on the path */
+  int position; /* index in the rule's do: list */
   int action;
-  double *before;  /* true values before the action */
-  double *after;   /* true values after it */
-  double *actual;  /* actual (assumed + error) value of each uncertain normal variable */
+  double *before; /* true values before the action */
+  double *after;  /* true values after it */
+  double *actual; /* actual (assumed + error) value of each uncertain normal variable */
   bool *has_actual;
 } cex_action_t;
 
@@ -34,15 +34,19 @@ typedef struct {
  * Values are indexed [step * nvars + var]. */
 typedef struct {
   int length;
-  int *rules;        /* [length] */
-  int *states;       /* [length + 1] */
-  double *truth;     /* [(length + 1) * nvars]: true value at each sensing, and after the last rule
-                        (normal variables: their value, as the app assumes it) */
-  double *sensed;    /* [length * nvars]: sensed values (normal variables: as truth) */
+  int *rules;     /* [length] */
+  int *states;    /* [length + 1] */
+  double *truth;  /* [(length + 1) * nvars]: true value at each sensing, and after the last rule
+                     (normal variables: their value, as the app assumes it) */
+  double *sensed; /* [length * nvars]: sensed values (normal variables: as truth) */
   cex_action_t *actions;
   size_t nactions;
   int fail_position; /* the do: position of the failing action in the last rule, or -1: model-wide failure */
   int fail_action;   /* its action id, or -1 */
+  /* Set by verifier/boundary.h in mode actual; boundary_known false until then. */
+  bool boundary_known;
+  bool boundary_only; /* the failure needs an error exactly at its range's edge (or an equality): probability
+                         0 */
   /* Filled by the probability module; has_probability false until then. */
   bool has_probability;
   double probability;
@@ -52,13 +56,34 @@ typedef struct {
 /* Frees what a counterexample owns (not c itself). */
 void cex_free(cex_t *c);
 
+/* A deep copy of src into *dst (which owns it: cex_free). */
+void cex_copy(cex_t *dst, const cex_t *src, size_t nvars);
+/* Copies src's values (truth, sensed, every action's values) into dst, a
+ * counterexample of the same path and shape. */
+void cex_copy_values(cex_t *dst, const cex_t *src, size_t nvars);
+
 /* Re-checks a counterexample against the model by evaluating every
  * condition, effect, range, error bound and failure on its values (with a
  * relative tolerance of 1e-9 for the solver's rounding). Returns NULL when
  * it holds, else a message (caller frees). */
 char *cex_replay(const ism_model_t *m, ism_mode_t mode, const cex_t *c);
 
-/* Sorts by descending probability, ties in depth-first path order. */
+/* A failure class: the counterexamples whose last rule is `rule` and whose
+ * failure is `action`'s failure condition (-1: the model-wide failure). */
+typedef struct {
+  int rule, action;
+  size_t count;         /* members */
+  size_t boundary_only; /* members that are boundary-only */
+  size_t top;           /* index of its first member in the list: the most likely once sorted */
+} cex_class_t;
+
+/* Groups the n counterexamples into failure classes, in the order of
+ * their first members; *classes is allocated (caller frees). Returns how
+ * many classes there are. */
+size_t cex_classes(const cex_t *cexs, size_t n, cex_class_t **classes);
+
+/* Sorts by descending probability, boundary-only counterexamples after all
+ * others, ties in depth-first path order. */
 void cex_sort_by_probability(cex_t *cexs, size_t n);
 
 #endif

@@ -15,7 +15,7 @@ typedef struct {
 #define COUNT(a) (sizeof(a) / sizeof *(a))
 
 static const char *const top_keys[] = {"kind", "name", "description", "variables", "states", "initial", "actions",
-                                       "rules", "selection", "failure", "uncertainty", "verify", "expect"};
+                                       "rules", "selection", "failure", "assume", "uncertainty", "verify", "expect"};
 static const char *const var_keys[] = {"sensing", "type", "range", "init", "dynamic", "description"};
 static const char *const action_keys[] = {"effect", "failure", "description"};
 static const char *const rule_keys[] = {"id", "from", "when", "do", "to", "description"};
@@ -175,6 +175,19 @@ static void load_actions(loader_t *l, const ynode_t *acts) {
     }
     const ynode_t *fail = ydoc_get(spec, "failure");
     if (fail) a->failure = parse_checked(l, fail, "'failure'", true, TYPE_BOOL);
+  }
+}
+
+/* assume: a condition or a list of them, over the initial true values and
+ * the normal variables' initial values. */
+static void load_assume(loader_t *l, const ynode_t *n) {
+  ism_model_t *m = l->m;
+  const ynode_t *const *items = n->kind == YNODE_SEQ ? (const ynode_t *const *)n->items : &n;
+  size_t count = n->kind == YNODE_SEQ ? n->len : 1;
+  m->assume = arena_alloc(l->arena, (count + 1) * sizeof *m->assume);
+  for (size_t k = 0; k < count; k++) {
+    expr_t *e = parse_checked(l, items[k], "an assumption", false, TYPE_BOOL);
+    if (e) m->assume[m->nassume++] = e;
   }
 }
 
@@ -399,6 +412,7 @@ ism_model_t *ism_load(const char *path, diag_list_t *diags) {
     expr_visit_vars(m->actions[a].failure, mark_use, &m->actions[a]);
   }
   if ((n = ydoc_get(root, "failure"))) m->failure = parse_checked(&l, n, "'failure'", false, TYPE_BOOL);
+  if ((n = ydoc_get(root, "assume"))) load_assume(&l, n);
   if ((n = ydoc_get(root, "selection"))) {
     const char *s;
     if (ydoc_string(n, &s, "'selection'", diags)) {

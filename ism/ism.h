@@ -89,6 +89,8 @@ typedef struct {
   size_t nrules;
   int **rules_from;      /* rules_from[s]: ids of rules leaving s, in file order, -1 terminated */
   expr_t *failure;       /* model-wide failure over true values after each rule, or NULL */
+  expr_t **assume;       /* [nassume]: conditions on the initial true values and initial normal values */
+  size_t nassume;
   ism_selection_t selection;
   ism_options_t options;
   const ynode_t *expect; /* the expect: block, or NULL */

@@ -7,10 +7,11 @@
 #include "ism/alloc.h"
 #include "ism/vec.h"
 #include "probability/dist.h"
+#include "probability/joint.h"
 #include "probability/simulate.h"
 
 void rank_options_init(rank_options_t *opt, ism_mode_t mode) {
-  *opt = (rank_options_t){mode, RANK_PER_RULE, COND_AUTO, true, 600, 20000, 1};
+  *opt = (rank_options_t){mode, RANK_JOINT, COND_AUTO, true, 600, 20000, 1};
 }
 
 bool rank_step(const ism_model_t *m, ism_mode_t mode, const cex_t *c, int k, cond_method_t method,
@@ -58,6 +59,7 @@ typedef struct {
   const ism_model_t *m;
   const rank_options_t *opt;
   sim_ctx_t *sim; /* rule conditions (memoised) and rebuild scratch */
+  joint_t *joint; /* the joint estimator, or NULL */
 } rank_ctx_t;
 
 /* A free value: truth[index], actions[action].after[var], or act_err[index]. */
@@ -65,8 +67,8 @@ typedef enum { PARAM_TRUTH, PARAM_AFTER, PARAM_ACT_ERR } param_kind_t;
 
 typedef struct {
   param_kind_t kind;
-  size_t index;      /* PARAM_TRUTH, PARAM_ACT_ERR */
-  size_t action;     /* PARAM_AFTER */
+  size_t index;  /* PARAM_TRUTH, PARAM_ACT_ERR */
+  size_t action; /* PARAM_AFTER */
   int var;
   double lo, hi, step;
 } param_t;
@@ -98,7 +100,8 @@ static void cand_init(cand_t *k, const cex_t *c, size_t nv) {
     const cex_action_t *s = &c->actions[a];
     cex_action_t *d = &k->c.actions[a];
     *d = *s;
-    d->before = dup_doubles(s->before, nv), d->after = dup_doubles(s->after, nv), d->actual = dup_doubles(s->actual, nv);
+    d->before = dup_doubles(s->before, nv), d->after = dup_doubles(s->after, nv),
+    d->actual = dup_doubles(s->actual, nv);
     d->has_actual = xmalloc((nv + 1) * sizeof *d->has_actual);
     memcpy(d->has_actual, s->has_actual, nv * sizeof *d->has_actual);
     for (size_t v = 0; v < nv; v++)
@@ -137,10 +140,13 @@ static double *param_at(cand_t *k, const param_t *p) {
   }
 }
 
-static param_t bounded(param_kind_t kind, size_t index, size_t action, int var, const ism_var_t *v, double x) {
+static param_t bounded(param_kind_t kind, size_t index, size_t action, int var, const ism_var_t *v,
+                       double x) {
   param_t p = {kind, index, action, var, -INFINITY, INFINITY, 1 + fabs(x) / 4};
-  if (kind == PARAM_ACT_ERR) p.lo = v->err_lo, p.hi = v->err_hi;
-  else if (v->has_range) p.lo = v->range_lo, p.hi = v->range_hi;
+  if (kind == PARAM_ACT_ERR)
+    p.lo = v->err_lo, p.hi = v->err_hi;
+  else if (v->has_range)
+    p.lo = v->range_lo, p.hi = v->range_hi;
   if (isfinite(p.lo) && isfinite(p.hi)) p.step = (p.hi - p.lo) / 8;
   return p;
 }
@@ -177,8 +183,10 @@ static void collect_params(const ism_model_t *m, ism_mode_t mode, const cand_t *
   for (size_t a = 0; a < c->nactions; a++) {
     const cex_action_t *ca = &c->actions[a];
     for (size_t v = 0; v < nv; v++) {
-      if (ca->has_actual[v]) VEC_PUSH(ps, bounded(PARAM_ACT_ERR, a * nv + v, a, (int)v, &m->vars[v], k->act_err[a * nv + v]));
-      else if (m->vars[v].sensing && (mode == ISM_MODE_NAIVE || !effect_defines(m, &m->actions[ca->action], (int)v)))
+      if (ca->has_actual[v])
+        VEC_PUSH(ps, bounded(PARAM_ACT_ERR, a * nv + v, a, (int)v, &m->vars[v], k->act_err[a * nv + v]));
+      else if (m->vars[v].sensing &&
+               (mode == ISM_MODE_NAIVE || !effect_defines(m, &m->actions[ca->action], (int)v)))
         VEC_PUSH(ps, bounded(PARAM_AFTER, 0, a, (int)v, &m->vars[v], ca->after[v]));
     }
   }
@@ -242,13 +250,64 @@ static void search(rank_ctx_t *r, cand_t *best, cand_t *trial) {
   for (int round = 0; round < 40 && evaluations < max && ps.len; round++) {
     bool improved = false;
     for (size_t i = 0; i < ps.len && !improved && evaluations < max; i++)
-      for (int d = -1; d <= 1 && !improved; d += 2) improved = try_move(r, best, trial, &ps.data[i], d, NULL, 0, &evaluations);
+      for (int d = -1; d <= 1 && !improved; d += 2)
+        improved = try_move(r, best, trial, &ps.data[i], d, NULL, 0, &evaluations);
     for (size_t i = 0; i < ps.len && ps.len <= 16 && !improved && evaluations < max; i++)
       for (size_t j = i + 1; j < ps.len && !improved; j++)
         for (int d = 0; d < 4 && !improved; d++)
-          improved = try_move(r, best, trial, &ps.data[i], d & 1 ? 1 : -1, &ps.data[j], d & 2 ? 1 : -1, &evaluations);
+          improved = try_move(r, best, trial, &ps.data[i], d & 1 ? 1 : -1, &ps.data[j], d & 2 ? 1 : -1,
+                              &evaluations);
     if (!improved)
       for (size_t i = 0; i < ps.len; i++) ps.data[i].step /= 2;
+  }
+  VEC_FREE(&ps);
+}
+
+/* best with one free value set to x, scored; kept when strictly better
+ * (and valid). Returns the score (unchecked when not better; -1 invalid). */
+static double try_value(rank_ctx_t *r, cand_t *best, cand_t *trial, const param_t *p, double x,
+                        int *evaluations) {
+  size_t nv = r->m->nvars;
+  ++*evaluations;
+  cand_assign(trial, best, nv);
+  *param_at(trial, p) = x;
+  double to_beat = best->p * (1 + 1e-12) + 1e-300;
+  double s = score_above(r, trial, to_beat);
+  if (s > to_beat) {
+    trial->p = s;
+    cand_assign(best, trial, nv);
+  }
+  return s;
+}
+
+/* After the pattern search: a line search along each bounded free value (a
+ * grid of 9 points over its range, then golden sections around the best).
+ * Only strict, re-checked improvements are kept, so it never ends below the
+ * pattern search; it is still not a proof of optimality. At most
+ * max_evaluations evaluations, as the pattern search. */
+static void refine(rank_ctx_t *r, cand_t *best, cand_t *trial) {
+  param_vec_t ps = {0};
+  collect_params(r->m, r->opt->mode, best, &ps);
+  const double phi = (sqrt(5) - 1) / 2;
+  int evaluations = 0;
+  for (size_t i = 0; i < ps.len && evaluations + 23 <= r->opt->max_evaluations; i++) {
+    const param_t *p = &ps.data[i];
+    if (!isfinite(p->lo) || !isfinite(p->hi) || !(p->lo < p->hi)) continue;
+    double h = (p->hi - p->lo) / 8, xb = *param_at(best, p), fb = best->p;
+    for (int g = 0; g <= 8; g++) {
+      double x = p->lo + g * h, f = try_value(r, best, trial, p, x, &evaluations);
+      if (f > fb) fb = f, xb = x;
+    }
+    double a = fmax(p->lo, xb - h), b = fmin(p->hi, xb + h);
+    double x1 = b - phi * (b - a), x2 = a + phi * (b - a);
+    double f1 = try_value(r, best, trial, p, x1, &evaluations),
+           f2 = try_value(r, best, trial, p, x2, &evaluations);
+    for (int s = 0; s < 12; s++) {
+      if (f1 >= f2)
+        b = x2, x2 = x1, f2 = f1, x1 = b - phi * (b - a), f1 = try_value(r, best, trial, p, x1, &evaluations);
+      else
+        a = x1, x1 = x2, f1 = f2, x2 = a + phi * (b - a), f2 = try_value(r, best, trial, p, x2, &evaluations);
+    }
   }
   VEC_FREE(&ps);
 }
@@ -264,10 +323,41 @@ static void write_back(cex_t *c, const cand_t *k, size_t nv) {
   }
 }
 
+/* The joint estimate at c's most likely environment. When the run found
+ * does not pass the re-check (always in modes ideal and naive, whose
+ * counterexamples have no errors), c keeps its own values and the estimate
+ * is made again at its own environment, so the number is always that of
+ * the environment shown. */
+static void rank_joint(rank_ctx_t *r, cex_t *c) {
+  size_t nv = r->m->nvars;
+  if (r->opt->mode != ISM_MODE_ACTUAL) { /* nothing to search, and a run with errors cannot be shown */
+    c->has_probability = true;
+    joint_estimate(r->joint, c, 4000, r->opt->seed, &c->probability, &c->probability_error);
+    return;
+  }
+  cand_t keep;
+  cand_init(&keep, c, nv);
+  char *msg = joint_maximise(r->joint, c) ? cex_replay(r->m, r->opt->mode, c) : xstrdup("not realised");
+  if (msg) {
+    write_back(c, &keep, nv);
+    joint_estimate(r->joint, c, 4000, r->opt->seed, &c->probability, &c->probability_error);
+  }
+  free(msg);
+  cand_free(&keep);
+}
+
 static void rank_in(rank_ctx_t *r, cex_t *c) {
   const ism_model_t *m = r->m;
   const rank_options_t *opt = r->opt;
   size_t nv = m->nvars;
+  if (opt->estimator == RANK_JOINT && c->boundary_only) { /* a set of errors of measure zero */
+    c->has_probability = true, c->probability = 0, c->probability_error = 0;
+    return;
+  }
+  if (opt->estimator == RANK_JOINT) {
+    rank_joint(r, c);
+    return;
+  }
   double p = 0, err = 0;
   bool ok = per_rule(r->sim, m, c, opt->method, &p, &err);
   if (opt->optimise && opt->mode == ISM_MODE_ACTUAL && opt->max_evaluations > 0) {
@@ -282,6 +372,7 @@ static void rank_in(rank_ctx_t *r, cex_t *c) {
       cand_assign(&best, &trial, nv);
     }
     search(r, &best, &trial);
+    refine(r, &best, &trial);
     if (best.p >= 0 && (best.p > p || rebuilt >= p)) {
       write_back(c, &best, nv);
       ok = per_rule(r->sim, m, c, opt->method, &p, &err);
@@ -289,27 +380,37 @@ static void rank_in(rank_ctx_t *r, cex_t *c) {
     cand_free(&best);
     cand_free(&trial);
   }
-  if (opt->estimator == RANK_JOINT) {
-    sim_stats_t st;
-    sim_counterexample(m, opt->mode, c, opt->joint_runs, rank_path_seed(c, opt->seed), &st);
-    p = st.frequency;
-    err = fmax(p - st.ci_lo, st.ci_hi - p);
-    ok = true;
-  }
   c->has_probability = true;
   c->probability = ok ? p : 0;
   c->probability_error = ok ? err : 1;
 }
 
+static rank_ctx_t rank_ctx(const ism_model_t *m, const rank_options_t *opt) {
+  rank_ctx_t r = {m, opt, sim_ctx_new(m, opt->mode), NULL};
+  if (opt->estimator == RANK_JOINT) {
+    joint_options_t jo;
+    joint_options_init(&jo);
+    jo.seed = opt->seed;
+    if (!opt->optimise || opt->mode != ISM_MODE_ACTUAL) jo.sweeps = 0; /* see rank_joint */
+    r.joint = joint_new(m, &jo);
+  }
+  return r;
+}
+
+static void rank_ctx_free(rank_ctx_t *r) {
+  sim_ctx_delete(r->sim);
+  joint_delete(r->joint);
+}
+
 void rank_counterexample(const ism_model_t *m, const rank_options_t *opt, cex_t *c) {
-  rank_ctx_t r = {m, opt, sim_ctx_new(m, opt->mode)};
+  rank_ctx_t r = rank_ctx(m, opt);
   rank_in(&r, c);
-  sim_ctx_delete(r.sim);
+  rank_ctx_free(&r);
 }
 
 void rank_all(const ism_model_t *m, const rank_options_t *opt, cex_t *cexs, size_t n) {
-  rank_ctx_t r = {m, opt, sim_ctx_new(m, opt->mode)};
+  rank_ctx_t r = rank_ctx(m, opt);
   for (size_t k = 0; k < n; k++) rank_in(&r, &cexs[k]);
-  sim_ctx_delete(r.sim);
+  rank_ctx_free(&r);
   cex_sort_by_probability(cexs, n);
 }

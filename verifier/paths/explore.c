@@ -277,6 +277,8 @@ static void init_path_start(explorer_t *x) {
       x->N[v] = x->T[v] = fresh(x, (int)v, "", 0);
     }
   }
+  /* the model's assume: on the initial values (a path starts only where they hold) */
+  for (size_t k = 0; k < m->nassume; k++) smt_assert(x->smt, translate(x, m->assume[k], x->T, NULL, x->N));
 }
 
 /* ---- counterexample extraction ---- */

@@ -1,0 +1,885 @@
+#include "probability/joint.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ism/alloc.h"
+#include "probability/dist.h"
+
+enum { MAXF = 8, MAX_CUTS = 64, MAX_CELLS = 4096, GRID = 9, GOLDEN_STEPS = 8 };
+
+/* An affine form c + sum g[i] * x_i in a stage's new errors x_i; mask says
+ * which x_i it reads (also when it is not affine in them: ok false). */
+typedef struct {
+  double c;
+  double g[MAXF];
+  unsigned mask;
+  bool ok;
+} aff_t;
+
+/* A counter-based generator (splitmix64): sample i of a seed always sees
+ * the same numbers, whatever was evaluated before (common random numbers). */
+typedef struct {
+  uint64_t s;
+} rng_t;
+
+static double uniform01(rng_t *r) {
+  uint64_t z = (r->s += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  z ^= z >> 31;
+  return ((double)(z >> 11) + 0.5) * 0x1.0p-53;
+}
+
+static rng_t rng_for(unsigned long seed, unsigned long sample) {
+  rng_t r = {(uint64_t)seed * 0x2545f4914f6cdd1dULL ^ ((uint64_t)sample + 1) * 0x9e3779b97f4a7c15ULL};
+  uniform01(&r);
+  return r;
+}
+
+typedef enum { STAGE_SENSE, STAGE_ACTION } stage_kind_t;
+
+/* A free value of the environment: truth[index] (initial or dynamic) or
+ * actions[action].after[var]. */
+typedef struct {
+  bool after;
+  size_t index, action;
+  int var;
+  double lo, hi;
+} param_t;
+
+/* The run being sampled, with what it records for the caller. */
+typedef struct {
+  double *truth;                   /* [(length + 1) * nv] */
+  double *sensed;                  /* [length * nv] */
+  double *before, *after, *actual; /* [nactions * nv] */
+  double score;                    /* sum of squared standardised errors: smaller is more likely */
+} record_t;
+
+struct joint {
+  const ism_model_t *m;
+  joint_options_t o;
+  size_t nv;
+  dist_t *dists;      /* [nv]: the distributions in use: exact or wide */
+  dist_t *exact;      /* [nv]: the model's */
+  dist_t *wide[2];    /* [nv]: three and one and a half times as wide (the search's first phases) */
+  bool *has_dist;     /* [nv] */
+  const expr_t **rhs; /* [nactions * nv]: the effect defining v' (first one), or NULL */
+  bool **constraint;  /* [nactions][neffects]: not a definition: a constraint on the values */
+  /* the stage being sampled (concrete values, indexed by variable id) */
+  stage_kind_t kind;
+  const cex_t *c;
+  int step, position, action;
+  bool want_fail;
+  double *truth, *sensed, *env, *normal, *after, *actual;
+  aff_t *a_now, *a_next, *a_norm;
+  int fresh[MAXF];  /* variable of each new error */
+  double x[MAXF];   /* its value */
+  bool fixed[MAXF]; /* drawn unconditioned, a constant for the cells */
+  int nfresh;
+  int *slot;      /* [nv]: index of v's new error in this stage, or -1 */
+  double *extra;  /* [nv]: a stage's new errors beyond MAXF, drawn unconditioned (else 0) */
+  double *cell_w; /* [MAX_CELLS] */
+  record_t *rec;
+};
+
+void joint_options_init(joint_options_t *o) { *o = (joint_options_t){12, 4000, 2, 1}; }
+
+static bool mentions_primed(const expr_t *e) {
+  if (!e) return false;
+  switch (e->kind) {
+  case EXPR_VAR: return e->u.var.primed;
+  case EXPR_INT:
+  case EXPR_REAL:
+  case EXPR_BOOL:
+  case EXPR_NAME:
+  case EXPR_ENUM: return false;
+  default: return mentions_primed(e->u.op.a) || mentions_primed(e->u.op.b) || mentions_primed(e->u.op.c);
+  }
+}
+
+static int defined_by(const ism_model_t *m, const expr_t *e, const expr_t **rhs) {
+  if (e->kind != EXPR_EQ) return -1;
+  for (int side = 0; side < 2; side++) {
+    const expr_t *l = side ? e->u.op.b : e->u.op.a, *r = side ? e->u.op.a : e->u.op.b;
+    if (l->kind == EXPR_VAR && l->u.var.primed && m->vars[l->u.var.id].sensing && !mentions_primed(r) &&
+        l->type.kind == r->type.kind) {
+      *rhs = r;
+      return l->u.var.id;
+    }
+  }
+  return -1;
+}
+
+joint_t *joint_new(const ism_model_t *m, const joint_options_t *o) {
+  joint_t *j = xcalloc(1, sizeof *j);
+  size_t nv = m->nvars, n = nv + 1;
+  j->m = m, j->o = *o, j->nv = nv;
+  j->exact = xcalloc(n, sizeof *j->exact);
+  j->has_dist = xcalloc(n, sizeof *j->has_dist);
+  for (size_t v = 0; v < nv; v++)
+    j->has_dist[v] = m->vars[v].uncertain && dist_of_var(&m->vars[v], &j->exact[v]);
+  static const double widen[2] = {3, 1.5};
+  for (int w = 0; w < 2; w++) {
+    j->wide[w] = xcalloc(n, sizeof **j->wide);
+    for (size_t v = 0; v < nv; v++) {
+      const ism_var_t *var = &m->vars[v];
+      double mid = (var->err_lo + var->err_hi) / 2, half = widen[w] * (var->err_hi - var->err_lo) / 2;
+      if (j->has_dist[v] &&
+          !dist_init(&j->wide[w][v], var->dist, mid - half, mid + half, var->mean, widen[w] * var->sd))
+        j->wide[w][v] = j->exact[v];
+    }
+  }
+  j->dists = j->exact;
+  j->rhs = xcalloc(m->nactions * nv + 1, sizeof *j->rhs);
+  j->constraint = xcalloc(m->nactions + 1, sizeof *j->constraint);
+  for (size_t a = 0; a < m->nactions; a++) {
+    const ism_action_t *act = &m->actions[a];
+    j->constraint[a] = xcalloc(act->neffects + 1, sizeof **j->constraint);
+    for (size_t k = 0; k < act->neffects; k++) {
+      const expr_t *rhs = NULL;
+      int v = defined_by(m, act->effects[k], &rhs);
+      if (v >= 0 && !j->rhs[a * nv + (size_t)v])
+        j->rhs[a * nv + (size_t)v] = rhs;
+      else
+        j->constraint[a][k] = true;
+    }
+  }
+  double **d[] = {&j->truth, &j->sensed, &j->env, &j->normal, &j->after, &j->actual};
+  for (size_t k = 0; k < sizeof d / sizeof *d; k++) *d[k] = xcalloc(n, sizeof(double));
+  j->a_now = xcalloc(n, sizeof(aff_t)), j->a_next = xcalloc(n, sizeof(aff_t)),
+  j->a_norm = xcalloc(n, sizeof(aff_t));
+  j->slot = xmalloc(n * sizeof *j->slot);
+  j->extra = xcalloc(n, sizeof *j->extra);
+  for (size_t v = 0; v < n; v++) j->slot[v] = -1;
+  j->cell_w = xmalloc(MAX_CELLS * sizeof *j->cell_w);
+  return j;
+}
+
+void joint_delete(joint_t *j) {
+  if (!j) return;
+  for (size_t a = 0; a < j->m->nactions; a++) free(j->constraint[a]);
+  free(j->constraint), free(j->rhs), free(j->exact), free(j->wide[0]), free(j->wide[1]), free(j->has_dist);
+  free(j->truth), free(j->sensed), free(j->env), free(j->normal), free(j->after), free(j->actual);
+  free(j->a_now), free(j->a_next), free(j->a_norm), free(j->slot), free(j->extra), free(j->cell_w);
+  free(j);
+}
+
+/* ---- concrete evaluation ---- */
+
+typedef struct {
+  const ism_model_t *m;
+  const double *now, *next, *normal;
+} frame_t;
+
+static value_t read_var(void *ctx, int id, bool primed) {
+  const frame_t *f = ctx;
+  const ism_var_t *var = &f->m->vars[id];
+  double d = var->sensing ? (primed ? f->next[id] : f->now[id]) : f->normal[id];
+  return (value_t){var->type.kind == TYPE_REAL ? 0 : (long long)llround(d), d};
+}
+
+static bool holds(const ism_model_t *m, const expr_t *e, const double *now, const double *next,
+                  const double *normal) {
+  frame_t f = {m, now, next, normal};
+  bool err = false;
+  bool v = expr_eval_bool(e, read_var, &f, &err);
+  return v && !err;
+}
+
+static double number(const ism_model_t *m, const expr_t *e, type_kind_t as, const double *now,
+                     const double *next, const double *normal) {
+  frame_t f = {m, now, next, normal};
+  bool err = false;
+  return as == TYPE_REAL ? expr_eval_real(e, read_var, &f, &err) : (double)expr_eval(e, read_var, &f, &err).i;
+}
+
+/* ---- affine evaluation ---- */
+
+static aff_t aff_const(double c) {
+  aff_t a;
+  a.c = c, a.mask = 0, a.ok = true;
+  return a;
+}
+
+/* sa a + sb b; g[i] is meaningful only for i in mask (the rest is never read). */
+static aff_t aff_lin(aff_t a, double sa, aff_t b, double sb) {
+  aff_t r;
+  r.c = sa * a.c + sb * b.c;
+  r.mask = a.mask | b.mask, r.ok = a.ok && b.ok;
+  for (unsigned m = a.mask; m; m &= m - 1) r.g[__builtin_ctz(m)] = sa * a.g[__builtin_ctz(m)];
+  for (unsigned m = b.mask; m; m &= m - 1) {
+    int i = __builtin_ctz(m);
+    r.g[i] = (a.mask >> i & 1 ? r.g[i] : 0) + sb * b.g[i];
+  }
+  return r;
+}
+
+static aff_t aff_fail(unsigned mask) {
+  aff_t r;
+  r.c = 0, r.mask = mask, r.ok = false;
+  for (unsigned m = mask; m; m &= m - 1) r.g[__builtin_ctz(m)] = 0;
+  return r;
+}
+
+typedef struct {
+  const joint_t *j;
+  unsigned mask;
+} mask_ctx_t;
+
+static void mask_var(void *ctx, const expr_t *var) {
+  mask_ctx_t *mc = ctx;
+  const joint_t *j = mc->j;
+  int v = var->u.var.id;
+  if (j->m->vars[v].sensing && var->u.var.primed)
+    mc->mask |= j->a_next[v].mask;
+  else if (j->m->vars[v].sensing)
+    mc->mask |= j->a_now[v].mask;
+  else
+    mc->mask |= j->a_norm[v].mask;
+}
+
+/* The new errors e reads (through the affine views). */
+static unsigned fresh_mask(const joint_t *j, const expr_t *e) {
+  mask_ctx_t mc = {j, 0};
+  expr_visit_vars(e, mask_var, &mc);
+  return mc.mask;
+}
+
+static aff_t aff_eval(joint_t *j, const expr_t *e) {
+  const double *next = j->kind == STAGE_ACTION ? j->after : NULL;
+  const double *now = j->kind == STAGE_ACTION ? j->env : j->sensed;
+  const double *normal = j->kind == STAGE_ACTION ? j->actual : j->normal;
+  aff_t a, b;
+  switch (e->kind) {
+  case EXPR_VAR: {
+    int v = e->u.var.id;
+    const ism_var_t *var = &j->m->vars[v];
+    if (var->type.kind != TYPE_REAL) return aff_const(number(j->m, e, TYPE_REAL, now, next, normal));
+    return var->sensing ? (e->u.var.primed ? j->a_next[v] : j->a_now[v]) : j->a_norm[v];
+  }
+  case EXPR_NEG: a = aff_eval(j, e->u.op.a); return aff_lin(a, -1, a, 0);
+  case EXPR_ADD:
+  case EXPR_SUB:
+    if (e->type.kind != TYPE_REAL) break;
+    a = aff_eval(j, e->u.op.a), b = aff_eval(j, e->u.op.b);
+    return aff_lin(a, 1, b, e->kind == EXPR_ADD ? 1 : -1);
+  case EXPR_MUL:
+    if (e->type.kind != TYPE_REAL) break;
+    a = aff_eval(j, e->u.op.a), b = aff_eval(j, e->u.op.b);
+    if (a.mask && b.mask) return aff_fail(a.mask | b.mask);
+    return a.mask ? aff_lin(a, b.c, a, 0) : aff_lin(b, a.c, b, 0);
+  case EXPR_DIV:
+    if (e->type.kind != TYPE_REAL) break;
+    a = aff_eval(j, e->u.op.a), b = aff_eval(j, e->u.op.b);
+    if (b.mask || b.c == 0) return aff_fail(a.mask | b.mask);
+    return aff_lin(a, 1 / b.c, a, 0);
+  case EXPR_INT:
+  case EXPR_REAL: break;
+  default: break;
+  }
+  /* abs, min, max, if, int expressions: affine only when they read no new error */
+  unsigned mask = fresh_mask(j, e);
+  if (mask) return aff_fail(mask);
+  return aff_const(number(j->m, e, TYPE_REAL, now, next, normal));
+}
+
+static bool numeric_comparison(const expr_t *e) {
+  switch (e->kind) {
+  case EXPR_EQ:
+  case EXPR_NE:
+  case EXPR_LT:
+  case EXPR_LE:
+  case EXPR_GT:
+  case EXPR_GE: {
+    type_kind_t k = e->u.op.a->type.kind;
+    return k == TYPE_INT || k == TYPE_REAL;
+  }
+  default: return false;
+  }
+}
+
+/* Cut points of the stage's new errors, per error: cuts[i * MAX_CUTS ...]. */
+typedef struct {
+  double cuts[MAXF][MAX_CUTS];
+  int ncuts[MAXF];
+  unsigned presample; /* errors to draw unconditioned */
+  bool overflow;
+} cutset_t;
+
+static void atoms(joint_t *j, const expr_t *e, cutset_t *cs) {
+  if (!e) return;
+  if (numeric_comparison(e)) {
+    if (e->u.op.a->type.kind != TYPE_REAL) { /* a step function of any error it reads */
+      cs->presample |= fresh_mask(j, e);
+      return;
+    }
+    aff_t d = aff_lin(aff_eval(j, e->u.op.a), 1, aff_eval(j, e->u.op.b), -1);
+    unsigned live = d.mask & ~cs->presample;
+    if (!live) return;
+    if (!d.ok) {
+      cs->presample |= d.mask;
+      return;
+    }
+    if (live & (live - 1)) { /* two or more new errors: keep only the last conditioned */
+      unsigned top = 1u << (31 - __builtin_clz(live));
+      cs->presample |= live & ~top;
+      live = top;
+    }
+    int i = __builtin_ctz(live);
+    if (d.g[i] == 0) return;
+    if (cs->ncuts[i] == MAX_CUTS) {
+      cs->overflow = true;
+      return;
+    }
+    cs->cuts[i][cs->ncuts[i]++] = -d.c / d.g[i];
+    return;
+  }
+  switch (e->kind) {
+  case EXPR_NOT: atoms(j, e->u.op.a, cs); return;
+  case EXPR_AND:
+  case EXPR_OR:
+  case EXPR_IMPLIES:
+  case EXPR_IFF:
+  case EXPR_EQ:
+  case EXPR_NE: atoms(j, e->u.op.a, cs), atoms(j, e->u.op.b, cs); return;
+  case EXPR_ITE:
+    if (e->type.kind == TYPE_BOOL) {
+      atoms(j, e->u.op.a, cs), atoms(j, e->u.op.b, cs), atoms(j, e->u.op.c, cs);
+      return;
+    }
+    /* fallthrough */
+  default: cs->presample |= fresh_mask(j, e);
+  }
+}
+
+/* ---- stages ---- */
+
+static const cex_action_t *cex_action_at(const cex_t *c, int step, int position, size_t *index) {
+  for (size_t k = 0; k < c->nactions; k++)
+    if (c->actions[k].step == step && c->actions[k].position == position) {
+      if (index) *index = k;
+      return &c->actions[k];
+    }
+  return NULL;
+}
+
+static aff_t aff_var(const joint_t *j, int v, double base) {
+  int i = j->slot[v];
+  aff_t a = aff_const(base + j->extra[v]);
+  if (i < 0) return a;
+  if (j->fixed[i]) {
+    a.c += j->x[i];
+    return a;
+  }
+  a.g[i] = 1, a.mask = 1u << i;
+  return a;
+}
+
+/* The stage's concrete values from x (and, with affine, its views). */
+static void set_values(joint_t *j, bool affine) {
+  const ism_model_t *m = j->m;
+  size_t nv = j->nv;
+  if (j->kind == STAGE_SENSE) {
+    for (size_t v = 0; v < nv; v++) {
+      int i = j->slot[v];
+      j->sensed[v] = m->vars[v].sensing ? j->truth[v] + (i >= 0 ? j->x[i] : j->extra[v]) : j->normal[v];
+      if (affine)
+        j->a_now[v] = m->vars[v].sensing ? aff_var(j, (int)v, j->truth[v]) : aff_const(j->normal[v]);
+      if (affine) j->a_norm[v] = aff_const(j->normal[v]);
+    }
+    return;
+  }
+  const cex_action_t *given = cex_action_at(j->c, j->step, j->position, NULL);
+  for (size_t v = 0; v < nv; v++) {
+    int i = j->slot[v];
+    j->actual[v] = j->normal[v] + (i >= 0 ? j->x[i] : j->extra[v]);
+    if (affine) j->a_norm[v] = m->vars[v].sensing ? aff_const(0) : aff_var(j, (int)v, j->normal[v]);
+    if (affine) j->a_now[v] = aff_const(j->env[v]);
+  }
+  for (size_t v = 0; v < nv; v++) {
+    if (!m->vars[v].sensing) continue;
+    const expr_t *rhs = j->rhs[(size_t)j->action * nv + v];
+    j->after[v] = rhs     ? number(m, rhs, m->vars[v].type.kind, j->env, NULL, j->actual)
+                  : given ? given->after[v]
+                          : j->env[v];
+    if (affine)
+      j->a_next[v] = rhs && m->vars[v].type.kind == TYPE_REAL ? aff_eval(j, rhs) : aff_const(j->after[v]);
+  }
+}
+
+/* The stage's value at the current concrete values: 0 or 1, or under
+ * selection: any 1 / (number of enabled rules) when the path's rule is one. */
+static double stage_value(joint_t *j) {
+  const ism_model_t *m = j->m;
+  if (j->kind == STAGE_SENSE) {
+    int rule = j->c->rules[j->step], enabled = 0;
+    bool mine = false;
+    for (const int *q = m->rules_from[j->c->states[j->step]]; *q >= 0; q++) {
+      bool on = holds(m, m->rules[*q].when, j->sensed, NULL, j->normal);
+      if (m->selection == ISM_SELECT_FIRST && on) return *q == rule;
+      enabled += on, mine |= on && *q == rule;
+    }
+    return mine ? 1.0 / enabled : 0;
+  }
+  const ism_action_t *a = &m->actions[j->action];
+  for (size_t k = 0; k < a->neffects; k++)
+    if (j->constraint[j->action][k] && !holds(m, a->effects[k], j->env, j->after, j->actual)) return 0;
+  bool failed = a->failure && holds(m, a->failure, j->env, j->after, j->actual);
+  return failed == j->want_fail;
+}
+
+static void stage_atoms(joint_t *j, cutset_t *cs) {
+  const ism_model_t *m = j->m;
+  if (j->kind == STAGE_SENSE) {
+    int rule = j->c->rules[j->step];
+    for (const int *q = m->rules_from[j->c->states[j->step]]; *q >= 0; q++) {
+      atoms(j, m->rules[*q].when, cs);
+      if (m->selection == ISM_SELECT_FIRST && *q == rule) break;
+    }
+    return;
+  }
+  const ism_action_t *a = &m->actions[j->action];
+  for (size_t k = 0; k < a->neffects; k++)
+    if (j->constraint[j->action][k]) atoms(j, a->effects[k], cs);
+  atoms(j, a->failure, cs);
+}
+
+static int compare_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+static double draw_prior(joint_t *j, int i, rng_t *r) {
+  return dist_quantile(&j->dists[j->fresh[i]], uniform01(r));
+}
+
+/* Draws the stage's new errors conditioned on its constraint; returns the
+ * constraint's probability given everything drawn before (0: impossible). */
+static double run_stage(joint_t *j, rng_t *r) {
+  cutset_t cs;
+  memset(&cs, 0, sizeof cs);
+  for (int i = 0; i < j->nfresh; i++) j->x[i] = 0, j->fixed[i] = false;
+  for (int pass = 0; pass <= MAXF; pass++) {
+    unsigned before = cs.presample;
+    for (int i = 0; i < j->nfresh; i++)
+      if (cs.presample >> i & 1 && !j->fixed[i]) j->x[i] = draw_prior(j, i, r), j->fixed[i] = true;
+    set_values(j, true);
+    memset(cs.ncuts, 0, sizeof cs.ncuts);
+    cs.overflow = false;
+    stage_atoms(j, &cs);
+    if (cs.presample == before) break;
+  }
+  /* segments of each conditioned error: lo, the cuts inside, hi */
+  double seg[MAXF][MAX_CUTS + 2];
+  int nseg[MAXF] = {0}, order[MAXF], nvar = 0;
+  size_t cells = 1;
+  for (int i = 0; i < j->nfresh && !cs.overflow; i++) {
+    if (j->fixed[i] || !cs.ncuts[i]) continue;
+    const dist_t *d = &j->dists[j->fresh[i]];
+    int n = 0;
+    seg[i][n++] = d->lo;
+    for (int k = 0; k < cs.ncuts[i]; k++)
+      if (cs.cuts[i][k] > d->lo && cs.cuts[i][k] < d->hi) seg[i][n++] = cs.cuts[i][k];
+    seg[i][n++] = d->hi;
+    qsort(seg[i], (size_t)n, sizeof(double), compare_double);
+    nseg[i] = n - 1;
+    if (nseg[i] > 1) order[nvar++] = i;
+    if ((cells *= (size_t)nseg[i]) > MAX_CELLS) cs.overflow = true;
+  }
+  if (cs.overflow) { /* too many cells: everything unconditioned, the indicator as weight */
+    for (int i = 0; i < j->nfresh; i++)
+      if (!j->fixed[i]) j->x[i] = draw_prior(j, i, r), j->fixed[i] = true;
+    set_values(j, false);
+    return stage_value(j);
+  }
+  /* errors with one segment (no cut inside) do not change the value: drawn unconditioned */
+  for (int i = 0; i < j->nfresh; i++)
+    if (!j->fixed[i] && nseg[i] <= 1) j->x[i] = draw_prior(j, i, r), j->fixed[i] = true;
+  double total = 0;
+  for (size_t cell = 0; cell < cells; cell++) {
+    double mass = 1;
+    size_t rest = cell;
+    for (int q = 0; q < nvar; q++) {
+      int i = order[q], k = (int)(rest % (size_t)nseg[i]);
+      rest /= (size_t)nseg[i];
+      double a = seg[i][k], b = seg[i][k + 1];
+      j->x[i] = a + (b - a) / 2;
+      mass *= dist_mass(&j->dists[j->fresh[i]], a, b);
+    }
+    double w = 0;
+    if (mass > 0) {
+      set_values(j, false);
+      w = mass * stage_value(j);
+    }
+    j->cell_w[cell] = w;
+    total += w;
+  }
+  if (!(total > 0)) return 0;
+  double t = uniform01(r) * total;
+  size_t cell = 0;
+  while (cell + 1 < cells && (t -= j->cell_w[cell]) > 0) cell++;
+  while (j->cell_w[cell] <= 0) cell = cell ? cell - 1 : cell + 1; /* rounding at the end of the list */
+  size_t rest = cell;
+  for (int q = 0; q < nvar; q++) {
+    int i = order[q], k = (int)(rest % (size_t)nseg[i]);
+    rest /= (size_t)nseg[i];
+    const dist_t *d = &j->dists[j->fresh[i]];
+    double a = seg[i][k], b = seg[i][k + 1];
+    double fa = dist_mass(d, d->lo, a), fb = dist_mass(d, d->lo, b);
+    double x = dist_quantile(d, fa + uniform01(r) * (fb - fa));
+    j->x[i] = x < a ? a : x > b ? b : x;
+  }
+  set_values(j, false);
+  return total > 1 ? 1 : total;
+}
+
+static void begin_stage(joint_t *j, stage_kind_t kind, rng_t *r) {
+  const ism_model_t *m = j->m;
+  j->kind = kind;
+  j->nfresh = 0;
+  for (size_t v = 0; v < j->nv; v++) {
+    j->slot[v] = -1, j->extra[v] = 0;
+    if (!j->has_dist[v] || m->vars[v].type.kind != TYPE_REAL) continue;
+    bool mine =
+        kind == STAGE_SENSE ? m->vars[v].sensing : !m->vars[v].sensing && m->actions[j->action].reads[v];
+    if (mine && j->nfresh == MAXF)
+      j->extra[v] = dist_quantile(&j->dists[v], uniform01(r));
+    else if (mine)
+      j->slot[v] = j->nfresh, j->fresh[j->nfresh++] = (int)v;
+  }
+}
+
+static double error_score(const joint_t *j) {
+  double s = 0;
+  for (int i = 0; i < j->nfresh; i++) {
+    const dist_t *d = &j->dists[j->fresh[i]];
+    double scale = d->kind == ISM_DIST_GAUSSIAN ? d->sd : (d->hi - d->lo) / 2;
+    if (scale > 0) s += pow((j->x[i] - dist_mode(d)) / scale, 2);
+  }
+  return s;
+}
+
+/* ---- one sampled run along the path ---- */
+
+static bool in_range(const ism_model_t *m, const double *truth) {
+  for (size_t v = 0; v < m->nvars; v++) {
+    const ism_var_t *var = &m->vars[v];
+    if (var->sensing && var->has_range && !(truth[v] >= var->range_lo && truth[v] <= var->range_hi))
+      return false;
+  }
+  return true;
+}
+
+static void record_action(joint_t *j) {
+  size_t index = 0, nv = j->nv;
+  if (!j->rec || !cex_action_at(j->c, j->step, j->position, &index)) return;
+  for (size_t v = 0; v < nv; v++) {
+    bool sensing = j->m->vars[v].sensing;
+    j->rec->before[index * nv + v] = sensing ? j->env[v] : j->normal[v];
+    j->rec->after[index * nv + v] = sensing ? j->after[v] : j->normal[v];
+    j->rec->actual[index * nv + v] = j->actual[v];
+  }
+}
+
+/* Executes the rest of the last rule after its failing action (values
+ * only, for the record). */
+static bool finish_rule(joint_t *j, const ism_rule_t *rule, size_t from, rng_t *r) {
+  const ism_model_t *m = j->m;
+  for (size_t p = from; p < rule->nsteps; p++) {
+    const ism_step_t *st = &rule->steps[p];
+    if (st->kind == ISM_STEP_ASSIGN) {
+      j->normal[st->var] = number(m, st->value, m->vars[st->var].type.kind, j->sensed, NULL, j->normal);
+      continue;
+    }
+    j->position = (int)p, j->action = st->action;
+    begin_stage(j, STAGE_ACTION, r);
+    for (int i = 0; i < j->nfresh; i++) j->x[i] = draw_prior(j, i, r), j->fixed[i] = true;
+    set_values(j, false);
+    j->want_fail = m->actions[st->action].failure &&
+                   holds(m, m->actions[st->action].failure, j->env, j->after, j->actual);
+    if (stage_value(j) <= 0) return false;
+    record_action(j);
+    memcpy(j->env, j->after, j->nv * sizeof *j->env);
+  }
+  return true;
+}
+
+/* The weight of one sampled run; with j->rec, records its values. */
+static double sample_path(joint_t *j, const cex_t *c, rng_t *r) {
+  const ism_model_t *m = j->m;
+  size_t nv = j->nv;
+  j->c = c;
+  memcpy(j->truth, c->truth, nv * sizeof *j->truth);
+  memcpy(j->normal, c->truth, nv * sizeof *j->normal);
+  for (size_t k = 0; k < m->nassume; k++) /* an environment outside the model's assumption */
+    if (!holds(m, m->assume[k], j->truth, NULL, j->normal)) return 0;
+  double w = 1, score = 0;
+  for (int k = 0; k < c->length; k++) {
+    bool last = k + 1 == c->length;
+    if (!in_range(m, j->truth)) return 0;
+    j->step = k;
+    begin_stage(j, STAGE_SENSE, r);
+    if ((w *= run_stage(j, r)) <= 0) return 0;
+    score += error_score(j);
+    if (j->rec)
+      for (size_t v = 0; v < nv; v++) {
+        j->rec->truth[(size_t)k * nv + v] = m->vars[v].sensing ? j->truth[v] : j->normal[v];
+        j->rec->sensed[(size_t)k * nv + v] = j->sensed[v];
+      }
+    const ism_rule_t *rule = &m->rules[c->rules[k]];
+    memcpy(j->env, j->truth, nv * sizeof *j->env);
+    bool ended = false;
+    for (size_t p = 0; p < rule->nsteps && !ended; p++) {
+      const ism_step_t *st = &rule->steps[p];
+      if (st->kind == ISM_STEP_ASSIGN) {
+        j->normal[st->var] = number(m, st->value, m->vars[st->var].type.kind, j->sensed, NULL, j->normal);
+        continue;
+      }
+      j->position = (int)p, j->action = st->action;
+      j->want_fail = last && (int)p == c->fail_position;
+      begin_stage(j, STAGE_ACTION, r);
+      if ((w *= run_stage(j, r)) <= 0) return 0;
+      score += error_score(j);
+      record_action(j);
+      memcpy(j->env, j->after, nv * sizeof *j->env);
+      if (j->want_fail) {
+        ended = true;
+        if (j->rec && !finish_rule(j, rule, p + 1, r)) score = INFINITY;
+      }
+    }
+    for (size_t v = 0; v < nv; v++) {
+      if (!m->vars[v].sensing)
+        j->truth[v] = j->normal[v];
+      else if (rule->has_action)
+        j->truth[v] = j->env[v];
+      else if (m->vars[v].dynamic)
+        j->truth[v] = c->truth[(size_t)(k + 1) * nv + v];
+    }
+    if (!ended) {
+      bool global = m->failure && holds(m, m->failure, j->truth, NULL, j->normal);
+      if (global != (last && c->fail_position < 0)) return 0;
+    }
+  }
+  if (j->rec) {
+    memcpy(j->rec->truth + (size_t)c->length * nv, j->truth, nv * sizeof *j->truth);
+    j->rec->score = score;
+  }
+  return w;
+}
+
+/* Mean and 95% half-width of sample weights (Welford's update). */
+typedef struct {
+  double n, mean, m2, lo, hi;
+} moments_t;
+
+static void moments_add(moments_t *mo, double w) {
+  if (mo->n == 0 || w < mo->lo) mo->lo = w;
+  if (mo->n == 0 || w > mo->hi) mo->hi = w;
+  mo->n++;
+  double d = w - mo->mean;
+  mo->mean += d / mo->n;
+  mo->m2 += d * (w - mo->mean);
+}
+
+static void moments_result(const moments_t *mo, double *p, double *error) {
+  *p = mo->mean > 1 ? 1 : mo->mean < 0 ? 0 : mo->mean;
+  bool equal = mo->hi - mo->lo <= 1e-12 * mo->hi; /* every weight the same: exact up to rounding */
+  *error = equal || mo->n < 2 ? 0 : 1.96 * sqrt(mo->m2 / (mo->n - 1) / mo->n);
+}
+
+/* The stopping rule of long estimates: the half-width within 0.5% of the estimate, plus 0.0005. */
+static bool precise_enough(const moments_t *mo) {
+  double p, half;
+  moments_result(mo, &p, &half);
+  return half <= 0.005 * p + 0.0005;
+}
+
+static void estimate(joint_t *j, const cex_t *c, unsigned long samples, unsigned long seed, double *p,
+                     double *error) {
+  moments_t mo = {0};
+  for (unsigned long i = 0; i < samples; i++) {
+    if (i >= 1000 && i % 500 == 0 && precise_enough(&mo)) break;
+    rng_t r = rng_for(seed, i);
+    moments_add(&mo, sample_path(j, c, &r));
+  }
+  moments_result(&mo, p, error);
+}
+
+void joint_estimate(joint_t *j, const cex_t *c, unsigned long samples, unsigned long seed, double *p,
+                    double *error) {
+  j->rec = NULL;
+  estimate(j, c, samples, seed, p, error);
+}
+
+/* ---- the most likely environment ---- */
+
+typedef struct {
+  param_t *p;
+  size_t n;
+} params_t;
+
+static void push_param(params_t *ps, const ism_var_t *var, bool after, size_t index, size_t action, int v,
+                       double x) {
+  param_t p = {after, index, action, v, x - 100, x + 100};
+  if (var->has_range) p.lo = var->range_lo, p.hi = var->range_hi;
+  ps->p[ps->n++] = p;
+}
+
+/* The free values of c's environment that are reals. */
+static void collect(const joint_t *j, const cex_t *c, params_t *ps) {
+  const ism_model_t *m = j->m;
+  size_t nv = j->nv;
+  ps->p = xcalloc(nv * ((size_t)c->length + 1 + c->nactions) + 1, sizeof *ps->p);
+  ps->n = 0;
+  for (size_t v = 0; v < nv; v++)
+    if (m->vars[v].sensing && m->vars[v].type.kind == TYPE_REAL)
+      push_param(ps, &m->vars[v], false, v, 0, (int)v, c->truth[v]);
+  for (int k = 0; k < c->length; k++) {
+    if (m->rules[c->rules[k]].has_action) continue;
+    for (size_t v = 0; v < nv; v++)
+      if (m->vars[v].sensing && m->vars[v].dynamic && m->vars[v].type.kind == TYPE_REAL) {
+        size_t at = (size_t)(k + 1) * nv + v;
+        push_param(ps, &m->vars[v], false, at, 0, (int)v, c->truth[at]);
+      }
+  }
+  for (size_t a = 0; a < c->nactions; a++) {
+    const cex_action_t *ca = &c->actions[a];
+    bool last = ca->step + 1 == c->length;
+    if (last && c->fail_position >= 0 && ca->position > c->fail_position) continue; /* never executed */
+    for (size_t v = 0; v < nv; v++)
+      if (m->vars[v].sensing && m->vars[v].type.kind == TYPE_REAL && !j->rhs[(size_t)ca->action * nv + v])
+        push_param(ps, &m->vars[v], true, 0, a, (int)v, ca->after[v]);
+  }
+}
+
+static double *param_at(cex_t *c, const param_t *p) {
+  return p->after ? &c->actions[p->action].after[p->var] : &c->truth[p->index];
+}
+
+static double objective(joint_t *j, cex_t *c, const param_t *p, double x) {
+  double *at = param_at(c, p), save = *at, v, err;
+  *at = x;
+  estimate(j, c, j->o.search_samples, j->o.seed, &v, &err);
+  *at = save;
+  return v;
+}
+
+/* Maximises over one coordinate: a grid over its range, then golden
+ * sections around the best grid point. Returns whether it moved. */
+static bool line_search(joint_t *j, cex_t *c, const param_t *p, double *best) {
+  double *at = param_at(c, p), x0 = *at, fx = *best, xb = x0;
+  double h = (p->hi - p->lo) / (GRID - 1);
+  if (fx > 0 && objective(j, c, p, p->lo) == fx && objective(j, c, p, p->hi) == fx) return false; /* flat */
+  for (int g = 0; g < GRID; g++) {
+    double x = p->lo + g * h, f = objective(j, c, p, x);
+    if (f > fx) fx = f, xb = x;
+  }
+  if (!(fx > 0)) return false;
+  double a = fmax(p->lo, xb - h), b = fmin(p->hi, xb + h);
+  const double phi = (sqrt(5) - 1) / 2;
+  double x1 = b - phi * (b - a), x2 = a + phi * (b - a);
+  double f1 = objective(j, c, p, x1), f2 = objective(j, c, p, x2);
+  for (int s = 0; s < GOLDEN_STEPS; s++) {
+    if (f1 >= f2)
+      b = x2, x2 = x1, f2 = f1, x1 = b - phi * (b - a), f1 = objective(j, c, p, x1);
+    else
+      a = x1, x1 = x2, f1 = f2, x2 = a + phi * (b - a), f2 = objective(j, c, p, x2);
+  }
+  if (f1 > fx) fx = f1, xb = x1;
+  if (f2 > fx) fx = f2, xb = x2;
+  if (!(fx > *best)) return false;
+  *at = xb, *best = fx;
+  return true;
+}
+
+/* Coordinate sweeps from c's environment; *best is its objective. */
+static void sweeps(joint_t *j, cex_t *c, const params_t *ps, double *best) {
+  bool *flat = xcalloc(ps->n + 1, sizeof *flat);
+  for (int sweep = 0; sweep < j->o.sweeps; sweep++) {
+    double start = *best;
+    for (size_t i = 0; i < ps->n; i++) {
+      if (flat[i]) continue;
+      double before = *best;
+      line_search(j, c, &ps->p[i], best);
+      if (sweep == 0 && *best == before && *best > 0) flat[i] = true;
+    }
+    if (start > 0 && *best <= start * 1.001) break; /* converged: another sweep would gain less than 0.1% */
+  }
+  free(flat);
+}
+
+bool joint_maximise(joint_t *j, cex_t *c) {
+  size_t nv = j->nv;
+  params_t ps;
+  collect(j, c, &ps);
+  j->rec = NULL;
+  double best, err;
+  estimate(j, c, j->o.search_samples, j->o.seed, &best, &err);
+  if (!(best > 0) && j->o.sweeps > 0) {
+    /* nowhere to climb from: climb the probability under wider errors first (a continuation) */
+    for (int w = 0; w < 2; w++) {
+      j->dists = j->wide[w];
+      estimate(j, c, j->o.search_samples, j->o.seed, &best, &err);
+      if (best > 0) sweeps(j, c, &ps, &best);
+    }
+    j->dists = j->exact;
+    estimate(j, c, j->o.search_samples, j->o.seed, &best, &err);
+  }
+  if (best > 0) sweeps(j, c, &ps, &best);
+  free(ps.p);
+  /* the reported estimate and one run realising it, on a stream of their own */
+  record_t cur = {0}, keep = {0};
+  record_t *rs[2] = {&cur, &keep};
+  for (int k = 0; k < 2; k++) {
+    rs[k]->truth = xcalloc(((size_t)c->length + 1) * nv + 1, sizeof(double));
+    rs[k]->sensed = xcalloc((size_t)c->length * nv + 1, sizeof(double));
+    rs[k]->before = xcalloc(c->nactions * nv + 1, sizeof(double));
+    rs[k]->after = xcalloc(c->nactions * nv + 1, sizeof(double));
+    rs[k]->actual = xcalloc(c->nactions * nv + 1, sizeof(double));
+    rs[k]->score = INFINITY;
+  }
+  for (size_t a = 0; a < c->nactions; a++) /* actions a run may skip keep c's values */
+    for (size_t v = 0; v < nv; v++) {
+      for (int k = 0; k < 2; k++) {
+        rs[k]->before[a * nv + v] = c->actions[a].before[v];
+        rs[k]->after[a * nv + v] = c->actions[a].after[v];
+        rs[k]->actual[a * nv + v] = c->actions[a].actual[v];
+      }
+    }
+  moments_t mo = {0};
+  unsigned long n = j->o.final_samples ? j->o.final_samples : 1;
+  for (unsigned long i = 0; i < n; i++) {
+    if (i >= 1000 && i % 500 == 0 && precise_enough(&mo)) break;
+    rng_t r = rng_for(j->o.seed ^ 0x7f4a7c15UL, i);
+    j->rec = &cur;
+    cur.score = INFINITY;
+    double w = sample_path(j, c, &r);
+    moments_add(&mo, w);
+    if (w > 0 && cur.score < keep.score) {
+      record_t t = keep;
+      keep = cur, cur = t;
+      memcpy(cur.before, keep.before, c->nactions * nv * sizeof(double));
+      memcpy(cur.after, keep.after, c->nactions * nv * sizeof(double));
+      memcpy(cur.actual, keep.actual, c->nactions * nv * sizeof(double));
+    }
+  }
+  j->rec = NULL;
+  c->has_probability = true;
+  moments_result(&mo, &c->probability, &c->probability_error);
+  bool replaced = isfinite(keep.score);
+  if (replaced) {
+    memcpy(c->truth, keep.truth, ((size_t)c->length + 1) * nv * sizeof(double));
+    memcpy(c->sensed, keep.sensed, (size_t)c->length * nv * sizeof(double));
+    for (size_t a = 0; a < c->nactions; a++) {
+      memcpy(c->actions[a].before, keep.before + a * nv, nv * sizeof(double));
+      memcpy(c->actions[a].after, keep.after + a * nv, nv * sizeof(double));
+      memcpy(c->actions[a].actual, keep.actual + a * nv, nv * sizeof(double));
+    }
+  }
+  for (int k = 0; k < 2; k++)
+    free(rs[k]->truth), free(rs[k]->sensed), free(rs[k]->before), free(rs[k]->after), free(rs[k]->actual);
+  return replaced;
+}

@@ -1,0 +1,1 @@
+verify tests/cases/probability/analytic-assume.yaml --format json

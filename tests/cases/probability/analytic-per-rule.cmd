@@ -1,0 +1,1 @@
+verify tests/cases/probability/analytic.yaml --format json --probability per-rule

@@ -1,0 +1,1 @@
+verify tests/cases/probability/corridor.yaml --all

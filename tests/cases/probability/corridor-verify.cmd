@@ -1,1 +1,0 @@
-verify tests/cases/probability/corridor.yaml

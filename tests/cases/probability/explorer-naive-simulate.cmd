@@ -1,0 +1,1 @@
+simulate examples/robotcar/explorer.yaml --mode naive --bound 1 --runs 2000

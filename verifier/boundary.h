@@ -1,0 +1,39 @@
+/* Boundary-only counterexamples, decided exactly with the solver. A
+ * counterexample of `ismv verify --mode actual` is boundary-only when the
+ * set of sensing and actuation errors that make its path happen and fail
+ * has measure zero for every environment: only an error exactly at the edge
+ * of its range, or an equality, makes it happen, so its probability is 0.
+ * Its path condition is re-encoded with every comparison that reads an
+ * error made strict (with a common slack s > 0), the environment's own
+ * constraints (ranges of values no error reaches) left as they are:
+ * satisfiable means an open set of errors, so a positive probability.
+ * Kept apart from the exploration (verifier/paths/), which it does not
+ * change. */
+#ifndef VERIFIER_BOUNDARY_H
+#define VERIFIER_BOUNDARY_H
+
+#include <stdbool.h>
+
+#include "ism/cex.h"
+#include "ism/ism.h"
+
+typedef enum {
+  BOUNDARY_ONLY,     /* the strict system is unsatisfiable: probability 0 */
+  BOUNDARY_INTERIOR, /* satisfiable: c now holds a witness with a positive margin */
+  BOUNDARY_UNKNOWN   /* the solver could not decide (c unchanged) */
+} boundary_t;
+
+/* One solver for the counterexamples of one model (borrows m); rlimit
+ * bounds each solver check (0: none). boundary_delete(NULL) is a no-op. */
+typedef struct boundary_ctx boundary_ctx_t;
+boundary_ctx_t *boundary_new(const ism_model_t *m, unsigned long long rlimit);
+void boundary_delete(boundary_ctx_t *b);
+
+/* Decides c (a counterexample of mode actual). On BOUNDARY_INTERIOR, c's
+ * values are replaced by the solver's witness of the strict system, with
+ * the largest margin of 1, 0.1 or 0.01 that is satisfiable (a valid
+ * counterexample: the strict system implies the original one); callers
+ * re-check it with cex_replay. Otherwise c is unchanged. */
+boundary_t boundary_classify(boundary_ctx_t *b, cex_t *c);
+
+#endif
