@@ -294,6 +294,7 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
     lts_to_dot(a.w, "weakest_assumption", &dot);
     lts_to_dot(t, "delta", &dot);
     lts_free(t);
+    if (b.w) lts_to_dot(b.w, "weakest_assumption_b", &dot); /* the other side of a comparison */
     lts_free(err);
   }
   int explained = count_explained(&delta);

@@ -1,0 +1,1 @@
+robustness examples/robustness/therac/design.yaml --format dot
