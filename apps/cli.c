@@ -2,6 +2,7 @@
 
 #include <assert.h>
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +53,20 @@ int cli_worst_exit(int a, int b) {
     if (order[i] == b) rb = i;
   }
   return ra >= rb ? a : b;
+}
+
+int cli_exit_code(const cli_outcome_t *o) {
+  assert(o->kept <= o->found);
+  int rc = o->analysis;
+  bool error = rc == CLI_EXIT_USAGE || rc == CLI_EXIT_INVALID || rc == CLI_EXIT_INTERNAL;
+  if (error) return rc;
+  /* Filters hide violations; they never make an unfinished search a proof. */
+  if (rc == CLI_EXIT_VIOLATION && o->found > 0 && o->kept == 0) rc = CLI_EXIT_OK;
+  if (rc == CLI_EXIT_OK && !o->complete) rc = CLI_EXIT_INCONCLUSIVE;
+  if (o->expect < 0) return rc;
+  if (o->expect != CLI_EXIT_OK) return cli_worst_exit(rc, o->expect);
+  /* Expectations that hold account for the verdict only when they state it. */
+  return o->expect_verdict ? CLI_EXIT_OK : rc;
 }
 
 /* ---- rendering ---- */
@@ -144,36 +159,106 @@ static int usage_error(FILE *err, const char *cmd, const char *fmt, ...) {
   return CLI_EXIT_USAGE;
 }
 
-static int parse_value(FILE *err, const cli_command_t *cmd, const cli_option_t *o, const char *text, cli_value_t *v) {
-  char *end;
+/* A number as a person writes it: optional sign, decimal digits with an
+ * optional fraction, optional decimal exponent. strtod alone would also
+ * take "nan", "inf", hexadecimal and leading blanks. */
+static bool decimal_syntax(const char *s, bool integer) {
+  if (*s == '+' || *s == '-') s++;
+  size_t digits = strspn(s, "0123456789");
+  s += digits;
+  if (integer) return digits > 0 && *s == '\0';
+  if (*s == '.') {
+    size_t frac = strspn(s + 1, "0123456789");
+    digits += frac;
+    s += 1 + frac;
+  }
+  if (!digits) return false;
+  if (*s == 'e' || *s == 'E') {
+    s++;
+    if (*s == '+' || *s == '-') s++;
+    size_t exp = strspn(s, "0123456789");
+    if (!exp) return false;
+    s += exp;
+  }
+  return *s == '\0';
+}
+
+/* Parses and range-checks the value of option o (without printing); on a
+ * bad value writes the reason, to follow the option's name, into why. */
+static bool check_value(const cli_option_t *o, const char *text, cli_value_t *v, char *why, size_t size) {
   v->set = true;
   v->s = text;
   errno = 0;
   switch (o->type) {
-  case OPT_FLAG: v->i = 1; return 0;
+  case OPT_FLAG: v->i = 1; return true;
   case OPT_INT:
-    v->i = strtoll(text, &end, 10);
+    v->i = decimal_syntax(text, true) ? strtoll(text, NULL, 10) : 0;
     v->r = (double)v->i;
-    if (!*text || *end || errno) return usage_error(err, cmd->name, "option '--%s' needs an integer", o->name);
+    if (!decimal_syntax(text, true) || errno) {
+      snprintf(why, size, "needs an integer%s, not '%s'", errno ? " in range" : "", text);
+      return false;
+    }
     break;
   case OPT_REAL:
-    v->r = strtod(text, &end);
-    if (!*text || *end || errno) return usage_error(err, cmd->name, "option '--%s' needs a number", o->name);
+    v->r = decimal_syntax(text, false) ? strtod(text, NULL) : 0;
+    if (!decimal_syntax(text, false) || !isfinite(v->r)) {
+      snprintf(why, size, "needs a decimal number, not '%s'", text);
+      return false;
+    }
     break;
-  case OPT_STRING: return 0;
+  case OPT_STRING: return true;
   case OPT_CHOICE: {
     size_t len = strlen(text);
     for (const char *c = o->choices; *c;) {
       size_t n = strcspn(c, "|");
-      if (n == len && strncmp(c, text, n) == 0) return 0;
+      if (n == len && strncmp(c, text, n) == 0) return true;
       c += n + (c[n] == '|');
     }
-    return usage_error(err, cmd->name, "option '--%s' must be one of %s, not '%s'", o->name, o->choices, text);
+    snprintf(why, size, "must be one of %s, not '%s'", o->choices, text);
+    return false;
   }
   }
-  if (o->min <= o->max && (v->r < o->min || v->r > o->max))
-    return usage_error(err, cmd->name, "option '--%s' must be between %g and %g, not %s", o->name, o->min, o->max, text);
-  return 0;
+  if (o->min <= o->max && (v->r < o->min || v->r > o->max)) {
+    snprintf(why, size, "must be between %g and %g, not %s", o->min, o->max, text);
+    return false;
+  }
+  return true;
+}
+
+static int parse_value(FILE *err, const cli_command_t *cmd, const cli_option_t *o, const char *text,
+                       cli_value_t *v) {
+  char why[256];
+  if (check_value(o, text, v, why, sizeof why)) return 0;
+  return usage_error(err, cmd->name, "option '--%s' %s", o->name, why);
+}
+
+cli_value_t *cli_merge_file_options(const cli_command_t *cmd, const cli_value_t *values, const ynode_t *map,
+                                    diag_list_t *diags) {
+  cli_value_t *merged = xcalloc(cmd->noptions + 1, sizeof *merged);
+  memcpy(merged, values, cmd->noptions * sizeof *merged);
+  bool ok = true;
+  for (size_t k = 0; map && map->kind == YNODE_MAP && k < map->len; k++) {
+    const ynode_t *n = map->items[k];
+    size_t i = 0;
+    while (i < cmd->noptions && strcmp(cmd->options[i].name, map->keys[k]->text) != 0) i++;
+    if (i == cmd->noptions || values[i].set) continue;
+    const cli_option_t *o = &cmd->options[i];
+    char why[256];
+    if (n->kind != YNODE_SCALAR) {
+      ok = false;
+      diag_error(diags, n->loc, "'%s' must be a single value", o->name);
+    } else if (o->type == OPT_FLAG) {
+      bool b = false;
+      ok &= ydoc_bool(n, &b, o->name, diags);
+      merged[i] = (cli_value_t){.set = b, .i = b, .s = n->text};
+    } else if (!check_value(o, n->text, &merged[i], why, sizeof why)) {
+      ok = false;
+      diag_error(diags, n->loc, "'%s' %s", o->name, why);
+    }
+  }
+  if (ok) return merged;
+  free(merged);
+  return NULL;
 }
 
 static const cli_option_t *find_option(const cli_command_t *cmd, const char *arg, size_t len) {

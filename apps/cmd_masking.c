@@ -221,13 +221,20 @@ static int report(cli_ctx_t *ctx, const cli_command_t *self, const cli_value_t *
   free(path);
   if (rc) return rc;
   uint32_t w = masking_value(rep->game);
-  if (!expect) return w ? CLI_EXIT_VIOLATION : CLI_EXIT_OK;
-  expect_actual_t actual[] = {
-      {"distance", EXPECT_NUMBER, masking_distance(rep->game), false, NULL},
-      {"masks", EXPECT_BOOL, 0, w == 0, NULL},
-      {"faults", w ? EXPECT_NUMBER : EXPECT_NULL, (double)w, false, NULL},
-  };
-  return expect_check(ctx, expect, actual, sizeof actual / sizeof *actual);
+  cli_outcome_t outcome = {.analysis = w ? CLI_EXIT_VIOLATION : CLI_EXIT_OK, .complete = true, .expect = -1};
+  if (expect) {
+    expect_actual_t actual[] = {
+        {"distance", EXPECT_NUMBER, masking_distance(rep->game), false, NULL},
+        {"masks", EXPECT_BOOL, 0, w == 0, NULL},
+        {"faults", w ? EXPECT_NUMBER : EXPECT_NULL, (double)w, false, NULL},
+    };
+    size_t n = sizeof actual / sizeof *actual;
+    outcome.expect = expect_check(ctx, expect, actual, n);
+    /* each key says whether the implementation masks its faults */
+    static const char *const verdict_keys[] = {"distance", "masks", "faults"};
+    outcome.expect_verdict = expect_states_verdict(expect, verdict_keys, 3);
+  }
+  return cli_exit_code(&outcome);
 }
 
 static int run_masking(cli_ctx_t *ctx, const cli_command_t *self, const char *path, const cli_value_t *values) {

@@ -132,7 +132,9 @@ static int run_simulate(cli_ctx_t *ctx, const cli_command_t *self, const char *p
   explore_options_t opt;
   rank_options_t ropt;
   long long top;
-  verify_options_resolve(self, values, m, &opt, &ropt, &top);
+  cli_value_t *merged = verify_options_resolve(ctx, self, values, m, &opt, &ropt, &top);
+  if (!merged) return ism_free(m), CLI_EXIT_INVALID;
+  free(merged);
   unsigned long runs = (v = cli_opt(self, values, "runs"))->set ? (unsigned long)v->i : 10000;
   unsigned long seed = (v = cli_opt(self, values, "seed"))->set ? (unsigned long)v->i : 1;
   const char *format = (v = cli_opt(self, values, "format"))->set ? v->s : "text";

@@ -1,6 +1,5 @@
 /* ismv verify: bounded verification of an ISM model, rendered as text,
  * JSON, SARIF or JUnit XML. */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,12 +14,14 @@
 #include "verifier/paths/explore.h"
 
 static const cli_option_t options[] = {
-    {"bound", 'k', OPT_INT, "K", NULL, "10 (or the model's verify: bound)", 1, 1000, "longest path explored, in rules"},
+    {"bound", 'k', OPT_INT, "K", NULL, "10 (or the model's verify: bound)", 1, 1000,
+     "longest path explored, in rules"},
     {"mode", 0, OPT_CHOICE, NULL, "actual|ideal|naive", "actual", 0, -1,
      "naive: no environmental constraints, no error; ideal: constraints, no error; actual: both"},
     {"strategy", 0, OPT_CHOICE, NULL, "incremental|per-path", "incremental", 0, -1,
      "incremental: one solver, infeasible prefixes pruned; per-path: the paper's fresh solve of every path"},
-    {"budget", 0, OPT_REAL, "SECONDS", NULL, "none", 0, 1e9, "wall-clock budget; when it runs out the search stops (inconclusive unless a counterexample was found)"},
+    {"budget", 0, OPT_REAL, "SECONDS", NULL, "none", 0, 1e9,
+     "wall-clock budget; when it runs out the search stops (inconclusive unless a counterexample was found)"},
     {"jobs", 'j', OPT_INT, "N", NULL, "one per processor", 1, 64,
      "threads for the incremental search (the result does not depend on it)"},
     {"split-depth", 0, OPT_INT, "D", NULL, "2 from bound 7 on, else 0", 0, 1000,
@@ -29,32 +30,68 @@ static const cli_option_t options[] = {
     {"min-prob", 0, OPT_REAL, "P", NULL, "0 (or the model's verify: min-prob)", 0, 1,
      "drop counterexamples whose probability is below P"},
     {"probability", 0, OPT_CHOICE, NULL, "per-rule|joint|none", "per-rule", 0, -1,
-     "per-rule: the paper's product of rule probabilities; joint: Monte Carlo of path and failure together; none: no ranking (discovery order)"},
+     "per-rule: the paper's product of rule probabilities; joint: Monte Carlo of path and failure together; "
+     "none: no ranking (discovery order)"},
     {"format", 'f', OPT_CHOICE, NULL, "text|json|sarif|junit", "text", 0, -1, "output format"},
     {"output", 'o', OPT_STRING, "FILE", NULL, "stdout", 0, -1, "write the report to FILE"},
-    {"stats", 0, OPT_FLAG, NULL, NULL, NULL, 0, -1, "add timings to the report and print statistics on stderr"},
+    {"stats", 0, OPT_FLAG, NULL, NULL, NULL, 0, -1,
+     "add timings to the report and print statistics on stderr"},
 };
 
-static int run_verify(cli_ctx_t *ctx, const cli_command_t *self, const char *path, const cli_value_t *values) {
+/* Replays every ranked counterexample and checks its probability: NULL,
+ * or what failed (caller frees). */
+static char *recheck(const ism_model_t *m, ism_mode_t mode, const explore_result_t *res) {
+  char *bad = NULL;
+  for (size_t k = 0; k < res->ncexs && !bad; k++) {
+    const cex_t *c = &res->cexs[k];
+    char *msg = cex_replay(m, mode, c);
+    if (msg)
+      bad = xasprintf("ranked counterexample %zu failed its re-check: %s", k + 1, msg);
+    else if (!(c->probability >= 0 && c->probability <= 1))
+      bad = xasprintf("counterexample %zu has probability %g outside [0, 1]", k + 1, c->probability);
+    free(msg);
+  }
+  return bad;
+}
+
+static void notes(cli_ctx_t *ctx, const explore_result_t *res, bool stats, size_t total, size_t kept,
+                  double min_prob) {
+  if (stats)
+    fprintf(ctx->err, "ismv: %llu paths, %llu pruned, %llu solver checks, %.3f s\n", res->paths, res->pruned,
+            res->solver_checks, res->seconds);
+  if (res->verdict == EXPLORE_INCONCLUSIVE) fprintf(ctx->err, "ismv: inconclusive: %s\n", res->reason);
+  if (total && !kept)
+    fprintf(ctx->err,
+            "ismv: note: all %zu counterexamples have probability below %g and were dropped (--min-prob)\n",
+            total, min_prob);
+  else if (total > kept)
+    fprintf(ctx->err, "ismv: note: %zu counterexamples with probability below %g dropped (--min-prob)\n",
+            total - kept, min_prob);
+}
+
+static int run_verify(cli_ctx_t *ctx, const cli_command_t *self, const char *path,
+                      const cli_value_t *values) {
   ism_model_t *m = ism_load(path, &ctx->diags);
   if (!m) return CLI_EXIT_INVALID;
-  const ism_options_t *mo = &m->options;
   explore_options_t opt;
   rank_options_t ropt;
   long long top;
-  verify_options_resolve(self, values, m, &opt, &ropt, &top);
+  cli_value_t *merged = verify_options_resolve(ctx, self, values, m, &opt, &ropt, &top);
+  if (!merged) return ism_free(m), CLI_EXIT_INVALID;
+  values = merged;
   const cli_value_t *v;
-  const char *strategy = (v = cli_opt(self, values, "strategy"))->set ? v->s : mo->has_strategy ? mo->strategy : "incremental";
-  opt.strategy = strcmp(strategy, "per-path") == 0 ? EXPLORE_PER_PATH : EXPLORE_INCREMENTAL;
+  if ((v = cli_opt(self, values, "strategy"))->set && strcmp(v->s, "per-path") == 0)
+    opt.strategy = EXPLORE_PER_PATH;
   if ((v = cli_opt(self, values, "jobs"))->set) opt.jobs = (int)v->i;
   if ((v = cli_opt(self, values, "split-depth"))->set) opt.split_depth = (int)v->i;
   bool stats = cli_opt(self, values, "stats")->set;
   const char *format = (v = cli_opt(self, values, "format"))->set ? v->s : "text";
-  double min_prob = (v = cli_opt(self, values, "min-prob"))->set ? v->r : mo->has_min_prob ? mo->min_prob : 0;
+  double min_prob = (v = cli_opt(self, values, "min-prob"))->set ? v->r : 0;
   v = cli_opt(self, values, "probability");
   bool ranked = !(v->set && strcmp(v->s, "none") == 0);
   if (!ranked && min_prob > 0) {
     fprintf(ctx->err, "ismv: error: --min-prob needs probabilities; it cannot go with --probability none\n");
+    free(merged);
     ism_free(m);
     return CLI_EXIT_USAGE;
   }
@@ -64,42 +101,36 @@ static int run_verify(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
   char *bad = NULL;
   if (!res.replay_failed && ranked) {
     rank_all(m, &ropt, res.cexs, res.ncexs);
-    for (size_t k = 0; k < res.ncexs && !bad; k++) {
-      const cex_t *c = &res.cexs[k];
-      char *msg = cex_replay(m, opt.mode, c);
-      if (msg) bad = xasprintf("ranked counterexample %zu failed its re-check: %s", k + 1, msg);
-      else if (!(c->probability >= 0 && c->probability <= 1))
-        bad = xasprintf("counterexample %zu has probability %g outside [0, 1]", k + 1, c->probability);
-      free(msg);
-    }
+    bad = recheck(m, opt.mode, &res);
   }
   if (res.replay_failed || bad) {
     fprintf(ctx->err, "ismv: internal error: %s\n", bad ? bad : res.replay_message);
     free(bad);
     explore_result_free(&res);
+    free(merged);
     ism_free(m);
     return CLI_EXIT_INTERNAL;
   }
   size_t total = res.ncexs, kept = 0;
   while (kept < total && (!ranked || res.cexs[kept].probability >= min_prob)) kept++;
+  cli_outcome_t outcome = {
+      .analysis = res.verdict == EXPLORE_VIOLATED       ? CLI_EXIT_VIOLATION
+                  : res.verdict == EXPLORE_INCONCLUSIVE ? CLI_EXIT_INCONCLUSIVE
+                                                        : CLI_EXIT_OK,
+      .complete = res.reason == NULL,
+      .found = total,
+      .kept = kept,
+      .expect = -1,
+  };
+  /* What the report says follows the exit code: all dropped is verified
+   * only after a complete search. */
+  if (total && !kept) res.verdict = outcome.complete ? EXPLORE_VERIFIED : EXPLORE_INCONCLUSIVE;
   verify_report_t rep = {m, &opt, &res, kept, stats, total - kept, min_prob, ropt.estimator == RANK_JOINT};
   if (top > 0 && (size_t)top < kept) rep.shown = (size_t)top;
-  if (total && !kept) res.verdict = EXPLORE_VERIFIED; /* every counterexample was below --min-prob */
   char *text = verify_render(&rep, format);
   int rc = cli_write_output(ctx, text);
   free(text);
-  if (stats)
-    fprintf(ctx->err, "ismv: %llu paths, %llu pruned, %llu solver checks, %.3f s\n", res.paths, res.pruned,
-            res.solver_checks, res.seconds);
-  if (res.verdict == EXPLORE_INCONCLUSIVE) fprintf(ctx->err, "ismv: inconclusive: %s\n", res.reason);
-  if (total && !kept)
-    fprintf(ctx->err, "ismv: note: all %zu counterexamples have probability below %g and were dropped (--min-prob)\n",
-            total, min_prob);
-  else if (total > kept)
-    fprintf(ctx->err, "ismv: note: %zu counterexamples with probability below %g dropped (--min-prob)\n", total - kept,
-            min_prob);
-  int verdict_rc = res.verdict == EXPLORE_VIOLATED ? CLI_EXIT_VIOLATION
-                   : res.verdict == EXPLORE_INCONCLUSIVE ? CLI_EXIT_INCONCLUSIVE : CLI_EXIT_OK;
+  notes(ctx, &res, stats, total, kept, min_prob);
   if (m->expect) {
     static const char *const names[] = {"verified", "violated", "inconclusive"};
     expect_actual_t actual[] = {
@@ -108,11 +139,15 @@ static int run_verify(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
         {"paths", EXPECT_NUMBER, (double)res.paths, false, NULL},
         {"pruned", EXPECT_NUMBER, (double)res.pruned, false, NULL},
     };
-    verdict_rc = expect_check(ctx, m->expect, actual, sizeof actual / sizeof *actual);
+    size_t n = sizeof actual / sizeof *actual;
+    outcome.expect = expect_check(ctx, m->expect, actual, n);
+    static const char *const verdict_keys[] = {"verdict"};
+    outcome.expect_verdict = expect_states_verdict(m->expect, verdict_keys, 1);
   }
   explore_result_free(&res);
+  free(merged);
   ism_free(m);
-  return rc ? rc : verdict_rc;
+  return rc ? rc : cli_exit_code(&outcome);
 }
 
 const cli_command_t cmd_verify = {
@@ -129,7 +164,8 @@ const cli_command_t cmd_verify = {
         "Counterexamples are ranked by probability, most likely first (docs/probability.md): each is\n"
         "moved to the valuation of its path that makes it most likely, then estimated per rule (the\n"
         "paper) or jointly. --min-prob and --top filter after ranking; when --min-prob drops them all\n"
-        "the verdict is verified (exit 0) with a note on stderr.\n\n"
+        "after a complete search, the report says there is no counterexample above that probability\n"
+        "(exit 0, with a note on stderr); after an incomplete one it stays inconclusive (exit 5).\n\n"
         "Options may also be set in the model under `verify:`; the command line overrides them.\n"
         "With an `expect:` block in the model (keys verdict, counterexamples, paths, pruned) the exit\n"
         "code says whether the expectations hold. Model format: docs/ism-format.md; semantics and\n"

@@ -1,6 +1,7 @@
 /* The options `verify` and `simulate` share (bound, mode, budget, top,
  * probability): each from the command line, else from the model's
- * `verify:` block, else the default. */
+ * `verify:` block (parsed and range-checked as on the command line), else
+ * the default. */
 #ifndef APPS_VERIFY_OPTIONS_H
 #define APPS_VERIFY_OPTIONS_H
 
@@ -9,9 +10,13 @@
 #include "probability/rank.h"
 #include "verifier/paths/explore.h"
 
-/* Fills *opt (incremental strategy, automatic split), *ropt and *top
- * (0 = all). `self` must define the five options. */
-void verify_options_resolve(const cli_command_t *self, const cli_value_t *values, const ism_model_t *m,
-                            explore_options_t *opt, rank_options_t *ropt, long long *top);
+/* Merges the model's `verify:` block into the command-line values
+ * (cli_merge_file_options) and fills *opt (incremental strategy, automatic
+ * split), *ropt and *top (0 = all) from the result. Returns the merged
+ * values (caller frees), or NULL after reporting a located error in the
+ * block. `self` must define the five options. */
+cli_value_t *verify_options_resolve(cli_ctx_t *ctx, const cli_command_t *self, const cli_value_t *values,
+                                    const ism_model_t *m, explore_options_t *opt, rank_options_t *ropt,
+                                    long long *top);
 
 #endif

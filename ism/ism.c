@@ -124,7 +124,14 @@ static void load_variables(loader_t *l, const ynode_t *vars) {
     const char *text;
     if (!ydoc_string(n, &text, "'init'", l->diags)) continue;
     expr_t *e = expr_parse(text, n->loc, l->arena, l->diags);
-    if (e && expr_check(e, &empty, v->type.kind, l->arena, l->diags)) v->init = e;
+    if (!e || !expr_check(e, &empty, v->type.kind, l->arena, l->diags)) continue;
+    bool error = false;
+    value_t value = expr_eval(e, NULL, NULL, &error);
+    if (error || (v->type.kind == TYPE_REAL && !isfinite(value.r)))
+      diag_error(l->diags, n->loc, "the initial value of '%s' cannot be computed: %s", v->name,
+                 error ? "division by zero or overflow" : "it is not a finite number");
+    else
+      v->init = e;
   }
 }
 
@@ -334,25 +341,12 @@ static void load_uncertainty(loader_t *l, const ynode_t *unc) {
   }
 }
 
+/* The values are the command line's to parse (apps/); only the shape and
+ * the key names are checked here. */
 static void load_options(loader_t *l, const ynode_t *opts) {
-  ism_options_t *o = &l->m->options;
   if (!opts || !ydoc_expect_kind(opts, YNODE_MAP, "'verify'", l->diags)) return;
   ydoc_check_keys(opts, verify_keys, COUNT(verify_keys), "'verify'", l->diags);
-  const ynode_t *n;
-  if ((n = ydoc_get(opts, "bound")) && (o->has_bound = ydoc_int(n, &o->bound, "'bound'", l->diags)) && o->bound < 1)
-    diag_error(l->diags, n->loc, "'bound' must be at least 1");
-  if ((n = ydoc_get(opts, "mode")) && (o->has_mode = ydoc_string(n, &o->mode, "'mode'", l->diags))) {
-    static const char *const modes[] = {"actual", "ideal", "naive"};
-    if (find_name(modes, 3, o->mode) < 0) diag_error(l->diags, n->loc, "unknown mode '%s' (use actual, ideal or naive)", o->mode);
-  }
-  if ((n = ydoc_get(opts, "budget"))) o->has_budget = ydoc_number(n, &o->budget, "'budget'", l->diags);
-  if ((n = ydoc_get(opts, "min-prob"))) o->has_min_prob = ydoc_number(n, &o->min_prob, "'min-prob'", l->diags);
-  if ((n = ydoc_get(opts, "top"))) o->has_top = ydoc_int(n, &o->top, "'top'", l->diags);
-  if ((n = ydoc_get(opts, "strategy")) && (o->has_strategy = ydoc_string(n, &o->strategy, "'strategy'", l->diags))) {
-    static const char *const strategies[] = {"incremental", "per-path"};
-    if (find_name(strategies, 2, o->strategy) < 0)
-      diag_error(l->diags, n->loc, "unknown strategy '%s' (use incremental or per-path)", o->strategy);
-  }
+  l->m->verify = opts;
 }
 
 static void index_rules(loader_t *l) {
