@@ -10,6 +10,7 @@
 
 #include "apps/commands.h"
 #include "ism/alloc.h"
+#include "ism/number.h"
 #include "ism/strbuf.h"
 #include "ism/ydoc.h"
 
@@ -159,30 +160,6 @@ static int usage_error(FILE *err, const char *cmd, const char *fmt, ...) {
   return CLI_EXIT_USAGE;
 }
 
-/* A number as a person writes it: optional sign, decimal digits with an
- * optional fraction, optional decimal exponent. strtod alone would also
- * take "nan", "inf", hexadecimal and leading blanks. */
-static bool decimal_syntax(const char *s, bool integer) {
-  if (*s == '+' || *s == '-') s++;
-  size_t digits = strspn(s, "0123456789");
-  s += digits;
-  if (integer) return digits > 0 && *s == '\0';
-  if (*s == '.') {
-    size_t frac = strspn(s + 1, "0123456789");
-    digits += frac;
-    s += 1 + frac;
-  }
-  if (!digits) return false;
-  if (*s == 'e' || *s == 'E') {
-    s++;
-    if (*s == '+' || *s == '-') s++;
-    size_t exp = strspn(s, "0123456789");
-    if (!exp) return false;
-    s += exp;
-  }
-  return *s == '\0';
-}
-
 /* Parses and range-checks the value of option o (without printing); on a
  * bad value writes the reason, to follow the option's name, into why. */
 static bool check_value(const cli_option_t *o, const char *text, cli_value_t *v, char *why, size_t size) {
@@ -192,16 +169,16 @@ static bool check_value(const cli_option_t *o, const char *text, cli_value_t *v,
   switch (o->type) {
   case OPT_FLAG: v->i = 1; return true;
   case OPT_INT:
-    v->i = decimal_syntax(text, true) ? strtoll(text, NULL, 10) : 0;
+    v->i = number_syntax(text, true) ? strtoll(text, NULL, 10) : 0;
     v->r = (double)v->i;
-    if (!decimal_syntax(text, true) || errno) {
+    if (!number_syntax(text, true) || errno) {
       snprintf(why, size, "needs an integer%s, not '%s'", errno ? " in range" : "", text);
       return false;
     }
     break;
   case OPT_REAL:
-    v->r = decimal_syntax(text, false) ? strtod(text, NULL) : 0;
-    if (!decimal_syntax(text, false) || !isfinite(v->r)) {
+    v->r = number_syntax(text, false) ? strtod(text, NULL) : 0;
+    if (!number_syntax(text, false) || !isfinite(v->r)) {
       snprintf(why, size, "needs a decimal number, not '%s'", text);
       return false;
     }

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ism/number.h"
+
 typedef enum {
   TOK_END, TOK_INT, TOK_REAL, TOK_IDENT, TOK_PRIMED_IDENT,
   TOK_LPAREN, TOK_RPAREN, TOK_COMMA,
@@ -190,7 +192,9 @@ static expr_t *parse_primary(parser_t *p) {
     next(p);
     expr_t *e = node(p, EXPR_REAL, t.offset);
     e->u.real.text = arena_strndup(p->arena, t.start, t.len);
-    e->u.real.value = strtod(e->u.real.text, NULL);
+    char why[128];
+    if (!number_in_range(e->u.real.text, &e->u.real.value, why, sizeof why))
+      syntax_error(p, &t, "real literal '%s' is out of range: %s", e->u.real.text, why);
     return e;
   }
   case TOK_TRUE:

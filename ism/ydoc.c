@@ -7,6 +7,7 @@
 #include <strings.h>
 #include <yaml.h>
 
+#include "ism/number.h"
 #include "ism/vec.h"
 
 typedef struct {
@@ -267,13 +268,18 @@ bool ydoc_string(const ynode_t *n, const char **out, const char *what, diag_list
 
 bool ydoc_number(const ynode_t *n, double *out, const char *what, diag_list_t *diags) {
   if (n->kind == YNODE_SCALAR) {
-    char *end;
-    errno = 0;
-    double v = strtod(n->text, &end);
-    if (n->text[0] && *end == '\0' && errno == 0 && isfinite(v)) {
+    char why[128];
+    double v;
+    if (!number_syntax(n->text, false)) {
+      diag_error(diags, n->loc, "%s must be a number", what);
+      return false;
+    }
+    if (number_in_range(n->text, &v, why, sizeof why)) {
       *out = v;
       return true;
     }
+    diag_error(diags, n->loc, "%s '%s' is out of range: %s", what, n->text, why);
+    return false;
   }
   diag_error(diags, n->loc, "%s must be a number", what);
   return false;
@@ -281,10 +287,9 @@ bool ydoc_number(const ynode_t *n, double *out, const char *what, diag_list_t *d
 
 bool ydoc_int(const ynode_t *n, long long *out, const char *what, diag_list_t *diags) {
   if (n->kind == YNODE_SCALAR) {
-    char *end;
     errno = 0;
-    long long v = strtoll(n->text, &end, 10);
-    if (n->text[0] && *end == '\0' && errno == 0) {
+    long long v = number_syntax(n->text, true) ? strtoll(n->text, NULL, 10) : 0;
+    if (number_syntax(n->text, true) && errno == 0) {
       *out = v;
       return true;
     }

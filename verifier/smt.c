@@ -13,7 +13,7 @@
 
 #include "ism/alloc.h"
 #include "ism/strbuf.h"
-#include "ism/strbuf.h"
+#include "ism/number.h"
 #include "ism/vec.h"
 
 /* A deadline is enforced by a watchdog thread that interrupts Z3 when it
@@ -177,43 +177,26 @@ static Z3_sort sort_of(smt_t *s, smt_sort_t sort) {
 }
 
 smt_term_t smt_const(smt_t *s, const char *name, smt_sort_t sort) {
-  char buf[256];
-  snprintf(buf, sizeof buf, "%s!%llu", name, s->next_name++);
-  return add(s, Z3_mk_const(s->ctx, Z3_mk_string_symbol(s->ctx, buf), sort_of(s, sort)));
+  /* The whole name: the "!N" suffix keeps constants apart (names hold no
+   * '!'). A name cut to a buffer once merged two long names into one
+   * constant. Integer symbols would do too, but they change the order of
+   * the terms Z3 prints. */
+  char *full = xasprintf("%s!%llu", name, s->next_name++);
+  smt_term_t t = add(s, Z3_mk_const(s->ctx, Z3_mk_string_symbol(s->ctx, full), sort_of(s, sort)));
+  free(full);
+  return t;
+}
+
+/* The printing name of a constant's symbol ("?" when it has none). */
+static const char *symbol_name(const smt_t *s, Z3_symbol sym) {
+  return Z3_get_symbol_kind(s->ctx, sym) == Z3_STRING_SYMBOL ? Z3_get_symbol_string(s->ctx, sym) : "?";
 }
 
 smt_term_t smt_bool(smt_t *s, bool b) { return add(s, b ? Z3_mk_true(s->ctx) : Z3_mk_false(s->ctx)); }
 smt_term_t smt_int(smt_t *s, long long v) { return add(s, Z3_mk_int64(s->ctx, v, Z3_mk_int_sort(s->ctx))); }
 
-/* Rewrites decimal text with an optional exponent as a rational "p/q" or "p". */
-static char *decimal_to_rational(const char *text) {
-  const char *e = strpbrk(text, "eE");
-  if (!e) return xstrdup(text);
-  long exp10 = strtol(e + 1, NULL, 10);
-  char mant[128];
-  size_t n = (size_t)(e - text) < sizeof mant - 1 ? (size_t)(e - text) : sizeof mant - 1;
-  memcpy(mant, text, n);
-  mant[n] = '\0';
-  char *dot = strchr(mant, '.');
-  if (dot) {
-    exp10 -= (long)strlen(dot + 1);
-    memmove(dot, dot + 1, strlen(dot + 1) + 1);
-  }
-  if (labs(exp10) > 400) return xstrdup(exp10 > 0 ? "1e400" : "0");
-  size_t len = strlen(mant) + (size_t)labs(exp10) + 4;
-  char *out = xmalloc(len);
-  if (exp10 >= 0) {
-    strcpy(out, mant);
-    for (long i = 0; i < exp10; i++) strcat(out, "0");
-  } else {
-    snprintf(out, len, "%s/1", mant);
-    for (long i = 0; i < -exp10; i++) strcat(out, "0");
-  }
-  return out;
-}
-
 smt_term_t smt_real_text(smt_t *s, const char *decimal) {
-  char *r = decimal_to_rational(decimal);
+  char *r = number_rational(decimal);
   smt_term_t t = add(s, Z3_mk_numeral(s->ctx, r, Z3_mk_real_sort(s->ctx)));
   free(r);
   return t;
@@ -467,8 +450,7 @@ static bool leaf_of(text_ctx_t *tc, Z3_ast a, smt_leaf_t *out) {
   Z3_app app = Z3_to_app(c, a);
   Z3_func_decl d = Z3_get_app_decl(c, app);
   if (Z3_get_decl_kind(c, d) != Z3_OP_UNINTERPRETED || Z3_get_app_num_args(c, app) != 0) return false;
-  Z3_symbol sym = Z3_get_decl_name(c, d);
-  const char *name = Z3_get_symbol_kind(c, sym) == Z3_STRING_SYMBOL ? Z3_get_symbol_string(c, sym) : "?";
+  const char *name = symbol_name(tc->s, Z3_get_decl_name(c, d));
   *out = (smt_leaf_t){0};
   return tc->leaf(tc->ctx, name, out);
 }
@@ -637,6 +619,5 @@ char *smt_name(smt_t *s, smt_term_t constant) {
   Z3_context c = s->ctx;
   Z3_ast a = get(s, constant);
   assert(Z3_get_ast_kind(c, a) == Z3_APP_AST);
-  Z3_symbol sym = Z3_get_decl_name(c, Z3_get_app_decl(c, Z3_to_app(c, a)));
-  return xstrdup(Z3_get_symbol_kind(c, sym) == Z3_STRING_SYMBOL ? Z3_get_symbol_string(c, sym) : "?");
+  return xstrdup(symbol_name(s, Z3_get_decl_name(c, Z3_get_app_decl(c, Z3_to_app(c, a)))));
 }

@@ -37,8 +37,9 @@ void smt_delete(smt_t *s);
 smt_term_t smt_const(smt_t *s, const char *name, smt_sort_t sort);
 smt_term_t smt_bool(smt_t *s, bool b);
 smt_term_t smt_int(smt_t *s, long long v);
-/* A real numeral from decimal text ("1.5", "-2", "1e-3"), or from a double
- * as its shortest decimal that reads back as the same double (0.1 is 1/10). */
+/* A real numeral from decimal text ("1.5", "-2", "1e-3"; the syntax and
+ * range of ism/number.h), exact whatever its length, or from a double as its
+ * shortest decimal that reads back as the same double (0.1 is 1/10). */
 smt_term_t smt_real_text(smt_t *s, const char *decimal);
 smt_term_t smt_real(smt_t *s, double v);
 /* Applies an operator of the expression language (EXPR_ADD, EXPR_LE, EXPR_ITE, ...)
