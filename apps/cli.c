@@ -6,6 +6,8 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "apps/commands.h"
@@ -36,7 +38,7 @@ static const char exit_code_help[] =
     "  5   inconclusive: budget exhausted or the solver answered unknown\n"
     "  1   usage error (bad command line)\n"
     "  2   invalid model or input file\n"
-    "  6   internal error\n";
+    "  6   internal error, or an output that cannot be written\n";
 
 const cli_value_t *cli_opt(const cli_command_t *cmd, const cli_value_t *values, const char *name) {
   for (size_t i = 0; i < cmd->noptions; i++)
@@ -72,6 +74,28 @@ int cli_exit_code(const cli_outcome_t *o) {
 
 /* ---- rendering ---- */
 
+/* The source line under a diagnostic and a caret at its column, written
+ * in one piece. Of a long line only the part around the column is shown. */
+static void render_source(cli_ctx_t *ctx, const diag_list_t *d, const diag_t *g, const char *colour,
+                          const char *reset) {
+  enum { WHOLE = 240, BEFORE = 100, AFTER = 100 };
+  const char *line;
+  size_t len;
+  if (!diag_source_span(d, g->loc.file, g->loc.line, &line, &len)) return;
+  size_t col = g->loc.col > 0 ? (size_t)g->loc.col - 1 : 0;
+  if (col > len) col = len;
+  size_t from = len > WHOLE && col > BEFORE ? col - BEFORE : 0;
+  size_t to = len > WHOLE && len - col > AFTER ? col + AFTER : len;
+  strbuf_t sb;
+  strbuf_init(&sb);
+  strbuf_printf(&sb, "%5d | %s%.*s%s\n      | %s", g->loc.line, from ? "..." : "", (int)(to - from),
+                line + from, to < len ? "..." : "", from ? "   " : "");
+  for (size_t c = from; c < col; c++) strbuf_putc(&sb, line[c] == '\t' ? '\t' : ' ');
+  strbuf_printf(&sb, "%s^%s\n", colour, reset);
+  fputs(strbuf_str(&sb), ctx->err);
+  strbuf_free(&sb);
+}
+
 void cli_render_diags(cli_ctx_t *ctx) {
   diag_list_t *d = &ctx->diags;
   const char *bold = ctx->color ? "\033[1m" : "", *reset = ctx->color ? "\033[0m" : "";
@@ -86,14 +110,7 @@ void cli_render_diags(cli_ctx_t *ctx) {
       fprintf(ctx->err, "%s%s:%s %s%s:%s %s\n", bold, g->loc.file, reset, colour, level, reset, g->message);
     else
       fprintf(ctx->err, "ismv: %s%s:%s %s\n", colour, level, reset, g->message);
-    char line[1024];
-    if (g->loc.line > 0 && diag_source_line(d, g->loc.file, g->loc.line, line, sizeof line)) {
-      fprintf(ctx->err, "%5d | %s\n      | ", g->loc.line, line);
-      size_t len = strlen(line);
-      for (int c = 1; c < g->loc.col; c++)
-        fputc((size_t)(c - 1) < len && line[c - 1] == '\t' ? '\t' : ' ', ctx->err);
-      fprintf(ctx->err, "%s^%s\n", colour, reset);
-    }
+    if (g->loc.line > 0) render_source(ctx, d, g, colour, reset);
   }
   if (d->dropped)
     fprintf(ctx->err, "ismv: note: %zu more error%s not shown\n", d->dropped, d->dropped == 1 ? "" : "s");
@@ -101,19 +118,78 @@ void cli_render_diags(cli_ctx_t *ctx) {
   d->count = d->errors = d->dropped = 0;
 }
 
-int cli_write_output(cli_ctx_t *ctx, const char *text) {
-  if (!ctx->output_path) {
-    fputs(text, ctx->out);
-    fflush(ctx->out);
-    return CLI_EXIT_OK;
+/* Whether path names the same file as one the run has read. */
+static bool is_input(const cli_ctx_t *ctx, const struct stat *out) {
+  for (size_t i = 0; i < ctx->diags.nsources; i++) {
+    struct stat in;
+    if (stat(ctx->diags.sources[i].path, &in) == 0 && in.st_dev == out->st_dev && in.st_ino == out->st_ino)
+      return true;
   }
-  FILE *f = fopen(ctx->output_path, "w");
-  if (!f || fputs(text, f) < 0 || fclose(f) != 0) {
-    fprintf(ctx->err, "ismv: error: cannot write '%s': %s\n", ctx->output_path, strerror(errno));
-    if (f) fclose(f);
+  return false;
+}
+
+static bool write_all(int fd, const char *text, size_t len) {
+  while (len) {
+    ssize_t n = write(fd, text, len);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    text += n;
+    len -= (size_t)n;
+  }
+  return true;
+}
+
+/* Writes text to a fresh file next to path, then renames it over path: a
+ * reader sees the old file or the new one, never a part, and a symbolic
+ * link at path is replaced, not followed. */
+static bool replace_file(const char *path, const char *text, const char **why) {
+  const char *slash = strrchr(path, '/');
+  char *tmp = slash ? xasprintf("%.*s/.%s.XXXXXX", (int)(slash - path), path, slash + 1)
+                    : xasprintf(".%s.XXXXXX", path);
+  int fd = mkstemp(tmp);
+  bool ok = fd >= 0;
+  if (ok) {
+    mode_t mask = umask(0);
+    umask(mask);
+    ok = fchmod(fd, 0666 & ~mask) == 0 && write_all(fd, text, strlen(text));
+    ok = close(fd) == 0 && ok;
+    ok = ok && rename(tmp, path) == 0;
+    if (!ok) *why = strerror(errno), unlink(tmp);
+  } else {
+    *why = strerror(errno);
+  }
+  free(tmp);
+  return ok;
+}
+
+int cli_write_file(cli_ctx_t *ctx, const char *path, const char *text) {
+  struct stat st;
+  const char *why = NULL;
+  bool exists = stat(path, &st) == 0;
+  if (exists && is_input(ctx, &st)) {
+    fprintf(ctx->err, "ismv: error: will not write over the input file '%s'\n", path);
     return CLI_EXIT_USAGE;
   }
-  return CLI_EXIT_OK;
+  bool ok;
+  if (exists && !S_ISREG(st.st_mode)) { /* /dev/null, a terminal, a pipe: write in place */
+    int fd = open(path, O_WRONLY | O_CLOEXEC);
+    ok = fd >= 0 && write_all(fd, text, strlen(text));
+    if (!ok) why = strerror(errno);
+    if (fd >= 0 && close(fd) != 0 && ok) ok = false, why = strerror(errno);
+  } else {
+    ok = replace_file(path, text, &why);
+  }
+  if (ok) return CLI_EXIT_OK;
+  fprintf(ctx->err, "ismv: error: cannot write '%s': %s\n", path, why ? why : "write error");
+  return CLI_EXIT_INTERNAL;
+}
+
+int cli_write_output(cli_ctx_t *ctx, const char *text) {
+  if (ctx->output_path) return cli_write_file(ctx, ctx->output_path, text);
+  errno = 0;
+  if (fputs(text, ctx->out) >= 0 && fflush(ctx->out) == 0) return CLI_EXIT_OK;
+  fprintf(ctx->err, "ismv: error: cannot write the report: %s\n", errno ? strerror(errno) : "write error");
+  return CLI_EXIT_INTERNAL;
 }
 
 /* ---- help ---- */

@@ -72,8 +72,14 @@ int cli_main(int argc, char **argv, FILE *out, FILE *err);
 const cli_value_t *cli_opt(const cli_command_t *cmd, const cli_value_t *values, const char *name);
 
 /* Writes text to -o FILE or to ctx->out. Returns an exit code: 0, or
- * CLI_EXIT_USAGE when the file cannot be written (reported). */
+ * CLI_EXIT_INTERNAL when it cannot be written (reported), stdout included;
+ * CLI_EXIT_USAGE when -o names a file the run has read. */
 int cli_write_output(cli_ctx_t *ctx, const char *text);
+/* Writes text to the file `path` (an output other than the report: --dot,
+ * --svg, --write-model ...) as cli_write_output does -o: to a temporary file
+ * in the same directory, renamed over path (in place when path is no
+ * regular file, e.g. /dev/null); never over a file the run has read. */
+int cli_write_file(cli_ctx_t *ctx, const char *path, const char *text);
 
 /* Prints every collected diagnostic GCC style to ctx->err and clears them. */
 void cli_render_diags(cli_ctx_t *ctx);

@@ -104,14 +104,6 @@ static void render_svg(strbuf_t *sb, const ism_model_t *m, const row_t *rows, si
   strbuf_puts(sb, "</svg>\n");
 }
 
-static bool write_file(cli_ctx_t *ctx, const char *path, const char *text) {
-  FILE *f = fopen(path, "w");
-  bool ok = f && fputs(text, f) >= 0;
-  if (f && fclose(f) != 0) ok = false;
-  if (!ok) fprintf(ctx->err, "ismv: error: cannot write '%s'\n", path);
-  return ok;
-}
-
 static void simulate_rows(const ism_model_t *m, ism_mode_t mode, const explore_result_t *res, size_t n,
                           unsigned long runs, unsigned long seed, row_t *rows) {
   for (size_t k = 0; k < n; k++) {
@@ -175,7 +167,7 @@ static int run_simulate(cli_ctx_t *ctx, const cli_command_t *self, const char *p
   if (svg && !rc) {
     strbuf_clear(&sb);
     render_svg(&sb, m, rows, n, estimator);
-    if (!write_file(ctx, svg, strbuf_str(&sb))) rc = CLI_EXIT_USAGE;
+    rc = cli_write_file(ctx, svg, strbuf_str(&sb));
   }
   strbuf_free(&sb);
   free(pred), free(obs), free(rows);

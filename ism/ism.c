@@ -262,7 +262,7 @@ static void load_rules(loader_t *l, const ynode_t *rules) {
     const ynode_t *spec = rules->items[i];
     r->loc = spec->loc;
     r->from = r->to = -1;
-    r->id = arena_printf(l->arena, "r%zu", i);
+    ids[i] = r->id = arena_printf(l->arena, "r%zu", i); /* also for a rule that is no mapping */
     if (!ydoc_expect_kind(spec, YNODE_MAP, "a rule", l->diags)) continue;
     ydoc_check_keys(spec, rule_keys, COUNT(rule_keys), "a rule", l->diags);
     const ynode_t *n;
