@@ -2,6 +2,8 @@
 
 #include <assert.h>
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -15,6 +17,7 @@
 #include "ism/number.h"
 #include "ism/strbuf.h"
 #include "ism/ydoc.h"
+#include "verifier/smt.h"
 
 #ifndef ISMV_VERSION
 #define ISMV_VERSION "0.1.0"
@@ -63,6 +66,7 @@ int cli_exit_code(const cli_outcome_t *o) {
   int rc = o->analysis;
   bool error = rc == CLI_EXIT_USAGE || rc == CLI_EXIT_INVALID || rc == CLI_EXIT_INTERNAL;
   if (error) return rc;
+  if (o->interrupted) return CLI_EXIT_INCONCLUSIVE;
   /* Filters hide violations; they never make an unfinished search a proof. */
   if (rc == CLI_EXIT_VIOLATION && o->found > 0 && o->kept == 0) rc = CLI_EXIT_OK;
   if (rc == CLI_EXIT_OK && !o->complete) rc = CLI_EXIT_INCONCLUSIVE;
@@ -70,6 +74,40 @@ int cli_exit_code(const cli_outcome_t *o) {
   if (o->expect != CLI_EXIT_OK) return cli_worst_exit(rc, o->expect);
   /* Expectations that hold account for the verdict only when they state it. */
   return o->expect_verdict ? CLI_EXIT_OK : rc;
+}
+
+/* ---- signals ---- */
+
+static volatile sig_atomic_t signalled;
+static int wake_pipe[2] = {-1, -1};
+
+static void on_signal(int sig) {
+  if (signalled) _exit(CLI_EXIT_INCONCLUSIVE);
+  signalled = sig;
+  ssize_t n = write(wake_pipe[1], "!", 1);
+  (void)n;
+}
+
+/* Interrupting Z3 is not async-signal-safe: the handler only wakes this thread. */
+static void *stopper(void *arg) {
+  (void)arg;
+  char c;
+  while (read(wake_pipe[0], &c, 1) < 0 && errno == EINTR) continue;
+  smt_stop_all();
+  return NULL;
+}
+
+void cli_handle_signals(void) {
+  pthread_t t;
+  if (pipe(wake_pipe) != 0) return;
+  if (pthread_create(&t, NULL, stopper, NULL) != 0) return;
+  pthread_detach(t);
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_signal;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, NULL);
+  sigaction(SIGTERM, &sa, NULL);
 }
 
 /* ---- rendering ---- */

@@ -68,6 +68,12 @@ struct cli_command {
 
 int cli_main(int argc, char **argv, FILE *out, FILE *err);
 
+/* For the program (not for tests running cli_main in-process): SIGINT and
+ * SIGTERM stop every analysis cleanly (smt_stop_all), so the command
+ * reports what it found, marked partial, and exits 5; a second signal ends
+ * the process at once with exit code 5. */
+void cli_handle_signals(void);
+
 /* The value of option `name` of cmd (asserts that it exists). */
 const cli_value_t *cli_opt(const cli_command_t *cmd, const cli_value_t *values, const char *name);
 
@@ -91,9 +97,11 @@ typedef struct {
   size_t found, kept;  /* violations found, and kept by the filters (--min-prob); kept <= found */
   int expect;          /* expect_check's code, or -1 when there is no expect: block */
   bool expect_verdict; /* the expect: block states the verdict (so it may accept a violation) */
+  bool interrupted;    /* stopped by SIGINT/SIGTERM: the report is partial, the exit code 5 */
 } cli_outcome_t;
 
-/* The one place an analysis's exit code is decided. A violation the filters
+/* The one place an analysis's exit code is decided. An interrupted run is
+ * inconclusive whatever it found. A violation the filters
  * dropped entirely counts as holding, but an incomplete run that holds is
  * inconclusive; a failed or malformed expectation wins over both; holding
  * expectations turn the result into 0 only when they state the verdict.

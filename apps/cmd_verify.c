@@ -2,6 +2,7 @@
  * JSON, SARIF or JUnit XML. */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "apps/cli.h"
 #include "apps/commands.h"
@@ -12,6 +13,7 @@
 #include "ism/strbuf.h"
 #include "probability/rank.h"
 #include "verifier/paths/explore.h"
+#include "verifier/smt.h"
 
 static const cli_option_t options[] = {
     {"bound", 'k', OPT_INT, "K", NULL, "10 (or the model's verify: bound)", 1, 1000,
@@ -69,6 +71,23 @@ static void notes(cli_ctx_t *ctx, const explore_result_t *res, bool stats, size_
             total - kept, min_prob);
 }
 
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Ranking stops on a signal, and when the budget (which counts from the
+ * start of the search) runs out. */
+typedef struct {
+  double deadline; /* monotonic seconds; 0 = none */
+} rank_stop_t;
+
+static bool stop_ranking(void *arg) {
+  const rank_stop_t *st = arg;
+  return smt_stop_requested() || (st->deadline > 0 && now() >= st->deadline);
+}
+
 static int run_verify(cli_ctx_t *ctx, const cli_command_t *self, const char *path,
                       const cli_value_t *values) {
   ism_model_t *m = ism_load(path, &ctx->diags);
@@ -97,12 +116,20 @@ static int run_verify(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
   }
 
   explore_result_t res;
+  rank_stop_t stop = {opt.budget_seconds > 0 ? now() + opt.budget_seconds : 0};
   explore_run(m, &opt, &res);
   char *bad = NULL;
+  bool all_ranked = true;
   if (!res.replay_failed && ranked) {
-    rank_all(m, &ropt, res.cexs, res.ncexs);
+    ropt.stop = stop_ranking;
+    ropt.stop_arg = &stop;
+    all_ranked = rank_all(m, &ropt, res.cexs, res.ncexs);
     bad = recheck(m, opt.mode, &res);
   }
+  if (!all_ranked && !res.reason)
+    res.reason = smt_stop_requested()
+                     ? EXPLORE_INTERRUPTED
+                     : "the time budget ran out while ranking; the later counterexamples are unranked";
   if (res.replay_failed || bad) {
     fprintf(ctx->err, "ismv: internal error: %s\n", bad ? bad : res.replay_message);
     free(bad);
@@ -112,7 +139,12 @@ static int run_verify(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
     return CLI_EXIT_INTERNAL;
   }
   size_t total = res.ncexs, kept = 0;
-  while (kept < total && (!ranked || res.cexs[kept].probability >= min_prob)) kept++;
+  /* Kept: those known to reach --min-prob (ranked ones come first); when
+   * the ranking stopped early, the unranked ones are kept only without it. */
+  while (kept < total &&
+         (!ranked || (all_ranked || res.cexs[kept].has_probability ? res.cexs[kept].probability >= min_prob
+                                                                   : min_prob <= 0)))
+    kept++;
   cli_outcome_t outcome = {
       .analysis = res.verdict == EXPLORE_VIOLATED       ? CLI_EXIT_VIOLATION
                   : res.verdict == EXPLORE_INCONCLUSIVE ? CLI_EXIT_INCONCLUSIVE
@@ -121,6 +153,7 @@ static int run_verify(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
       .found = total,
       .kept = kept,
       .expect = -1,
+      .interrupted = res.reason == EXPLORE_INTERRUPTED,
   };
   /* What the report says follows the exit code: all dropped is verified
    * only after a complete search. */

@@ -73,13 +73,20 @@ const char *diag_add_source(diag_list_t *d, const char *path, const char *text) 
   diag_source_t *s = &d->sources[d->nsources++];
   s->path = xstrdup(path);
   s->text = text ? xstrdup(text) : NULL;
+  s->concealed = false;
   return s->path;
+}
+
+void diag_source_conceal(diag_list_t *d, const char *file) {
+  for (size_t i = 0; file && i < d->nsources; i++)
+    if (strcmp(d->sources[i].path, file) == 0) d->sources[i].concealed = true;
 }
 
 bool diag_source_span(const diag_list_t *d, const char *file, int line, const char **text, size_t *len) {
   if (!file || line < 1) return false;
   for (size_t i = 0; i < d->nsources; i++) {
     if (strcmp(d->sources[i].path, file) != 0 || !d->sources[i].text) continue;
+    if (d->sources[i].concealed) return false;
     const char *p = d->sources[i].text;
     for (int l = 1; l < line; l++) {
       p = strchr(p, '\n');

@@ -29,6 +29,7 @@ typedef struct {
 typedef struct {
   char *path; /* owned */
   char *text; /* owned, may be NULL when the file could not be read */
+  bool concealed; /* not the format expected: its lines are never shown */
 } diag_source_t;
 
 typedef struct {
@@ -54,7 +55,11 @@ bool diag_has_errors(const diag_list_t *d);
 /* Registers a file's text (copied) and returns the stable path string to
  * use in loc_t.file. Registering the same path twice returns the first copy. */
 const char *diag_add_source(diag_list_t *d, const char *path, const char *text);
-/* Line `line` of `file` in place: its first character and its length
+/* Marks a registered file as not of the expected format (a system file
+ * named by mistake, a binary): diagnostics on it keep their location but
+ * never show its lines. */
+void diag_source_conceal(diag_list_t *d, const char *file);
+/* Line `line` of `file` in place (never of a concealed file): its first character and its length
  * (without the newline); false when unknown. */
 bool diag_source_span(const diag_list_t *d, const char *file, int line, const char **text, size_t *len);
 /* The text of line `line` of `file` (without newline) into buf, or false. */

@@ -231,6 +231,10 @@ ynode_t *ydoc_load_string(const char *name, const char *text, arena_t *arena, di
     }
   }
   yaml_parser_delete(&l.parser);
+  /* No YAML structure at all (a syntax error before the first node, or one
+   * plain text scalar): perhaps a file named by mistake, whose content the
+   * diagnostics should not repeat. */
+  if ((l.failed && l.nodes == 0) || (root && root->kind == YNODE_SCALAR)) diag_source_conceal(diags, l.file);
   VEC_FREE(&l.anchors);
   intern_free(&l.anchor_names);
   if (l.failed) return NULL;

@@ -75,9 +75,38 @@ static Z3_ast get(const smt_t *s, smt_term_t t) {
   return s->terms.data[t];
 }
 
+/* ---- stopping every solver at once (signals) ----
+ * The one piece of process-wide state: a signal stops every analysis. */
+static atomic_bool stop_requested;
+static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
+static VEC(smt_t *) live; /* every context not yet deleted */
+
+void smt_stop_all(void) {
+  atomic_store(&stop_requested, true);
+  pthread_mutex_lock(&live_lock);
+  for (size_t i = 0; i < live.len; i++) Z3_interrupt(live.data[i]->ctx);
+  pthread_mutex_unlock(&live_lock);
+}
+
+bool smt_stop_requested(void) { return atomic_load(&stop_requested); }
+
+static void forget(smt_t *s) {
+  pthread_mutex_lock(&live_lock);
+  for (size_t i = 0; i < live.len; i++)
+    if (live.data[i] == s) {
+      live.data[i] = VEC_LAST(&live);
+      live.len--;
+      break;
+    }
+  if (!live.len) VEC_FREE(&live);
+  pthread_mutex_unlock(&live_lock);
+}
+
 static void apply_params(smt_t *s) {
   Z3_params p = Z3_mk_params(s->ctx);
   Z3_params_inc_ref(s->ctx, p);
+  /* Z3's own SIGINT handler fights ours (and crashed threaded runs). */
+  Z3_params_set_bool(s->ctx, p, Z3_mk_string_symbol(s->ctx, "ctrl_c"), false);
   /* A timeout starts a timer per check: set it only when asked for. */
   if (s->options.timeout_ms)
     Z3_params_set_uint(s->ctx, p, Z3_mk_string_symbol(s->ctx, "timeout"), s->options.timeout_ms);
@@ -99,6 +128,10 @@ smt_t *smt_new(const smt_options_t *options) {
   Z3_solver_inc_ref(s->ctx, s->solver);
   apply_params(s);
   VEC_PUSH(&s->terms, NULL);
+  pthread_mutex_lock(&live_lock);
+  VEC_PUSH(&live, s);
+  if (atomic_load(&stop_requested)) Z3_interrupt(s->ctx);
+  pthread_mutex_unlock(&live_lock);
   return s;
 }
 
@@ -158,6 +191,7 @@ bool smt_deadline_passed(const smt_t *s) { return atomic_load(&s->watchdog.fired
 
 void smt_delete(smt_t *s) {
   if (!s) return;
+  forget(s);
   stop_watchdog(s);
   drop_model(s);
   for (size_t i = 1; i < s->terms.len; i++) Z3_dec_ref(s->ctx, s->terms.data[i]);
@@ -360,6 +394,11 @@ void smt_pop(smt_t *s, unsigned n) {
 
 smt_result_t smt_check(smt_t *s, const smt_term_t *assumptions, size_t n) {
   drop_model(s);
+  if (atomic_load(&stop_requested)) {
+    s->stats.unknown++;
+    set_error(s, "interrupted");
+    return SMT_UNKNOWN;
+  }
   Z3_ast *lits = xmalloc((n + 1) * sizeof *lits);
   for (size_t i = 0; i < n; i++) lits[i] = get(s, assumptions[i]);
   Z3_lbool r = Z3_solver_check_assumptions(s->ctx, s->solver, (unsigned)n, lits);

@@ -77,6 +77,13 @@ smt_result_t smt_check(smt_t *s, const smt_term_t *assumptions, size_t n);
 void smt_set_deadline(smt_t *s, double seconds);
 bool smt_deadline_passed(const smt_t *s);
 
+/* Stops every solver of the process for good (after SIGINT/SIGTERM): each
+ * running check, and every later one, answers SMT_UNKNOWN. Thread-safe; not
+ * for a signal handler itself (call it from a thread the handler wakes). */
+void smt_stop_all(void);
+/* Whether smt_stop_all was called. */
+bool smt_stop_requested(void);
+
 /* After SAT: the model's value of t (model completion on). Reals and ints
  * as a double (*exact, if given, gets the exact rational text "p/q" or
  * "p", or a decimal approximation for algebraic numbers; caller frees). */
