@@ -5,7 +5,7 @@
 #   ./setup.sh --deps     only make sure the dependencies are installed
 set -euo pipefail
 cd "$(dirname "$0")"
-packages=(build-essential pkg-config libz3-dev libgsl-dev libyaml-dev python3 time)
+packages=(build-essential pkg-config libz3-dev libgsl-dev libyaml-dev python3 time clang-14 libclang-rt-14-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -230,6 +230,18 @@ int cli_write_output(cli_ctx_t *ctx, const char *text) {
   return CLI_EXIT_INTERNAL;
 }
 
+/* An option of every command. */
+static const cli_option_t max_memory_option = {
+    "max-memory", 0,    OPT_INT,
+    "MB",         NULL, "half the physical memory",
+    16,           1e9,  "give up (inconclusive, exit 5) when the memory in use would pass MB mebibytes"};
+
+static long long default_max_memory_mb(void) {
+  long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+  long long mb = pages > 0 && size > 0 ? (long long)pages / 2 * size >> 20 : 4096;
+  return mb < 256 ? 256 : mb;
+}
+
 /* ---- help ---- */
 
 static void print_main_help(FILE *f) {
@@ -258,6 +270,8 @@ static void print_command_help(FILE *f, const cli_command_t *cmd) {
     if (o->def) fprintf(f, " (default: %s)", o->def);
     fprintf(f, "\n");
   }
+  fprintf(f, "      --max-memory MB              %s (default: %s)\n", max_memory_option.help,
+          max_memory_option.def);
   fprintf(f, "  -h, --help                       show this help\n\n%s", exit_code_help);
 }
 
@@ -377,8 +391,9 @@ static int unknown_option(FILE *err, const cli_command_t *cmd, const char *arg, 
 }
 
 /* Parses argv into values and positional file names. */
-static int parse_args(FILE *out, FILE *err, const cli_command_t *cmd, int argc, char **argv, cli_value_t *values,
-                      const char **files, int *nfiles, bool *help) {
+static int parse_args(FILE *out, FILE *err, const cli_command_t *cmd, int argc, char **argv,
+                      cli_value_t *values, cli_value_t *max_memory, const char **files, int *nfiles,
+                      bool *help) {
   bool options_done = false;
   for (int i = 0; i < argc; i++) {
     const char *arg = argv[i];
@@ -398,8 +413,10 @@ static int parse_args(FILE *out, FILE *err, const cli_command_t *cmd, int argc, 
     const char *eq = arg[1] == '-' ? strchr(arg, '=') : NULL;
     size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
     const cli_option_t *o = find_option(cmd, arg, len);
+    bool common = !o && len == strlen("--max-memory") && strncmp(arg, "--max-memory", len) == 0;
+    if (common) o = &max_memory_option;
     if (!o) return unknown_option(err, cmd, arg, len);
-    cli_value_t *v = &values[o - cmd->options];
+    cli_value_t *v = common ? max_memory : &values[o - cmd->options];
     const char *text = "1";
     if (o->type != OPT_FLAG) {
       if (eq) text = eq + 1;
@@ -428,8 +445,12 @@ static int run_command(const cli_command_t *cmd, int argc, char **argv, FILE *ou
   const char **files = xcalloc((size_t)argc + 1, sizeof *files);
   int nfiles = 0;
   bool help = false;
-  int rc = parse_args(out, err, cmd, argc, argv, values, files, &nfiles, &help);
+  cli_value_t max_memory = {0};
+  int rc = parse_args(out, err, cmd, argc, argv, values, &max_memory, files, &nfiles, &help);
   if (!rc && !help) {
+    long long mb = max_memory.set ? max_memory.i : default_max_memory_mb();
+    alloc_set_limit((size_t)mb << 20);
+    smt_set_memory_limit((size_t)mb);
     if (nfiles == 0) {
       rc = usage_error(err, cmd->name, "missing input file");
     } else if (nfiles > 1 && strcmp(cmd->name, "check") != 0) {

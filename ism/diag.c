@@ -27,6 +27,8 @@ void diag_free(diag_list_t *d) {
   memset(d, 0, sizeof *d);
 }
 
+static void add(diag_list_t *d, diag_level_t level, loc_t loc, const char *fmt, va_list ap)
+    __attribute__((format(printf, 4, 0)));
 static void add(diag_list_t *d, diag_level_t level, loc_t loc, const char *fmt, va_list ap) {
   if (level == DIAG_ERROR) {
     if (d->errors >= d->max_errors) {

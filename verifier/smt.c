@@ -90,6 +90,12 @@ void smt_stop_all(void) {
 
 bool smt_stop_requested(void) { return atomic_load(&stop_requested); }
 
+void smt_set_memory_limit(size_t mb) {
+  char text[32];
+  snprintf(text, sizeof text, "%zu", mb);
+  Z3_global_param_set("memory_max_size", text);
+}
+
 static void forget(smt_t *s) {
   pthread_mutex_lock(&live_lock);
   for (size_t i = 0; i < live.len; i++)

@@ -83,6 +83,9 @@ bool smt_deadline_passed(const smt_t *s);
 void smt_stop_all(void);
 /* Whether smt_stop_all was called. */
 bool smt_stop_requested(void);
+/* Caps the memory of every solver made afterwards at mb mebibytes (beyond
+ * it a check answers SMT_UNKNOWN). */
+void smt_set_memory_limit(size_t mb);
 
 /* After SAT: the model's value of t (model completion on). Reals and ints
  * as a double (*exact, if given, gets the exact rational text "p/q" or
