@@ -12,7 +12,7 @@ static const int expects[] = {-1, CLI_EXIT_OK, CLI_EXIT_VIOLATION, CLI_EXIT_INVA
 static const size_t founds[][2] = {{0, 0}, {3, 0}, {3, 1}, {3, 3}};
 
 static void one(int analysis, bool complete, const size_t fk[2], int expect, bool verdict) {
-  cli_outcome_t o = {analysis, complete, fk[0], fk[1], expect, verdict};
+  cli_outcome_t o = {analysis, complete, fk[0], fk[1], expect, verdict, false};
   int rc = cli_exit_code(&o);
   bool holds = analysis == CLI_EXIT_OK || (analysis == CLI_EXIT_VIOLATION && fk[0] > 0 && fk[1] == 0);
   if (analysis == CLI_EXIT_INTERNAL) {
@@ -40,5 +40,10 @@ int main(void) {
         for (size_t e = 0; e < sizeof expects / sizeof *expects; e++)
           for (int verdict = 0; verdict < 2; verdict++)
             one(analyses[a], complete, founds[f], expects[e], verdict);
+  /* an interrupted run is 5 whatever it found, errors aside */
+  for (size_t a = 0; a < 3; a++) {
+    cli_outcome_t o = {analyses[a], false, 3, 3, -1, false, true};
+    CHECK(cli_exit_code(&o) == CLI_EXIT_INCONCLUSIVE);
+  }
   return CHECK_RESULT();
 }
