@@ -27,6 +27,25 @@ static _Noreturn void out_of_memory(size_t size) {
   _exit(ALLOC_EXIT_OUT_OF_MEMORY);
 }
 
+#if defined(__SANITIZE_ADDRESS__)
+#define ALLOC_UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ALLOC_UNDER_ASAN 1
+#endif
+#endif
+#ifdef ALLOC_UNDER_ASAN
+/* AddressSanitizer's allocator replaces malloc's, and mallinfo2 with it;
+ * its runtime (GCC's and clang's) answers this instead. */
+size_t __sanitizer_get_current_allocated_bytes(void);
+static size_t heap_in_use(void) { return __sanitizer_get_current_allocated_bytes(); }
+#else
+static size_t heap_in_use(void) {
+  struct mallinfo2 mi = mallinfo2();
+  return mi.uordblks + mi.hblkhd;
+}
+#endif
+
 /* Every ALLOC_CHECK_BYTES requested, the heap in use (every thread, the
  * solver's too) is compared with the limit. */
 enum { ALLOC_CHECK_BYTES = 16 << 20 };
@@ -34,8 +53,7 @@ static void check_limit(size_t size) {
   if (!limit_bytes) return;
   if (size < limit_bytes && atomic_fetch_add(&since_check, size) + size < ALLOC_CHECK_BYTES) return;
   atomic_store(&since_check, 0);
-  struct mallinfo2 mi = mallinfo2();
-  if (size >= limit_bytes || mi.uordblks + mi.hblkhd + size > limit_bytes) out_of_memory(size);
+  if (size >= limit_bytes || heap_in_use() + size > limit_bytes) out_of_memory(size);
 }
 
 void *xmalloc(size_t size) {
