@@ -2,10 +2,13 @@
 # SIGINT during a threaded search (issue 11): the run stops within 2 s,
 # exits 5, and its JSON report (partial) is valid. Then a second SIGINT
 # during the same run ends it at once. RUNS (default 3; the issue's check
-# is RUNS=20) runs, each interrupted after 0.3 to 1.5 s.
+# is RUNS=20) runs, each interrupted after 0.3 to 1.5 s. Under ASan
+# (MODE=asan) everything is slower: 8 s are allowed there.
 set -u
 : "${ISMV:?}"
 runs=${RUNS:-3}
+limit=2
+[ "${MODE:-}" = asan ] && limit=8
 model=examples/robotcar/explorer.yaml
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -21,7 +24,7 @@ for ((i = 1; i <= runs; i++)); do
   rc=$?
   took=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }')
   if [ $rc != 5 ]; then echo "FAIL: run $i: exit $rc, expected 5"; sed 's/^/  /' "$tmp/err"; fail=1; fi
-  if awk -v t="$took" 'BEGIN { exit !(t > 2) }'; then echo "FAIL: run $i: stopped after $took s"; fail=1; fi
+  if awk -v t="$took" -v l="$limit" 'BEGIN { exit !(t > l) }'; then echo "FAIL: run $i: stopped after $took s"; fail=1; fi
   if command -v python3 >/dev/null; then
     python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d["stats"]["complete"] is False and "interrupted" in d["reason"] else 1)' \
       "$tmp/out.json" || { echo "FAIL: run $i: the partial report is not valid JSON marked partial"; fail=1; }
