@@ -3,6 +3,7 @@
 #   make check        build and run the whole test suite ("N passed, N failed")
 #   make check MODE=asan   the same under AddressSanitizer + UBSan
 #   make bench        benchmarks (figures and ratios; never part of check)
+#   make fuzz         libFuzzer harnesses, FUZZ_SECONDS (60) each (docs/reliability.md)
 #   make format       clang-format every source file
 #   make doc          man page, bash/zsh completion and ismv.pc under build/MODE/doc
 #   make install      PREFIX=/usr/local DESTDIR= : program, man page, completion, docs, library
@@ -23,11 +24,17 @@ ifeq ($(MODE),release)
   CFLAGS_MODE := -O2 -g
 else ifeq ($(MODE),debug)
   CFLAGS_MODE := -O0 -g3
+else ifeq ($(MODE),fuzz)
+  # libFuzzer harnesses (tests/fuzz/fuzz_*.c) against an instrumented library
+  CC := clang-14
+  CFLAGS_MODE := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer \
+                 -fno-sanitize-recover=undefined
+  LDFLAGS += -fsanitize=fuzzer,address,undefined
 else ifeq ($(MODE),asan)
   CFLAGS_MODE := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
   LDFLAGS += -fsanitize=address,undefined
 else
-  $(error MODE must be release, debug or asan)
+  $(error MODE must be release, debug, asan or fuzz)
 endif
 CFLAGS += $(CFLAGS_BASE) $(CFLAGS_MODE)
 
@@ -36,8 +43,11 @@ LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC := $(sort $(wildcard tests/unit/*_test.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 BIN := $(BUILD)/ismv
+FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/tests/%)
+FUZZ_SECONDS ?= 60
 
-.PHONY: all check bench format clean doc install uninstall
+.PHONY: all check bench format clean doc install uninstall fuzz fuzz-build
 all: $(BIN)
 
 $(BUILD)/libismv.a: $(LIB_OBJ)
@@ -97,6 +107,18 @@ uninstall:
 	  $(DESTDIR)$(PREFIX)/lib/libismv.a $(DESTDIR)$(PREFIX)/lib/pkgconfig/ismv.pc
 	rm -rf $(DESTDIR)$(PREFIX)/share/doc/ismv $(DESTDIR)$(PREFIX)/include/ismv
 
+# make fuzz [FUZZ_SECONDS=N] [FUZZ=fuzz_ism]: build the harnesses (clang-14,
+# libFuzzer, ASan+UBSan) and run each (or one) for N seconds on its seeds.
+fuzz:
+	$(MAKE) MODE=fuzz fuzz-build
+	@bash tests/fuzz/fuzz.sh $(FUZZ_SECONDS) $(or $(FUZZ),$(notdir $(FUZZ_BIN)))
+
+fuzz-build: $(FUZZ_BIN)
+
+build/fuzz/tests/%: $(BUILD)/tests/fuzz/%.o $(BUILD)/libismv.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
 check: $(BIN) $(UNIT_BIN) doc
 	@ISMV=$(BIN) UNIT_DIR=$(BUILD)/tests MODE=$(MODE) bash tests/run.sh
 
@@ -104,12 +126,13 @@ bench: $(BIN)
 	@ISMV=$(BIN) bash bench/run.sh
 
 format:
-	clang-format -i $(wildcard ism/*.[ch] verifier/*.[ch] verifier/*/*.[ch] probability/*.[ch] apps/*.[ch] tests/unit/*.[ch])
+	clang-format -i $(wildcard ism/*.[ch] verifier/*.[ch] verifier/*/*.[ch] probability/*.[ch] apps/*.[ch] tests/unit/*.[ch] tests/fuzz/*.[ch])
 
 clean:
 	rm -rf build
 
--include $(LIB_OBJ:.o=.d) $(BUILD)/apps/main.d $(BUILD)/apps/docgen_main.d $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/unit/%.d)
+-include $(LIB_OBJ:.o=.d) $(BUILD)/apps/main.d $(BUILD)/apps/docgen_main.d $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/unit/%.d) \
+         $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/tests/fuzz/%.d)
 
 # Keep object files of test programs (make would delete them as intermediates).
 .SECONDARY:

@@ -2,28 +2,30 @@
 
 #include <assert.h>
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "apps/commands.h"
 #include "ism/alloc.h"
+#include "ism/number.h"
 #include "ism/strbuf.h"
+#include "ism/ydoc.h"
+#include "verifier/smt.h"
 
 #ifndef ISMV_VERSION
 #define ISMV_VERSION "0.1.0"
 #endif
 
 static const cli_command_t *const commands[] = {
-    &cmd_verify,
-    &cmd_simulate,
-    &cmd_robustness,
-    &cmd_robustify,
-    &cmd_envelope,
-    &cmd_masking,
-    &cmd_eventb,
-    &cmd_check,
+    &cmd_verify,   &cmd_simulate, &cmd_robustness, &cmd_robustify,
+    &cmd_envelope, &cmd_masking,  &cmd_eventb,     &cmd_check,
 };
 enum { NCOMMANDS = sizeof commands / sizeof *commands };
 
@@ -34,7 +36,7 @@ static const char exit_code_help[] =
     "  5   inconclusive: budget exhausted or the solver answered unknown\n"
     "  1   usage error (bad command line)\n"
     "  2   invalid model or input file\n"
-    "  6   internal error\n";
+    "  6   internal error, or an output that cannot be written\n";
 
 const cli_command_t *const *cli_commands(size_t *count) {
   *count = NCOMMANDS;
@@ -44,6 +46,13 @@ const cli_command_t *const *cli_commands(size_t *count) {
 const char *cli_exit_codes_help(void) { return exit_code_help; }
 
 const char *cli_version(void) { return ISMV_VERSION; }
+
+static const cli_option_t max_memory_option;
+
+const cli_option_t *cli_common_options(size_t *count) {
+  *count = 1;
+  return &max_memory_option;
+}
 
 const cli_value_t *cli_opt(const cli_command_t *cmd, const cli_value_t *values, const char *name) {
   for (size_t i = 0; i < cmd->noptions; i++)
@@ -63,7 +72,78 @@ int cli_worst_exit(int a, int b) {
   return ra >= rb ? a : b;
 }
 
+int cli_exit_code(const cli_outcome_t *o) {
+  assert(o->kept <= o->found);
+  int rc = o->analysis;
+  bool error = rc == CLI_EXIT_USAGE || rc == CLI_EXIT_INVALID || rc == CLI_EXIT_INTERNAL;
+  if (error) return rc;
+  if (o->interrupted) return CLI_EXIT_INCONCLUSIVE;
+  /* Filters hide violations; they never make an unfinished search a proof. */
+  if (rc == CLI_EXIT_VIOLATION && o->found > 0 && o->kept == 0) rc = CLI_EXIT_OK;
+  if (rc == CLI_EXIT_OK && !o->complete) rc = CLI_EXIT_INCONCLUSIVE;
+  if (o->expect < 0) return rc;
+  if (o->expect != CLI_EXIT_OK) return cli_worst_exit(rc, o->expect);
+  /* Expectations that hold account for the verdict only when they state it. */
+  return o->expect_verdict ? CLI_EXIT_OK : rc;
+}
+
+/* ---- signals ---- */
+
+static volatile sig_atomic_t signalled;
+static int wake_pipe[2] = {-1, -1};
+
+static void on_signal(int sig) {
+  if (signalled) _exit(CLI_EXIT_INCONCLUSIVE);
+  signalled = sig;
+  ssize_t n = write(wake_pipe[1], "!", 1);
+  (void)n;
+}
+
+/* Interrupting Z3 is not async-signal-safe: the handler only wakes this thread. */
+static void *stopper(void *arg) {
+  (void)arg;
+  char c;
+  while (read(wake_pipe[0], &c, 1) < 0 && errno == EINTR) continue;
+  smt_stop_all();
+  return NULL;
+}
+
+void cli_handle_signals(void) {
+  pthread_t t;
+  if (pipe(wake_pipe) != 0) return;
+  if (pthread_create(&t, NULL, stopper, NULL) != 0) return;
+  pthread_detach(t);
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_signal;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, NULL);
+  sigaction(SIGTERM, &sa, NULL);
+}
+
 /* ---- rendering ---- */
+
+/* The source line under a diagnostic and a caret at its column, written
+ * in one piece. Of a long line only the part around the column is shown. */
+static void render_source(cli_ctx_t *ctx, const diag_list_t *d, const diag_t *g, const char *colour,
+                          const char *reset) {
+  enum { WHOLE = 240, BEFORE = 100, AFTER = 100 };
+  const char *line;
+  size_t len;
+  if (!diag_source_span(d, g->loc.file, g->loc.line, &line, &len)) return;
+  size_t col = g->loc.col > 0 ? (size_t)g->loc.col - 1 : 0;
+  if (col > len) col = len;
+  size_t from = len > WHOLE && col > BEFORE ? col - BEFORE : 0;
+  size_t to = len > WHOLE && len - col > AFTER ? col + AFTER : len;
+  strbuf_t sb;
+  strbuf_init(&sb);
+  strbuf_printf(&sb, "%5d | %s%.*s%s\n      | %s", g->loc.line, from ? "..." : "", (int)(to - from),
+                line + from, to < len ? "..." : "", from ? "   " : "");
+  for (size_t c = from; c < col; c++) strbuf_putc(&sb, line[c] == '\t' ? '\t' : ' ');
+  strbuf_printf(&sb, "%s^%s\n", colour, reset);
+  fputs(strbuf_str(&sb), ctx->err);
+  strbuf_free(&sb);
+}
 
 void cli_render_diags(cli_ctx_t *ctx) {
   diag_list_t *d = &ctx->diags;
@@ -82,14 +162,7 @@ void cli_render_diags(cli_ctx_t *ctx) {
       fprintf(ctx->err, "%s%s:%s %s%s:%s %s\n", bold, g->loc.file, reset, colour, level, reset, g->message);
     else
       fprintf(ctx->err, "ismv: %s%s:%s %s\n", colour, level, reset, g->message);
-    char line[1024];
-    if (g->loc.line > 0 && diag_source_line(d, g->loc.file, g->loc.line, line, sizeof line)) {
-      fprintf(ctx->err, "%5d | %s\n      | ", g->loc.line, line);
-      size_t len = strlen(line);
-      for (int c = 1; c < g->loc.col; c++)
-        fputc((size_t)(c - 1) < len && line[c - 1] == '\t' ? '\t' : ' ', ctx->err);
-      fprintf(ctx->err, "%s^%s\n", colour, reset);
-    }
+    if (g->loc.line > 0) render_source(ctx, d, g, colour, reset);
   }
   if (d->dropped)
     fprintf(ctx->err, "ismv: note: %zu more error%s not shown\n", d->dropped, d->dropped == 1 ? "" : "s");
@@ -97,19 +170,90 @@ void cli_render_diags(cli_ctx_t *ctx) {
   d->count = d->errors = d->dropped = 0;
 }
 
-int cli_write_output(cli_ctx_t *ctx, const char *text) {
-  if (!ctx->output_path) {
-    fputs(text, ctx->out);
-    fflush(ctx->out);
-    return CLI_EXIT_OK;
+/* Whether path names the same file as one the run has read. */
+static bool is_input(const cli_ctx_t *ctx, const struct stat *out) {
+  for (size_t i = 0; i < ctx->diags.nsources; i++) {
+    struct stat in;
+    if (stat(ctx->diags.sources[i].path, &in) == 0 && in.st_dev == out->st_dev && in.st_ino == out->st_ino)
+      return true;
   }
-  FILE *f = fopen(ctx->output_path, "w");
-  if (!f || fputs(text, f) < 0 || fclose(f) != 0) {
-    fprintf(ctx->err, "ismv: error: cannot write '%s': %s\n", ctx->output_path, strerror(errno));
-    if (f) fclose(f);
+  return false;
+}
+
+static bool write_all(int fd, const char *text, size_t len) {
+  while (len) {
+    ssize_t n = write(fd, text, len);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    text += n;
+    len -= (size_t)n;
+  }
+  return true;
+}
+
+/* Writes text to a fresh file next to path, then renames it over path: a
+ * reader sees the old file or the new one, never a part, and a symbolic
+ * link at path is replaced, not followed. */
+static bool replace_file(const char *path, const char *text, const char **why) {
+  const char *slash = strrchr(path, '/');
+  char *tmp = slash ? xasprintf("%.*s/.%s.XXXXXX", (int)(slash - path), path, slash + 1)
+                    : xasprintf(".%s.XXXXXX", path);
+  int fd = mkstemp(tmp);
+  bool ok = fd >= 0;
+  if (ok) {
+    mode_t mask = umask(0);
+    umask(mask);
+    ok = fchmod(fd, 0666 & ~mask) == 0 && write_all(fd, text, strlen(text));
+    ok = close(fd) == 0 && ok;
+    ok = ok && rename(tmp, path) == 0;
+    if (!ok) *why = strerror(errno), unlink(tmp);
+  } else {
+    *why = strerror(errno);
+  }
+  free(tmp);
+  return ok;
+}
+
+int cli_write_file(cli_ctx_t *ctx, const char *path, const char *text) {
+  struct stat st;
+  const char *why = NULL;
+  bool exists = stat(path, &st) == 0;
+  if (exists && is_input(ctx, &st)) {
+    fprintf(ctx->err, "ismv: error: will not write over the input file '%s'\n", path);
     return CLI_EXIT_USAGE;
   }
-  return CLI_EXIT_OK;
+  bool ok;
+  if (exists && !S_ISREG(st.st_mode)) { /* /dev/null, a terminal, a pipe: write in place */
+    int fd = open(path, O_WRONLY | O_CLOEXEC);
+    ok = fd >= 0 && write_all(fd, text, strlen(text));
+    if (!ok) why = strerror(errno);
+    if (fd >= 0 && close(fd) != 0 && ok) ok = false, why = strerror(errno);
+  } else {
+    ok = replace_file(path, text, &why);
+  }
+  if (ok) return CLI_EXIT_OK;
+  fprintf(ctx->err, "ismv: error: cannot write '%s': %s\n", path, why ? why : "write error");
+  return CLI_EXIT_INTERNAL;
+}
+
+int cli_write_output(cli_ctx_t *ctx, const char *text) {
+  if (ctx->output_path) return cli_write_file(ctx, ctx->output_path, text);
+  errno = 0;
+  if (fputs(text, ctx->out) >= 0 && fflush(ctx->out) == 0) return CLI_EXIT_OK;
+  fprintf(ctx->err, "ismv: error: cannot write the report: %s\n", errno ? strerror(errno) : "write error");
+  return CLI_EXIT_INTERNAL;
+}
+
+/* An option of every command. */
+static const cli_option_t max_memory_option = {
+    "max-memory", 0,    OPT_INT,
+    "MB",         NULL, "half the physical memory",
+    16,           1e9,  "give up (inconclusive, exit 5) when the memory in use would pass MB mebibytes"};
+
+static long long default_max_memory_mb(void) {
+  long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+  long long mb = pages > 0 && size > 0 ? (long long)pages / 2 * size >> 20 : 4096;
+  return mb < 256 ? 256 : mb;
 }
 
 /* ---- help ---- */
@@ -141,6 +285,8 @@ static void print_command_help(FILE *f, const cli_command_t *cmd) {
     if (o->def) fprintf(f, " (default: %s)", o->def);
     fprintf(f, "\n");
   }
+  fprintf(f, "      --max-memory MB              %s (default: %s)\n", max_memory_option.help,
+          max_memory_option.def);
   fprintf(f, "  -h, --help                       show this help\n\n%s", exit_code_help);
 }
 
@@ -158,40 +304,82 @@ static int usage_error(FILE *err, const char *cmd, const char *fmt, ...) {
   return CLI_EXIT_USAGE;
 }
 
-static int parse_value(FILE *err, const cli_command_t *cmd, const cli_option_t *o, const char *text,
-                       cli_value_t *v) {
-  char *end;
+/* Parses and range-checks the value of option o (without printing); on a
+ * bad value writes the reason, to follow the option's name, into why. */
+static bool check_value(const cli_option_t *o, const char *text, cli_value_t *v, char *why, size_t size) {
   v->set = true;
   v->s = text;
   errno = 0;
   switch (o->type) {
-  case OPT_FLAG: v->i = 1; return 0;
+  case OPT_FLAG: v->i = 1; return true;
   case OPT_INT:
-    v->i = strtoll(text, &end, 10);
+    v->i = number_syntax(text, true) ? strtoll(text, NULL, 10) : 0;
     v->r = (double)v->i;
-    if (!*text || *end || errno)
-      return usage_error(err, cmd->name, "option '--%s' needs an integer", o->name);
+    if (!number_syntax(text, true) || errno) {
+      snprintf(why, size, "needs an integer%s, not '%s'", errno ? " in range" : "", text);
+      return false;
+    }
     break;
   case OPT_REAL:
-    v->r = strtod(text, &end);
-    if (!*text || *end || errno) return usage_error(err, cmd->name, "option '--%s' needs a number", o->name);
+    v->r = number_syntax(text, false) ? strtod(text, NULL) : 0;
+    if (!number_syntax(text, false) || !isfinite(v->r)) {
+      snprintf(why, size, "needs a decimal number, not '%s'", text);
+      return false;
+    }
     break;
-  case OPT_STRING: return 0;
+  case OPT_STRING: return true;
   case OPT_CHOICE: {
     size_t len = strlen(text);
     for (const char *c = o->choices; *c;) {
       size_t n = strcspn(c, "|");
-      if (n == len && strncmp(c, text, n) == 0) return 0;
+      if (n == len && strncmp(c, text, n) == 0) return true;
       c += n + (c[n] == '|');
     }
-    return usage_error(err, cmd->name, "option '--%s' must be one of %s, not '%s'", o->name, o->choices,
-                       text);
+    snprintf(why, size, "must be one of %s, not '%s'", o->choices, text);
+    return false;
   }
   }
-  if (o->min <= o->max && (v->r < o->min || v->r > o->max))
-    return usage_error(err, cmd->name, "option '--%s' must be between %g and %g, not %s", o->name, o->min,
-                       o->max, text);
-  return 0;
+  if (o->min <= o->max && (v->r < o->min || v->r > o->max)) {
+    snprintf(why, size, "must be between %g and %g, not %s", o->min, o->max, text);
+    return false;
+  }
+  return true;
+}
+
+static int parse_value(FILE *err, const cli_command_t *cmd, const cli_option_t *o, const char *text,
+                       cli_value_t *v) {
+  char why[256];
+  if (check_value(o, text, v, why, sizeof why)) return 0;
+  return usage_error(err, cmd->name, "option '--%s' %s", o->name, why);
+}
+
+cli_value_t *cli_merge_file_options(const cli_command_t *cmd, const cli_value_t *values, const ynode_t *map,
+                                    diag_list_t *diags) {
+  cli_value_t *merged = xcalloc(cmd->noptions + 1, sizeof *merged);
+  memcpy(merged, values, cmd->noptions * sizeof *merged);
+  bool ok = true;
+  for (size_t k = 0; map && map->kind == YNODE_MAP && k < map->len; k++) {
+    const ynode_t *n = map->items[k];
+    size_t i = 0;
+    while (i < cmd->noptions && strcmp(cmd->options[i].name, map->keys[k]->text) != 0) i++;
+    if (i == cmd->noptions || values[i].set) continue;
+    const cli_option_t *o = &cmd->options[i];
+    char why[256];
+    if (n->kind != YNODE_SCALAR) {
+      ok = false;
+      diag_error(diags, n->loc, "'%s' must be a single value", o->name);
+    } else if (o->type == OPT_FLAG) {
+      bool b = false;
+      ok &= ydoc_bool(n, &b, o->name, diags);
+      merged[i] = (cli_value_t){.set = b, .i = b, .s = n->text};
+    } else if (!check_value(o, n->text, &merged[i], why, sizeof why)) {
+      ok = false;
+      diag_error(diags, n->loc, "'%s' %s", o->name, why);
+    }
+  }
+  if (ok) return merged;
+  free(merged);
+  return NULL;
 }
 
 static const cli_option_t *find_option(const cli_command_t *cmd, const char *arg, size_t len) {
@@ -220,7 +408,8 @@ static int unknown_option(FILE *err, const cli_command_t *cmd, const char *arg, 
 
 /* Parses argv into values and positional file names. */
 static int parse_args(FILE *out, FILE *err, const cli_command_t *cmd, int argc, char **argv,
-                      cli_value_t *values, const char **files, int *nfiles, bool *help) {
+                      cli_value_t *values, cli_value_t *max_memory, const char **files, int *nfiles,
+                      bool *help) {
   bool options_done = false;
   for (int i = 0; i < argc; i++) {
     const char *arg = argv[i];
@@ -240,8 +429,10 @@ static int parse_args(FILE *out, FILE *err, const cli_command_t *cmd, int argc, 
     const char *eq = arg[1] == '-' ? strchr(arg, '=') : NULL;
     size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
     const cli_option_t *o = find_option(cmd, arg, len);
+    bool common = !o && len == strlen("--max-memory") && strncmp(arg, "--max-memory", len) == 0;
+    if (common) o = &max_memory_option;
     if (!o) return unknown_option(err, cmd, arg, len);
-    cli_value_t *v = &values[o - cmd->options];
+    cli_value_t *v = common ? max_memory : &values[o - cmd->options];
     const char *text = "1";
     if (o->type != OPT_FLAG) {
       if (eq)
@@ -273,8 +464,12 @@ static int run_command(const cli_command_t *cmd, int argc, char **argv, FILE *ou
   const char **files = xcalloc((size_t)argc + 1, sizeof *files);
   int nfiles = 0;
   bool help = false;
-  int rc = parse_args(out, err, cmd, argc, argv, values, files, &nfiles, &help);
+  cli_value_t max_memory = {0};
+  int rc = parse_args(out, err, cmd, argc, argv, values, &max_memory, files, &nfiles, &help);
   if (!rc && !help) {
+    long long mb = max_memory.set ? max_memory.i : default_max_memory_mb();
+    alloc_set_limit((size_t)mb << 20);
+    smt_set_memory_limit((size_t)mb);
     if (nfiles == 0) {
       rc = usage_error(err, cmd->name, "missing input file");
     } else if (nfiles > 1 && !cmd->run_all) {

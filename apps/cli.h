@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "ism/diag.h"
+#include "ism/ydoc.h"
 
 /* Exit codes (CBMC's convention). */
 enum {
@@ -34,7 +35,7 @@ typedef struct {
 } cli_option_t;
 
 typedef struct {
-  bool set;      /* given on the command line */
+  bool set;      /* given on the command line (or, merged, in the model) */
   long long i;   /* OPT_INT; OPT_FLAG: 1 when set */
   double r;      /* OPT_REAL (and OPT_INT, converted) */
   const char *s; /* OPT_STRING/OPT_CHOICE; borrowed from argv */
@@ -76,16 +77,55 @@ int cli_main(int argc, char **argv, FILE *out, FILE *err);
 const cli_command_t *const *cli_commands(size_t *count);
 const char *cli_exit_codes_help(void);
 const char *cli_version(void);
+/* The options every command takes besides its own (--max-memory). */
+const cli_option_t *cli_common_options(size_t *count);
+/* For the program (not for tests running cli_main in-process): SIGINT and
+ * SIGTERM stop every analysis cleanly (smt_stop_all), so the command
+ * reports what it found, marked partial, and exits 5; a second signal ends
+ * the process at once with exit code 5. */
+void cli_handle_signals(void);
 
 /* The value of option `name` of cmd (asserts that it exists). */
 const cli_value_t *cli_opt(const cli_command_t *cmd, const cli_value_t *values, const char *name);
 
 /* Writes text to -o FILE or to ctx->out. Returns an exit code: 0, or
- * CLI_EXIT_USAGE when the file cannot be written (reported). */
+ * CLI_EXIT_INTERNAL when it cannot be written (reported), stdout included;
+ * CLI_EXIT_USAGE when -o names a file the run has read. */
 int cli_write_output(cli_ctx_t *ctx, const char *text);
+/* Writes text to the file `path` (an output other than the report: --dot,
+ * --svg, --write-model ...) as cli_write_output does -o: to a temporary file
+ * in the same directory, renamed over path (in place when path is no
+ * regular file, e.g. /dev/null); never over a file the run has read. */
+int cli_write_file(cli_ctx_t *ctx, const char *path, const char *text);
 
 /* Prints every collected diagnostic GCC style to ctx->err and clears them. */
 void cli_render_diags(cli_ctx_t *ctx);
+
+/* What an analysis run found, for cli_exit_code. */
+typedef struct {
+  int analysis;  /* the analysis alone: CLI_EXIT_OK (holds), _VIOLATION, _INCONCLUSIVE, or an error code */
+  bool complete; /* it covered all it was asked to (false: budget, solver unknown, interrupted) */
+  size_t found, kept;  /* violations found, and kept by the filters (--min-prob); kept <= found */
+  int expect;          /* expect_check's code, or -1 when there is no expect: block */
+  bool expect_verdict; /* the expect: block states the verdict (so it may accept a violation) */
+  bool interrupted;    /* stopped by SIGINT/SIGTERM: the report is partial, the exit code 5 */
+} cli_outcome_t;
+
+/* The one place an analysis's exit code is decided. An interrupted run is
+ * inconclusive whatever it found. A violation the filters
+ * dropped entirely counts as holding, but an incomplete run that holds is
+ * inconclusive; a failed or malformed expectation wins over both; holding
+ * expectations turn the result into 0 only when they state the verdict.
+ * Nothing turns inconclusive or violated into 0 otherwise. */
+int cli_exit_code(const cli_outcome_t *o);
+
+/* The options in force for one model: values[i] when set on the command
+ * line, else the entry of the same name in `map` (a model's options block,
+ * may be NULL) parsed and range-checked exactly as on the command line,
+ * a bad entry being a located error. Returns a fresh array (caller frees),
+ * or NULL after reporting. Entries of map that name no option are ignored. */
+cli_value_t *cli_merge_file_options(const cli_command_t *cmd, const cli_value_t *values, const ynode_t *map,
+                                    diag_list_t *diags);
 
 /* Combines two exit codes of a multi-file run: the most severe wins
  * (internal > invalid > usage > violation > inconclusive > ok). */

@@ -46,13 +46,7 @@ static int write_model(cli_ctx_t *ctx, const eventb_model_t *m, const eventb_res
     return CLI_EXIT_VIOLATION;
   }
   char *text = eventb_write_model(m, res);
-  FILE *f = fopen(path, "w");
-  int rc = CLI_EXIT_OK;
-  if (!f || fputs(text, f) < 0 || fclose(f) != 0) {
-    fprintf(ctx->err, "ismv: error: cannot write '%s': %s\n", path, strerror(errno));
-    if (f) fclose(f);
-    rc = CLI_EXIT_USAGE;
-  }
+  int rc = cli_write_file(ctx, path, text);
   free(text);
   return rc;
 }

@@ -391,14 +391,7 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
   text = strbuf_take(&sb);
   rc = cli_write_output(ctx, text);
   const cli_value_t *dotv = cli_opt(self, values, "dot");
-  if (rc == CLI_EXIT_OK && dotv->set) {
-    FILE *f = fopen(dotv->s, "w");
-    if (!f || fputs(strbuf_str(&dot), f) < 0 || fclose(f) != 0) {
-      fprintf(ctx->err, "ismv: error: cannot write '%s'\n", dotv->s);
-      if (f) fclose(f);
-      rc = CLI_EXIT_USAGE;
-    }
-  }
+  if (rc == CLI_EXIT_OK && dotv->set) rc = cli_write_file(ctx, dotv->s, strbuf_str(&dot));
   strbuf_free(&dot);
   /* M ‖ E itself violates P: a violation, unless an expect: block decides */
   if (rc == CLI_EXIT_OK && !n_expect && normal) rc = CLI_EXIT_VIOLATION;

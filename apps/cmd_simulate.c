@@ -134,17 +134,9 @@ static void render_svg(strbuf_t *sb, const ism_model_t *m, const row_t *rows, si
   strbuf_puts(sb, "</svg>\n");
 }
 
-static bool write_file(cli_ctx_t *ctx, const char *path, const char *text) {
-  FILE *f = fopen(path, "w");
-  bool ok = f && fputs(text, f) >= 0;
-  if (f && fclose(f) != 0) ok = false;
-  if (!ok) fprintf(ctx->err, "ismv: error: cannot write '%s'\n", path);
-  return ok;
-}
-
 /* Simulates rows[k] for the counterexamples at index[k], k < n. */
-static void simulate_rows(const ism_model_t *m, const explore_result_t *res, const size_t *index, size_t n, unsigned long runs,
-                          unsigned long seed, row_t *rows) {
+static void simulate_rows(const ism_model_t *m, const explore_result_t *res, const size_t *index, size_t n,
+                          unsigned long runs, unsigned long seed, row_t *rows) {
   for (size_t k = 0; k < n; k++) {
     row_t *r = &rows[k];
     r->c = &res->cexs[index[k]];
@@ -168,7 +160,9 @@ static int run_simulate(cli_ctx_t *ctx, const cli_command_t *self, const char *p
   explore_options_t opt;
   rank_options_t ropt;
   long long top;
-  verify_options_resolve(self, values, m, &opt, &ropt, &top);
+  cli_value_t *merged = verify_options_resolve(ctx, self, values, m, &opt, &ropt, &top);
+  if (!merged) return ism_free(m), CLI_EXIT_INVALID;
+  free(merged);
   unsigned long runs = (v = cli_opt(self, values, "runs"))->set ? (unsigned long)v->i : 10000;
   unsigned long seed = (v = cli_opt(self, values, "seed"))->set ? (unsigned long)v->i : 1;
   const char *format = (v = cli_opt(self, values, "format"))->set ? v->s : "text";
@@ -220,7 +214,7 @@ static int run_simulate(cli_ctx_t *ctx, const cli_command_t *self, const char *p
   if (svg && !rc) {
     strbuf_clear(&sb);
     render_svg(&sb, m, rows, n + nb, estimator);
-    if (!write_file(ctx, svg, strbuf_str(&sb))) rc = CLI_EXIT_USAGE;
+    rc = cli_write_file(ctx, svg, strbuf_str(&sb));
   }
   strbuf_free(&sb);
   free(pred), free(obs), free(rows), free(index);

@@ -97,6 +97,9 @@ void docgen_man(FILE *f) {
     fputs(".PP\n", f);
     roff_text(f, c->description);
     for (size_t k = 0; k < c->noptions; k++) roff_option(f, &c->options[k]);
+    size_t ncommon;
+    const cli_option_t *common = cli_common_options(&ncommon);
+    for (size_t k = 0; k < ncommon; k++) roff_option(f, &common[k]);
     fputs(".TP\n\\fB\\-h\\fR, \\fB\\-\\-help\\fR\nShow the command's options.\n", f);
   }
   fputs(".SH EXIT STATUS\n.nf\n", f);
@@ -173,10 +176,22 @@ void docgen_bash(FILE *f) {
         fputs(") return ;;\n", f);
       }
     }
+    size_t ncommon;
+    const cli_option_t *common = cli_common_options(&ncommon);
+    for (size_t k = 0; k < ncommon; k++) {
+      fputs("    --", f);
+      shell_word(f, common[k].name, NULL);
+      fputs(") return ;;\n", f);
+    }
     fputs("    esac\n    if [[ $cur == -* ]]; then\n      COMPREPLY=($(compgen -W '", f);
     for (size_t k = 0; k < c->noptions; k++) {
       fputs("--", f);
       shell_word(f, c->options[k].name, NULL);
+      fputc(' ', f);
+    }
+    for (size_t k = 0; k < ncommon; k++) {
+      fputs("--", f);
+      shell_word(f, common[k].name, NULL);
       fputc(' ', f);
     }
     fputs("--help' -- \"$cur\"))\n    else\n      COMPREPLY=($(compgen -f -- \"$cur\"))\n    fi\n    ;;\n",
@@ -199,6 +214,33 @@ static void zsh_help(FILE *f, const char *s) {
     default: fputc(*p, f);
     }
   }
+}
+
+/* One option as a zsh _arguments spec line. */
+static void zsh_option(FILE *f, const cli_option_t *o) {
+  fputs("      '--", f);
+  shell_word(f, o->name, NULL);
+  if (o->type != OPT_FLAG) fputc('=', f);
+  fputc('[', f);
+  zsh_help(f, o->help);
+  fputc(']', f);
+  if (o->type == OPT_CHOICE) {
+    fputs(":value:(", f);
+    for (const char *p = o->choices; *p; p++) {
+      if (*p == '|')
+        fputc(' ', f);
+      else
+        shell_word(f, (char[]){*p, 0}, ".");
+    }
+    fputc(')', f);
+  } else if (o->type == OPT_STRING) {
+    fputs(":file:_files", f);
+  } else if (o->type != OPT_FLAG) {
+    fputs(":", f);
+    shell_word(f, o->metavar ? o->metavar : "value", NULL);
+    fputs(": ", f);
+  }
+  fputs("' \\\n", f);
 }
 
 void docgen_zsh(FILE *f) {
@@ -230,32 +272,10 @@ void docgen_zsh(FILE *f) {
     fputs("  ", f);
     shell_word(f, c->name, NULL);
     fputs(")\n    _arguments -s \\\n", f);
-    for (size_t k = 0; k < c->noptions; k++) {
-      const cli_option_t *o = &c->options[k];
-      fputs("      '--", f);
-      shell_word(f, o->name, NULL);
-      if (o->type != OPT_FLAG) fputc('=', f);
-      fputc('[', f);
-      zsh_help(f, o->help);
-      fputc(']', f);
-      if (o->type == OPT_CHOICE) {
-        fputs(":value:(", f);
-        for (const char *p = o->choices; *p; p++) {
-          if (*p == '|')
-            fputc(' ', f);
-          else
-            shell_word(f, (char[]){*p, 0}, ".");
-        }
-        fputc(')', f);
-      } else if (o->type == OPT_STRING) {
-        fputs(":file:_files", f);
-      } else if (o->type != OPT_FLAG) {
-        fputs(":", f);
-        shell_word(f, o->metavar ? o->metavar : "value", NULL);
-        fputs(": ", f);
-      }
-      fputs("' \\\n", f);
-    }
+    for (size_t k = 0; k < c->noptions; k++) zsh_option(f, &c->options[k]);
+    size_t ncommon;
+    const cli_option_t *common = cli_common_options(&ncommon);
+    for (size_t k = 0; k < ncommon; k++) zsh_option(f, &common[k]);
     fputs("      '(-h --help)'{-h,--help}'[show the options]' \\\n      '*:file:_files'\n    ;;\n", f);
   }
   fputs("  esac\n}\n_ismv \"$@\"\n", f);

@@ -93,3 +93,9 @@ int expect_check(cli_ctx_t *ctx, const ynode_t *expect, const expect_actual_t *a
   }
   return rc;
 }
+
+bool expect_states_verdict(const ynode_t *expect, const char *const *verdict_keys, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (ydoc_get(expect, verdict_keys[i])) return true;
+  return false;
+}

@@ -28,4 +28,9 @@ typedef struct {
  * located error too (returns CLI_EXIT_VIOLATION); else CLI_EXIT_OK. */
 int expect_check(cli_ctx_t *ctx, const ynode_t *expect, const expect_actual_t *actual, size_t n);
 
+/* Whether the `expect` mapping (may be NULL) has one of the n keys that
+ * state the analysis's verdict: only then may expectations that hold accept
+ * a violation or an inconclusive result (cli_outcome_t.expect_verdict). */
+bool expect_states_verdict(const ynode_t *expect, const char *const *verdict_keys, size_t n);
+
 #endif

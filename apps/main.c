@@ -2,4 +2,7 @@
 
 #include "apps/cli.h"
 
-int main(int argc, char **argv) { return cli_main(argc, argv, stdout, stderr); }
+int main(int argc, char **argv) {
+  cli_handle_signals();
+  return cli_main(argc, argv, stdout, stderr);
+}

@@ -152,7 +152,10 @@ static void render_json(const masking_report_t *r, strbuf_t *sb) {
   strbuf_puts(sb, ",\n  \"distance\": ");
   strbuf_json_number(sb, masking_distance(g));
   strbuf_puts(sb, ",\n  \"faults\": ");
-  if (w) strbuf_printf(sb, "%u", w); else strbuf_puts(sb, "null");
+  if (w)
+    strbuf_printf(sb, "%zu", faults_of(w));
+  else
+    strbuf_puts(sb, "null");
   strbuf_printf(sb, ",\n  \"weak\": %s,\n  \"deadlock_error\": %s,\n  \"nominal_match\": %s,\n  \"sizes\": {\n",
                 r->weak ? "true" : "false", r->opts->deadlock_error ? "true" : "false",
                 r->opts->nominal_match ? "true" : "false");

@@ -172,8 +172,13 @@ static void text_classes(strbuf_t *sb, const verify_report_t *rep, const cex_cla
 
 static void render_text(strbuf_t *sb, const verify_report_t *rep) {
   const explore_result_t *res = rep->res;
-  strbuf_printf(sb, "%s: %s (mode %s, bound %d)\n", rep->m->name, verdict_names[res->verdict],
-                ism_mode_name(rep->opt->mode), rep->opt->bound);
+  /* every counterexample dropped after a complete search: not "verified" */
+  if (res->verdict == EXPLORE_VERIFIED && res->ncexs && rep->dropped == res->ncexs)
+    strbuf_printf(sb, "%s: no counterexample above probability %g (%zu below) (mode %s, bound %d)\n",
+                  rep->m->name, rep->min_prob, rep->dropped, ism_mode_name(rep->opt->mode), rep->opt->bound);
+  else
+    strbuf_printf(sb, "%s: %s (mode %s, bound %d)\n", rep->m->name, verdict_names[res->verdict],
+                  ism_mode_name(rep->opt->mode), rep->opt->bound);
   if (res->ncexs)
     strbuf_printf(sb, "%zu counterexample%s", res->ncexs, res->ncexs == 1 ? "" : "s");
   else

@@ -1,29 +1,78 @@
 #include "ism/alloc.h"
 
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <malloc.h>
+#include <unistd.h>
 
-static void out_of_memory(size_t size) {
-  fprintf(stderr, "ismv: fatal: out of memory (allocating %zu bytes)\n", size);
-  abort();
+/* The limit is process-wide by nature (one heap); set once, read by every thread. */
+static size_t limit_bytes;
+static atomic_size_t since_check;
+
+void alloc_set_limit(size_t bytes) { limit_bytes = bytes; }
+
+static _Noreturn void out_of_memory(size_t size) {
+  if (limit_bytes)
+    fprintf(stderr,
+            "ismv: error: out of memory: allocating %zu bytes beyond the limit of %zu MiB (--max-memory); "
+            "the run is inconclusive\n",
+            size, limit_bytes >> 20);
+  else
+    fprintf(stderr, "ismv: error: out of memory (allocating %zu bytes); the run is inconclusive\n", size);
+  fflush(stdout);
+  _exit(ALLOC_EXIT_OUT_OF_MEMORY);
+}
+
+#if defined(__SANITIZE_ADDRESS__)
+#define ALLOC_UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ALLOC_UNDER_ASAN 1
+#endif
+#endif
+#ifdef ALLOC_UNDER_ASAN
+/* AddressSanitizer's allocator replaces malloc's, and mallinfo2 with it;
+ * its runtime (GCC's and clang's) answers this instead. */
+size_t __sanitizer_get_current_allocated_bytes(void);
+static size_t heap_in_use(void) { return __sanitizer_get_current_allocated_bytes(); }
+#else
+static size_t heap_in_use(void) {
+  struct mallinfo2 mi = mallinfo2();
+  return mi.uordblks + mi.hblkhd;
+}
+#endif
+
+/* Every ALLOC_CHECK_BYTES requested, the heap in use (every thread, the
+ * solver's too) is compared with the limit. */
+enum { ALLOC_CHECK_BYTES = 16 << 20 };
+static void check_limit(size_t size) {
+  if (!limit_bytes) return;
+  if (size < limit_bytes && atomic_fetch_add(&since_check, size) + size < ALLOC_CHECK_BYTES) return;
+  atomic_store(&since_check, 0);
+  if (size >= limit_bytes || heap_in_use() + size > limit_bytes) out_of_memory(size);
 }
 
 void *xmalloc(size_t size) {
+  check_limit(size);
   void *p = malloc(size ? size : 1);
   if (!p) out_of_memory(size);
   return p;
 }
 
 void *xcalloc(size_t count, size_t size) {
+  if (size && count > SIZE_MAX / size) out_of_memory(SIZE_MAX);
+  check_limit(count * size);
   void *p = calloc(count ? count : 1, size ? size : 1);
   if (!p) out_of_memory(count * size);
   return p;
 }
 
 void *xrealloc(void *ptr, size_t size) {
+  check_limit(size);
   void *p = realloc(ptr, size ? size : 1);
   if (!p) out_of_memory(size);
   return p;
@@ -38,6 +87,7 @@ char *xstrndup(const char *s, size_t n) {
   return p;
 }
 
+static char *vformat(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 static char *vformat(const char *fmt, va_list ap) {
   va_list copy;
   va_copy(copy, ap);

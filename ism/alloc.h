@@ -1,10 +1,18 @@
-/* Memory: allocation wrappers that never return NULL (they abort on
- * out-of-memory, the one failure we do not report as a diagnostic) and a
- * bump arena so that a loaded model is freed in one call. */
+/* Memory: allocation wrappers that never return NULL and a bump arena so
+ * that a loaded model is freed in one call. Out of memory (malloc failing,
+ * or the heap passing the limit of alloc_set_limit) is the one failure not
+ * reported as a diagnostic: a message on stderr, then exit code
+ * ALLOC_EXIT_OUT_OF_MEMORY (the CLI's "inconclusive"). */
 #ifndef ISM_ALLOC_H
 #define ISM_ALLOC_H
 
 #include <stddef.h>
+
+#define ALLOC_EXIT_OUT_OF_MEMORY 5
+
+/* Limits the heap in use (all threads, checked every 16 MiB requested and
+ * at every larger request) to `bytes`; 0: no limit. */
+void alloc_set_limit(size_t bytes);
 
 void *xmalloc(size_t size);
 void *xcalloc(size_t count, size_t size);

@@ -1,10 +1,13 @@
 #include "ism/diag.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "ism/alloc.h"
 
@@ -24,6 +27,8 @@ void diag_free(diag_list_t *d) {
   memset(d, 0, sizeof *d);
 }
 
+static void add(diag_list_t *d, diag_level_t level, loc_t loc, const char *fmt, va_list ap)
+    __attribute__((format(printf, 4, 0)));
 static void add(diag_list_t *d, diag_level_t level, loc_t loc, const char *fmt, va_list ap) {
   if (level == DIAG_ERROR) {
     if (d->errors >= d->max_errors) {
@@ -70,46 +75,89 @@ const char *diag_add_source(diag_list_t *d, const char *path, const char *text) 
   diag_source_t *s = &d->sources[d->nsources++];
   s->path = xstrdup(path);
   s->text = text ? xstrdup(text) : NULL;
+  s->concealed = false;
   return s->path;
 }
 
-bool diag_source_line(const diag_list_t *d, const char *file, int line, char *buf, size_t size) {
-  if (!file || line < 1 || size == 0) return false;
+void diag_source_conceal(diag_list_t *d, const char *file) {
+  for (size_t i = 0; file && i < d->nsources; i++)
+    if (strcmp(d->sources[i].path, file) == 0) d->sources[i].concealed = true;
+}
+
+bool diag_source_span(const diag_list_t *d, const char *file, int line, const char **text, size_t *len) {
+  if (!file || line < 1) return false;
   for (size_t i = 0; i < d->nsources; i++) {
     if (strcmp(d->sources[i].path, file) != 0 || !d->sources[i].text) continue;
+    if (d->sources[i].concealed) return false;
     const char *p = d->sources[i].text;
     for (int l = 1; l < line; l++) {
       p = strchr(p, '\n');
       if (!p) return false;
       p++;
     }
-    size_t n = strcspn(p, "\r\n");
-    if (n >= size) n = size - 1;
-    memcpy(buf, p, n);
-    buf[n] = '\0';
+    *text = p;
+    *len = strcspn(p, "\r\n");
     return true;
   }
   return false;
 }
 
-const char *diag_read_file(diag_list_t *d, const char *path, loc_t from, const char **path_out) {
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    diag_error(d, from, "cannot read '%s': %s", path, strerror(errno));
+bool diag_source_line(const diag_list_t *d, const char *file, int line, char *buf, size_t size) {
+  const char *p;
+  size_t n;
+  if (size == 0 || !diag_source_span(d, file, line, &p, &n)) return false;
+  if (n >= size) n = size - 1;
+  memcpy(buf, p, n);
+  buf[n] = '\0';
+  return true;
+}
+
+/* Reads a regular file of at most DIAG_MAX_FILE_SIZE bytes into a fresh
+ * string, or returns NULL with a reason. Opened without blocking, so a FIFO
+ * is refused instead of waited on. */
+static char *read_regular(const char *path, size_t *length, const char **why) {
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return *why = strerror(errno), NULL;
+  struct stat st;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    *why = S_ISDIR(st.st_mode) ? "it is a directory" : "not a regular file";
+    close(fd);
     return NULL;
   }
-  size_t cap = 4096, len = 0;
-  char *text = xmalloc(cap);
-  size_t n;
-  while ((n = fread(text + len, 1, cap - len - 1, f)) > 0) {
-    len += n;
-    if (cap - len - 1 == 0) text = xrealloc(text, cap *= 2);
+  if (st.st_size > DIAG_MAX_FILE_SIZE) {
+    *why = "larger than " DIAG_MAX_FILE_SIZE_TEXT;
+    close(fd);
+    return NULL;
   }
-  int failed = ferror(f);
-  fclose(f);
+  size_t cap = (size_t)st.st_size + 2, len = 0;
+  char *text = xmalloc(cap);
+  for (;;) {
+    ssize_t n = read(fd, text + len, cap - len - 1);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      if (n < 0) *why = strerror(errno);
+      break;
+    }
+    len += (size_t)n;
+    if (len > DIAG_MAX_FILE_SIZE) {
+      *why = "larger than " DIAG_MAX_FILE_SIZE_TEXT;
+      break;
+    }
+    if (len == cap - 1) text = xrealloc(text, cap *= 2);
+  }
+  close(fd);
+  if (*why) return free(text), NULL;
   text[len] = '\0';
-  if (failed || memchr(text, '\0', len)) {
-    diag_error(d, from, "cannot read '%s': %s", path, failed ? "read error" : "not a text file");
+  *length = len;
+  return text;
+}
+
+const char *diag_read_file(diag_list_t *d, const char *path, loc_t from, const char **path_out) {
+  const char *why = NULL;
+  size_t len = 0;
+  char *text = read_regular(path, &len, &why);
+  if (!text || memchr(text, '\0', len)) {
+    diag_error(d, from, "cannot read '%s': %s", path, text ? "not a text file" : why);
     free(text);
     return NULL;
   }

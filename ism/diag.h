@@ -29,6 +29,7 @@ typedef struct {
 typedef struct {
   char *path; /* owned */
   char *text; /* owned, may be NULL when the file could not be read */
+  bool concealed; /* not the format expected: its lines are never shown */
 } diag_source_t;
 
 typedef struct {
@@ -54,12 +55,23 @@ bool diag_has_errors(const diag_list_t *d);
 /* Registers a file's text (copied) and returns the stable path string to
  * use in loc_t.file. Registering the same path twice returns the first copy. */
 const char *diag_add_source(diag_list_t *d, const char *path, const char *text);
+/* Marks a registered file as not of the expected format (a system file
+ * named by mistake, a binary): diagnostics on it keep their location but
+ * never show its lines. */
+void diag_source_conceal(diag_list_t *d, const char *file);
+/* Line `line` of `file` in place (never of a concealed file): its first character and its length
+ * (without the newline); false when unknown. */
+bool diag_source_span(const diag_list_t *d, const char *file, int line, const char **text, size_t *len);
 /* The text of line `line` of `file` (without newline) into buf, or false. */
 bool diag_source_line(const diag_list_t *d, const char *file, int line, char *buf, size_t size);
 
 /* Reads a whole file into a fresh NUL-terminated string registered as a
  * source. On failure reports "cannot read 'path': reason" at `from` and
- * returns NULL. *path_out (optional) receives the registered path. */
+ * returns NULL: also for anything but a regular file (a FIFO or device is
+ * refused, not waited on), a file over DIAG_MAX_FILE_SIZE bytes, or one
+ * holding a NUL byte. *path_out (optional) receives the registered path. */
+#define DIAG_MAX_FILE_SIZE (64L << 20)
+#define DIAG_MAX_FILE_SIZE_TEXT "64 MiB"
 const char *diag_read_file(diag_list_t *d, const char *path, loc_t from, const char **path_out);
 
 /* The candidate closest to word by edit distance, if close enough to be a

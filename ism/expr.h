@@ -57,6 +57,13 @@ struct expr {
   } u;
 };
 
+/* Input limits: no expression tree (and no nesting of the parser) deeper
+ * than EXPR_MAX_DEPTH, a located error; `and`/`or` chains longer than
+ * EXPR_CHAIN_BALANCE operands are grouped as a balanced tree (the same value,
+ * evaluated in the same order). */
+#define EXPR_MAX_DEPTH 1000
+#define EXPR_CHAIN_BALANCE 64
+
 /* Parses `text` into a tree allocated in `arena`. `start` is the location
  * of text[0]; every node's loc is computed from it. On a syntax error
  * reports it and returns NULL. */

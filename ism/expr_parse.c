@@ -10,6 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ism/number.h"
+#include "ism/vec.h"
+
 typedef enum {
   TOK_END, TOK_INT, TOK_REAL, TOK_IDENT, TOK_PRIMED_IDENT,
   TOK_LPAREN, TOK_RPAREN, TOK_COMMA,
@@ -35,18 +38,26 @@ typedef struct {
   diag_list_t *diags;
   token_t tok;
   bool failed;
+  int depth;            /* nesting of the recursive descent, at most EXPR_MAX_DEPTH */
+  VEC(int) line_starts; /* offsets just after each newline of text, ascending */
 } parser_t;
 
+/* Expressions may span lines in block scalars: a line's first column is 1. */
 static loc_t loc_at(const parser_t *p, int offset) {
   loc_t l = p->start;
-  /* Expressions may span lines in block scalars: count them. */
-  for (int i = 0; i < offset && p->text[i]; i++) {
-    if (p->text[i] == '\n') {
-      l.line++;
-      l.col = 1;
-    } else {
-      l.col++;
-    }
+  size_t lo = 0, hi = p->line_starts.len; /* the last line starting at or before offset */
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (p->line_starts.data[mid] <= offset)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  if (lo == 0) {
+    l.col += offset;
+  } else {
+    l.line += (int)lo;
+    l.col = offset - p->line_starts.data[lo - 1] + 1;
   }
   return l;
 }
@@ -59,6 +70,14 @@ static void syntax_error(parser_t *p, const token_t *t, const char *fmt, ...) {
   va_start(ap, fmt);
   diag_verror(p->diags, loc_at(p, t->offset), fmt, ap);
   va_end(ap);
+}
+
+/* Guards every recursive descent: input nesting never becomes C stack depth
+ * beyond EXPR_MAX_DEPTH. */
+static bool enter(parser_t *p) {
+  if (++p->depth <= EXPR_MAX_DEPTH) return true;
+  syntax_error(p, &p->tok, "expression nested more than %d levels deep", EXPR_MAX_DEPTH);
+  return false;
 }
 
 static const struct {
@@ -190,7 +209,9 @@ static expr_t *parse_primary(parser_t *p) {
     next(p);
     expr_t *e = node(p, EXPR_REAL, t.offset);
     e->u.real.text = arena_strndup(p->arena, t.start, t.len);
-    e->u.real.value = strtod(e->u.real.text, NULL);
+    char why[128];
+    if (!number_in_range(e->u.real.text, &e->u.real.value, why, sizeof why))
+      syntax_error(p, &t, "real literal '%s' is out of range: %s", e->u.real.text, why);
     return e;
   }
   case TOK_TRUE:
@@ -233,7 +254,9 @@ static expr_t *parse_unary(parser_t *p) {
   if (p->tok.kind == TOK_MINUS) {
     token_t t = p->tok;
     next(p);
+    if (!enter(p)) return NULL;
     expr_t *a = parse_unary(p);
+    p->depth--;
     if (!a) return NULL;
     if (a->kind == EXPR_INT && a->u.ival >= 0) {
       a->u.ival = -a->u.ival;
@@ -264,14 +287,42 @@ static expr_kind_t add_op(tok_kind_t k) { return k == TOK_PLUS ? EXPR_ADD : k ==
 static expr_kind_t and_op(tok_kind_t k) { return k == TOK_AND ? EXPR_AND : EXPR_INT; }
 static expr_kind_t or_op(tok_kind_t k) { return k == TOK_OR ? EXPR_OR : EXPR_INT; }
 
-/* operand { op operand }, grouped to the left. */
+/* A chain of one associative operator (and, or) as a balanced tree of the
+ * operands [lo, hi): the same value, evaluated in the same order, at depth
+ * log n instead of n. */
+static expr_t *balanced(parser_t *p, expr_kind_t kind, expr_t **operands, const int *offsets, size_t lo,
+                        size_t hi) {
+  if (hi - lo == 1) return operands[lo];
+  size_t mid = lo + (hi - lo) / 2;
+  return binary(p, kind, balanced(p, kind, operands, offsets, lo, mid),
+                balanced(p, kind, operands, offsets, mid, hi), offsets[mid]);
+}
+
+/* operand { op operand }, grouped to the left; long and/or chains balanced. */
 static expr_t *left_assoc(parser_t *p, expr_t *(*operand)(parser_t *), expr_kind_t (*op)(tok_kind_t)) {
   expr_t *e = operand(p);
+  VEC(expr_t *) chain = {0};
+  VEC(int) offsets = {0};
+  expr_kind_t chain_kind = EXPR_INT;
   for (expr_kind_t k; e && (k = op(p->tok.kind)) != EXPR_INT;) {
     token_t t = p->tok;
     next(p);
-    e = binary(p, k, e, operand(p), t.offset);
+    expr_t *b = operand(p);
+    if ((k == EXPR_AND || k == EXPR_OR) && b) {
+      chain_kind = k;
+      if (!chain.len) {
+        VEC_PUSH(&chain, e);
+        VEC_PUSH(&offsets, 0);
+      }
+      VEC_PUSH(&chain, b);
+      VEC_PUSH(&offsets, t.offset);
+    }
+    e = binary(p, k, e, b, t.offset);
   }
+  if (e && chain.len > EXPR_CHAIN_BALANCE)
+    e = balanced(p, chain_kind, chain.data, offsets.data, 0, chain.len);
+  VEC_FREE(&chain);
+  VEC_FREE(&offsets);
   return e;
 }
 
@@ -306,7 +357,9 @@ static expr_t *parse_not(parser_t *p) {
   if (p->tok.kind == TOK_NOT) {
     token_t t = p->tok;
     next(p);
+    if (!enter(p)) return NULL;
     expr_t *a = parse_not(p);
+    p->depth--;
     if (!a) return NULL;
     expr_t *e = node(p, EXPR_NOT, t.offset);
     e->u.op.a = a;
@@ -323,12 +376,23 @@ static expr_t *parse_implies(parser_t *p) {
   if (e && p->tok.kind == TOK_IMPLIES) {
     token_t t = p->tok;
     next(p);
+    if (!enter(p)) return NULL;
     e = binary(p, EXPR_IMPLIES, e, parse_implies(p), t.offset);
+    p->depth--;
   }
   return e;
 }
 
+static expr_t *parse_expr_nested(parser_t *p);
+
 static expr_t *parse_expr(parser_t *p) {
+  if (!enter(p)) return NULL;
+  expr_t *e = parse_expr_nested(p);
+  p->depth--;
+  return e;
+}
+
+static expr_t *parse_expr_nested(parser_t *p) {
   if (p->tok.kind == TOK_IF) {
     token_t t = p->tok;
     next(p);
@@ -349,16 +413,51 @@ static expr_t *parse_expr(parser_t *p) {
   return e;
 }
 
-expr_t *expr_parse(const char *text, loc_t start, arena_t *arena, diag_list_t *diags) {
-  parser_t p = {.text = text, .pos = text, .start = start, .arena = arena, .diags = diags};
-  next(&p);
-  if (p.tok.kind == TOK_END) {
-    syntax_error(&p, &p.tok, "empty expression");
+/* The first node deeper than EXPR_MAX_DEPTH (a long chain of + or *), or
+ * NULL; by an explicit stack, since the tree may be that deep. */
+static const expr_t *too_deep(const expr_t *root) {
+  typedef struct {
+    const expr_t *e;
+    int depth;
+  } item_t;
+  VEC(item_t) stack = {0};
+  VEC_PUSH(&stack, ((item_t){root, 1}));
+  const expr_t *found = NULL;
+  while (stack.len && !found) {
+    item_t it = VEC_POP(&stack);
+    if (it.depth > EXPR_MAX_DEPTH) found = it.e;
+    if (it.e->kind < EXPR_NEG) continue; /* literals and names */
+    const expr_t *kids[] = {it.e->u.op.a, it.e->u.op.b, it.e->u.op.c};
+    for (int k = 0; k < 3; k++)
+      if (kids[k]) VEC_PUSH(&stack, ((item_t){kids[k], it.depth + 1}));
+  }
+  VEC_FREE(&stack);
+  return found;
+}
+
+static expr_t *parse_all(parser_t *p) {
+  next(p);
+  if (p->tok.kind == TOK_END) {
+    syntax_error(p, &p->tok, "empty expression");
     return NULL;
   }
-  expr_t *e = parse_expr(&p);
-  if (e && !p.failed && p.tok.kind == TOK_ERROR) parse_primary(&p); /* reports the bad character */
-  if (e && !p.failed && p.tok.kind != TOK_END)
-    syntax_error(&p, &p.tok, "unexpected '%s' after the end of the expression", tok_text(&p, &p.tok));
-  return p.failed ? NULL : e;
+  expr_t *e = parse_expr(p);
+  if (e && !p->failed && p->tok.kind == TOK_ERROR) parse_primary(p); /* reports the bad character */
+  if (e && !p->failed && p->tok.kind != TOK_END)
+    syntax_error(p, &p->tok, "unexpected '%s' after the end of the expression", tok_text(p, &p->tok));
+  const expr_t *deep = e && !p->failed ? too_deep(e) : NULL;
+  if (deep) {
+    diag_error(p->diags, deep->loc, "expression nested more than %d levels deep (split it into parts)",
+               EXPR_MAX_DEPTH);
+    return NULL;
+  }
+  return p->failed ? NULL : e;
+}
+
+expr_t *expr_parse(const char *text, loc_t start, arena_t *arena, diag_list_t *diags) {
+  parser_t p = {.text = text, .pos = text, .start = start, .arena = arena, .diags = diags};
+  for (const char *c = text; (c = strchr(c, '\n')); c++) VEC_PUSH(&p.line_starts, (int)(c + 1 - text));
+  expr_t *e = parse_all(&p);
+  VEC_FREE(&p.line_starts);
+  return e;
 }

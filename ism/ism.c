@@ -4,12 +4,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ism/intern.h"
 #include "ism/vec.h"
 
 typedef struct {
   ism_model_t *m;
   diag_list_t *diags;
   arena_t *arena;
+  /* name -> index, so that lookups and duplicate checks stay linear in the
+   * model's size (ids are first-seen order: equal to the index while there
+   * is no duplicate, and a duplicate is an error) */
+  intern_t var_ids, state_ids, action_ids, rule_ids;
+  const char **action_names; /* [nactions], for suggestions */
 } loader_t;
 
 #define COUNT(a) (sizeof(a) / sizeof *(a))
@@ -107,8 +113,9 @@ static void load_variables(loader_t *l, const ynode_t *vars) {
       }
     }
     m->syms[i] = (expr_sym_t){v->name, SYM_VAR, v->type, (int)i, v->sensing};
-    for (size_t j = 0; j < i; j++)
-      if (strcmp(m->vars[j].name, v->name) == 0) diag_error(l->diags, v->loc, "duplicate variable '%s'", v->name);
+    bool added;
+    intern_add2(&l->var_ids, v->name, &added);
+    if (!added) diag_error(l->diags, v->loc, "duplicate variable '%s'", v->name);
   }
   m->scope = (expr_scope_t){.syms = m->syms, .nsyms = m->nvars};
   /* Initial values need the scope (they may be constant expressions). */
@@ -124,7 +131,14 @@ static void load_variables(loader_t *l, const ynode_t *vars) {
     const char *text;
     if (!ydoc_string(n, &text, "'init'", l->diags)) continue;
     expr_t *e = expr_parse(text, n->loc, l->arena, l->diags);
-    if (e && expr_check(e, &empty, v->type.kind, l->arena, l->diags)) v->init = e;
+    if (!e || !expr_check(e, &empty, v->type.kind, l->arena, l->diags)) continue;
+    bool error = false;
+    value_t value = expr_eval(e, NULL, NULL, &error);
+    if (error || (v->type.kind == TYPE_REAL && !isfinite(value.r)))
+      diag_error(l->diags, n->loc, "the initial value of '%s' cannot be computed: %s", v->name,
+                 error ? "division by zero or overflow" : "it is not a finite number");
+    else
+      v->init = e;
   }
 }
 
@@ -133,15 +147,18 @@ static void load_states(loader_t *l, const ynode_t *root) {
   const ynode_t *n = ydoc_require(root, "states", "the model", l->diags);
   size_t count = 0;
   if (n && ydoc_string_list(n, l->arena, &m->states, &count, "'states'", l->diags)) m->nstates = count;
-  for (size_t i = 0; i < m->nstates; i++)
-    for (size_t j = 0; j < i; j++)
-      if (strcmp(m->states[i], m->states[j]) == 0)
-        diag_error(l->diags, n->kind == YNODE_SEQ ? n->items[i]->loc : n->loc, "duplicate state '%s'", m->states[i]);
+  for (size_t i = 0; i < m->nstates; i++) {
+    bool added;
+    intern_add2(&l->state_ids, m->states[i], &added);
+    if (!added)
+      diag_error(l->diags, n->kind == YNODE_SEQ ? n->items[i]->loc : n->loc, "duplicate state '%s'",
+                 m->states[i]);
+  }
   const ynode_t *init = ydoc_require(root, "initial", "the model", l->diags);
   const char *name;
   m->initial = -1;
   if (init && ydoc_string(init, &name, "'initial'", l->diags)) {
-    m->initial = find_name(m->states, m->nstates, name);
+    m->initial = intern_find(&l->state_ids, name);
     if (m->initial < 0) undefined(l, init->loc, "state", name, m->states, m->nstates);
   }
 }
@@ -201,8 +218,7 @@ static void load_steps(loader_t *l, ism_rule_t *r, const ynode_t *n) {
   ism_model_t *m = l->m;
   const ynode_t *const *items = n->kind == YNODE_SEQ ? (const ynode_t *const *)n->items : &n;
   size_t count = n->kind == YNODE_SEQ ? n->len : 1;
-  const char **action_names = arena_alloc(l->arena, (m->nactions + 1) * sizeof *action_names);
-  for (size_t i = 0; i < m->nactions; i++) action_names[i] = m->actions[i].name;
+  const char **action_names = l->action_names;
   r->steps = arena_alloc(l->arena, (count + 1) * sizeof *r->steps);
   for (size_t i = 0; i < count; i++) {
     const char *text;
@@ -212,7 +228,7 @@ static void load_steps(loader_t *l, ism_rule_t *r, const ynode_t *n) {
     const char *assign = strstr(text, ":=");
     if (!assign) {
       s->kind = ISM_STEP_ACTION;
-      s->action = find_name(action_names, m->nactions, text);
+      s->action = intern_find(&l->action_ids, text);
       if (s->action < 0) {
         undefined(l, s->loc, "action", text, action_names, m->nactions);
         continue;
@@ -262,24 +278,28 @@ static void load_rules(loader_t *l, const ynode_t *rules) {
   if (!ydoc_expect_kind(rules, YNODE_SEQ, "'rules'", l->diags)) return;
   m->nrules = rules->len;
   m->rules = arena_alloc(l->arena, (rules->len + 1) * sizeof *m->rules);
-  const char **ids = arena_alloc(l->arena, (rules->len + 1) * sizeof *ids);
   for (size_t i = 0; i < rules->len; i++) {
     ism_rule_t *r = &m->rules[i];
     const ynode_t *spec = rules->items[i];
     r->loc = spec->loc;
     r->from = r->to = -1;
     r->id = arena_printf(l->arena, "r%zu", i);
-    if (!ydoc_expect_kind(spec, YNODE_MAP, "a rule", l->diags)) continue;
+    if (!ydoc_expect_kind(spec, YNODE_MAP, "a rule", l->diags)) {
+      intern_add(&l->rule_ids, r->id);
+      continue;
+    }
     ydoc_check_keys(spec, rule_keys, COUNT(rule_keys), "a rule", l->diags);
     const ynode_t *n;
+    bool added;
     if ((n = ydoc_get(spec, "id")) && ydoc_string(n, &r->id, "a rule's 'id'", l->diags)) {
-      int dup = find_name(ids, i, r->id);
-      if (dup >= 0) diag_error(l->diags, n->loc, "duplicate rule id '%s'", r->id);
+      intern_add2(&l->rule_ids, r->id, &added);
+      if (!added) diag_error(l->diags, n->loc, "duplicate rule id '%s'", r->id);
+    } else {
+      intern_add(&l->rule_ids, r->id); /* the default id, which a later 'id:' must not repeat */
     }
-    ids[i] = r->id;
     const char *name;
     if ((n = ydoc_require(spec, "from", "a rule", l->diags)) && ydoc_string(n, &name, "'from'", l->diags)) {
-      r->from = find_name(m->states, m->nstates, name);
+      r->from = intern_find(&l->state_ids, name);
       if (r->from < 0) undefined(l, n->loc, "state", name, m->states, m->nstates);
     }
     /* In the order the keys are usually written, so errors come out in line order. */
@@ -289,7 +309,7 @@ static void load_rules(loader_t *l, const ynode_t *rules) {
     if ((n = ydoc_get(spec, "do"))) load_steps(l, r, n);
     r->to = r->from;
     if ((n = ydoc_get(spec, "to")) && ydoc_string(n, &name, "'to'", l->diags)) {
-      r->to = find_name(m->states, m->nstates, name);
+      r->to = intern_find(&l->state_ids, name);
       if (r->to < 0) undefined(l, n->loc, "state", name, m->states, m->nstates);
     }
   }
@@ -300,9 +320,7 @@ static void load_uncertainty(loader_t *l, const ynode_t *unc) {
   if (!unc || !ydoc_expect_kind(unc, YNODE_MAP, "'uncertainty'", l->diags)) return;
   for (size_t i = 0; i < unc->len; i++) {
     const char *name = unc->keys[i]->text;
-    int id = -1;
-    for (size_t v = 0; v < m->nvars; v++)
-      if (strcmp(m->vars[v].name, name) == 0) id = (int)v;
+    int id = intern_find(&l->var_ids, name);
     if (id < 0) {
       const char **names = arena_alloc(l->arena, (m->nvars + 1) * sizeof *names);
       for (size_t v = 0; v < m->nvars; v++) names[v] = m->vars[v].name;
@@ -347,25 +365,12 @@ static void load_uncertainty(loader_t *l, const ynode_t *unc) {
   }
 }
 
+/* The values are the command line's to parse (apps/); only the shape and
+ * the key names are checked here. */
 static void load_options(loader_t *l, const ynode_t *opts) {
-  ism_options_t *o = &l->m->options;
   if (!opts || !ydoc_expect_kind(opts, YNODE_MAP, "'verify'", l->diags)) return;
   ydoc_check_keys(opts, verify_keys, COUNT(verify_keys), "'verify'", l->diags);
-  const ynode_t *n;
-  if ((n = ydoc_get(opts, "bound")) && (o->has_bound = ydoc_int(n, &o->bound, "'bound'", l->diags)) && o->bound < 1)
-    diag_error(l->diags, n->loc, "'bound' must be at least 1");
-  if ((n = ydoc_get(opts, "mode")) && (o->has_mode = ydoc_string(n, &o->mode, "'mode'", l->diags))) {
-    static const char *const modes[] = {"actual", "ideal", "naive"};
-    if (find_name(modes, 3, o->mode) < 0) diag_error(l->diags, n->loc, "unknown mode '%s' (use actual, ideal or naive)", o->mode);
-  }
-  if ((n = ydoc_get(opts, "budget"))) o->has_budget = ydoc_number(n, &o->budget, "'budget'", l->diags);
-  if ((n = ydoc_get(opts, "min-prob"))) o->has_min_prob = ydoc_number(n, &o->min_prob, "'min-prob'", l->diags);
-  if ((n = ydoc_get(opts, "top"))) o->has_top = ydoc_int(n, &o->top, "'top'", l->diags);
-  if ((n = ydoc_get(opts, "strategy")) && (o->has_strategy = ydoc_string(n, &o->strategy, "'strategy'", l->diags))) {
-    static const char *const strategies[] = {"incremental", "per-path"};
-    if (find_name(strategies, 2, o->strategy) < 0)
-      diag_error(l->diags, n->loc, "unknown strategy '%s' (use incremental or per-path)", o->strategy);
-  }
+  l->m->verify = opts;
 }
 
 static void index_rules(loader_t *l) {
@@ -382,10 +387,9 @@ static void index_rules(loader_t *l) {
   }
 }
 
-ism_model_t *ism_load(const char *path, diag_list_t *diags) {
-  ism_model_t *m = xcalloc(1, sizeof *m);
-  arena_init(&m->arena);
-  loader_t l = {m, diags, &m->arena};
+static ism_model_t *load(loader_t *l, const char *path) {
+  ism_model_t *m = l->m;
+  diag_list_t *diags = l->diags;
   size_t errors_before = diags->errors + diags->dropped;
   const ynode_t *root = ydoc_load_file(path, &m->arena, diags);
   if (!root || !ydoc_expect_kind(root, YNODE_MAP, "a model file", diags)) {
@@ -403,16 +407,21 @@ ism_model_t *ism_load(const char *path, diag_list_t *diags) {
   ydoc_check_keys(root, top_keys, COUNT(top_keys), "the model", diags);
   m->name = "model";
   if ((n = ydoc_get(root, "name"))) ydoc_string(n, &m->name, "'name'", diags);
-  if ((n = ydoc_require(root, "variables", "the model", diags))) load_variables(&l, n);
-  load_states(&l, root);
-  load_actions(&l, ydoc_get(root, "actions"));
-  if ((n = ydoc_require(root, "rules", "the model", diags))) load_rules(&l, n);
+  if ((n = ydoc_require(root, "variables", "the model", diags))) load_variables(l, n);
+  load_states(l, root);
+  load_actions(l, ydoc_get(root, "actions"));
+  l->action_names = arena_alloc(l->arena, (m->nactions + 1) * sizeof *l->action_names);
+  for (size_t i = 0; i < m->nactions; i++) {
+    l->action_names[i] = m->actions[i].name;
+    intern_add(&l->action_ids, m->actions[i].name);
+  }
+  if ((n = ydoc_require(root, "rules", "the model", diags))) load_rules(l, n);
   for (size_t a = 0; a < m->nactions; a++) {
     for (size_t k = 0; k < m->actions[a].neffects; k++) expr_visit_vars(m->actions[a].effects[k], mark_use, &m->actions[a]);
     expr_visit_vars(m->actions[a].failure, mark_use, &m->actions[a]);
   }
-  if ((n = ydoc_get(root, "failure"))) m->failure = parse_checked(&l, n, "'failure'", false, TYPE_BOOL);
-  if ((n = ydoc_get(root, "assume"))) load_assume(&l, n);
+  if ((n = ydoc_get(root, "failure"))) m->failure = parse_checked(l, n, "'failure'", false, TYPE_BOOL);
+  if ((n = ydoc_get(root, "assume"))) load_assume(l, n);
   if ((n = ydoc_get(root, "selection"))) {
     const char *s;
     if (ydoc_string(n, &s, "'selection'", diags)) {
@@ -421,14 +430,30 @@ ism_model_t *ism_load(const char *path, diag_list_t *diags) {
         diag_error(diags, n->loc, "unknown selection '%s' (use nondeterministic or first)", s);
     }
   }
-  load_uncertainty(&l, ydoc_get(root, "uncertainty"));
-  load_options(&l, ydoc_get(root, "verify"));
+  load_uncertainty(l, ydoc_get(root, "uncertainty"));
+  load_options(l, ydoc_get(root, "verify"));
   if ((n = ydoc_get(root, "expect"))) m->expect = n;
   if (diags->errors + diags->dropped > errors_before) {
     ism_free(m);
     return NULL;
   }
-  index_rules(&l);
+  index_rules(l);
+  return m;
+}
+
+ism_model_t *ism_load(const char *path, diag_list_t *diags) {
+  ism_model_t *m = xcalloc(1, sizeof *m);
+  arena_init(&m->arena);
+  loader_t l = {.m = m, .diags = diags, .arena = &m->arena};
+  intern_init(&l.var_ids);
+  intern_init(&l.state_ids);
+  intern_init(&l.action_ids);
+  intern_init(&l.rule_ids);
+  m = load(&l, path);
+  intern_free(&l.var_ids);
+  intern_free(&l.state_ids);
+  intern_free(&l.action_ids);
+  intern_free(&l.rule_ids);
   return m;
 }
 

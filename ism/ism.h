@@ -63,17 +63,6 @@ typedef struct {
 
 typedef enum { ISM_SELECT_ANY, ISM_SELECT_FIRST } ism_selection_t;
 
-/* Options a model may set under `verify:` (has_* says which were given). */
-typedef struct {
-  bool has_bound, has_mode, has_budget, has_min_prob, has_top, has_strategy;
-  long long bound;
-  const char *mode;
-  double budget;
-  double min_prob;
-  long long top;
-  const char *strategy;
-} ism_options_t;
-
 typedef struct {
   arena_t arena;
   const char *path;
@@ -92,7 +81,8 @@ typedef struct {
   expr_t **assume;       /* [nassume]: conditions on the initial true values and initial normal values */
   size_t nassume;
   ism_selection_t selection;
-  ism_options_t options;
+  const ynode_t *verify; /* the verify: block (a mapping of option names), or NULL;
+                            apps/ parses it like the command line */
   const ynode_t *expect; /* the expect: block, or NULL */
   expr_scope_t scope;    /* all variables; primable = sensing */
   expr_sym_t *syms;

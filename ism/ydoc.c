@@ -7,19 +7,19 @@
 #include <strings.h>
 #include <yaml.h>
 
+#include "ism/number.h"
+#include "ism/intern.h"
 #include "ism/vec.h"
-
-typedef struct {
-  const char *anchor;
-  ynode_t *node;
-} anchor_t;
 
 typedef struct {
   yaml_parser_t parser;
   const char *file; /* registered path */
   arena_t *arena;
   diag_list_t *diags;
-  VEC(anchor_t) anchors;
+  intern_t anchor_names;  /* anchor name -> id */
+  VEC(ynode_t *) anchors; /* [id]: the node it names last */
+  int depth;              /* of the collection being read, at most YDOC_MAX_DEPTH */
+  size_t nodes;           /* nodes read plus nodes reached through aliases, at most YDOC_MAX_NODES */
   bool failed;
 } loader_t;
 
@@ -61,16 +61,38 @@ static ynode_t *new_node(loader_t *l, ynode_kind_t kind, yaml_mark_t m) {
 }
 
 static void remember_anchor(loader_t *l, const yaml_char_t *anchor, ynode_t *n) {
-  if (anchor) VEC_PUSH(&l->anchors, ((anchor_t){arena_strdup(l->arena, (const char *)anchor), n}));
+  if (!anchor) return;
+  int id = intern_add(&l->anchor_names, (const char *)anchor);
+  if ((size_t)id == l->anchors.len) VEC_PUSH(&l->anchors, n);
+  l->anchors.data[id] = n;
+}
+
+/* Counts n (of `weight` nodes) against YDOC_MAX_NODES; false after reporting. */
+static bool count_nodes(loader_t *l, size_t weight, yaml_mark_t at) {
+  l->nodes += weight;
+  if (l->nodes <= YDOC_MAX_NODES) return true;
+  if (!l->failed)
+    diag_error(l->diags, mark_loc(l, at),
+               "the document has more than %d nodes (counting each use of an alias)", YDOC_MAX_NODES);
+  l->failed = true;
+  return false;
 }
 
 static ynode_t *parse_node(loader_t *l, yaml_event_t *ev);
 
 /* Reads items or key/value pairs until the closing event. */
-static ynode_t *parse_collection(loader_t *l, ynode_t *n, yaml_event_type_t end) {
+static ynode_t *parse_collection(loader_t *l, ynode_t *n, yaml_event_type_t end, yaml_mark_t at) {
+  if (++l->depth > YDOC_MAX_DEPTH) {
+    diag_error(l->diags, mark_loc(l, at), "YAML nested more than %d levels deep", YDOC_MAX_DEPTH);
+    l->failed = true;
+    return NULL;
+  }
   VEC(ynode_t *) items = {0};
   VEC(ynode_t *) keys = {0};
+  intern_t key_names; /* key text -> index in keys */
+  intern_init(&key_names);
   bool is_map = n->kind == YNODE_MAP;
+  n->weight = 1;
   for (;;) {
     yaml_event_t ev;
     if (!next_event(l, &ev)) break;
@@ -80,6 +102,7 @@ static ynode_t *parse_collection(loader_t *l, ynode_t *n, yaml_event_type_t end)
     }
     ynode_t *item = parse_node(l, &ev);
     if (!item) break;
+    n->weight += item->weight;
     if (!is_map) {
       VEC_PUSH(&items, item);
       continue;
@@ -88,18 +111,18 @@ static ynode_t *parse_collection(loader_t *l, ynode_t *n, yaml_event_type_t end)
     if (!next_event(l, &vev)) break;
     ynode_t *value = parse_node(l, &vev);
     if (!value) break;
+    n->weight += value->weight;
     if (item->kind != YNODE_SCALAR) {
       diag_error(l->diags, item->loc, "mapping keys must be plain names");
       continue;
     }
-    bool duplicate = false;
-    for (size_t i = 0; i < keys.len && !duplicate; i++) {
-      if (strcmp(keys.data[i]->text, item->text) != 0) continue;
-      duplicate = true;
+    bool added;
+    int first = intern_add2(&key_names, item->text, &added);
+    if (!added) {
       diag_error(l->diags, item->loc, "duplicate key '%s' (first defined at line %d)", item->text,
-                 keys.data[i]->loc.line);
+                 keys.data[first]->loc.line);
+      continue;
     }
-    if (duplicate) continue;
     VEC_PUSH(&keys, item);
     VEC_PUSH(&items, value);
   }
@@ -112,12 +135,15 @@ static ynode_t *parse_collection(loader_t *l, ynode_t *n, yaml_event_type_t end)
   }
   VEC_FREE(&items);
   VEC_FREE(&keys);
+  intern_free(&key_names);
+  l->depth--;
   return l->failed ? NULL : n;
 }
 
 /* Consumes the node that starts with *ev (which it deletes). */
 static ynode_t *parse_node(loader_t *l, yaml_event_t *ev) {
   ynode_t *n = NULL;
+  yaml_mark_t n_mark = ev->start_mark;
   switch (ev->type) {
   case YAML_SCALAR_EVENT: {
     yaml_mark_t m = ev->start_mark;
@@ -125,29 +151,37 @@ static ynode_t *parse_node(loader_t *l, yaml_event_t *ev) {
     if (style == YAML_SINGLE_QUOTED_SCALAR_STYLE || style == YAML_DOUBLE_QUOTED_SCALAR_STYLE) m.column++;
     n = new_node(l, YNODE_SCALAR, m);
     n->text = arena_strndup(l->arena, (const char *)ev->data.scalar.value, ev->data.scalar.length);
+    n->weight = 1;
+    count_nodes(l, 1, ev->start_mark);
     n->plain = style == YAML_PLAIN_SCALAR_STYLE;
     if (style == YAML_LITERAL_SCALAR_STYLE || style == YAML_FOLDED_SCALAR_STYLE) n->loc.line++, n->loc.col = 1;
     remember_anchor(l, ev->data.scalar.anchor, n);
     break;
   }
   case YAML_SEQUENCE_START_EVENT:
-    n = new_node(l, YNODE_SEQ, ev->start_mark);
-    remember_anchor(l, ev->data.sequence_start.anchor, n);
+  case YAML_MAPPING_START_EVENT: {
+    /* The anchor names the node once it is complete: an alias inside it is
+     * undefined, so the tree has no cycle. */
+    bool seq = ev->type == YAML_SEQUENCE_START_EVENT;
+    n = new_node(l, seq ? YNODE_SEQ : YNODE_MAP, n_mark);
+    const yaml_char_t *a = seq ? ev->data.sequence_start.anchor : ev->data.mapping_start.anchor;
+    char *anchor = a ? xstrdup((const char *)a) : NULL;
     yaml_event_delete(ev);
-    return parse_collection(l, n, YAML_SEQUENCE_END_EVENT);
-  case YAML_MAPPING_START_EVENT:
-    n = new_node(l, YNODE_MAP, ev->start_mark);
-    remember_anchor(l, ev->data.mapping_start.anchor, n);
-    yaml_event_delete(ev);
-    return parse_collection(l, n, YAML_MAPPING_END_EVENT);
+    count_nodes(l, 1, n_mark);
+    n = parse_collection(l, n, seq ? YAML_SEQUENCE_END_EVENT : YAML_MAPPING_END_EVENT, n_mark);
+    if (n) remember_anchor(l, (const yaml_char_t *)anchor, n);
+    free(anchor);
+    return n;
+  }
   case YAML_ALIAS_EVENT: {
+    /* An alias is the node it names, shared; readers walk it once per use,
+     * so each use counts all its nodes. */
+    int id = intern_find(&l->anchor_names, (const char *)ev->data.alias.anchor);
     const char *name = (const char *)ev->data.alias.anchor;
-    for (size_t i = l->anchors.len; i-- > 0;)
-      if (strcmp(l->anchors.data[i].anchor, name) == 0) {
-        n = l->anchors.data[i].node;
-        break;
-      }
-    if (!n) {
+    if (id >= 0) {
+      n = l->anchors.data[id];
+      if (!count_nodes(l, n->weight, ev->start_mark)) n = NULL;
+    } else {
       diag_error(l->diags, mark_loc(l, ev->start_mark), "undefined YAML alias '*%s'", name);
       l->failed = true;
     }
@@ -164,6 +198,7 @@ static ynode_t *parse_node(loader_t *l, yaml_event_t *ev) {
 
 ynode_t *ydoc_load_string(const char *name, const char *text, arena_t *arena, diag_list_t *diags) {
   loader_t l = {.arena = arena, .diags = diags};
+  intern_init(&l.anchor_names);
   l.file = diag_add_source(diags, name, text);
   if (!yaml_parser_initialize(&l.parser)) {
     diag_error(diags, (loc_t){l.file, 0, 0}, "cannot initialise the YAML parser");
@@ -196,7 +231,12 @@ ynode_t *ydoc_load_string(const char *name, const char *text, arena_t *arena, di
     }
   }
   yaml_parser_delete(&l.parser);
+  /* No YAML structure at all (a syntax error before the first node, or one
+   * plain text scalar): perhaps a file named by mistake, whose content the
+   * diagnostics should not repeat. */
+  if ((l.failed && l.nodes == 0) || (root && root->kind == YNODE_SCALAR)) diag_source_conceal(diags, l.file);
   VEC_FREE(&l.anchors);
+  intern_free(&l.anchor_names);
   if (l.failed) return NULL;
   if (!root || (root->kind == YNODE_SCALAR && ydoc_is_null(root))) {
     diag_error(diags, (loc_t){l.file, 1, 1}, "the file is empty");
@@ -267,13 +307,18 @@ bool ydoc_string(const ynode_t *n, const char **out, const char *what, diag_list
 
 bool ydoc_number(const ynode_t *n, double *out, const char *what, diag_list_t *diags) {
   if (n->kind == YNODE_SCALAR) {
-    char *end;
-    errno = 0;
-    double v = strtod(n->text, &end);
-    if (n->text[0] && *end == '\0' && errno == 0 && isfinite(v)) {
+    char why[128];
+    double v;
+    if (!number_syntax(n->text, false)) {
+      diag_error(diags, n->loc, "%s must be a number", what);
+      return false;
+    }
+    if (number_in_range(n->text, &v, why, sizeof why)) {
       *out = v;
       return true;
     }
+    diag_error(diags, n->loc, "%s '%s' is out of range: %s", what, n->text, why);
+    return false;
   }
   diag_error(diags, n->loc, "%s must be a number", what);
   return false;
@@ -281,10 +326,9 @@ bool ydoc_number(const ynode_t *n, double *out, const char *what, diag_list_t *d
 
 bool ydoc_int(const ynode_t *n, long long *out, const char *what, diag_list_t *diags) {
   if (n->kind == YNODE_SCALAR) {
-    char *end;
     errno = 0;
-    long long v = strtoll(n->text, &end, 10);
-    if (n->text[0] && *end == '\0' && errno == 0) {
+    long long v = number_syntax(n->text, true) ? strtoll(n->text, NULL, 10) : 0;
+    if (number_syntax(n->text, true) && errno == 0) {
       *out = v;
       return true;
     }

@@ -1,6 +1,7 @@
 /* YAML documents as trees of located nodes. Only this module's .c file
  * includes <yaml.h>. Duplicate mapping keys are errors (libyaml accepts
- * them silently), aliases are resolved, and the helpers below check the
+ * them silently), aliases are resolved (to the shared node, never to a
+ * node that contains the alias), and the helpers below check the
  * shape of a document and report located, suggestion-bearing errors. */
 #ifndef ISM_YDOC_H
 #define ISM_YDOC_H
@@ -22,7 +23,14 @@ struct ynode {
   size_t len;       /* YNODE_SEQ/YNODE_MAP: number of items/pairs */
   ynode_t **items;  /* YNODE_SEQ: items; YNODE_MAP: values */
   ynode_t **keys;   /* YNODE_MAP: keys (scalars), in file order, unique */
+  size_t weight;    /* nodes in this tree, counting each alias use (<= YDOC_MAX_NODES) */
 };
+
+/* Input limits, each a located error: collections nested at most
+ * YDOC_MAX_DEPTH deep; at most YDOC_MAX_NODES nodes, where an alias counts
+ * the nodes it names at every use (so aliases cannot blow a small file up). */
+#define YDOC_MAX_DEPTH 1000
+#define YDOC_MAX_NODES 2000000
 
 /* Reads and parses `path` (the root of one document) into `arena`. The file
  * is registered with diags for caret rendering. Returns NULL after

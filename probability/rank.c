@@ -11,7 +11,7 @@
 #include "probability/simulate.h"
 
 void rank_options_init(rank_options_t *opt, ism_mode_t mode) {
-  *opt = (rank_options_t){mode, RANK_JOINT, COND_AUTO, true, 600, 20000, 1};
+  *opt = (rank_options_t){mode, RANK_JOINT, COND_AUTO, true, 600, 20000, 1, NULL, NULL};
 }
 
 bool rank_step(const ism_model_t *m, ism_mode_t mode, const cex_t *c, int k, cond_method_t method,
@@ -408,9 +408,11 @@ void rank_counterexample(const ism_model_t *m, const rank_options_t *opt, cex_t 
   rank_ctx_free(&r);
 }
 
-void rank_all(const ism_model_t *m, const rank_options_t *opt, cex_t *cexs, size_t n) {
+bool rank_all(const ism_model_t *m, const rank_options_t *opt, cex_t *cexs, size_t n) {
   rank_ctx_t r = rank_ctx(m, opt);
-  for (size_t k = 0; k < n; k++) rank_in(&r, &cexs[k]);
+  size_t k = 0;
+  for (; k < n && !(opt->stop && opt->stop(opt->stop_arg)); k++) rank_in(&r, &cexs[k]);
   rank_ctx_free(&r);
   cex_sort_by_probability(cexs, n);
+  return k == n;
 }

@@ -27,9 +27,11 @@ typedef struct {
   int max_evaluations;        /* per counterexample, for the search */
   unsigned long joint_runs;   /* joint: Monte Carlo runs */
   unsigned long seed;         /* joint: mixed with the path, so each estimate is order-independent */
+  bool (*stop)(void *arg);    /* NULL, or asked before each counterexample: true ends the ranking */
+  void *stop_arg;
 } rank_options_t;
 
-/* Defaults: per-rule, COND_AUTO, optimise, 600 evaluations, 20000 runs, seed 1. */
+/* Defaults: joint, COND_AUTO, optimise, 600 evaluations, 20000 runs, seed 1, no stop. */
 void rank_options_init(rank_options_t *opt, ism_mode_t mode);
 
 /* The per-rule probability of step k of c. Returns false on a numeric failure. */
@@ -50,7 +52,8 @@ unsigned long rank_path_seed(const cex_t *c, unsigned long seed);
 void rank_counterexample(const ism_model_t *m, const rank_options_t *opt, cex_t *c);
 
 /* rank_counterexample on every counterexample, then sorts them by
- * descending probability (ties in path order). */
-void rank_all(const ism_model_t *m, const rank_options_t *opt, cex_t *cexs, size_t n);
+ * descending probability (ties in path order; unranked ones last). Returns
+ * false when opt->stop ended it early: the rest have no probability. */
+bool rank_all(const ism_model_t *m, const rank_options_t *opt, cex_t *cexs, size_t n);
 
 #endif

@@ -13,7 +13,7 @@
 
 #include "ism/alloc.h"
 #include "ism/strbuf.h"
-#include "ism/strbuf.h"
+#include "ism/number.h"
 #include "ism/vec.h"
 
 /* A deadline is enforced by a watchdog thread that interrupts Z3 when it
@@ -75,9 +75,44 @@ static Z3_ast get(const smt_t *s, smt_term_t t) {
   return s->terms.data[t];
 }
 
+/* ---- stopping every solver at once (signals) ----
+ * The one piece of process-wide state: a signal stops every analysis. */
+static atomic_bool stop_requested;
+static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
+static VEC(smt_t *) live; /* every context not yet deleted */
+
+void smt_stop_all(void) {
+  atomic_store(&stop_requested, true);
+  pthread_mutex_lock(&live_lock);
+  for (size_t i = 0; i < live.len; i++) Z3_interrupt(live.data[i]->ctx);
+  pthread_mutex_unlock(&live_lock);
+}
+
+bool smt_stop_requested(void) { return atomic_load(&stop_requested); }
+
+void smt_set_memory_limit(size_t mb) {
+  char text[32];
+  snprintf(text, sizeof text, "%zu", mb);
+  Z3_global_param_set("memory_max_size", text);
+}
+
+static void forget(smt_t *s) {
+  pthread_mutex_lock(&live_lock);
+  for (size_t i = 0; i < live.len; i++)
+    if (live.data[i] == s) {
+      live.data[i] = VEC_LAST(&live);
+      live.len--;
+      break;
+    }
+  if (!live.len) VEC_FREE(&live);
+  pthread_mutex_unlock(&live_lock);
+}
+
 static void apply_params(smt_t *s) {
   Z3_params p = Z3_mk_params(s->ctx);
   Z3_params_inc_ref(s->ctx, p);
+  /* Z3's own SIGINT handler fights ours (and crashed threaded runs). */
+  Z3_params_set_bool(s->ctx, p, Z3_mk_string_symbol(s->ctx, "ctrl_c"), false);
   /* A timeout starts a timer per check: set it only when asked for. */
   if (s->options.timeout_ms)
     Z3_params_set_uint(s->ctx, p, Z3_mk_string_symbol(s->ctx, "timeout"), s->options.timeout_ms);
@@ -99,6 +134,10 @@ smt_t *smt_new(const smt_options_t *options) {
   Z3_solver_inc_ref(s->ctx, s->solver);
   apply_params(s);
   VEC_PUSH(&s->terms, NULL);
+  pthread_mutex_lock(&live_lock);
+  VEC_PUSH(&live, s);
+  if (atomic_load(&stop_requested)) Z3_interrupt(s->ctx);
+  pthread_mutex_unlock(&live_lock);
   return s;
 }
 
@@ -158,6 +197,7 @@ bool smt_deadline_passed(const smt_t *s) { return atomic_load(&s->watchdog.fired
 
 void smt_delete(smt_t *s) {
   if (!s) return;
+  forget(s);
   stop_watchdog(s);
   drop_model(s);
   for (size_t i = 1; i < s->terms.len; i++) Z3_dec_ref(s->ctx, s->terms.data[i]);
@@ -177,43 +217,26 @@ static Z3_sort sort_of(smt_t *s, smt_sort_t sort) {
 }
 
 smt_term_t smt_const(smt_t *s, const char *name, smt_sort_t sort) {
-  char buf[256];
-  snprintf(buf, sizeof buf, "%s!%llu", name, s->next_name++);
-  return add(s, Z3_mk_const(s->ctx, Z3_mk_string_symbol(s->ctx, buf), sort_of(s, sort)));
+  /* The whole name: the "!N" suffix keeps constants apart (names hold no
+   * '!'). A name cut to a buffer once merged two long names into one
+   * constant. Integer symbols would do too, but they change the order of
+   * the terms Z3 prints. */
+  char *full = xasprintf("%s!%llu", name, s->next_name++);
+  smt_term_t t = add(s, Z3_mk_const(s->ctx, Z3_mk_string_symbol(s->ctx, full), sort_of(s, sort)));
+  free(full);
+  return t;
+}
+
+/* The printing name of a constant's symbol ("?" when it has none). */
+static const char *symbol_name(const smt_t *s, Z3_symbol sym) {
+  return Z3_get_symbol_kind(s->ctx, sym) == Z3_STRING_SYMBOL ? Z3_get_symbol_string(s->ctx, sym) : "?";
 }
 
 smt_term_t smt_bool(smt_t *s, bool b) { return add(s, b ? Z3_mk_true(s->ctx) : Z3_mk_false(s->ctx)); }
 smt_term_t smt_int(smt_t *s, long long v) { return add(s, Z3_mk_int64(s->ctx, v, Z3_mk_int_sort(s->ctx))); }
 
-/* Rewrites decimal text with an optional exponent as a rational "p/q" or "p". */
-static char *decimal_to_rational(const char *text) {
-  const char *e = strpbrk(text, "eE");
-  if (!e) return xstrdup(text);
-  long exp10 = strtol(e + 1, NULL, 10);
-  char mant[128];
-  size_t n = (size_t)(e - text) < sizeof mant - 1 ? (size_t)(e - text) : sizeof mant - 1;
-  memcpy(mant, text, n);
-  mant[n] = '\0';
-  char *dot = strchr(mant, '.');
-  if (dot) {
-    exp10 -= (long)strlen(dot + 1);
-    memmove(dot, dot + 1, strlen(dot + 1) + 1);
-  }
-  if (labs(exp10) > 400) return xstrdup(exp10 > 0 ? "1e400" : "0");
-  size_t len = strlen(mant) + (size_t)labs(exp10) + 4;
-  char *out = xmalloc(len);
-  if (exp10 >= 0) {
-    strcpy(out, mant);
-    for (long i = 0; i < exp10; i++) strcat(out, "0");
-  } else {
-    snprintf(out, len, "%s/1", mant);
-    for (long i = 0; i < -exp10; i++) strcat(out, "0");
-  }
-  return out;
-}
-
 smt_term_t smt_real_text(smt_t *s, const char *decimal) {
-  char *r = decimal_to_rational(decimal);
+  char *r = number_rational(decimal);
   smt_term_t t = add(s, Z3_mk_numeral(s->ctx, r, Z3_mk_real_sort(s->ctx)));
   free(r);
   return t;
@@ -377,6 +400,11 @@ void smt_pop(smt_t *s, unsigned n) {
 
 smt_result_t smt_check(smt_t *s, const smt_term_t *assumptions, size_t n) {
   drop_model(s);
+  if (atomic_load(&stop_requested)) {
+    s->stats.unknown++;
+    set_error(s, "interrupted");
+    return SMT_UNKNOWN;
+  }
   Z3_ast *lits = xmalloc((n + 1) * sizeof *lits);
   for (size_t i = 0; i < n; i++) lits[i] = get(s, assumptions[i]);
   Z3_lbool r = Z3_solver_check_assumptions(s->ctx, s->solver, (unsigned)n, lits);
@@ -467,8 +495,7 @@ static bool leaf_of(text_ctx_t *tc, Z3_ast a, smt_leaf_t *out) {
   Z3_app app = Z3_to_app(c, a);
   Z3_func_decl d = Z3_get_app_decl(c, app);
   if (Z3_get_decl_kind(c, d) != Z3_OP_UNINTERPRETED || Z3_get_app_num_args(c, app) != 0) return false;
-  Z3_symbol sym = Z3_get_decl_name(c, d);
-  const char *name = Z3_get_symbol_kind(c, sym) == Z3_STRING_SYMBOL ? Z3_get_symbol_string(c, sym) : "?";
+  const char *name = symbol_name(tc->s, Z3_get_decl_name(c, d));
   *out = (smt_leaf_t){0};
   return tc->leaf(tc->ctx, name, out);
 }
@@ -637,8 +664,7 @@ char *smt_name(smt_t *s, smt_term_t constant) {
   Z3_context c = s->ctx;
   Z3_ast a = get(s, constant);
   assert(Z3_get_ast_kind(c, a) == Z3_APP_AST);
-  Z3_symbol sym = Z3_get_decl_name(c, Z3_get_app_decl(c, Z3_to_app(c, a)));
-  return xstrdup(Z3_get_symbol_kind(c, sym) == Z3_STRING_SYMBOL ? Z3_get_symbol_string(c, sym) : "?");
+  return xstrdup(symbol_name(s, Z3_get_decl_name(c, Z3_get_app_decl(c, Z3_to_app(c, a)))));
 }
 
 /* ---- exact rationals and the roots of one-variable linear atoms ---- */
@@ -663,7 +689,7 @@ static char *numeral_text(smt_t *s, Z3_ast a) {
 }
 
 static Z3_ast rational(smt_t *s, const char *text) {
-  char *r = decimal_to_rational(text);
+  char *r = number_rational(text);
   Z3_ast a = Z3_mk_numeral(s->ctx, r, Z3_mk_real_sort(s->ctx));
   free(r);
   return z3_failed(s) ? NULL : a;

@@ -37,8 +37,9 @@ void smt_delete(smt_t *s);
 smt_term_t smt_const(smt_t *s, const char *name, smt_sort_t sort);
 smt_term_t smt_bool(smt_t *s, bool b);
 smt_term_t smt_int(smt_t *s, long long v);
-/* A real numeral from decimal text ("1.5", "-2", "1e-3"), or from a double
- * as its shortest decimal that reads back as the same double (0.1 is 1/10). */
+/* A real numeral from decimal text ("1.5", "-2", "1e-3"; the syntax and
+ * range of ism/number.h), exact whatever its length, or from a double as its
+ * shortest decimal that reads back as the same double (0.1 is 1/10). */
 smt_term_t smt_real_text(smt_t *s, const char *decimal);
 smt_term_t smt_real(smt_t *s, double v);
 /* Applies an operator of the expression language (EXPR_ADD, EXPR_LE, EXPR_ITE, ...)
@@ -75,6 +76,16 @@ smt_result_t smt_check(smt_t *s, const smt_term_t *assumptions, size_t n);
  * way answers SMT_UNKNOWN and smt_deadline_passed turns true. */
 void smt_set_deadline(smt_t *s, double seconds);
 bool smt_deadline_passed(const smt_t *s);
+
+/* Stops every solver of the process for good (after SIGINT/SIGTERM): each
+ * running check, and every later one, answers SMT_UNKNOWN. Thread-safe; not
+ * for a signal handler itself (call it from a thread the handler wakes). */
+void smt_stop_all(void);
+/* Whether smt_stop_all was called. */
+bool smt_stop_requested(void);
+/* Caps the memory of every solver made afterwards at mb mebibytes (beyond
+ * it a check answers SMT_UNKNOWN). */
+void smt_set_memory_limit(size_t mb);
 
 /* After SAT: the model's value of t (model completion on). Reals and ints
  * as a double (*exact, if given, gets the exact rational text "p/q" or

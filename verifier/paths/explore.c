@@ -363,7 +363,9 @@ static void extract(explorer_t *x, int length) {
     cex_free(&c);
     x->out_of_budget = true;
     if (!res->reason)
-      res->reason = smt_deadline_passed(x->smt) ? "the time budget is exhausted" : "the solver gave no model";
+      res->reason = smt_stop_requested()          ? EXPLORE_INTERRUPTED
+                    : smt_deadline_passed(x->smt) ? "the time budget is exhausted"
+                                                  : "the solver gave no model";
     return;
   }
   res->cexs = xrealloc(res->cexs, (res->ncexs + 1) * sizeof *res->cexs);
@@ -372,8 +374,15 @@ static void extract(explorer_t *x, int length) {
 
 /* ---- search ---- */
 
+const char explore_interrupted[] = "interrupted by a signal; the report is partial";
+
 static bool budget_left(explorer_t *x) {
   if (x->out_of_budget) return false;
+  if (smt_stop_requested()) {
+    x->out_of_budget = true;
+    if (!x->res->reason) x->res->reason = EXPLORE_INTERRUPTED;
+    return false;
+  }
   double budget = x->opt->budget_seconds;
   if (budget <= 0) return true;
   double left = budget - (now_seconds() - x->start);
@@ -389,9 +398,10 @@ static smt_result_t check(explorer_t *x, const smt_term_t *assume, size_t n) {
   if (!budget_left(x)) return SMT_UNKNOWN;
   smt_result_t r = smt_check(x->smt, assume, n);
   x->res->solver_checks++;
-  if (r == SMT_UNKNOWN && smt_deadline_passed(x->smt)) {
+  if (r == SMT_UNKNOWN && (smt_deadline_passed(x->smt) || smt_stop_requested())) {
     x->out_of_budget = true;
-    if (!x->res->reason) x->res->reason = "the time budget is exhausted";
+    if (!x->res->reason)
+      x->res->reason = smt_stop_requested() ? EXPLORE_INTERRUPTED : "the time budget is exhausted";
   } else if (r == SMT_UNKNOWN && !x->res->reason) {
     const char *why = smt_error(x->smt);
     x->res->reason_owned = xasprintf("the solver answered unknown (%s)", why ? why : "no reason given");

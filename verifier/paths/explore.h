@@ -16,6 +16,10 @@
 typedef enum { EXPLORE_INCREMENTAL, EXPLORE_PER_PATH } explore_strategy_t;
 typedef enum { EXPLORE_VERIFIED, EXPLORE_VIOLATED, EXPLORE_INCONCLUSIVE } explore_verdict_t;
 
+/* The reason of a search stopped by a signal (smt_stop_all). */
+#define EXPLORE_INTERRUPTED explore_interrupted
+extern const char explore_interrupted[];
+
 typedef struct {
   int bound;                   /* maximal path length (rules), >= 1 */
   ism_mode_t mode;
@@ -37,7 +41,8 @@ typedef struct {
   unsigned long long pruned;  /* infeasible prefixes cut */
   unsigned long long solver_checks;
   double seconds;
-  const char *reason;     /* why inconclusive, or NULL; static or owned by the result */
+  const char *reason; /* why inconclusive, or NULL; static or owned by the result;
+                         EXPLORE_INTERRUPTED (this very pointer) after smt_stop_all */
   char *reason_owned;
   bool replay_failed;     /* a counterexample failed its re-check (internal error) */
   char *replay_message;

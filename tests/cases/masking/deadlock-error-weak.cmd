@@ -1,0 +1,1 @@
+masking examples/masking/memory5.yaml --weak true --deadlock-error

@@ -1,0 +1,1 @@
+check tests/cases/reliability/exact-small.yaml

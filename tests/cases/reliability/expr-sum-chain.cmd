@@ -1,0 +1,1 @@
+verify tests/cases/reliability/expr-sum-chain.yaml

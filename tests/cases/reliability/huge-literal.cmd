@@ -1,0 +1,1 @@
+verify tests/cases/reliability/huge-literal.yaml

@@ -1,0 +1,1 @@
+check tests/cases/reliability/long-mantissa.yaml

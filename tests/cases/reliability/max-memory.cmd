@@ -1,0 +1,1 @@
+verify examples/robotcar/explorer.yaml --bound 8 --jobs 1 --max-memory 40

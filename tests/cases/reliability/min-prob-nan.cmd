@@ -1,0 +1,1 @@
+verify tests/cases/reliability/model-options-ok.yaml --min-prob nan

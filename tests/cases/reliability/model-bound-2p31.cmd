@@ -1,0 +1,1 @@
+verify tests/cases/reliability/model-bound-2p31.yaml

@@ -1,0 +1,1 @@
+verify tests/cases/reliability/model-min-prob-2.yaml

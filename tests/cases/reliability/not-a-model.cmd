@@ -1,0 +1,1 @@
+verify tests/cases/reliability/not-a-model.txt

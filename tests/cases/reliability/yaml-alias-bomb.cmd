@@ -1,0 +1,1 @@
+check tests/cases/reliability/yaml-alias-bomb.yaml
