@@ -23,6 +23,8 @@ static const cli_option_t options[] = {
     {"budget", 0, OPT_REAL, "SECONDS", NULL, "none", 0, 1e9, "wall-clock budget; when it runs out the search stops (inconclusive unless a counterexample was found)"},
     {"jobs", 'j', OPT_INT, "N", NULL, "one per processor", 1, 64,
      "threads for the incremental search (the result does not depend on it)"},
+    {"solver-only", 0, OPT_FLAG, NULL, NULL, NULL, 0, -1,
+     "send every check to the solver instead of first extending the parent's model (a baseline; same counterexample paths)"},
     {"split-depth", 0, OPT_INT, "D", NULL, "2 from bound 7 on, else 0", 0, 1000,
      "search each subtree below depth D with a solver of its own, on --jobs threads (0: one solver)"},
     {"top", 'n', OPT_INT, "N", NULL, "all", 1, 1e9, "report only the N most likely counterexamples"},
@@ -48,6 +50,7 @@ static int run_verify(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
   opt.strategy = strcmp(strategy, "per-path") == 0 ? EXPLORE_PER_PATH : EXPLORE_INCREMENTAL;
   if ((v = cli_opt(self, values, "jobs"))->set) opt.jobs = (int)v->i;
   if ((v = cli_opt(self, values, "split-depth"))->set) opt.split_depth = (int)v->i;
+  opt.solver_only = cli_opt(self, values, "solver-only")->set;
   bool stats = cli_opt(self, values, "stats")->set;
   const char *format = (v = cli_opt(self, values, "format"))->set ? v->s : "text";
   double min_prob = (v = cli_opt(self, values, "min-prob"))->set ? v->r : mo->has_min_prob ? mo->min_prob : 0;
@@ -88,9 +91,15 @@ static int run_verify(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
   char *text = verify_render(&rep, format);
   int rc = cli_write_output(ctx, text);
   free(text);
-  if (stats)
+  if (stats) {
     fprintf(ctx->err, "ismv: %llu paths, %llu pruned, %llu solver checks, %.3f s\n", res.paths, res.pruned,
             res.solver_checks, res.seconds);
+    if (opt.strategy == EXPLORE_INCREMENTAL)
+      fprintf(ctx->err,
+              "ismv: failure checks: %llu by model extension, %llu by the solver; prefix checks: %llu by model "
+              "extension, %llu by the solver\n",
+              res.extended_failures, res.solver_failures, res.extended_prefixes, res.solver_prefixes);
+  }
   if (res.verdict == EXPLORE_INCONCLUSIVE) fprintf(ctx->err, "ismv: inconclusive: %s\n", res.reason);
   if (total && !kept)
     fprintf(ctx->err, "ismv: note: all %zu counterexamples have probability below %g and were dropped (--min-prob)\n",

@@ -223,7 +223,9 @@ static void render_json(strbuf_t *sb, const verify_report_t *rep) {
   strbuf_printf(sb, "%s],\n  \"stats\": {\"complete\": %s, \"paths\": %llu, \"pruned\": %llu, \"solver_checks\": %llu",
                 rep->shown ? "\n  " : "", res->reason ? "false" : "true", res->paths, res->pruned, res->solver_checks);
   if (rep->timings) {
-    strbuf_puts(sb, ", \"seconds\": ");
+    strbuf_printf(sb, ", \"extended_failures\": %llu, \"solver_failures\": %llu, \"extended_prefixes\": %llu, "
+                  "\"solver_prefixes\": %llu, \"seconds\": ",
+                  res->extended_failures, res->solver_failures, res->extended_prefixes, res->solver_prefixes);
     strbuf_json_number(sb, res->seconds);
   }
   strbuf_puts(sb, "}\n}\n");

@@ -11,32 +11,54 @@
 #include <unistd.h>
 
 #include "ism/vec.h"
+#include "verifier/paths/extend.h"
 #include "verifier/smt.h"
+
+/* Candidate valuations one model extension may try before the solver is asked. */
+enum { EXTEND_BUDGET = 96, EXTEND_BUDGET_TWO = 16 };
 
 /* Terms of one action execution, arrays indexed by variable id. */
 typedef struct {
   int step, position, action;
   smt_term_t *before, *after, *actual; /* actual[v] = 0 unless uncertain normal in actual mode */
   smt_term_t fail;                     /* the action's failure, or 0 */
+  extend_action_t q;                   /* the current model's values of before, after, actual */
+  double *dbefore, *dafter, *dactual;  /* the same as doubles (from the solver: its rounding) */
 } act_terms_t;
+
+/* A model value read back from the solver: exact when it fits a rat_t. */
+typedef struct {
+  bool read, exact;
+  rat_t q;
+  double d;
+} cached_value_t;
 
 typedef struct {
   const ism_model_t *m;
   const explore_options_t *opt;
   smt_t *smt;
   size_t nvars;
-  smt_term_t *T, *H, *N;          /* [(bound + 1) * nvars] */
-  smt_term_t *fail;               /* [bound]: disjunction of the step's failures, or 0 */
-  VEC(act_terms_t) acts;          /* of the steps on the current path, in order */
+  smt_term_t *T, *H, *N;                             /* [(bound + 1) * nvars] */
+  smt_term_t *fail;                                  /* [bound]: disjunction of the step's failures, or 0 */
+  VEC(act_terms_t) acts;                             /* of the steps on the current path, in order */
   smt_term_t *range_lo, *range_hi, *err_lo, *err_hi; /* [nvars]: the model's bounds as terms, made once */
-  double *value_cache;            /* extract: model value per term id, NAN = not yet evaluated */
+  cached_value_t *value_cache;                       /* read_model: model value per term id */
   size_t value_cache_len;
-  int *rules, *states;            /* the current path */
+  /* The current model of the path (tiers: extension, then solver). Rows
+   * [step * nvars]: qT/dT the true (normal: assumed) values at each sensing
+   * and after the last rule, qH/dH the sensed ones. model_depth = d >= 0:
+   * steps 0..d-1 and row d of qT are an exact model of the path's first d
+   * rules, none failing; -1: none. */
+  rat_t *qT, *qH;
+  double *dT, *dH;
+  int model_depth;
+  const extend_prep_t *prep; /* shared, read-only */
+  int *rules, *states;       /* the current path */
   explore_result_t *res;
   double start;
   bool out_of_budget;
-  int split_depth;                /* dfs stops here and records the prefix, or -1 */
-  VEC(int) frontier;              /* recorded prefixes, split_depth rule ids each */
+  int split_depth;   /* dfs stops here and records the prefix, or -1 */
+  VEC(int) frontier; /* recorded prefixes, split_depth rule ids each */
 } explorer_t;
 
 typedef VEC(smt_term_t) term_vec_t;
@@ -114,6 +136,8 @@ static void free_act(act_terms_t *a) {
   free(a->before);
   free(a->after);
   free(a->actual);
+  free(a->q.before), free(a->q.after), free(a->q.actual), free(a->q.has_actual);
+  free(a->dbefore), free(a->dafter), free(a->dactual);
 }
 
 /* Sensing at step i: range of the true values, error of the sensed ones. */
@@ -152,37 +176,23 @@ static smt_term_t rule_condition(explorer_t *x, int i, int r) {
   return all;
 }
 
-/* If effect e has the form x' == expr (or expr == x') with x a sensing
- * variable and expr free of primed names, returns x, else -1. Such an
- * effect defines the after-value by substitution instead of a constraint. */
-static bool has_primed(const expr_t *e) {
-  if (!e) return false;
-  switch (e->kind) {
-  case EXPR_VAR: return e->u.var.primed;
-  case EXPR_INT: case EXPR_REAL: case EXPR_BOOL: case EXPR_NAME: case EXPR_ENUM: return false;
-  default: return has_primed(e->u.op.a) || has_primed(e->u.op.b) || has_primed(e->u.op.c);
-  }
-}
-
-static int defined_var(const ism_model_t *m, const expr_t *e, const expr_t **value) {
-  if (e->kind != EXPR_EQ) return -1;
-  for (int side = 0; side < 2; side++) {
-    const expr_t *lhs = side ? e->u.op.b : e->u.op.a, *rhs = side ? e->u.op.a : e->u.op.b;
-    if (lhs->kind == EXPR_VAR && lhs->u.var.primed && m->vars[lhs->u.var.id].sensing && !has_primed(rhs) &&
-        lhs->type.kind == rhs->type.kind) {
-      *value = rhs;
-      return lhs->u.var.id;
-    }
-  }
-  return -1;
-}
-
 static void run_action(explorer_t *x, int i, int position, int action, smt_term_t *U, const smt_term_t *cur,
                        term_vec_t *cs, term_vec_t *fails) {
   const ism_model_t *m = x->m;
   const ism_action_t *a = &m->actions[action];
-  act_terms_t rec = {i, position, action, xcalloc(x->nvars + 1, sizeof(smt_term_t)),
-                     xcalloc(x->nvars + 1, sizeof(smt_term_t)), xcalloc(x->nvars + 1, sizeof(smt_term_t)), 0};
+  size_t n = x->nvars + 1;
+  act_terms_t rec = {i,
+                     position,
+                     action,
+                     xcalloc(n, sizeof(smt_term_t)),
+                     xcalloc(n, sizeof(smt_term_t)),
+                     xcalloc(n, sizeof(smt_term_t)),
+                     0,
+                     {xcalloc(n, sizeof(rat_t)), xcalloc(n, sizeof(rat_t)), xcalloc(n, sizeof(rat_t)),
+                      xcalloc(n, sizeof(bool))},
+                     xcalloc(n, sizeof(double)),
+                     xcalloc(n, sizeof(double)),
+                     xcalloc(n, sizeof(double))};
   smt_term_t *normal = xcalloc(x->nvars + 1, sizeof *normal);
   for (size_t v = 0; v < x->nvars; v++) {
     const ism_var_t *var = &m->vars[v];
@@ -201,7 +211,7 @@ static void run_action(explorer_t *x, int i, int position, int action, smt_term_
   bool *defining = xcalloc(a->neffects + 1, sizeof *defining);
   for (size_t k = 0; k < a->neffects && !naive; k++) {
     const expr_t *value;
-    int v = defined_var(m, a->effects[k], &value);
+    int v = extend_defined_var(m, a->effects[k], &value);
     if (v < 0 || rec.after[v]) continue;
     rec.after[v] = translate(x, value, rec.before, NULL, normal);
     defining[k] = true;
@@ -245,10 +255,14 @@ static smt_term_t build_step(explorer_t *x, int i, int r) {
   for (size_t v = 0; v < nv; v++) {
     const ism_var_t *var = &m->vars[v];
     Nn[v] = cur[v];
-    if (!var->sensing) Tn[v] = cur[v];
-    else if (rule->has_action) Tn[v] = U[v];
-    else if (var->dynamic || x->opt->mode == ISM_MODE_NAIVE) Tn[v] = fresh(x, (int)v, "", i + 1);
-    else Tn[v] = x->T[(size_t)i * nv + v];
+    if (!var->sensing)
+      Tn[v] = cur[v];
+    else if (rule->has_action)
+      Tn[v] = U[v];
+    else if (var->dynamic || x->opt->mode == ISM_MODE_NAIVE)
+      Tn[v] = fresh(x, (int)v, "", i + 1);
+    else
+      Tn[v] = x->T[(size_t)i * nv + v];
   }
   if (m->failure) VEC_PUSH(&fails, translate(x, m->failure, Tn, NULL, Nn));
   x->fail[i] = fails.len ? smt_or(x->smt, fails.data, fails.len) : 0;
@@ -260,6 +274,34 @@ static smt_term_t build_step(explorer_t *x, int i, int r) {
   return c;
 }
 
+/* Row 0 of the model: the initial values, and for the free ones the middle
+ * of their range (or 0). Any values are a model of the empty prefix. */
+static void init_start_model(explorer_t *x) {
+  const ism_model_t *m = x->m;
+  x->model_depth = 0;
+  for (size_t v = 0; v < x->nvars; v++) {
+    const ism_var_t *var = &m->vars[v];
+    rat_t q = rat_int(0), lo, hi, sum;
+    bool ok = true;
+    if (var->init) {
+      bool err = false;
+      value_t val = expr_eval(var->init, NULL, NULL, &err);
+      if (var->type.kind == TYPE_REAL)
+        ok = rat_from_double(expr_eval_real(var->init, NULL, NULL, &err), &q);
+      else
+        q = rat_int(var->type.kind == TYPE_BOOL ? val.i != 0 : val.i);
+      ok = ok && !err;
+    } else if (var->has_range && var->type.kind != TYPE_BOOL) {
+      ok = rat_from_double(var->range_lo, &lo) && rat_from_double(var->range_hi, &hi) &&
+           rat_add(lo, hi, &sum) && rat_div(sum, rat_int(2), &q);
+      if (var->type.kind == TYPE_INT) q = rat_floor(q);
+    }
+    if (!ok) x->model_depth = -1;
+    x->qT[v] = q;
+    x->dT[v] = rat_to_double(q);
+  }
+}
+
 static void init_path_start(explorer_t *x) {
   const ism_model_t *m = x->m;
   for (size_t v = 0; v < x->nvars; v++) {
@@ -269,9 +311,9 @@ static void init_path_start(explorer_t *x) {
     } else if (var->init) {
       bool err = false;
       value_t val = expr_eval(var->init, NULL, NULL, &err);
-      x->N[v] = var->type.kind == TYPE_REAL ? smt_real(x->smt, expr_eval_real(var->init, NULL, NULL, &err))
+      x->N[v] = var->type.kind == TYPE_REAL   ? smt_real(x->smt, expr_eval_real(var->init, NULL, NULL, &err))
                 : var->type.kind == TYPE_BOOL ? smt_bool(x->smt, val.i != 0)
-                                               : smt_int(x->smt, val.i);
+                                              : smt_int(x->smt, val.i);
       x->T[v] = x->N[v];
     } else {
       x->N[v] = x->T[v] = fresh(x, (int)v, "", 0);
@@ -279,29 +321,29 @@ static void init_path_start(explorer_t *x) {
   }
 }
 
-/* ---- counterexample extraction ---- */
+/* ---- the model of the path: read from the solver, or extended ---- */
 
-/* A path shares most terms between steps (values that persist), so each
- * term is evaluated once per counterexample. */
-/* The model's value of t; clears *ok when the solver cannot give it (an
- * interrupted solver, at the deadline). */
-static double model_value(explorer_t *x, smt_term_t t, type_t type, bool *ok) {
-  if (t < x->value_cache_len && !isnan(x->value_cache[t])) return x->value_cache[t];
-  double d = 0;
-  bool got;
-  if (type.kind == TYPE_BOOL) {
-    bool b = false;
-    got = smt_model_bool(x->smt, t, &b);
-    d = b;
-  } else {
-    got = smt_model_real(x->smt, t, &d, NULL);
+/* The solver model's value of t. A path shares most terms between steps
+ * (values that persist), so each term is read once per model. Clears *ok
+ * when the solver cannot give it (an interrupted solver, at the deadline),
+ * *exact when the value does not fit a rat_t. */
+static void model_value(explorer_t *x, smt_term_t t, rat_t *q, double *d, bool *ok, bool *exact) {
+  cached_value_t *c = t < x->value_cache_len ? &x->value_cache[t] : NULL, local = {0};
+  if (!c) c = &local;
+  if (!c->read) {
+    long long num = 0, den = 1;
+    smt_value_t kind = smt_model_value(x->smt, t, &num, &den, &c->d);
+    c->read = kind != SMT_VALUE_NONE;
+    c->exact = kind == SMT_VALUE_EXACT;
+    c->q = (rat_t){num, den};
+    if (!c->read) {
+      *ok = false;
+      return;
+    }
   }
-  if (!got) {
-    *ok = false;
-    return 0;
-  }
-  if (t < x->value_cache_len) x->value_cache[t] = d;
-  return d;
+  if (!c->exact) *exact = false;
+  *q = c->q;
+  *d = c->d;
 }
 
 static void reset_value_cache(explorer_t *x) {
@@ -310,13 +352,58 @@ static void reset_value_cache(explorer_t *x) {
     x->value_cache = xrealloc(x->value_cache, n * sizeof *x->value_cache);
     x->value_cache_len = n;
   }
-  for (size_t i = 0; i < x->value_cache_len; i++) x->value_cache[i] = NAN;
+  memset(x->value_cache, 0, x->value_cache_len * sizeof *x->value_cache);
 }
 
-static void extract(explorer_t *x, int length) {
-  const ism_model_t *m = x->m;
+/* Reads the solver's model of the first `length` steps of the path into
+ * the model rows (steps 0..length-1 and the row after them). Returns false
+ * when the solver gives no values; *exact says whether all were exact. */
+static bool read_model(explorer_t *x, int length, bool *exact) {
   bool ok = true;
+  *exact = true;
   reset_value_cache(x);
+  size_t nv = x->nvars;
+  for (int k = 0; k <= length; k++)
+    for (size_t v = 0; v < nv; v++) {
+      size_t at = (size_t)k * nv + v;
+      model_value(x, x->T[at], &x->qT[at], &x->dT[at], &ok, exact);
+      if (k < length) model_value(x, x->H[at], &x->qH[at], &x->dH[at], &ok, exact);
+    }
+  for (size_t k = 0; k < x->acts.len; k++) {
+    act_terms_t *a = &x->acts.data[k];
+    if (a->step >= length) continue;
+    for (size_t v = 0; v < nv; v++) {
+      model_value(x, a->before[v], &a->q.before[v], &a->dbefore[v], &ok, exact);
+      model_value(x, a->after[v], &a->q.after[v], &a->dafter[v], &ok, exact);
+      a->q.has_actual[v] = a->actual[v] != 0;
+      if (a->actual[v]) model_value(x, a->actual[v], &a->q.actual[v], &a->dactual[v], &ok, exact);
+    }
+  }
+  return ok;
+}
+
+/* The double rows of step i (sensed, actions, after) from an extension. */
+static void doubles_of_step(explorer_t *x, int i) {
+  size_t nv = x->nvars;
+  for (size_t v = 0; v < nv; v++) {
+    x->dH[(size_t)i * nv + v] = rat_to_double(x->qH[(size_t)i * nv + v]);
+    x->dT[(size_t)(i + 1) * nv + v] = rat_to_double(x->qT[(size_t)(i + 1) * nv + v]);
+  }
+  for (size_t k = 0; k < x->acts.len; k++) {
+    act_terms_t *a = &x->acts.data[k];
+    if (a->step != i) continue;
+    for (size_t v = 0; v < nv; v++) {
+      a->dbefore[v] = rat_to_double(a->q.before[v]);
+      a->dafter[v] = rat_to_double(a->q.after[v]);
+      a->dactual[v] = a->q.has_actual[v] ? rat_to_double(a->q.actual[v]) : 0;
+    }
+  }
+}
+
+/* Records the current model of the path of `length` rules as a
+ * counterexample failing at its last action with do: position
+ * fail_position (-1: the model-wide failure). */
+static void emit(explorer_t *x, int length, int fail_position) {
   size_t nv = x->nvars;
   cex_t c = {0};
   c.length = length;
@@ -324,48 +411,125 @@ static void extract(explorer_t *x, int length) {
   c.states = xmalloc((size_t)(length + 1) * sizeof *c.states);
   memcpy(c.rules, x->rules, (size_t)length * sizeof *c.rules);
   memcpy(c.states, x->states, (size_t)(length + 1) * sizeof *c.states);
-  c.truth = xcalloc((size_t)(length + 1) * nv + 1, sizeof *c.truth);
-  c.sensed = xcalloc((size_t)length * nv + 1, sizeof *c.sensed);
-  for (int k = 0; k <= length; k++)
-    for (size_t v = 0; v < nv; v++) {
-      type_t t = m->vars[v].type;
-      c.truth[(size_t)k * nv + v] = model_value(x, x->T[(size_t)k * nv + v], t, &ok);
-      if (k < length) c.sensed[(size_t)k * nv + v] = model_value(x, x->H[(size_t)k * nv + v], t, &ok);
-    }
+  c.truth = xmalloc(((size_t)(length + 1) * nv + 1) * sizeof *c.truth);
+  c.sensed = xmalloc(((size_t)length * nv + 1) * sizeof *c.sensed);
+  memcpy(c.truth, x->dT, (size_t)(length + 1) * nv * sizeof *c.truth);
+  memcpy(c.sensed, x->dH, (size_t)length * nv * sizeof *c.sensed);
   c.nactions = x->acts.len;
   c.actions = xcalloc(c.nactions + 1, sizeof *c.actions);
-  c.fail_position = -1;
-  c.fail_action = -1;
+  c.fail_position = fail_position;
+  c.fail_action = fail_position >= 0 ? x->m->rules[x->rules[length - 1]].steps[fail_position].action : -1;
   for (size_t k = 0; k < x->acts.len; k++) {
     const act_terms_t *a = &x->acts.data[k];
     cex_action_t *ca = &c.actions[k];
-    *ca = (cex_action_t){a->step, a->position, a->action, xcalloc(nv + 1, sizeof(double)),
-                         xcalloc(nv + 1, sizeof(double)), xcalloc(nv + 1, sizeof(double)), xcalloc(nv + 1, sizeof(bool))};
+    *ca = (cex_action_t){a->step,
+                         a->position,
+                         a->action,
+                         xcalloc(nv + 1, sizeof(double)),
+                         xcalloc(nv + 1, sizeof(double)),
+                         xcalloc(nv + 1, sizeof(double)),
+                         xcalloc(nv + 1, sizeof(bool))};
+    memcpy(ca->before, a->dbefore, nv * sizeof(double));
+    memcpy(ca->after, a->dafter, nv * sizeof(double));
     for (size_t v = 0; v < nv; v++) {
-      type_t t = m->vars[v].type;
-      ca->before[v] = model_value(x, a->before[v], t, &ok);
-      ca->after[v] = model_value(x, a->after[v], t, &ok);
-      if (a->actual[v]) {
-        ca->actual[v] = model_value(x, a->actual[v], t, &ok);
-        ca->has_actual[v] = true;
-      }
-    }
-    bool fired = false;
-    if (a->step == length - 1 && a->fail && c.fail_action < 0 && smt_model_bool(x->smt, a->fail, &fired) && fired) {
-      c.fail_position = a->position;
-      c.fail_action = a->action;
+      ca->has_actual[v] = a->actual[v] != 0;
+      if (a->actual[v]) ca->actual[v] = a->dactual[v];
     }
   }
   explore_result_t *res = x->res;
-  if (!ok) { /* no values: the path is not reported, and the search is incomplete */
-    cex_free(&c);
+  res->cexs = xrealloc(res->cexs, (res->ncexs + 1) * sizeof *res->cexs);
+  res->cexs[res->ncexs++] = c;
+}
+
+/* After a satisfiable failure check of the path of `length` rules: its
+ * counterexample from the solver's model, which is also a model of the
+ * path without its last rule. */
+static void extract(explorer_t *x, int length) {
+  bool exact;
+  if (!read_model(x, length,
+                  &exact)) { /* no values: the path is not reported, and the search is incomplete */
     x->out_of_budget = true;
+    x->model_depth = -1;
+    explore_result_t *res = x->res;
     if (!res->reason)
       res->reason = smt_deadline_passed(x->smt) ? "the time budget is exhausted" : "the solver gave no model";
     return;
   }
-  res->cexs = xrealloc(res->cexs, (res->ncexs + 1) * sizeof *res->cexs);
-  res->cexs[res->ncexs++] = c;
+  x->model_depth = exact ? length - 1 : -1;
+  int fail_position = -1;
+  for (size_t k = 0; k < x->acts.len && fail_position < 0; k++) {
+    const act_terms_t *a = &x->acts.data[k];
+    bool fired = false;
+    if (a->step == length - 1 && a->fail && smt_model_bool(x->smt, a->fail, &fired) && fired)
+      fail_position = a->position;
+  }
+  emit(x, length, fail_position);
+}
+
+/* The model values of the actions of step i, in do: order. */
+static size_t step_actions(explorer_t *x, int i, extend_action_t *out, size_t max) {
+  size_t n = 0;
+  for (size_t k = 0; k < x->acts.len; k++)
+    if (x->acts.data[k].step == i) {
+      if (n == max) return max + 1;
+      out[n++] = x->acts.data[k].q;
+    }
+  return n;
+}
+
+enum { MAX_STEP_ACTIONS = 64 };
+
+typedef struct {
+  explorer_t *x;
+  int i, rule, budget;
+  bool want_fail;
+  extend_action_t actions[MAX_STEP_ACTIONS];
+  extend_step_t io;
+} step_search_t;
+
+static bool prepare_step(explorer_t *x, int i, int r, bool want_fail, int budget, step_search_t *st) {
+  size_t nv = x->nvars;
+  *st = (step_search_t){.x = x, .i = i, .rule = r, .budget = budget, .want_fail = want_fail};
+  if (step_actions(x, i, st->actions, MAX_STEP_ACTIONS) > MAX_STEP_ACTIONS) return false;
+  st->io = (extend_step_t){x->qT + (size_t)i * nv,
+                           x->qH + (size_t)i * nv,
+                           x->qT + (size_t)(i + 1) * nv,
+                           st->actions,
+                           -1,
+                           NULL,
+                           NULL};
+  return true;
+}
+
+static bool run_step(void *ctx) {
+  step_search_t *st = ctx;
+  return extend_step(st->x->prep, st->x->opt->mode, st->rule, st->want_fail, st->budget, &st->io);
+}
+
+/* Tier 1: extends the model of the first i rules by step i (rule r),
+ * failing or not; true when it found values (then they are the model).
+ * When the model of step i - 1 does not extend, step i - 1 is searched
+ * again together with step i (values step i - 1 left free may need others). */
+static bool extend(explorer_t *x, int i, int r, bool want_fail, int *fail_position) {
+  if (!x->prep || x->model_depth < i - 1 || (i == 0 && x->model_depth < 0)) return false;
+  step_search_t last, before;
+  if (!prepare_step(x, i, r, want_fail, EXTEND_BUDGET, &last)) return false;
+  bool found = x->model_depth >= i && run_step(&last);
+  if (!found && i >= 1 && prepare_step(x, i - 1, x->rules[i - 1], false, EXTEND_BUDGET_TWO, &before)) {
+    last.budget = EXTEND_BUDGET_TWO;
+    before.io.accept = run_step;
+    before.io.accept_ctx = &last;
+    found = run_step(&before);
+    /* The search rewrote step i - 1: a model of it again, or none. */
+    if (found)
+      doubles_of_step(x, i - 1);
+    else
+      x->model_depth = i - 1;
+  }
+  if (!found) return false;
+  doubles_of_step(x, i);
+  *fail_position = last.io.fail_position;
+  return true;
 }
 
 /* ---- search ---- */
@@ -402,6 +566,47 @@ static void truncate_acts(explorer_t *x, size_t len) {
   while (x->acts.len > len) free_act(&x->acts.data[--x->acts.len]);
 }
 
+/* The failure check of step i (rule r): a counterexample when it can fail. */
+static smt_result_t check_failure(explorer_t *x, int i, int r, smt_term_t fail) {
+  int fail_position;
+  if (extend(x, i, r, true, &fail_position)) {
+    x->res->extended_failures++;
+    emit(x, i + 1, fail_position);
+    return SMT_SAT;
+  }
+  smt_push(x->smt);
+  smt_assert(x->smt, fail);
+  x->res->solver_failures++;
+  smt_result_t failing = check(x, NULL, 0);
+  if (failing == SMT_SAT) extract(x, i + 1);
+  smt_pop(x->smt, 1);
+  return failing;
+}
+
+/* Whether the path through step i (rule r) can go on without failing;
+ * on SAT the model covers it (model_depth i + 1) or, when only the failure
+ * check showed the rule feasible, the children's checks decide. */
+static smt_result_t check_prefix(explorer_t *x, int i, int r, smt_result_t failing) {
+  int fail_position;
+  if (extend(x, i, r, false, &fail_position)) {
+    x->res->extended_prefixes++;
+    x->model_depth = i + 1;
+    return SMT_SAT;
+  }
+  /* A satisfiable failure check shows the rule feasible; whether it can
+   * also be passed without failing is left to the children's checks (they
+   * include this prefix), which saves a check on most edges. When the
+   * failure check is unsatisfiable, the prefix may be infeasible: check
+   * it, and prune at once if so. */
+  if (failing == SMT_SAT) return SMT_SAT;
+  x->res->solver_prefixes++;
+  smt_result_t feasible = check(x, NULL, 0);
+  bool exact = false;
+  if (feasible == SMT_SAT && !x->opt->solver_only && read_model(x, i + 1, &exact) && exact)
+    x->model_depth = i + 1;
+  return feasible;
+}
+
 static void dfs(explorer_t *x, int i) {
   const ism_model_t *m = x->m;
   if (i == x->split_depth) {
@@ -417,34 +622,25 @@ static void dfs(explorer_t *x, int i) {
     x->res->paths++;
     smt_assert(x->smt, build_step(x, i, *r));
     smt_term_t fail = x->fail[i];
-    bool extend = i + 1 < x->opt->bound;
-    smt_result_t failing = SMT_UNSAT;
-    if (fail) { /* a scope of its own measured a little faster than an assumption literal */
-      smt_push(x->smt);
-      smt_assert(x->smt, fail);
-      failing = check(x, NULL, 0);
-      if (failing == SMT_SAT) extract(x, i + 1);
-      smt_pop(x->smt, 1);
-    }
-    if (extend && !x->out_of_budget) {
+    bool extend_path = i + 1 < x->opt->bound;
+    smt_result_t failing = fail ? check_failure(x, i, *r, fail) : SMT_UNSAT;
+    if (extend_path && !x->out_of_budget) {
       if (fail) smt_assert(x->smt, smt_op(x->smt, EXPR_NOT, fail, 0, 0));
-      /* A satisfiable failure check shows the rule feasible; whether it can
-       * also be passed without failing is left to the children's checks
-       * (they include this prefix), which saves a check on most edges. When
-       * the failure check is unsatisfiable, the prefix may be infeasible:
-       * check it, and prune at once if so. */
-      smt_result_t feasible = failing == SMT_SAT ? SMT_SAT : check(x, NULL, 0);
-      if (feasible == SMT_UNSAT) x->res->pruned++;
-      else dfs(x, i + 1); /* sat, or unknown: do not prune what we cannot refute */
+      smt_result_t feasible = check_prefix(x, i, *r, failing);
+      if (feasible == SMT_UNSAT)
+        x->res->pruned++;
+      else
+        dfs(x, i + 1); /* sat, or unknown: do not prune what we cannot refute */
     }
+    if (x->model_depth > i) x->model_depth = i;
     smt_pop(x->smt, 1);
     truncate_acts(x, acts);
     smt_release(x->smt, mark);
   }
 }
 
-static void explorer_init(explorer_t *x, const ism_model_t *m, const explore_options_t *opt, explore_result_t *res,
-                          double start) {
+static void explorer_init(explorer_t *x, const ism_model_t *m, const explore_options_t *opt,
+                          explore_result_t *res, double start) {
   memset(x, 0, sizeof *x);
   *x = (explorer_t){.m = m, .opt = opt, .nvars = m->nvars, .res = res, .start = start, .split_depth = -1};
   size_t cells = (size_t)(opt->bound + 1) * (m->nvars + 1);
@@ -455,6 +651,11 @@ static void explorer_init(explorer_t *x, const ism_model_t *m, const explore_opt
   x->rules = xcalloc((size_t)opt->bound + 1, sizeof *x->rules);
   x->states = xcalloc((size_t)opt->bound + 2, sizeof *x->states);
   x->states[0] = m->initial;
+  x->qT = xcalloc(cells, sizeof *x->qT);
+  x->qH = xcalloc(cells, sizeof *x->qH);
+  x->dT = xcalloc(cells, sizeof *x->dT);
+  x->dH = xcalloc(cells, sizeof *x->dH);
+  x->model_depth = -1;
 }
 
 static void explorer_free(explorer_t *x) {
@@ -463,6 +664,7 @@ static void explorer_free(explorer_t *x) {
   VEC_FREE(&x->frontier);
   free(x->value_cache);
   free(x->T), free(x->H), free(x->N), free(x->fail), free(x->rules), free(x->states);
+  free(x->qT), free(x->qH), free(x->dT), free(x->dH);
 }
 
 static void open_solver(explorer_t *x) {
@@ -528,10 +730,11 @@ static int split_depth_for(const explore_options_t *opt) {
 typedef struct {
   const ism_model_t *m;
   const explore_options_t *opt;
-  const int *prefixes;        /* [nprefixes * depth] */
+  const int *prefixes; /* [nprefixes * depth] */
   size_t nprefixes;
   int depth;
-  explore_result_t *results;  /* [nprefixes] */
+  explore_result_t *results; /* [nprefixes] */
+  const extend_prep_t *prep;
   double start;
   atomic_size_t next;
 } split_work_t;
@@ -539,6 +742,7 @@ typedef struct {
 static void search_subtree(split_work_t *w, size_t p) {
   explorer_t x;
   explorer_init(&x, w->m, w->opt, &w->results[p], w->start);
+  x.prep = w->prep;
   open_solver(&x);
   for (int k = 0; k < w->depth; k++) {
     int r = w->prefixes[p * (size_t)w->depth + (size_t)k];
@@ -576,8 +780,13 @@ static void merge_result(explore_result_t *into, explore_result_t *part) {
   into->paths += part->paths;
   into->pruned += part->pruned;
   into->solver_checks += part->solver_checks;
+  into->extended_prefixes += part->extended_prefixes;
+  into->extended_failures += part->extended_failures;
+  into->solver_prefixes += part->solver_prefixes;
+  into->solver_failures += part->solver_failures;
   if (!into->reason && part->reason) {
-    into->reason = part->reason == part->reason_owned ? (into->reason_owned = part->reason_owned) : part->reason;
+    into->reason =
+        part->reason == part->reason_owned ? (into->reason_owned = part->reason_owned) : part->reason;
     if (into->reason_owned == part->reason_owned) part->reason_owned = NULL;
   }
   explore_result_free(part);
@@ -594,8 +803,14 @@ static int compare_paths(const void *pa, const void *pb) {
 static void run_split(explorer_t *top, const explore_options_t *opt, explore_result_t *res) {
   int depth = top->split_depth;
   size_t n = top->frontier.len / (size_t)depth;
-  split_work_t w = {.m = top->m, .opt = opt, .prefixes = top->frontier.data, .nprefixes = n, .depth = depth,
-                    .results = xcalloc(n + 1, sizeof(explore_result_t)), .start = top->start};
+  split_work_t w = {.m = top->m,
+                    .opt = opt,
+                    .prefixes = top->frontier.data,
+                    .nprefixes = n,
+                    .depth = depth,
+                    .results = xcalloc(n + 1, sizeof(explore_result_t)),
+                    .start = top->start,
+                    .prep = top->prep};
   atomic_init(&w.next, 0);
   int jobs = jobs_for(opt, n);
   pthread_t threads[MAX_JOBS];
@@ -614,16 +829,20 @@ void explore_run(const ism_model_t *m, const explore_options_t *opt, explore_res
   assert(opt->bound >= 1);
   explorer_t x;
   explorer_init(&x, m, opt, res, now_seconds());
+  extend_prep_t *prep = opt->solver_only ? NULL : extend_prepare(m);
+  x.prep = prep;
   if (opt->strategy == EXPLORE_PER_PATH) {
     enumerate_paths(&x, 0);
   } else {
     x.split_depth = split_depth_for(opt);
     open_solver(&x);
+    init_start_model(&x);
     dfs(&x, 0);
     close_solver(&x);
     if (x.split_depth > 0 && !x.out_of_budget) run_split(&x, opt, res);
   }
   explorer_free(&x);
+  extend_prep_free(prep);
   res->seconds = now_seconds() - x.start;
   for (size_t k = 0; k < res->ncexs && !res->replay_failed; k++) {
     char *msg = cex_replay(m, opt->mode, &res->cexs[k]);
@@ -643,4 +862,3 @@ void explore_result_free(explore_result_t *res) {
   free(res->replay_message);
   memset(res, 0, sizeof *res);
 }
-
