@@ -1,6 +1,8 @@
 /* ismv verify: bounded verification of an ISM model, rendered as text,
  * JSON, SARIF or JUnit XML. */
+#include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,10 +34,96 @@ static const cli_option_t options[] = {
      "drop counterexamples whose probability is below P"},
     {"probability", 0, OPT_CHOICE, NULL, "per-rule|joint|none", "per-rule", 0, -1,
      "per-rule: the paper's product of rule probabilities; joint: Monte Carlo of path and failure together; none: no ranking (discovery order)"},
+    {"all", 0, OPT_FLAG, NULL, NULL, NULL, 0, -1,
+     "stream every counterexample as it is found (--format json; depth-first order, not ranked by probability; "
+     "memory independent of their number)"},
     {"format", 'f', OPT_CHOICE, NULL, "text|json|sarif|junit", "text", 0, -1, "output format"},
     {"output", 'o', OPT_STRING, "FILE", NULL, "stdout", 0, -1, "write the report to FILE"},
     {"stats", 0, OPT_FLAG, NULL, NULL, NULL, 0, -1, "add timings to the report and print statistics on stderr"},
 };
+
+/* --all: counterexamples written as the search hands them over. */
+typedef struct {
+  FILE *out;
+  verify_report_t rep;
+  const rank_options_t *ropt;
+  bool ranked;
+  char *bad; /* the first failed self-check */
+  strbuf_t sb;
+} stream_out_t;
+
+static void clear(strbuf_t *sb) {
+  sb->len = 0;
+  if (sb->cap) sb->data[0] = '\0';
+}
+
+static void write_cex(void *arg, cex_t *c) {
+  stream_out_t *so = arg;
+  if (so->ranked && !so->bad) {
+    rank_counterexample(so->rep.m, so->ropt, c);
+    char *msg = cex_replay(so->rep.m, so->rep.opt->mode, c);
+    if (msg) so->bad = xasprintf("ranked counterexample %zu failed its re-check: %s", so->rep.res->nstreamed, msg);
+    else if (!(c->probability >= 0 && c->probability <= 1))
+      so->bad =
+          xasprintf("counterexample %zu has probability %g outside [0, 1]", so->rep.res->nstreamed, c->probability);
+    free(msg);
+  }
+  if (so->ranked && c->probability < so->rep.min_prob) {
+    so->rep.dropped++;
+  } else if (!so->bad) {
+    clear(&so->sb);
+    verify_stream_cex(&so->sb, &so->rep, so->rep.shown++, c);
+    fputs(so->sb.data, so->out);
+  }
+  cex_free(c);
+}
+
+static int run_streaming(cli_ctx_t *ctx, const ism_model_t *m, explore_options_t *opt, const rank_options_t *ropt,
+                         bool ranked, double min_prob, bool stats) {
+  explore_result_t res;
+  stream_out_t so = {ctx->out, {m, opt, &res, 0, stats, 0, min_prob, ropt->estimator == RANK_JOINT}, ropt, ranked,
+                     NULL, {0}};
+  if (ctx->output_path && !(so.out = fopen(ctx->output_path, "w"))) {
+    fprintf(ctx->err, "ismv: error: cannot write '%s': %s\n", ctx->output_path, strerror(errno));
+    return CLI_EXIT_USAGE;
+  }
+  memset(&res, 0, sizeof res);
+  strbuf_init(&so.sb);
+  verify_stream_begin(&so.sb, &so.rep);
+  fputs(so.sb.data, so.out);
+  opt->on_cex = write_cex;
+  opt->on_cex_ctx = &so;
+  explore_run(m, opt, &res);
+  clear(&so.sb);
+  if (res.nstreamed && so.rep.dropped == res.nstreamed) res.verdict = EXPLORE_VERIFIED;
+  verify_stream_end(&so.sb, &so.rep);
+  fputs(so.sb.data, so.out);
+  strbuf_free(&so.sb);
+  int rc = CLI_EXIT_OK;
+  if (so.out != ctx->out ? fclose(so.out) != 0 : fflush(so.out) != 0) {
+    fprintf(ctx->err, "ismv: error: cannot write '%s': %s\n", ctx->output_path ? ctx->output_path : "stdout",
+            strerror(errno));
+    rc = CLI_EXIT_USAGE;
+  }
+  if (stats)
+    fprintf(ctx->err, "ismv: %llu paths, %llu pruned, %llu solver checks, %.3f s\n", res.paths, res.pruned,
+            res.solver_checks, res.seconds);
+  if (res.replay_failed || so.bad) {
+    fprintf(ctx->err, "ismv: internal error: %s\n", so.bad ? so.bad : res.replay_message);
+    rc = CLI_EXIT_INTERNAL;
+  } else if (res.verdict == EXPLORE_INCONCLUSIVE) {
+    fprintf(ctx->err, "ismv: inconclusive: %s\n", res.reason);
+  }
+  if (so.rep.dropped)
+    fprintf(ctx->err, "ismv: note: %zu counterexamples with probability below %g dropped (--min-prob)\n",
+            so.rep.dropped, min_prob);
+  free(so.bad);
+  int verdict_rc = res.verdict == EXPLORE_VIOLATED       ? CLI_EXIT_VIOLATION
+                   : res.verdict == EXPLORE_INCONCLUSIVE ? CLI_EXIT_INCONCLUSIVE
+                                                         : CLI_EXIT_OK;
+  explore_result_free(&res);
+  return rc ? rc : verdict_rc;
+}
 
 static int run_verify(cli_ctx_t *ctx, const cli_command_t *self, const char *path, const cli_value_t *values) {
   ism_model_t *m = ism_load(path, &ctx->diags);
@@ -62,6 +150,18 @@ static int run_verify(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
     return CLI_EXIT_USAGE;
   }
 
+  if (cli_opt(self, values, "all")->set) {
+    const char *why = strcmp(format, "json") != 0 ? "--all streams JSON: add --format json"
+                      : cli_opt(self, values, "top")->set
+                          ? "--all writes every counterexample: it cannot go with --top"
+                      : m->expect ? "--all cannot check an expect: block; run without --all"
+                                  : NULL;
+    int rc = CLI_EXIT_USAGE;
+    if (why) fprintf(ctx->err, "ismv: error: %s\n", why);
+    else rc = run_streaming(ctx, m, &opt, &ropt, ranked, min_prob, stats);
+    ism_free(m);
+    return rc;
+  }
   explore_result_t res;
   explore_run(m, &opt, &res);
   char *bad = NULL;

@@ -53,6 +53,8 @@ typedef struct {
   double *dT, *dH;
   int model_depth;
   const extend_prep_t *prep; /* shared, read-only */
+  struct stream *stream;     /* opt->on_cex set: where counterexamples go, else NULL */
+  long subtree;              /* index of the subtree searched (run_split), or -1 */
   int *rules, *states;       /* the current path */
   explore_result_t *res;
   double start;
@@ -321,6 +323,90 @@ static void init_path_start(explorer_t *x) {
   }
 }
 
+/* ---- streaming ----
+ * Counterexamples leave in report order: those found above the split
+ * (few, kept until their place comes), then subtree after subtree. The
+ * subtree at the head of the report streams live; subtrees searched ahead
+ * of it buffer theirs until it is done. */
+typedef struct stream {
+  const explore_options_t *opt;
+  const ism_model_t *m;
+  explore_result_t *res; /* the run's result: nstreamed, replay failure */
+  pthread_mutex_t lock;
+  cex_t *top; /* found above the split, in report order */
+  size_t ntop, top_next;
+  const int *prefixes; /* the subtrees' prefixes, [n * depth] */
+  int depth;
+  size_t n, head; /* subtrees; the one being reported */
+  explore_result_t *parts;
+  bool *done;
+} stream_t;
+
+/* Re-checks c and hands it on. Under the lock (or single-threaded). */
+static void deliver(stream_t *s, cex_t *c) {
+  explore_result_t *res = s->res;
+  char *msg = cex_replay(s->m, s->opt->mode, c);
+  if (msg) {
+    if (!res->replay_failed) {
+      res->replay_failed = true;
+      res->replay_message = xasprintf("counterexample %zu failed its re-check: %s", res->nstreamed + 1, msg);
+    }
+    free(msg);
+    cex_free(c);
+    return;
+  }
+  res->nstreamed++;
+  s->opt->on_cex(s->opt->on_cex_ctx, c);
+}
+
+/* Is c before every path that starts with prefix (depth rules)? */
+static bool before_prefix(const cex_t *c, const int *prefix, int depth) {
+  for (int k = 0; k < c->length && k < depth; k++)
+    if (c->rules[k] != prefix[k]) return c->rules[k] < prefix[k];
+  return c->length <= depth;
+}
+
+/* Delivers everything whose place has come. Under the lock. */
+static void stream_flush(stream_t *s) {
+  while (s->head < s->n) {
+    const int *prefix = s->prefixes + s->head * (size_t)s->depth;
+    while (s->top_next < s->ntop && before_prefix(&s->top[s->top_next], prefix, s->depth))
+      deliver(s, &s->top[s->top_next++]);
+    explore_result_t *part = &s->parts[s->head];
+    for (size_t k = 0; k < part->ncexs; k++) deliver(s, &part->cexs[k]);
+    free(part->cexs);
+    part->cexs = NULL, part->ncexs = 0;
+    if (!s->done[s->head]) return;
+    s->head++;
+  }
+  while (s->top_next < s->ntop) deliver(s, &s->top[s->top_next++]);
+}
+
+static void stream_take(explorer_t *x, cex_t *c) {
+  stream_t *s = x->stream;
+  if (x->subtree < 0) { /* no split: single-threaded, already in order */
+    deliver(s, c);
+    return;
+  }
+  pthread_mutex_lock(&s->lock);
+  if ((size_t)x->subtree == s->head) {
+    stream_flush(s);
+    deliver(s, c);
+  } else {
+    explore_result_t *part = x->res;
+    part->cexs = xrealloc(part->cexs, (part->ncexs + 1) * sizeof *part->cexs);
+    part->cexs[part->ncexs++] = *c;
+  }
+  pthread_mutex_unlock(&s->lock);
+}
+
+static void stream_subtree_done(stream_t *s, size_t p) {
+  pthread_mutex_lock(&s->lock);
+  s->done[p] = true;
+  stream_flush(s);
+  pthread_mutex_unlock(&s->lock);
+}
+
 /* ---- the model of the path: read from the solver, or extended ---- */
 
 /* The solver model's value of t. A path shares most terms between steps
@@ -435,6 +521,10 @@ static void emit(explorer_t *x, int length, int fail_position) {
       ca->has_actual[v] = a->actual[v] != 0;
       if (a->actual[v]) ca->actual[v] = a->dactual[v];
     }
+  }
+  if (x->stream && (x->subtree >= 0 || x->split_depth < 0)) {
+    stream_take(x, &c);
+    return;
   }
   explore_result_t *res = x->res;
   res->cexs = xrealloc(res->cexs, (res->ncexs + 1) * sizeof *res->cexs);
@@ -642,7 +732,8 @@ static void dfs(explorer_t *x, int i) {
 static void explorer_init(explorer_t *x, const ism_model_t *m, const explore_options_t *opt,
                           explore_result_t *res, double start) {
   memset(x, 0, sizeof *x);
-  *x = (explorer_t){.m = m, .opt = opt, .nvars = m->nvars, .res = res, .start = start, .split_depth = -1};
+  *x = (explorer_t){
+      .m = m, .opt = opt, .nvars = m->nvars, .res = res, .start = start, .split_depth = -1, .subtree = -1};
   size_t cells = (size_t)(opt->bound + 1) * (m->nvars + 1);
   x->T = xcalloc(cells, sizeof *x->T);
   x->H = xcalloc(cells, sizeof *x->H);
@@ -735,6 +826,7 @@ typedef struct {
   int depth;
   explore_result_t *results; /* [nprefixes] */
   const extend_prep_t *prep;
+  stream_t *stream;
   double start;
   atomic_size_t next;
 } split_work_t;
@@ -743,6 +835,8 @@ static void search_subtree(split_work_t *w, size_t p) {
   explorer_t x;
   explorer_init(&x, w->m, w->opt, &w->results[p], w->start);
   x.prep = w->prep;
+  x.stream = w->stream;
+  x.subtree = (long)p;
   open_solver(&x);
   for (int k = 0; k < w->depth; k++) {
     int r = w->prefixes[p * (size_t)w->depth + (size_t)k];
@@ -758,7 +852,10 @@ static void search_subtree(split_work_t *w, size_t p) {
 
 static void *split_worker(void *arg) {
   split_work_t *w = arg;
-  for (size_t p; (p = atomic_fetch_add(&w->next, 1)) < w->nprefixes;) search_subtree(w, p);
+  for (size_t p; (p = atomic_fetch_add(&w->next, 1)) < w->nprefixes;) {
+    search_subtree(w, p);
+    if (w->stream) stream_subtree_done(w->stream, p);
+  }
   return NULL;
 }
 
@@ -810,8 +907,17 @@ static void run_split(explorer_t *top, const explore_options_t *opt, explore_res
                     .depth = depth,
                     .results = xcalloc(n + 1, sizeof(explore_result_t)),
                     .start = top->start,
-                    .prep = top->prep};
+                    .prep = top->prep,
+                    .stream = top->stream};
   atomic_init(&w.next, 0);
+  stream_t *s = top->stream;
+  if (s) { /* what the search above the split found waits for its place */
+    s->top = res->cexs, s->ntop = res->ncexs;
+    res->cexs = NULL, res->ncexs = 0;
+    s->prefixes = w.prefixes, s->depth = depth, s->n = n, s->parts = w.results;
+    s->done = xcalloc(n + 1, sizeof *s->done);
+    stream_flush(s);
+  }
   int jobs = jobs_for(opt, n);
   pthread_t threads[MAX_JOBS];
   int started = 0;
@@ -819,6 +925,11 @@ static void run_split(explorer_t *top, const explore_options_t *opt, explore_res
     if (pthread_create(&threads[started], NULL, split_worker, &w) == 0) started++;
   split_worker(&w);
   for (int t = 0; t < started; t++) pthread_join(threads[t], NULL);
+  if (s) {
+    stream_flush(s);
+    free(s->top), free(s->done);
+    s->top = NULL, s->ntop = s->top_next = 0, s->n = 0, s->done = NULL;
+  }
   for (size_t p = 0; p < n; p++) merge_result(res, &w.results[p]);
   free(w.results);
   if (res->ncexs > 1) qsort(res->cexs, res->ncexs, sizeof *res->cexs, compare_paths);
@@ -831,6 +942,11 @@ void explore_run(const ism_model_t *m, const explore_options_t *opt, explore_res
   explorer_init(&x, m, opt, res, now_seconds());
   extend_prep_t *prep = opt->solver_only ? NULL : extend_prepare(m);
   x.prep = prep;
+  stream_t stream = {.opt = opt, .m = m, .res = res};
+  if (opt->on_cex) {
+    pthread_mutex_init(&stream.lock, NULL);
+    x.stream = &stream;
+  }
   if (opt->strategy == EXPLORE_PER_PATH) {
     enumerate_paths(&x, 0);
   } else {
@@ -840,6 +956,12 @@ void explore_run(const ism_model_t *m, const explore_options_t *opt, explore_res
     dfs(&x, 0);
     close_solver(&x);
     if (x.split_depth > 0 && !x.out_of_budget) run_split(&x, opt, res);
+  }
+  if (x.stream) { /* a search stopped above the split leaves its finds here */
+    for (size_t k = 0; k < res->ncexs; k++) deliver(&stream, &res->cexs[k]);
+    free(res->cexs);
+    res->cexs = NULL, res->ncexs = 0;
+    pthread_mutex_destroy(&stream.lock);
   }
   explorer_free(&x);
   extend_prep_free(prep);
@@ -852,7 +974,9 @@ void explore_run(const ism_model_t *m, const explore_options_t *opt, explore_res
       free(msg);
     }
   }
-  res->verdict = res->ncexs ? EXPLORE_VIOLATED : res->reason ? EXPLORE_INCONCLUSIVE : EXPLORE_VERIFIED;
+  res->verdict = res->ncexs || res->nstreamed ? EXPLORE_VIOLATED
+                 : res->reason                ? EXPLORE_INCONCLUSIVE
+                                              : EXPLORE_VERIFIED;
 }
 
 void explore_result_free(explore_result_t *res) {

@@ -27,15 +27,25 @@ typedef struct {
                             The result does not depend on it. */
   bool solver_only;      /* every check by the solver (no model extension): the engine
                             before the tiers, kept as a baseline */
-  int split_depth;       /* depth below which subtrees get a solver each (and a thread);
-                            0 = never, -1 = automatic (2 from bound 7 on). The values
-                            reported depend on it (other solvers), the paths do not. */
+  /* Streaming (optional): each counterexample, once re-checked, is handed
+   * to on_cex in report order (depth-first, rules in file order) as soon as
+   * every one before it is known, and is not kept: res->cexs stays empty
+   * and res->nstreamed counts them. on_cex takes over what c owns
+   * (cex_free), not c itself; it is called by one thread at a time. Memory
+   * then holds only the counterexamples of subtrees searched ahead of the
+   * one being reported (--split-depth, --jobs). */
+  void (*on_cex)(void *ctx, cex_t *c);
+  void *on_cex_ctx;
+  int split_depth; /* depth below which subtrees get a solver each (and a thread);
+                      0 = never, -1 = automatic (2 from bound 7 on). The values
+                      reported depend on it (other solvers), the paths do not. */
 } explore_options_t;
 
 typedef struct {
   explore_verdict_t verdict;
   cex_t *cexs; /* in discovery order (depth-first, rule order) */
   size_t ncexs;
+  size_t nstreamed;          /* counterexamples handed to on_cex */
   unsigned long long paths;  /* path prefixes (edges) explored */
   unsigned long long pruned; /* infeasible prefixes cut */
   unsigned long long solver_checks;
