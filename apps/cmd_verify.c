@@ -9,6 +9,7 @@
 #include "apps/cli.h"
 #include "apps/commands.h"
 #include "apps/expect.h"
+#include "apps/progress.h"
 #include "apps/verify_options.h"
 #include "apps/verify_report.h"
 #include "ism/ism.h"
@@ -39,8 +40,24 @@ static const cli_option_t options[] = {
      "memory independent of their number)"},
     {"format", 'f', OPT_CHOICE, NULL, "text|json|sarif|junit", "text", 0, -1, "output format"},
     {"output", 'o', OPT_STRING, "FILE", NULL, "stdout", 0, -1, "write the report to FILE"},
+    {"quiet", 'q', OPT_FLAG, NULL, NULL, NULL, 0, -1,
+     "no progress line on stderr (shown only when stderr is a terminal)"},
     {"stats", 0, OPT_FLAG, NULL, NULL, NULL, 0, -1, "add timings to the report and print statistics on stderr"},
 };
+
+/* The search's progress line: depth, prefixes, counterexamples, rate. */
+typedef struct {
+  progress_t line;
+  int bound;
+} verify_progress_t;
+
+static void show_progress(void *arg, const explore_progress_t *p) {
+  verify_progress_t *vp = arg;
+  if (!progress_due(&vp->line)) return;
+  double t = progress_elapsed(&vp->line);
+  progress_show(&vp->line, "verify: depth %d/%d, %llu prefixes, %llu counterexamples, %.0f prefixes/s", p->depth,
+                vp->bound, p->paths, p->counterexamples, t > 0 ? (double)p->paths / t : 0.0);
+}
 
 /* --all: counterexamples written as the search hands them over. */
 typedef struct {
@@ -50,6 +67,7 @@ typedef struct {
   bool ranked;
   char *bad; /* the first failed self-check */
   strbuf_t sb;
+  progress_t *line; /* erased before each write (it may share the terminal) */
 } stream_out_t;
 
 static void clear(strbuf_t *sb) {
@@ -72,6 +90,7 @@ static void write_cex(void *arg, cex_t *c) {
     so->rep.dropped++;
   } else if (!so->bad) {
     clear(&so->sb);
+    progress_end(so->line);
     verify_stream_cex(&so->sb, &so->rep, so->rep.shown++, c);
     fputs(so->sb.data, so->out);
   }
@@ -81,8 +100,9 @@ static void write_cex(void *arg, cex_t *c) {
 static int run_streaming(cli_ctx_t *ctx, const ism_model_t *m, explore_options_t *opt, const rank_options_t *ropt,
                          bool ranked, double min_prob, bool stats) {
   explore_result_t res;
+  verify_progress_t *vp = opt->on_progress_ctx;
   stream_out_t so = {ctx->out, {m, opt, &res, 0, stats, 0, min_prob, ropt->estimator == RANK_JOINT}, ropt, ranked,
-                     NULL, {0}};
+                     NULL, {0}, &vp->line};
   if (ctx->output_path && !(so.out = fopen(ctx->output_path, "w"))) {
     fprintf(ctx->err, "ismv: error: cannot write '%s': %s\n", ctx->output_path, strerror(errno));
     return CLI_EXIT_USAGE;
@@ -94,6 +114,7 @@ static int run_streaming(cli_ctx_t *ctx, const ism_model_t *m, explore_options_t
   opt->on_cex = write_cex;
   opt->on_cex_ctx = &so;
   explore_run(m, opt, &res);
+  progress_end(&vp->line);
   clear(&so.sb);
   if (res.nstreamed && so.rep.dropped == res.nstreamed) res.verdict = EXPLORE_VERIFIED;
   verify_stream_end(&so.sb, &so.rep);
@@ -150,6 +171,10 @@ static int run_verify(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
     return CLI_EXIT_USAGE;
   }
 
+  verify_progress_t progress = {.bound = opt.bound};
+  progress_init(&progress.line, ctx, cli_opt(self, values, "quiet")->set);
+  opt.on_progress = show_progress;
+  opt.on_progress_ctx = &progress;
   if (cli_opt(self, values, "all")->set) {
     const char *why = strcmp(format, "json") != 0 ? "--all streams JSON: add --format json"
                       : cli_opt(self, values, "top")->set
@@ -166,6 +191,7 @@ static int run_verify(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
   explore_run(m, &opt, &res);
   char *bad = NULL;
   if (!res.replay_failed && ranked) {
+    if (res.ncexs) progress_phase(&progress.line, "verify: ranking %zu counterexamples", res.ncexs);
     rank_all(m, &ropt, res.cexs, res.ncexs);
     for (size_t k = 0; k < res.ncexs && !bad; k++) {
       const cex_t *c = &res.cexs[k];
@@ -176,6 +202,7 @@ static int run_verify(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
       free(msg);
     }
   }
+  progress_end(&progress.line);
   if (res.replay_failed || bad) {
     fprintf(ctx->err, "ismv: internal error: %s\n", bad ? bad : res.replay_message);
     free(bad);

@@ -17,6 +17,15 @@
 /* Candidate valuations one model extension may try before the solver is asked. */
 enum { EXTEND_BUDGET = 96, EXTEND_BUDGET_TWO = 16 };
 
+/* The run's totals for on_progress, shared by the search threads; each
+ * explorer adds its counts in batches of PROGRESS_BATCH prefixes. */
+enum { PROGRESS_BATCH = 256 };
+typedef struct {
+  atomic_ullong paths, cexs;
+  atomic_int depth;
+  pthread_mutex_t lock; /* held while on_progress runs */
+} tally_t;
+
 /* Terms of one action execution, arrays indexed by variable id. */
 typedef struct {
   int step, position, action;
@@ -52,10 +61,13 @@ typedef struct {
   rat_t *qT, *qH;
   double *dT, *dH;
   int model_depth;
-  const extend_prep_t *prep; /* shared, read-only */
-  struct stream *stream;     /* opt->on_cex set: where counterexamples go, else NULL */
-  long subtree;              /* index of the subtree searched (run_split), or -1 */
-  int *rules, *states;       /* the current path */
+  const extend_prep_t *prep;                      /* shared, read-only */
+  struct stream *stream;                          /* opt->on_cex set: where counterexamples go, else NULL */
+  long subtree;                                   /* index of the subtree searched (run_split), or -1 */
+  tally_t *tally;                                 /* opt->on_progress set, else NULL */
+  unsigned long long pending_paths, pending_cexs; /* not yet added to tally */
+  int pending_depth;
+  int *rules, *states; /* the current path */
   explore_result_t *res;
   double start;
   bool out_of_budget;
@@ -323,6 +335,30 @@ static void init_path_start(explorer_t *x) {
   }
 }
 
+/* ---- progress ---- */
+
+static void tally_flush(explorer_t *x) {
+  tally_t *t = x->tally;
+  atomic_fetch_add(&t->paths, x->pending_paths);
+  atomic_fetch_add(&t->cexs, x->pending_cexs);
+  for (int d = atomic_load(&t->depth);
+       d < x->pending_depth && !atomic_compare_exchange_weak(&t->depth, &d, x->pending_depth);)
+    ;
+  x->pending_paths = x->pending_cexs = 0;
+  if (pthread_mutex_trylock(&t->lock) != 0) return; /* another thread is reporting */
+  explore_progress_t p = {atomic_load(&t->paths), atomic_load(&t->cexs), atomic_load(&t->depth)};
+  x->opt->on_progress(x->opt->on_progress_ctx, &p);
+  pthread_mutex_unlock(&t->lock);
+}
+
+/* One more prefix (or path) of `depth` rules explored. */
+static void count_path(explorer_t *x, int depth) {
+  x->res->paths++;
+  if (!x->tally) return;
+  if (depth > x->pending_depth) x->pending_depth = depth;
+  if (++x->pending_paths >= PROGRESS_BATCH) tally_flush(x);
+}
+
 /* ---- streaming ----
  * Counterexamples leave in report order: those found above the split
  * (few, kept until their place comes), then subtree after subtree. The
@@ -491,6 +527,7 @@ static void doubles_of_step(explorer_t *x, int i) {
  * fail_position (-1: the model-wide failure). */
 static void emit(explorer_t *x, int length, int fail_position) {
   size_t nv = x->nvars;
+  x->pending_cexs++;
   cex_t c = {0};
   c.length = length;
   c.rules = xmalloc((size_t)length * sizeof *c.rules);
@@ -709,7 +746,7 @@ static void dfs(explorer_t *x, int i) {
     smt_push(x->smt);
     x->rules[i] = *r;
     x->states[i + 1] = m->rules[*r].to;
-    x->res->paths++;
+    count_path(x, i + 1);
     smt_assert(x->smt, build_step(x, i, *r));
     smt_term_t fail = x->fail[i];
     bool extend_path = i + 1 < x->opt->bound;
@@ -784,7 +821,7 @@ static void check_whole_path(explorer_t *x, int length) {
     smt_assert(x->smt, build_step(x, k, x->rules[k]));
     if (k + 1 < length && x->fail[k]) smt_assert(x->smt, smt_op(x->smt, EXPR_NOT, x->fail[k], 0, 0));
   }
-  x->res->paths++;
+  count_path(x, length);
   smt_term_t fail = x->fail[length - 1];
   if (fail && check(x, &fail, 1) == SMT_SAT) extract(x, length);
   close_solver(x);
@@ -827,6 +864,7 @@ typedef struct {
   explore_result_t *results; /* [nprefixes] */
   const extend_prep_t *prep;
   stream_t *stream;
+  tally_t *tally;
   double start;
   atomic_size_t next;
 } split_work_t;
@@ -837,6 +875,7 @@ static void search_subtree(split_work_t *w, size_t p) {
   x.prep = w->prep;
   x.stream = w->stream;
   x.subtree = (long)p;
+  x.tally = w->tally;
   open_solver(&x);
   for (int k = 0; k < w->depth; k++) {
     int r = w->prefixes[p * (size_t)w->depth + (size_t)k];
@@ -847,6 +886,7 @@ static void search_subtree(split_work_t *w, size_t p) {
   }
   dfs(&x, w->depth);
   close_solver(&x);
+  if (x.tally) tally_flush(&x);
   explorer_free(&x);
 }
 
@@ -908,7 +948,8 @@ static void run_split(explorer_t *top, const explore_options_t *opt, explore_res
                     .results = xcalloc(n + 1, sizeof(explore_result_t)),
                     .start = top->start,
                     .prep = top->prep,
-                    .stream = top->stream};
+                    .stream = top->stream,
+                    .tally = top->tally};
   atomic_init(&w.next, 0);
   stream_t *s = top->stream;
   if (s) { /* what the search above the split found waits for its place */
@@ -943,6 +984,11 @@ void explore_run(const ism_model_t *m, const explore_options_t *opt, explore_res
   extend_prep_t *prep = opt->solver_only ? NULL : extend_prepare(m);
   x.prep = prep;
   stream_t stream = {.opt = opt, .m = m, .res = res};
+  tally_t tally = {0};
+  if (opt->on_progress) {
+    pthread_mutex_init(&tally.lock, NULL);
+    x.tally = &tally;
+  }
   if (opt->on_cex) {
     pthread_mutex_init(&stream.lock, NULL);
     x.stream = &stream;
@@ -956,6 +1002,10 @@ void explore_run(const ism_model_t *m, const explore_options_t *opt, explore_res
     dfs(&x, 0);
     close_solver(&x);
     if (x.split_depth > 0 && !x.out_of_budget) run_split(&x, opt, res);
+  }
+  if (x.tally) {
+    tally_flush(&x);
+    pthread_mutex_destroy(&tally.lock);
   }
   if (x.stream) { /* a search stopped above the split leaves its finds here */
     for (size_t k = 0; k < res->ncexs; k++) deliver(&stream, &res->cexs[k]);

@@ -18,6 +18,13 @@
 typedef enum { EXPLORE_INCREMENTAL, EXPLORE_PER_PATH } explore_strategy_t;
 typedef enum { EXPLORE_VERIFIED, EXPLORE_VIOLATED, EXPLORE_INCONCLUSIVE } explore_verdict_t;
 
+/* Totals so far, for a progress display. */
+typedef struct {
+  unsigned long long paths;           /* prefixes (per-path: paths) explored */
+  unsigned long long counterexamples; /* found */
+  int depth;                          /* longest prefix reached */
+} explore_progress_t;
+
 typedef struct {
   int bound; /* maximal path length (rules), >= 1 */
   ism_mode_t mode;
@@ -36,6 +43,10 @@ typedef struct {
    * one being reported (--split-depth, --jobs). */
   void (*on_cex)(void *ctx, cex_t *c);
   void *on_cex_ctx;
+  /* Progress (optional): called every few hundred prefixes with the totals
+   * so far, from any search thread but never two at once; it must be quick. */
+  void (*on_progress)(void *ctx, const explore_progress_t *p);
+  void *on_progress_ctx;
   int split_depth; /* depth below which subtrees get a solver each (and a thread);
                       0 = never, -1 = automatic (2 from bound 7 on). The values
                       reported depend on it (other solvers), the paths do not. */
