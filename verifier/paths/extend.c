@@ -48,6 +48,20 @@ static void add_candidate(slot_t *s, rat_t v, const ism_var_t *var) {
   if (s->ncand < MAX_CANDIDATES) s->cand[s->ncand++] = v;
 }
 
+/* Puts v first (the value an after-value keeps when nothing changes). */
+static void prefer(slot_t *s, rat_t v, const ism_var_t *var) {
+  if (var->type.kind == TYPE_INT && v.den != 1) return;
+  int at = s->ncand;
+  for (int k = 0; k < s->ncand; k++)
+    if (rat_cmp(s->cand[k], v) == 0) at = k;
+  if (at == s->ncand && s->ncand == MAX_CANDIDATES)
+    at--;
+  else if (at == s->ncand)
+    s->ncand++;
+  for (int k = at; k > 0; k--) s->cand[k] = s->cand[k - 1];
+  s->cand[0] = v;
+}
+
 /* Candidates in [lo, hi]: 0 first when inside and preferred, then the
  * ends and the middle (rounded inwards for ints). */
 static bool range_candidates(slot_t *s, const ism_var_t *var, double dlo, double dhi, bool zero_first) {
@@ -290,7 +304,8 @@ static bool action_stage(search_t *s, size_t k, int ordinal, const rat_t *U, boo
   }
   for (size_t v = 0; v < nv && ok; v++)
     if (m->vars[v].sensing && !after_set[v])
-      ok = n < MAX_SLOTS && value_slot(s->p, &slots[n++], &out->after[v], (int)v);
+      if ((ok = n < MAX_SLOTS && value_slot(s->p, &slots[n], &out->after[v], (int)v)))
+        prefer(&slots[n++], out->before[v], &m->vars[v]);
   action_arg_t arg = {k, ordinal, a, defines, fired, fail_position};
   bool found = ok && each_combination(s, slots, n, try_action, &arg);
   free(after_set);
