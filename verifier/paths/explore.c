@@ -376,6 +376,8 @@ typedef struct stream {
   size_t n, head; /* subtrees; the one being reported */
   explore_result_t *parts;
   bool *done;
+  size_t window;        /* a subtree is started only when fewer than this are ahead of the head */
+  pthread_cond_t moved; /* the head moved */
 } stream_t;
 
 /* Re-checks c and hands it on. Under the lock (or single-threaded). */
@@ -414,6 +416,7 @@ static void stream_flush(stream_t *s) {
     part->cexs = NULL, part->ncexs = 0;
     if (!s->done[s->head]) return;
     s->head++;
+    pthread_cond_broadcast(&s->moved);
   }
   while (s->top_next < s->ntop) deliver(s, &s->top[s->top_next++]);
 }
@@ -851,7 +854,8 @@ enum { AUTO_SPLIT_DEPTH = 2, AUTO_SPLIT_MIN_BOUND = 7, MAX_JOBS = 64 };
 
 static int split_depth_for(const explore_options_t *opt) {
   int d = opt->split_depth;
-  if (d < 0) d = opt->bound >= AUTO_SPLIT_MIN_BOUND ? AUTO_SPLIT_DEPTH : 0;
+  /* Streaming: smaller subtrees, so that one searched ahead buffers less. */
+  if (d < 0) d = opt->bound >= AUTO_SPLIT_MIN_BOUND ? AUTO_SPLIT_DEPTH + (opt->on_cex != NULL) : 0;
   return d > 0 && d < opt->bound ? d : -1;
 }
 
@@ -893,6 +897,12 @@ static void search_subtree(split_work_t *w, size_t p) {
 static void *split_worker(void *arg) {
   split_work_t *w = arg;
   for (size_t p; (p = atomic_fetch_add(&w->next, 1)) < w->nprefixes;) {
+    stream_t *s = w->stream;
+    if (s) { /* do not run ahead of the output by more than the window */
+      pthread_mutex_lock(&s->lock);
+      while (p >= s->head + s->window) pthread_cond_wait(&s->moved, &s->lock);
+      pthread_mutex_unlock(&s->lock);
+    }
     search_subtree(w, p);
     if (w->stream) stream_subtree_done(w->stream, p);
   }
@@ -957,6 +967,7 @@ static void run_split(explorer_t *top, const explore_options_t *opt, explore_res
     res->cexs = NULL, res->ncexs = 0;
     s->prefixes = w.prefixes, s->depth = depth, s->n = n, s->parts = w.results;
     s->done = xcalloc(n + 1, sizeof *s->done);
+    s->window = (size_t)jobs_for(opt, n);
     stream_flush(s);
   }
   int jobs = jobs_for(opt, n);
@@ -991,6 +1002,7 @@ void explore_run(const ism_model_t *m, const explore_options_t *opt, explore_res
   }
   if (opt->on_cex) {
     pthread_mutex_init(&stream.lock, NULL);
+    pthread_cond_init(&stream.moved, NULL);
     x.stream = &stream;
   }
   if (opt->strategy == EXPLORE_PER_PATH) {
@@ -1012,6 +1024,7 @@ void explore_run(const ism_model_t *m, const explore_options_t *opt, explore_res
     free(res->cexs);
     res->cexs = NULL, res->ncexs = 0;
     pthread_mutex_destroy(&stream.lock);
+    pthread_cond_destroy(&stream.moved);
   }
   explorer_free(&x);
   extend_prep_free(prep);
