@@ -9,7 +9,8 @@
 #     wall seconds and peak memory (/usr/bin/time -f %M);
 #  3. every bundled app at bound 10, default report: seconds and memory.
 # A run over its budget (BUDGET seconds, default 60; PP_BUDGET for
-# per-path) is stopped and printed as ">BUDGET".
+# per-path) is stopped and printed as ">BUDGET" (with its peak memory so
+# far as "<=MB").
 #   ISMV=build/release/ismv bash bench/verify.sh [BOUNDS...]
 #   TABLES="1 2 3" chooses the tables.
 set -u
@@ -40,13 +41,15 @@ except Exception:
     print(">%s -" % sys.argv[2])' "$tmp/out.json" "$budget"
 }
 
-measure() { # BUDGET ARGS... -> "seconds MB" of the whole run, or ">BUDGET -"
+measure() { # BUDGET ARGS... -> "seconds MB" of the whole run; over budget: ">BUDGET MB-so-far"
   local budget=$1
   shift
   /usr/bin/time -f "%e %M" -o "$tmp/time" timeout "$budget" "$ISMV" "$@" >/dev/null 2>&1
   local rc=$?
-  if [ "$rc" = 124 ]; then echo ">$budget -"; return; fi
-  awk '{printf "%.2f %.0f\n", $1, $2 / 1024}' "$tmp/time"
+  local over=""
+  [ "$rc" = 124 ] && over=">"
+  awk -v over="$over" -v budget="$budget" '/^[0-9.]+ [0-9]+$/ {
+    if (over != "") printf ">%s <=%.0f\n", budget, $2 / 1024; else printf "%.2f %.0f\n", $1, $2 / 1024 }' "$tmp/time"
 }
 
 case " $TABLES " in *" 1 "*)

@@ -40,7 +40,8 @@ typedef struct {
    * and res->nstreamed counts them. on_cex takes over what c owns
    * (cex_free), not c itself; it is called by one thread at a time. Memory
    * then holds only the counterexamples of subtrees searched ahead of the
-   * one being reported (--split-depth, --jobs). */
+   * one being reported, at most `jobs` subtrees ahead; the automatic split
+   * is one level deeper (smaller subtrees) when streaming. */
   void (*on_cex)(void *ctx, cex_t *c);
   void *on_cex_ctx;
   /* Progress (optional): called every few hundred prefixes with the totals
@@ -48,7 +49,7 @@ typedef struct {
   void (*on_progress)(void *ctx, const explore_progress_t *p);
   void *on_progress_ctx;
   int split_depth; /* depth below which subtrees get a solver each (and a thread);
-                      0 = never, -1 = automatic (2 from bound 7 on). The values
+                      0 = never, -1 = automatic (2 from bound 7 on, 3 when streaming). The values
                       reported depend on it (other solvers), the paths do not. */
 } explore_options_t;
 
