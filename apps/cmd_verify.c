@@ -28,7 +28,7 @@ static const cli_option_t options[] = {
      "threads for the incremental search (the result does not depend on it)"},
     {"solver-only", 0, OPT_FLAG, NULL, NULL, NULL, 0, -1,
      "send every check to the solver instead of first extending the parent's model (a baseline; same counterexample paths)"},
-    {"split-depth", 0, OPT_INT, "D", NULL, "2 from bound 7 on, else 0", 0, 1000,
+    {"split-depth", 0, OPT_INT, "D", NULL, "2 from bound 7 on (3 with --all), else 0", 0, 1000,
      "search each subtree below depth D with a solver of its own, on --jobs threads (0: one solver)"},
     {"top", 'n', OPT_INT, "N", NULL, "all", 1, 1e9, "report only the N most likely counterexamples"},
     {"min-prob", 0, OPT_REAL, "P", NULL, "0 (or the model's verify: min-prob)", 0, 1,
