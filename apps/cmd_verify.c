@@ -1,5 +1,8 @@
 /* ismv verify: bounded verification of an ISM model, rendered as text,
  * JSON, SARIF or JUnit XML. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -7,6 +10,7 @@
 #include "apps/cli.h"
 #include "apps/commands.h"
 #include "apps/expect.h"
+#include "apps/progress.h"
 #include "apps/verify_options.h"
 #include "apps/verify_report.h"
 #include "ism/ism.h"
@@ -27,11 +31,15 @@ static const cli_option_t options[] = {
      "wall-clock budget; when it runs out the search stops (inconclusive unless a counterexample was found)"},
     {"jobs", 'j', OPT_INT, "N", NULL, "one per processor", 1, 64,
      "threads for the incremental search (the result does not depend on it)"},
-    {"split-depth", 0, OPT_INT, "D", NULL, "2 from bound 7 on, else 0", 0, 1000,
+    {"solver-only", 0, OPT_FLAG, NULL, NULL, NULL, 0, -1,
+     "send every check to the solver instead of first extending the parent's model (a baseline; same "
+     "counterexample paths)"},
+    {"split-depth", 0, OPT_INT, "D", NULL, "2 from bound 7 on (3 with --all --format json), else 0", 0, 1000,
      "search each subtree below depth D with a solver of its own, on --jobs threads (0: one solver)"},
     {"top", 'n', OPT_INT, "N", NULL, "all", 1, 1e9, "report only the N most likely counterexamples"},
     {"all", 0, OPT_FLAG, NULL, NULL, NULL, 0, -1,
-     "text: every counterexample in full (default: the failure classes and the most likely of each)"},
+     "every counterexample (default: the failure classes and the most likely of each); text: in full; "
+     "json: streamed as the search finds them, in depth-first order, memory independent of their number"},
     {"min-prob", 0, OPT_REAL, "P", NULL, "0 (or the model's verify: min-prob)", 0, 1,
      "drop counterexamples whose probability is below P"},
     {"valuation", 0, OPT_CHOICE, NULL, "optimum|solver", "optimum", 0, -1,
@@ -44,6 +52,8 @@ static const cli_option_t options[] = {
      "per-rule: the paper's product of rule probabilities; none: no ranking (discovery order)"},
     {"format", 'f', OPT_CHOICE, NULL, "text|json|sarif|junit", "text", 0, -1, "output format"},
     {"output", 'o', OPT_STRING, "FILE", NULL, "stdout", 0, -1, "write the report to FILE"},
+    {"quiet", 'q', OPT_FLAG, NULL, NULL, NULL, 0, -1,
+     "no progress line on stderr (shown only when stderr is a terminal)"},
     {"stats", 0, OPT_FLAG, NULL, NULL, NULL, 0, -1,
      "add timings to the report and print statistics on stderr"},
 };
@@ -66,9 +76,16 @@ static char *recheck(const ism_model_t *m, ism_mode_t mode, const explore_result
 
 static void notes(cli_ctx_t *ctx, const explore_result_t *res, bool stats, size_t total, size_t kept,
                   double min_prob) {
-  if (stats)
+  if (stats) {
     fprintf(ctx->err, "ismv: %llu paths, %llu pruned, %llu solver checks, %.3f s\n", res->paths, res->pruned,
             res->solver_checks, res->seconds);
+    if (res->extended_failures + res->solver_failures + res->extended_prefixes + res->solver_prefixes)
+      fprintf(
+          ctx->err,
+          "ismv: failure checks: %llu by model extension, %llu by the solver; prefix checks: %llu by model "
+          "extension, %llu by the solver\n",
+          res->extended_failures, res->solver_failures, res->extended_prefixes, res->solver_prefixes);
+  }
   if (res->verdict == EXPLORE_INCONCLUSIVE) fprintf(ctx->err, "ismv: inconclusive: %s\n", res->reason);
   if (total && !kept)
     fprintf(ctx->err,
@@ -96,6 +113,119 @@ static bool stop_ranking(void *arg) {
   return smt_stop_requested() || (st->deadline > 0 && now() >= st->deadline);
 }
 
+/* The search's progress line: depth, prefixes, counterexamples, rate. */
+typedef struct {
+  progress_t line;
+  int bound;
+} verify_progress_t;
+
+static void show_progress(void *arg, const explore_progress_t *p) {
+  verify_progress_t *vp = arg;
+  if (!progress_due(&vp->line)) return;
+  double t = progress_elapsed(&vp->line);
+  progress_show(&vp->line, "verify: depth %d/%d, %llu prefixes, %llu counterexamples, %.0f prefixes/s",
+                p->depth, vp->bound, p->paths, p->counterexamples, t > 0 ? (double)p->paths / t : 0.0);
+}
+
+/* --all: counterexamples written as the search hands them over. */
+typedef struct {
+  FILE *out;
+  verify_report_t rep;
+  const rank_options_t *ropt;
+  bool ranked;
+  char *bad; /* the first failed self-check */
+  strbuf_t sb;
+  progress_t *line; /* erased before each write (it may share the terminal) */
+} stream_out_t;
+
+static void clear(strbuf_t *sb) {
+  sb->len = 0;
+  if (sb->cap) sb->data[0] = '\0';
+}
+
+static void write_cex(void *arg, cex_t *c) {
+  stream_out_t *so = arg;
+  if (so->ranked && !so->bad) {
+    verify_rank(so->rep.m, so->ropt, c, 1);
+    char *msg = cex_replay(so->rep.m, so->rep.opt->mode, c);
+    if (msg)
+      so->bad = xasprintf("ranked counterexample %zu failed its re-check: %s", so->rep.res->nstreamed, msg);
+    else if (!(c->probability >= 0 && c->probability <= 1))
+      so->bad = xasprintf("counterexample %zu has probability %g outside [0, 1]", so->rep.res->nstreamed,
+                          c->probability);
+    free(msg);
+  }
+  if (so->ranked && c->probability < so->rep.min_prob) {
+    so->rep.dropped++;
+  } else if (!so->bad) {
+    clear(&so->sb);
+    progress_end(so->line);
+    verify_stream_cex(&so->sb, &so->rep, so->rep.shown++, c);
+    fputs(so->sb.data, so->out);
+  }
+  cex_free(c);
+}
+
+static int run_streaming(cli_ctx_t *ctx, const ism_model_t *m, explore_options_t *opt,
+                         const rank_options_t *ropt, bool ranked, double min_prob, bool stats) {
+  explore_result_t res;
+  verify_progress_t *vp = opt->on_progress_ctx;
+  stream_out_t so = {ctx->out, {m, opt, &res, 0, stats, 0, min_prob, ropt->estimator == RANK_JOINT, false},
+                     ropt,     ranked,
+                     NULL,     {0},
+                     &vp->line};
+  if (ctx->output_path && !(so.out = fopen(ctx->output_path, "w"))) {
+    fprintf(ctx->err, "ismv: error: cannot write '%s': %s\n", ctx->output_path, strerror(errno));
+    return CLI_EXIT_INTERNAL;
+  }
+  memset(&res, 0, sizeof res);
+  strbuf_init(&so.sb);
+  verify_stream_begin(&so.sb, &so.rep);
+  fputs(so.sb.data, so.out);
+  opt->on_cex = write_cex;
+  opt->on_cex_ctx = &so;
+  explore_run(m, opt, &res);
+  progress_end(&vp->line);
+  clear(&so.sb);
+  cli_outcome_t outcome = {
+      .analysis = res.verdict == EXPLORE_VIOLATED       ? CLI_EXIT_VIOLATION
+                  : res.verdict == EXPLORE_INCONCLUSIVE ? CLI_EXIT_INCONCLUSIVE
+                                                        : CLI_EXIT_OK,
+      .complete = res.reason == NULL,
+      .found = res.nstreamed,
+      .kept = res.nstreamed - so.rep.dropped,
+      .expect = -1,
+      .interrupted = res.reason == EXPLORE_INTERRUPTED,
+  };
+  /* all dropped is verified only after a complete search (as the report) */
+  if (res.nstreamed && so.rep.dropped == res.nstreamed)
+    res.verdict = outcome.complete ? EXPLORE_VERIFIED : EXPLORE_INCONCLUSIVE;
+  verify_stream_end(&so.sb, &so.rep);
+  fputs(so.sb.data, so.out);
+  strbuf_free(&so.sb);
+  int rc = CLI_EXIT_OK;
+  if (so.out != ctx->out ? fclose(so.out) != 0 : fflush(so.out) != 0) {
+    fprintf(ctx->err, "ismv: error: cannot write '%s': %s\n", ctx->output_path ? ctx->output_path : "stdout",
+            strerror(errno));
+    rc = CLI_EXIT_INTERNAL;
+  }
+  if (stats)
+    fprintf(ctx->err, "ismv: %llu paths, %llu pruned, %llu solver checks, %.3f s\n", res.paths, res.pruned,
+            res.solver_checks, res.seconds);
+  if (res.replay_failed || so.bad) {
+    fprintf(ctx->err, "ismv: internal error: %s\n", so.bad ? so.bad : res.replay_message);
+    rc = CLI_EXIT_INTERNAL;
+  } else if (res.verdict == EXPLORE_INCONCLUSIVE) {
+    fprintf(ctx->err, "ismv: inconclusive: %s\n", res.reason);
+  }
+  if (so.rep.dropped)
+    fprintf(ctx->err, "ismv: note: %zu counterexamples with probability below %g dropped (--min-prob)\n",
+            so.rep.dropped, min_prob);
+  free(so.bad);
+  explore_result_free(&res);
+  return rc ? rc : cli_exit_code(&outcome);
+}
+
 static int run_verify(cli_ctx_t *ctx, const cli_command_t *self, const char *path,
                       const cli_value_t *values) {
   ism_model_t *m = ism_load(path, &ctx->diags);
@@ -115,6 +245,7 @@ static int run_verify(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
     opt.strategy = EXPLORE_PER_PATH;
   if ((v = cli_opt(self, values, "jobs"))->set) opt.jobs = (int)v->i;
   if ((v = cli_opt(self, values, "split-depth"))->set) opt.split_depth = (int)v->i;
+  opt.solver_only = cli_opt(self, values, "solver-only")->set;
   bool stats = cli_opt(self, values, "stats")->set;
   const char *format = (v = cli_opt(self, values, "format"))->set ? v->s : "text";
   double min_prob = (v = cli_opt(self, values, "min-prob"))->set ? v->r : 0;
@@ -127,6 +258,24 @@ static int run_verify(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
     return CLI_EXIT_USAGE;
   }
 
+  verify_progress_t progress = {.bound = opt.bound};
+  progress_init(&progress.line, ctx, cli_opt(self, values, "quiet")->set);
+  opt.on_progress = show_progress;
+  opt.on_progress_ctx = &progress;
+  if (cli_opt(self, values, "all")->set && strcmp(format, "json") == 0) {
+    const char *why = cli_opt(self, values, "top")->set
+                          ? "--all writes every counterexample: it cannot go with --top"
+                      : m->expect ? "--all --format json cannot check an expect: block; run without --all"
+                                  : NULL;
+    int rc = CLI_EXIT_USAGE;
+    if (why)
+      fprintf(ctx->err, "ismv: error: %s\n", why);
+    else
+      rc = run_streaming(ctx, m, &opt, &ropt, ranked, min_prob, stats);
+    free(merged);
+    ism_free(m);
+    return rc;
+  }
   explore_result_t res;
   rank_stop_t stop = {opt.budget_seconds > 0 ? now() + opt.budget_seconds : 0};
   explore_run(m, &opt, &res);
@@ -135,9 +284,11 @@ static int run_verify(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
   if (!res.replay_failed && ranked) {
     ropt.stop = stop_ranking;
     ropt.stop_arg = &stop;
+    if (res.ncexs) progress_phase(&progress.line, "verify: ranking %zu counterexamples", res.ncexs);
     all_ranked = verify_rank(m, &ropt, res.cexs, res.ncexs);
     bad = recheck(m, opt.mode, &res);
   }
+  progress_end(&progress.line);
   if (!all_ranked && !res.reason)
     res.reason = smt_stop_requested()
                      ? EXPLORE_INTERRUPTED

@@ -359,7 +359,9 @@ static void render_json(strbuf_t *sb, const verify_report_t *rep) {
       sb, "%s],\n  \"stats\": {\"complete\": %s, \"paths\": %llu, \"pruned\": %llu, \"solver_checks\": %llu",
       rep->shown ? "\n  " : "", res->reason ? "false" : "true", res->paths, res->pruned, res->solver_checks);
   if (rep->timings) {
-    strbuf_puts(sb, ", \"seconds\": ");
+    strbuf_printf(sb, ", \"extended_failures\": %llu, \"solver_failures\": %llu, \"extended_prefixes\": %llu, "
+                  "\"solver_prefixes\": %llu, \"seconds\": ",
+                  res->extended_failures, res->solver_failures, res->extended_prefixes, res->solver_prefixes);
     strbuf_json_number(sb, res->seconds);
   }
   strbuf_puts(sb, "}\n}\n");
@@ -458,4 +460,45 @@ char *verify_render(const verify_report_t *rep, const char *format) {
   else
     render_text(&sb, rep);
   return strbuf_take(&sb);
+}
+
+/* ---- streaming (--all --format json) ----
+ * The same JSON object as render_json with the fields that are only known
+ * at the end (verdict, counts, stats) after the counterexamples. */
+
+void verify_stream_begin(strbuf_t *sb, const verify_report_t *rep) {
+  strbuf_puts(sb, "{\n  \"model\": ");
+  strbuf_json_string(sb, rep->m->name);
+  strbuf_printf(sb, ",\n  \"mode\": \"%s\",\n  \"bound\": %d,\n", ism_mode_name(rep->opt->mode),
+                rep->opt->bound);
+  strbuf_puts(sb, "  \"counterexamples\": [");
+}
+
+void verify_stream_cex(strbuf_t *sb, const verify_report_t *rep, size_t index, const cex_t *c) {
+  strbuf_puts(sb, index ? ",\n" : "\n");
+  json_cex(sb, rep, index, c);
+}
+
+void verify_stream_end(strbuf_t *sb, const verify_report_t *rep) {
+  const explore_result_t *res = rep->res;
+  strbuf_printf(sb, "%s],\n  \"verdict\": \"%s\",\n", rep->shown ? "\n  " : "", verdict_names[res->verdict]);
+  if (res->reason) {
+    strbuf_puts(sb, "  \"reason\": ");
+    strbuf_json_string(sb, res->reason);
+    strbuf_puts(sb, ",\n");
+  }
+  strbuf_printf(sb, "  \"total_counterexamples\": %zu,\n", res->nstreamed);
+  if (rep->dropped) strbuf_printf(sb, "  \"below_min_prob\": %zu,\n", rep->dropped);
+  if (res->nstreamed) strbuf_printf(sb, "  \"estimator\": \"%s\",\n", rep->joint ? "joint" : "per-rule");
+  strbuf_printf(sb,
+                "  \"stats\": {\"complete\": %s, \"paths\": %llu, \"pruned\": %llu, \"solver_checks\": %llu",
+                res->reason ? "false" : "true", res->paths, res->pruned, res->solver_checks);
+  if (rep->timings) {
+    strbuf_printf(sb,
+                  ", \"extended_failures\": %llu, \"solver_failures\": %llu, \"extended_prefixes\": %llu, "
+                  "\"solver_prefixes\": %llu, \"seconds\": ",
+                  res->extended_failures, res->solver_failures, res->extended_prefixes, res->solver_prefixes);
+    strbuf_json_number(sb, res->seconds);
+  }
+  strbuf_puts(sb, "}\n}\n");
 }

@@ -26,6 +26,15 @@ typedef struct {
 /* The report in `format` ("text", "json", "sarif", "junit"); caller frees. */
 char *verify_render(const verify_report_t *rep, const char *format);
 
+/* Streaming JSON (verify --all): begin, then each counterexample as it
+ * comes (index from 0; rep->shown unused), then the end, which reads the
+ * final verdict, counts and stats from rep (res->nstreamed, rep->dropped,
+ * rep->shown = how many were written). Same fields as the JSON report,
+ * with those known only at the end after the counterexamples. */
+void verify_stream_begin(strbuf_t *sb, const verify_report_t *rep);
+void verify_stream_cex(strbuf_t *sb, const verify_report_t *rep, size_t index, const cex_t *c);
+void verify_stream_end(strbuf_t *sb, const verify_report_t *rep);
+
 /* "A --r0--> A --r1--> B" */
 void verify_path_text(strbuf_t *sb, const ism_model_t *m, const cex_t *c);
 /* A value as text: bools as true/false, ints without fraction, reals with %.6g. */

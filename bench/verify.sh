@@ -1,42 +1,100 @@
 #!/usr/bin/env bash
-# Benchmark of `ismv verify` (not a test): both strategies on the bundled
-# robot-car apps at bounds 4..10, printing time, solver checks and the
-# ratio per-path / incremental. A run that exceeds its budget (BUDGET
-# seconds for incremental, PP_BUDGET for per-path; default 60 each) is
-# printed as ">BUDGET"; a bound whose incremental run did not finish ends
-# that app's rows. Times are the exploration's (no ranking).
+# Benchmark of `ismv verify` (not a test). Prints three tables:
+#  1. engines: every bundled ISM app at BOUNDS (default 6), exploration only
+#     (--probability none): the default incremental engine (model extension,
+#     then Z3), the same with --solver-only, and the paper's per-path
+#     algorithm; seconds, solver checks, and per-path / incremental;
+#  2. the explorer at its own bound 10 (default report, ranked), with
+#     --all --format json, with --all and no ranking, and at bound 12:
+#     wall seconds and peak memory (/usr/bin/time -f %M);
+#  3. every bundled app at bound 10, default report: seconds and memory.
+# A run over its budget (BUDGET seconds, default 60; PP_BUDGET for
+# per-path) is stopped and printed as ">BUDGET" (with its peak memory so
+# far as "<=MB").
 #   ISMV=build/release/ismv bash bench/verify.sh [BOUNDS...]
+#   TABLES="1 2 3" chooses the tables.
 set -u
 cd "$(dirname "$0")/.."
 ISMV=${ISMV:-build/release/ismv}
 BUDGET=${BUDGET:-60}
 PP_BUDGET=${PP_BUDGET:-$BUDGET}
-bounds=${*:-4 5 6 7 8 9 10}
-printf '%-14s %5s %12s %10s %12s %10s %8s\n' app bound incr_s incr_checks perpath_s pp_checks ratio
-run() { # model bound strategy budget -> "ok|timeout seconds checks"
-  local out
-  out=$("$ISMV" verify "$1" --bound "$2" --strategy "$3" --budget "$4" --probability none --format json --stats 2>/dev/null)
+TABLES=${TABLES:-1 2 3}
+bounds=${*:-6}
+apps=$(grep -l '^kind: ism' examples/*/*.yaml | LC_ALL=C sort)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+explore() { # MODEL BOUND BUDGET ARGS... -> "seconds checks" or ">BUDGET -"
+  local model=$1 bound=$2 budget=$3
+  shift 3
+  if ! timeout "$budget" "$ISMV" verify "$model" --bound "$bound" --probability none --format json --stats "$@" \
+    >"$tmp/out.json" 2>/dev/null && [ ! -s "$tmp/out.json" ]; then
+    echo ">$budget -"
+    return
+  fi
   python3 -c '
 import json, sys
-d = json.loads(sys.stdin.read())
-s = d["stats"]
-print("%s %.3f %d" % ("ok" if s["complete"] else "timeout", s["seconds"], s["solver_checks"]))' <<<"$out"
+try:
+    s = json.load(open(sys.argv[1]))["stats"]
+    print("%.3f %d" % (s["seconds"], s["solver_checks"]))
+except Exception:
+    print(">%s -" % sys.argv[2])' "$tmp/out.json" "$budget"
 }
-for model in examples/robotcar/*.yaml; do
-  app=$(basename "$model" .yaml)
-  for k in $bounds; do
-    read -r st1 t1 c1 < <(run "$model" "$k" incremental "$BUDGET")
-    if [ "$st1" = timeout ]; then
-      printf '%-14s %5s %12s %10s %12s %10s %8s\n' "$app" "$k" ">$BUDGET" "$c1" "-" "-" "-"
-      break
-    fi
-    read -r st2 t2 c2 < <(run "$model" "$k" per-path "$PP_BUDGET")
-    if [ "$st2" = timeout ]; then
-      ratio=$(python3 -c "print('>%.1fx' % ($PP_BUDGET / max($t1, 1e-3)))")
-      printf '%-14s %5s %12s %10s %12s %10s %8s\n' "$app" "$k" "$t1" "$c1" ">$PP_BUDGET" "$c2" "$ratio"
-    else
-      ratio=$(python3 -c "print('%.1fx' % ($t2 / max($t1, 1e-3)))")
-      printf '%-14s %5s %12s %10s %12s %10s %8s\n' "$app" "$k" "$t1" "$c1" "$t2" "$c2" "$ratio"
-    fi
+
+measure() { # BUDGET ARGS... -> "seconds MB" of the whole run; over budget: ">BUDGET MB-so-far"
+  local budget=$1
+  shift
+  /usr/bin/time -f "%e %M" -o "$tmp/time" timeout "$budget" "$ISMV" "$@" >/dev/null 2>&1
+  local rc=$?
+  local over=""
+  [ "$rc" = 124 ] && over=">"
+  awk -v over="$over" -v budget="$budget" '/^[0-9.]+ [0-9]+$/ {
+    if (over != "") printf ">%s <=%.0f\n", budget, $2 / 1024; else printf "%.2f %.0f\n", $1, $2 / 1024 }' "$tmp/time"
+}
+
+case " $TABLES " in *" 1 "*)
+  echo "engines, exploration only (--probability none); seconds from --stats"
+  printf '%-16s %5s %9s %8s %9s %8s %9s %8s %8s\n' app bound incr_s checks solver_s checks perpath_s checks pp/incr
+  for model in $apps; do
+    app=$(basename "$model" .yaml)
+    for k in $bounds; do
+      read -r t1 c1 < <(explore "$model" "$k" "$BUDGET")
+      read -r t2 c2 < <(explore "$model" "$k" "$BUDGET" --solver-only)
+      read -r t3 c3 < <(explore "$model" "$k" "$PP_BUDGET" --strategy per-path)
+      ratio=$(python3 -c "
+t1, t3 = '$t1', '$t3'
+if t1.startswith('>'): print('-')
+elif t3.startswith('>'): print('>%.1fx' % (float(t3[1:]) / max(float(t1), 1e-3)))
+else: print('%.1fx' % (float(t3) / max(float(t1), 1e-3)))")
+      printf '%-16s %5s %9s %8s %9s %8s %9s %8s %8s\n' "$app" "$k" "$t1" "$c1" "$t2" "$c2" "$t3" "$c3" "$ratio"
+    done
   done
-done
+  echo
+esac
+
+case " $TABLES " in *" 2 "*)
+  echo "explorer at its own bound (examples/robotcar/explorer.yaml); wall seconds and peak MB of the whole run"
+  printf '%-44s %9s %8s\n' run seconds peak_MB
+  x=examples/robotcar/explorer.yaml
+  while IFS='|' read -r label args; do
+    # shellcheck disable=SC2086
+    read -r t mb < <(measure "$BUDGET" verify $x $args)
+    printf '%-44s %9s %8s\n' "$label" "$t" "$mb"
+  done <<'ROWS'
+bound 10, default report|--bound 10
+bound 10, --all --format json|--bound 10 --all --format json
+bound 10, --all --format json --probability none|--bound 10 --all --format json --probability none
+bound 10, --top 10|--bound 10 --top 10
+bound 12, default report|--bound 12
+ROWS
+  echo
+esac
+
+case " $TABLES " in *" 3 "*)
+  echo "every app at bound 10, default report (ranked); wall seconds and peak MB"
+  printf '%-16s %9s %8s\n' app seconds peak_MB
+  for model in $apps; do
+    read -r t mb < <(measure "$BUDGET" verify "$model" --bound 10)
+    printf '%-16s %9s %8s\n' "$(basename "$model" .yaml)" "$t" "$mb"
+  done
+esac

@@ -457,6 +457,34 @@ bool smt_model_real(smt_t *s, smt_term_t t, double *value, char **exact) {
   return ok && !z3_failed(s);
 }
 
+/* Added for the explorer's model extension (issue 14). */
+smt_value_t smt_model_value(smt_t *s, smt_term_t t, long long *num, long long *den, double *approx) {
+  Z3_ast v;
+  if (!eval_model(s, t, &v)) return SMT_VALUE_NONE;
+  smt_value_t kind = SMT_VALUE_NONE;
+  Z3_sort_kind sort = Z3_get_sort_kind(s->ctx, Z3_get_sort(s->ctx, v));
+  if (sort == Z3_BOOL_SORT) {
+    Z3_lbool b = Z3_get_bool_value(s->ctx, v);
+    if (b != Z3_L_UNDEF) {
+      *num = b == Z3_L_TRUE, *den = 1, *approx = (double)*num;
+      kind = SMT_VALUE_EXACT;
+    }
+  } else if (Z3_is_numeral_ast(s->ctx, v)) {
+    int64_t n, d;
+    *approx = Z3_get_numeral_double(s->ctx, v);
+    kind = SMT_VALUE_APPROX;
+    if (Z3_get_numeral_small(s->ctx, v, &n, &d) && d > 0 && n > INT64_MIN) {
+      *num = n, *den = d;
+      kind = SMT_VALUE_EXACT;
+    }
+  } else if (Z3_is_algebraic_number(s->ctx, v)) {
+    *approx = strtod(Z3_get_numeral_decimal_string(s->ctx, v, 20), NULL);
+    kind = SMT_VALUE_APPROX;
+  }
+  Z3_dec_ref(s->ctx, v);
+  return z3_failed(s) ? SMT_VALUE_NONE : kind;
+}
+
 bool smt_model_bool(smt_t *s, smt_term_t t, bool *value) {
   Z3_ast v;
   if (!eval_model(s, t, &v)) return false;

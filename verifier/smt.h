@@ -92,6 +92,12 @@ void smt_set_memory_limit(size_t mb);
  * "p", or a decimal approximation for algebraic numbers; caller frees). */
 bool smt_model_real(smt_t *s, smt_term_t t, double *value, char **exact);
 bool smt_model_bool(smt_t *s, smt_term_t t, bool *value);
+/* After SAT: the model's value of t (real, int or bool) as an exact
+ * rational num/den (den > 0; bools 0 or 1) when it fits in 64 bits
+ * (SMT_VALUE_EXACT, *approx set too), else only as a double
+ * (SMT_VALUE_APPROX: a big rational or an algebraic number), or none. */
+typedef enum { SMT_VALUE_NONE, SMT_VALUE_APPROX, SMT_VALUE_EXACT } smt_value_t;
+smt_value_t smt_model_value(smt_t *s, smt_term_t t, long long *num, long long *den, double *approx);
 
 /* Term table marks: terms made after a mark can be released in one go,
  * which keeps memory flat in a depth-first search. */

@@ -11,32 +11,68 @@
 #include <unistd.h>
 
 #include "ism/vec.h"
+#include "verifier/paths/extend.h"
 #include "verifier/smt.h"
+
+/* Candidate valuations one model extension may try before the solver is asked. */
+enum { EXTEND_BUDGET = 96, EXTEND_BUDGET_TWO = 16 };
+
+/* The run's totals for on_progress, shared by the search threads; each
+ * explorer adds its counts in batches of PROGRESS_BATCH prefixes. */
+enum { PROGRESS_BATCH = 256 };
+typedef struct {
+  atomic_ullong paths, cexs;
+  atomic_int depth;
+  pthread_mutex_t lock; /* held while on_progress runs */
+} tally_t;
 
 /* Terms of one action execution, arrays indexed by variable id. */
 typedef struct {
   int step, position, action;
   smt_term_t *before, *after, *actual; /* actual[v] = 0 unless uncertain normal in actual mode */
   smt_term_t fail;                     /* the action's failure, or 0 */
+  extend_action_t q;                   /* the current model's values of before, after, actual */
+  double *dbefore, *dafter, *dactual;  /* the same as doubles (from the solver: its rounding) */
 } act_terms_t;
+
+/* A model value read back from the solver: exact when it fits a rat_t. */
+typedef struct {
+  bool read, exact;
+  rat_t q;
+  double d;
+} cached_value_t;
 
 typedef struct {
   const ism_model_t *m;
   const explore_options_t *opt;
   smt_t *smt;
   size_t nvars;
-  smt_term_t *T, *H, *N;          /* [(bound + 1) * nvars] */
-  smt_term_t *fail;               /* [bound]: disjunction of the step's failures, or 0 */
-  VEC(act_terms_t) acts;          /* of the steps on the current path, in order */
+  smt_term_t *T, *H, *N;                             /* [(bound + 1) * nvars] */
+  smt_term_t *fail;                                  /* [bound]: disjunction of the step's failures, or 0 */
+  VEC(act_terms_t) acts;                             /* of the steps on the current path, in order */
   smt_term_t *range_lo, *range_hi, *err_lo, *err_hi; /* [nvars]: the model's bounds as terms, made once */
-  double *value_cache;            /* extract: model value per term id, NAN = not yet evaluated */
+  cached_value_t *value_cache;                       /* read_model: model value per term id */
   size_t value_cache_len;
-  int *rules, *states;            /* the current path */
+  /* The current model of the path (tiers: extension, then solver). Rows
+   * [step * nvars]: qT/dT the true (normal: assumed) values at each sensing
+   * and after the last rule, qH/dH the sensed ones. model_depth = d >= 0:
+   * steps 0..d-1 and row d of qT are an exact model of the path's first d
+   * rules, none failing; -1: none. */
+  rat_t *qT, *qH;
+  double *dT, *dH;
+  int model_depth;
+  const extend_prep_t *prep;                      /* shared, read-only */
+  struct stream *stream;                          /* opt->on_cex set: where counterexamples go, else NULL */
+  long subtree;                                   /* index of the subtree searched (run_split), or -1 */
+  tally_t *tally;                                 /* opt->on_progress set, else NULL */
+  unsigned long long pending_paths, pending_cexs; /* not yet added to tally */
+  int pending_depth;
+  int *rules, *states; /* the current path */
   explore_result_t *res;
   double start;
   bool out_of_budget;
-  int split_depth;                /* dfs stops here and records the prefix, or -1 */
-  VEC(int) frontier;              /* recorded prefixes, split_depth rule ids each */
+  int split_depth;   /* dfs stops here and records the prefix, or -1 */
+  VEC(int) frontier; /* recorded prefixes, split_depth rule ids each */
 } explorer_t;
 
 typedef VEC(smt_term_t) term_vec_t;
@@ -114,6 +150,8 @@ static void free_act(act_terms_t *a) {
   free(a->before);
   free(a->after);
   free(a->actual);
+  free(a->q.before), free(a->q.after), free(a->q.actual), free(a->q.has_actual);
+  free(a->dbefore), free(a->dafter), free(a->dactual);
 }
 
 /* Sensing at step i: range of the true values, error of the sensed ones. */
@@ -152,37 +190,23 @@ static smt_term_t rule_condition(explorer_t *x, int i, int r) {
   return all;
 }
 
-/* If effect e has the form x' == expr (or expr == x') with x a sensing
- * variable and expr free of primed names, returns x, else -1. Such an
- * effect defines the after-value by substitution instead of a constraint. */
-static bool has_primed(const expr_t *e) {
-  if (!e) return false;
-  switch (e->kind) {
-  case EXPR_VAR: return e->u.var.primed;
-  case EXPR_INT: case EXPR_REAL: case EXPR_BOOL: case EXPR_NAME: case EXPR_ENUM: return false;
-  default: return has_primed(e->u.op.a) || has_primed(e->u.op.b) || has_primed(e->u.op.c);
-  }
-}
-
-static int defined_var(const ism_model_t *m, const expr_t *e, const expr_t **value) {
-  if (e->kind != EXPR_EQ) return -1;
-  for (int side = 0; side < 2; side++) {
-    const expr_t *lhs = side ? e->u.op.b : e->u.op.a, *rhs = side ? e->u.op.a : e->u.op.b;
-    if (lhs->kind == EXPR_VAR && lhs->u.var.primed && m->vars[lhs->u.var.id].sensing && !has_primed(rhs) &&
-        lhs->type.kind == rhs->type.kind) {
-      *value = rhs;
-      return lhs->u.var.id;
-    }
-  }
-  return -1;
-}
-
 static void run_action(explorer_t *x, int i, int position, int action, smt_term_t *U, const smt_term_t *cur,
                        term_vec_t *cs, term_vec_t *fails) {
   const ism_model_t *m = x->m;
   const ism_action_t *a = &m->actions[action];
-  act_terms_t rec = {i, position, action, xcalloc(x->nvars + 1, sizeof(smt_term_t)),
-                     xcalloc(x->nvars + 1, sizeof(smt_term_t)), xcalloc(x->nvars + 1, sizeof(smt_term_t)), 0};
+  size_t n = x->nvars + 1;
+  act_terms_t rec = {i,
+                     position,
+                     action,
+                     xcalloc(n, sizeof(smt_term_t)),
+                     xcalloc(n, sizeof(smt_term_t)),
+                     xcalloc(n, sizeof(smt_term_t)),
+                     0,
+                     {xcalloc(n, sizeof(rat_t)), xcalloc(n, sizeof(rat_t)), xcalloc(n, sizeof(rat_t)),
+                      xcalloc(n, sizeof(bool))},
+                     xcalloc(n, sizeof(double)),
+                     xcalloc(n, sizeof(double)),
+                     xcalloc(n, sizeof(double))};
   smt_term_t *normal = xcalloc(x->nvars + 1, sizeof *normal);
   for (size_t v = 0; v < x->nvars; v++) {
     const ism_var_t *var = &m->vars[v];
@@ -201,7 +225,7 @@ static void run_action(explorer_t *x, int i, int position, int action, smt_term_
   bool *defining = xcalloc(a->neffects + 1, sizeof *defining);
   for (size_t k = 0; k < a->neffects && !naive; k++) {
     const expr_t *value;
-    int v = defined_var(m, a->effects[k], &value);
+    int v = extend_defined_var(m, a->effects[k], &value);
     if (v < 0 || rec.after[v]) continue;
     rec.after[v] = translate(x, value, rec.before, NULL, normal);
     defining[k] = true;
@@ -245,10 +269,14 @@ static smt_term_t build_step(explorer_t *x, int i, int r) {
   for (size_t v = 0; v < nv; v++) {
     const ism_var_t *var = &m->vars[v];
     Nn[v] = cur[v];
-    if (!var->sensing) Tn[v] = cur[v];
-    else if (rule->has_action) Tn[v] = U[v];
-    else if (var->dynamic || x->opt->mode == ISM_MODE_NAIVE) Tn[v] = fresh(x, (int)v, "", i + 1);
-    else Tn[v] = x->T[(size_t)i * nv + v];
+    if (!var->sensing)
+      Tn[v] = cur[v];
+    else if (rule->has_action)
+      Tn[v] = U[v];
+    else if (var->dynamic || x->opt->mode == ISM_MODE_NAIVE)
+      Tn[v] = fresh(x, (int)v, "", i + 1);
+    else
+      Tn[v] = x->T[(size_t)i * nv + v];
   }
   if (m->failure) VEC_PUSH(&fails, translate(x, m->failure, Tn, NULL, Nn));
   x->fail[i] = fails.len ? smt_or(x->smt, fails.data, fails.len) : 0;
@@ -260,6 +288,34 @@ static smt_term_t build_step(explorer_t *x, int i, int r) {
   return c;
 }
 
+/* Row 0 of the model: the initial values, and for the free ones the middle
+ * of their range (or 0). Any values are a model of the empty prefix. */
+static void init_start_model(explorer_t *x) {
+  const ism_model_t *m = x->m;
+  x->model_depth = 0;
+  for (size_t v = 0; v < x->nvars; v++) {
+    const ism_var_t *var = &m->vars[v];
+    rat_t q = rat_int(0), lo, hi, sum;
+    bool ok = true;
+    if (var->init) {
+      bool err = false;
+      value_t val = expr_eval(var->init, NULL, NULL, &err);
+      if (var->type.kind == TYPE_REAL)
+        ok = rat_from_double(expr_eval_real(var->init, NULL, NULL, &err), &q);
+      else
+        q = rat_int(var->type.kind == TYPE_BOOL ? val.i != 0 : val.i);
+      ok = ok && !err;
+    } else if (var->has_range && var->type.kind != TYPE_BOOL) {
+      ok = rat_from_double(var->range_lo, &lo) && rat_from_double(var->range_hi, &hi) &&
+           rat_add(lo, hi, &sum) && rat_div(sum, rat_int(2), &q);
+      if (var->type.kind == TYPE_INT) q = rat_floor(q);
+    }
+    if (!ok) x->model_depth = -1;
+    x->qT[v] = q;
+    x->dT[v] = rat_to_double(q);
+  }
+}
+
 static void init_path_start(explorer_t *x) {
   const ism_model_t *m = x->m;
   for (size_t v = 0; v < x->nvars; v++) {
@@ -269,9 +325,9 @@ static void init_path_start(explorer_t *x) {
     } else if (var->init) {
       bool err = false;
       value_t val = expr_eval(var->init, NULL, NULL, &err);
-      x->N[v] = var->type.kind == TYPE_REAL ? smt_real(x->smt, expr_eval_real(var->init, NULL, NULL, &err))
+      x->N[v] = var->type.kind == TYPE_REAL   ? smt_real(x->smt, expr_eval_real(var->init, NULL, NULL, &err))
                 : var->type.kind == TYPE_BOOL ? smt_bool(x->smt, val.i != 0)
-                                               : smt_int(x->smt, val.i);
+                                              : smt_int(x->smt, val.i);
       x->T[v] = x->N[v];
     } else {
       x->N[v] = x->T[v] = fresh(x, (int)v, "", 0);
@@ -281,29 +337,140 @@ static void init_path_start(explorer_t *x) {
   for (size_t k = 0; k < m->nassume; k++) smt_assert(x->smt, translate(x, m->assume[k], x->T, NULL, x->N));
 }
 
-/* ---- counterexample extraction ---- */
+/* ---- progress ---- */
 
-/* A path shares most terms between steps (values that persist), so each
- * term is evaluated once per counterexample. */
-/* The model's value of t; clears *ok when the solver cannot give it (an
- * interrupted solver, at the deadline). */
-static double model_value(explorer_t *x, smt_term_t t, type_t type, bool *ok) {
-  if (t < x->value_cache_len && !isnan(x->value_cache[t])) return x->value_cache[t];
-  double d = 0;
-  bool got;
-  if (type.kind == TYPE_BOOL) {
-    bool b = false;
-    got = smt_model_bool(x->smt, t, &b);
-    d = b;
+static void tally_flush(explorer_t *x) {
+  tally_t *t = x->tally;
+  atomic_fetch_add(&t->paths, x->pending_paths);
+  atomic_fetch_add(&t->cexs, x->pending_cexs);
+  for (int d = atomic_load(&t->depth);
+       d < x->pending_depth && !atomic_compare_exchange_weak(&t->depth, &d, x->pending_depth);)
+    ;
+  x->pending_paths = x->pending_cexs = 0;
+  if (pthread_mutex_trylock(&t->lock) != 0) return; /* another thread is reporting */
+  explore_progress_t p = {atomic_load(&t->paths), atomic_load(&t->cexs), atomic_load(&t->depth)};
+  x->opt->on_progress(x->opt->on_progress_ctx, &p);
+  pthread_mutex_unlock(&t->lock);
+}
+
+/* One more prefix (or path) of `depth` rules explored. */
+static void count_path(explorer_t *x, int depth) {
+  x->res->paths++;
+  if (!x->tally) return;
+  if (depth > x->pending_depth) x->pending_depth = depth;
+  if (++x->pending_paths >= PROGRESS_BATCH) tally_flush(x);
+}
+
+/* ---- streaming ----
+ * Counterexamples leave in report order: those found above the split
+ * (few, kept until their place comes), then subtree after subtree. The
+ * subtree at the head of the report streams live; subtrees searched ahead
+ * of it buffer theirs until it is done. */
+typedef struct stream {
+  const explore_options_t *opt;
+  const ism_model_t *m;
+  explore_result_t *res; /* the run's result: nstreamed, replay failure */
+  pthread_mutex_t lock;
+  cex_t *top; /* found above the split, in report order */
+  size_t ntop, top_next;
+  const int *prefixes; /* the subtrees' prefixes, [n * depth] */
+  int depth;
+  size_t n, head; /* subtrees; the one being reported */
+  explore_result_t *parts;
+  bool *done;
+  size_t window;        /* a subtree is started only when fewer than this are ahead of the head */
+  pthread_cond_t moved; /* the head moved */
+} stream_t;
+
+/* Re-checks c and hands it on. Under the lock (or single-threaded). */
+static void deliver(stream_t *s, cex_t *c) {
+  explore_result_t *res = s->res;
+  char *msg = cex_replay(s->m, s->opt->mode, c);
+  if (msg) {
+    if (!res->replay_failed) {
+      res->replay_failed = true;
+      res->replay_message = xasprintf("counterexample %zu failed its re-check: %s", res->nstreamed + 1, msg);
+    }
+    free(msg);
+    cex_free(c);
+    return;
+  }
+  res->nstreamed++;
+  s->opt->on_cex(s->opt->on_cex_ctx, c);
+}
+
+/* Is c before every path that starts with prefix (depth rules)? */
+static bool before_prefix(const cex_t *c, const int *prefix, int depth) {
+  for (int k = 0; k < c->length && k < depth; k++)
+    if (c->rules[k] != prefix[k]) return c->rules[k] < prefix[k];
+  return c->length <= depth;
+}
+
+/* Delivers everything whose place has come. Under the lock. */
+static void stream_flush(stream_t *s) {
+  while (s->head < s->n) {
+    const int *prefix = s->prefixes + s->head * (size_t)s->depth;
+    while (s->top_next < s->ntop && before_prefix(&s->top[s->top_next], prefix, s->depth))
+      deliver(s, &s->top[s->top_next++]);
+    explore_result_t *part = &s->parts[s->head];
+    for (size_t k = 0; k < part->ncexs; k++) deliver(s, &part->cexs[k]);
+    free(part->cexs);
+    part->cexs = NULL, part->ncexs = 0;
+    if (!s->done[s->head]) return;
+    s->head++;
+    pthread_cond_broadcast(&s->moved);
+  }
+  while (s->top_next < s->ntop) deliver(s, &s->top[s->top_next++]);
+}
+
+static void stream_take(explorer_t *x, cex_t *c) {
+  stream_t *s = x->stream;
+  if (x->subtree < 0) { /* no split: single-threaded, already in order */
+    deliver(s, c);
+    return;
+  }
+  pthread_mutex_lock(&s->lock);
+  if ((size_t)x->subtree == s->head) {
+    stream_flush(s);
+    deliver(s, c);
   } else {
-    got = smt_model_real(x->smt, t, &d, NULL);
+    explore_result_t *part = x->res;
+    part->cexs = xrealloc(part->cexs, (part->ncexs + 1) * sizeof *part->cexs);
+    part->cexs[part->ncexs++] = *c;
   }
-  if (!got) {
-    *ok = false;
-    return 0;
+  pthread_mutex_unlock(&s->lock);
+}
+
+static void stream_subtree_done(stream_t *s, size_t p) {
+  pthread_mutex_lock(&s->lock);
+  s->done[p] = true;
+  stream_flush(s);
+  pthread_mutex_unlock(&s->lock);
+}
+
+/* ---- the model of the path: read from the solver, or extended ---- */
+
+/* The solver model's value of t. A path shares most terms between steps
+ * (values that persist), so each term is read once per model. Clears *ok
+ * when the solver cannot give it (an interrupted solver, at the deadline),
+ * *exact when the value does not fit a rat_t. */
+static void model_value(explorer_t *x, smt_term_t t, rat_t *q, double *d, bool *ok, bool *exact) {
+  cached_value_t *c = t < x->value_cache_len ? &x->value_cache[t] : NULL, local = {0};
+  if (!c) c = &local;
+  if (!c->read) {
+    long long num = 0, den = 1;
+    smt_value_t kind = smt_model_value(x->smt, t, &num, &den, &c->d);
+    c->read = kind != SMT_VALUE_NONE;
+    c->exact = kind == SMT_VALUE_EXACT;
+    c->q = (rat_t){num, den};
+    if (!c->read) {
+      *ok = false;
+      return;
+    }
   }
-  if (t < x->value_cache_len) x->value_cache[t] = d;
-  return d;
+  if (!c->exact) *exact = false;
+  *q = c->q;
+  *d = c->d;
 }
 
 static void reset_value_cache(explorer_t *x) {
@@ -312,64 +479,191 @@ static void reset_value_cache(explorer_t *x) {
     x->value_cache = xrealloc(x->value_cache, n * sizeof *x->value_cache);
     x->value_cache_len = n;
   }
-  for (size_t i = 0; i < x->value_cache_len; i++) x->value_cache[i] = NAN;
+  memset(x->value_cache, 0, x->value_cache_len * sizeof *x->value_cache);
 }
 
-static void extract(explorer_t *x, int length) {
-  const ism_model_t *m = x->m;
+/* Reads the solver's model of the first `length` steps of the path into
+ * the model rows (steps 0..length-1 and the row after them). Returns false
+ * when the solver gives no values; *exact says whether all were exact. */
+static bool read_model(explorer_t *x, int length, bool *exact) {
   bool ok = true;
+  *exact = true;
   reset_value_cache(x);
   size_t nv = x->nvars;
+  for (int k = 0; k <= length; k++)
+    for (size_t v = 0; v < nv; v++) {
+      size_t at = (size_t)k * nv + v;
+      model_value(x, x->T[at], &x->qT[at], &x->dT[at], &ok, exact);
+      if (k < length) model_value(x, x->H[at], &x->qH[at], &x->dH[at], &ok, exact);
+    }
+  for (size_t k = 0; k < x->acts.len; k++) {
+    act_terms_t *a = &x->acts.data[k];
+    if (a->step >= length) continue;
+    for (size_t v = 0; v < nv; v++) {
+      model_value(x, a->before[v], &a->q.before[v], &a->dbefore[v], &ok, exact);
+      model_value(x, a->after[v], &a->q.after[v], &a->dafter[v], &ok, exact);
+      a->q.has_actual[v] = a->actual[v] != 0;
+      if (a->actual[v]) model_value(x, a->actual[v], &a->q.actual[v], &a->dactual[v], &ok, exact);
+    }
+  }
+  return ok;
+}
+
+/* The double rows of step i (sensed, actions, after) from an extension. */
+static void doubles_of_step(explorer_t *x, int i) {
+  size_t nv = x->nvars;
+  for (size_t v = 0; v < nv; v++) {
+    x->dH[(size_t)i * nv + v] = rat_to_double(x->qH[(size_t)i * nv + v]);
+    x->dT[(size_t)(i + 1) * nv + v] = rat_to_double(x->qT[(size_t)(i + 1) * nv + v]);
+  }
+  for (size_t k = 0; k < x->acts.len; k++) {
+    act_terms_t *a = &x->acts.data[k];
+    if (a->step != i) continue;
+    for (size_t v = 0; v < nv; v++) {
+      a->dbefore[v] = rat_to_double(a->q.before[v]);
+      a->dafter[v] = rat_to_double(a->q.after[v]);
+      a->dactual[v] = a->q.has_actual[v] ? rat_to_double(a->q.actual[v]) : 0;
+    }
+  }
+}
+
+/* Records the current model of the path of `length` rules as a
+ * counterexample failing at its last action with do: position
+ * fail_position (-1: the model-wide failure). */
+static void emit(explorer_t *x, int length, int fail_position) {
+  size_t nv = x->nvars;
+  x->pending_cexs++;
   cex_t c = {0};
   c.length = length;
   c.rules = xmalloc((size_t)length * sizeof *c.rules);
   c.states = xmalloc((size_t)(length + 1) * sizeof *c.states);
   memcpy(c.rules, x->rules, (size_t)length * sizeof *c.rules);
   memcpy(c.states, x->states, (size_t)(length + 1) * sizeof *c.states);
-  c.truth = xcalloc((size_t)(length + 1) * nv + 1, sizeof *c.truth);
-  c.sensed = xcalloc((size_t)length * nv + 1, sizeof *c.sensed);
-  for (int k = 0; k <= length; k++)
-    for (size_t v = 0; v < nv; v++) {
-      type_t t = m->vars[v].type;
-      c.truth[(size_t)k * nv + v] = model_value(x, x->T[(size_t)k * nv + v], t, &ok);
-      if (k < length) c.sensed[(size_t)k * nv + v] = model_value(x, x->H[(size_t)k * nv + v], t, &ok);
-    }
+  c.truth = xmalloc(((size_t)(length + 1) * nv + 1) * sizeof *c.truth);
+  c.sensed = xmalloc(((size_t)length * nv + 1) * sizeof *c.sensed);
+  memcpy(c.truth, x->dT, (size_t)(length + 1) * nv * sizeof *c.truth);
+  memcpy(c.sensed, x->dH, (size_t)length * nv * sizeof *c.sensed);
   c.nactions = x->acts.len;
   c.actions = xcalloc(c.nactions + 1, sizeof *c.actions);
-  c.fail_position = -1;
-  c.fail_action = -1;
+  c.fail_position = fail_position;
+  c.fail_action = fail_position >= 0 ? x->m->rules[x->rules[length - 1]].steps[fail_position].action : -1;
   for (size_t k = 0; k < x->acts.len; k++) {
     const act_terms_t *a = &x->acts.data[k];
     cex_action_t *ca = &c.actions[k];
-    *ca = (cex_action_t){a->step, a->position, a->action, xcalloc(nv + 1, sizeof(double)),
-                         xcalloc(nv + 1, sizeof(double)), xcalloc(nv + 1, sizeof(double)), xcalloc(nv + 1, sizeof(bool))};
+    *ca = (cex_action_t){a->step,
+                         a->position,
+                         a->action,
+                         xcalloc(nv + 1, sizeof(double)),
+                         xcalloc(nv + 1, sizeof(double)),
+                         xcalloc(nv + 1, sizeof(double)),
+                         xcalloc(nv + 1, sizeof(bool))};
+    memcpy(ca->before, a->dbefore, nv * sizeof(double));
+    memcpy(ca->after, a->dafter, nv * sizeof(double));
     for (size_t v = 0; v < nv; v++) {
-      type_t t = m->vars[v].type;
-      ca->before[v] = model_value(x, a->before[v], t, &ok);
-      ca->after[v] = model_value(x, a->after[v], t, &ok);
-      if (a->actual[v]) {
-        ca->actual[v] = model_value(x, a->actual[v], t, &ok);
-        ca->has_actual[v] = true;
-      }
-    }
-    bool fired = false;
-    if (a->step == length - 1 && a->fail && c.fail_action < 0 && smt_model_bool(x->smt, a->fail, &fired) && fired) {
-      c.fail_position = a->position;
-      c.fail_action = a->action;
+      ca->has_actual[v] = a->actual[v] != 0;
+      if (a->actual[v]) ca->actual[v] = a->dactual[v];
     }
   }
+  if (x->stream && (x->subtree >= 0 || x->split_depth < 0)) {
+    stream_take(x, &c);
+    return;
+  }
   explore_result_t *res = x->res;
-  if (!ok) { /* no values: the path is not reported, and the search is incomplete */
-    cex_free(&c);
+  res->cexs = xrealloc(res->cexs, (res->ncexs + 1) * sizeof *res->cexs);
+  res->cexs[res->ncexs++] = c;
+}
+
+/* After a satisfiable failure check of the path of `length` rules: its
+ * counterexample from the solver's model, which is also a model of the
+ * path without its last rule. */
+static void extract(explorer_t *x, int length) {
+  bool exact;
+  if (!read_model(x, length,
+                  &exact)) { /* no values: the path is not reported, and the search is incomplete */
     x->out_of_budget = true;
+    x->model_depth = -1;
+    explore_result_t *res = x->res;
     if (!res->reason)
       res->reason = smt_stop_requested()          ? EXPLORE_INTERRUPTED
                     : smt_deadline_passed(x->smt) ? "the time budget is exhausted"
                                                   : "the solver gave no model";
     return;
   }
-  res->cexs = xrealloc(res->cexs, (res->ncexs + 1) * sizeof *res->cexs);
-  res->cexs[res->ncexs++] = c;
+  x->model_depth = exact ? length - 1 : -1;
+  int fail_position = -1;
+  for (size_t k = 0; k < x->acts.len && fail_position < 0; k++) {
+    const act_terms_t *a = &x->acts.data[k];
+    bool fired = false;
+    if (a->step == length - 1 && a->fail && smt_model_bool(x->smt, a->fail, &fired) && fired)
+      fail_position = a->position;
+  }
+  emit(x, length, fail_position);
+}
+
+/* The model values of the actions of step i, in do: order. */
+static size_t step_actions(explorer_t *x, int i, extend_action_t *out, size_t max) {
+  size_t n = 0;
+  for (size_t k = 0; k < x->acts.len; k++)
+    if (x->acts.data[k].step == i) {
+      if (n == max) return max + 1;
+      out[n++] = x->acts.data[k].q;
+    }
+  return n;
+}
+
+enum { MAX_STEP_ACTIONS = 64 };
+
+typedef struct {
+  explorer_t *x;
+  int i, rule, budget;
+  bool want_fail;
+  extend_action_t actions[MAX_STEP_ACTIONS];
+  extend_step_t io;
+} step_search_t;
+
+static bool prepare_step(explorer_t *x, int i, int r, bool want_fail, int budget, step_search_t *st) {
+  size_t nv = x->nvars;
+  *st = (step_search_t){.x = x, .i = i, .rule = r, .budget = budget, .want_fail = want_fail};
+  if (step_actions(x, i, st->actions, MAX_STEP_ACTIONS) > MAX_STEP_ACTIONS) return false;
+  st->io = (extend_step_t){x->qT + (size_t)i * nv,
+                           x->qH + (size_t)i * nv,
+                           x->qT + (size_t)(i + 1) * nv,
+                           st->actions,
+                           -1,
+                           NULL,
+                           NULL};
+  return true;
+}
+
+static bool run_step(void *ctx) {
+  step_search_t *st = ctx;
+  return extend_step(st->x->prep, st->x->opt->mode, st->rule, st->want_fail, st->budget, &st->io);
+}
+
+/* Tier 1: extends the model of the first i rules by step i (rule r),
+ * failing or not; true when it found values (then they are the model).
+ * When the model of step i - 1 does not extend, step i - 1 is searched
+ * again together with step i (values step i - 1 left free may need others). */
+static bool extend(explorer_t *x, int i, int r, bool want_fail, int *fail_position) {
+  if (!x->prep || x->model_depth < i - 1 || (i == 0 && x->model_depth < 0)) return false;
+  step_search_t last, before;
+  if (!prepare_step(x, i, r, want_fail, EXTEND_BUDGET, &last)) return false;
+  bool found = x->model_depth >= i && run_step(&last);
+  if (!found && i >= 1 && prepare_step(x, i - 1, x->rules[i - 1], false, EXTEND_BUDGET_TWO, &before)) {
+    last.budget = EXTEND_BUDGET_TWO;
+    before.io.accept = run_step;
+    before.io.accept_ctx = &last;
+    found = run_step(&before);
+    /* The search rewrote step i - 1: a model of it again, or none. */
+    if (found)
+      doubles_of_step(x, i - 1);
+    else
+      x->model_depth = i - 1;
+  }
+  if (!found) return false;
+  doubles_of_step(x, i);
+  *fail_position = last.io.fail_position;
+  return true;
 }
 
 /* ---- search ---- */
@@ -414,6 +708,47 @@ static void truncate_acts(explorer_t *x, size_t len) {
   while (x->acts.len > len) free_act(&x->acts.data[--x->acts.len]);
 }
 
+/* The failure check of step i (rule r): a counterexample when it can fail. */
+static smt_result_t check_failure(explorer_t *x, int i, int r, smt_term_t fail) {
+  int fail_position;
+  if (extend(x, i, r, true, &fail_position)) {
+    x->res->extended_failures++;
+    emit(x, i + 1, fail_position);
+    return SMT_SAT;
+  }
+  smt_push(x->smt);
+  smt_assert(x->smt, fail);
+  x->res->solver_failures++;
+  smt_result_t failing = check(x, NULL, 0);
+  if (failing == SMT_SAT) extract(x, i + 1);
+  smt_pop(x->smt, 1);
+  return failing;
+}
+
+/* Whether the path through step i (rule r) can go on without failing;
+ * on SAT the model covers it (model_depth i + 1) or, when only the failure
+ * check showed the rule feasible, the children's checks decide. */
+static smt_result_t check_prefix(explorer_t *x, int i, int r, smt_result_t failing) {
+  int fail_position;
+  if (extend(x, i, r, false, &fail_position)) {
+    x->res->extended_prefixes++;
+    x->model_depth = i + 1;
+    return SMT_SAT;
+  }
+  /* A satisfiable failure check shows the rule feasible; whether it can
+   * also be passed without failing is left to the children's checks (they
+   * include this prefix), which saves a check on most edges. When the
+   * failure check is unsatisfiable, the prefix may be infeasible: check
+   * it, and prune at once if so. */
+  if (failing == SMT_SAT) return SMT_SAT;
+  x->res->solver_prefixes++;
+  smt_result_t feasible = check(x, NULL, 0);
+  bool exact = false;
+  if (feasible == SMT_SAT && !x->opt->solver_only && read_model(x, i + 1, &exact) && exact)
+    x->model_depth = i + 1;
+  return feasible;
+}
+
 static void dfs(explorer_t *x, int i) {
   const ism_model_t *m = x->m;
   if (i == x->split_depth) {
@@ -421,44 +756,38 @@ static void dfs(explorer_t *x, int i) {
     return;
   }
   int state = x->states[i];
-  for (const int *r = m->rules_from[state]; *r >= 0 && !x->out_of_budget; r++) {
+  /* budget_left on every edge: model extension answers checks without the
+   * solver, whose deadline would otherwise be the only clock */
+  for (const int *r = m->rules_from[state]; *r >= 0 && budget_left(x); r++) {
     size_t mark = smt_mark(x->smt), acts = x->acts.len;
     smt_push(x->smt);
     x->rules[i] = *r;
     x->states[i + 1] = m->rules[*r].to;
-    x->res->paths++;
+    count_path(x, i + 1);
     smt_assert(x->smt, build_step(x, i, *r));
     smt_term_t fail = x->fail[i];
-    bool extend = i + 1 < x->opt->bound;
-    smt_result_t failing = SMT_UNSAT;
-    if (fail) { /* a scope of its own measured a little faster than an assumption literal */
-      smt_push(x->smt);
-      smt_assert(x->smt, fail);
-      failing = check(x, NULL, 0);
-      if (failing == SMT_SAT) extract(x, i + 1);
-      smt_pop(x->smt, 1);
-    }
-    if (extend && !x->out_of_budget) {
+    bool extend_path = i + 1 < x->opt->bound;
+    smt_result_t failing = fail ? check_failure(x, i, *r, fail) : SMT_UNSAT;
+    if (extend_path && !x->out_of_budget) {
       if (fail) smt_assert(x->smt, smt_op(x->smt, EXPR_NOT, fail, 0, 0));
-      /* A satisfiable failure check shows the rule feasible; whether it can
-       * also be passed without failing is left to the children's checks
-       * (they include this prefix), which saves a check on most edges. When
-       * the failure check is unsatisfiable, the prefix may be infeasible:
-       * check it, and prune at once if so. */
-      smt_result_t feasible = failing == SMT_SAT ? SMT_SAT : check(x, NULL, 0);
-      if (feasible == SMT_UNSAT) x->res->pruned++;
-      else dfs(x, i + 1); /* sat, or unknown: do not prune what we cannot refute */
+      smt_result_t feasible = check_prefix(x, i, *r, failing);
+      if (feasible == SMT_UNSAT)
+        x->res->pruned++;
+      else
+        dfs(x, i + 1); /* sat, or unknown: do not prune what we cannot refute */
     }
+    if (x->model_depth > i) x->model_depth = i;
     smt_pop(x->smt, 1);
     truncate_acts(x, acts);
     smt_release(x->smt, mark);
   }
 }
 
-static void explorer_init(explorer_t *x, const ism_model_t *m, const explore_options_t *opt, explore_result_t *res,
-                          double start) {
+static void explorer_init(explorer_t *x, const ism_model_t *m, const explore_options_t *opt,
+                          explore_result_t *res, double start) {
   memset(x, 0, sizeof *x);
-  *x = (explorer_t){.m = m, .opt = opt, .nvars = m->nvars, .res = res, .start = start, .split_depth = -1};
+  *x = (explorer_t){
+      .m = m, .opt = opt, .nvars = m->nvars, .res = res, .start = start, .split_depth = -1, .subtree = -1};
   size_t cells = (size_t)(opt->bound + 1) * (m->nvars + 1);
   x->T = xcalloc(cells, sizeof *x->T);
   x->H = xcalloc(cells, sizeof *x->H);
@@ -467,6 +796,11 @@ static void explorer_init(explorer_t *x, const ism_model_t *m, const explore_opt
   x->rules = xcalloc((size_t)opt->bound + 1, sizeof *x->rules);
   x->states = xcalloc((size_t)opt->bound + 2, sizeof *x->states);
   x->states[0] = m->initial;
+  x->qT = xcalloc(cells, sizeof *x->qT);
+  x->qH = xcalloc(cells, sizeof *x->qH);
+  x->dT = xcalloc(cells, sizeof *x->dT);
+  x->dH = xcalloc(cells, sizeof *x->dH);
+  x->model_depth = -1;
 }
 
 static void explorer_free(explorer_t *x) {
@@ -475,6 +809,7 @@ static void explorer_free(explorer_t *x) {
   VEC_FREE(&x->frontier);
   free(x->value_cache);
   free(x->T), free(x->H), free(x->N), free(x->fail), free(x->rules), free(x->states);
+  free(x->qT), free(x->qH), free(x->dT), free(x->dH);
 }
 
 static void open_solver(explorer_t *x) {
@@ -503,7 +838,7 @@ static void check_whole_path(explorer_t *x, int length) {
     smt_assert(x->smt, build_step(x, k, x->rules[k]));
     if (k + 1 < length && x->fail[k]) smt_assert(x->smt, smt_op(x->smt, EXPR_NOT, x->fail[k], 0, 0));
   }
-  x->res->paths++;
+  count_path(x, length);
   smt_term_t fail = x->fail[length - 1];
   if (fail && check(x, &fail, 1) == SMT_SAT) extract(x, length);
   close_solver(x);
@@ -533,17 +868,21 @@ enum { AUTO_SPLIT_DEPTH = 2, AUTO_SPLIT_MIN_BOUND = 7, MAX_JOBS = 64 };
 
 static int split_depth_for(const explore_options_t *opt) {
   int d = opt->split_depth;
-  if (d < 0) d = opt->bound >= AUTO_SPLIT_MIN_BOUND ? AUTO_SPLIT_DEPTH : 0;
+  /* Streaming: smaller subtrees, so that one searched ahead buffers less. */
+  if (d < 0) d = opt->bound >= AUTO_SPLIT_MIN_BOUND ? AUTO_SPLIT_DEPTH + (opt->on_cex != NULL) : 0;
   return d > 0 && d < opt->bound ? d : -1;
 }
 
 typedef struct {
   const ism_model_t *m;
   const explore_options_t *opt;
-  const int *prefixes;        /* [nprefixes * depth] */
+  const int *prefixes; /* [nprefixes * depth] */
   size_t nprefixes;
   int depth;
-  explore_result_t *results;  /* [nprefixes] */
+  explore_result_t *results; /* [nprefixes] */
+  const extend_prep_t *prep;
+  stream_t *stream;
+  tally_t *tally;
   double start;
   atomic_size_t next;
 } split_work_t;
@@ -551,6 +890,10 @@ typedef struct {
 static void search_subtree(split_work_t *w, size_t p) {
   explorer_t x;
   explorer_init(&x, w->m, w->opt, &w->results[p], w->start);
+  x.prep = w->prep;
+  x.stream = w->stream;
+  x.subtree = (long)p;
+  x.tally = w->tally;
   open_solver(&x);
   for (int k = 0; k < w->depth; k++) {
     int r = w->prefixes[p * (size_t)w->depth + (size_t)k];
@@ -561,12 +904,22 @@ static void search_subtree(split_work_t *w, size_t p) {
   }
   dfs(&x, w->depth);
   close_solver(&x);
+  if (x.tally) tally_flush(&x);
   explorer_free(&x);
 }
 
 static void *split_worker(void *arg) {
   split_work_t *w = arg;
-  for (size_t p; (p = atomic_fetch_add(&w->next, 1)) < w->nprefixes;) search_subtree(w, p);
+  for (size_t p; (p = atomic_fetch_add(&w->next, 1)) < w->nprefixes;) {
+    stream_t *s = w->stream;
+    if (s) { /* do not run ahead of the output by more than the window */
+      pthread_mutex_lock(&s->lock);
+      while (p >= s->head + s->window) pthread_cond_wait(&s->moved, &s->lock);
+      pthread_mutex_unlock(&s->lock);
+    }
+    search_subtree(w, p);
+    if (w->stream) stream_subtree_done(w->stream, p);
+  }
   return NULL;
 }
 
@@ -588,8 +941,13 @@ static void merge_result(explore_result_t *into, explore_result_t *part) {
   into->paths += part->paths;
   into->pruned += part->pruned;
   into->solver_checks += part->solver_checks;
+  into->extended_prefixes += part->extended_prefixes;
+  into->extended_failures += part->extended_failures;
+  into->solver_prefixes += part->solver_prefixes;
+  into->solver_failures += part->solver_failures;
   if (!into->reason && part->reason) {
-    into->reason = part->reason == part->reason_owned ? (into->reason_owned = part->reason_owned) : part->reason;
+    into->reason =
+        part->reason == part->reason_owned ? (into->reason_owned = part->reason_owned) : part->reason;
     if (into->reason_owned == part->reason_owned) part->reason_owned = NULL;
   }
   explore_result_free(part);
@@ -606,9 +964,26 @@ static int compare_paths(const void *pa, const void *pb) {
 static void run_split(explorer_t *top, const explore_options_t *opt, explore_result_t *res) {
   int depth = top->split_depth;
   size_t n = top->frontier.len / (size_t)depth;
-  split_work_t w = {.m = top->m, .opt = opt, .prefixes = top->frontier.data, .nprefixes = n, .depth = depth,
-                    .results = xcalloc(n + 1, sizeof(explore_result_t)), .start = top->start};
+  split_work_t w = {.m = top->m,
+                    .opt = opt,
+                    .prefixes = top->frontier.data,
+                    .nprefixes = n,
+                    .depth = depth,
+                    .results = xcalloc(n + 1, sizeof(explore_result_t)),
+                    .start = top->start,
+                    .prep = top->prep,
+                    .stream = top->stream,
+                    .tally = top->tally};
   atomic_init(&w.next, 0);
+  stream_t *s = top->stream;
+  if (s) { /* what the search above the split found waits for its place */
+    s->top = res->cexs, s->ntop = res->ncexs;
+    res->cexs = NULL, res->ncexs = 0;
+    s->prefixes = w.prefixes, s->depth = depth, s->n = n, s->parts = w.results;
+    s->done = xcalloc(n + 1, sizeof *s->done);
+    s->window = (size_t)jobs_for(opt, n);
+    stream_flush(s);
+  }
   int jobs = jobs_for(opt, n);
   pthread_t threads[MAX_JOBS];
   int started = 0;
@@ -616,6 +991,11 @@ static void run_split(explorer_t *top, const explore_options_t *opt, explore_res
     if (pthread_create(&threads[started], NULL, split_worker, &w) == 0) started++;
   split_worker(&w);
   for (int t = 0; t < started; t++) pthread_join(threads[t], NULL);
+  if (s) {
+    stream_flush(s);
+    free(s->top), free(s->done);
+    s->top = NULL, s->ntop = s->top_next = 0, s->n = 0, s->done = NULL;
+  }
   for (size_t p = 0; p < n; p++) merge_result(res, &w.results[p]);
   free(w.results);
   if (res->ncexs > 1) qsort(res->cexs, res->ncexs, sizeof *res->cexs, compare_paths);
@@ -626,16 +1006,42 @@ void explore_run(const ism_model_t *m, const explore_options_t *opt, explore_res
   assert(opt->bound >= 1);
   explorer_t x;
   explorer_init(&x, m, opt, res, now_seconds());
+  extend_prep_t *prep = opt->solver_only ? NULL : extend_prepare(m);
+  x.prep = prep;
+  stream_t stream = {.opt = opt, .m = m, .res = res};
+  tally_t tally = {0};
+  if (opt->on_progress) {
+    pthread_mutex_init(&tally.lock, NULL);
+    x.tally = &tally;
+  }
+  if (opt->on_cex) {
+    pthread_mutex_init(&stream.lock, NULL);
+    pthread_cond_init(&stream.moved, NULL);
+    x.stream = &stream;
+  }
   if (opt->strategy == EXPLORE_PER_PATH) {
     enumerate_paths(&x, 0);
   } else {
     x.split_depth = split_depth_for(opt);
     open_solver(&x);
+    init_start_model(&x);
     dfs(&x, 0);
     close_solver(&x);
     if (x.split_depth > 0 && !x.out_of_budget) run_split(&x, opt, res);
   }
+  if (x.tally) {
+    tally_flush(&x);
+    pthread_mutex_destroy(&tally.lock);
+  }
+  if (x.stream) { /* a search stopped above the split leaves its finds here */
+    for (size_t k = 0; k < res->ncexs; k++) deliver(&stream, &res->cexs[k]);
+    free(res->cexs);
+    res->cexs = NULL, res->ncexs = 0;
+    pthread_mutex_destroy(&stream.lock);
+    pthread_cond_destroy(&stream.moved);
+  }
   explorer_free(&x);
+  extend_prep_free(prep);
   res->seconds = now_seconds() - x.start;
   for (size_t k = 0; k < res->ncexs && !res->replay_failed; k++) {
     char *msg = cex_replay(m, opt->mode, &res->cexs[k]);
@@ -645,7 +1051,9 @@ void explore_run(const ism_model_t *m, const explore_options_t *opt, explore_res
       free(msg);
     }
   }
-  res->verdict = res->ncexs ? EXPLORE_VIOLATED : res->reason ? EXPLORE_INCONCLUSIVE : EXPLORE_VERIFIED;
+  res->verdict = res->ncexs || res->nstreamed ? EXPLORE_VIOLATED
+                 : res->reason                ? EXPLORE_INCONCLUSIVE
+                                              : EXPLORE_VERIFIED;
 }
 
 void explore_result_free(explore_result_t *res) {
@@ -655,4 +1063,3 @@ void explore_result_free(explore_result_t *res) {
   free(res->replay_message);
   memset(res, 0, sizeof *res);
 }
-

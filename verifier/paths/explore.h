@@ -2,7 +2,9 @@
  * rules up to a bound, path conditions, environmental constraints and
  * error ranges solved with the solver backend. Two strategies that must
  * find the same counterexamples: incremental (one solver, push/pop per
- * edge, infeasible prefixes pruned) and per-path (the paper's algorithm: a
+ * edge, infeasible prefixes pruned; each check first tries to extend the
+ * model of the path so far by the new step, exactly, and asks the solver
+ * only when that fails: extend.h) and per-path (the paper's algorithm: a
  * fresh solve of every syntactic path, no pruning). */
 #ifndef VERIFIER_EXPLORE_H
 #define VERIFIER_EXPLORE_H
@@ -20,31 +22,61 @@ typedef enum { EXPLORE_VERIFIED, EXPLORE_VIOLATED, EXPLORE_INCONCLUSIVE } explor
 #define EXPLORE_INTERRUPTED explore_interrupted
 extern const char explore_interrupted[];
 
+/* Totals so far, for a progress display. */
 typedef struct {
-  int bound;                   /* maximal path length (rules), >= 1 */
+  unsigned long long paths;           /* prefixes (per-path: paths) explored */
+  unsigned long long counterexamples; /* found */
+  int depth;                          /* longest prefix reached */
+} explore_progress_t;
+
+typedef struct {
+  int bound; /* maximal path length (rules), >= 1 */
   ism_mode_t mode;
   explore_strategy_t strategy;
-  double budget_seconds;       /* wall clock; 0 = none */
-  int jobs;                    /* threads for the incremental search; 0 = one per processor.
-                                  The result does not depend on it. */
-  int split_depth;             /* depth below which subtrees get a solver each (and a thread);
-                                  0 = never, -1 = automatic (2 from bound 7 on). The values
-                                  reported depend on it (other solvers), the paths do not. */
+  double budget_seconds; /* wall clock; 0 = none */
+  int jobs;              /* threads for the incremental search; 0 = one per processor.
+                            The result does not depend on it. */
+  bool solver_only;      /* every check by the solver (no model extension): the engine
+                            before the tiers, kept as a baseline */
+  /* Streaming (optional): each counterexample, once re-checked, is handed
+   * to on_cex in report order (depth-first, rules in file order) as soon as
+   * every one before it is known, and is not kept: res->cexs stays empty
+   * and res->nstreamed counts them. on_cex takes over what c owns
+   * (cex_free), not c itself; it is called by one thread at a time. Memory
+   * then holds only the counterexamples of subtrees searched ahead of the
+   * one being reported, at most `jobs` subtrees ahead; the automatic split
+   * is one level deeper (smaller subtrees) when streaming. */
+  void (*on_cex)(void *ctx, cex_t *c);
+  void *on_cex_ctx;
+  /* Progress (optional): called every few hundred prefixes with the totals
+   * so far, from any search thread but never two at once; it must be quick. */
+  void (*on_progress)(void *ctx, const explore_progress_t *p);
+  void *on_progress_ctx;
+  int split_depth; /* depth below which subtrees get a solver each (and a thread);
+                      0 = never, -1 = automatic (2 from bound 7 on, 3 when streaming). The values
+                      reported depend on it (other solvers), the paths do not. */
 } explore_options_t;
-
 
 typedef struct {
   explore_verdict_t verdict;
-  cex_t *cexs;            /* in discovery order (depth-first, rule order) */
+  cex_t *cexs; /* in discovery order (depth-first, rule order) */
   size_t ncexs;
-  unsigned long long paths;   /* path prefixes (edges) explored */
-  unsigned long long pruned;  /* infeasible prefixes cut */
+  size_t nstreamed;          /* counterexamples handed to on_cex */
+  unsigned long long paths;  /* path prefixes (edges) explored */
+  unsigned long long pruned; /* infeasible prefixes cut */
   unsigned long long solver_checks;
+  /* Checks per tier. A prefix check (can the path go on without failing?)
+   * or a failure check (can its last rule fail?) is answered by extending
+   * the model of the path so far (only ever satisfiable), else by the
+   * solver; every unsatisfiable answer is the solver's. The incremental
+   * search makes no prefix check after a satisfiable failure check. */
+  unsigned long long extended_prefixes, extended_failures;
+  unsigned long long solver_prefixes, solver_failures;
   double seconds;
   const char *reason; /* why inconclusive, or NULL; static or owned by the result;
                          EXPLORE_INTERRUPTED (this very pointer) after smt_stop_all */
   char *reason_owned;
-  bool replay_failed;     /* a counterexample failed its re-check (internal error) */
+  bool replay_failed; /* a counterexample failed its re-check (internal error) */
   char *replay_message;
 } explore_result_t;
 
@@ -52,8 +84,5 @@ typedef struct {
  * the verdict inconclusive. The result owns its memory. */
 void explore_run(const ism_model_t *m, const explore_options_t *opt, explore_result_t *res);
 void explore_result_free(explore_result_t *res);
-
-
-
 
 #endif

@@ -1,0 +1,1 @@
+verify examples/robotcar/explorer.yaml --bound 2 --all --format json --probability none

@@ -1,0 +1,1 @@
+check tests/models/verify/cruise-b4-actual.yaml

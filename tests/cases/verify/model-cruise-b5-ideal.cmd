@@ -1,0 +1,1 @@
+check tests/models/verify/cruise-b5-ideal.yaml

@@ -1,0 +1,1 @@
+check tests/models/verify/drone-b8-actual.yaml

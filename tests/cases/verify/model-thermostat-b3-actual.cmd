@@ -1,0 +1,1 @@
+check tests/models/verify/thermostat-b3-actual.yaml

@@ -1,0 +1,1 @@
+check tests/models/verify/thermostat-b4-naive.yaml
