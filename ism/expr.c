@@ -401,7 +401,10 @@ static void print(strbuf_t *sb, const expr_t *e, const expr_scope_t *scope, int 
       strbuf_printf(sb, "%lld", e->u.ival);
     break;
   case EXPR_TOREAL: print(sb, e->u.op.a, scope, min_prec); break;
-  case EXPR_NEG: strbuf_putc(sb, '-'); print(sb, e->u.op.a, scope, 10); break;
+  case EXPR_NEG:
+    strbuf_putc(sb, '-');
+    print(sb, e->u.op.a, scope, 9);
+    break; /* --x: no deeper in print than in source */
   case EXPR_NOT: strbuf_puts(sb, "not "); print(sb, e->u.op.a, scope, 5); break;
   case EXPR_ABS:
   case EXPR_MIN:

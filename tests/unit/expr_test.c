@@ -113,7 +113,14 @@ static void test_errors(void) {
 /* Printing then parsing gives a tree that prints the same. */
 static void test_print_roundtrip(void) {
   const char *texts[] = {"a - (b - c)", "a - b - c", "a => b => c", "(a => b) => c", "-(a + b) * c",
-                         "not (a and b) or c", "if a then b else c + 1", "min(a, b) / (c % 2)", "a <=> b <=> c"};
+                         "not (a and b) or c", "if a then b else c + 1", "min(a, b) / (c % 2)",
+                         "a <=> b <=> c",
+                         /* fuzz_expr: -(-(-a)) printed deeper than it parsed, and past the depth limit */
+                         "0 > ---a", NULL};
+  char deep[1200] = "0 > ";
+  memset(deep + 4, '-', 900);
+  strcpy(deep + 904, "a");
+  texts[sizeof texts / sizeof *texts - 1] = deep;
   for (size_t i = 0; i < sizeof texts / sizeof *texts; i++) {
     arena_t a;
     arena_init(&a);

@@ -24,7 +24,8 @@ static int cmp_edge(const void *x, const void *y) {
 }
 
 size_t masking_edges_sort_unique(masking_edge_t *edges, size_t first, size_t len) {
-  qsort(edges + first, len - first, sizeof *edges, cmp_edge);
+  if (len > first)
+    qsort(edges + first, len - first, sizeof *edges, cmp_edge); /* edges may be NULL when empty */
   size_t w = first;
   for (size_t i = first; i < len; i++)
     if (w == first || cmp_edge(&edges[w - 1], &edges[i]) != 0) edges[w++] = edges[i];
