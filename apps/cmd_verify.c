@@ -239,6 +239,7 @@ static int run_verify(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
   long long top;
   cli_value_t *merged = verify_options_resolve(ctx, self, values, m, &opt, &ropt, &top);
   if (!merged) return ism_free(m), CLI_EXIT_INVALID;
+  const cli_value_t *given = values; /* the command line's own, for --all's checks */
   values = merged;
   const cli_value_t *v;
   if ((v = cli_opt(self, values, "strategy"))->set && strcmp(v->s, "per-path") == 0)
@@ -263,10 +264,10 @@ static int run_verify(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
   opt.on_progress = show_progress;
   opt.on_progress_ctx = &progress;
   if (cli_opt(self, values, "all")->set && strcmp(format, "json") == 0) {
-    const char *why = cli_opt(self, values, "top")->set
-                          ? "--all writes every counterexample: it cannot go with --top"
-                      : m->expect ? "--all --format json cannot check an expect: block; run without --all"
-                                  : NULL;
+    const char *why =
+        cli_opt(self, given, "top")->set /* a model's top: does not apply to --all */
+            ? "--all writes every counterexample: it cannot go with --top"
+            : m->expect ? "--all --format json cannot check an expect: block; run without --all" : NULL;
     int rc = CLI_EXIT_USAGE;
     if (why)
       fprintf(ctx->err, "ismv: error: %s\n", why);
