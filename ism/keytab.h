@@ -1,6 +1,7 @@
 /* Tables of int-sequence keys: each distinct sequence gets a dense id in
  * insertion order (so hash order never leaks). Used for subset
- * constructions (observation sets) and for caches keyed by label sets. */
+ * constructions (observation sets), caches keyed by label sets, and the LTS
+ * core's composite states, subset construction and minimisation blocks. */
 #ifndef ISM_KEYTAB_H
 #define ISM_KEYTAB_H
 

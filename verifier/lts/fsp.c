@@ -106,11 +106,11 @@ static void add_named_set(fsp_ctx_t *c, bool menu) {
   const fsp_token_t *name =
       fsp_expect(c, FSP_TOK_UIDENT, menu ? "a menu name (upper case)" : "a set name (upper case)");
   fsp_expect(c, FSP_TOK_ASSIGN, "'='");
-  fsp_strvec_t items = {0};
-  fsp_set_expr(c, &items);
-  fsp_named_set_t s = {name->text, arena_alloc(&c->f->arena, (items.len + 1) * sizeof(char *)), items.len};
-  if (items.len) memcpy(s.items, items.data, items.len * sizeof(char *));
-  VEC_FREE(&items);
+  fsp_strvec_t *items = fsp_open_strs(c); /* released by a failure's longjmp too */
+  fsp_set_expr(c, items);
+  fsp_named_set_t s = {name->text, arena_alloc(&c->f->arena, (items->len + 1) * sizeof(char *)), items->len};
+  if (items->len) memcpy(s.items, items->data, items->len * sizeof(char *));
+  fsp_close_strs(c);
   if (menu)
     VEC_PUSH(&c->f->menus, s);
   else {

@@ -433,12 +433,12 @@ static int matching_labels(fsp_ctx_t *c, const lts_t *l, const fsp_strvec_t *set
 /* The trailer: + {ext} / {relabel} \ {hide} or @ {interface}, then '.'. */
 static lts_t *apply_trailer(fsp_ctx_t *c, lts_t *l, bool primitive) {
   if (primitive && accept(c, FSP_TOK_PLUS)) {
-    fsp_strvec_t ext = {0};
-    fsp_set_expr(c, &ext);
+    fsp_strvec_t *ext = fsp_open_strs(c); /* released by a failure's longjmp too */
+    fsp_set_expr(c, ext);
     lts_builder_t b;
     lts_builder_init(&b, c->f->labels);
-    for (size_t i = 0; i < ext.len; i++) lts_builder_alphabet_add(&b, lts_label(c->f->labels, ext.data[i]));
-    VEC_FREE(&ext);
+    for (size_t i = 0; i < ext->len; i++) lts_builder_alphabet_add(&b, lts_label(c->f->labels, ext->data[i]));
+    fsp_close_strs(c);
     /* merge the extension into a copy of l */
     lts_t *cp = lts_copy(l);
     int *alpha = xmalloc(((size_t)cp->nalphabet + b.nalpha + 1) * sizeof *alpha);
@@ -880,8 +880,8 @@ lts_t *fsp_compile_def(fsp_ctx_t *c, fsp_proc_def_t *p, const fsp_val_t *args, s
 bool fsp_skip_trailer(fsp_ctx_t *c, bool primitive) {
   bool live = c->live, hides = false;
   c->live = false;
-  fsp_strvec_t tmp = {0};
-  if (primitive && accept(c, FSP_TOK_PLUS)) fsp_set_expr(c, &tmp);
+  fsp_strvec_t *tmp = fsp_open_strs(c); /* released by a failure's longjmp too */
+  if (primitive && accept(c, FSP_TOK_PLUS)) fsp_set_expr(c, tmp);
   if (accept(c, FSP_TOK_SLASH)) {
     relabel_t r = {fsp_open_strs(c), fsp_open_strs(c)};
     parse_relabel(c, &r);
@@ -890,9 +890,9 @@ bool fsp_skip_trailer(fsp_ctx_t *c, bool primitive) {
   }
   if (accept(c, FSP_TOK_BACKSLASH) || accept(c, FSP_TOK_AT)) {
     hides = true;
-    fsp_set_expr(c, &tmp);
+    fsp_set_expr(c, tmp);
   }
-  VEC_FREE(&tmp);
+  fsp_close_strs(c);
   c->live = live;
   return hides;
 }

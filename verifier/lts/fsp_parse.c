@@ -564,10 +564,10 @@ static void enum_parts(enum_t *e, size_t pos, size_t first) {
       }
       next(c);
     } else if (at(c, FSP_TOK_LBRACE)) {
-      fsp_strvec_t items = {0};
-      fsp_labels_of(c, &items);
-      for (size_t k = 0; k < items.len; k++) VEC_PUSH(&vals, ((fsp_val_t){true, 0, items.data[k]}));
-      VEC_FREE(&items);
+      fsp_strvec_t *items = fsp_open_strs(c); /* released by a failure's longjmp too */
+      fsp_labels_of(c, items);
+      for (size_t k = 0; k < items->len; k++) VEC_PUSH(&vals, ((fsp_val_t){true, 0, items->data[k]}));
+      fsp_close_strs(c);
     } else {
       loc_t l1 = peek(c)->loc;
       fsp_val_t lo = fsp_expr(c);

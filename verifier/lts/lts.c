@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ism/alloc.h"
+#include "ism/keytab.h"
 #include "ism/vec.h"
 
 /* ---------------------------------------------------------------- labels */
@@ -28,78 +29,6 @@ bool lts_label_has_prefix(const char *name, const char *prefix) {
   size_t n = strlen(prefix);
   if (strncmp(name, prefix, n) != 0) return false;
   return name[n] == '\0' || name[n] == '.' || name[n] == '[';
-}
-
-/* ------------------------------------------------- tables of int keys */
-
-/* Maps variable-length int sequences to dense ids in insertion order. */
-typedef struct {
-  VEC(int) keys;   /* concatenated keys */
-  VEC(size_t) off; /* off[id] .. off[id+1] */
-  int *table;
-  size_t table_cap;
-  size_t count;
-} keytab_t;
-
-static void keytab_init(keytab_t *t) {
-  memset(t, 0, sizeof *t);
-  VEC_PUSH(&t->off, 0);
-  t->table_cap = 64;
-  t->table = xmalloc(t->table_cap * sizeof *t->table);
-  memset(t->table, -1, t->table_cap * sizeof *t->table);
-}
-
-static void keytab_free(keytab_t *t) {
-  VEC_FREE(&t->keys);
-  VEC_FREE(&t->off);
-  free(t->table);
-}
-
-static uint64_t hash_ints(const int *k, size_t n) {
-  uint64_t h = 1469598103934665603ull ^ n;
-  for (size_t i = 0; i < n; i++) h = (h ^ (uint32_t)k[i]) * 1099511628211ull;
-  return h ^ (h >> 29);
-}
-
-static const int *keytab_key(const keytab_t *t, int id, size_t *n) {
-  *n = t->off.data[id + 1] - t->off.data[id];
-  return t->keys.data + t->off.data[id];
-}
-
-static size_t keytab_slot(const keytab_t *t, const int *k, size_t n) {
-  size_t mask = t->table_cap - 1, i = (size_t)hash_ints(k, n) & mask;
-  for (; t->table[i] >= 0; i = (i + 1) & mask) {
-    size_t m;
-    const int *o = keytab_key(t, t->table[i], &m);
-    if (m == n && memcmp(o, k, n * sizeof *k) == 0) break;
-  }
-  return i;
-}
-
-/* Returns the id of key k, adding it when new (*added set accordingly). */
-static int keytab_add(keytab_t *t, const int *k, size_t n, bool *added) {
-  size_t slot = keytab_slot(t, k, n);
-  if (t->table[slot] >= 0) {
-    *added = false;
-    return t->table[slot];
-  }
-  *added = true;
-  int id = (int)t->count++;
-  for (size_t i = 0; i < n; i++) VEC_PUSH(&t->keys, k[i]);
-  VEC_PUSH(&t->off, t->keys.len);
-  t->table[slot] = id;
-  if (2 * t->count >= t->table_cap) {
-    free(t->table);
-    t->table_cap *= 2;
-    t->table = xmalloc(t->table_cap * sizeof *t->table);
-    memset(t->table, -1, t->table_cap * sizeof *t->table);
-    for (size_t j = 0; j < t->count; j++) {
-      size_t m;
-      const int *o = keytab_key(t, (int)j, &m);
-      t->table[keytab_slot(t, o, m)] = (int)j;
-    }
-  }
-  return id;
 }
 
 /* --------------------------------------------------------------- builder */
@@ -488,7 +417,8 @@ lts_t *lts_compose_max(const lts_t *const *parts, int n, long max_states, long m
     }
   }
 #undef LOOKUP
-  if ((max_states > 0 && c.b.nstates > max_states) || (max_trans > 0 && (long)c.b.ntrans > max_trans)) over = true;
+  if ((max_states > 0 && c.b.nstates > max_states) || (max_trans > 0 && (long)c.b.ntrans > max_trans))
+    over = true;
   lts_t *r = over ? NULL : lts_freeze(&c.b);
   lts_builder_free(&c.b);
   free(cand);
