@@ -513,8 +513,11 @@ static void enum_parts(enum_t *e, size_t pos, size_t first) {
     /* each element is a label pattern or a named set */
     next(c);
     VEC(size_t) elems = {0};
+    size_t slot = c->owned.len; /* elems.data, released on failure (a bad label, no '}') */
+    VEC_PUSH(&c->owned, NULL);
     if (!at(c, FSP_TOK_RBRACE)) do {
         VEC_PUSH(&elems, c->pos);
+        c->owned.data[slot] = elems.data;
         if (at(c, FSP_TOK_UIDENT))
           next(c);
         else
@@ -522,7 +525,6 @@ static void enum_parts(enum_t *e, size_t pos, size_t first) {
       } while (accept(c, FSP_TOK_COMMA));
     fsp_expect(c, FSP_TOK_RBRACE, "'}'");
     size_t rest = c->pos;
-    VEC_PUSH(&c->owned, elems.data);
     for (size_t i = 0; i < elems.len; i++) {
       c->pos = elems.data[i];
       if (at(c, FSP_TOK_UIDENT)) {
@@ -580,9 +582,9 @@ static void enum_parts(enum_t *e, size_t pos, size_t first) {
       } else
         VEC_PUSH(&vals, lo);
     }
+    VEC_PUSH(&c->owned, vals.data); /* released on failure, a missing ']' included */
     fsp_expect(c, FSP_TOK_RBRACK, "']'");
     size_t rest = c->pos;
-    VEC_PUSH(&c->owned, vals.data);
     for (size_t k = 0; k < vals.len; k++) {
       fsp_put_value(e->sb, vals.data[k]);
       if (var) fsp_push_binding(c, var, vals.data[k]);
