@@ -20,8 +20,9 @@ typedef struct {
 
 #define COUNT(a) (sizeof(a) / sizeof *(a))
 
-static const char *const top_keys[] = {"kind", "name", "description", "variables", "states", "initial", "actions",
-                                       "rules", "selection", "failure", "assume", "uncertainty", "verify", "expect"};
+static const char *const top_keys[] = {"kind",    "name",        "description", "variables", "states",
+                                       "initial", "actions",     "rules",       "selection", "failure",
+                                       "assume",  "uncertainty", "verify",      "expect"};
 static const char *const var_keys[] = {"sensing", "type", "range", "init", "dynamic", "description"};
 static const char *const action_keys[] = {"effect", "failure", "description"};
 static const char *const rule_keys[] = {"id", "from", "when", "do", "to", "description"};
@@ -59,9 +60,11 @@ static bool parse_interval(loader_t *l, const ynode_t *n, const char *what, doub
     diag_error(l->diags, n->loc, "%s must be an interval [low, high]", what);
     return false;
   }
-  if (!ydoc_number(n->items[0], lo, what, l->diags) || !ydoc_number(n->items[1], hi, what, l->diags)) return false;
+  if (!ydoc_number(n->items[0], lo, what, l->diags) || !ydoc_number(n->items[1], hi, what, l->diags))
+    return false;
   if (*lo > *hi) {
-    diag_error(l->diags, n->loc, "%s [%g, %g] is empty: the low end must not exceed the high end", what, *lo, *hi);
+    diag_error(l->diags, n->loc, "%s [%g, %g] is empty: the low end must not exceed the high end", what, *lo,
+               *hi);
     return false;
   }
   return true;
@@ -105,7 +108,8 @@ static void load_variables(loader_t *l, const ynode_t *vars) {
       }
       if ((n = ydoc_get(spec, "range"))) {
         if (!v->sensing)
-          diag_error(l->diags, n->loc, "'range' is for sensing variables (the physical domain of a true value)");
+          diag_error(l->diags, n->loc,
+                     "'range' is for sensing variables (the physical domain of a true value)");
         else if (v->type.kind == TYPE_BOOL)
           diag_error(l->diags, n->loc, "a bool variable cannot have a range");
         else
@@ -124,7 +128,8 @@ static void load_variables(loader_t *l, const ynode_t *vars) {
     if (!n) continue;
     ism_var_t *v = &m->vars[i];
     if (v->sensing) {
-      diag_error(l->diags, n->loc, "a sensing variable has no initial value: its true value is sensed (use 'range')");
+      diag_error(l->diags, n->loc,
+                 "a sensing variable has no initial value: its true value is sensed (use 'range')");
       continue;
     }
     expr_scope_t empty = {0};
@@ -210,8 +215,10 @@ static void load_assume(loader_t *l, const ynode_t *n) {
 
 static void mark_use(void *ctx, const expr_t *var) {
   ism_action_t *a = ctx;
-  if (var->u.var.primed) a->constrains[var->u.var.id] = true;
-  else a->reads[var->u.var.id] = true;
+  if (var->u.var.primed)
+    a->constrains[var->u.var.id] = true;
+  else
+    a->reads[var->u.var.id] = true;
 }
 
 static void load_steps(loader_t *l, ism_rule_t *r, const ynode_t *n) {
@@ -248,11 +255,13 @@ static void load_steps(loader_t *l, ism_rule_t *r, const ynode_t *n) {
     if (s->var < 0) {
       const char **names = arena_alloc(l->arena, (m->nvars + 1) * sizeof *names);
       for (size_t v = 0; v < m->nvars; v++) names[v] = m->vars[v].name;
-      undefined(l, (loc_t){s->loc.file, s->loc.line, s->loc.col + (int)skip}, "variable", name, names, m->nvars);
+      undefined(l, (loc_t){s->loc.file, s->loc.line, s->loc.col + (int)skip}, "variable", name, names,
+                m->nvars);
       continue;
     }
     if (m->vars[s->var].sensing) {
-      diag_error(l->diags, s->loc, "cannot assign to sensing variable '%s': its value comes from sensing", name);
+      diag_error(l->diags, s->loc, "cannot assign to sensing variable '%s': its value comes from sensing",
+                 name);
       continue;
     }
     const char *rhs = assign + 2;
@@ -267,7 +276,8 @@ static void load_steps(loader_t *l, ism_rule_t *r, const ynode_t *n) {
                  expr_type_name(m->vars[s->var].type, NULL));
       continue;
     }
-    if (want == TYPE_REAL && e->type.kind == TYPE_INT) e = expr_new_unary(l->arena, EXPR_TOREAL, e, e->loc), e->type = (type_t){TYPE_REAL, -1};
+    if (want == TYPE_REAL && e->type.kind == TYPE_INT)
+      e = expr_new_unary(l->arena, EXPR_TOREAL, e, e->loc), e->type = (type_t){TYPE_REAL, -1};
     s->value = e;
     r->nsteps++;
   }
@@ -303,8 +313,7 @@ static void load_rules(loader_t *l, const ynode_t *rules) {
       if (r->from < 0) undefined(l, n->loc, "state", name, m->states, m->nstates);
     }
     /* In the order the keys are usually written, so errors come out in line order. */
-    if ((n = ydoc_get(spec, "when")))
-      r->when = parse_checked(l, n, "'when'", false, TYPE_BOOL);
+    if ((n = ydoc_get(spec, "when"))) r->when = parse_checked(l, n, "'when'", false, TYPE_BOOL);
     if (!r->when) r->when = expr_new_bool(l->arena, true, r->loc);
     if ((n = ydoc_get(spec, "do"))) load_steps(l, r, n);
     r->to = r->from;
@@ -347,8 +356,10 @@ static void load_uncertainty(loader_t *l, const ynode_t *unc) {
       known_dist = false;
       if (ydoc_string(n, &d, "'distribution'", l->diags)) {
         int k = find_name(dists, 2, d);
-        if (k < 0) diag_error(l->diags, n->loc, "unknown distribution '%s' (use uniform or gaussian)", d);
-        else v->dist = k == 1 ? ISM_DIST_GAUSSIAN : ISM_DIST_UNIFORM, known_dist = true;
+        if (k < 0)
+          diag_error(l->diags, n->loc, "unknown distribution '%s' (use uniform or gaussian)", d);
+        else
+          v->dist = k == 1 ? ISM_DIST_GAUSSIAN : ISM_DIST_UNIFORM, known_dist = true;
       }
     }
     if ((n = ydoc_get(spec, "mean"))) ydoc_number(n, &v->mean, "'mean'", l->diags);
@@ -356,7 +367,8 @@ static void load_uncertainty(loader_t *l, const ynode_t *unc) {
     if (!known_dist) {
       /* sd cannot be judged against a distribution we do not know */
     } else if (v->dist == ISM_DIST_GAUSSIAN) {
-      if (!n) diag_error(l->diags, spec->loc, "a gaussian error needs 'sd' (its standard deviation)");
+      if (!n)
+        diag_error(l->diags, spec->loc, "a gaussian error needs 'sd' (its standard deviation)");
       else if (ydoc_number(n, &v->sd, "'sd'", l->diags) && !(v->sd > 0))
         diag_error(l->diags, n->loc, "'sd' must be positive");
     } else if (n) {
@@ -417,7 +429,8 @@ static ism_model_t *load(loader_t *l, const char *path) {
   }
   if ((n = ydoc_require(root, "rules", "the model", diags))) load_rules(l, n);
   for (size_t a = 0; a < m->nactions; a++) {
-    for (size_t k = 0; k < m->actions[a].neffects; k++) expr_visit_vars(m->actions[a].effects[k], mark_use, &m->actions[a]);
+    for (size_t k = 0; k < m->actions[a].neffects; k++)
+      expr_visit_vars(m->actions[a].effects[k], mark_use, &m->actions[a]);
     expr_visit_vars(m->actions[a].failure, mark_use, &m->actions[a]);
   }
   if ((n = ydoc_get(root, "failure"))) m->failure = parse_checked(l, n, "'failure'", false, TYPE_BOOL);
@@ -425,7 +438,8 @@ static ism_model_t *load(loader_t *l, const char *path) {
   if ((n = ydoc_get(root, "selection"))) {
     const char *s;
     if (ydoc_string(n, &s, "'selection'", diags)) {
-      if (strcmp(s, "first") == 0) m->selection = ISM_SELECT_FIRST;
+      if (strcmp(s, "first") == 0)
+        m->selection = ISM_SELECT_FIRST;
       else if (strcmp(s, "nondeterministic") != 0 && strcmp(s, "any") != 0)
         diag_error(diags, n->loc, "unknown selection '%s' (use nondeterministic or first)", s);
     }
@@ -461,4 +475,30 @@ void ism_free(ism_model_t *m) {
   if (!m) return;
   arena_free(&m->arena);
   free(m);
+}
+
+static bool mentions_primed(const expr_t *e) {
+  if (!e) return false;
+  switch (e->kind) {
+  case EXPR_VAR: return e->u.var.primed;
+  case EXPR_INT:
+  case EXPR_REAL:
+  case EXPR_BOOL:
+  case EXPR_NAME:
+  case EXPR_ENUM: return false;
+  default: return mentions_primed(e->u.op.a) || mentions_primed(e->u.op.b) || mentions_primed(e->u.op.c);
+  }
+}
+
+int ism_effect_defines(const ism_model_t *m, const expr_t *e, const expr_t **rhs) {
+  if (e->kind != EXPR_EQ) return -1;
+  for (int side = 0; side < 2; side++) {
+    const expr_t *l = side ? e->u.op.b : e->u.op.a, *r = side ? e->u.op.a : e->u.op.b;
+    if (l->kind == EXPR_VAR && l->u.var.primed && m->vars[l->u.var.id].sensing && !mentions_primed(r) &&
+        l->type.kind == r->type.kind) {
+      *rhs = r;
+      return l->u.var.id;
+    }
+  }
+  return -1;
 }

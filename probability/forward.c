@@ -34,34 +34,6 @@ static bool truth_of(const ism_model_t *m, const expr_t *e, const double *now, c
   return v && !err;
 }
 
-static bool mentions_primed(const expr_t *e) {
-  if (!e) return false;
-  switch (e->kind) {
-  case EXPR_VAR: return e->u.var.primed;
-  case EXPR_INT:
-  case EXPR_REAL:
-  case EXPR_BOOL:
-  case EXPR_NAME:
-  case EXPR_ENUM: return false;
-  default: return mentions_primed(e->u.op.a) || mentions_primed(e->u.op.b) || mentions_primed(e->u.op.c);
-  }
-}
-
-/* The sensing variable an effect `x' == expr` defines (expr without primed
- * names, as docs/verify.md says), with *rhs = expr; else -1. */
-static int defines(const ism_model_t *m, const expr_t *e, const expr_t **rhs) {
-  if (e->kind != EXPR_EQ) return -1;
-  for (int side = 0; side < 2; side++) {
-    const expr_t *l = side ? e->u.op.b : e->u.op.a, *r = side ? e->u.op.a : e->u.op.b;
-    if (l->kind == EXPR_VAR && l->u.var.primed && m->vars[l->u.var.id].sensing && !mentions_primed(r) &&
-        l->type.kind == r->type.kind) {
-      *rhs = r;
-      return l->u.var.id;
-    }
-  }
-  return -1;
-}
-
 /* One run in progress; arrays indexed by variable id. */
 typedef struct {
   const ism_model_t *m;
@@ -96,7 +68,7 @@ static int act(run_t *r, int step, int position, int action) {
   bool *defining = xcalloc(a->neffects + 1, sizeof *defining);
   for (size_t k = 0; k < a->neffects; k++) {
     const expr_t *rhs = NULL;
-    int v = defines(m, a->effects[k], &rhs);
+    int v = ism_effect_defines(m, a->effects[k], &rhs);
     if (v < 0) continue;
     bool err = false;
     double d = m->vars[v].type.kind == TYPE_REAL ? expr_eval_real(rhs, read_var, &f, &err)

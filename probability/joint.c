@@ -87,32 +87,6 @@ struct joint {
 
 void joint_options_init(joint_options_t *o) { *o = (joint_options_t){12, 4000, 2, 1}; }
 
-static bool mentions_primed(const expr_t *e) {
-  if (!e) return false;
-  switch (e->kind) {
-  case EXPR_VAR: return e->u.var.primed;
-  case EXPR_INT:
-  case EXPR_REAL:
-  case EXPR_BOOL:
-  case EXPR_NAME:
-  case EXPR_ENUM: return false;
-  default: return mentions_primed(e->u.op.a) || mentions_primed(e->u.op.b) || mentions_primed(e->u.op.c);
-  }
-}
-
-static int defined_by(const ism_model_t *m, const expr_t *e, const expr_t **rhs) {
-  if (e->kind != EXPR_EQ) return -1;
-  for (int side = 0; side < 2; side++) {
-    const expr_t *l = side ? e->u.op.b : e->u.op.a, *r = side ? e->u.op.a : e->u.op.b;
-    if (l->kind == EXPR_VAR && l->u.var.primed && m->vars[l->u.var.id].sensing && !mentions_primed(r) &&
-        l->type.kind == r->type.kind) {
-      *rhs = r;
-      return l->u.var.id;
-    }
-  }
-  return -1;
-}
-
 joint_t *joint_new(const ism_model_t *m, const joint_options_t *o) {
   joint_t *j = xcalloc(1, sizeof *j);
   size_t nv = m->nvars, n = nv + 1;
@@ -140,7 +114,7 @@ joint_t *joint_new(const ism_model_t *m, const joint_options_t *o) {
     j->constraint[a] = xcalloc(act->neffects + 1, sizeof **j->constraint);
     for (size_t k = 0; k < act->neffects; k++) {
       const expr_t *rhs = NULL;
-      int v = defined_by(m, act->effects[k], &rhs);
+      int v = ism_effect_defines(m, act->effects[k], &rhs);
       if (v >= 0 && !j->rhs[a * nv + (size_t)v])
         j->rhs[a * nv + (size_t)v] = rhs;
       else

@@ -143,32 +143,6 @@ static void bounded(enc_t *x, smt_term_t t, double lo, double hi, bool random) {
   }
 }
 
-static bool mentions_primed(const expr_t *e) {
-  if (!e) return false;
-  switch (e->kind) {
-  case EXPR_VAR: return e->u.var.primed;
-  case EXPR_INT:
-  case EXPR_REAL:
-  case EXPR_BOOL:
-  case EXPR_NAME:
-  case EXPR_ENUM: return false;
-  default: return mentions_primed(e->u.op.a) || mentions_primed(e->u.op.b) || mentions_primed(e->u.op.c);
-  }
-}
-
-static int defined_by(const ism_model_t *m, const expr_t *e, const expr_t **rhs) {
-  if (e->kind != EXPR_EQ) return -1;
-  for (int side = 0; side < 2; side++) {
-    const expr_t *l = side ? e->u.op.b : e->u.op.a, *r = side ? e->u.op.a : e->u.op.b;
-    if (l->kind == EXPR_VAR && l->u.var.primed && m->vars[l->u.var.id].sensing && !mentions_primed(r) &&
-        l->type.kind == r->type.kind) {
-      *rhs = r;
-      return l->u.var.id;
-    }
-  }
-  return -1;
-}
-
 static size_t action_index(const cex_t *c, int step, int position) {
   for (size_t k = 0; k < c->nactions; k++)
     if (c->actions[k].step == step && c->actions[k].position == position) return k;
@@ -199,7 +173,7 @@ static void encode_action(enc_t *x, int k, int p, int action, val_t *U, const va
   bool *defining = xcalloc(a->neffects + 1, sizeof *defining);
   for (size_t e = 0; e < a->neffects; e++) {
     const expr_t *rhs = NULL;
-    int v = defined_by(m, a->effects[e], &rhs);
+    int v = ism_effect_defines(m, a->effects[e], &rhs);
     if (v < 0 || after[v].t) continue;
     after[v] = term(x, rhs);
     defining[e] = true;

@@ -225,7 +225,7 @@ static void run_action(explorer_t *x, int i, int position, int action, smt_term_
   bool *defining = xcalloc(a->neffects + 1, sizeof *defining);
   for (size_t k = 0; k < a->neffects && !naive; k++) {
     const expr_t *value;
-    int v = extend_defined_var(m, a->effects[k], &value);
+    int v = ism_effect_defines(m, a->effects[k], &value);
     if (v < 0 || rec.after[v]) continue;
     rec.after[v] = translate(x, value, rec.before, NULL, normal);
     defining[k] = true;

@@ -259,7 +259,7 @@ static bool try_action(search_t *s, void *arg) {
   for (size_t e = 0; e < aa->a->neffects; e++) {
     const expr_t *value;
     if (aa->defines[e] < 0) continue;
-    extend_defined_var(m, aa->a->effects[e], &value);
+    ism_effect_defines(m, aa->a->effects[e], &value);
     if (!rat_eval(value, lookup, &before, &out->after[aa->defines[e]])) return false;
   }
   if (s->mode != ISM_MODE_NAIVE)
@@ -298,7 +298,7 @@ static bool action_stage(search_t *s, size_t k, int ordinal, const rat_t *U, boo
   int *defines = xcalloc(a->neffects + 1, sizeof *defines);
   for (size_t e = 0; e < a->neffects; e++) {
     const expr_t *value;
-    int v = naive ? -1 : extend_defined_var(m, a->effects[e], &value);
+    int v = naive ? -1 : ism_effect_defines(m, a->effects[e], &value);
     defines[e] = v >= 0 && !after_set[v] ? v : -1;
     if (defines[e] >= 0) after_set[v] = true;
   }
@@ -375,30 +375,4 @@ bool extend_step(const extend_prep_t *p, ism_mode_t mode, int rule, bool want_fa
   bool found = each_combination(&s, slots, n, try_sensing, NULL);
   free(s.cur), free(s.normal);
   return found;
-}
-
-static bool has_primed(const expr_t *e) {
-  if (!e) return false;
-  switch (e->kind) {
-  case EXPR_VAR: return e->u.var.primed;
-  case EXPR_INT:
-  case EXPR_REAL:
-  case EXPR_BOOL:
-  case EXPR_NAME:
-  case EXPR_ENUM: return false;
-  default: return has_primed(e->u.op.a) || has_primed(e->u.op.b) || has_primed(e->u.op.c);
-  }
-}
-
-int extend_defined_var(const ism_model_t *m, const expr_t *e, const expr_t **value) {
-  if (e->kind != EXPR_EQ) return -1;
-  for (int side = 0; side < 2; side++) {
-    const expr_t *lhs = side ? e->u.op.b : e->u.op.a, *rhs = side ? e->u.op.a : e->u.op.b;
-    if (lhs->kind == EXPR_VAR && lhs->u.var.primed && m->vars[lhs->u.var.id].sensing && !has_primed(rhs) &&
-        lhs->type.kind == rhs->type.kind) {
-      *value = rhs;
-      return lhs->u.var.id;
-    }
-  }
-  return -1;
 }

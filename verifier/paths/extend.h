@@ -50,9 +50,4 @@ void extend_prep_free(extend_prep_t *p);
 bool extend_step(const extend_prep_t *p, ism_mode_t mode, int rule, bool want_fail, int budget,
                  extend_step_t *io);
 
-/* If effect e has the form x' == expr (or expr == x') with x a sensing
- * variable and expr free of primed names, returns x and sets *value, else
- * -1. Such an effect defines the after-value (the encoding substitutes it). */
-int extend_defined_var(const ism_model_t *m, const expr_t *e, const expr_t **value);
-
 #endif
