@@ -97,7 +97,7 @@ static void parse_composite(fsp_ctx_t *c, bool property) {
   fsp_comp_body(c, &parts);
   VEC_FREE(&parts);
   pp->trailer = c->pos;
-  pp->hides = fsp_skip_trailer(c, false);
+  pp->compose_first = fsp_skip_trailer(c, false);
   c->live = live;
   fsp_expect(c, FSP_TOK_DOT, "'.' at the end of the definition");
 }

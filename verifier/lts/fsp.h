@@ -3,8 +3,8 @@
  * processes with local (indexed) processes and parameters, when guards,
  * if/then/else, choice, STOP/END/ERROR, action labels with indices, ranges,
  * sets and bindings, +{...}, property, || composition with prefix labels
- * a:P, a[i:R]:P and {a,b}::P, relabelling /{new/old}, hiding \{...} and
- * interfaces @{...}, FLTL fluents and `assert [] φ` safety invariants
+ * a:P, a[i:R]:P and {a,b}::P, relabelling /{new/old}, priority << >>,
+ * hiding \{...} and interfaces @{...}, FLTL fluents and `assert [] φ` safety invariants
  * (compiled to property LTSs). The other LTSA extensions are rejected with
  * a located "not supported" error. See docs/fsp.md. */
 #ifndef VERIFIER_FSP_H

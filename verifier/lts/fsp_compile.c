@@ -613,6 +613,33 @@ static lts_t *compose_all(fsp_ctx_t *c, const fsp_ltsvec_t *m, loc_t loc) {
   return keep_temp(c, l);
 }
 
+/* The machines `m` composed under the priority `<< {...}` or `>> {...}` at
+ * the cursor (LTSA applies it while composing, to one machine too). */
+static lts_t *compose_priority(fsp_ctx_t *c, const fsp_ltsvec_t *m, loc_t loc) {
+  bool high = next(c)->kind == FSP_TOK_SHL;
+  fsp_strvec_t *set = fsp_open_strs(c);
+  fsp_set_expr(c, set);
+  /* the labels of the machines that the set names (prefix matching, as LTSA) */
+  lts_builder_t *alpha = xmalloc(sizeof *alpha);
+  VEC_PUSH(&c->builders, alpha);
+  lts_builder_init(alpha, c->f->labels);
+  for (size_t i = 0; i < m->len; i++)
+    for (int a = 0; a < m->data[i]->nalphabet; a++) lts_builder_alphabet_add(alpha, m->data[i]->alphabet[a]);
+  lts_builder_add_state(alpha);
+  c->builders.len--;
+  lts_t *all = keep_temp(c, lts_freeze(alpha));
+  free(alpha);
+  int *ids;
+  int n = matching_labels(c, all, set, &ids);
+  fsp_close_strs(c);
+  lts_priority_t prio = {ids, n, high};
+  lts_t *l = lts_compose_priority((const lts_t *const *)m->data, (int)m->len, c->f->max_states,
+                                  c->f->max_states, &prio);
+  free(ids);
+  if (!l) fsp_fail_limit(c, loc, "this composition has too many states or transitions");
+  return keep_temp(c, l);
+}
+
 /* Whether relabelling `r` maps some label of the machines to two or more
  * new labels: then, as in LTSA, the machines are composed first (copies of
  * one action in separate machines would not synchronise as one). */
@@ -828,7 +855,8 @@ static lts_t *compile_composite(fsp_ctx_t *c, fsp_proc_def_t *p, const fsp_val_t
   size_t env_len = c->env.len;
   fsp_ltsvec_t *parts = open_list(c);
   composite_machines(c, p, args, nargs, loc, parts);
-  lts_t *l = compose_all(c, parts, p->loc);
+  bool prio = at(c, FSP_TOK_SHL) || at(c, FSP_TOK_SHR);
+  lts_t *l = prio ? compose_priority(c, parts, p->loc) : compose_all(c, parts, p->loc);
   close_list(c);
   if (at(c, FSP_TOK_BACKSLASH) || at(c, FSP_TOK_AT)) l = hide_or_restrict(c, l);
   c->env.len = env_len;
@@ -852,7 +880,7 @@ static void def_machines(fsp_ctx_t *c, fsp_proc_def_t *p, const fsp_val_t *args,
   c->env.len = 0;
   if (p->formula)
     VEC_PUSH(out, fsp_compile_assert(c, p));
-  else if (p->composite && !p->hides && !p->property && !p->minimal && !p->deterministic)
+  else if (p->composite && !p->compose_first && !p->property && !p->minimal && !p->deterministic)
     composite_machines(c, p, args, nargs, loc, out);
   else {
     lts_t *l =
@@ -878,7 +906,7 @@ lts_t *fsp_compile_def(fsp_ctx_t *c, fsp_proc_def_t *p, const fsp_val_t *args, s
 }
 
 bool fsp_skip_trailer(fsp_ctx_t *c, bool primitive) {
-  bool live = c->live, hides = false;
+  bool live = c->live, first = false;
   c->live = false;
   fsp_strvec_t *tmp = fsp_open_strs(c); /* released by a failure's longjmp too */
   if (primitive && accept(c, FSP_TOK_PLUS)) fsp_set_expr(c, tmp);
@@ -888,11 +916,19 @@ bool fsp_skip_trailer(fsp_ctx_t *c, bool primitive) {
     fsp_close_strs(c);
     fsp_close_strs(c);
   }
+  if (primitive && (at(c, FSP_TOK_SHL) || at(c, FSP_TOK_SHR)))
+    fsp_fail(c, peek(c)->loc,
+             "a priority '%s' applies to a composite (||NAME = ...), not to a primitive process",
+             peek(c)->text);
+  if (accept(c, FSP_TOK_SHL) || accept(c, FSP_TOK_SHR)) {
+    first = true;
+    fsp_set_expr(c, tmp);
+  }
   if (accept(c, FSP_TOK_BACKSLASH) || accept(c, FSP_TOK_AT)) {
-    hides = true;
+    first = true;
     fsp_set_expr(c, tmp);
   }
   fsp_close_strs(c);
   c->live = live;
-  return hides;
+  return first;
 }

@@ -119,7 +119,8 @@ typedef struct {
   fsp_formula_t *formula; /* non-NULL: an FLTL `assert`, compiled to a safety property */
   bool composite, property;
   bool minimal, deterministic; /* LTSA's `minimal` / `deterministic` prefixes */
-  bool hides;                  /* composite: its trailer hides (\ or @), so it is composed before use */
+  bool compose_first;          /* composite: its trailer hides (\ or @) or sets a priority (<< >>),
+                                  so it is composed before use, not flattened into its user */
   size_t params;               /* token index of '(' of the parameter list, or 0 */
   size_t nparams;
   VEC(fsp_local_def_t) locals; /* primitive: locals.data[0] is the main process */

@@ -1,0 +1,100 @@
+/* Unit tests of LTSA's FSP constructs beyond plain composition: action
+ * priority (<< and >>). Every expected LTS here was worked out by hand from
+ * LTSA's definitions (Magee & Kramer, "Concurrency", appendix A), written
+ * as its transitions "src label dst" in the order the LTS core numbers
+ * states (breadth-first from 0, labels in the order they first occur). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ism/strbuf.h"
+#include "verifier/lts/fsp.h"
+#include "tests/unit/check.h"
+
+/* The transitions of `proc` (NULL: the last process) of `text`, one
+ * "src label dst" per line, or the first error message. */
+static char *transitions(const char *text, const char *proc) {
+  lts_labels_t L;
+  lts_labels_init(&L);
+  diag_list_t d;
+  diag_init(&d);
+  fsp_file_t *f = fsp_parse_string("t.lts", text, &L, &d);
+  lts_t *l = f ? fsp_compile(f, proc ? proc : fsp_last_process(f), &d) : NULL;
+  strbuf_t sb;
+  strbuf_init(&sb);
+  if (!l)
+    strbuf_printf(&sb, "%d:%d: %s", d.count ? d.items[0].loc.line : 0, d.count ? d.items[0].loc.col : 0,
+                  d.count ? d.items[0].message : "no error");
+  else
+    for (int s = 0; s < l->nstates; s++)
+      for (int i = l->succ_off[s]; i < l->succ_off[s + 1]; i++)
+        strbuf_printf(&sb, "%d %s %d\n", s, lts_label_name(&L, l->succ_label[i]), l->succ_dst[i]);
+  lts_free(l);
+  fsp_free(f);
+  diag_free(&d);
+  lts_labels_free(&L);
+  return strbuf_take(&sb);
+}
+
+static void expect_lts(const char *text, const char *proc, const char *want) {
+  char *got = transitions(text, proc);
+  if (strcmp(got, want) != 0) {
+    fprintf(stderr, "for %s (%s)\n  want:\n%s\n  got:\n%s\n", text, proc ? proc : "last", want, got);
+    check_failures++;
+  }
+  free(got);
+}
+
+static void priority(void) {
+  const char *p = "P = (a -> b -> P | c -> P).\n"
+                  "||PLAIN = (P).\n"
+                  "||HI = (P) << {a}.\n"
+                  "||LO = (P) >> {a}.\n"
+                  "||HI1 = P << {a}.\n";
+  expect_lts(p, "PLAIN", "0 a 1\n0 c 0\n1 b 0\n");
+  /* a is enabled in 0, so c goes; in 1 only b is enabled */
+  expect_lts(p, "HI", "0 a 1\n1 b 0\n");
+  expect_lts(p, "HI1", "0 a 1\n1 b 0\n");
+  /* c (high) is enabled in 0, so a goes, and 1 is unreachable */
+  expect_lts(p, "LO", "0 c 0\n");
+
+  /* τ is low under <<, high under >> */
+  const char *t = "A = (x -> y -> A)\\{x}.\n"
+                  "B = (y -> B | z -> B).\n"
+                  "||AB = (A || B).\n"
+                  "||LOZ = (A || B) >> {z}.\n"
+                  "||HIZ = (A || B) << {z}.\n"
+                  "||HIY = (A || B) << {y}.\n";
+  expect_lts(t, "AB", "0 tau 1\n0 z 0\n1 y 0\n1 z 1\n");
+  expect_lts(t, "LOZ", "0 tau 1\n1 y 0\n");
+  expect_lts(t, "HIZ", "0 z 0\n");
+  /* y is not enabled in 0: τ and z stay; in 1 y is, so z goes */
+  expect_lts(t, "HIY", "0 tau 1\n0 z 0\n1 y 0\n");
+
+  /* a composite with a priority is composed before it is used: LO alone
+   * never does a; flattened into (P || R) >> {a} it would do c, a, b */
+  const char *n = "P = (a -> b -> P | c -> P).\n"
+                  "||LO = (P) >> {a}.\n"
+                  "R = (c -> STOP).\n"
+                  "||OUTER = (LO || R).\n"
+                  "||FLAT = (P || R) >> {a}.\n";
+  expect_lts(n, "OUTER", "0 c 1\n");
+  expect_lts(n, "FLAT", "0 c 1\n1 a 2\n2 b 1\n");
+
+  /* prefix matching, as LTSA: {p} names p.a, p.b and p.c */
+  const char *m = "P = (a -> b -> P | c -> P).\n"
+                  "||ALL = (p:P) << {p}.\n"
+                  "||ONE = (p:P) << {p.a}.\n";
+  expect_lts(m, "ALL", "0 p.a 1\n0 p.c 0\n1 p.b 0\n");
+  expect_lts(m, "ONE", "0 p.a 1\n1 p.b 0\n");
+
+  /* then hiding */
+  expect_lts("P = (a -> b -> P | c -> P).\n||H = (P) << {a} \\ {b}.\n", NULL, "0 a 1\n1 tau 0\n");
+  expect_lts("P = (a -> P) << {a}.\n", NULL,
+             "1:14: a priority '<<' applies to a composite (||NAME = ...), not to a primitive process");
+}
+
+int main(void) {
+  priority();
+  return CHECK_RESULT();
+}
