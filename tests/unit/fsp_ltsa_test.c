@@ -9,6 +9,7 @@
 
 #include "ism/strbuf.h"
 #include "verifier/lts/fsp.h"
+#include "verifier/lts/terminal.h"
 #include "tests/unit/check.h"
 
 /* The transitions of `proc` (NULL: the last process) of `text`, one
@@ -94,7 +95,91 @@ static void priority(void) {
              "1:14: a priority '<<' applies to a composite (||NAME = ...), not to a primitive process");
 }
 
+/* Checks every progress property of `text` on its last process: `want`
+ * has one line per property, "NAME holds" or "NAME: trace -> {actions}". */
+static void expect_progress(const char *text, const char *want) {
+  lts_labels_t L;
+  lts_labels_init(&L);
+  diag_list_t d;
+  diag_init(&d);
+  fsp_file_t *f = fsp_parse_string("t.lts", text, &L, &d);
+  lts_t *l = f ? fsp_compile(f, fsp_last_process(f), &d) : NULL;
+  strbuf_t sb;
+  strbuf_init(&sb);
+  if (!l) strbuf_printf(&sb, "error: %s", d.count ? d.items[0].message : "?");
+  terminal_sets_t t = {0};
+  lts_bfs_t bfs = {0};
+  if (l) {
+    terminal_sets(l, &t);
+    lts_bfs(l, &bfs);
+  }
+  for (size_t i = 0; l && i < fsp_progress_count(f); i++) {
+    const fsp_progress_t *p = fsp_progress_at(f, i);
+    int acts[16], cond[16];
+    for (size_t k = 0; k < p->nactions && k < 16; k++) acts[k] = lts_label_find(&L, p->actions[k]);
+    for (size_t k = 0; k < p->ncond && k < 16; k++) cond[k] = lts_label_find(&L, p->cond[k]);
+    int k = terminal_progress_violation(l, &t, acts, (int)p->nactions, cond, (int)p->ncond, p->cond != NULL);
+    if (k < 0) {
+      strbuf_printf(&sb, "%s holds\n", p->name);
+      continue;
+    }
+    int len, n;
+    int *trace = lts_bfs_trace(&bfs, l, t.first[k], &len);
+    int *in = terminal_actions(l, &t, k, &n);
+    strbuf_printf(&sb, "%s:", p->name);
+    for (int j = 0; j < len; j++) strbuf_printf(&sb, " %s", lts_label_name(&L, trace[j]));
+    strbuf_puts(&sb, " -> {");
+    for (int j = 0; j < n; j++) strbuf_printf(&sb, "%s%s", j ? ", " : "", lts_label_name(&L, in[j]));
+    strbuf_puts(&sb, "}\n");
+    free(trace);
+    free(in);
+  }
+  CHECK_STREQ(strbuf_str(&sb), want);
+  strbuf_free(&sb);
+  if (l) {
+    terminal_sets_free(&t);
+    lts_bfs_free(&bfs);
+  }
+  lts_free(l);
+  fsp_free(f);
+  diag_free(&d);
+  lts_labels_free(&L);
+}
+
+static void progress(void) {
+  /* Magee & Kramer 7.2: the trick coin's terminal set {toss, heads} never
+   * does tails; the fair coin's does both */
+  const char *coins = "TWOCOIN = (pick -> COIN | pick -> TRICK),\n"
+                      "TRICK = (toss -> heads -> TRICK),\n"
+                      "COIN = (toss -> heads -> COIN | toss -> tails -> COIN).\n"
+                      "progress HEADS = {heads}\n"
+                      "progress TAILS = {tails}\n"
+                      "progress HT = if {heads} then {tails}\n"
+                      "progress TH = if {tails} then {heads}\n"
+                      "progress EITHER = {heads, tails}.\n";
+  expect_progress(coins, "HEADS holds\nTAILS: pick -> {toss, heads}\nHT: pick -> {toss, heads}\nTH holds\n"
+                         "EITHER holds\n");
+  /* two non-terminal components before the terminal one {e} */
+  expect_progress("P = (a -> P | b -> Q), Q = (c -> Q | d -> R), R = (e -> R).\n"
+                  "progress C = {c}\nprogress E = {e}\n",
+                  "C: b d -> {e}\nE holds\n");
+  /* a deadlock is a terminal set without actions (as LTSA) */
+  expect_progress("P = (a -> b -> STOP | c -> P).\nprogress A = {a}\nprogress IFA = if {a} then {b}\n",
+                  "A: a b -> {}\nIFA holds\n");
+  /* a set with a transition to the error state is not terminal: no set here */
+  expect_progress("P = (a -> P | b -> ERROR).\nprogress C = {c}\n", "C holds\n");
+  /* indexed: one property per value */
+  expect_progress("P = (x[1] -> P | y -> Q), Q = (x[2] -> Q).\nprogress X[i:1..2] = {x[i]}\n",
+                  "X[1]: y -> {x[2]}\nX[2] holds\n");
+  /* an action no process has never occurs */
+  expect_progress("P = (a -> P).\nprogress Z = {z}\n", "Z: -> {a}\n");
+  expect_lts("P = (a -> P).\nprogress X = if {a} {b}\n", NULL, "2:21: expected 'then', found '{'");
+  expect_lts("P = (a -> P).\nprogress X = {a}\nprogress X = {b}\n", NULL,
+             "3:10: progress property 'X' is defined twice");
+}
+
 int main(void) {
   priority();
+  progress();
   return CHECK_RESULT();
 }

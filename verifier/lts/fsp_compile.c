@@ -745,11 +745,7 @@ static void comp_elem(fsp_ctx_t *c, fsp_ltsvec_t *parts) {
   fsp_close_strs(c);
 }
 
-/* The values of a forall index domain at the cursor (after ':'): a named
- * range or set, lo..hi, or a set {...}. Appends to vals. */
-typedef VEC(fsp_val_t) fsp_valvec_t;
-
-static void forall_domain(fsp_ctx_t *c, fsp_valvec_t *vals) {
+void fsp_index_domain(fsp_ctx_t *c, fsp_valvec_t *vals) {
   const fsp_token_t *t = peek(c);
   if (t->kind == FSP_TOK_UIDENT && peek2(c)->kind == FSP_TOK_RBRACK) {
     next(c);
@@ -784,7 +780,7 @@ static void forall_rest(fsp_ctx_t *c, fsp_ltsvec_t *parts) {
   const char *var = fsp_expect(c, FSP_TOK_LIDENT, "an index variable (lower case)")->text;
   fsp_expect(c, FSP_TOK_COLON, "':'");
   fsp_valvec_t vals = {0};
-  forall_domain(c, &vals);
+  fsp_index_domain(c, &vals);
   fsp_expect(c, FSP_TOK_RBRACK, "']'");
   VEC_PUSH(&c->owned, vals.data); /* released on failure */
   size_t body = c->pos, end = body;

@@ -140,14 +140,17 @@ struct fsp_file {
   VEC(fsp_named_set_t) menus;
   VEC(fsp_proc_def_t) procs;
   VEC(fsp_fluent_t) fluents;
-  long max_states; /* limit on states, transitions and labels of one LTS built */
-  bool limit_hit;  /* a compilation stopped at max_states */
-  int nerrors;     /* syntax errors reported while parsing */
+  VEC(fsp_progress_t) progress; /* in definition order, one per index value */
+  long max_states;              /* limit on states, transitions and labels of one LTS built */
+  bool limit_hit;               /* a compilation stopped at max_states */
+  int nerrors;                  /* syntax errors reported while parsing */
 };
 
 typedef VEC(lts_t *) fsp_ltsvec_t;
 
 typedef VEC(const char *) fsp_strvec_t;
+
+typedef VEC(fsp_val_t) fsp_valvec_t;
 
 typedef struct {
   fsp_file_t *f;
