@@ -173,6 +173,11 @@ static void progress(void) {
                   "X[1]: y -> {x[2]}\nX[2] holds\n");
   /* an action no process has never occurs */
   expect_progress("P = (a -> P).\nprogress Z = {z}\n", "Z: -> {a}\n");
+  /* a label that is only a set value is that value (it was ".x") */
+  expect_lts("P = ([s:{x,y}] -> P).\n", NULL, "0 x 0\n0 y 0\n");
+  expect_progress("P = (pick -> Q | pick -> R), Q = (x -> Q | y -> Q), R = (x -> R).\n"
+                  "progress SIDE[s:{x,y}] = {[s]}\n",
+                  "SIDE.x holds\nSIDE.y: pick -> {x}\n");
   expect_lts("P = (a -> P).\nprogress X = if {a} {b}\n", NULL, "2:21: expected 'then', found '{'");
   expect_lts("P = (a -> P).\nprogress X = {a}\nprogress X = {b}\n", NULL,
              "3:10: progress property 'X' is defined twice");
