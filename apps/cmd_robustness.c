@@ -15,6 +15,7 @@
 #include "ism/strbuf.h"
 #include "ism/vec.h"
 #include "ism/ydoc.h"
+#include "verifier/lts/aut.h"
 #include "verifier/lts/fsp.h"
 #include "verifier/lts/lts.h"
 #include "verifier/lts/robustness.h"
@@ -26,6 +27,8 @@ static const cli_option_t options[] = {
      "output format (fsp: the weakest assumption as an FSP process WA)"},
     {"dot", 0, OPT_STRING, "FILE", NULL, NULL, 0, -1,
      "also write the weakest assumption and Δ as Graphviz to FILE"},
+    {"write-aut", 0, OPT_STRING, "FILE", NULL, NULL, 0, -1,
+     "also write the weakest assumption as an Aldebaran .aut LTS (CADP, mCRL2) to FILE"},
     {"output", 'o', OPT_STRING, "FILE", NULL, "stdout", 0, -1, "write the report to FILE"},
     {"max-states", 0, OPT_INT, "N", NULL, "5000000", 1, 1e9,
      "limit on the states of each compiled process and composition"},
@@ -423,6 +426,14 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
   rc = cli_write_output(ctx, text);
   const cli_value_t *dotv = cli_opt(self, values, "dot");
   if (rc == CLI_EXIT_OK && dotv->set) rc = cli_write_file(ctx, dotv->s, strbuf_str(&dot));
+  const cli_value_t *autv = cli_opt(self, values, "write-aut");
+  if (rc == CLI_EXIT_OK && autv->set) {
+    strbuf_t aut;
+    strbuf_init(&aut);
+    aut_write(a.w, &aut);
+    rc = cli_write_file(ctx, autv->s, strbuf_str(&aut));
+    strbuf_free(&aut);
+  }
   strbuf_free(&dot);
   /* M ‖ E itself violates P: a violation, unless an expect: block decides */
   if (rc == CLI_EXIT_OK && !n_expect && (normal || nprog_violated)) rc = CLI_EXIT_VIOLATION;

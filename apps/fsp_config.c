@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "ism/strbuf.h"
+#include "verifier/lts/aut.h"
 #include "verifier/lts/terminal.h"
 
 void fsp_config_init(fsp_config_t *c, cli_ctx_t *ctx, const char *path) {
@@ -27,6 +28,27 @@ static loc_t item_loc(const ynode_t *node, size_t i) {
   return node->kind == YNODE_SEQ ? node->items[i]->loc : node->loc;
 }
 
+/* An Aldebaran (.aut) file: one LTS, so no process can be chosen in it. */
+static lts_t *load_aut(fsp_config_t *c, const ynode_t *node, size_t i, const char *full, const char *name) {
+  diag_list_t *d = &c->ctx->diags;
+  if (name) {
+    diag_error(d, item_loc(node, i), "'%s' is an .aut file, which holds one LTS: no process '%s' to choose",
+               full, name);
+    return NULL;
+  }
+  size_t before = d->errors;
+  bool limit = false;
+  lts_t *raw = aut_read_file(full, &c->labels, c->max_states, &limit, d);
+  if (!raw && d->errors == before) diag_error(d, item_loc(node, i), "cannot read '%s'", full);
+  if (!raw && d->count > 0 && d->items[d->count - 1].loc.file == NULL)
+    d->items[d->count - 1].loc = item_loc(node, i);
+  if (limit) c->limit_hit = true;
+  if (!raw) return NULL;
+  lts_t *l = lts_reachable(raw); /* as a compiled FSP process: only what the initial state reaches */
+  lts_free(raw);
+  return l;
+}
+
 /* Parses one file and compiles its chosen process, or reports why not. */
 static lts_t *load_one(fsp_config_t *c, const ynode_t *node, size_t i, const char *path,
                        const char *preferred, fsp_load_t how, fsp_file_t **last_file) {
@@ -41,6 +63,17 @@ static lts_t *load_one(fsp_config_t *c, const ynode_t *node, size_t i, const cha
   } else
     colon = NULL;
   char *full = path[0] == '/' ? xstrdup(path) : xasprintf("%s%s", c->dir, path);
+  size_t len = strlen(full);
+  if (len > 4 && strcmp(full + len - 4, ".aut") == 0) {
+    lts_t *l = load_aut(c, node, i, full, colon ? preferred : NULL);
+    free(full);
+    if (l && (how == FSP_LOAD_PROPERTY || (how == FSP_LOAD_PROPERTY_UNLESS_ERROR && l->error < 0))) {
+      lts_t *p = lts_property(l);
+      lts_free(l);
+      l = p;
+    }
+    return l;
+  }
   size_t before = d->errors;
   fsp_file_t *f = fsp_parse_file(full, &c->labels, d);
   if (!f && d->errors == before) diag_error(d, item_loc(node, i), "cannot read '%s'", full);
