@@ -183,8 +183,48 @@ static void progress(void) {
              "3:10: progress property 'X' is defined twice");
 }
 
+static void sequential(void) {
+  /* Magee & Kramer, appendix A (sequential composition) */
+  const char *p = "P(I=1) = (a[I] -> b[I] -> END).\n"
+                  "SKIP = END.\n"
+                  "P123 = P(1);P(2);P(3);END.\n"
+                  "LOOP = P(1);LOOP.\n"
+                  "LOOP123 = P123;LOOP123.\n"
+                  "Q = (start -> P(2);Q | stop -> STOP).\n"
+                  "S = SKIP;P(1);SKIP;END.\n"
+                  "T = P(1);T2, T2 = (c -> T2).\n";
+  expect_lts(p, "P123", "0 a[1] 1\n1 b[1] 2\n2 a[2] 3\n3 b[2] 4\n4 a[3] 5\n5 b[3] 6\n");
+  expect_lts(p, "LOOP", "0 a[1] 1\n1 b[1] 0\n");
+  expect_lts(p, "LOOP123", "0 a[1] 1\n1 b[1] 2\n2 a[2] 3\n3 b[2] 4\n4 a[3] 5\n5 b[3] 0\n");
+  expect_lts(p, "Q", "0 start 1\n0 stop 2\n1 a[2] 3\n3 b[2] 0\n");
+  expect_lts(p, "S", "0 a[1] 1\n1 b[1] 2\n");
+  expect_lts(p, "T", "0 a[1] 1\n1 b[1] 2\n2 c 2\n");
+  /* a composite ends when all its parts do: 3 x 2 states, 7 transitions;
+   * then its END state continues as END */
+  const char *comp = "P = (a -> b -> END).\nR = (x -> END).\n||C = (P || R).\nS = C;END.\n";
+  {
+    char *seq = transitions(comp, "S"), *par = transitions(comp, "C");
+    CHECK_STREQ(seq, par);
+    int lines = 0;
+    for (const char *q = seq; *q; q++) lines += *q == '\n';
+    CHECK(lines == 7);
+    free(seq);
+    free(par);
+  }
+  /* errors */
+  expect_lts("A = (a -> A).\nS = A;END.\n", NULL,
+             "2:5: process 'A' cannot reach END, so nothing can follow it in a sequential composition");
+  expect_lts("S = B;END.\n", NULL, "1:5: undefined process 'B'");
+  expect_lts("A = (a -> END).\nS = A;(b -> END).\n", NULL, "2:7: expected a process after ';', found '('");
+  expect_lts(
+      "SKIP = END.\nS = SKIP;S.\n", NULL,
+      "2:5: every process of this sequential composition is only END (write the process after the last "
+      "';' instead)");
+}
+
 int main(void) {
   priority();
+  sequential();
   progress();
   return CHECK_RESULT();
 }

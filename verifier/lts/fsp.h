@@ -1,7 +1,8 @@
 /* The FSP front end: LTSA's Finite State Processes language compiled to
  * LTSs of the LTS core. Supported: const, range, set, menu, primitive
  * processes with local (indexed) processes and parameters, when guards,
- * if/then/else, choice, STOP/END/ERROR, action labels with indices, ranges,
+ * if/then/else, choice, STOP/END/ERROR, sequential composition A;B,
+ * action labels with indices, ranges,
  * sets and bindings, +{...}, property, || composition with prefix labels
  * a:P, a[i:R]:P and {a,b}::P, relabelling /{new/old}, priority << >>,
  * hiding \{...} and interfaces @{...}, FLTL fluents and `assert [] φ`
