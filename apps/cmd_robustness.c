@@ -395,6 +395,7 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
       if (prog[i].holds) continue;
       strbuf_puts(&sb, "  trace to terminal set: ");
       text_labels(&sb, &r.labels, prog[i].trace, prog[i].len);
+      if (prog[i].len == 0) strbuf_puts(&sb, "(empty: the initial state is in it)");
       strbuf_puts(&sb, "\n  actions in terminal set: {");
       text_labels(&sb, &r.labels, prog[i].actions, prog[i].nactions);
       strbuf_puts(&sb, "}\n");
