@@ -157,13 +157,17 @@ static bool same_loc(loc_t a, loc_t b) {
   return a.line == b.line && a.col == b.col && a.file && b.file && strcmp(a.file, b.file) == 0;
 }
 
+size_t fsp_config_progress_count(const fsp_config_t *c, size_t nfiles) {
+  size_t count = 0;
+  for (size_t fi = 0; fi < nfiles && fi < c->files.len; fi++) count += fsp_progress_count(c->files.data[fi]);
+  return count;
+}
+
 bool fsp_config_progress(fsp_config_t *c, size_t nfiles, const lts_t *const *parts, int nparts, loc_t loc,
                          fsp_progress_result_t **out, size_t *n) {
   *out = NULL;
   *n = 0;
-  size_t count = 0;
-  for (size_t fi = 0; fi < nfiles && fi < c->files.len; fi++) count += fsp_progress_count(c->files.data[fi]);
-  if (count == 0) return true;
+  if (fsp_config_progress_count(c, nfiles) == 0) return true;
   lts_t *system = lts_compose_max(parts, nparts, c->max_states, c->max_states);
   if (!system) {
     diag_error(&c->ctx->diags, loc,

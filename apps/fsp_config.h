@@ -62,5 +62,7 @@ typedef struct {
 bool fsp_config_progress(fsp_config_t *c, size_t nfiles, const lts_t *const *parts, int nparts, loc_t loc,
                          fsp_progress_result_t **out, size_t *n);
 void fsp_progress_results_free(fsp_progress_result_t *results, size_t n);
+/* The number of progress properties declared in the first `nfiles` files parsed. */
+size_t fsp_config_progress_count(const fsp_config_t *c, size_t nfiles);
 
 #endif
