@@ -529,6 +529,10 @@ static int run_robustify(cli_ctx_t *ctx, const cli_command_t *self, const char *
   const char *sys_files = NULL, *dev_files = NULL;
   sys = fsp_config_load(&r, c.sys, "'system'", ps, FSP_LOAD_PLAIN, &sys_files, NULL);
   dev = fsp_config_load(&r, c.dev, "'deviation'", pe, FSP_LOAD_PLAIN, &dev_files, NULL);
+  if (fsp_config_progress_count(&r, r.files.len) > 0)
+    diag_warning(&ctx->diags, c.sys->loc,
+                 "the system or deviation model declares FSP progress properties: `ismv robustness` checks "
+                 "them, `robustify` does not (its progress is the config's 'progress')");
   safety = fsp_config_load(&r, c.safety, "'safety'", pp, FSP_LOAD_PLAIN, NULL, NULL);
   if (!sys || !dev || !safety) goto done;
 
