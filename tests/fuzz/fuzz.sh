@@ -15,7 +15,7 @@ seeds() {
   fuzz_eventb) ls examples/eventb/*.yaml tests/cases/eventb/*.yaml ;;
   fuzz_expr) grep -rhoE '"[^"]*"' examples/robotcar tests/models/verify | tr -d '"' | sort -u | head -400 |
     split -l 1 - "$2/line-" ;;
-  fuzz_fsp) { ls examples/*/*/*.lts tests/cases/fsp/ltsa_constructs.lts tests/cases/fsp/progress.lts; find $anchors/lts -name '*.lts' | sort | head -300; } 2>/dev/null ;;
+  fuzz_fsp) { ls examples/*/*/*.lts; find $anchors/lts -name '*.lts' | sort | head -300; } 2>/dev/null ;;
   fuzz_maskd) find $anchors/maskd -name '*.test' 2>/dev/null | sort ;;
   fuzz_masking) ls examples/masking/*.yaml examples/masking/yaml/*.yaml ;;
   fuzz_config) ls examples/robustness/*/*.yaml examples/envelope/*/*.yaml ;;
