@@ -333,6 +333,10 @@ static int run_envelope(cli_ctx_t *ctx, const cli_command_t *self, const char *p
 
   x.env = fsp_config_load(&r, n_env, "'environment'", NULL, FSP_LOAD_PLAIN, &x.env_files, NULL);
   x.ctrl = fsp_config_load(&r, n_ctrl, "'controller'", NULL, FSP_LOAD_PLAIN, &x.ctrl_files, NULL);
+  if (fsp_config_progress_count(&r, r.files.len) > 0)
+    diag_warning(&ctx->diags, n_env->loc,
+                 "the environment or controller declares progress properties: `ismv robustness` checks them, "
+                 "`envelope` does not");
   x.prop = fsp_config_load(&r, n_prop, "'property'", NULL, FSP_LOAD_PROPERTY, &x.prop_files, NULL);
   if (n_envp)
     x.env_prop =

@@ -13,6 +13,7 @@
 #include "ism/strbuf.h"
 #include "ism/vec.h"
 #include "ism/ydoc.h"
+#include "verifier/lts/aut.h"
 #include "verifier/lts/fsp.h"
 #include "verifier/lts/lts.h"
 #include "verifier/lts/robustify.h"
@@ -27,6 +28,8 @@ static const cli_option_t options[] = {
      "also write the first solution's design as FSP to FILE"},
     {"dot", 0, OPT_STRING, "FILE", NULL, NULL, 0, -1,
      "also write the first solution's design as Graphviz to FILE"},
+    {"write-aut", 0, OPT_STRING, "FILE", NULL, NULL, 0, -1,
+     "also write the first solution's design as an Aldebaran .aut LTS (CADP, mCRL2) to FILE"},
     {"max-states", 0, OPT_INT, "N", NULL, "none", 1, 1e9,
      "bound on plant states and on observation-set members per synthesis (exit 5 when hit)"},
     {"timeout", 0, OPT_REAL, "SECONDS", NULL, "none", 0, 1e9, "wall-clock budget (exit 5 when it runs out)"},
@@ -526,6 +529,10 @@ static int run_robustify(cli_ctx_t *ctx, const cli_command_t *self, const char *
   const char *sys_files = NULL, *dev_files = NULL;
   sys = fsp_config_load(&r, c.sys, "'system'", ps, FSP_LOAD_PLAIN, &sys_files, NULL);
   dev = fsp_config_load(&r, c.dev, "'deviation'", pe, FSP_LOAD_PLAIN, &dev_files, NULL);
+  if (fsp_config_progress_count(&r, r.files.len) > 0)
+    diag_warning(&ctx->diags, c.sys->loc,
+                 "the system or deviation model declares FSP progress properties: `ismv robustness` checks "
+                 "them, `robustify` does not (its progress is the config's 'progress')");
   safety = fsp_config_load(&r, c.safety, "'safety'", pp, FSP_LOAD_PLAIN, NULL, NULL);
   if (!sys || !dev || !safety) goto done;
 
@@ -626,6 +633,14 @@ static int run_robustify(cli_ctx_t *ctx, const cli_command_t *self, const char *
   const cli_value_t *fv = cli_opt(self, values, "fsp"), *dv = cli_opt(self, values, "dot");
   if (rc == CLI_EXIT_OK && fv->set) rc = write_file(ctx, fv->s, strbuf_str(&fsp));
   if (rc == CLI_EXIT_OK && dv->set) rc = write_file(ctx, dv->s, strbuf_str(&dot));
+  const cli_value_t *av = cli_opt(self, values, "write-aut");
+  if (rc == CLI_EXIT_OK && av->set && res.nsols > 0) {
+    strbuf_t aut;
+    strbuf_init(&aut);
+    aut_write(designs[0], &aut);
+    rc = cli_write_file(ctx, av->s, strbuf_str(&aut));
+    strbuf_free(&aut);
+  }
   strbuf_free(&fsp);
   strbuf_free(&dot);
   if (rc == CLI_EXIT_OK && (strcmp(format, "fsp") == 0 || strcmp(format, "dot") == 0) && res.nsols == 0)

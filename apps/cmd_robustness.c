@@ -15,6 +15,7 @@
 #include "ism/strbuf.h"
 #include "ism/vec.h"
 #include "ism/ydoc.h"
+#include "verifier/lts/aut.h"
 #include "verifier/lts/fsp.h"
 #include "verifier/lts/lts.h"
 #include "verifier/lts/robustness.h"
@@ -26,6 +27,8 @@ static const cli_option_t options[] = {
      "output format (fsp: the weakest assumption as an FSP process WA)"},
     {"dot", 0, OPT_STRING, "FILE", NULL, NULL, 0, -1,
      "also write the weakest assumption and Δ as Graphviz to FILE"},
+    {"write-aut", 0, OPT_STRING, "FILE", NULL, NULL, 0, -1,
+     "also write the weakest assumption as an Aldebaran .aut LTS (CADP, mCRL2) to FILE"},
     {"output", 'o', OPT_STRING, "FILE", NULL, "stdout", 0, -1, "write the report to FILE"},
     {"max-states", 0, OPT_INT, "N", NULL, "5000000", 1, 1e9,
      "limit on the states of each compiled process and composition"},
@@ -152,6 +155,8 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
   lts_t *env = NULL, *dev = NULL, *env_view = NULL;
   int *alpha = NULL, *faults = NULL, *normal = NULL, normal_len = -1;
   robust_traces_t delta = {0}, a_not_b = {0}, b_not_a = {0};
+  fsp_progress_result_t *prog = NULL; /* LTSA's progress properties of M ‖ E */
+  size_t nprog = 0, nprog_violated = 0;
   char *text = NULL;
   eofm_env_t human = {0}; /* an EOFM environment (docs/eofm.md) */
 
@@ -213,6 +218,7 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
     env = eofm_env_load(&r, n_env, a.sys, &human);
   else
     env = fsp_config_load(&r, n_env, "'environment'", NULL, FSP_LOAD_PLAIN, NULL, NULL);
+  size_t se_files = r.files.len; /* the files whose progress properties M ‖ E must meet */
   a.prop =
       fsp_config_load(&r, n_prop, "'property'", NULL, FSP_LOAD_PROPERTY_UNLESS_ERROR, &a.prop_files, NULL);
   fsp_file_t *dev_file = NULL;
@@ -228,6 +234,11 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
   if (human.exceeded) rc = CLI_EXIT_INCONCLUSIVE;
   if (!a.sys || !env || !a.prop || (n_dev && !dev)) goto done;
   normal = robust_normal_violation(a.sys, env, a.prop, &normal_len);
+  {
+    const lts_t *me[2] = {a.sys, env};
+    if (!fsp_config_progress(&r, se_files, me, 2, n_sys->loc, &prog, &nprog)) goto done;
+  }
+  for (size_t i = 0; i < nprog; i++) nprog_violated += !prog[i].holds;
 
   int nalpha;
   alpha = robust_interface(a.sys, env, &nalpha);
@@ -322,6 +333,20 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
       json_labels(&sb, &r.labels, normal, normal_len);
     else
       strbuf_puts(&sb, "null");
+    if (nprog) strbuf_puts(&sb, ",\n  \"progress\": ["); /* only when the files declare progress */
+    for (size_t i = 0; i < nprog; i++) {
+      strbuf_printf(&sb, "%s\n    {\"name\": ", i ? "," : "");
+      strbuf_json_string(&sb, prog[i].name);
+      strbuf_printf(&sb, ", \"holds\": %s", prog[i].holds ? "true" : "false");
+      if (!prog[i].holds) {
+        strbuf_puts(&sb, ", \"trace\": ");
+        json_labels(&sb, &r.labels, prog[i].trace, prog[i].len);
+        strbuf_puts(&sb, ", \"terminal_actions\": ");
+        json_labels(&sb, &r.labels, prog[i].actions, prog[i].nactions);
+      }
+      strbuf_putc(&sb, '}');
+    }
+    if (nprog) strbuf_puts(&sb, "\n  ]");
     strbuf_puts(&sb, ",\n  \"interface\": ");
     json_labels(&sb, &r.labels, alpha, nalpha);
     strbuf_puts(&sb, ",\n");
@@ -365,6 +390,16 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
       text_labels(&sb, &r.labels, normal, normal_len);
       strbuf_putc(&sb, '\n');
     }
+    for (size_t i = 0; i < nprog; i++) {
+      strbuf_printf(&sb, "progress %s: %s\n", prog[i].name, prog[i].holds ? "holds" : "violated");
+      if (prog[i].holds) continue;
+      strbuf_puts(&sb, "  trace to terminal set: ");
+      text_labels(&sb, &r.labels, prog[i].trace, prog[i].len);
+      if (prog[i].len == 0) strbuf_puts(&sb, "(empty: the initial state is in it)");
+      strbuf_puts(&sb, "\n  actions in terminal set: {");
+      text_labels(&sb, &r.labels, prog[i].actions, prog[i].nactions);
+      strbuf_puts(&sb, "}\n");
+    }
     if (a.empty)
       strbuf_puts(&sb, "note: the machine can violate the property on its own; no environment prevents it\n");
     strbuf_puts(&sb, "interface: ");
@@ -392,9 +427,17 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
   rc = cli_write_output(ctx, text);
   const cli_value_t *dotv = cli_opt(self, values, "dot");
   if (rc == CLI_EXIT_OK && dotv->set) rc = cli_write_file(ctx, dotv->s, strbuf_str(&dot));
+  const cli_value_t *autv = cli_opt(self, values, "write-aut");
+  if (rc == CLI_EXIT_OK && autv->set) {
+    strbuf_t aut;
+    strbuf_init(&aut);
+    aut_write(a.w, &aut);
+    rc = cli_write_file(ctx, autv->s, strbuf_str(&aut));
+    strbuf_free(&aut);
+  }
   strbuf_free(&dot);
   /* M ‖ E itself violates P: a violation, unless an expect: block decides */
-  if (rc == CLI_EXIT_OK && !n_expect && normal) rc = CLI_EXIT_VIOLATION;
+  if (rc == CLI_EXIT_OK && !n_expect && (normal || nprog_violated)) rc = CLI_EXIT_VIOLATION;
   for (size_t i = 0; i < ngroups; i++) free(groups[i].key);
   free(groups);
   if (rc == CLI_EXIT_OK && n_expect) {
@@ -408,6 +451,7 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
         {"environment_transitions", EXPECT_NUMBER, env->ntrans, false, NULL},
         {"assumption_states", EXPECT_NUMBER, a.w->nstates, false, NULL},
         {"normal_violation", EXPECT_BOOL, 0, normal != NULL, NULL},
+        {"progress_violations", EXPECT_NUMBER, (double)nprog_violated, false, NULL},
         {"task_model_states", EXPECT_NUMBER, human.raw ? human.raw->nstates : 0, false, NULL},
         {"task_model_transitions", EXPECT_NUMBER, human.raw ? human.raw->ntrans : 0, false, NULL},
         {"a_not_b", EXPECT_NUMBER, a_not_b.ntraces, false, NULL},
@@ -428,6 +472,7 @@ done:
   free(alpha);
   free(faults);
   free(normal);
+  fsp_progress_results_free(prog, nprog);
   lts_free(a.sys);
   lts_free(a.prop);
   lts_free(a.w);
@@ -464,7 +509,9 @@ const cli_command_t cmd_robustness = {
         "max_states:}`): it is translated to an LTS and each trace is explained by generated human\n"
         "errors (docs/eofm.md). LTSA-Robust's JSON configs ({\"mode\": \"fsp\"|\"eofm\", \"sys\": ...})\n"
         "and Fortis' ({\"sys\": [...], \"env\": [...], ...}) are read as well. First M ‖ E is checked\n"
-        "against P: a violation is reported with its trace and exit 10. `expect:` keys: classes,\n"
+        "against P, and against the LTSA progress properties (`progress NAME = {a}`) that the system\n"
+        "and environment files declare: a violation is reported with its trace and exit 10.\n"
+        "`expect:` keys: classes, progress_violations,\n"
         "explained, unexplained, system_states, system_transitions, environment_states,\n"
         "environment_transitions, assumption_states, normal_violation, task_model_states,\n"
         "task_model_transitions (EOFM environments) and, with compare, a_not_b, b_not_a,\n"

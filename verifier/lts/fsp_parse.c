@@ -586,7 +586,10 @@ static void enum_parts(enum_t *e, size_t pos, size_t first) {
     fsp_expect(c, FSP_TOK_RBRACK, "']'");
     size_t rest = c->pos;
     for (size_t k = 0; k < vals.len; k++) {
-      fsp_put_value(e->sb, vals.data[k]);
+      if (keep == 0 && vals.data[k].str)
+        strbuf_puts(e->sb, vals.data[k].s); /* a label that starts with [s] is s, not ".s" */
+      else
+        fsp_put_value(e->sb, vals.data[k]);
       if (var) fsp_push_binding(c, var, vals.data[k]);
       enum_parts(e, rest, 0);
       if (var) c->env.len--;
