@@ -36,7 +36,6 @@ static const cli_option_t options[] = {
      "(the paper)"},
     {"probability", 0, OPT_CHOICE, NULL, "joint|per-rule", "joint", 0, -1,
      "the estimator whose prediction is checked"},
-    {"budget", 0, OPT_REAL, "SECONDS", NULL, "none", 0, 1e9, "wall-clock budget of the exploration"},
     {"format", 'f', OPT_CHOICE, NULL, "text|csv", "text", 0, -1, "text table, or plot-ready CSV"},
     {"svg", 0, OPT_STRING, "FILE", NULL, NULL, 0, -1,
      "also write a scatter plot (predicted vs observed) to FILE"},
@@ -55,8 +54,8 @@ static void path_text(strbuf_t *sb, const ism_model_t *m, const cex_t *c) {
 }
 
 /* The first n rows are ranked (positive probability), the nb after them boundary-only. */
-static void render_text(strbuf_t *sb, const ism_model_t *m, const row_t *rows, size_t n, size_t nb, double rho,
-                        size_t agree) {
+static void render_text(strbuf_t *sb, const ism_model_t *m, const row_t *rows, size_t n, size_t nb,
+                        double rho, size_t agree) {
   strbuf_puts(sb, "rank  predicted    observed   95% interval        agrees  path\n");
   unsigned long observed = 0;
   for (size_t k = 0; k < n + nb; k++) {
@@ -69,8 +68,9 @@ static void render_text(strbuf_t *sb, const ism_model_t *m, const row_t *rows, s
     if (k >= n) observed += r->st.outcomes[FWD_SAME_FAILURE];
   }
   if (nb)
-    strbuf_printf(sb, "\n%zu boundary-only counterexample%s simulated: the failure observed in %lu of %lu runs\n", nb,
-                  nb == 1 ? "" : "s", observed, (unsigned long)nb * rows[n].st.runs);
+    strbuf_printf(sb,
+                  "\n%zu boundary-only counterexample%s simulated: the failure observed in %lu of %lu runs\n",
+                  nb, nb == 1 ? "" : "s", observed, (unsigned long)nb * rows[n].st.runs);
   strbuf_printf(sb, "\n%zu of %zu ranked predictions lie in the observed 95%% interval\n", agree, n);
   if (isnan(rho))
     strbuf_puts(sb, "rank correlation (Spearman): undefined (fewer than two values, or a constant side)\n");

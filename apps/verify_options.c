@@ -9,6 +9,7 @@ cli_value_t *verify_options_resolve(cli_ctx_t *ctx, const cli_command_t *self, c
                                     const ism_model_t *m, explore_options_t *opt, rank_options_t *ropt,
                                     long long *top) {
   cli_value_t *merged = cli_merge_file_options(self, values, m->verify, &ctx->diags);
+  if (!cli_file_time_limit(ctx, m->verify)) free(merged), merged = NULL;
   if (!merged) return NULL;
   const cli_value_t *v;
   *opt = (explore_options_t){
@@ -18,7 +19,6 @@ cli_value_t *verify_options_resolve(cli_ctx_t *ctx, const cli_command_t *self, c
   opt->mode = strcmp(mode, "naive") == 0   ? ISM_MODE_NAIVE
               : strcmp(mode, "ideal") == 0 ? ISM_MODE_IDEAL
                                            : ISM_MODE_ACTUAL;
-  if ((v = cli_opt(self, merged, "budget"))->set) opt->budget_seconds = v->r;
   *top = (v = cli_opt(self, merged, "top"))->set ? v->i : 0;
   rank_options_init(ropt, opt->mode);
   if ((v = cli_opt(self, merged, "probability"))->set && strcmp(v->s, "per-rule") == 0)
