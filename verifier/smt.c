@@ -33,8 +33,8 @@ struct smt {
   Z3_context ctx;
   watchdog_t watchdog;
   Z3_solver solver;
-  Z3_model model;    /* of the last SAT check, or NULL */
-  VEC(Z3_ast) terms; /* terms.data[0] is unused (0 = no term) */
+  Z3_model model;        /* of the last SAT check, or NULL */
+  VEC(Z3_ast) terms;     /* terms.data[0] is unused (0 = no term) */
   smt_options_t options;
   smt_stats_t stats;
   char *error;
@@ -257,8 +257,7 @@ static smt_term_t junction(smt_t *s, const smt_term_t *terms, size_t n, bool con
   if (n == 1) return terms[0];
   Z3_ast *args = xmalloc(n * sizeof *args);
   for (size_t i = 0; i < n; i++) args[i] = get(s, terms[i]);
-  smt_term_t t =
-      add(s, conjunction ? Z3_mk_and(s->ctx, (unsigned)n, args) : Z3_mk_or(s->ctx, (unsigned)n, args));
+  smt_term_t t = add(s, conjunction ? Z3_mk_and(s->ctx, (unsigned)n, args) : Z3_mk_or(s->ctx, (unsigned)n, args));
   free(args);
   return t;
 }
@@ -278,8 +277,7 @@ smt_term_t smt_op(smt_t *s, expr_kind_t op, smt_term_t ta, smt_term_t tb, smt_te
     /* In reference-counting mode an unreferenced result lives only until
      * the next API call: keep each intermediate term in the table. */
     Z3_sort sort = Z3_get_sort(c, a);
-    smt_term_t zero =
-        add(s, Z3_get_sort_kind(c, sort) == Z3_INT_SORT ? Z3_mk_int(c, 0, sort) : Z3_mk_real(c, 0, 1));
+    smt_term_t zero = add(s, Z3_get_sort_kind(c, sort) == Z3_INT_SORT ? Z3_mk_int(c, 0, sort) : Z3_mk_real(c, 0, 1));
     smt_term_t negative = zero ? add(s, Z3_mk_lt(c, a, get(s, zero))) : 0;
     smt_term_t negated = negative ? add(s, Z3_mk_unary_minus(c, a)) : 0;
     return negated ? add(s, Z3_mk_ite(c, get(s, negative), get(s, negated), a)) : 0;
@@ -556,8 +554,8 @@ static bool print_enum_cmp(text_ctx_t *tc, strbuf_t *sb, Z3_ast x, Z3_ast y, con
     y = t;
   }
   int v;
-  if (!Z3_is_numeral_ast(c, y) || !leaf_of(tc, x, &lf) || !lf.enum_values || !Z3_get_numeral_int(c, y, &v) ||
-      v < 0 || v >= lf.nenum_values)
+  if (!Z3_is_numeral_ast(c, y) || !leaf_of(tc, x, &lf) || !lf.enum_values || !Z3_get_numeral_int(c, y, &v) || v < 0 ||
+      v >= lf.nenum_values)
     return false;
   strbuf_printf(sb, "%s %s %s", lf.text, op, lf.enum_values[v]);
   return true;
@@ -580,9 +578,9 @@ static void print_sum(text_ctx_t *tc, strbuf_t *sb, Z3_app app) {
     Z3_ast arg = Z3_get_app_arg(c, app, i);
     Z3_app sub = Z3_get_ast_kind(c, arg) == Z3_APP_AST ? Z3_to_app(c, arg) : NULL;
     int k;
-    if (i > 0 && sub && Z3_get_decl_kind(c, Z3_get_app_decl(c, sub)) == Z3_OP_MUL &&
-        Z3_get_app_num_args(c, sub) == 2 && Z3_is_numeral_ast(c, Z3_get_app_arg(c, sub, 0)) &&
-        Z3_get_numeral_int(c, Z3_get_app_arg(c, sub, 0), &k) && k == -1) {
+    if (i > 0 && sub && Z3_get_decl_kind(c, Z3_get_app_decl(c, sub)) == Z3_OP_MUL && Z3_get_app_num_args(c, sub) == 2 &&
+        Z3_is_numeral_ast(c, Z3_get_app_arg(c, sub, 0)) && Z3_get_numeral_int(c, Z3_get_app_arg(c, sub, 0), &k) &&
+        k == -1) {
       strbuf_puts(sb, " - ");
       print_ast(tc, sb, Z3_get_app_arg(c, sub, 1), false);
       continue;
@@ -631,10 +629,7 @@ static void print_ast(text_ctx_t *tc, strbuf_t *sb, Z3_ast a, bool top) {
   switch (k) {
   case Z3_OP_AND: print_nary(tc, sb, app, "and"); break;
   case Z3_OP_OR: print_nary(tc, sb, app, "or"); break;
-  case Z3_OP_NOT:
-    strbuf_puts(sb, "not ");
-    print_ast(tc, sb, x, false);
-    break;
+  case Z3_OP_NOT: strbuf_puts(sb, "not "); print_ast(tc, sb, x, false); break;
   case Z3_OP_IMPLIES: print_nary(tc, sb, app, "=>"); break;
   case Z3_OP_IFF: print_nary(tc, sb, app, "<=>"); break;
   case Z3_OP_EQ:
@@ -664,10 +659,7 @@ static void print_ast(text_ctx_t *tc, strbuf_t *sb, Z3_ast a, bool top) {
     break;
   }
   case Z3_OP_DIV: print_nary(tc, sb, app, "/"); break;
-  case Z3_OP_UMINUS:
-    strbuf_puts(sb, "-");
-    print_ast(tc, sb, x, false);
-    break;
+  case Z3_OP_UMINUS: strbuf_puts(sb, "-"); print_ast(tc, sb, x, false); break;
   case Z3_OP_ITE:
     strbuf_puts(sb, "if ");
     print_ast(tc, sb, x, false);
@@ -709,13 +701,15 @@ char *smt_name(smt_t *s, smt_term_t constant) {
  * exact text or NULL. */
 static char *numeral_text(smt_t *s, Z3_ast a) {
   Z3_context c = s->ctx;
-  if (!a || z3_failed(s)) return NULL;
+  if (!a || z3_failed(s))
+    return NULL;
   Z3_inc_ref(c, a);
   Z3_ast v = Z3_simplify(c, a);
   char *text = NULL;
   if (v) {
     Z3_inc_ref(c, v);
-    if (Z3_is_numeral_ast(c, v)) text = xstrdup(Z3_get_numeral_string(c, v));
+    if (Z3_is_numeral_ast(c, v))
+      text = xstrdup(Z3_get_numeral_string(c, v));
     Z3_dec_ref(c, v);
   }
   Z3_dec_ref(c, a);
@@ -732,14 +726,16 @@ static Z3_ast rational(smt_t *s, const char *text) {
 char *smt_q_arith(smt_t *s, expr_kind_t op, const char *a, const char *b) {
   Z3_context c = s->ctx;
   Z3_ast x = rational(s, a);
-  if (!x) return NULL;
+  if (!x)
+    return NULL;
   Z3_inc_ref(c, x);
   Z3_ast y = rational(s, b);
   char *r = NULL;
   if (y) {
     Z3_inc_ref(c, y);
     Z3_ast args[2] = {x, y};
-    bool zero = op == EXPR_DIV && Z3_is_numeral_ast(c, y) && strcmp(Z3_get_numeral_string(c, y), "0") == 0;
+    bool zero = op == EXPR_DIV && Z3_is_numeral_ast(c, y) &&
+                strcmp(Z3_get_numeral_string(c, y), "0") == 0;
     Z3_ast t = zero             ? NULL
                : op == EXPR_ADD ? Z3_mk_add(c, 2, args)
                : op == EXPR_SUB ? Z3_mk_sub(c, 2, args)
@@ -784,12 +780,15 @@ static bool first_visit(roots_ctx_t *rc, unsigned id) {
     rc->seen = xcalloc(rc->capseen, sizeof *rc->seen);
     rc->nseen = 0;
     for (size_t i = 0; i < oldcap; i++)
-      if (old[i]) first_visit(rc, old[i] - 1);
+      if (old[i])
+        first_visit(rc, old[i] - 1);
     free(old);
   }
   size_t h = (id * 2654435761u) & (rc->capseen - 1);
-  while (rc->seen[h] && rc->seen[h] != id + 1) h = (h + 1) & (rc->capseen - 1);
-  if (rc->seen[h]) return false;
+  while (rc->seen[h] && rc->seen[h] != id + 1)
+    h = (h + 1) & (rc->capseen - 1);
+  if (rc->seen[h])
+    return false;
   rc->seen[h] = id + 1;
   rc->nseen++;
   return true;
@@ -798,8 +797,10 @@ static bool first_visit(roots_ctx_t *rc, unsigned id) {
 /* A sum of numerals and numeral multiples of x (to_real allowed). */
 static bool linear_in(roots_ctx_t *rc, Z3_ast a) {
   Z3_context c = rc->s->ctx;
-  if (Z3_is_numeral_ast(c, a) || Z3_is_eq_ast(c, a, rc->x)) return true;
-  if (Z3_get_ast_kind(c, a) != Z3_APP_AST) return false;
+  if (Z3_is_numeral_ast(c, a) || Z3_is_eq_ast(c, a, rc->x))
+    return true;
+  if (Z3_get_ast_kind(c, a) != Z3_APP_AST)
+    return false;
   Z3_app app = Z3_to_app(c, a);
   unsigned n = Z3_get_app_num_args(c, app);
   switch (Z3_get_decl_kind(c, Z3_get_app_decl(c, app))) {
@@ -808,18 +809,22 @@ static bool linear_in(roots_ctx_t *rc, Z3_ast a) {
   case Z3_OP_UMINUS:
   case Z3_OP_TO_REAL:
     for (unsigned i = 0; i < n; i++)
-      if (!linear_in(rc, Z3_get_app_arg(c, app, i))) return false;
+      if (!linear_in(rc, Z3_get_app_arg(c, app, i)))
+        return false;
     return true;
   case Z3_OP_MUL: {
     unsigned variable = 0;
     for (unsigned i = 0; i < n; i++) {
       Z3_ast arg = Z3_get_app_arg(c, app, i);
-      if (Z3_is_numeral_ast(c, arg)) continue;
-      if (variable++ || !linear_in(rc, arg)) return false;
+      if (Z3_is_numeral_ast(c, arg))
+        continue;
+      if (variable++ || !linear_in(rc, arg))
+        return false;
     }
     return true;
   }
-  default: return false;
+  default:
+    return false;
   }
 }
 
@@ -837,30 +842,38 @@ static char *value_at(roots_ctx_t *rc, Z3_ast f, const char *v) {
 
 static void collect_roots(roots_ctx_t *rc, Z3_ast a) {
   Z3_context c = rc->s->ctx;
-  if (rc->ok && !first_visit(rc, Z3_get_ast_id(c, a))) return;
+  if (rc->ok && !first_visit(rc, Z3_get_ast_id(c, a)))
+    return;
   if (!rc->ok || Z3_get_ast_kind(c, a) != Z3_APP_AST) {
-    if (Z3_get_ast_kind(c, a) != Z3_APP_AST) rc->ok = false;
+    if (Z3_get_ast_kind(c, a) != Z3_APP_AST)
+      rc->ok = false;
     return;
   }
   Z3_app app = Z3_to_app(c, a);
   unsigned n = Z3_get_app_num_args(c, app);
   Z3_decl_kind k = Z3_get_decl_kind(c, Z3_get_app_decl(c, app));
-  Z3_sort_kind arg_sort = n ? Z3_get_sort_kind(c, Z3_get_sort(c, Z3_get_app_arg(c, app, 0))) : Z3_BOOL_SORT;
+  Z3_sort_kind arg_sort =
+      n ? Z3_get_sort_kind(c, Z3_get_sort(c, Z3_get_app_arg(c, app, 0)))
+        : Z3_BOOL_SORT;
   bool arith = arg_sort == Z3_INT_SORT || arg_sort == Z3_REAL_SORT;
-  if (k == Z3_OP_TRUE || k == Z3_OP_FALSE) return;
-  if (!arith && (k == Z3_OP_AND || k == Z3_OP_OR || k == Z3_OP_NOT || k == Z3_OP_IMPLIES || k == Z3_OP_IFF ||
-                 k == Z3_OP_EQ || k == Z3_OP_DISTINCT || k == Z3_OP_ITE || k == Z3_OP_XOR)) {
-    for (unsigned i = 0; i < n; i++) collect_roots(rc, Z3_get_app_arg(c, app, i));
+  if (k == Z3_OP_TRUE || k == Z3_OP_FALSE)
+    return;
+  if (!arith && (k == Z3_OP_AND || k == Z3_OP_OR || k == Z3_OP_NOT ||
+                 k == Z3_OP_IMPLIES || k == Z3_OP_IFF || k == Z3_OP_EQ ||
+                 k == Z3_OP_DISTINCT || k == Z3_OP_ITE || k == Z3_OP_XOR)) {
+    for (unsigned i = 0; i < n; i++)
+      collect_roots(rc, Z3_get_app_arg(c, app, i));
     return;
   }
-  bool cmp = k == Z3_OP_LE || k == Z3_OP_GE || k == Z3_OP_LT || k == Z3_OP_GT || k == Z3_OP_EQ ||
-             k == Z3_OP_DISTINCT;
+  bool cmp = k == Z3_OP_LE || k == Z3_OP_GE || k == Z3_OP_LT || k == Z3_OP_GT ||
+             k == Z3_OP_EQ || k == Z3_OP_DISTINCT;
   if (!arith || !cmp || n != 2 || !linear_in(rc, Z3_get_app_arg(c, app, 0)) ||
       !linear_in(rc, Z3_get_app_arg(c, app, 1))) {
     rc->ok = false;
     return;
   }
-  Z3_ast f = Z3_mk_sub(c, 2, (Z3_ast[]){Z3_get_app_arg(c, app, 0), Z3_get_app_arg(c, app, 1)});
+  Z3_ast f = Z3_mk_sub(
+      c, 2, (Z3_ast[]){Z3_get_app_arg(c, app, 0), Z3_get_app_arg(c, app, 1)});
   Z3_inc_ref(c, f);
   char *f0 = value_at(rc, f, "0"), *f1 = value_at(rc, f, "1");
   char *slope = f0 && f1 ? smt_q_arith(rc->s, EXPR_SUB, f1, f0) : NULL;
@@ -881,7 +894,9 @@ static void collect_roots(roots_ctx_t *rc, Z3_ast a) {
   Z3_dec_ref(c, f);
 }
 
-static int cmp_text(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+static int cmp_text(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
 
 static double approx(const char *q) {
   const char *slash = strchr(q, '/');
@@ -893,7 +908,8 @@ static int cmp_approx(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-bool smt_linear_roots(smt_t *s, smt_term_t t, smt_term_t x, char ***roots, size_t *nroots) {
+bool smt_linear_roots(smt_t *s, smt_term_t t, smt_term_t x, char ***roots,
+                      size_t *nroots) {
   Z3_context c = s->ctx;
   roots_ctx_t rc = {s, get(s, x), {0}, true, NULL, 0, 0};
   Z3_ast simple = Z3_simplify(c, get(s, t));
@@ -908,7 +924,8 @@ bool smt_linear_roots(smt_t *s, smt_term_t t, smt_term_t x, char ***roots, size_
     /* Z3's numeral texts are canonical: equal values have equal texts. Sort
      * by text to drop duplicates, by double value, then exactly (insertion
      * sort: the array is nearly sorted by then). */
-    if (rc.roots.len > 1) qsort(rc.roots.data, rc.roots.len, sizeof *rc.roots.data, cmp_text);
+    if (rc.roots.len > 1)
+      qsort(rc.roots.data, rc.roots.len, sizeof *rc.roots.data, cmp_text);
     size_t kept = 0;
     for (size_t i = 0; i < rc.roots.len; i++) {
       if (kept && strcmp(rc.roots.data[kept - 1], rc.roots.data[i]) == 0)
@@ -917,16 +934,22 @@ bool smt_linear_roots(smt_t *s, smt_term_t t, smt_term_t x, char ***roots, size_
         rc.roots.data[kept++] = rc.roots.data[i];
     }
     rc.roots.len = kept;
-    if (rc.roots.len > 1) qsort(rc.roots.data, rc.roots.len, sizeof *rc.roots.data, cmp_approx);
+    if (rc.roots.len > 1)
+      qsort(rc.roots.data, rc.roots.len, sizeof *rc.roots.data, cmp_approx);
     for (size_t i = 1; i < rc.roots.len; i++)
-      for (size_t j = i; j > 0 && smt_q_cmp(s, rc.roots.data[j - 1], rc.roots.data[j]) > 0; j--) {
+      for (size_t j = i;
+           j > 0 && smt_q_cmp(s, rc.roots.data[j - 1], rc.roots.data[j]) > 0;
+           j--) {
         char *swap = rc.roots.data[j];
         rc.roots.data[j] = rc.roots.data[j - 1];
         rc.roots.data[j - 1] = swap;
       }
   } else {
-    set_error(s, "the condition has an atom that is not linear in the parameter alone");
-    for (size_t i = 0; i < rc.roots.len; i++) free(rc.roots.data[i]);
+    set_error(
+        s,
+        "the condition has an atom that is not linear in the parameter alone");
+    for (size_t i = 0; i < rc.roots.len; i++)
+      free(rc.roots.data[i]);
     rc.roots.len = 0;
   }
   free(rc.seen);
@@ -942,29 +965,38 @@ typedef VEC(smt_term_t) terms_t;
 
 /* The atoms of the quantifier-free t, each once, in first-visit order:
  * arithmetic comparisons and Boolean constants. False on anything else. */
-static bool collect_atoms(smt_t *s, roots_ctx_t *seen, Z3_ast a, terms_t *atoms) {
+static bool collect_atoms(smt_t *s, roots_ctx_t *seen, Z3_ast a,
+                          terms_t *atoms) {
   Z3_context c = s->ctx;
-  if (!first_visit(seen, Z3_get_ast_id(c, a))) return true;
-  if (Z3_get_ast_kind(c, a) != Z3_APP_AST) return false;
+  if (!first_visit(seen, Z3_get_ast_id(c, a)))
+    return true;
+  if (Z3_get_ast_kind(c, a) != Z3_APP_AST)
+    return false;
   Z3_app app = Z3_to_app(c, a);
   unsigned n = Z3_get_app_num_args(c, app);
   Z3_decl_kind k = Z3_get_decl_kind(c, Z3_get_app_decl(c, app));
-  Z3_sort_kind arg = n ? Z3_get_sort_kind(c, Z3_get_sort(c, Z3_get_app_arg(c, app, 0))) : Z3_BOOL_SORT;
-  if (k == Z3_OP_TRUE || k == Z3_OP_FALSE) return true;
+  Z3_sort_kind arg =
+      n ? Z3_get_sort_kind(c, Z3_get_sort(c, Z3_get_app_arg(c, app, 0)))
+        : Z3_BOOL_SORT;
+  if (k == Z3_OP_TRUE || k == Z3_OP_FALSE)
+    return true;
   if (k == Z3_OP_UNINTERPRETED && n == 0) {
     VEC_PUSH(atoms, add(s, a));
     return true;
   }
   bool arith = arg == Z3_INT_SORT || arg == Z3_REAL_SORT;
-  if (arith && (k == Z3_OP_LE || k == Z3_OP_GE || k == Z3_OP_LT || k == Z3_OP_GT || k == Z3_OP_EQ)) {
+  if (arith && (k == Z3_OP_LE || k == Z3_OP_GE || k == Z3_OP_LT ||
+                k == Z3_OP_GT || k == Z3_OP_EQ)) {
     VEC_PUSH(atoms, add(s, a));
     return true;
   }
-  if (arith || !(k == Z3_OP_AND || k == Z3_OP_OR || k == Z3_OP_NOT || k == Z3_OP_IMPLIES || k == Z3_OP_IFF ||
-                 k == Z3_OP_EQ || k == Z3_OP_DISTINCT || k == Z3_OP_ITE || k == Z3_OP_XOR))
+  if (arith || !(k == Z3_OP_AND || k == Z3_OP_OR || k == Z3_OP_NOT ||
+                 k == Z3_OP_IMPLIES || k == Z3_OP_IFF || k == Z3_OP_EQ ||
+                 k == Z3_OP_DISTINCT || k == Z3_OP_ITE || k == Z3_OP_XOR))
     return false;
   for (unsigned i = 0; i < n; i++)
-    if (!collect_atoms(s, seen, Z3_get_app_arg(c, app, i), atoms)) return false;
+    if (!collect_atoms(s, seen, Z3_get_app_arg(c, app, i), atoms))
+      return false;
   return true;
 }
 
@@ -1002,23 +1034,29 @@ static Z3_decl_kind negate(Z3_decl_kind op) {
 }
 
 static void free_form(form_t *f) {
-  for (size_t k = 0; k < f->n; k++) free(f->coef[k]);
+  for (size_t k = 0; k < f->n; k++)
+    free(f->coef[k]);
   f->n = 0;
 }
 
 /* Collects the constants of a linear term a into f->x; false when a is not
  * linear (a product of constants, div, mod, ite, ...) or has too many. */
 static bool linear_constants(Z3_context c, Z3_ast a, form_t *f) {
-  if (Z3_is_numeral_ast(c, a)) return true;
-  if (Z3_get_ast_kind(c, a) != Z3_APP_AST) return false;
+  if (Z3_is_numeral_ast(c, a))
+    return true;
+  if (Z3_get_ast_kind(c, a) != Z3_APP_AST)
+    return false;
   Z3_app app = Z3_to_app(c, a);
   unsigned n = Z3_get_app_num_args(c, app);
   switch (Z3_get_decl_kind(c, Z3_get_app_decl(c, app))) {
   case Z3_OP_UNINTERPRETED:
-    if (n) return false;
+    if (n)
+      return false;
     for (size_t k = 0; k < f->n; k++)
-      if (Z3_is_eq_ast(c, f->x[k], a)) return true;
-    if (f->n == FORM_MAX) return false;
+      if (Z3_is_eq_ast(c, f->x[k], a))
+        return true;
+    if (f->n == FORM_MAX)
+      return false;
     f->x[f->n++] = a;
     return true;
   case Z3_OP_ADD:
@@ -1026,18 +1064,22 @@ static bool linear_constants(Z3_context c, Z3_ast a, form_t *f) {
   case Z3_OP_UMINUS:
   case Z3_OP_TO_REAL:
     for (unsigned i = 0; i < n; i++)
-      if (!linear_constants(c, Z3_get_app_arg(c, app, i), f)) return false;
+      if (!linear_constants(c, Z3_get_app_arg(c, app, i), f))
+        return false;
     return true;
   case Z3_OP_MUL: {
     unsigned variable = 0;
     for (unsigned i = 0; i < n; i++) {
       Z3_ast arg = Z3_get_app_arg(c, app, i);
-      if (Z3_is_numeral_ast(c, arg)) continue;
-      if (variable++ || !linear_constants(c, arg, f)) return false;
+      if (Z3_is_numeral_ast(c, arg))
+        continue;
+      if (variable++ || !linear_constants(c, arg, f))
+        return false;
     }
     return true;
   }
-  default: return false;
+  default:
+    return false;
   }
 }
 
@@ -1050,8 +1092,10 @@ static char *form_at(smt_t *s, Z3_ast f, const form_t *form, size_t one) {
     to[k] = Z3_mk_numeral(c, k == one ? "1" : "0", Z3_get_sort(c, form->x[k]));
     Z3_inc_ref(c, to[k]);
   }
-  char *r = numeral_text(s, Z3_substitute(c, f, (unsigned)form->n, form->x, to));
-  for (size_t k = 0; k < form->n; k++) Z3_dec_ref(c, to[k]);
+  char *r =
+      numeral_text(s, Z3_substitute(c, f, (unsigned)form->n, form->x, to));
+  for (size_t k = 0; k < form->n; k++)
+    Z3_dec_ref(c, to[k]);
   return r;
 }
 
@@ -1063,28 +1107,35 @@ static int cmp_ids(const void *a, const void *b) {
 /* The literal (atom, or its negation) as a bound on a linear form. */
 static bool as_bound(smt_t *s, Z3_ast atom, bool positive, bound_t *out) {
   Z3_context c = s->ctx;
-  if (Z3_get_ast_kind(c, atom) != Z3_APP_AST || Z3_get_app_num_args(c, Z3_to_app(c, atom)) != 2) return false;
+  if (Z3_get_ast_kind(c, atom) != Z3_APP_AST ||
+      Z3_get_app_num_args(c, Z3_to_app(c, atom)) != 2)
+    return false;
   Z3_app app = Z3_to_app(c, atom);
   Z3_decl_kind op = Z3_get_decl_kind(c, Z3_get_app_decl(c, app));
-  if (!positive) op = negate(op);
+  if (!positive)
+    op = negate(op);
   Z3_ast lhs = Z3_get_app_arg(c, app, 0), rhs = Z3_get_app_arg(c, app, 1);
   form_t f = {0};
-  if (op == Z3_OP_DISTINCT || !linear_constants(c, lhs, &f) || !linear_constants(c, rhs, &f) || f.n == 0)
+  if (op == Z3_OP_DISTINCT || !linear_constants(c, lhs, &f) ||
+      !linear_constants(c, rhs, &f) || f.n == 0)
     return false;
   struct {
     unsigned id;
     Z3_ast x;
   } order[FORM_MAX];
-  for (size_t k = 0; k < f.n; k++) order[k].id = Z3_get_ast_id(c, f.x[k]), order[k].x = f.x[k];
+  for (size_t k = 0; k < f.n; k++)
+    order[k].id = Z3_get_ast_id(c, f.x[k]), order[k].x = f.x[k];
   qsort(order, f.n, sizeof *order, cmp_ids);
-  for (size_t k = 0; k < f.n; k++) f.x[k] = order[k].x;
+  for (size_t k = 0; k < f.n; k++)
+    f.x[k] = order[k].x;
   Z3_ast diff = Z3_mk_sub(c, 2, (Z3_ast[]){lhs, rhs});
   Z3_inc_ref(c, diff);
   char *b = form_at(s, diff, &f, SIZE_MAX);
   bool ok = b != NULL;
   size_t kept = 0;
   for (size_t k = 0; k < f.n && ok; k++) {
-    char *at = form_at(s, diff, &f, k), *coef = at ? smt_q_arith(s, EXPR_SUB, at, b) : NULL;
+    char *at = form_at(s, diff, &f, k),
+         *coef = at ? smt_q_arith(s, EXPR_SUB, at, b) : NULL;
     ok = coef != NULL;
     free(at);
     if (ok && strcmp(coef, "0") != 0) {
@@ -1124,14 +1175,18 @@ static bool as_bound(smt_t *s, Z3_ast atom, bool positive, bound_t *out) {
   }
   out->f = f;
   out->op = negative ? flip(op) : op;
-  if (!out->value) free_form(&out->f);
+  if (!out->value)
+    free_form(&out->f);
   return out->value != NULL;
 }
 
 static bool same_form(Z3_context c, const form_t *a, const form_t *b) {
-  if (a->n != b->n) return false;
+  if (a->n != b->n)
+    return false;
   for (size_t k = 0; k < a->n; k++)
-    if (!Z3_is_eq_ast(c, a->x[k], b->x[k]) || strcmp(a->coef[k], b->coef[k]) != 0) return false;
+    if (!Z3_is_eq_ast(c, a->x[k], b->x[k]) ||
+        strcmp(a->coef[k], b->coef[k]) != 0)
+      return false;
   return true;
 }
 
@@ -1139,7 +1194,9 @@ static bool same_form(Z3_context c, const form_t *a, const form_t *b) {
  * coefficients. */
 static bool integral_form(Z3_context c, const form_t *f) {
   for (size_t k = 0; k < f->n; k++)
-    if (Z3_get_sort_kind(c, Z3_get_sort(c, f->x[k])) != Z3_INT_SORT || strchr(f->coef[k], '/')) return false;
+    if (Z3_get_sort_kind(c, Z3_get_sort(c, f->x[k])) != Z3_INT_SORT ||
+        strchr(f->coef[k], '/'))
+      return false;
   return true;
 }
 
@@ -1156,10 +1213,12 @@ static void tighten(smt_t *s, interval_t *iv, const bound_t *b, bool is_int) {
   Z3_decl_kind op = b->op;
   if (is_int && op != Z3_OP_EQ) { /* x < v: x <= ceil(v) - 1; x <= v: x <=
                                      floor(v); likewise below */
-    bool upper = op == Z3_OP_LE || op == Z3_OP_LT, strict = op == Z3_OP_LT || op == Z3_OP_GT;
-    char *neg = smt_q_arith(s, EXPR_SUB, "0", v), *fl = neg ? smt_q_floor(s, upper ? v : neg) : NULL;
-    char *k =
-        fl ? (upper ? xstrdup(fl) : smt_q_arith(s, EXPR_SUB, "0", fl)) : NULL; /* floor, or ceil below */
+    bool upper = op == Z3_OP_LE || op == Z3_OP_LT,
+         strict = op == Z3_OP_LT || op == Z3_OP_GT;
+    char *neg = smt_q_arith(s, EXPR_SUB, "0", v),
+         *fl = neg ? smt_q_floor(s, upper ? v : neg) : NULL;
+    char *k = fl ? (upper ? xstrdup(fl) : smt_q_arith(s, EXPR_SUB, "0", fl))
+                 : NULL; /* floor, or ceil below */
     if (k && strict && smt_q_cmp(s, k, v) == 0) {
       char *moved = smt_q_arith(s, upper ? EXPR_SUB : EXPR_ADD, k, "1");
       free(k);
@@ -1213,7 +1272,8 @@ static void print_form(text_ctx_t *tc, strbuf_t *sb, const form_t *f) {
       strbuf_puts(sb, "-");
     const char *mag = negative ? q + 1 : q;
     if (strcmp(mag, "1") != 0) {
-      print_value(sb, mag, Z3_get_sort_kind(c, Z3_get_sort(c, f->x[k])) == Z3_INT_SORT);
+      print_value(sb, mag,
+                  Z3_get_sort_kind(c, Z3_get_sort(c, f->x[k])) == Z3_INT_SORT);
       strbuf_puts(sb, " * ");
     }
     print_ast(tc, sb, f->x[k], true);
@@ -1222,7 +1282,8 @@ static void print_form(text_ctx_t *tc, strbuf_t *sb, const form_t *f) {
 
 static void print_interval(text_ctx_t *tc, strbuf_t *sb, const interval_t *iv) {
   bool is_int = integral_form(tc->s->ctx, &iv->f);
-  if (iv->lo && iv->hi && !iv->lo_strict && !iv->hi_strict && smt_q_cmp(tc->s, iv->lo, iv->hi) == 0) {
+  if (iv->lo && iv->hi && !iv->lo_strict && !iv->hi_strict &&
+      smt_q_cmp(tc->s, iv->lo, iv->hi) == 0) {
     print_form(tc, sb, &iv->f);
     strbuf_puts(sb, " == ");
     print_value(sb, iv->lo, is_int);
@@ -1233,7 +1294,8 @@ static void print_interval(text_ctx_t *tc, strbuf_t *sb, const interval_t *iv) {
     strbuf_puts(sb, iv->lo_strict ? " < " : " <= ");
     print_form(tc, sb, &iv->f);
   }
-  if (iv->lo && iv->hi) strbuf_puts(sb, " and ");
+  if (iv->lo && iv->hi)
+    strbuf_puts(sb, " and ");
   if (iv->hi) {
     print_form(tc, sb, &iv->f);
     strbuf_puts(sb, iv->hi_strict ? " < " : " <= ");
@@ -1243,12 +1305,14 @@ static void print_interval(text_ctx_t *tc, strbuf_t *sb, const interval_t *iv) {
 
 /* A literal that is not a bound: an atom, or its negation with the
  * comparison turned round. */
-static void print_literal(text_ctx_t *tc, strbuf_t *sb, Z3_ast atom, bool positive) {
+static void print_literal(text_ctx_t *tc, strbuf_t *sb, Z3_ast atom,
+                          bool positive) {
   Z3_context c = tc->s->ctx;
   Z3_app app = Z3_to_app(c, atom);
   unsigned n = Z3_get_app_num_args(c, app);
   if (positive || n != 2) {
-    if (!positive) strbuf_puts(sb, "not ");
+    if (!positive)
+      strbuf_puts(sb, "not ");
     print_ast(tc, sb, atom, positive);
     return;
   }
@@ -1259,23 +1323,27 @@ static void print_literal(text_ctx_t *tc, strbuf_t *sb, Z3_ast atom, bool positi
                      : op == Z3_OP_GE ? ">="
                      : op == Z3_OP_GT ? ">"
                                       : "!=";
-  if (op == Z3_OP_DISTINCT && print_enum_cmp(tc, sb, x, y, "!=")) return;
+  if (op == Z3_OP_DISTINCT && print_enum_cmp(tc, sb, x, y, "!="))
+    return;
   print_ast(tc, sb, x, false);
   strbuf_printf(sb, " %s ", text);
   print_ast(tc, sb, y, false);
 }
 
-static void print_cube(text_ctx_t *tc, strbuf_t *sb, const terms_t *atoms, const bool *lit, const bool *in) {
+static void print_cube(text_ctx_t *tc, strbuf_t *sb, const terms_t *atoms,
+                       const bool *lit, const bool *in) {
   smt_t *s = tc->s;
   Z3_context c = s->ctx;
   VEC(interval_t) ivs = {0};
   bool *is_bound = xcalloc(atoms->len + 1, sizeof *is_bound);
   for (size_t i = 0; i < atoms->len; i++) {
     bound_t b;
-    if (!in[i] || !as_bound(s, get(s, atoms->data[i]), lit[i], &b)) continue;
+    if (!in[i] || !as_bound(s, get(s, atoms->data[i]), lit[i], &b))
+      continue;
     is_bound[i] = true;
     size_t k = 0;
-    while (k < ivs.len && !same_form(c, &ivs.data[k].f, &b.f)) k++;
+    while (k < ivs.len && !same_form(c, &ivs.data[k].f, &b.f))
+      k++;
     if (k == ivs.len) {
       VEC_PUSH(&ivs, ((interval_t){b.f, NULL, NULL, false, false}));
     } else {
@@ -1294,11 +1362,13 @@ static void print_cube(text_ctx_t *tc, strbuf_t *sb, const terms_t *atoms, const
     free_form(&ivs.data[k].f);
   }
   for (size_t i = 0; i < atoms->len; i++) {
-    if (!in[i] || is_bound[i]) continue;
+    if (!in[i] || is_bound[i])
+      continue;
     strbuf_puts(sb, printed++ ? " and " : "");
     print_literal(tc, sb, get(s, atoms->data[i]), lit[i]);
   }
-  if (!printed) strbuf_puts(sb, "true");
+  if (!printed)
+    strbuf_puts(sb, "true");
   free(is_bound);
   VEC_FREE(&ivs);
 }
@@ -1314,8 +1384,10 @@ typedef struct {
 } drop_key_t;
 
 static bool drop_before(smt_t *s, const drop_key_t *a, const drop_key_t *b) {
-  if (a->group != b->group) return a->group < b->group;
-  if (a->group == SIZE_MAX || a->dir != b->dir) return a->dir > b->dir;
+  if (a->group != b->group)
+    return a->group < b->group;
+  if (a->group == SIZE_MAX || a->dir != b->dir)
+    return a->dir > b->dir;
   int cmp = smt_q_cmp(s, a->value, b->value);
   return a->dir > 0 ? cmp < 0 : cmp > 0;
 }
@@ -1328,15 +1400,19 @@ static size_t *drop_order(smt_t *s, const terms_t *atoms, const bool *lit) {
   for (size_t i = 0; i < n; i++) {
     keys[i] = (drop_key_t){i, SIZE_MAX, 0, NULL};
     bound_t b;
-    if (!as_bound(s, get(s, atoms->data[i]), lit[i], &b)) continue;
+    if (!as_bound(s, get(s, atoms->data[i]), lit[i], &b))
+      continue;
     size_t g = 0;
-    while (g < groups.len && !same_form(c, &groups.data[g], &b.f)) g++;
+    while (g < groups.len && !same_form(c, &groups.data[g], &b.f))
+      g++;
     if (g == groups.len)
       VEC_PUSH(&groups, b.f);
     else
       free_form(&b.f);
     keys[i].group = g;
-    keys[i].dir = b.op == Z3_OP_LE || b.op == Z3_OP_LT ? 1 : b.op == Z3_OP_GE || b.op == Z3_OP_GT ? -1 : 0;
+    keys[i].dir = b.op == Z3_OP_LE || b.op == Z3_OP_LT   ? 1
+                  : b.op == Z3_OP_GE || b.op == Z3_OP_GT ? -1
+                                                         : 0;
     keys[i].value = b.value;
   }
   for (size_t i = 1; i < n; i++) /* insertion sort: few literals */
@@ -1350,14 +1426,15 @@ static size_t *drop_order(smt_t *s, const terms_t *atoms, const bool *lit) {
     order[i] = keys[i].index;
     free(keys[i].value);
   }
-  for (size_t g = 0; g < groups.len; g++) free_form(&groups.data[g]);
+  for (size_t g = 0; g < groups.len; g++)
+    free_form(&groups.data[g]);
   VEC_FREE(&groups);
   free(keys);
   return order;
 }
 
-char *smt_to_readable_text(smt_t *s, smt_term_t t, smt_term_t given, size_t max_cubes, smt_leaf_fn leaf,
-                           void *ctx) {
+char *smt_to_readable_text(smt_t *s, smt_term_t t, smt_term_t given,
+                           size_t max_cubes, smt_leaf_fn leaf, void *ctx) {
   terms_t atoms = {0};
   roots_ctx_t seen = {s, NULL, {0}, true, NULL, 0, 0};
   Z3_ast simple = Z3_simplify(s->ctx, get(s, t));
@@ -1367,17 +1444,20 @@ char *smt_to_readable_text(smt_t *s, smt_term_t t, smt_term_t given, size_t max_
   strbuf_t sb;
   strbuf_init(&sb);
   text_ctx_t tc = {s, leaf, ctx, true};
-  bool *lit = xcalloc(atoms.len + 1, sizeof *lit), *in = xcalloc(atoms.len + 1, sizeof *in);
+  bool *lit = xcalloc(atoms.len + 1, sizeof *lit),
+       *in = xcalloc(atoms.len + 1, sizeof *in);
   smt_push(s);
   smt_assert(s, given);
   smt_term_t not_t = ok ? smt_op(s, EXPR_NOT, st, 0, 0) : 0;
   terms_t blocked = {0}, assume = {0}, found = {0};
   VEC(char *) texts = {0};
-  if (ok) VEC_PUSH(&blocked, st);
+  if (ok)
+    VEC_PUSH(&blocked, st);
   size_t cubes = 0;
   while (ok) {
     smt_result_t r = smt_check(s, blocked.data, blocked.len);
-    if (r == SMT_UNSAT) break;
+    if (r == SMT_UNSAT)
+      break;
     if (r != SMT_SAT || cubes == max_cubes) {
       ok = false;
       break;
@@ -1395,7 +1475,9 @@ char *smt_to_readable_text(smt_t *s, smt_term_t t, smt_term_t given, size_t max_
       assume.len = 0;
       VEC_PUSH(&assume, not_t);
       for (size_t k = 0; k < atoms.len; k++)
-        if (in[k]) VEC_PUSH(&assume, lit[k] ? atoms.data[k] : smt_op(s, EXPR_NOT, atoms.data[k], 0, 0));
+        if (in[k])
+          VEC_PUSH(&assume, lit[k] ? atoms.data[k]
+                                   : smt_op(s, EXPR_NOT, atoms.data[k], 0, 0));
       smt_result_t g = smt_check(s, assume.data, assume.len);
       if (g == SMT_SAT)
         in[i] = true;
@@ -1403,7 +1485,8 @@ char *smt_to_readable_text(smt_t *s, smt_term_t t, smt_term_t given, size_t max_
         ok = false;
     }
     free(order);
-    if (!ok) break;
+    if (!ok)
+      break;
     strbuf_t one;
     strbuf_init(&one);
     print_cube(&tc, &one, &atoms, lit, in);
@@ -1411,7 +1494,9 @@ char *smt_to_readable_text(smt_t *s, smt_term_t t, smt_term_t given, size_t max_
     cubes++;
     terms_t cube = {0};
     for (size_t k = 0; k < atoms.len; k++)
-      if (in[k]) VEC_PUSH(&cube, lit[k] ? atoms.data[k] : smt_op(s, EXPR_NOT, atoms.data[k], 0, 0));
+      if (in[k])
+        VEC_PUSH(&cube, lit[k] ? atoms.data[k]
+                               : smt_op(s, EXPR_NOT, atoms.data[k], 0, 0));
     VEC_PUSH(&found, smt_and(s, cube.data, cube.len));
     VEC_PUSH(&blocked, smt_op(s, EXPR_NOT, VEC_LAST(&found), 0, 0));
     VEC_FREE(&cube);
@@ -1421,12 +1506,15 @@ char *smt_to_readable_text(smt_t *s, smt_term_t t, smt_term_t given, size_t max_
     assume.len = 0;
     VEC_PUSH(&assume, found.data[i]);
     for (size_t j = 0; j < found.len; j++)
-      if (j != i) VEC_PUSH(&assume, smt_op(s, EXPR_NOT, found.data[j], 0, 0));
+      if (j != i)
+        VEC_PUSH(&assume, smt_op(s, EXPR_NOT, found.data[j], 0, 0));
     smt_result_t r = smt_check(s, assume.data, assume.len);
     if (r == SMT_UNSAT) {
       free(texts.data[i]);
-      memmove(texts.data + i, texts.data + i + 1, (texts.len - i - 1) * sizeof *texts.data);
-      memmove(found.data + i, found.data + i + 1, (found.len - i - 1) * sizeof *found.data);
+      memmove(texts.data + i, texts.data + i + 1,
+              (texts.len - i - 1) * sizeof *texts.data);
+      memmove(found.data + i, found.data + i + 1,
+              (found.len - i - 1) * sizeof *found.data);
       texts.len--, found.len--, i--;
     } else if (r != SMT_SAT) {
       ok = false;
@@ -1451,6 +1539,7 @@ char *smt_to_readable_text(smt_t *s, smt_term_t t, smt_term_t given, size_t max_
     strbuf_free(&sb);
     return NULL;
   }
-  if (cubes == 0) strbuf_puts(&sb, "false");
+  if (cubes == 0)
+    strbuf_puts(&sb, "false");
   return strbuf_take(&sb);
 }
