@@ -95,12 +95,6 @@ static void notes(cli_ctx_t *ctx, const explore_result_t *res, bool stats, size_
             total - kept, min_prob);
 }
 
-/* Ranking stops on a signal and at the time limit. */
-static bool stop_ranking(void *arg) {
-  (void)arg;
-  return stop_requested();
-}
-
 /* The search's progress line: depth, prefixes, counterexamples, rate. */
 typedef struct {
   progress_t line;
@@ -257,10 +251,12 @@ static int run_verify(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
             ? "--all writes every counterexample: it cannot go with --top"
             : m->expect ? "--all --format json cannot check an expect: block; run without --all" : NULL;
     int rc = CLI_EXIT_USAGE;
-    if (why)
+    if (why) {
       fprintf(ctx->err, "ismv: error: %s\n", why);
-    else
+    } else {
+      ropt.stop = NULL; /* each streamed counterexample is ranked in full; the search stops */
       rc = run_streaming(ctx, m, &opt, &ropt, ranked, min_prob, stats);
+    }
     free(merged);
     ism_free(m);
     return rc;
@@ -270,8 +266,6 @@ static int run_verify(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
   char *bad = NULL;
   bool all_ranked = true;
   if (!res.replay_failed && ranked) {
-    ropt.stop = stop_ranking;
-    ropt.stop_arg = NULL;
     if (res.ncexs) progress_phase(&progress.line, "verify: ranking %zu counterexamples", res.ncexs);
     all_ranked = verify_rank(m, &ropt, res.cexs, res.ncexs);
     bad = recheck(m, opt.mode, &res);

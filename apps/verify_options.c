@@ -3,7 +3,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ism/stop.h"
 #include "verifier/boundary.h"
+
+/* Ranking stops on a signal and at the time limit. */
+static bool stop_ranking(void *arg) {
+  (void)arg;
+  return stop_requested();
+}
 
 cli_value_t *verify_options_resolve(cli_ctx_t *ctx, const cli_command_t *self, const cli_value_t *values,
                                     const ism_model_t *m, explore_options_t *opt, rank_options_t *ropt,
@@ -21,6 +28,7 @@ cli_value_t *verify_options_resolve(cli_ctx_t *ctx, const cli_command_t *self, c
                                            : ISM_MODE_ACTUAL;
   *top = (v = cli_opt(self, merged, "top"))->set ? v->i : 0;
   rank_options_init(ropt, opt->mode);
+  ropt->stop = stop_ranking;
   if ((v = cli_opt(self, merged, "probability"))->set && strcmp(v->s, "per-rule") == 0)
     ropt->estimator = RANK_PER_RULE;
   if ((v = cli_opt(self, merged, "valuation"))->set && strcmp(v->s, "solver") == 0) ropt->optimise = false;
