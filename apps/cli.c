@@ -327,6 +327,23 @@ int cli_write_output(cli_ctx_t *ctx, const char *text) {
   return CLI_EXIT_INTERNAL;
 }
 
+int cli_write_stopped(cli_ctx_t *ctx, const char *format, const char *what) {
+  char *why = xasprintf("%s; %s", stop_message() ? stop_message() : "stopped", what ? what : "no result");
+  strbuf_t sb;
+  strbuf_init(&sb);
+  if (format && strcmp(format, "json") == 0) {
+    strbuf_puts(&sb, "{\n  \"partial\": true,\n  \"reason\": ");
+    strbuf_json_string(&sb, why);
+    strbuf_puts(&sb, "\n}\n");
+  } else if (!format || strcmp(format, "text") == 0) {
+    strbuf_printf(&sb, "partial: %s\n", why);
+  }
+  free(why);
+  int rc = sb.len ? cli_write_output(ctx, strbuf_str(&sb)) : CLI_EXIT_OK;
+  strbuf_free(&sb);
+  return rc ? rc : CLI_EXIT_INCONCLUSIVE;
+}
+
 /* The options of every command. */
 static const cli_option_t common_options[NCOMMON] = {
     {"max-memory", 0, OPT_INT, "MB", NULL, "half the physical memory", 16, 1e9,

@@ -108,6 +108,13 @@ int cli_write_output(cli_ctx_t *ctx, const char *text);
  * regular file, e.g. /dev/null); never over a file the run has read. */
 int cli_write_file(cli_ctx_t *ctx, const char *path, const char *text);
 
+/* The report of a run a stop request (ism/stop.h) ended before it had any
+ * result: "partial: WHY; WHAT" as text (format NULL or "text"), or
+ * {"partial": true, "reason": "WHY; WHAT"} as JSON, nothing in other
+ * formats; WHY is stop_message(), WHAT says how far it got (NULL: "no
+ * result"). Returns CLI_EXIT_INCONCLUSIVE, or cli_write_output's error. */
+int cli_write_stopped(cli_ctx_t *ctx, const char *format, const char *what);
+
 /* Prints every collected diagnostic GCC style to ctx->err and clears them. */
 void cli_render_diags(cli_ctx_t *ctx);
 

@@ -379,7 +379,7 @@ static int run_envelope(cli_ctx_t *ctx, const cli_command_t *self, const char *p
       .analysis = !n_expect && x.ra.normal_unsafe ? CLI_EXIT_VIOLATION : CLI_EXIT_OK,
       .complete = !partial,
       .expect = -1,
-      .interrupted = stop_reason() == STOP_SIGNAL,
+      .interrupted = partial && stop_reason() == STOP_SIGNAL,
   };
   /* a partial Δ decides nothing, whatever expect: says */
   if (rc == CLI_EXIT_OK && n_expect && !partial) {
@@ -396,6 +396,7 @@ static int run_envelope(cli_ctx_t *ctx, const cli_command_t *self, const char *p
   if (rc == CLI_EXIT_OK) rc = cli_exit_code(&outcome);
 
 done:
+  if (!text && stop_requested()) rc = cli_write_stopped(ctx, cli_opt(self, values, "format")->s, NULL);
   if (rc == CLI_EXIT_INVALID && r.limit_hit) rc = CLI_EXIT_INCONCLUSIVE;
   free(text);
   analysis_free(&x);

@@ -131,7 +131,7 @@ static int run_eventb(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
   cli_outcome_t outcome = {.analysis = verdict_code(m, &res),
                            .complete = !res.unknown,
                            .expect = -1,
-                           .interrupted = stop_reason() == STOP_SIGNAL};
+                           .interrupted = res.unknown && stop_reason() == STOP_SIGNAL};
   if (!rc && (v = cli_opt(self, values, "write-model"))->set && !res.unknown && !res.error)
     rc = write_model(ctx, m, &res, v->s);
   if (!rc && svg && !res.unknown && !res.error) rc = write_svg(ctx, m, &res, svg);

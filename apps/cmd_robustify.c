@@ -10,6 +10,7 @@
 #include "apps/expect.h"
 #include "apps/fsp_config.h"
 #include "ism/alloc.h"
+#include "ism/stop.h"
 #include "ism/strbuf.h"
 #include "ism/vec.h"
 #include "ism/ydoc.h"
@@ -656,6 +657,7 @@ static int run_robustify(cli_ctx_t *ctx, const cli_command_t *self, const char *
   if (rc == CLI_EXIT_OK) rc = cli_exit_code(&outcome);
 
 done:
+  if (!text && stop_requested()) rc = cli_write_stopped(ctx, cli_opt(self, values, "format")->s, NULL);
   free(text);
   for (int i = 0; designs && i < res.nsols; i++) lts_free(designs[i]);
   free(designs);

@@ -239,7 +239,7 @@ static int run_simulate(cli_ctx_t *ctx, const cli_command_t *self, const char *p
   cli_outcome_t outcome = {.analysis = CLI_EXIT_OK,
                            .complete = !partial,
                            .expect = -1,
-                           .interrupted = stop_reason() == STOP_SIGNAL};
+                           .interrupted = partial && stop_reason() == STOP_SIGNAL};
   if (agree < n) {
     fprintf(ctx->err, "ismv: %zu of %zu predictions lie outside the observed 95%% interval\n", n - agree, n);
     outcome.analysis = CLI_EXIT_VIOLATION;

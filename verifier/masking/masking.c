@@ -5,6 +5,7 @@
 
 #include "ism/alloc.h"
 #include "ism/bitset.h"
+#include "ism/stop.h"
 #include "ism/vec.h"
 
 void masking_lts_free(masking_lts_t *lts) {
@@ -358,7 +359,12 @@ masking_status_t masking_solve(const masking_lts_t *spec, const masking_lts_t *i
   VEC(size_t) off = {0};
   node_id(&b, r_node(0, 0));
   err_node(&b); /* node 1, present even when unreachable (as MaskD counts it) */
+  bool stopped = false;
   for (size_t x = 0; x < b.nodes.len && !b.too_big; x++) {
+    if ((x & 4095) == 4095 && stop_requested()) {
+      stopped = true;
+      break;
+    }
     VEC_PUSH(&off, b.succ.len);
     masking_node_t nx = b.nodes.data[x];
     size_t first = b.succ.len;
@@ -369,11 +375,12 @@ masking_status_t masking_solve(const masking_lts_t *spec, const masking_lts_t *i
     dedup_tail(&b, first);
   }
   free(b.table);
-  if (b.too_big) {
+  if (b.too_big || stopped) {
+    if (stopped) game->nnodes = b.nodes.len;
     VEC_FREE(&b.nodes);
     VEC_FREE(&b.succ);
     VEC_FREE(&off);
-    return MASKING_TOO_BIG;
+    return stopped ? MASKING_STOPPED : MASKING_TOO_BIG;
   }
   VEC_PUSH(&off, b.succ.len);
   game->nnodes = b.nodes.len;
