@@ -363,7 +363,7 @@ static void text_report(const report_t *r, lts_labels_t *labels, strbuf_t *sb) {
                 res->plant_states, res->plant_trans);
   strbuf_printf(sb, "method: %s\n", r->method);
   if (res->bounded && strcmp(res->limit, "signal") == 0)
-    strbuf_puts(sb, "bounded: interrupted by a signal; best solution so far\n");
+    strbuf_puts(sb, "bounded: interrupted by a signal; no solution synthesised\n");
   else if (res->bounded)
     strbuf_printf(sb, "bounded: the %s limit stopped the search; best solution so far\n", res->limit);
   if (res->no_supervisor)

@@ -820,9 +820,12 @@ void robustify_run(const robustify_problem_t *p, robustify_result_t *out) {
       else
         minimize_fast(&s, init, kept, &cands);
       bool was_bounded = s.bounded;
-      s.bounded = false; /* the final synthesis: one best set found so far when bounded */
+      /* the final synthesis: one best set found so far when bounded, none
+       * after a signal (whoever sent it wants the run to end) */
+      s.bounded = false;
       s.watch_stop = false;
-      collect(&s, &cands, was_bounded ? 1 : (int)cands.len, out);
+      bool signalled = was_bounded && strcmp(s.limit, "signal") == 0;
+      collect(&s, &cands, signalled ? 0 : was_bounded ? 1 : (int)cands.len, out);
       s.bounded = was_bounded || s.bounded;
       list_free(&cands);
       events_free(init);

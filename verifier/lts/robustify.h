@@ -68,7 +68,8 @@ typedef struct {
   int plant_states; /* of M ‖ E' ‖ P ‖ progress monitors */
   int plant_trans;
   bool no_supervisor; /* none exists even with every candidate action */
-  bool bounded;       /* a limit stopped the search: sols is the best found so far */
+  bool bounded;       /* a limit stopped the search: sols is the best found so far
+                         (none after a signal) */
   const char *limit;  /* which limit when bounded: "max-states", or a stop request
                          (ism/stop.h) of "timeout" or "signal" */
   uint64_t max_kept;  /* behaviours the maximal supervisor keeps */
