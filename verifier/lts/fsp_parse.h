@@ -141,6 +141,7 @@ struct fsp_file {
   VEC(fsp_fluent_t) fluents;
   long max_states; /* limit on states, transitions and labels of one LTS built */
   bool limit_hit;  /* a compilation stopped at max_states */
+  bool foreign;    /* the file does not start like FSP (a file named by mistake): one error, unechoed */
   int nerrors;     /* syntax errors reported while parsing */
 };
 
