@@ -13,8 +13,9 @@ set -u
 cd "$(dirname "$0")/.."
 : "${ISMV:?set ISMV to the ismv binary}"
 T=1
-slack=5
-[ "${MODE:-}" = asan ] && slack=15
+slack=5 # seconds past the limit a run may take to end (tripled under ASan)
+scale=1
+[ "${MODE:-}" = asan ] && scale=3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . tests/lib/long_runs.sh
@@ -43,7 +44,7 @@ run() {
     head -5 "$tmp/out" | sed 's/^/  /'
     fail=1
   fi
-  if awk -v t="$took" -v l="$((T + slack))" 'BEGIN { exit !(t > l) }'; then
+  if awk -v t="$took" -v l="$((T + slack * scale))" 'BEGIN { exit !(t > l) }'; then
     echo "FAIL: $name: ended after $took s (limit $T s)"
     fail=1
   fi
@@ -77,7 +78,10 @@ run robustness-json 5 '"partial": true' robustness "$tmp/r.yaml" --max-states 10
 
 run envelope 5 '^partial: the time limit \(--timeout\) ran out' envelope "$tmp/ring.yaml"
 
-run robustify 5 '^bounded: the timeout limit stopped the search' robustify \
+# robustify builds its plant (37 794 states) before the search and synthesises the
+# best set found once more after the limit, neither interruptible: 2.4 s on an idle
+# machine, 7.9 s measured on a loaded one
+slack=20 run robustify 5 '^bounded: the timeout limit stopped the search' robustify \
   tests/data/robustify_voting2/config-pareto.json
 
 run masking 5 '^partial: the time limit \(--timeout\) ran out; stopped while' masking "$tmp/m.yaml" --weak false
