@@ -10,6 +10,7 @@
 #include "apps/expect.h"
 #include "apps/fsp_config.h"
 #include "ism/alloc.h"
+#include "ism/stop.h"
 #include "ism/strbuf.h"
 #include "ism/vec.h"
 #include "ism/ydoc.h"
@@ -32,7 +33,6 @@ static const cli_option_t options[] = {
      "also write the first solution's design as an Aldebaran .aut LTS (CADP, mCRL2) to FILE"},
     {"max-states", 0, OPT_INT, "N", NULL, "none", 1, 1e9,
      "bound on plant states and on observation-set members per synthesis (exit 5 when hit)"},
-    {"timeout", 0, OPT_REAL, "SECONDS", NULL, "none", 0, 1e9, "wall-clock budget (exit 5 when it runs out)"},
     {"output", 'o', OPT_STRING, "FILE", NULL, "stdout", 0, -1, "write the report to FILE"},
 };
 
@@ -365,7 +365,9 @@ static void text_report(const report_t *r, lts_labels_t *labels, strbuf_t *sb) {
   strbuf_printf(sb, "plant (system, deviation, safety, progress): %d states, %d transitions\n",
                 res->plant_states, res->plant_trans);
   strbuf_printf(sb, "method: %s\n", r->method);
-  if (res->bounded)
+  if (res->bounded && strcmp(res->limit, "signal") == 0)
+    strbuf_puts(sb, "bounded: interrupted by a signal; no solution synthesised\n");
+  else if (res->bounded)
     strbuf_printf(sb, "bounded: the %s limit stopped the search; best solution so far\n", res->limit);
   if (res->no_supervisor)
     strbuf_puts(sb, "no supervisor exists even with every candidate action controllable and observable\n");
@@ -575,7 +577,7 @@ static int run_robustify(cli_ctx_t *ctx, const cli_command_t *self, const char *
   free(alpha);
   if (!ok) goto done;
 
-  const cli_value_t *ms = cli_opt(self, values, "max-states"), *to = cli_opt(self, values, "timeout");
+  const cli_value_t *ms = cli_opt(self, values, "max-states");
   robustify_problem_t p = {
       .sys = sys,
       .dev = dev,
@@ -592,7 +594,6 @@ static int run_robustify(cli_ctx_t *ctx, const cli_command_t *self, const char *
                 : strcmp(method, "simple") == 0 ? ROBUSTIFY_SIMPLE
                                                 : ROBUSTIFY_PARETO,
       .max_states = ms->set ? (long)ms->i : 0,
-      .timeout = to->set ? to->r : 0,
   };
   robustify_run(&p, &res);
   designs = xcalloc((size_t)res.nsols + 1, sizeof *designs);
@@ -645,6 +646,10 @@ static int run_robustify(cli_ctx_t *ctx, const cli_command_t *self, const char *
   strbuf_free(&dot);
   if (rc == CLI_EXIT_OK && (strcmp(format, "fsp") == 0 || strcmp(format, "dot") == 0) && res.nsols == 0)
     fprintf(ctx->err, "ismv: no solution, nothing to print as %s\n", format);
+  cli_outcome_t outcome = {.analysis = CLI_EXIT_OK,
+                           .complete = !res.bounded,
+                           .expect = -1,
+                           .interrupted = res.bounded && strcmp(res.limit, "signal") == 0};
   if (rc == CLI_EXIT_OK && c.expect) {
     long cost = res.nsols ? res.sols[0].cost : -1, utility = res.nsols ? res.sols[0].utility : -1;
     int kept = 0;
@@ -661,11 +666,13 @@ static int run_robustify(cli_ctx_t *ctx, const cli_command_t *self, const char *
         {"a_not_b", EXPECT_NUMBER, rep.compare_a_not_b, false, NULL},
         {"b_not_a", EXPECT_NUMBER, rep.compare_b_not_a, false, NULL},
     };
-    rc = expect_check(ctx, c.expect, actual, sizeof actual / sizeof *actual);
+    outcome.expect = expect_check(ctx, c.expect, actual, sizeof actual / sizeof *actual);
   }
-  if (rc == CLI_EXIT_OK && res.bounded) rc = CLI_EXIT_INCONCLUSIVE;
+  /* holding expectations never make a bounded search complete */
+  if (rc == CLI_EXIT_OK) rc = cli_exit_code(&outcome);
 
 done:
+  if (!text && stop_requested()) rc = cli_write_stopped(ctx, cli_opt(self, values, "format")->s, NULL);
   free(text);
   for (int i = 0; designs && i < res.nsols; i++) lts_free(designs[i]);
   free(designs);

@@ -2,6 +2,7 @@
  * the deviations of the environment it tolerates as representative
  * traces, their explanations by a deviation model, and the comparison of
  * two designs or two properties. Config format: docs/robustness.md. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +13,7 @@
 #include "apps/expect.h"
 #include "apps/reference_config.h"
 #include "ism/alloc.h"
+#include "ism/stop.h"
 #include "ism/strbuf.h"
 #include "ism/vec.h"
 #include "ism/ydoc.h"
@@ -140,6 +142,13 @@ static void text_traces(strbuf_t *sb, const lts_labels_t *labels, const robust_t
 
 /* ---------------------------------------------------------------- run */
 
+/* "interrupted by a signal; WHAT" (static storage: one at a time). */
+static const char *partial_reason(const char *what) {
+  static char buf[160];
+  snprintf(buf, sizeof buf, "%s; %s", stop_message() ? stop_message() : "stopped", what);
+  return buf;
+}
+
 static const char *const config_keys[] = {"kind",   "system",  "environment", "property", "deviation",
                                           "faults", "compare", "minimize",    "expect"};
 static const char *const compare_keys[] = {"system", "property"};
@@ -158,7 +167,8 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
   fsp_progress_result_t *prog = NULL; /* LTSA's progress properties of M ‖ E */
   size_t nprog = 0, nprog_violated = 0;
   char *text = NULL;
-  eofm_env_t human = {0}; /* an EOFM environment (docs/eofm.md) */
+  eofm_env_t human = {0};     /* an EOFM environment (docs/eofm.md) */
+  const char *stopped = NULL; /* what a stop request (ism/stop.h) left undone */
 
   ynode_t *root = ydoc_load_file(path, &r.arena, &ctx->diags);
   if (!root || !ydoc_expect_kind(root, YNODE_MAP, "a robustness configuration", &ctx->diags)) goto done;
@@ -233,6 +243,7 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
   }
   if (human.exceeded) rc = CLI_EXIT_INCONCLUSIVE;
   if (!a.sys || !env || !a.prop || (n_dev && !dev)) goto done;
+  if (stop_requested()) goto done; /* before any result */
   normal = robust_normal_violation(a.sys, env, a.prop, &normal_len);
   {
     const lts_t *me[2] = {a.sys, env};
@@ -267,6 +278,7 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
       goto done;
     }
     robust_explain(a.sys, dev, alpha, nalpha, faults, nfaults, &delta);
+    if (stop_requested()) stopped = "the explanations are incomplete";
     int nofault = 0;
     for (int i = 0; i < delta.ntraces; i++) nofault += delta.traces[i].expl && delta.traces[i].nfaults == 0;
     if (nofault > 0)
@@ -283,7 +295,8 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
     }
   }
   bool explaining = dev || human.plan;
-  if (n_cmp) {
+  if (n_cmp && stop_requested() && !stopped) stopped = "the comparison was not made";
+  if (n_cmp && !stopped) {
     if (!b.sys) b.sys = lts_copy(a.sys), b.sys_files = a.sys_files;
     if (!b.prop) b.prop = lts_copy(a.prop), b.prop_files = a.prop_files;
     b.w = robust_weakest_assumption(b.sys, b.prop, alpha, nalpha, minimise, &b.empty);
@@ -316,7 +329,13 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
   else if (strcmp(format, "dot") == 0) {
     strbuf_puts(&sb, strbuf_str(&dot));
   } else if (strcmp(format, "json") == 0) {
-    strbuf_printf(&sb, "{\n  \"system\": {\"files\": ");
+    strbuf_printf(&sb, "{\n");
+    if (stopped) {
+      strbuf_printf(&sb, "  \"partial\": true,\n  \"reason\": ");
+      strbuf_json_string(&sb, partial_reason(stopped));
+      strbuf_puts(&sb, ",\n");
+    }
+    strbuf_printf(&sb, "  \"system\": {\"files\": ");
     strbuf_json_string(&sb, a.sys_files);
     strbuf_printf(&sb, ", \"states\": %d, \"transitions\": %d},\n", a.sys->nstates, a.sys->ntrans);
     strbuf_printf(&sb, "  \"environment\": {\"states\": %d, \"transitions\": %d", env->nstates, env->ntrans);
@@ -361,7 +380,7 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
       }
       strbuf_printf(&sb, "%s]", ngroups ? "\n  " : "");
     }
-    if (n_cmp) {
+    if (b.w) {
       strbuf_puts(&sb, ",\n  \"compare\": {\"a\": {\"system\": ");
       strbuf_json_string(&sb, a.sys_files);
       strbuf_puts(&sb, ", \"property\": ");
@@ -378,6 +397,7 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
     }
     strbuf_puts(&sb, "\n}\n");
   } else {
+    if (stopped) strbuf_printf(&sb, "partial: %s\n", partial_reason(stopped));
     strbuf_printf(&sb, "system %s: %d states, %d transitions\n", a.sys_files, a.sys->nstates, a.sys->ntrans);
     if (human.raw)
       strbuf_printf(&sb, "task model %s: %d states, %d transitions (translated)\n", human.file,
@@ -412,7 +432,7 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
       for (size_t i = 0; i < ngroups; i++)
         strbuf_printf(&sb, "  %s: %d\n", groups[i].key[0] ? groups[i].key : "unexplained", groups[i].count);
     }
-    if (n_cmp) {
+    if (b.w) {
       strbuf_printf(&sb, "\ncomparison: A = %s with %s, B = %s with %s\n", a.sys_files, a.prop_files,
                     b.sys_files, b.prop_files);
       strbuf_printf(&sb, "tolerated by A, not by B: %d class%s\n", a_not_b.ntraces,
@@ -437,10 +457,13 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
   }
   strbuf_free(&dot);
   /* M ‖ E itself violates P: a violation, unless an expect: block decides */
-  if (rc == CLI_EXIT_OK && !n_expect && (normal || nprog_violated)) rc = CLI_EXIT_VIOLATION;
+  cli_outcome_t outcome = {.analysis = !n_expect && (normal || nprog_violated) ? CLI_EXIT_VIOLATION : CLI_EXIT_OK,
+                           .complete = !stopped,
+                           .expect = -1,
+                           .interrupted = stopped && stop_reason() == STOP_SIGNAL};
   for (size_t i = 0; i < ngroups; i++) free(groups[i].key);
   free(groups);
-  if (rc == CLI_EXIT_OK && n_expect) {
+  if (rc == CLI_EXIT_OK && n_expect && !stopped) { /* partial results decide nothing */
     expect_actual_t actual[] = {
         {"classes", EXPECT_NUMBER, delta.ntraces, false, NULL},
         {"explained", EXPECT_NUMBER, explaining ? explained : 0, false, NULL},
@@ -459,11 +482,14 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
         /* B tolerates strictly more than A */
         {"more_robust", EXPECT_BOOL, 0, n_cmp && b_not_a.ntraces > 0 && a_not_b.ntraces == 0, NULL},
     };
-    rc = expect_check(ctx, n_expect, actual,
-                      n_cmp ? sizeof actual / sizeof *actual : sizeof actual / sizeof *actual - 3);
+    outcome.expect = expect_check(
+        ctx, n_expect, actual, n_cmp ? sizeof actual / sizeof *actual : sizeof actual / sizeof *actual - 3);
+    outcome.expect_verdict = true; /* the block decides, as it always has */
   }
+  if (rc == CLI_EXIT_OK) rc = cli_exit_code(&outcome);
 
 done:
+  if (!text && stop_requested()) rc = cli_write_stopped(ctx, cli_opt(self, values, "format")->s, NULL);
   if (rc == CLI_EXIT_INVALID && r.limit_hit) rc = CLI_EXIT_INCONCLUSIVE;
   free(text);
   robust_traces_free(&delta);

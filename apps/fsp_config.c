@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ism/stop.h"
 #include "ism/strbuf.h"
 #include "verifier/lts/aut.h"
 #include "verifier/lts/terminal.h"
@@ -109,6 +110,10 @@ lts_t *fsp_config_load(fsp_config_t *c, const ynode_t *node, const char *what, c
   const char **paths;
   size_t n;
   if (!ydoc_string_list(node, &c->arena, &paths, &n, what, &c->ctx->diags)) return NULL;
+  if (stop_requested()) { /* the run is stopping: the loads that gave up said so */
+    c->limit_hit = true;
+    return NULL;
+  }
   if (n == 0) {
     diag_error(&c->ctx->diags, node->loc, "%s names no file", what);
     return NULL;
@@ -133,9 +138,12 @@ lts_t *fsp_config_load(fsp_config_t *c, const ynode_t *node, const char *what, c
     result = lts_compose_max((const lts_t *const *)parts.data, (int)parts.len, c->max_states, c->max_states);
     if (!result) {
       c->limit_hit = true;
-      diag_error(&c->ctx->diags, node->loc,
-                 "the composition of %s has more than %ld states or transitions (raise --max-states)", what,
-                 c->max_states);
+      if (stop_requested())
+        diag_error(&c->ctx->diags, node->loc, "%s while composing %s", stop_message(), what);
+      else
+        diag_error(&c->ctx->diags, node->loc,
+                   "the composition of %s has more than %ld states or transitions (raise --max-states)", what,
+                   c->max_states);
     }
   }
   for (size_t i = 0; i < parts.len; i++)

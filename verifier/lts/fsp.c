@@ -254,6 +254,13 @@ static void parse_decl(fsp_ctx_t *c) {
     } else if (t->kind == FSP_TOK_UIDENT) {
       next(c);
       parse_process(c, false, t);
+    } else if (c->pos == 0) { /* the first token: perhaps a file named by mistake, not to be echoed */
+      c->f->foreign = true;
+      diag_source_conceal(c->d, t->loc.file);
+      fsp_fail(
+          c, t->loc,
+          "expected a declaration (const, range, set, menu, property, a process or '||') at the start of "
+          "the file: is this an FSP file?");
     } else
       fsp_fail(c, t->loc,
                "expected a declaration (const, range, set, menu, property, a process or '||'), found '%s'",
@@ -296,7 +303,7 @@ static void parse_decls(fsp_ctx_t *c) {
     diag_list_t *d = c->d;
     ctx_init(c, f, d);
     c->pos = pos;
-    if (++f->nerrors >= FSP_MAX_ERRORS || f->limit_hit) return;
+    if (++f->nerrors >= FSP_MAX_ERRORS || f->limit_hit || f->foreign) return;
     while (!at(c, FSP_TOK_EOF)) {
       const fsp_token_t *t = next(c);
       if (t->kind == FSP_TOK_DOT && starts_decl(peek(c))) break;
@@ -359,6 +366,7 @@ fsp_file_t *fsp_parse_string(const char *name, const char *text, lts_labels_t *l
   arena_init(&f->arena);
   f->labels = labels;
   f->path = diag_add_source(diags, name, text);
+  diag_source_conceal_binary(diags, f->path); /* a binary named by mistake: never echoed */
   if (!fsp_lex(f, f->path, text, diags)) {
     fsp_free(f);
     return NULL;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ism/stop.h"
 #include "verifier/lts/fsp_fltl.h"
 
 static lts_t *relabelled(fsp_ctx_t *c, lts_t *l);
@@ -14,7 +15,8 @@ static lts_t *hide_or_restrict(fsp_ctx_t *c, lts_t *l);
 /* ------------------------------------------------- primitive processes */
 
 static void check_size(fsp_ctx_t *c) {
-  if (c->b->nstates >= c->f->max_states || (long)c->b->ntrans >= c->f->max_states)
+  if (c->b->nstates >= c->f->max_states || (long)c->b->ntrans >= c->f->max_states ||
+      (c->b->nstates > 0 && (c->b->nstates & 1023) == 0 && stop_requested()))
     fsp_fail_limit(c, peek(c)->loc, "process '%s' has too many states or transitions", c->proc->name);
 }
 

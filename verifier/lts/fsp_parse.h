@@ -143,7 +143,8 @@ struct fsp_file {
   VEC(fsp_progress_t) progress; /* in definition order, one per index value */
   long max_states;              /* limit on states, transitions and labels of one LTS built */
   bool limit_hit;               /* a compilation stopped at max_states */
-  int nerrors;                  /* syntax errors reported while parsing */
+  bool foreign; /* the file does not start like FSP (a file named by mistake): one error, unechoed */
+  int nerrors;  /* syntax errors reported while parsing */
 };
 
 typedef VEC(lts_t *) fsp_ltsvec_t;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ism/alloc.h"
+#include "ism/stop.h"
 #include "ism/keytab.h"
 #include "ism/vec.h"
 
@@ -388,7 +389,8 @@ lts_t *lts_compose_priority(const lts_t *const *parts, int n, long max_states, l
   c.b.init = init;
   bool over = false;
   for (size_t qi = 0; qi < todo.len && !over; qi++) {
-    if ((max_states > 0 && c.b.nstates > max_states) || (max_trans > 0 && (long)c.b.ntrans > max_trans)) {
+    if ((max_states > 0 && c.b.nstates > max_states) || (max_trans > 0 && (long)c.b.ntrans > max_trans) ||
+        (max_states > 0 && (qi & 1023) == 0 && stop_requested())) {
       over = true;
       break;
     }

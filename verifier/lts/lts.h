@@ -96,7 +96,8 @@ lts_t *lts_reachable(const lts_t *lts);
  * is in its error state is the composite's single error state. */
 lts_t *lts_compose(const lts_t *const *parts, int n);
 /* The same, but gives up and returns NULL once the composite has more than
- * max_states states or more than max_trans transitions (<= 0: no limit). */
+ * max_states states or more than max_trans transitions (<= 0: no limit),
+ * and, with a state limit, at a stop request (ism/stop.h). */
 lts_t *lts_compose_max(const lts_t *const *parts, int n, long max_states, long max_trans);
 
 /* LTSA's action priority, applied in each composite state as it is
