@@ -5,7 +5,8 @@
 #   DIR/r.yaml       robustness: five interleaved counters (4.5e7 states):
 #                    the composition (with --max-states 100000000)
 #   DIR/ring.yaml    envelope: a ring of 13 states, |Δ| = 2^12 maximal deviations
-#   DIR/m.yaml       masking: BRP N100 with 1000 retransmissions (7e5 states;
+#   DIR/m.yaml       masking: BRP N100 with 20000 retransmissions (~1.4e7 states,
+#                    far past a 1 s limit; with 1000 the strong game took 0.6 s idle);
 #                    --weak false: the strong game)
 #   DIR/fermat.yaml  eventb: an invariant whose proof is Fermat's n = 3 (Z3
 #                    cannot decide it)
@@ -34,9 +35,9 @@ EOF
     printf ',\nQ%d = (a -> Q0).\n' $((n - 1))
   } >"$dir/ringp.lts"
   printf 'kind: envelope\nenvironment: ring.lts\ncontroller: ctrl.lts\nproperty: ringp.lts\n' >"$dir/ring.yaml"
-  sed 's/MAX == 20/MAX == 1000/' examples/masking/faulty/brp/brpN100M20.test >"$dir/brpN100M1000.test"
+  sed 's/MAX == 20/MAX == 20000/' examples/masking/faulty/brp/brpN100M20.test >"$dir/brpN100M20000.test"
   cp examples/masking/nominal/brp/brpN100.test "$dir/"
-  printf 'kind: masking\nnominal: brpN100.test\nimplementation: brpN100M1000.test\n' >"$dir/m.yaml"
+  printf 'kind: masking\nnominal: brpN100.test\nimplementation: brpN100M20000.test\n' >"$dir/m.yaml"
   cat >"$dir/fermat.yaml" <<'EOF'
 kind: eventb
 name: fermat
