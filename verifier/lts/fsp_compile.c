@@ -146,6 +146,21 @@ static int instantiate(fsp_ctx_t *c, fsp_local_def_t *ld, const fsp_val_t *vals,
 }
 
 /* Whether the cursor is at a sequential composition A;... or A(args);... */
+/* A process reference's optional argument list "(e1, ..., en)", at most 16. */
+static size_t call_args(fsp_ctx_t *c, fsp_val_t args[16]) {
+  size_t nargs = 0;
+  if (accept(c, FSP_TOK_LPAREN)) {
+    if (!at(c, FSP_TOK_RPAREN)) do {
+        loc_t l = peek(c)->loc;
+        fsp_val_t v = fsp_expr(c);
+        if (nargs == 16) fsp_fail(c, l, "more than 16 arguments");
+        args[nargs++] = v;
+      } while (accept(c, FSP_TOK_COMMA));
+    fsp_expect(c, FSP_TOK_RPAREN, "')'");
+  }
+  return nargs;
+}
+
 static bool starts_seq(const fsp_ctx_t *c) {
   return at(c, FSP_TOK_UIDENT) && (peek2(c)->kind == FSP_TOK_SEMI || peek2(c)->kind == FSP_TOK_LPAREN);
 }
@@ -277,16 +292,7 @@ static int seq_into(fsp_ctx_t *c, int s) {
   while (starts_seq(c)) {
     const fsp_token_t *t = next(c);
     fsp_val_t args[16];
-    size_t nargs = 0;
-    if (accept(c, FSP_TOK_LPAREN)) {
-      if (!at(c, FSP_TOK_RPAREN)) do {
-          loc_t l = peek(c)->loc;
-          fsp_val_t v = fsp_expr(c);
-          if (nargs == 16) fsp_fail(c, l, "more than 16 arguments");
-          args[nargs++] = v;
-        } while (accept(c, FSP_TOK_COMMA));
-      fsp_expect(c, FSP_TOK_RPAREN, "')'");
-    }
+    size_t nargs = call_args(c, args);
     fsp_expect(c, FSP_TOK_SEMI, "';' (a sequential composition A;B)");
     if (!c->live) continue;
     fsp_proc_def_t *p = fsp_find_proc(c->f, t->text);
@@ -826,16 +832,7 @@ static void comp_elem(fsp_ctx_t *c, fsp_ltsvec_t *parts) {
   } else {
     const fsp_token_t *t = fsp_expect(c, FSP_TOK_UIDENT, "a process name");
     fsp_val_t args[16];
-    size_t nargs = 0;
-    if (accept(c, FSP_TOK_LPAREN)) {
-      if (!at(c, FSP_TOK_RPAREN)) do {
-          loc_t l = peek(c)->loc;
-          fsp_val_t v = fsp_expr(c);
-          if (nargs == 16) fsp_fail(c, l, "more than 16 arguments");
-          args[nargs++] = v;
-        } while (accept(c, FSP_TOK_COMMA));
-      fsp_expect(c, FSP_TOK_RPAREN, "')'");
-    }
+    size_t nargs = call_args(c, args);
     if (c->live) {
       fsp_proc_def_t *p = fsp_find_proc(c->f, t->text);
       if (!p) {
