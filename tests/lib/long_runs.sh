@@ -5,9 +5,8 @@
 #   DIR/r.yaml       robustness: five interleaved counters (4.5e7 states):
 #                    the composition (with --max-states 100000000)
 #   DIR/ring.yaml    envelope: a ring of 13 states, |Δ| = 2^12 maximal deviations
-#   DIR/m.yaml       masking: BRP N100 with 20000 retransmissions (~1.4e7 states,
-#                    far past a 1 s limit; with 1000 the strong game took 0.6 s idle);
-#                    --weak false: the strong game)
+#   DIR/m.yaml       masking: BRP N100 with 20000 retransmissions (~1.4e7 states;
+#                    with 1000 the strong game (--weak false) took only 0.6 s idle)
 #   DIR/fermat.yaml  eventb: an invariant whose proof is Fermat's n = 3 (Z3
 #                    cannot decide it)
 #   DIR/wf.yaml      check: the wall-follower at bound 12, mode ideal
