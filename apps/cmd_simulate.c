@@ -12,6 +12,7 @@
 
 #include "apps/cli.h"
 #include "apps/commands.h"
+#include "apps/progress.h"
 #include "apps/verify_options.h"
 #include "apps/verify_report.h"
 #include "ism/ism.h"
@@ -41,6 +42,8 @@ static const cli_option_t options[] = {
     {"svg", 0, OPT_STRING, "FILE", NULL, NULL, 0, -1,
      "also write a scatter plot (predicted vs observed) to FILE"},
     {"output", 'o', OPT_STRING, "FILE", NULL, "stdout", 0, -1, "write the report to FILE"},
+    {"quiet", 'q', OPT_FLAG, NULL, NULL, NULL, 0, -1,
+     "no progress line on stderr (shown only when stderr is a terminal)"},
 };
 
 typedef struct {
@@ -139,9 +142,10 @@ static void render_svg(strbuf_t *sb, const ism_model_t *m, const row_t *rows, si
  * how many were simulated before a stop request (ism/stop.h) ended it
  * (the last of them may have fewer runs). */
 static size_t simulate_rows(const ism_model_t *m, const explore_result_t *res, const size_t *index, size_t n,
-                            unsigned long runs, unsigned long seed, row_t *rows) {
+                            unsigned long runs, unsigned long seed, row_t *rows, progress_t *line) {
   for (size_t k = 0; k < n; k++) {
     if (stop_requested()) return k;
+    progress_show(line, "simulate: counterexample %zu of %zu, %lu runs each", k + 1, n, runs);
     row_t *r = &rows[k];
     r->c = &res->cexs[index[k]];
     r->rank = index[k] + 1;
@@ -173,14 +177,20 @@ static int run_simulate(cli_ctx_t *ctx, const cli_command_t *self, const char *p
   const char *format = (v = cli_opt(self, values, "format"))->set ? v->s : "text";
   const char *svg = cli_opt(self, values, "svg")->s;
 
+  verify_progress_t progress = {.command = "simulate", .bound = opt.bound};
+  progress_init(&progress.line, ctx, cli_opt(self, values, "quiet")->set);
+  opt.on_progress = verify_progress_show;
+  opt.on_progress_ctx = &progress;
   explore_result_t res;
   explore_run(m, &opt, &res);
   if (res.replay_failed) {
+    progress_end(&progress.line);
     fprintf(ctx->err, "ismv: internal error: %s\n", res.replay_message);
     explore_result_free(&res);
     ism_free(m);
     return CLI_EXIT_INTERNAL;
   }
+  if (res.ncexs) progress_phase(&progress.line, "simulate: ranking %zu counterexamples", res.ncexs);
   bool all_ranked = verify_rank(m, &ropt, res.cexs, res.ncexs);
   /* the N most likely of positive probability (ranked, first in the list), then up to N boundary-only ones */
   size_t npos = 0;
@@ -191,7 +201,8 @@ static int run_simulate(cli_ctx_t *ctx, const cli_command_t *self, const char *p
   for (size_t k = 0; k < n; k++) index[k] = k;
   for (size_t k = 0; k < nb; k++) index[n + k] = npos + k;
   row_t *rows = xcalloc(n + nb + 1, sizeof *rows);
-  size_t planned = n + nb, done = simulate_rows(m, &res, index, planned, runs, seed, rows);
+  size_t planned = n + nb, done = simulate_rows(m, &res, index, planned, runs, seed, rows, &progress.line);
+  progress_end(&progress.line);
   if (done < planned) { /* stopped: the rows simulated so far */
     nb = done > n ? done - n : 0;
     n = done < n ? done : n;

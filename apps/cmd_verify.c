@@ -95,20 +95,6 @@ static void notes(cli_ctx_t *ctx, const explore_result_t *res, bool stats, size_
             total - kept, min_prob);
 }
 
-/* The search's progress line: depth, prefixes, counterexamples, rate. */
-typedef struct {
-  progress_t line;
-  int bound;
-} verify_progress_t;
-
-static void show_progress(void *arg, const explore_progress_t *p) {
-  verify_progress_t *vp = arg;
-  if (!progress_due(&vp->line)) return;
-  double t = progress_elapsed(&vp->line);
-  progress_show(&vp->line, "verify: depth %d/%d, %llu prefixes, %llu counterexamples, %.0f prefixes/s",
-                p->depth, vp->bound, p->paths, p->counterexamples, t > 0 ? (double)p->paths / t : 0.0);
-}
-
 /* --all: counterexamples written as the search hands them over. */
 typedef struct {
   FILE *out;
@@ -241,9 +227,9 @@ static int run_verify(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
     return CLI_EXIT_USAGE;
   }
 
-  verify_progress_t progress = {.bound = opt.bound};
+  verify_progress_t progress = {.command = "verify", .bound = opt.bound};
   progress_init(&progress.line, ctx, cli_opt(self, values, "quiet")->set);
-  opt.on_progress = show_progress;
+  opt.on_progress = verify_progress_show;
   opt.on_progress_ctx = &progress;
   if (cli_opt(self, values, "all")->set && strcmp(format, "json") == 0) {
     const char *why =

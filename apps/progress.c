@@ -4,7 +4,7 @@
 #include <time.h>
 
 enum { PROGRESS_WIDTH = 79 };
-static const double PROGRESS_INTERVAL = 0.1; /* seconds between redraws */
+static const double PROGRESS_INTERVAL = 0.25; /* seconds between redraws: a few a second */
 
 static double now(void) {
   struct timespec ts;

@@ -1,6 +1,6 @@
 /* A progress line on stderr for commands that can run for seconds: shown
  * only when stderr is a terminal and the user did not ask for --quiet,
- * redrawn in place at most ten times a second, erased when the work ends,
+ * redrawn in place at most four times a second, erased when the work ends,
  * so the terminal is left as if it had never been there. Any command may
  * use it; the text is the caller's. Not thread-safe: callers serialise. */
 #ifndef APPS_PROGRESS_H

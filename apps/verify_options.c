@@ -51,3 +51,12 @@ bool verify_rank(const ism_model_t *m, const rank_options_t *ropt, cex_t *cexs, 
   boundary_delete(bc);
   return rank_all(m, ropt, cexs, n);
 }
+
+void verify_progress_show(void *ctx, const explore_progress_t *p) {
+  verify_progress_t *vp = ctx;
+  if (!progress_due(&vp->line)) return;
+  double t = progress_elapsed(&vp->line);
+  progress_show(&vp->line, "%s: depth %d/%d, %llu prefixes, %llu counterexamples, %.0f prefixes/s",
+                vp->command, p->depth, vp->bound, p->paths, p->counterexamples,
+                t > 0 ? (double)p->paths / t : 0.0);
+}

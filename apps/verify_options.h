@@ -6,6 +6,7 @@
 #define APPS_VERIFY_OPTIONS_H
 
 #include "apps/cli.h"
+#include "apps/progress.h"
 #include "ism/ism.h"
 #include "probability/rank.h"
 #include "verifier/paths/explore.h"
@@ -27,5 +28,17 @@ cli_value_t *verify_options_resolve(cli_ctx_t *ctx, const cli_command_t *self, c
  * values stay; so they do with ropt->optimise false), then rank_all.
  * Returns false when ropt->stop ended it early (the rest are unranked). */
 bool verify_rank(const ism_model_t *m, const rank_options_t *ropt, cex_t *cexs, size_t n);
+
+/* The search's progress line of `verify` and `simulate`: the command's
+ * name, then depth, prefixes, counterexamples and prefixes per second. */
+typedef struct {
+  progress_t line;
+  const char *command; /* static */
+  int bound;
+} verify_progress_t;
+
+/* An explore_options_t on_progress for a verify_progress_t: redraws the
+ * line when due (progress.h), and only then composes it. */
+void verify_progress_show(void *ctx, const explore_progress_t *p);
 
 #endif
