@@ -8,6 +8,7 @@
 #include "apps/cli.h"
 #include "apps/commands.h"
 #include "apps/fsp_config.h"
+#include "apps/progress.h"
 #include "apps/expect.h"
 #include "ism/alloc.h"
 #include "ism/stop.h"
@@ -26,6 +27,8 @@ static const cli_option_t options[] = {
     {"format", 'f', OPT_CHOICE, NULL, "text|json|dot", "text", 0, -1, "output format"},
     {"stats", 0, OPT_FLAG, NULL, NULL, NULL, 0, -1, "print meta-system sizes and check counts on stderr"},
     {"output", 'o', OPT_STRING, "FILE", NULL, "stdout", 0, -1, "write the report to FILE"},
+    {"quiet", 'q', OPT_FLAG, NULL, NULL, NULL, 0, -1,
+     "no progress line on stderr (shown only when stderr is a terminal)"},
 };
 
 /* ------------------------------------------------------------ output */
@@ -352,13 +355,20 @@ static int run_envelope(cli_ctx_t *ctx, const cli_command_t *self, const char *p
     goto done;
   }
 
+  progress_t line;
+  progress_init(&line, ctx, cli_opt(self, values, "quiet")->set);
+  progress_phase(&line, "envelope: building the meta-system and searching the deviations (%s)", alg_name);
   envelope_problem_t pa = {x.env, x.ctrl, x.prop, x.env_prop};
   x.a = solve(&r, &pa, alg, max_states, &x.ra, n_ctrl->loc);
+  progress_end(&line);
   if (!x.a) goto done;
   envelope_verdict_t verdict = ENVELOPE_EQUAL;
   if (n_cmp) {
     envelope_problem_t pb = {x.env, x.ctrl2 ? x.ctrl2 : x.ctrl, x.prop2 ? x.prop2 : x.prop, x.env_prop};
+    progress_phase(&line, "envelope: the same for the comparison's %s",
+                   n_cmp_ctrl ? "controller" : "property");
     x.b = solve(&r, &pb, alg, max_states, &x.rb, n_cmp->loc);
+    progress_end(&line);
     if (!x.b) goto done;
     verdict = envelope_compare(x.a, &x.ra, x.b, &x.rb, &x.a_only, &x.b_only);
   }

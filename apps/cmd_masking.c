@@ -10,6 +10,7 @@
 #include "apps/commands.h"
 #include "apps/expect.h"
 #include "apps/masking_report.h"
+#include "apps/progress.h"
 #include "ism/alloc.h"
 #include "ism/intern.h"
 #include "ism/ydoc.h"
@@ -30,6 +31,8 @@ static const cli_option_t options[] = {
     {"max-states", 0, OPT_INT, "N", NULL, "2000000", 1, 1e9, "give up (inconclusive) beyond N states in a model"},
     {"max-nodes", 0, OPT_INT, "N", NULL, "50000000", 1, 2e9, "give up (inconclusive) beyond N game nodes"},
     {"stats", 0, OPT_FLAG, NULL, NULL, NULL, 0, -1, "print sizes and timings on stderr"},
+    {"quiet", 'q', OPT_FLAG, NULL, NULL, NULL, 0, -1,
+     "no progress line on stderr (shown only when stderr is a terminal)"},
 };
 
 static const char *const CONFIG_KEYS[] = {"kind",           "nominal",          "implementation", "weak",
@@ -179,12 +182,14 @@ static double seconds_since(const struct timespec *t0) {
   return (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) * 1e-9;
 }
 
-/* Explores both programs, saturates when weak, builds and solves the game. */
+/* Explores both programs, saturates when weak, builds and solves the game;
+ * each phase on the progress line, which is erased before any message. */
 static int analyse(cli_ctx_t *ctx, side_t *spec, side_t *imp, intern_t *labels, bool weak, size_t max_states,
-                   const masking_options_t *opts, masking_game_t *game, char **stopped) {
+                   const masking_options_t *opts, masking_game_t *game, char **stopped, progress_t *line) {
   side_t *sides[2] = {spec, imp};
   static const char *const side_names[2] = {"nominal", "implementation"};
   for (int i = 0; i < 2; i++) {
+    progress_phase(line, "masking: exploring the %s model", side_names[i]);
     maskd_status_t st = maskd_explore(sides[i]->prog, labels, max_states, &sides[i]->lts, &ctx->diags);
     if (st == MASKD_STOPPED) {
       *stopped = xasprintf("stopped while exploring the %s model, %zu states so far; no result", side_names[i],
@@ -195,6 +200,8 @@ static int analyse(cli_ctx_t *ctx, side_t *spec, side_t *imp, intern_t *labels, 
     if (st != MASKD_OK) return st == MASKD_TOO_BIG ? CLI_EXIT_INCONCLUSIVE : CLI_EXIT_INVALID;
   }
   if (weak) {
+    progress_phase(line, "masking: saturating internal moves (%zu and %zu states)", spec->lts.nstates,
+                   imp->lts.nstates);
     int tau = intern_add(labels, "τ");
     for (int i = 0; i < 2; i++) {
       masking_lts_t sat;
@@ -203,7 +210,10 @@ static int analyse(cli_ctx_t *ctx, side_t *spec, side_t *imp, intern_t *labels, 
       sides[i]->lts = sat;
     }
   }
+  progress_phase(line, "masking: building and solving the game (%zu and %zu states)", spec->lts.nstates,
+                 imp->lts.nstates);
   masking_status_t st = masking_solve(&spec->lts, &imp->lts, opts, game);
+  progress_end(line);
   if (st == MASKING_STOPPED) {
     *stopped = xasprintf("stopped while building the game (nominal %zu states, implementation %zu states, "
                          "%zu game nodes so far); no result",
@@ -291,7 +301,10 @@ static int run_masking(cli_ctx_t *ctx, const cli_command_t *self, const char *pa
     goto done;
   }
   char *stopped = NULL;
-  rc = analyse(ctx, &spec, &imp, &labels, weak, max_states, &opts, &game, &stopped);
+  progress_t line;
+  progress_init(&line, ctx, cli_opt(self, values, "quiet")->set);
+  rc = analyse(ctx, &spec, &imp, &labels, weak, max_states, &opts, &game, &stopped, &line);
+  progress_end(&line);
   if (stopped) {
     v = cli_opt(self, values, "format");
     rc = cli_write_stopped(ctx, v->set ? v->s : "text", stopped);

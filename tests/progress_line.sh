@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# `ismv verify` and `ismv simulate` show a progress line on stderr only when
-# stderr is a terminal, and never with --quiet; the line is erased at the
+# `ismv verify`, `simulate`, `masking` and `envelope` show a progress line
+# (apps/progress.c) on stderr only when stderr is a terminal, and never with
+# --quiet; the line is erased at the
 # end, and stdout is byte-identical whether stderr is a terminal or not.
 # The terminal comes from script(1) (util-linux, essential on Debian).
 set -u
@@ -38,4 +39,8 @@ check verify '*verify:depth*prefixes*counterexamples*prefixes/s*' \
   "$ISMV" verify examples/robotcar/explorer.yaml --bound 6 --probability none --format json
 check simulate '*simulate:depth*prefixes*simulate:ranking*counterexamples*simulate:counterexample1of*runseach*' \
   "$ISMV" simulate examples/robotcar/explorer.yaml --bound 3 --runs 1000 --top 2
+check masking '*masking:exploringthenominalmodel*masking:exploringtheimplementationmodel*masking:buildingandsolvingthegame*' \
+  "$ISMV" masking examples/masking/brp-n5-m5.yaml
+check envelope '*envelope:buildingthemeta-systemandsearchingthedeviations(default)*' \
+  "$ISMV" envelope examples/envelope/oyster/oyster.yaml
 exit $status
