@@ -12,6 +12,7 @@
 
 #include "apps/cli.h"
 #include "apps/commands.h"
+#include "apps/scatter_svg.h"
 #include "apps/verify_options.h"
 #include "apps/verify_report.h"
 #include "ism/ism.h"
@@ -37,7 +38,8 @@ static const cli_option_t options[] = {
     {"probability", 0, OPT_CHOICE, NULL, "joint|per-rule", "joint", 0, -1,
      "the estimator whose prediction is checked"},
     {"budget", 0, OPT_REAL, "SECONDS", NULL, "none", 0, 1e9, "wall-clock budget of the exploration"},
-    {"format", 'f', OPT_CHOICE, NULL, "text|csv", "text", 0, -1, "text table, or plot-ready CSV"},
+    {"format", 'f', OPT_CHOICE, NULL, "text|csv|json", "text", 0, -1,
+     "text table, plot-ready CSV, or JSON (for ismv report)"},
     {"svg", 0, OPT_STRING, "FILE", NULL, NULL, 0, -1,
      "also write a scatter plot (predicted vs observed) to FILE"},
     {"output", 'o', OPT_STRING, "FILE", NULL, "stdout", 0, -1, "write the report to FILE"},
@@ -55,8 +57,8 @@ static void path_text(strbuf_t *sb, const ism_model_t *m, const cex_t *c) {
 }
 
 /* The first n rows are ranked (positive probability), the nb after them boundary-only. */
-static void render_text(strbuf_t *sb, const ism_model_t *m, const row_t *rows, size_t n, size_t nb, double rho,
-                        size_t agree) {
+static void render_text(strbuf_t *sb, const ism_model_t *m, const row_t *rows, size_t n, size_t nb,
+                        double rho, size_t agree) {
   strbuf_puts(sb, "rank  predicted    observed   95% interval        agrees  path\n");
   unsigned long observed = 0;
   for (size_t k = 0; k < n + nb; k++) {
@@ -69,8 +71,9 @@ static void render_text(strbuf_t *sb, const ism_model_t *m, const row_t *rows, s
     if (k >= n) observed += r->st.outcomes[FWD_SAME_FAILURE];
   }
   if (nb)
-    strbuf_printf(sb, "\n%zu boundary-only counterexample%s simulated: the failure observed in %lu of %lu runs\n", nb,
-                  nb == 1 ? "" : "s", observed, (unsigned long)nb * rows[n].st.runs);
+    strbuf_printf(sb,
+                  "\n%zu boundary-only counterexample%s simulated: the failure observed in %lu of %lu runs\n",
+                  nb, nb == 1 ? "" : "s", observed, (unsigned long)nb * rows[n].st.runs);
   strbuf_printf(sb, "\n%zu of %zu ranked predictions lie in the observed 95%% interval\n", agree, n);
   if (isnan(rho))
     strbuf_puts(sb, "rank correlation (Spearman): undefined (fewer than two values, or a constant side)\n");
@@ -96,42 +99,68 @@ static void render_csv(strbuf_t *sb, const ism_model_t *m, const row_t *rows, si
 /* A scatter plot like the paper's figure: predicted (x) against observed (y), 95% bars, the diagonal. */
 static void render_svg(strbuf_t *sb, const ism_model_t *m, const row_t *rows, size_t n,
                        const char *estimator) {
-  const double W = 480, H = 480, L = 60, B = 50, S = 400; /* plot square S at (L, H - B - S) */
-  strbuf_printf(
-      sb,
-      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%g\" height=\"%g\" font-family=\"sans-serif\" "
-      "font-size=\"12\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
-      W, H);
-  strbuf_printf(sb, "<text x=\"%g\" y=\"18\" text-anchor=\"middle\">%s: predicted (%s) vs simulated</text>\n",
-                L + S / 2, m->name, estimator);
-  double x0 = L, y0 = H - B;
-  strbuf_printf(sb, "<rect x=\"%g\" y=\"%g\" width=\"%g\" height=\"%g\" fill=\"none\" stroke=\"black\"/>\n",
-                x0, y0 - S, S, S);
-  strbuf_printf(sb,
-                "<line x1=\"%g\" y1=\"%g\" x2=\"%g\" y2=\"%g\" stroke=\"gray\" stroke-dasharray=\"4 4\"/>\n",
-                x0, y0, x0 + S, y0 - S);
-  for (int t = 0; t <= 10; t += 2) {
-    double f = t / 10.0;
-    strbuf_printf(sb, "<text x=\"%g\" y=\"%g\" text-anchor=\"middle\">%.1f</text>\n", x0 + f * S, y0 + 16, f);
-    strbuf_printf(sb, "<text x=\"%g\" y=\"%g\" text-anchor=\"end\">%.1f</text>\n", x0 - 6, y0 - f * S + 4, f);
-  }
-  strbuf_printf(sb, "<text x=\"%g\" y=\"%g\" text-anchor=\"middle\">predicted probability</text>\n",
-                x0 + S / 2, H - 12);
-  strbuf_printf(sb,
-                "<text x=\"16\" y=\"%g\" text-anchor=\"middle\" transform=\"rotate(-90 16 %g)\">observed "
-                "frequency</text>\n",
-                y0 - S / 2, y0 - S / 2);
+  scatter_point_t *pts = xcalloc(n + 1, sizeof *pts);
+  strbuf_t labels;
+  strbuf_init(&labels);
+  size_t *at = xcalloc(n + 1, sizeof *at);
   for (size_t k = 0; k < n; k++) {
-    const row_t *r = &rows[k];
-    double x = x0 + r->c->probability * S;
-    strbuf_printf(sb, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"steelblue\"/>\n", x,
-                  y0 - r->st.ci_lo * S, x, y0 - r->st.ci_hi * S);
-    strbuf_printf(sb, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"3\" fill=\"%s\"><title>rank %zu: ", x,
-                  y0 - r->st.frequency * S, r->agrees ? "steelblue" : "firebrick", r->rank);
-    path_text(sb, m, r->c);
-    strbuf_puts(sb, "</title></circle>\n");
+    at[k] = labels.len;
+    strbuf_printf(&labels, "rank %zu: ", rows[k].rank);
+    path_text(&labels, m, rows[k].c);
+    strbuf_putc(&labels, '\0');
   }
-  strbuf_puts(sb, "</svg>\n");
+  for (size_t k = 0; k < n; k++)
+    pts[k] = (scatter_point_t){rows[k].c->probability, rows[k].st.frequency, rows[k].st.ci_lo,
+                               rows[k].st.ci_hi,       rows[k].agrees,       labels.data + at[k]};
+  char *title = xasprintf("%s: predicted (%s) vs simulated", m->name, estimator);
+  scatter_svg(sb, title, pts, n);
+  free(title);
+  free(at);
+  free(pts);
+  strbuf_free(&labels);
+}
+
+static void json_path(strbuf_t *sb, const ism_model_t *m, const cex_t *c) {
+  strbuf_putc(sb, '[');
+  for (int k = 0; k < c->length; k++) {
+    if (k) strbuf_puts(sb, ", ");
+    strbuf_json_string(sb, m->rules[c->rules[k]].id);
+  }
+  strbuf_putc(sb, ']');
+}
+
+/* The text report's content as JSON (for `ismv report`'s scatter plot). */
+static void render_json(strbuf_t *sb, const ism_model_t *m, const explore_options_t *opt, const row_t *rows,
+                        size_t n, size_t nb, double rho, size_t agree, unsigned long runs, unsigned long seed,
+                        const char *estimator) {
+  strbuf_puts(sb, "{\n  \"model\": ");
+  strbuf_json_string(sb, m->name);
+  strbuf_printf(sb,
+                ",\n  \"mode\": \"%s\",\n  \"bound\": %d,\n  \"runs\": %lu,\n  \"seed\": %lu,\n"
+                "  \"estimator\": \"%s\",\n  \"simulations\": [",
+                ism_mode_name(opt->mode), opt->bound, runs, seed, estimator);
+  for (size_t k = 0; k < n + nb; k++) {
+    const row_t *r = &rows[k];
+    strbuf_printf(sb, "%s\n    {\"rank\": %zu, \"path\": ", k ? "," : "", r->rank);
+    json_path(sb, m, r->c);
+    strbuf_puts(sb, ", \"predicted\": ");
+    strbuf_json_number(sb, r->c->probability);
+    strbuf_puts(sb, ", \"predicted_error\": ");
+    strbuf_json_number(sb, r->c->probability_error);
+    strbuf_puts(sb, ", \"observed\": ");
+    strbuf_json_number(sb, r->st.frequency);
+    strbuf_puts(sb, ", \"ci_lo\": ");
+    strbuf_json_number(sb, r->st.ci_lo);
+    strbuf_puts(sb, ", \"ci_hi\": ");
+    strbuf_json_number(sb, r->st.ci_hi);
+    strbuf_printf(sb, ", \"agrees\": %s, \"boundary_only\": %s}", r->agrees ? "true" : "false",
+                  r->c->boundary_only ? "true" : "false");
+  }
+  strbuf_printf(sb,
+                "%s],\n  \"ranked\": %zu,\n  \"agree\": %zu,\n  \"rank_correlation\": ", n + nb ? "\n  " : "",
+                n, agree);
+  strbuf_json_number(sb, rho);
+  strbuf_puts(sb, "\n}\n");
 }
 
 /* Simulates rows[k] for the counterexamples at index[k], k < n. */
@@ -199,6 +228,8 @@ static int run_simulate(cli_ctx_t *ctx, const cli_command_t *self, const char *p
   strbuf_init(&sb);
   if (strcmp(format, "csv") == 0) {
     render_csv(&sb, m, rows, n + nb);
+  } else if (strcmp(format, "json") == 0) {
+    render_json(&sb, m, &opt, rows, n, nb, rho, agree, runs, seed, estimator);
   } else {
     strbuf_printf(&sb,
                   "%s: %zu counterexample%s (mode %s, bound %d); %lu runs each, seed %lu; predicted: %s\n",
