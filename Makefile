@@ -20,6 +20,16 @@ CFLAGS_BASE := -std=c11 -pthread -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -I.
                $(shell pkg-config --cflags $(PKGS)) -MMD -MP
 LDLIBS := $(shell pkg-config --libs $(PKGS)) -lm -pthread
 
+# Graphviz lays out the report's drawings, in apps/graph_svg.c only; without it
+# (make GRAPHVIZ=0, or libgvc not installed) the report lists edges instead.
+GRAPHVIZ ?= $(shell pkg-config --exists libgvc libcgraph && echo 1 || echo 0)
+ifeq ($(GRAPHVIZ),1)
+  GV_PLUGINS := $(shell pkg-config --variable=libdir libgvc)/graphviz
+  GV_CFLAGS := -DISMV_GRAPHVIZ $(shell pkg-config --cflags libgvc libcgraph)
+  LDLIBS += -L$(GV_PLUGINS) -Wl,-rpath,$(GV_PLUGINS) -lgvplugin_dot_layout -lgvplugin_core \
+            $(shell pkg-config --libs libgvc libcgraph)
+endif
+
 ifeq ($(MODE),release)
   CFLAGS_MODE := -O2 -g
 else ifeq ($(MODE),debug)
@@ -61,6 +71,7 @@ $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(BUILD)/libismv.a
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+$(BUILD)/apps/graph_svg.o: CFLAGS += $(GV_CFLAGS)
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
