@@ -9,6 +9,7 @@
 #include "apps/commands.h"
 #include "apps/fsp_config.h"
 #include "apps/expect.h"
+#include "apps/report.h"
 #include "ism/alloc.h"
 #include "ism/strbuf.h"
 #include "ism/vec.h"
@@ -22,7 +23,8 @@ static const cli_option_t options[] = {
      "how to compute Δ: default (fast), paper (Alg. 1 with its heuristic), brute-force (tiny models)"},
     {"max-states", 0, OPT_INT, "N", NULL, "5000000", 1, 1e9,
      "limit on the states of each compiled process, composition and meta-system"},
-    {"format", 'f', OPT_CHOICE, NULL, "text|json|dot", "text", 0, -1, "output format"},
+    {"format", 'f', OPT_CHOICE, NULL, "text|json|dot|html", "text", 0, -1,
+     "output format (html: the page of ismv report)"},
     {"stats", 0, OPT_FLAG, NULL, NULL, NULL, 0, -1, "print meta-system sizes and check counts on stderr"},
     {"output", 'o', OPT_STRING, "FILE", NULL, "stdout", 0, -1, "write the report to FILE"},
     {"timeout", 0, OPT_REAL, "SECONDS", NULL, "none", 0.001, 1e9,
@@ -375,9 +377,11 @@ static int run_envelope(cli_ctx_t *ctx, const cli_command_t *self, const char *p
   const char *format = cli_opt(self, values, "format")->set ? cli_opt(self, values, "format")->s : "text";
   strbuf_t sb;
   strbuf_init(&sb);
-  render(&sb, format, &x, alg_name, n_cmp_ctrl != NULL, verdict);
+  bool html = strcmp(format, "html") == 0;
+  render(&sb, html ? "json" : format, &x, alg_name, n_cmp_ctrl != NULL, verdict);
   text = strbuf_take(&sb);
-  rc = cli_write_output(ctx, text);
+  if (html) text = report_html_of(text, NULL, &ctx->diags);
+  rc = text ? cli_write_output(ctx, text) : CLI_EXIT_INTERNAL;
   /* E ‖ C itself violates P (or E violates P_env): a violation, unless an
    * expect: block says what to expect */
   if (rc == CLI_EXIT_OK && !n_expect && x.ra.normal_unsafe) rc = CLI_EXIT_VIOLATION;

@@ -8,6 +8,7 @@
 #include "apps/commands.h"
 #include "apps/eventb_report.h"
 #include "apps/expect.h"
+#include "apps/report.h"
 #include "verifier/eventb/eventb.h"
 
 static const cli_option_t options[] = {
@@ -24,7 +25,8 @@ static const cli_option_t options[] = {
      "per solver check; an unknown answer is inconclusive"},
     {"rlimit", 0, OPT_INT, "N", NULL, "none", 1, 1e15,
      "per solver check, in Z3 resource units (deterministic)"},
-    {"format", 'f', OPT_CHOICE, NULL, "text|json", "text", 0, -1, "output format"},
+    {"format", 'f', OPT_CHOICE, NULL, "text|json|html", "text", 0, -1,
+     "output format (html: the page of ismv report)"},
     {"output", 'o', OPT_STRING, "FILE", NULL, "stdout", 0, -1, "write the report to FILE"},
 };
 
@@ -122,8 +124,10 @@ static int run_eventb(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
   eventb_result_t res;
   eventb_analyse(m, &opt, &res);
   const char *format = (v = cli_opt(self, values, "format"))->set ? v->s : "text";
-  char *text = eventb_render(m, &res, format);
-  int rc = cli_write_output(ctx, text);
+  bool html = strcmp(format, "html") == 0;
+  char *text = eventb_render(m, &res, html ? "json" : format);
+  if (html) text = report_html_of(text, NULL, &ctx->diags);
+  int rc = text ? cli_write_output(ctx, text) : CLI_EXIT_INTERNAL;
   free(text);
   if (res.unknown || res.error)
     fprintf(ctx->err, "ismv: %s: %s\n", res.error ? "internal error" : "inconclusive", res.reason);

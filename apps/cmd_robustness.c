@@ -10,6 +10,7 @@
 #include "apps/eofm_env.h"
 #include "apps/fsp_config.h"
 #include "apps/expect.h"
+#include "apps/report.h"
 #include "apps/reference_config.h"
 #include "ism/alloc.h"
 #include "ism/strbuf.h"
@@ -22,8 +23,8 @@
 static const cli_option_t options[] = {
     {"no-minimize", 0, OPT_FLAG, NULL, NULL, NULL, 0, -1,
      "do not minimise the weakest assumption (Fortis' classes instead of the paper's)"},
-    {"format", 'f', OPT_CHOICE, NULL, "text|json|dot|fsp", "text", 0, -1,
-     "output format (fsp: the weakest assumption as an FSP process WA)"},
+    {"format", 'f', OPT_CHOICE, NULL, "text|json|dot|fsp|html", "text", 0, -1,
+     "output format (fsp: the weakest assumption as an FSP process WA; html: the page of ismv report)"},
     {"dot", 0, OPT_STRING, "FILE", NULL, NULL, 0, -1,
      "also write the weakest assumption and Δ as Graphviz to FILE"},
     {"output", 'o', OPT_STRING, "FILE", NULL, "stdout", 0, -1, "write the report to FILE"},
@@ -304,7 +305,7 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
     lts_to_fsp(a.w, "WA", &sb);
   else if (strcmp(format, "dot") == 0) {
     strbuf_puts(&sb, strbuf_str(&dot));
-  } else if (strcmp(format, "json") == 0) {
+  } else if (strcmp(format, "json") == 0 || strcmp(format, "html") == 0) {
     strbuf_printf(&sb, "{\n  \"system\": {\"files\": ");
     strbuf_json_string(&sb, a.sys_files);
     strbuf_printf(&sb, ", \"states\": %d, \"transitions\": %d},\n", a.sys->nstates, a.sys->ntrans);
@@ -389,7 +390,8 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
     }
   }
   text = strbuf_take(&sb);
-  rc = cli_write_output(ctx, text);
+  if (strcmp(format, "html") == 0) text = report_html_of(text, NULL, &ctx->diags);
+  rc = text ? cli_write_output(ctx, text) : CLI_EXIT_INTERNAL;
   const cli_value_t *dotv = cli_opt(self, values, "dot");
   if (rc == CLI_EXIT_OK && dotv->set) rc = cli_write_file(ctx, dotv->s, strbuf_str(&dot));
   strbuf_free(&dot);

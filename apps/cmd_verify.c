@@ -11,6 +11,7 @@
 #include "apps/commands.h"
 #include "apps/expect.h"
 #include "apps/progress.h"
+#include "apps/report.h"
 #include "apps/verify_options.h"
 #include "apps/verify_report.h"
 #include "ism/ism.h"
@@ -50,7 +51,8 @@ static const cli_option_t options[] = {
      "joint: P(this path and its failure | environment) at the most likely environment "
      "(docs/probability.md); "
      "per-rule: the paper's product of rule probabilities; none: no ranking (discovery order)"},
-    {"format", 'f', OPT_CHOICE, NULL, "text|json|sarif|junit", "text", 0, -1, "output format"},
+    {"format", 'f', OPT_CHOICE, NULL, "text|json|sarif|junit|html", "text", 0, -1,
+     "output format (html: the page of ismv report, with the state machine drawn)"},
     {"output", 'o', OPT_STRING, "FILE", NULL, "stdout", 0, -1, "write the report to FILE"},
     {"quiet", 'q', OPT_FLAG, NULL, NULL, NULL, 0, -1,
      "no progress line on stderr (shown only when stderr is a terminal)"},
@@ -326,8 +328,10 @@ static int run_verify(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
                          false};
   if (top > 0 && (size_t)top < kept) rep.shown = (size_t)top;
   rep.classes_view = top <= 0 && !cli_opt(self, values, "all")->set;
-  char *text = verify_render(&rep, format);
-  int rc = cli_write_output(ctx, text);
+  bool html = strcmp(format, "html") == 0;
+  char *text = verify_render(&rep, html ? "json" : format);
+  if (html) text = report_html_of(text, m, &ctx->diags);
+  int rc = text ? cli_write_output(ctx, text) : CLI_EXIT_INTERNAL;
   free(text);
   notes(ctx, &res, stats, total, kept, min_prob);
   if (m->expect) {

@@ -358,8 +358,9 @@ char *report_html(const report_input_t *in, size_t n, const ism_model_t *model, 
   return strbuf_take(&sb);
 }
 
-char *report_html_from_json(const char *json, const ism_model_t *model, diag_list_t *diags) {
+char *report_html_of(char *json, const ism_model_t *model, diag_list_t *diags) {
   json_doc_t *doc = json_parse("(the command's JSON)", json, diags);
+  free(json);
   if (!doc) return NULL;
   report_input_t in = {NULL, doc->root};
   char *page = report_html(&in, 1, model, diags);

@@ -25,9 +25,10 @@ typedef struct {
  * when an input is no ismv result, or names another model than `model`. */
 char *report_html(const report_input_t *in, size_t n, const ism_model_t *model, diag_list_t *diags);
 
-/* For the analysis commands' --format html: parses `json` (their own
- * output) and renders it as report_html does; `model` as there. Returns
- * the page, or NULL after reporting in diags (an internal error). */
-char *report_html_from_json(const char *json, const ism_model_t *model, diag_list_t *diags);
+/* For the analysis commands' --format html: takes `json` (their own JSON
+ * report; freed here), parses it and renders it as report_html does,
+ * `model` as there. Returns the page (caller frees), or NULL after
+ * reporting in diags (an internal error: the command's JSON is malformed). */
+char *report_html_of(char *json, const ism_model_t *model, diag_list_t *diags);
 
 #endif
