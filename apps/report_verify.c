@@ -77,13 +77,14 @@ static void machine(const report_section_t *s, const json_t *chosen) {
     strbuf_printf(&dot, "  s%d -> s%d [id=\"%s-rule-%zu\", label=", rule->from, rule->to, s->id, r);
     graph_dot_string(&dot, label);
     strbuf_printf(&dot, "%s];\n", rule_on[r] ? ", class=\"hl\"" : "");
-    strbuf_printf(&list, "<li id=\"%s-rule-%zu\"%s>", s->id, r, rule_on[r] ? " class=\"hl\"" : "");
+    strbuf_printf(&list, "<li id=\"%s-rule-%zu\"%s><span class=\"cond\">", s->id, r,
+                  rule_on[r] ? " class=\"hl\"" : "");
+    report_text(&list, label);
+    strbuf_puts(&list, "</span> (");
     report_text(&list, m->states[rule->from]);
     strbuf_puts(&list, " \xe2\x86\x92 ");
     report_text(&list, m->states[rule->to]);
-    strbuf_puts(&list, ": <span class=\"cond\">");
-    report_text(&list, label);
-    strbuf_puts(&list, "</span></li>\n");
+    strbuf_puts(&list, ")</li>\n");
     free(label);
   }
   strbuf_puts(&dot, "}\n");
