@@ -211,6 +211,7 @@ static const char script[] =
     "    if (cex) cex.classList.add('current');\n"
     "    fig.scrollIntoView({block: 'nearest'});\n"
     "  });\n"
+    "  document.documentElement.setAttribute('data-ready', 'yes');\n"
     "})();\n"
     "/*]]>*/\n";
 
