@@ -5,6 +5,7 @@
 #   make bench        benchmarks (figures and ratios; never part of check)
 #   make fuzz         libFuzzer harnesses, FUZZ_SECONDS (60) each (docs/reliability.md)
 #   make format       clang-format every source file
+#   make screenshots  redraw docs/img/report-*.png (ismv report in headless Chromium)
 #   make doc          man page, bash/zsh completion and ismv.pc under build/MODE/doc
 #   make install      PREFIX=/usr/local DESTDIR= : program, man page, completion, docs, library
 MODE ?= release
@@ -57,7 +58,7 @@ FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/tests/%)
 FUZZ_SECONDS ?= 60
 
-.PHONY: all check bench format clean doc install uninstall fuzz fuzz-build
+.PHONY: all check bench format clean doc install uninstall fuzz fuzz-build screenshots
 all: $(BIN)
 
 $(BUILD)/libismv.a: $(LIB_OBJ)
@@ -132,6 +133,10 @@ build/fuzz/tests/%: $(BUILD)/tests/fuzz/%.o $(BUILD)/libismv.a
 
 check: $(BIN) $(UNIT_BIN) doc
 	@ISMV=$(BIN) UNIT_DIR=$(BUILD)/tests MODE=$(MODE) bash tests/run.sh
+
+# The README's screenshots of a verify and a robustness report (headless Chromium).
+screenshots: $(BIN)
+	@bash docs/img/screenshots.sh $(BIN)
 
 bench: $(BIN)
 	@ISMV=$(BIN) bash bench/run.sh

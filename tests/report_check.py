@@ -128,6 +128,20 @@ def check_traces(ids, sid, name, traces):
 
 def check_robustness(ids, sid, res):
     check_traces(ids, sid, "trace", res["traces"])
+    wa = res.get("weakest_assumption_lts")
+    if wa and len(wa["transitions"]) <= 300:
+        fig = ids.get("%s-wa" % sid)
+        if fig is None:
+            fail("%s: the weakest assumption is not drawn" % sid)
+        elif "list" in (fig.get("class") or "").split():  # built without Graphviz
+            for t in wa["transitions"]:
+                if "(%d, %s, %d)" % tuple(t) not in text_of(fig):
+                    fail("%s: transition %r not listed" % (sid, t))
+        else:
+            edges = [g for g in fig.iter("g") if "edge" in (g.get("class") or "").split()]
+            labels = sorted(" ".join(t.text or "" for t in g.iter("text")) for g in edges)
+            if labels != sorted(t[1] for t in wa["transitions"]):
+                fail("%s: the weakest assumption's drawn edges differ from its %d transitions" % (sid, len(wa["transitions"])))
     for key, name in (("a_not_b", "a-not-b"), ("b_not_a", "b-not-a")):
         if key in res:
             check_traces(ids, sid, name, res[key]["traces"])

@@ -19,6 +19,7 @@ seeds() {
   fuzz_maskd) find $anchors/maskd -name '*.test' 2>/dev/null | sort ;;
   fuzz_masking) ls examples/masking/*.yaml examples/masking/yaml/*.yaml ;;
   fuzz_config) ls examples/robustness/*/*.yaml examples/envelope/*/*.yaml ;;
+  fuzz_json) ls tests/cases/*/*json*.out ;;
   esac
 }
 fail=0
