@@ -57,6 +57,25 @@ static void text_labels(strbuf_t *sb, const lts_labels_t *labels, const int *l, 
   for (int i = 0; i < n; i++) strbuf_printf(sb, "%s%s", i ? ", " : "", lts_label_name(labels, l[i]));
 }
 
+/* An LTS's transitions as [src, "label", dst] triples (for the report's drawing). */
+static void json_lts(strbuf_t *sb, const lts_t *l) {
+  strbuf_printf(sb, "{\"initial\": %d, \"error\": ", l->init);
+  if (l->error >= 0)
+    strbuf_printf(sb, "%d", l->error);
+  else
+    strbuf_puts(sb, "null");
+  strbuf_puts(sb, ", \"transitions\": [");
+  bool first = true;
+  for (int s = 0; s < l->nstates; s++)
+    for (int i = l->succ_off[s]; i < l->succ_off[s + 1]; i++) {
+      strbuf_printf(sb, "%s[%d, ", first ? "" : ", ", s);
+      strbuf_json_string(sb, lts_label_name(l->labels, l->succ_label[i]));
+      strbuf_printf(sb, ", %d]", l->succ_dst[i]);
+      first = false;
+    }
+  strbuf_puts(sb, "]}");
+}
+
 static void json_traces(strbuf_t *sb, const lts_labels_t *labels, const robust_traces_t *t,
                         const char *indent) {
   strbuf_printf(sb, "%s\"classes\": %d,\n%s\"traces\": [", indent, t->ntraces, indent);
@@ -352,6 +371,8 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
       json_traces(&sb, &r.labels, &b_not_a, "    ");
       strbuf_puts(&sb, "\n  }");
     }
+    strbuf_puts(&sb, ",\n  \"weakest_assumption_lts\": ");
+    json_lts(&sb, a.w);
     strbuf_puts(&sb, "\n}\n");
   } else {
     strbuf_printf(&sb, "system %s: %d states, %d transitions\n", a.sys_files, a.sys->nstates, a.sys->ntrans);

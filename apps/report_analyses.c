@@ -9,7 +9,7 @@
 #include "apps/graph_svg.h"
 #include "apps/report_html.h"
 
-enum { MAX_DRAWN_TRACES = 60, MAX_DRAWN_DELTAS = 8 };
+enum { MAX_DRAWN_TRACES = 60, MAX_DRAWN_DELTAS = 8, MAX_DRAWN_TRANSITIONS = 300 };
 
 static void open_summary(strbuf_t *sb) { strbuf_puts(sb, "<table class=\"summary\">\n"); }
 
@@ -24,6 +24,15 @@ static void verdict_row(strbuf_t *sb, const char *key, const char *cls, const ch
 }
 
 /* ---- robustness ---- */
+
+static void transition_text(strbuf_t *sb, const json_t *t) {
+  strbuf_putc(sb, '(');
+  for (size_t i = 0; t->kind == JSON_ARRAY && i < t->len; i++) {
+    if (i) strbuf_puts(sb, ", ");
+    report_value(sb, t->items[i]);
+  }
+  strbuf_putc(sb, ')');
+}
 
 /* Labels as "a, b, c" with the faults of `faults` marked. */
 static void label_list(strbuf_t *sb, const json_t *labels, const json_t *faults) {
@@ -137,6 +146,51 @@ static void trace_group(const report_section_t *s, const json_t *g, const char *
   traces_table(s, traces, name);
 }
 
+/* The weakest assumption as robustness --format dot draws it: states by
+ * number, the initial one blue, the error state π red. */
+static void weakest_assumption(const report_section_t *s, const json_t *lts) {
+  const json_t *trans = json_array(lts, "transitions");
+  if (!trans) return;
+  strbuf_puts(s->sb, "<h3>The weakest assumption</h3>\n");
+  if (trans->len > MAX_DRAWN_TRANSITIONS) {
+    strbuf_printf(s->sb,
+                  "<p class=\"meta\">(%zu transitions: too many to draw; robustness --format dot draws "
+                  "it.)</p>\n",
+                  trans->len);
+    return;
+  }
+  double init = json_num(lts, "initial", -1), error = json_num(lts, "error", -1);
+  strbuf_t dot, list;
+  strbuf_init(&dot);
+  strbuf_init(&list);
+  strbuf_printf(
+      &dot,
+      "digraph wa {\n  rankdir=LR;\n  node [shape=circle, fontname=\"Helvetica\", fontsize=11];\n"
+      "  edge [fontname=\"Helvetica\", fontsize=10];\n  s%.0f [style=filled, fillcolor=lightblue];\n",
+      init);
+  if (error >= 0)
+    strbuf_printf(&dot, "  s%.0f [label=\"\xcf\x80\", style=filled, fillcolor=lightcoral];\n", error);
+  strbuf_puts(&list, "<p>");
+  for (size_t i = 0; i < trans->len; i++) {
+    const json_t *t = trans->items[i];
+    if (t->kind != JSON_ARRAY || t->len != 3 || t->items[0]->kind != JSON_NUMBER ||
+        t->items[2]->kind != JSON_NUMBER)
+      continue;
+    strbuf_printf(&dot, "  s%.0f -> s%.0f [label=", t->items[0]->number, t->items[2]->number);
+    graph_dot_string(&dot, t->items[1]->kind == JSON_STRING ? t->items[1]->text : "?");
+    strbuf_puts(&dot, "];\n");
+    if (i) strbuf_puts(&list, ", ");
+    transition_text(&list, t);
+  }
+  strbuf_puts(&dot, "}\n");
+  strbuf_puts(&list, "</p>\n");
+  char id[64];
+  snprintf(id, sizeof id, "%s-wa", s->id);
+  report_drawing(s->sb, id, strbuf_str(&dot), strbuf_str(&list));
+  strbuf_free(&dot);
+  strbuf_free(&list);
+}
+
 void report_robustness(const report_section_t *s, const json_t *root) {
   strbuf_t *sb = s->sb;
   const json_t *wa = json_get(root, "weakest_assumption"), *nv = json_get(root, "normal_violation");
@@ -152,21 +206,14 @@ void report_robustness(const report_section_t *s, const json_t *root) {
   report_row(sb, "classes", json_get(root, "classes"));
   report_row(sb, "compared", json_get(root, "compare"));
   close_table(sb);
+  const json_t *lts = json_get(root, "weakest_assumption_lts");
+  if (lts && lts->kind == JSON_OBJECT) weakest_assumption(s, lts);
   trace_group(s, root, "trace", "Deviations the weakest assumption allows");
   trace_group(s, json_get(root, "a_not_b"), "a-not-b", "Tolerated by A, not by B");
   trace_group(s, json_get(root, "b_not_a"), "b-not-a", "Tolerated by B, not by A");
 }
 
 /* ---- envelope ---- */
-
-static void transition_text(strbuf_t *sb, const json_t *t) {
-  strbuf_putc(sb, '(');
-  for (size_t i = 0; t->kind == JSON_ARRAY && i < t->len; i++) {
-    if (i) strbuf_puts(sb, ", ");
-    report_value(sb, t->items[i]);
-  }
-  strbuf_putc(sb, ')');
-}
 
 static void delta(const report_section_t *s, const json_t *d, size_t k, const char *name) {
   strbuf_t dot, list;

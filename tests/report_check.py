@@ -129,6 +129,9 @@ def check_traces(ids, sid, name, traces):
 def check_robustness(ids, sid, res):
     check_traces(ids, sid, "trace", res["traces"])
     wa = res.get("weakest_assumption_lts")
+    if wa and len(wa["transitions"]) != res["weakest_assumption"]["transitions"]:
+        fail("%s: weakest_assumption_lts has %d transitions, weakest_assumption says %d"
+             % (sid, len(wa["transitions"]), res["weakest_assumption"]["transitions"]))
     if wa and len(wa["transitions"]) <= 300:
         fig = ids.get("%s-wa" % sid)
         if fig is None:
