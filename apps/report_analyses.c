@@ -166,17 +166,17 @@ static void weakest_assumption(const report_section_t *s, const json_t *lts) {
   strbuf_printf(
       &dot,
       "digraph wa {\n  rankdir=LR;\n  node [shape=circle, fontname=\"Helvetica\", fontsize=11];\n"
-      "  edge [fontname=\"Helvetica\", fontsize=10];\n  s%.0f [style=filled, fillcolor=lightblue];\n",
+      "  edge [fontname=\"Helvetica\", fontsize=10];\n  \"%.0f\" [style=filled, fillcolor=lightblue];\n",
       init);
   if (error >= 0)
-    strbuf_printf(&dot, "  s%.0f [label=\"\xcf\x80\", style=filled, fillcolor=lightcoral];\n", error);
+    strbuf_printf(&dot, "  \"%.0f\" [label=\"\xcf\x80\", style=filled, fillcolor=lightcoral];\n", error);
   strbuf_puts(&list, "<p>");
   for (size_t i = 0; i < trans->len; i++) {
     const json_t *t = trans->items[i];
     if (t->kind != JSON_ARRAY || t->len != 3 || t->items[0]->kind != JSON_NUMBER ||
         t->items[2]->kind != JSON_NUMBER)
       continue;
-    strbuf_printf(&dot, "  s%.0f -> s%.0f [label=", t->items[0]->number, t->items[2]->number);
+    strbuf_printf(&dot, "  \"%.0f\" -> \"%.0f\" [label=", t->items[0]->number, t->items[2]->number);
     graph_dot_string(&dot, t->items[1]->kind == JSON_STRING ? t->items[1]->text : "?");
     strbuf_puts(&dot, "];\n");
     if (i) strbuf_puts(&list, ", ");
