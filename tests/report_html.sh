@@ -85,6 +85,25 @@ check "$tmp/all.html" "${jsons[@]}" "$tmp/explorer.json"
 "$ISMV" report "${jsons[@]}" "$tmp/explorer.json" -o "$tmp/all2.html"
 cmp -s "$tmp/all.html" "$tmp/all2.html" || fail "two runs, two pages"
 
+# escaping: hostile names in the JSON (HTML in a model name, rule, condition and labels,
+# quotes and backslashes that DOT must escape too) stay text
+python3 - "$tmp/explorer.json" "$tmp/lts1.json" "$tmp/evil-v.json" "$tmp/evil-r.json" <<'EOF'
+import json, sys
+evil = '<script>alert("x")</script> & \' " \\ ]]> <!-- -->'
+v = json.load(open(sys.argv[1]))
+v["model"] = evil
+v["classes"][0]["condition"] = evil
+v["counterexamples"][0]["path"][0] = evil
+json.dump(v, open(sys.argv[3], "w"))
+r = json.load(open(sys.argv[2]))
+r["traces"][0]["trace"][0] = evil
+r["weakest_assumption_lts"]["transitions"][0][1] = evil
+json.dump(r, open(sys.argv[4], "w"))
+EOF
+"$ISMV" report "$tmp/evil-v.json" "$tmp/evil-r.json" -o "$tmp/evil.html" || fail "report of hostile names"
+check "$tmp/evil.html" "$tmp/evil-v.json" "$tmp/evil-r.json"
+[ "$(grep -c '<script' "$tmp/evil.html")" = 1 ] || fail "a name became a script element"
+
 # errors: located, exit 2
 printf '{"answer": 42}\n' >"$tmp/other.json"
 "$ISMV" report "$tmp/other.json" -o "$tmp/x.html" 2>"$tmp/err"
