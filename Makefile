@@ -24,11 +24,15 @@ LDLIBS := $(shell pkg-config --libs $(PKGS)) -lm -pthread
 # Graphviz lays out the report's drawings, in apps/graph_svg.c only; without it
 # (make GRAPHVIZ=0, or libgvc not installed) the report lists edges instead.
 GRAPHVIZ ?= $(shell pkg-config --exists libgvc libcgraph && echo 1 || echo 0)
+PC_REQUIRES := $(PKGS)
+PC_LIBS := -lm -pthread
 ifeq ($(GRAPHVIZ),1)
   GV_PLUGINS := $(shell pkg-config --variable=libdir libgvc)/graphviz
   GV_CFLAGS := -DISMV_GRAPHVIZ $(shell pkg-config --cflags libgvc libcgraph)
   LDLIBS += -L$(GV_PLUGINS) -Wl,-rpath,$(GV_PLUGINS) -lgvplugin_dot_layout -lgvplugin_core \
             $(shell pkg-config --libs libgvc libcgraph)
+  PC_REQUIRES += libgvc libcgraph
+  PC_LIBS := -L$(GV_PLUGINS) -Wl,-rpath,$(GV_PLUGINS) -lgvplugin_dot_layout -lgvplugin_core $(PC_LIBS)
 endif
 
 ifeq ($(MODE),release)
@@ -110,8 +114,8 @@ install: $(BIN) doc
 	install -m 644 README.md $(DESTDIR)$(PREFIX)/share/doc/ismv/README.md
 	install -m 644 docs/*.md $(DESTDIR)$(PREFIX)/share/doc/ismv/docs/
 	install -m 644 $(BUILD)/libismv.a $(DESTDIR)$(PREFIX)/lib/libismv.a
-	printf 'prefix=%s\nincludedir=$${prefix}/include/ismv\nlibdir=$${prefix}/lib\n\nName: ismv\nDescription: %s\nVersion: %s\nRequires.private: %s\nCflags: -I$${includedir}\nLibs: -L$${libdir} -lismv\nLibs.private: -lm -pthread\n' \
-	  '$(PREFIX)' 'the verifier library behind the ismv program' '$(VERSION)' '$(PKGS)' > $(DESTDIR)$(PREFIX)/lib/pkgconfig/ismv.pc
+	printf 'prefix=%s\nincludedir=$${prefix}/include/ismv\nlibdir=$${prefix}/lib\n\nName: ismv\nDescription: %s\nVersion: %s\nRequires.private: %s\nCflags: -I$${includedir}\nLibs: -L$${libdir} -lismv\nLibs.private: %s\n' \
+	  '$(PREFIX)' 'the verifier library behind the ismv program' '$(VERSION)' '$(PC_REQUIRES)' '$(PC_LIBS)' > $(DESTDIR)$(PREFIX)/lib/pkgconfig/ismv.pc
 	for h in $(HEADERS); do install -D -m 644 $$h $(DESTDIR)$(PREFIX)/include/ismv/$$h || exit 1; done
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/ismv $(DESTDIR)$(PREFIX)/share/man/man1/ismv.1 \

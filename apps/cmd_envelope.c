@@ -253,6 +253,8 @@ static void render(strbuf_t *sb, const char *format, const analysis_t *x, const 
       json_set(sb, sp, x->b_only);
       strbuf_puts(sb, "}");
     }
+    strbuf_puts(sb, ",\n  \"normal\": ");
+    json_set(sb, sp, sp->normal);
     strbuf_puts(sb, "\n}\n");
     return;
   }

@@ -215,32 +215,52 @@ void report_robustness(const report_section_t *s, const json_t *root) {
 
 /* ---- envelope ---- */
 
-static void delta(const report_section_t *s, const json_t *d, size_t k, const char *name) {
+/* Whether transition t is one of `normal` (the environment's own). */
+static bool is_normal(const json_t *normal, const json_t *t) {
+  for (size_t i = 0; normal && i < normal->len; i++) {
+    const json_t *n = normal->items[i];
+    bool same = n->kind == JSON_ARRAY && n->len == 3 && t->len == 3;
+    for (size_t j = 0; same && j < 3; j++)
+      same = n->items[j]->text && t->items[j]->text && strcmp(n->items[j]->text, t->items[j]->text) == 0;
+    if (same) return true;
+  }
+  return false;
+}
+
+/* One d: the environment's own transitions black, the deviations green
+ * (all green when the JSON does not say which are the environment's). */
+static void delta(const report_section_t *s, const json_t *d, size_t k, const char *name,
+                  const json_t *normal) {
   strbuf_t dot, list;
   strbuf_init(&dot);
   strbuf_init(&list);
   strbuf_puts(&dot,
               "digraph delta {\n  rankdir=LR;\n  node [shape=circle, fontname=\"Helvetica\", fontsize=11];\n"
-              "  edge [fontname=\"Helvetica\", fontsize=10, color=\"#2e7d32\", fontcolor=\"#2e7d32\"];\n");
+              "  edge [fontname=\"Helvetica\", fontsize=10];\n");
   strbuf_puts(&list, "<p>");
+  size_t deviations = 0;
   for (size_t i = 0; i < d->len; i++) {
     const json_t *t = d->items[i];
     if (t->kind == JSON_ARRAY && t->len == 3) {
+      bool own = is_normal(normal, t);
+      deviations += !own;
       strbuf_puts(&dot, "  ");
       graph_dot_string(&dot, t->items[0]->text ? t->items[0]->text : "?");
       strbuf_puts(&dot, " -> ");
       graph_dot_string(&dot, t->items[2]->text ? t->items[2]->text : "?");
       strbuf_puts(&dot, " [label=");
       graph_dot_string(&dot, t->items[1]->text ? t->items[1]->text : "?");
-      strbuf_puts(&dot, "];\n");
+      strbuf_puts(&dot, own ? "];\n" : ", color=\"#2e7d32\", fontcolor=\"#2e7d32\"];\n");
     }
     if (i) strbuf_puts(&list, ", ");
     transition_text(&list, t);
   }
   strbuf_puts(&dot, "}\n");
   strbuf_puts(&list, "</p>\n");
-  strbuf_printf(s->sb, "<h4 class=\"delta\" id=\"%s-%s-%zu\">d%zu: %zu deviation transitions</h4>\n", s->id,
-                name, k + 1, k + 1, d->len);
+  strbuf_printf(s->sb, "<h4 class=\"delta\" id=\"%s-%s-%zu\">d%zu: %zu transitions", s->id, name, k + 1,
+                k + 1, d->len);
+  if (normal) strbuf_printf(s->sb, ", %zu deviations", deviations);
+  strbuf_puts(s->sb, "</h4>\n");
   char id[64];
   snprintf(id, sizeof id, "%s-%s-%zu-drawing", s->id, name, k + 1);
   if (k < MAX_DRAWN_DELTAS)
@@ -251,16 +271,19 @@ static void delta(const report_section_t *s, const json_t *d, size_t k, const ch
   strbuf_free(&list);
 }
 
-static void deltas(const report_section_t *s, const json_t *ds, const char *name, const char *title) {
+static void deltas(const report_section_t *s, const json_t *ds, const char *name, const char *title,
+                   const json_t *normal) {
   if (!ds) return;
   strbuf_puts(s->sb, "<h3>");
   report_text(s->sb, title);
-  strbuf_printf(s->sb,
-                "</h3>\n<p class=\"meta\">%zu maximal sets of deviation transitions (src, action, dst) over "
-                "the environment's states, largest first; each drawn in green (the first %d).</p>\n",
-                ds->len, MAX_DRAWN_DELTAS);
+  strbuf_printf(
+      s->sb,
+      "</h3>\n<p class=\"meta\">%zu maximal sets d of environment transitions (src, action, dst) under "
+      "which the controller stays safe, largest first; the first %d drawn, deviations green, the "
+      "environment's own transitions black.</p>\n",
+      ds->len, MAX_DRAWN_DELTAS);
   for (size_t k = 0; k < ds->len; k++)
-    if (ds->items[k]->kind == JSON_ARRAY) delta(s, ds->items[k], k, name);
+    if (ds->items[k]->kind == JSON_ARRAY) delta(s, ds->items[k], k, name, normal);
 }
 
 void report_envelope(const report_section_t *s, const json_t *root) {
@@ -280,10 +303,11 @@ void report_envelope(const report_section_t *s, const json_t *root) {
   report_row(sb, "largest d", json_get(root, "largest"));
   report_row(sb, "witness", json_get(root, "witness"));
   close_table(sb);
-  deltas(s, json_array(root, "deltas"), "delta", "The safe environmental envelope \xce\x94");
+  const json_t *normal = json_array(root, "normal");
+  deltas(s, json_array(root, "deltas"), "delta", "The safe environmental envelope \xce\x94", normal);
   const json_t *cmp = json_get(root, "compare");
   if (cmp && cmp->kind == JSON_OBJECT)
-    deltas(s, json_array(cmp, "deltas"), "compare-delta", "\xce\x94 of the compared design");
+    deltas(s, json_array(cmp, "deltas"), "compare-delta", "\xce\x94 of the compared design", normal);
 }
 
 /* ---- masking ---- */

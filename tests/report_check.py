@@ -151,10 +151,14 @@ def check_robustness(ids, sid, res):
 
 
 def check_envelope(ids, sid, res):
+    normal = {tuple(t) for t in res.get("normal", [])}
     for k, d in enumerate(res["deltas"]):
         h = ids.get("%s-delta-%d" % (sid, k + 1))
-        if h is None or "%d deviation transitions" % len(d) not in text_of(h):
-            fail("%s: deviation set d%d missing or miscounted" % (sid, k + 1))
+        want = "d%d: %d transitions" % (k + 1, len(d))
+        if "normal" in res:
+            want += ", %d deviations" % sum(1 for t in d if tuple(t) not in normal)
+        if h is None or text_of(h) != want:
+            fail("%s: deviation set d%d missing or miscounted: %r, want %r" % (sid, k + 1, h is not None and text_of(h), want))
 
 
 def check_masking(sec, sid, res):

@@ -71,6 +71,11 @@ for f in examples/robustness/*/*.yaml examples/envelope/*/*.yaml examples/eventb
   if [ $rc != 0 ] && [ $rc != 10 ]; then fail "$kind $f: exit $rc"; continue; fi
   "$ISMV" report "$tmp/lts$i.json" -o "$tmp/lts$i.html" || fail "report $f"
   check "$tmp/lts$i.html" "$tmp/lts$i.json"
+  if [ "$kind" = envelope ]; then # the page's counts against the text report's
+    timeout 60 "$ISMV" envelope "$f" 2>/dev/null | sed -n 's/^d\([0-9]*\) (\([0-9]*\) transitions, \([0-9]*\) deviations).*/d\1: \2 transitions, \3 deviations/p' >"$tmp/want"
+    grep -o '<h4 class="delta" id="r1-delta-[0-9]*">[^<]*' "$tmp/lts$i.html" | sed 's/.*>//' >"$tmp/got"
+    [ -s "$tmp/want" ] && cmp -s "$tmp/want" "$tmp/got" || fail "envelope $f: the page's d counts differ from the text report's"
+  fi
   if [ -z "${direct_done[$kind]:-}" ]; then # --format html: once per analysis
     direct_done[$kind]=1
     timeout 60 "$ISMV" "$kind" "$f" --format html -o "$tmp/lts$i-direct.html" 2>/dev/null
