@@ -24,15 +24,12 @@ static const cli_option_t options[] = {
     {"deadlock-error", 'l', OPT_FLAG, NULL, NULL, NULL, 0, -1,
      "a deadlock of the implementation is an error (MaskD -l)"},
     {"no-nominal-match", 0, OPT_FLAG, NULL, NULL, NULL, 0, -1,
-     "the implementation need not simulate the nominal model: the refuter plays only implementation moves "
-     "(MaskD -nb)"},
-    {"trace", 't', OPT_FLAG, NULL, NULL, NULL, 0, -1,
-     "print the refuter's winning play (with --format dot: only the play)"},
+     "the implementation need not simulate the nominal model: the refuter plays only implementation moves (MaskD -nb)"},
+    {"trace", 't', OPT_FLAG, NULL, NULL, NULL, 0, -1, "print the refuter's winning play (with --format dot: only the play)"},
     {"format", 'f', OPT_CHOICE, NULL, "text|json|dot|html", "text", 0, -1,
      "output format; dot: the game graph; html: the page of ismv report"},
     {"output", 'o', OPT_STRING, "FILE", NULL, "stdout", 0, -1, "write the report to FILE"},
-    {"max-states", 0, OPT_INT, "N", NULL, "2000000", 1, 1e9,
-     "give up (inconclusive) beyond N states in a model"},
+    {"max-states", 0, OPT_INT, "N", NULL, "2000000", 1, 1e9, "give up (inconclusive) beyond N states in a model"},
     {"max-nodes", 0, OPT_INT, "N", NULL, "50000000", 1, 2e9, "give up (inconclusive) beyond N game nodes"},
     {"stats", 0, OPT_FLAG, NULL, NULL, NULL, 0, -1, "print sizes and timings on stderr"},
 };
@@ -86,8 +83,8 @@ static bool has_suffix(const char *s, const char *suffix) {
  * `.test` file, or a `.yaml`/`.yml` file holding a model in the YAML
  * form), or a mapping with one of `file:`, `program:` (MaskD source text)
  * and `model:` (the YAML form inline). */
-static bool load_side(cli_ctx_t *ctx, const char *config, const ynode_t *node, const char *what,
-                      arena_t *arena, side_t *out) {
+static bool load_side(cli_ctx_t *ctx, const char *config, const ynode_t *node, const char *what, arena_t *arena,
+                      side_t *out) {
   const ynode_t *file = node, *program = NULL, *model = NULL;
   if (node->kind == YNODE_MAP) {
     static const char *const keys[] = {"file", "program", "model"};
@@ -124,9 +121,8 @@ static bool load_side(cli_ctx_t *ctx, const char *config, const ynode_t *node, c
   }
   if (!ydoc_string(file, &text, what, &ctx->diags)) return false;
   const char *slash = strrchr(config, '/');
-  char *joined = text[0] == '/' || !slash
-                     ? arena_strdup(arena, text)
-                     : arena_printf(arena, "%.*s/%s", (int)(slash - config), config, text);
+  char *joined = text[0] == '/' || !slash ? arena_strdup(arena, text)
+                                          : arena_printf(arena, "%.*s/%s", (int)(slash - config), config, text);
   normalize_path(joined);
   out->name = joined;
   if (has_suffix(joined, ".yaml") || has_suffix(joined, ".yml")) {
@@ -209,8 +205,7 @@ static int analyse(cli_ctx_t *ctx, side_t *spec, side_t *imp, intern_t *labels, 
   strbuf_t why;
   strbuf_init(&why);
   bool sound = masking_check(game, &why);
-  if (!sound)
-    fprintf(ctx->err, "ismv: internal error: masking game values fail their check: %s\n", strbuf_str(&why));
+  if (!sound) fprintf(ctx->err, "ismv: internal error: masking game values fail their check: %s\n", strbuf_str(&why));
   strbuf_free(&why);
   return sound ? CLI_EXIT_OK : CLI_EXIT_INTERNAL;
 }
@@ -246,8 +241,7 @@ static int report(cli_ctx_t *ctx, const cli_command_t *self, const cli_value_t *
   return cli_exit_code(&outcome);
 }
 
-static int run_masking(cli_ctx_t *ctx, const cli_command_t *self, const char *path,
-                       const cli_value_t *values) {
+static int run_masking(cli_ctx_t *ctx, const cli_command_t *self, const char *path, const cli_value_t *values) {
   struct timespec t0;
   clock_gettime(CLOCK_MONOTONIC, &t0);
   arena_t arena;
@@ -259,8 +253,7 @@ static int run_masking(cli_ctx_t *ctx, const cli_command_t *self, const char *pa
   masking_game_t game = {0};
   int rc = CLI_EXIT_INVALID;
   const ynode_t *root = ydoc_load_file(path, &arena, &ctx->diags);
-  if (!root || !ydoc_expect_kind(root, YNODE_MAP, "a masking config", &ctx->diags) ||
-      !read_config(ctx, root, &cfg))
+  if (!root || !ydoc_expect_kind(root, YNODE_MAP, "a masking config", &ctx->diags) || !read_config(ctx, root, &cfg))
     goto done;
   const ynode_t *nom = ydoc_require(root, "nominal", "a masking config", &ctx->diags);
   const ynode_t *impl = ydoc_require(root, "implementation", "a masking config", &ctx->diags);
@@ -288,16 +281,9 @@ static int run_masking(cli_ctx_t *ctx, const cli_command_t *self, const char *pa
   }
   rc = analyse(ctx, &spec, &imp, &labels, weak, max_states, &opts, &game);
   if (rc != CLI_EXIT_OK) goto done;
-  masking_report_t rep = {.spec_name = spec.name,
-                          .imp_name = imp.name,
-                          .spec_prog = spec.prog,
-                          .imp_prog = imp.prog,
-                          .spec = &spec.lts,
-                          .imp = &imp.lts,
-                          .labels = &labels,
-                          .weak = weak,
-                          .opts = &opts,
-                          .game = &game};
+  masking_report_t rep = {.spec_name = spec.name, .imp_name = imp.name, .spec_prog = spec.prog,
+                          .imp_prog = imp.prog, .spec = &spec.lts, .imp = &imp.lts, .labels = &labels,
+                          .weak = weak, .opts = &opts, .game = &game};
   rc = report(ctx, self, values, &rep, cfg.expect);
   if (cli_opt(self, values, "stats")->set)
     fprintf(ctx->err, "ismv: nominal %zu states, implementation %zu states, game %zu nodes, %.3f s\n",
