@@ -27,6 +27,8 @@ static const cli_option_t options[] = {
      "also write the first solution's design as FSP to FILE"},
     {"dot", 0, OPT_STRING, "FILE", NULL, NULL, 0, -1,
      "also write the first solution's design as Graphviz to FILE"},
+    {"max-iter", 0, OPT_INT, "N", NULL, "config", 1, 1e9,
+     "brackets of preferred behaviours to give up, tried in Fortis's order (overrides maxIter/max_iter)"},
     {"max-states", 0, OPT_INT, "N", NULL, "none", 1, 1e9,
      "bound on plant states and on observation-set members per synthesis (exit 5 when hit)"},
     {"timeout", 0, OPT_REAL, "SECONDS", NULL, "none", 0, 1e9, "wall-clock budget (exit 5 when it runs out)"},
@@ -38,6 +40,7 @@ typedef struct {
   const ynode_t *sys, *dev, *safety, *progress, *preferred, *ctrl, *obs, *compare, *expect;
   const ynode_t *method_node;
   const char *method;                 /* pareto | fast | simple */
+  long long max_iter;                 /* Fortis's maxIter: >= 1, or -1 for every bracket */
   bool fortis;                        /* Fortis JSON: files give their last process */
   bool prefer_map, ctrl_map, obs_map; /* maps priority -> list, else flat lists */
 } config_t;
@@ -54,11 +57,21 @@ typedef struct {
 
 static const char *const yaml_keys[] = {"kind",     "system",    "deviation",    "safety",
                                         "progress", "preferred", "controllable", "observable",
-                                        "method",   "compare",   "expect"};
+                                        "method",   "max_iter",  "compare",      "expect"};
 static const char *const fortis_keys[] = {"sys", "env", "dev", "safety", "method", "options"};
 static const char *const fortis_option_keys[] = {
     "progress",   "preferred",     "preferredMap", "controllable", "controllableMap",
     "observable", "observableMap", "solver",       "algorithm",    "maxIter"};
+
+/* Fortis's maxIter (default 1): a positive count, or -1 for every bracket. */
+static bool read_max_iter(const ynode_t *n, const char *what, diag_list_t *d, long long *out) {
+  *out = 1;
+  if (!n) return true;
+  if (!ydoc_int(n, out, what, d)) return false;
+  if (*out == -1 || (*out >= 1 && *out <= 1000000000)) return true;
+  diag_error(d, n->loc, "%s must be a positive number of iterations, or -1 for all", what);
+  return false;
+}
 
 static bool read_fortis(cli_ctx_t *ctx, const ynode_t *root, config_t *c) {
   diag_list_t *d = &ctx->diags;
@@ -78,12 +91,7 @@ static bool read_fortis(cli_ctx_t *ctx, const ynode_t *root, config_t *c) {
   if (m && !ydoc_string(m, &method, "'method'", d)) ok = false;
   const ynode_t *a = o ? ydoc_get(o, "algorithm") : NULL;
   if (a && !ydoc_string(a, &alg, "'algorithm'", d)) ok = false;
-  const ynode_t *mi = o ? ydoc_get(o, "maxIter") : NULL;
-  long long max_iter = 1;
-  if (mi && ydoc_int(mi, &max_iter, "'maxIter'", d) && max_iter != 1) {
-    diag_error(d, mi->loc, "only 'maxIter': 1 (Fortis's default) is supported");
-    ok = false;
-  }
+  if (!read_max_iter(o ? ydoc_get(o, "maxIter") : NULL, "'maxIter'", d, &c->max_iter)) ok = false;
   c->method_node = m;
   if (method && (strcmp(method, "supervisory") == 0 || strcmp(method, "supervisory-non-opt") == 0)) {
     if (strcmp(alg, "Pareto") == 0)
@@ -135,6 +143,7 @@ static bool read_yaml(cli_ctx_t *ctx, const ynode_t *root, config_t *c) {
   c->ctrl_map = c->ctrl && c->ctrl->kind == YNODE_MAP;
   c->obs_map = c->obs && c->obs->kind == YNODE_MAP;
   c->method = "pareto";
+  if (!read_max_iter(ydoc_get(root, "max_iter"), "'max_iter'", d, &c->max_iter)) ok = false;
   const ynode_t *m = ydoc_get(root, "method");
   c->method_node = m;
   if (m && ydoc_string(m, &c->method, "'method'", d) && strcmp(c->method, "pareto") &&
@@ -352,6 +361,7 @@ typedef struct {
   lts_t **designs;
   const char *method;
   int compare_a_not_b, compare_b_not_a; /* -1 without compare */
+  bool iterations;                      /* maxIter != 1: say which bracket found each solution */
 } report_t;
 
 static void text_report(const report_t *r, lts_labels_t *labels, strbuf_t *sb) {
@@ -370,10 +380,17 @@ static void text_report(const report_t *r, lts_labels_t *labels, strbuf_t *sb) {
   for (int i = 0; i < res->npref; i++) nk += (int)(res->max_kept >> i & 1);
   if (!res->no_supervisor && !res->bounded)
     strbuf_printf(sb, "preferred behaviours the maximal supervisor keeps: %d/%d\n", nk, res->npref);
+  if (r->iterations) strbuf_printf(sb, "iterations: %d\n", res->iterations);
   strbuf_printf(sb, "syntheses: %d\nsolutions: %d\n", res->nsynth, res->nsols);
   for (int i = 0; i < res->nsols; i++) {
     const robustify_solution_t *s = &res->sols[i];
-    strbuf_printf(sb, "\nsolution %d:\n  controllable: ", i + 1);
+    strbuf_printf(sb, "\nsolution %d:\n", i + 1);
+    if (r->iterations) {
+      int nt = 0;
+      for (int k = 0; k < res->npref; k++) nt += (int)(s->target >> k & 1);
+      strbuf_printf(sb, "  iteration: %d (asked to keep %d/%d)\n", s->iteration, nt, res->npref);
+    }
+    strbuf_puts(sb, "  controllable: ");
     text_labels(sb, labels, s->ctrl, s->nctrl);
     strbuf_puts(sb, "\n  observable: ");
     text_labels(sb, labels, s->obs, s->nobs);
@@ -413,6 +430,7 @@ static void json_report(const report_t *r, lts_labels_t *labels, strbuf_t *sb) {
   strbuf_printf(
       sb, "  \"method\": \"%s\",\n  \"bounded\": %s,\n  \"no_supervisor\": %s,\n  \"syntheses\": %d,\n",
       r->method, res->bounded ? "true" : "false", res->no_supervisor ? "true" : "false", res->nsynth);
+  if (r->iterations) strbuf_printf(sb, "  \"iterations\": %d,\n", res->iterations);
   strbuf_puts(sb, "  \"preferred\": [");
   for (int k = 0; k < res->npref; k++) {
     strbuf_printf(sb, "%s\n    {\"behaviour\": ", k ? "," : "");
@@ -424,7 +442,14 @@ static void json_report(const report_t *r, lts_labels_t *labels, strbuf_t *sb) {
   strbuf_printf(sb, "%s],\n  \"solutions\": [", res->npref ? "\n  " : "");
   for (int i = 0; i < res->nsols; i++) {
     const robustify_solution_t *s = &res->sols[i];
-    strbuf_printf(sb, "%s\n    {\"controllable\": ", i ? "," : "");
+    strbuf_printf(sb, "%s\n    {", i ? "," : "");
+    if (r->iterations) {
+      strbuf_printf(sb, "\"iteration\": %d, \"target\": [", s->iteration);
+      for (int k = 0, first = 1; k < res->npref; k++)
+        if (s->target >> k & 1) strbuf_printf(sb, "%s%d", first ? "" : ", ", k), first = 0;
+      strbuf_puts(sb, "], ");
+    }
+    strbuf_puts(sb, "\"controllable\": ");
     json_labels(sb, labels, s->ctrl, s->nctrl);
     strbuf_puts(sb, ", \"observable\": ");
     json_labels(sb, labels, s->obs, s->nobs);
@@ -568,7 +593,8 @@ static int run_robustify(cli_ctx_t *ctx, const cli_command_t *self, const char *
   free(alpha);
   if (!ok) goto done;
 
-  const cli_value_t *ms = cli_opt(self, values, "max-states"), *to = cli_opt(self, values, "timeout");
+  const cli_value_t *ms = cli_opt(self, values, "max-states"), *to = cli_opt(self, values, "timeout"),
+                    *mi = cli_opt(self, values, "max-iter");
   robustify_problem_t p = {
       .sys = sys,
       .dev = dev,
@@ -584,6 +610,7 @@ static int run_robustify(cli_ctx_t *ctx, const cli_command_t *self, const char *
       .method = strcmp(method, "fast") == 0     ? ROBUSTIFY_FAST
                 : strcmp(method, "simple") == 0 ? ROBUSTIFY_SIMPLE
                                                 : ROBUSTIFY_PARETO,
+      .max_iter = mi->set ? (int)mi->i : (int)c.max_iter,
       .max_states = ms->set ? (long)ms->i : 0,
       .timeout = to->set ? to->r : 0,
   };
@@ -598,7 +625,17 @@ static int run_robustify(cli_ctx_t *ctx, const cli_command_t *self, const char *
       goto done;
     }
   }
-  report_t rep = {sys_files, dev_files, sys, dev, &lists, &res, designs, method, -1, -1};
+  report_t rep = {sys_files,
+                  dev_files,
+                  sys,
+                  dev,
+                  &lists,
+                  &res,
+                  designs,
+                  method,
+                  -1,
+                  -1,
+                  p.method != ROBUSTIFY_SIMPLE && p.max_iter != 1};
   if (c.compare && res.nsols > 0 &&
       !compare(&r, c.compare, sys, designs[0], &rep.compare_a_not_b, &rep.compare_b_not_a))
     goto done;
@@ -631,7 +668,8 @@ static int run_robustify(cli_ctx_t *ctx, const cli_command_t *self, const char *
   if (rc == CLI_EXIT_OK && (strcmp(format, "fsp") == 0 || strcmp(format, "dot") == 0) && res.nsols == 0)
     fprintf(ctx->err, "ismv: no solution, nothing to print as %s\n", format);
   if (rc == CLI_EXIT_OK && c.expect) {
-    long cost = res.nsols ? res.sols[0].cost : -1, utility = res.nsols ? res.sols[0].utility : -1;
+    const robustify_solution_t *s0 = res.nsols ? &res.sols[0] : NULL;
+    long cost = s0 ? s0->cost : -1, utility = s0 ? s0->utility : -1;
     int kept = 0;
     for (int k = 0; res.nsols && k < res.npref; k++) kept += (int)(res.sols[0].kept >> k & 1);
     expect_actual_t actual[] = {
@@ -640,6 +678,10 @@ static int run_robustify(cli_ctx_t *ctx, const cli_command_t *self, const char *
         {"cost", EXPECT_NUMBER, (double)cost, false, NULL},
         {"utility", EXPECT_NUMBER, (double)utility, false, NULL},
         {"kept", EXPECT_NUMBER, kept, false, NULL},
+        {"controllable", EXPECT_NUMBER, s0 ? s0->nctrl : -1, false, NULL},
+        {"observable", EXPECT_NUMBER, s0 ? s0->nobs : -1, false, NULL},
+        {"supervisor_states", EXPECT_NUMBER, s0 ? s0->sup->nstates : -1, false, NULL},
+        {"supervisor_transitions", EXPECT_NUMBER, s0 ? s0->sup->ntrans : -1, false, NULL},
         {"plant_states", EXPECT_NUMBER, res.plant_states, false, NULL},
         {"no_supervisor", EXPECT_BOOL, 0, res.no_supervisor, NULL},
         {"bounded", EXPECT_BOOL, 0, res.bounded, NULL},
@@ -681,6 +723,7 @@ const cli_command_t cmd_robustify = {
         "`--format fsp` prints it as FSP that `ismv robustness` loads. Fortis's JSON configs are read\n"
         "directly. `compare: {environment: E, property: P}` adds the robustness of the original and\n"
         "the redesign against E. `expect:` keys: solutions, syntheses, cost, utility, kept,\n"
+        "controllable, observable, supervisor_states, supervisor_transitions (of the first solution),\n"
         "plant_states, no_supervisor, bounded, a_not_b, b_not_a. Exit 5 when --max-states or\n"
         "--timeout stopped the search (one best solution so far is printed, marked bounded).\n"
         "Format and semantics: docs/robustify.md.",

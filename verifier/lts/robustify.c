@@ -599,6 +599,16 @@ static events_t remove_unnecessary(search_t *s, events_t e) {
 
 typedef VEC(events_t) events_list_t;
 
+/* A set found by the search, with the bracket that found it and the
+ * behaviours that bracket asked to keep. */
+typedef struct {
+  events_t e;
+  int iteration;
+  uint64_t target;
+} candidate_t;
+
+typedef VEC(candidate_t) candidate_list_t;
+
 static void list_free(events_list_t *l) {
   for (size_t i = 0; i < l->len; i++) events_free(l->data[i]);
   VEC_FREE(l);
@@ -746,8 +756,11 @@ static int *labels_of(const search_t *s, const bitword_t *b, int *n) {
 }
 
 /* Turns candidate e into a reported solution (a fresh synthesis). */
-static bool make_solution(search_t *s, events_t e, robustify_solution_t *sol) {
+static bool make_solution(search_t *s, const candidate_t *cand, robustify_solution_t *sol) {
+  events_t e = cand->e;
   memset(sol, 0, sizeof *sol);
+  sol->iteration = cand->iteration;
+  sol->target = cand->target;
   synth_t y;
   synth_run(&y, s, e.c, e.o);
   if (!y.exists) {
@@ -768,18 +781,116 @@ static bool make_solution(search_t *s, events_t e, robustify_solution_t *sol) {
   return true;
 }
 
-/* The least-cost candidates as solutions, at most `max` of them. */
-static void collect(search_t *s, events_list_t *cands, int max, robustify_result_t *out) {
-  long best = -1;
-  for (size_t i = 0; i < cands->len; i++) {
-    long c = cost_of(s, cands->data[i]);
-    if (best < 0 || c < best) best = c;
-  }
+/* The candidates as solutions. */
+static void collect(search_t *s, const candidate_list_t *cands, robustify_result_t *out) {
   out->sols = xcalloc(cands->len + 1, sizeof *out->sols);
-  for (size_t i = 0; i < cands->len && out->nsols < max; i++) {
-    if (cost_of(s, cands->data[i]) != best) continue;
-    if (make_solution(s, cands->data[i], &out->sols[out->nsols])) out->nsols++;
+  for (size_t i = 0; i < cands->len; i++)
+    if (make_solution(s, &cands->data[i], &out->sols[out->nsols])) out->nsols++;
+}
+
+static void candidates_free(candidate_list_t *l) {
+  for (size_t i = 0; i < l->len; i++) events_free(l->data[i].e);
+  VEC_FREE(l);
+}
+
+/* k-subsets of 0..n-1 in lexicographic order (Fortis's combinations). */
+static void comb_first(int *a, int k) {
+  for (int i = 0; i < k; i++) a[i] = i;
+}
+
+static bool comb_next(int *a, int k, int n) {
+  int i = k - 1;
+  while (i >= 0 && a[i] == n - k + i) i--;
+  if (i < 0) return false;
+  a[i]++;
+  for (int j = i + 1; j < k; j++) a[j] = a[j - 1] + 1;
+  return true;
+}
+
+/* Fortis's SolutionIterator with PreferredBehIterator: bracket (c1, c2,
+ * c3) gives up, in every combination, c1 behaviours of priority 1, c2 of
+ * priority 2 and c3 of priority 3 (c1 counts fastest); each combination is
+ * minimised for the behaviours the maximal supervisor keeps minus those
+ * given up, and the bracket's least-cost sets become solutions when they
+ * cost strictly less than every earlier bracket's. Stops after max_iter
+ * brackets (-1: all). */
+static void iterate(search_t *s, events_t init, uint64_t max_kept, candidate_list_t *out, int *iterations) {
+  const robustify_problem_t *p = s->p;
+  int idx[4][ROBUSTIFY_MAX_PREFERRED], n[4] = {0}, c[4] = {0};
+  for (int i = 0; i < p->npref; i++)
+    if (p->pref[i].priority > 0) idx[p->pref[i].priority][n[p->pref[i].priority]++] = i;
+  long best = -1;
+  intvec_t key = {0};
+  int iter = 0, max_iter = p->max_iter == 0 ? 1 : p->max_iter;
+  while ((max_iter < 0 || iter < max_iter) && (c[1] <= n[1] || c[2] <= n[2] || c[3] <= n[3])) {
+    int k[4] = {0, c[1], c[2], c[3]}, a[4][ROBUSTIFY_MAX_PREFERRED];
+    if (++c[1] > n[1]) { /* PreferredBehIterator.next's counter step */
+      if (++c[2] <= n[2])
+        c[1] = 0;
+      else if (++c[3] <= n[3])
+        c[1] = c[2] = 0;
+    }
+    iter++;
+    for (int q = 1; q <= 3; q++) comb_first(a[q], k[q]);
+    long bracket = -1;
+    candidate_list_t cands = {0};
+    keytab_t seen;
+    keytab_init(&seen);
+    for (bool more = true; more && !out_of_time(s);) {
+      uint64_t give_up = 0;
+      for (int q = 1; q <= 3; q++)
+        for (int i = 0; i < k[q]; i++) give_up |= (uint64_t)1 << idx[q][a[q][i]];
+      uint64_t want = max_kept & ~give_up;
+      events_list_t found = {0};
+      if (p->method == ROBUSTIFY_PARETO)
+        minimize_pareto(s, init, want, &found);
+      else
+        minimize_fast(s, init, want, &found);
+      for (size_t i = 0; i < found.len; i++) {
+        long cost = cost_of(s, found.data[i]);
+        if (bracket >= 0 && cost > bracket) continue;
+        if (cost < bracket || bracket < 0) {
+          candidates_free(&cands);
+          keytab_free(&seen);
+          keytab_init(&seen);
+          bracket = cost;
+        }
+        bool added;
+        events_key(s, found.data[i], &key);
+        keytab_add(&seen, key.data, key.len, &added);
+        if (!added) continue; /* the same sets from another combination: reported once */
+        VEC_PUSH(&cands, ((candidate_t){found.data[i], iter, want}));
+        found.data[i] = (events_t){0};
+      }
+      list_free(&found);
+      /* the next combination, the priority-3 one fastest (Fortis's nested loops) */
+      more = false;
+      for (int q = 3; q >= 1 && !more; q--) {
+        if (comb_next(a[q], k[q], n[q]))
+          more = true;
+        else
+          comb_first(a[q], k[q]);
+      }
+    }
+    keytab_free(&seen);
+    if (s->bounded) {
+      /* the best found so far: one least-cost set of the first bracket, or the earlier brackets' */
+      if (out->len == 0 && cands.len > 0) {
+        VEC_PUSH(out, cands.data[0]);
+        cands.data[0].e = (events_t){0};
+      }
+      candidates_free(&cands);
+      break;
+    }
+    if (cands.len > 0 && (best < 0 || bracket < best)) {
+      best = bracket;
+      for (size_t i = 0; i < cands.len; i++) VEC_PUSH(out, cands.data[i]);
+      VEC_FREE(&cands);
+    } else
+      candidates_free(&cands);
   }
+  VEC_FREE(&key);
+  *iterations = iter;
 }
 
 static void events_from(search_t *s, const robustify_event_t *ev, int n, bitword_t *into) {
@@ -813,24 +924,21 @@ void robustify_run(const robustify_problem_t *p, robustify_result_t *out) {
       out->no_supervisor = !s.bounded;
     else if (p->method == ROBUSTIFY_SIMPLE) {
       out->max_kept = kept;
-      events_list_t one = {0};
-      VEC_PUSH(&one, events_copy(&s, all));
-      collect(&s, &one, 1, out);
-      list_free(&one);
+      candidate_list_t one = {0};
+      VEC_PUSH(&one, ((candidate_t){events_copy(&s, all), 1, kept}));
+      collect(&s, &one, out);
+      candidates_free(&one);
     } else {
       out->max_kept = kept;
       events_t init = remove_unnecessary(&s, all);
-      events_list_t cands = {0};
-      if (p->method == ROBUSTIFY_PARETO)
-        minimize_pareto(&s, init, kept, &cands);
-      else
-        minimize_fast(&s, init, kept, &cands);
+      candidate_list_t cands = {0};
+      iterate(&s, init, kept, &cands, &out->iterations);
       bool was_bounded = s.bounded;
-      s.bounded = false; /* the final synthesis: one best set found so far when bounded */
+      s.bounded = false; /* the final syntheses of the solutions found so far */
       s.deadline = 0;
-      collect(&s, &cands, was_bounded ? 1 : (int)cands.len, out);
+      collect(&s, &cands, out);
       s.bounded = was_bounded || s.bounded;
-      list_free(&cands);
+      candidates_free(&cands);
       events_free(init);
     }
     events_free(all);

@@ -48,6 +48,12 @@ typedef struct {
   const robustify_event_t *obs;
   int nobs;
   robustify_method_t method;
+  /* Fortis's maxIter: how many brackets of preferred behaviours to give up
+   * the search tries (1: keep every behaviour the maximal supervisor keeps;
+   * each later bracket reports its solutions only when strictly cheaper
+   * than all before); -1: every bracket; 0 means 1. Ignored by
+   * ROBUSTIFY_SIMPLE. */
+  int max_iter;
   long max_states; /* bound on plant states and on observation-set members; 0 = none */
   double timeout;  /* wall-clock seconds; 0 = none */
 } robustify_problem_t;
@@ -60,10 +66,13 @@ typedef struct {
   long cost;                /* sum of the weights of ctrl and obs (>= 0) */
   lts_t *sup;               /* the supervisor over obs, completed (see robustify_supervisor) */
   int *disabled, ndisabled; /* labels the supervisor disables in some reachable state, sorted by name */
+  int iteration;            /* the bracket (1-based) that found it */
+  uint64_t target;          /* the behaviours that bracket asked to keep (kept ⊇ target) */
 } robustify_solution_t;
 
 typedef struct {
-  robustify_solution_t *sols; /* the least-cost solutions, in search order (one when bounded) */
+  robustify_solution_t *sols; /* the least-cost solutions of each improving bracket, in search order
+                               * (one when bounded in the first bracket) */
   int nsols;
   int nsynth;       /* supervisor syntheses run (cache misses, as Fortis counts) */
   int plant_states; /* of M ‖ E' ‖ P ‖ progress monitors */
@@ -74,6 +83,7 @@ typedef struct {
   uint64_t max_kept;  /* behaviours the maximal supervisor keeps */
   long *pref_weight;  /* weight of each preferred behaviour (npref entries) */
   int npref;
+  int iterations; /* brackets tried */
 } robustify_result_t;
 
 /* Runs the search of p.method. Borrows everything in p; fills *out, which
