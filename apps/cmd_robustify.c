@@ -19,7 +19,7 @@
 #include "verifier/lts/robustness.h"
 
 static const cli_option_t options[] = {
-    {"method", 'm', OPT_CHOICE, NULL, "pareto|fast|simple", "config", 0, -1,
+    {"method", 'm', OPT_CHOICE, NULL, "pareto|fast|simple|oasis", "config", 0, -1,
      "search method (overrides the config's)"},
     {"format", 'f', OPT_CHOICE, NULL, "text|json|fsp|dot", "text", 0, -1,
      "output format (fsp and dot: the design of the first solution)"},
@@ -39,7 +39,7 @@ static const cli_option_t options[] = {
 typedef struct {
   const ynode_t *sys, *dev, *safety, *progress, *preferred, *ctrl, *obs, *compare, *expect;
   const ynode_t *method_node;
-  const char *method;                 /* pareto | fast | simple */
+  const char *method;                 /* pareto | fast | simple | oasis */
   long long max_iter;                 /* Fortis's maxIter: >= 1, or -1 for every bracket */
   bool fortis;                        /* Fortis JSON: files give their last process */
   bool prefer_map, ctrl_map, obs_map; /* maps priority -> list, else flat lists */
@@ -106,20 +106,17 @@ static bool read_fortis(cli_ctx_t *ctx, const ynode_t *root, config_t *c) {
     c->preferred = ydoc_get(o, "preferredMap"), c->prefer_map = true;
     c->ctrl = ydoc_get(o, "controllableMap"), c->ctrl_map = true;
     c->obs = ydoc_get(o, "observableMap"), c->obs_map = true;
-  } else if (method && strcmp(method, "simple") == 0) {
-    c->method = "simple";
+  } else if (method && (strcmp(method, "simple") == 0 || strcmp(method, "oasis") == 0)) {
+    c->method = strcmp(method, "simple") == 0 ? "simple" : "oasis";
     if (o) {
       c->progress = ydoc_get(o, "progress");
       c->preferred = ydoc_get(o, "preferred");
       c->ctrl = ydoc_get(o, "controllable");
       c->obs = ydoc_get(o, "observable");
     }
-  } else if (method && strcmp(method, "oasis") == 0) {
-    diag_error(d, m->loc,
-               "method 'oasis' is not supported (see docs/robustify.md); use 'supervisory' or 'simple'");
-    ok = false;
   } else if (method) {
-    diag_error(d, m->loc, "unknown method '%s' (expected 'supervisory', 'supervisory-non-opt' or 'simple')",
+    diag_error(d, m->loc,
+               "unknown method '%s' (expected 'supervisory', 'supervisory-non-opt', 'simple' or 'oasis')",
                method);
     ok = false;
   }
@@ -147,8 +144,8 @@ static bool read_yaml(cli_ctx_t *ctx, const ynode_t *root, config_t *c) {
   const ynode_t *m = ydoc_get(root, "method");
   c->method_node = m;
   if (m && ydoc_string(m, &c->method, "'method'", d) && strcmp(c->method, "pareto") &&
-      strcmp(c->method, "fast") && strcmp(c->method, "simple")) {
-    diag_error(d, m->loc, "unknown method '%s' (expected 'pareto', 'fast' or 'simple')", c->method);
+      strcmp(c->method, "fast") && strcmp(c->method, "simple") && strcmp(c->method, "oasis")) {
+    diag_error(d, m->loc, "unknown method '%s' (expected 'pareto', 'fast', 'simple' or 'oasis')", c->method);
     ok = false;
   }
   if (c->expect && !ydoc_expect_kind(c->expect, YNODE_MAP, "'expect'", d)) ok = false;
@@ -309,6 +306,16 @@ static bool preferred(cli_ctx_t *ctx, lts_labels_t *labels, const config_t *c, l
   return ok;
 }
 
+/* The first label of a missing from b, or -1. */
+static int missing_from(const event_vec_t *a, const event_vec_t *b) {
+  for (size_t i = 0; i < a->len; i++) {
+    bool hit = false;
+    for (size_t j = 0; j < b->len && !hit; j++) hit = a->data[i].label == b->data[j].label;
+    if (!hit) return a->data[i].label;
+  }
+  return -1;
+}
+
 static void lists_free(lists_t *l) {
   for (size_t i = 0; i < l->pref.len; i++) free(l->pref.data[i].word), free(l->pref.data[i].alpha);
   VEC_FREE(&l->pref);
@@ -390,6 +397,11 @@ static void text_report(const report_t *r, lts_labels_t *labels, strbuf_t *sb) {
       for (int k = 0; k < res->npref; k++) nt += (int)(s->target >> k & 1);
       strbuf_printf(sb, "  iteration: %d (asked to keep %d/%d)\n", s->iteration, nt, res->npref);
     }
+    if (s->base) {
+      strbuf_puts(sb, "  abstraction: decouples ");
+      text_labels(sb, labels, s->hidden, s->nhidden);
+      strbuf_printf(sb, " (%d states, %d transitions)\n", s->base->nstates, s->base->ntrans);
+    }
     strbuf_puts(sb, "  controllable: ");
     text_labels(sb, labels, s->ctrl, s->nctrl);
     strbuf_puts(sb, "\n  observable: ");
@@ -448,6 +460,12 @@ static void json_report(const report_t *r, lts_labels_t *labels, strbuf_t *sb) {
       for (int k = 0, first = 1; k < res->npref; k++)
         if (s->target >> k & 1) strbuf_printf(sb, "%s%d", first ? "" : ", ", k), first = 0;
       strbuf_puts(sb, "], ");
+    }
+    if (s->base) {
+      strbuf_puts(sb, "\"decoupled\": ");
+      json_labels(sb, labels, s->hidden, s->nhidden);
+      strbuf_printf(sb, ", \"abstraction\": {\"states\": %d, \"transitions\": %d}, ", s->base->nstates,
+                    s->base->ntrans);
     }
     strbuf_puts(sb, "\"controllable\": ");
     json_labels(sb, labels, s->ctrl, s->nctrl);
@@ -577,8 +595,9 @@ static int run_robustify(cli_ctx_t *ctx, const cli_command_t *self, const char *
       }
   }
   if (!preferred(ctx, &r.labels, &c, &lists)) ok = false;
-  if (ok && strcmp(method, "simple") == 0 && (lists.ctrl.len == 0 || lists.obs.len == 0)) {
-    /* Fortis's simple method: every action of the system */
+  bool one_shot = strcmp(method, "simple") == 0 || strcmp(method, "oasis") == 0;
+  if (ok && one_shot && (lists.ctrl.len == 0 || lists.obs.len == 0)) {
+    /* Fortis's simple and OASIS methods: every action of the system */
     VEC_CLEAR(&lists.ctrl);
     VEC_CLEAR(&lists.obs);
     for (int a = 0; a < sys->nalphabet; a++) {
@@ -586,7 +605,15 @@ static int run_robustify(cli_ctx_t *ctx, const cli_command_t *self, const char *
       VEC_PUSH(&lists.obs, ((robustify_event_t){sys->alphabet[a], 0}));
     }
   }
-  if (ok && strcmp(method, "simple") != 0 && (lists.ctrl.len == 0 || lists.obs.len == 0)) {
+  int unseen = ok && strcmp(method, "oasis") == 0 ? missing_from(&lists.ctrl, &lists.obs) : -1;
+  if (unseen >= 0) {
+    diag_error(d, c.ctrl->loc,
+               "'%s' is controllable but not observable: the oasis method needs every controllable "
+               "action to be observable (as Fortis)",
+               lts_label_name(&r.labels, unseen));
+    ok = false;
+  }
+  if (ok && !one_shot && (lists.ctrl.len == 0 || lists.obs.len == 0)) {
     diag_error(d, root->loc, "the %s method needs controllable and observable actions", method);
     ok = false;
   }
@@ -609,6 +636,7 @@ static int run_robustify(cli_ctx_t *ctx, const cli_command_t *self, const char *
       .nobs = (int)lists.obs.len,
       .method = strcmp(method, "fast") == 0     ? ROBUSTIFY_FAST
                 : strcmp(method, "simple") == 0 ? ROBUSTIFY_SIMPLE
+                : strcmp(method, "oasis") == 0  ? ROBUSTIFY_OASIS
                                                 : ROBUSTIFY_PARETO,
       .max_iter = mi->set ? (int)mi->i : (int)c.max_iter,
       .max_states = ms->set ? (long)ms->i : 0,
@@ -719,7 +747,10 @@ const cli_command_t cmd_robustify = {
         "Among the action sets that keep the preferred behaviours (`preferred:`, by priority) the\n"
         "maximal supervisor keeps, it reports those of least cost: `pareto` keeps every least-cost\n"
         "set of Fortis's Pareto search, `fast` one greedy set, `simple` synthesises once with every\n"
-        "action of M. The redesigned system is M ‖ S (S the supervisor over the observable actions);\n"
+        "action of M, `oasis` (Fortis's OASIS) once per subset of the candidate actions, smallest first,\n"
+        "on M with that subset decoupled, until a supervisor exists. `--max-iter`/`maxIter` lets the\n"
+        "search give up preferred behaviours for cheaper sets, bracket by bracket, as Fortis does.\n"
+        "The redesigned system is M ‖ S (S the supervisor over the observable actions);\n"
         "`--format fsp` prints it as FSP that `ismv robustness` loads. Fortis's JSON configs are read\n"
         "directly. `compare: {environment: E, property: P}` adds the robustness of the original and\n"
         "the redesign against E. `expect:` keys: solutions, syntheses, cost, utility, kept,\n"

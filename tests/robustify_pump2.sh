@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The pump-2 redesign (Fortis's fast search, examples/robustify/pump2)
+# The pump-2 redesigns (Fortis's fast search and OASIS, examples/robustify/pump2)
 # checked by properties through an independent code path: the design
 # printed with --format fsp, composed by `ismv robustness` with the
 # deviated environment E' (env.lts ‖ power.lts ‖ alarm.lts), satisfies the
@@ -31,4 +31,9 @@ grep -q '^violation' "$tmp/out" && { echo "the design violates PS under E'"; cat
 check "$ex/lines.lts" 10
 grep -q '^violation: the system violates the property under the normal environment' "$tmp/out" ||
   { echo "the original is not reported unsafe under E'"; cat "$tmp/out"; exit 1; }
+# OASIS (config-oasis.json): the design is the abstraction that decouples
+# turn_off under its supervisor; it too must satisfy PS under E'.
+"$ISMV" robustify "$ex/config-oasis.json" --format fsp >"$tmp/design.lts" || { echo "robustify (oasis) failed"; exit 1; }
+check "$tmp/design.lts" 0
+grep -q '^violation' "$tmp/out" && { echo "the OASIS design violates PS under E'"; cat "$tmp/out"; exit 1; }
 echo ok

@@ -62,11 +62,12 @@ static lts_t *deterministic(const lts_t *l) {
   return lts_is_deterministic(l) ? lts_copy(l) : lts_determinise(l, true);
 }
 
-static bool plant_build(search_t *s) {
+/* The plant for system `sys` (M, or an OASIS abstraction of it). */
+static bool plant_build(search_t *s, const lts_t *sys) {
   const robustify_problem_t *p = s->p;
   plant_t *g = &s->g;
-  lts_labels_t *labels = p->sys->labels;
-  lts_t *parts[3] = {deterministic(p->sys), deterministic(p->dev), lts_property(p->safety)};
+  lts_labels_t *labels = sys->labels;
+  lts_t *parts[3] = {deterministic(sys), deterministic(p->dev), lts_property(p->safety)};
   lts_t *c = lts_compose((const lts_t *const *)parts, 3);
   g->nlabels = (int)labels->names.count;
   g->alpha = bitset_new((size_t)g->nlabels);
@@ -898,6 +899,109 @@ static void events_from(search_t *s, const robustify_event_t *ev, int n, bitword
     if (bitset_get(s->g.alpha, (size_t)ev[i].label)) bitset_set(into, (size_t)ev[i].label);
 }
 
+/* ------------------------------------------------------------ OASIS */
+
+lts_t *robustify_abstraction(const lts_t *sys, const int *abs, int nabs) {
+  int *in = xmalloc(((size_t)sys->nalphabet + 1) * sizeof *in),
+      *out = xmalloc(((size_t)sys->nalphabet + 1) * sizeof *out);
+  int nin = 0, nout = 0;
+  for (int a = 0; a < sys->nalphabet; a++) {
+    bool hit = false;
+    for (int i = 0; i < nabs && !hit; i++) hit = abs[i] == sys->alphabet[a];
+    if (hit)
+      in[nin++] = sys->alphabet[a];
+    else
+      out[nout++] = sys->alphabet[a];
+  }
+  lts_t *h1 = lts_hide(sys, in, nin), *h2 = lts_hide(sys, out, nout);
+  lts_t *d[2] = {lts_determinise(h1, false), lts_determinise(h2, false)};
+  lts_t *c = lts_compose((const lts_t *const *)d, 2);
+  lts_free(h1);
+  lts_free(h2);
+  lts_free(d[0]);
+  lts_free(d[1]);
+  free(in);
+  free(out);
+  return c;
+}
+
+/* Fortis's OASISRobustifier: the subsets of the candidate actions (the
+ * controllable list, then the observable actions not in it), smallest
+ * first, each size in lexicographic order (OrderedPowerSetIterator); for
+ * each, one synthesis on the abstraction that decouples it, with every
+ * candidate controllable/observable; the first supervisor is the solution. */
+static void oasis_run(search_t *s, robustify_result_t *out) {
+  const robustify_problem_t *p = s->p;
+  int nl = (int)p->sys->labels->names.count;
+  s->g.nlabels = nl;
+  events_t all = events_new(s);
+  for (int i = 0; i < p->nctrl; i++) bitset_set(all.c, (size_t)p->ctrl[i].label);
+  for (int i = 0; i < p->nobs; i++) bitset_set(all.o, (size_t)p->obs[i].label);
+  int *list = xmalloc(((size_t)p->nctrl + (size_t)p->nobs + 1) * sizeof *list), n = 0;
+  bitword_t *in_list = bitset_new((size_t)nl);
+  for (int pass = 0; pass < 2; pass++) {
+    const robustify_event_t *ev = pass ? p->obs : p->ctrl;
+    for (int i = 0, m = pass ? p->nobs : p->nctrl; i < m; i++)
+      if (!bitset_get(in_list, (size_t)ev[i].label)) {
+        bitset_set(in_list, (size_t)ev[i].label);
+        list[n++] = ev[i].label;
+      }
+  }
+  int *a = xmalloc(((size_t)n + 1) * sizeof *a), *abs = xmalloc(((size_t)n + 1) * sizeof *abs);
+  bool found = false;
+  for (int k = 0; k <= n && !found && !s->bounded; k++) {
+    comb_first(a, k);
+    do {
+      if (out_of_time(s)) break;
+      for (int i = 0; i < k; i++) abs[i] = list[a[i]];
+      lts_t *m = robustify_abstraction(p->sys, abs, k);
+      plant_free(&s->g);
+      memset(&s->g, 0, sizeof s->g);
+      bool built = plant_build(s, m);
+      if (built && s->nsynth == 0) {
+        out->plant_states = s->g.n;
+        out->plant_trans = s->g.ntrans;
+      }
+      if (!built) {
+        lts_free(m);
+        break;
+      }
+      synth_t y;
+      synth_run(&y, s, all.c, all.o);
+      s->nsynth++;
+      if (y.exists) {
+        robustify_solution_t *sol = out->sols = xcalloc(1, sizeof *out->sols);
+        out->nsols = 1;
+        sol->kept = out->max_kept = kept_mask(&y);
+        for (int i = 0; i < p->npref; i++)
+          if (sol->kept >> i & 1) sol->utility += s->pref_w[i];
+        bitword_t *dis = bitset_new((size_t)nl), *hid = bitset_new((size_t)nl);
+        sol->sup = supervisor(&y, p->sys->labels, false, dis);
+        sol->ctrl = labels_of(s, all.c, &sol->nctrl);
+        sol->obs = labels_of(s, all.o, &sol->nobs);
+        sol->disabled = labels_of(s, dis, &sol->ndisabled);
+        for (int i = 0; i < k; i++) bitset_set(hid, (size_t)abs[i]);
+        sol->hidden = labels_of(s, hid, &sol->nhidden);
+        sol->cost = cost_of(s, all);
+        sol->base = m;
+        sol->iteration = 1;
+        sol->target = sol->kept;
+        free(dis);
+        free(hid);
+        found = true;
+      } else
+        lts_free(m);
+      synth_free(&y);
+    } while (!found && !s->bounded && comb_next(a, k, n));
+  }
+  out->no_supervisor = !found && !s->bounded;
+  free(a);
+  free(abs);
+  free(list);
+  free(in_list);
+  events_free(all);
+}
+
 void robustify_run(const robustify_problem_t *p, robustify_result_t *out) {
   assert(p->nprogress <= ROBUSTIFY_MAX_PROGRESS && p->npref <= ROBUSTIFY_MAX_PREFERRED);
   memset(out, 0, sizeof *out);
@@ -913,7 +1017,9 @@ void robustify_run(const robustify_problem_t *p, robustify_result_t *out) {
   out->npref = p->npref;
   out->pref_weight = xcalloc((size_t)p->npref + 1, sizeof(long));
   memcpy(out->pref_weight, s.pref_w, (size_t)p->npref * sizeof(long));
-  if (plant_build(&s)) {
+  if (p->method == ROBUSTIFY_OASIS)
+    oasis_run(&s, out);
+  else if (plant_build(&s, p->sys)) {
     out->plant_states = s.g.n;
     out->plant_trans = s.g.ntrans;
     events_t all = events_new(&s);
@@ -962,6 +1068,8 @@ void robustify_result_free(robustify_result_t *r) {
     free(s->obs);
     free(s->disabled);
     lts_free(s->sup);
+    lts_free(s->base);
+    free(s->hidden);
   }
   free(r->sols);
   free(r->pref_weight);
@@ -969,7 +1077,7 @@ void robustify_result_free(robustify_result_t *r) {
 }
 
 lts_t *robustify_design(const lts_t *sys, const robustify_solution_t *s) {
-  lts_t *m = deterministic(sys);
+  lts_t *m = deterministic(s->base ? s->base : sys);
   const lts_t *parts[2] = {m, s->sup};
   lts_t *d = lts_compose(parts, 2);
   lts_t *min = lts_minimise(d);
@@ -1075,7 +1183,8 @@ static bool progress_holds(const lts_t *l, const int *progress, int nprogress) {
 const char *robustify_check(const robustify_problem_t *p, const robustify_solution_t *s,
                             const lts_t *design) {
   int nlabels = (int)p->sys->labels->names.count;
-  lts_t *sys = deterministic(p->sys), *dev = deterministic(p->dev), *prop = lts_property(p->safety);
+  lts_t *sys = deterministic(s->base ? s->base : p->sys), *dev = deterministic(p->dev),
+        *prop = lts_property(p->safety);
   lts_t *des = deterministic(design);
   const lts_t *cl_parts[3] = {des, dev, prop}, *orig_parts[2] = {sys, dev};
   lts_t *cl = lts_compose(cl_parts, 3), *orig = lts_compose(orig_parts, 2);
