@@ -380,7 +380,8 @@ static void text_report(const report_t *r, lts_labels_t *labels, strbuf_t *sb) {
                 res->plant_states, res->plant_trans);
   strbuf_printf(sb, "method: %s\n", r->method);
   if (res->bounded)
-    strbuf_printf(sb, "bounded: the %s limit stopped the search; best solution so far\n", res->limit);
+    strbuf_printf(sb, "bounded: the %s limit stopped the search; %s\n", res->limit,
+                  res->nsols ? "best solution so far" : "no solution found before it");
   if (res->no_supervisor)
     strbuf_puts(sb, "no supervisor exists even with every candidate action controllable and observable\n");
   int nk = 0;
@@ -550,8 +551,13 @@ static bool compare(fsp_config_t *r, const ynode_t *n, const lts_t *sys, const l
 
 static int run_robustify(cli_ctx_t *ctx, const cli_command_t *self, const char *path,
                          const cli_value_t *values) {
+  double started = robustify_now(); /* --timeout counts loading and determinising too */
   fsp_config_t r;
   fsp_config_init(&r, ctx, path);
+  /* --max-states also bounds every process and composition the FSP files compile to */
+  const cli_value_t *ms = cli_opt(self, values, "max-states"), *to = cli_opt(self, values, "timeout"),
+                    *mi = cli_opt(self, values, "max-iter");
+  if (ms->set) r.max_states = (long)ms->i;
   diag_list_t *d = &ctx->diags;
   int rc = CLI_EXIT_INVALID;
   lts_t *sys = NULL, *dev = NULL, *safety = NULL;
@@ -620,8 +626,6 @@ static int run_robustify(cli_ctx_t *ctx, const cli_command_t *self, const char *
   free(alpha);
   if (!ok) goto done;
 
-  const cli_value_t *ms = cli_opt(self, values, "max-states"), *to = cli_opt(self, values, "timeout"),
-                    *mi = cli_opt(self, values, "max-iter");
   robustify_problem_t p = {
       .sys = sys,
       .dev = dev,
@@ -641,6 +645,7 @@ static int run_robustify(cli_ctx_t *ctx, const cli_command_t *self, const char *
       .max_iter = mi->set ? (int)mi->i : (int)c.max_iter,
       .max_states = ms->set ? (long)ms->i : 0,
       .timeout = to->set ? to->r : 0,
+      .started = started,
   };
   robustify_run(&p, &res);
   designs = xcalloc((size_t)res.nsols + 1, sizeof *designs);
@@ -721,6 +726,7 @@ static int run_robustify(cli_ctx_t *ctx, const cli_command_t *self, const char *
   if (rc == CLI_EXIT_OK && res.bounded) rc = CLI_EXIT_INCONCLUSIVE;
 
 done:
+  if (rc == CLI_EXIT_INVALID && r.limit_hit) rc = CLI_EXIT_INCONCLUSIVE; /* --max-states stopped loading */
   free(text);
   for (int i = 0; designs && i < res.nsols; i++) lts_free(designs[i]);
   free(designs);

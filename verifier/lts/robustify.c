@@ -35,7 +35,7 @@ typedef struct {
   long *pref_w, *ctrl_w, *obs_w;
 } search_t;
 
-static double now_seconds(void) {
+double robustify_now(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
@@ -43,7 +43,7 @@ static double now_seconds(void) {
 
 static bool out_of_time(search_t *s) {
   if (s->bounded) return true;
-  if (s->deadline > 0 && now_seconds() > s->deadline) {
+  if (s->deadline > 0 && robustify_now() > s->deadline) {
     s->bounded = true;
     s->limit = "timeout";
   }
@@ -62,12 +62,32 @@ static lts_t *deterministic(const lts_t *l) {
   return lts_is_deterministic(l) ? lts_copy(l) : lts_determinise(l, true);
 }
 
+static bool stop_search(void *s) { return out_of_time(s); }
+
+/* l determinised within the search's limits (--max-states bounds the
+ * subsets, --timeout the time); NULL when a limit stopped it. */
+static lts_t *deterministic_bounded(search_t *s, const lts_t *l) {
+  if (lts_is_deterministic(l)) return lts_copy(l);
+  lts_t *d = lts_determinise_bounded(l, true, s->p->max_states, stop_search, s);
+  if (!d && !s->bounded) {
+    s->bounded = true;
+    s->limit = "max-states";
+  }
+  return d;
+}
+
 /* The plant for system `sys` (M, or an OASIS abstraction of it). */
 static bool plant_build(search_t *s, const lts_t *sys) {
   const robustify_problem_t *p = s->p;
   plant_t *g = &s->g;
   lts_labels_t *labels = sys->labels;
-  lts_t *parts[3] = {deterministic(sys), deterministic(p->dev), lts_property(p->safety)};
+  g->nlabels = (int)labels->names.count;
+  lts_t *dm = deterministic_bounded(s, sys), *de = dm ? deterministic_bounded(s, p->dev) : NULL;
+  if (!de) {
+    lts_free(dm);
+    return false;
+  }
+  lts_t *parts[3] = {dm, de, lts_property(p->safety)};
   lts_t *c = lts_compose((const lts_t *const *)parts, 3);
   g->nlabels = (int)labels->names.count;
   g->alpha = bitset_new((size_t)g->nlabels);
@@ -1008,7 +1028,7 @@ void robustify_run(const robustify_problem_t *p, robustify_result_t *out) {
   search_t s;
   memset(&s, 0, sizeof s);
   s.p = p;
-  if (p->timeout > 0) s.deadline = now_seconds() + p->timeout;
+  if (p->timeout > 0) s.deadline = (p->started > 0 ? p->started : robustify_now()) + p->timeout;
   keytab_init(&s.cache);
   s.pref_w = xcalloc((size_t)p->npref + 1, sizeof(long));
   s.ctrl_w = xcalloc((size_t)p->nctrl + 1, sizeof(long));
@@ -1207,12 +1227,13 @@ const char *robustify_check(const robustify_problem_t *p, const robustify_soluti
     cl2 = lts_compose(parts, 2);
     bitword_t *obs = bitset_new((size_t)nlabels);
     for (int i = 0; i < s->nobs; i++) bitset_set(obs, (size_t)s->obs[i]);
-    size_t n = (size_t)cl2->nstates * (size_t)orig->nstates;
-    bitword_t *seen = bitset_new(n);
+    keytab_t seen; /* reachable pairs only: the product of the two sizes can be far too large */
+    keytab_init(&seen);
     intvec_t qa = {0}, qb = {0};
     VEC_PUSH(&qa, cl2->init);
     VEC_PUSH(&qb, orig->init);
-    bitset_set(seen, (size_t)cl2->init * (size_t)orig->nstates + (size_t)orig->init);
+    bool added;
+    keytab_add(&seen, (int[2]){cl2->init, orig->init}, 2, &added);
     for (size_t h = 0; h < qa.len && !why; h++) {
       int a = qa.data[h], b = qb.data[h];
       for (int i = orig->succ_off[b]; i < orig->succ_off[b + 1] && !why; i++) {
@@ -1222,9 +1243,8 @@ const char *robustify_check(const robustify_problem_t *p, const robustify_soluti
             why = "the design blocks an action that is not both controllable and observable";
           continue;
         }
-        size_t key = (size_t)ta * (size_t)orig->nstates + (size_t)orig->succ_dst[i];
-        if (!bitset_get(seen, key)) {
-          bitset_set(seen, key);
+        keytab_add(&seen, (int[2]){ta, orig->succ_dst[i]}, 2, &added);
+        if (added) {
           VEC_PUSH(&qa, ta);
           VEC_PUSH(&qb, orig->succ_dst[i]);
         }
@@ -1234,7 +1254,7 @@ const char *robustify_check(const robustify_problem_t *p, const robustify_soluti
     }
     VEC_FREE(&qa);
     VEC_FREE(&qb);
-    free(seen);
+    keytab_free(&seen);
     free(obs);
   }
   free(alpha);

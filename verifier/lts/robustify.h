@@ -61,6 +61,7 @@ typedef struct {
   int max_iter;
   long max_states; /* bound on plant states and on observation-set members; 0 = none */
   double timeout;  /* wall-clock seconds; 0 = none */
+  double started;  /* robustify_now() when the clock started (loading included); 0: at robustify_run */
 } robustify_problem_t;
 
 typedef struct {
@@ -97,6 +98,8 @@ typedef struct {
  * the caller releases with robustify_result_free. Never fails except on
  * out-of-memory; a limit sets out->bounded. */
 void robustify_run(const robustify_problem_t *p, robustify_result_t *out);
+/* Monotonic clock seconds, for robustify_problem_t.started. */
+double robustify_now(void);
 void robustify_result_free(robustify_result_t *r);
 
 /* The redesigned system: M (determinised; for OASIS the abstraction
