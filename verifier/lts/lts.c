@@ -491,32 +491,46 @@ static int cmp_state(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-/* Linear in the size of the closures (a stamp per state, not a cleared
- * bitset per state, which made it quadratic in the number of states). */
+/* Linear in the size of the closures: each is walked from its state, its
+ * members marked in a bitset that only they are cleared from (clearing and
+ * scanning the whole set per state made it quadratic in the number of
+ * states). A closure is sorted by qsort when small, by a scan of the
+ * bitset when it is a large part of the states (a τ-cycle through them). */
 static void closures_compute(const lts_t *l, closures_t *c) {
-  int *stamp = xmalloc(((size_t)l->nstates + 1) * sizeof *stamp);
-  for (int s = 0; s < l->nstates; s++) stamp[s] = -1;
+  size_t words = BITSET_WORDS((size_t)l->nstates);
+  bitword_t *bits = bitset_new((size_t)l->nstates);
   VEC(int) list = {0};
   c->off = xmalloc(((size_t)l->nstates + 1) * sizeof(int));
   for (int s = 0; s < l->nstates; s++) {
     size_t first = list.len;
     c->off[s] = (int)first;
-    stamp[s] = s;
+    bitset_set(bits, (size_t)s);
     VEC_PUSH(&list, s);
     for (size_t h = first; h < list.len; h++) { /* the list is the DFS stack */
       int u = list.data[h];
       for (int i = l->succ_off[u]; i < l->succ_off[u + 1] && l->succ_label[i] == LTS_TAU; i++)
-        if (stamp[l->succ_dst[i]] != s) {
-          stamp[l->succ_dst[i]] = s;
+        if (!bitset_get(bits, (size_t)l->succ_dst[i])) {
+          bitset_set(bits, (size_t)l->succ_dst[i]);
           VEC_PUSH(&list, l->succ_dst[i]);
         }
     }
-    if (list.len - first > 1) qsort(list.data + first, list.len - first, sizeof(int), cmp_state);
+    size_t k = list.len - first;
+    if (k * 16 > words) {
+      size_t pos = first;
+      for (size_t w = 0; w < words; w++) {
+        for (bitword_t x = bits[w]; x; x &= x - 1)
+          list.data[pos++] = (int)(w * 64 + (size_t)__builtin_ctzll(x));
+        bits[w] = 0;
+      }
+    } else {
+      if (k > 1) qsort(list.data + first, k, sizeof(int), cmp_state);
+      for (size_t h = first; h < list.len; h++) bitset_clear_bit(bits, (size_t)list.data[h]);
+    }
   }
   c->off[l->nstates] = (int)list.len;
   VEC_PUSH(&list, 0);
   c->list = list.data;
-  free(stamp);
+  free(bits);
 }
 
 static void closures_free(closures_t *c) {
