@@ -70,6 +70,13 @@ static void test_controllability(void) {
     CHECK(after_b >= 0 && lts_step(design, after_b, lts_label(&L, "v")) == design->init);
     CHECK(robustify_check(&pb, s, design) == NULL);
     lts_free(design);
+    /* the re-check refuses the original (unsafe) and a design that stops after b (v unreachable) */
+    const char *why = robustify_check(&pb, s, m);
+    CHECK(why && strstr(why, "safety"));
+    lts_t *stuck = load(&L, "B = (b -> STOP) + {a, u, v}.");
+    why = robustify_check(&pb, s, stuck);
+    CHECK(why && strstr(why, "progress"));
+    lts_free(stuck);
   }
   robustify_result_free(&r);
   lts_free(m);

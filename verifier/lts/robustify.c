@@ -1181,15 +1181,32 @@ static bool progress_holds(const lts_t *l, const int *progress, int nprogress) {
       }
     }
   }
+  /* backward search from the good states over the reversed edges (CSR by target) */
+  size_t ne = es.len;
+  int *roff = xcalloc(n + 2, sizeof *roff), *rsrc = xmalloc((ne + 1) * sizeof *rsrc);
+  for (size_t e = 0; e < ne; e++) roff[(size_t)et.data[e] + 1]++;
+  for (size_t i = 0; i < n; i++) roff[i + 1] += roff[i];
+  int *fill = xmalloc((n + 1) * sizeof *fill);
+  memcpy(fill, roff, n * sizeof *fill);
+  for (size_t e = 0; e < ne; e++) rsrc[fill[et.data[e]]++] = es.data[e];
+  free(fill);
+  intvec_t work = {0};
   for (size_t h = 0; h < q.len; h++)
-    if (q.data[h] % (int)nmask == full && q.data[h] / (int)nmask != l->error)
+    if (q.data[h] % (int)nmask == full && q.data[h] / (int)nmask != l->error) {
       bitset_set(good, (size_t)q.data[h]);
-  for (bool changed = true; changed;) { /* backward closure, edge sweeps: the closed loops are small */
-    changed = false;
-    for (size_t e = 0; e < es.len; e++)
-      if (bitset_get(good, (size_t)et.data[e]) && !bitset_get(good, (size_t)es.data[e]))
-        bitset_set(good, (size_t)es.data[e]), changed = true;
+      VEC_PUSH(&work, q.data[h]);
+    }
+  while (work.len > 0) {
+    int t = work.data[--work.len];
+    for (int i = roff[t]; i < roff[t + 1]; i++)
+      if (!bitset_get(good, (size_t)rsrc[i])) {
+        bitset_set(good, (size_t)rsrc[i]);
+        VEC_PUSH(&work, rsrc[i]);
+      }
   }
+  VEC_FREE(&work);
+  free(roff);
+  free(rsrc);
   bool ok = true;
   for (size_t h = 0; h < q.len && ok; h++) ok = bitset_get(good, (size_t)q.data[h]);
   VEC_FREE(&q);
