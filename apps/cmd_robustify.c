@@ -10,9 +10,11 @@
 #include "apps/expect.h"
 #include "apps/fsp_config.h"
 #include "ism/alloc.h"
+#include "ism/stop.h"
 #include "ism/strbuf.h"
 #include "ism/vec.h"
 #include "ism/ydoc.h"
+#include "verifier/lts/aut.h"
 #include "verifier/lts/fsp.h"
 #include "verifier/lts/lts.h"
 #include "verifier/lts/robustify.h"
@@ -27,11 +29,12 @@ static const cli_option_t options[] = {
      "also write the first solution's design as FSP to FILE"},
     {"dot", 0, OPT_STRING, "FILE", NULL, NULL, 0, -1,
      "also write the first solution's design as Graphviz to FILE"},
+    {"write-aut", 0, OPT_STRING, "FILE", NULL, NULL, 0, -1,
+     "also write the first solution's design as an Aldebaran .aut LTS (CADP, mCRL2) to FILE"},
     {"max-iter", 0, OPT_INT, "N", NULL, "config", 1, 1e9,
      "brackets of preferred behaviours to give up, tried in Fortis's order (overrides maxIter/max_iter)"},
     {"max-states", 0, OPT_INT, "N", NULL, "none", 1, 1e9,
      "bound on plant states and on observation-set members per synthesis (exit 5 when hit)"},
-    {"timeout", 0, OPT_REAL, "SECONDS", NULL, "none", 0, 1e9, "wall-clock budget (exit 5 when it runs out)"},
     {"output", 'o', OPT_STRING, "FILE", NULL, "stdout", 0, -1, "write the report to FILE"},
 };
 
@@ -379,7 +382,9 @@ static void text_report(const report_t *r, lts_labels_t *labels, strbuf_t *sb) {
   strbuf_printf(sb, "plant (system, deviation, safety, progress): %d states, %d transitions\n",
                 res->plant_states, res->plant_trans);
   strbuf_printf(sb, "method: %s\n", r->method);
-  if (res->bounded)
+  if (res->bounded && strcmp(res->limit, "signal") == 0)
+    strbuf_puts(sb, "bounded: interrupted by a signal; no solution synthesised\n");
+  else if (res->bounded)
     strbuf_printf(sb, "bounded: the %s limit stopped the search; %s\n", res->limit,
                   res->nsols ? "best solution so far" : "no solution found before it");
   if (res->no_supervisor)
@@ -551,12 +556,10 @@ static bool compare(fsp_config_t *r, const ynode_t *n, const lts_t *sys, const l
 
 static int run_robustify(cli_ctx_t *ctx, const cli_command_t *self, const char *path,
                          const cli_value_t *values) {
-  double started = robustify_now(); /* --timeout counts loading and determinising too */
   fsp_config_t r;
   fsp_config_init(&r, ctx, path);
   /* --max-states also bounds every process and composition the FSP files compile to */
-  const cli_value_t *ms = cli_opt(self, values, "max-states"), *to = cli_opt(self, values, "timeout"),
-                    *mi = cli_opt(self, values, "max-iter");
+  const cli_value_t *ms = cli_opt(self, values, "max-states"), *mi = cli_opt(self, values, "max-iter");
   if (ms->set) r.max_states = (long)ms->i;
   diag_list_t *d = &ctx->diags;
   int rc = CLI_EXIT_INVALID;
@@ -575,6 +578,10 @@ static int run_robustify(cli_ctx_t *ctx, const cli_command_t *self, const char *
   const char *sys_files = NULL, *dev_files = NULL;
   sys = fsp_config_load(&r, c.sys, "'system'", ps, FSP_LOAD_PLAIN, &sys_files, NULL);
   dev = fsp_config_load(&r, c.dev, "'deviation'", pe, FSP_LOAD_PLAIN, &dev_files, NULL);
+  if (fsp_config_progress_count(&r, r.files.len) > 0)
+    diag_warning(&ctx->diags, c.sys->loc,
+                 "the system or deviation model declares FSP progress properties: `ismv robustness` checks "
+                 "them, `robustify` does not (its progress is the config's 'progress')");
   safety = fsp_config_load(&r, c.safety, "'safety'", pp, FSP_LOAD_PLAIN, NULL, NULL);
   if (!sys || !dev || !safety) goto done;
 
@@ -644,8 +651,6 @@ static int run_robustify(cli_ctx_t *ctx, const cli_command_t *self, const char *
                                                 : ROBUSTIFY_PARETO,
       .max_iter = mi->set ? (int)mi->i : (int)c.max_iter,
       .max_states = ms->set ? (long)ms->i : 0,
-      .timeout = to->set ? to->r : 0,
-      .started = started,
   };
   robustify_run(&p, &res);
   designs = xcalloc((size_t)res.nsols + 1, sizeof *designs);
@@ -696,10 +701,22 @@ static int run_robustify(cli_ctx_t *ctx, const cli_command_t *self, const char *
   const cli_value_t *fv = cli_opt(self, values, "fsp"), *dv = cli_opt(self, values, "dot");
   if (rc == CLI_EXIT_OK && fv->set) rc = write_file(ctx, fv->s, strbuf_str(&fsp));
   if (rc == CLI_EXIT_OK && dv->set) rc = write_file(ctx, dv->s, strbuf_str(&dot));
+  const cli_value_t *av = cli_opt(self, values, "write-aut");
+  if (rc == CLI_EXIT_OK && av->set && res.nsols > 0) {
+    strbuf_t aut;
+    strbuf_init(&aut);
+    aut_write(designs[0], &aut);
+    rc = cli_write_file(ctx, av->s, strbuf_str(&aut));
+    strbuf_free(&aut);
+  }
   strbuf_free(&fsp);
   strbuf_free(&dot);
   if (rc == CLI_EXIT_OK && (strcmp(format, "fsp") == 0 || strcmp(format, "dot") == 0) && res.nsols == 0)
     fprintf(ctx->err, "ismv: no solution, nothing to print as %s\n", format);
+  cli_outcome_t outcome = {.analysis = CLI_EXIT_OK,
+                           .complete = !res.bounded,
+                           .expect = -1,
+                           .interrupted = res.bounded && strcmp(res.limit, "signal") == 0};
   if (rc == CLI_EXIT_OK && c.expect) {
     const robustify_solution_t *s0 = res.nsols ? &res.sols[0] : NULL;
     long cost = s0 ? s0->cost : -1, utility = s0 ? s0->utility : -1;
@@ -721,12 +738,16 @@ static int run_robustify(cli_ctx_t *ctx, const cli_command_t *self, const char *
         {"a_not_b", EXPECT_NUMBER, rep.compare_a_not_b, false, NULL},
         {"b_not_a", EXPECT_NUMBER, rep.compare_b_not_a, false, NULL},
     };
-    rc = expect_check(ctx, c.expect, actual, sizeof actual / sizeof *actual);
+    outcome.expect = expect_check(ctx, c.expect, actual, sizeof actual / sizeof *actual);
   }
-  if (rc == CLI_EXIT_OK && res.bounded) rc = CLI_EXIT_INCONCLUSIVE;
+  /* holding expectations never make a bounded search complete */
+  if (rc == CLI_EXIT_OK) rc = cli_exit_code(&outcome);
 
 done:
-  if (rc == CLI_EXIT_INVALID && r.limit_hit) rc = CLI_EXIT_INCONCLUSIVE; /* --max-states stopped loading */
+  if (!text && stop_requested())
+    rc = cli_write_stopped(ctx, cli_opt(self, values, "format")->s, NULL);
+  else if (rc == CLI_EXIT_INVALID && r.limit_hit)
+    rc = CLI_EXIT_INCONCLUSIVE; /* --max-states stopped loading */
   free(text);
   for (int i = 0; designs && i < res.nsols; i++) lts_free(designs[i]);
   free(designs);
@@ -761,8 +782,9 @@ const cli_command_t cmd_robustify = {
         "directly. `compare: {environment: E, property: P}` adds the robustness of the original and\n"
         "the redesign against E. `expect:` keys: solutions, syntheses, cost, utility, kept,\n"
         "controllable, observable, supervisor_states, supervisor_transitions (of the first solution),\n"
-        "plant_states, no_supervisor, bounded, a_not_b, b_not_a. Exit 5 when --max-states or\n"
-        "--timeout stopped the search (one best solution so far is printed, marked bounded).\n"
+        "plant_states, no_supervisor, bounded, a_not_b, b_not_a. Exit 5 when --max-states, --timeout\n"
+        "or a signal stopped the search (one best solution so far is printed, marked bounded; none\n"
+        "after a signal).\n"
         "Format and semantics: docs/robustify.md.",
     .options = options,
     .noptions = sizeof options / sizeof *options,

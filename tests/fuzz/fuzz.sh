@@ -20,9 +20,10 @@ seeds() {
   fuzz_expr) grep -rhoE '"[^"]*"' examples/robotcar tests/models/verify | tr -d '"' | sort -u | head -400 |
     split -l 1 - "$2/line-" ;;
   fuzz_fsp) { ls examples/*/*/*.lts; find $anchors/lts -name '*.lts' | sort | head -300; } 2>/dev/null ;;
-  fuzz_maskd) find $anchors/maskd -name '*.test' 2>/dev/null | sort ;;
+  fuzz_maskd) { find examples/masking/faulty -name "*.test"; find $anchors/maskd -name "*.test"; } 2>/dev/null | sort ;;
   fuzz_masking) ls examples/masking/*.yaml examples/masking/yaml/*.yaml ;;
   fuzz_config) ls examples/robustness/*/*.yaml examples/envelope/*/*.yaml ;;
+  fuzz_aut) ls examples/*/*/*.aut tests/cases/fsp/*.aut ;;
   esac
 }
 fail=0

@@ -3,9 +3,9 @@
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "ism/alloc.h"
+#include "ism/stop.h"
 #include "ism/bitset.h"
 #include "ism/keytab.h"
 #include "ism/vec.h"
@@ -25,7 +25,7 @@ typedef struct {
 typedef struct {
   const robustify_problem_t *p;
   plant_t g;
-  double deadline; /* monotonic seconds, 0 = none */
+  bool watch_stop; /* a stop request (ism/stop.h) bounds the search */
   bool bounded;
   const char *limit;
   keytab_t cache; /* (sorted C, -1, sorted O) -> entry */
@@ -35,17 +35,11 @@ typedef struct {
   long *pref_w, *ctrl_w, *obs_w;
 } search_t;
 
-double robustify_now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static bool out_of_time(search_t *s) {
   if (s->bounded) return true;
-  if (s->deadline > 0 && robustify_now() > s->deadline) {
+  if (s->watch_stop && stop_requested()) {
     s->bounded = true;
-    s->limit = "timeout";
+    s->limit = stop_reason() == STOP_SIGNAL ? "signal" : "timeout";
   }
   return s->bounded;
 }
@@ -803,10 +797,20 @@ static bool make_solution(search_t *s, const candidate_t *cand, robustify_soluti
 }
 
 /* The candidates as solutions. */
-static void collect(search_t *s, const candidate_list_t *cands, robustify_result_t *out) {
+/* The solutions: every candidate, or at most `max` of the least cost
+ * (a bounded search: its brackets' costs fall, so the last is cheapest). */
+static void collect(search_t *s, const candidate_list_t *cands, int max, robustify_result_t *out) {
+  long best = -1;
+  if ((size_t)max < cands->len)
+    for (size_t i = 0; i < cands->len; i++) {
+      long c = cost_of(s, cands->data[i].e);
+      if (best < 0 || c < best) best = c;
+    }
   out->sols = xcalloc(cands->len + 1, sizeof *out->sols);
-  for (size_t i = 0; i < cands->len; i++)
+  for (size_t i = 0; i < cands->len && out->nsols < max; i++) {
+    if (best >= 0 && cost_of(s, cands->data[i].e) != best) continue;
     if (make_solution(s, &cands->data[i], &out->sols[out->nsols])) out->nsols++;
+  }
 }
 
 static void candidates_free(candidate_list_t *l) {
@@ -1028,7 +1032,7 @@ void robustify_run(const robustify_problem_t *p, robustify_result_t *out) {
   search_t s;
   memset(&s, 0, sizeof s);
   s.p = p;
-  if (p->timeout > 0) s.deadline = (p->started > 0 ? p->started : robustify_now()) + p->timeout;
+  s.watch_stop = true;
   keytab_init(&s.cache);
   s.pref_w = xcalloc((size_t)p->npref + 1, sizeof(long));
   s.ctrl_w = xcalloc((size_t)p->nctrl + 1, sizeof(long));
@@ -1052,7 +1056,7 @@ void robustify_run(const robustify_problem_t *p, robustify_result_t *out) {
       out->max_kept = kept;
       candidate_list_t one = {0};
       VEC_PUSH(&one, ((candidate_t){events_copy(&s, all), 1, kept}));
-      collect(&s, &one, out);
+      collect(&s, &one, 1, out);
       candidates_free(&one);
     } else {
       out->max_kept = kept;
@@ -1060,9 +1064,12 @@ void robustify_run(const robustify_problem_t *p, robustify_result_t *out) {
       candidate_list_t cands = {0};
       iterate(&s, init, kept, &cands, &out->iterations);
       bool was_bounded = s.bounded;
-      s.bounded = false; /* the final syntheses of the solutions found so far */
-      s.deadline = 0;
-      collect(&s, &cands, out);
+      /* the final synthesis: one least-cost set found so far when bounded,
+       * none after a signal (whoever sent it wants the run to end) */
+      s.bounded = false;
+      s.watch_stop = false;
+      bool signalled = was_bounded && strcmp(s.limit, "signal") == 0;
+      collect(&s, &cands, signalled ? 0 : was_bounded ? 1 : (int)cands.len, out);
       s.bounded = was_bounded || s.bounded;
       candidates_free(&cands);
       events_free(init);

@@ -60,8 +60,6 @@ typedef struct {
    * ROBUSTIFY_SIMPLE. */
   int max_iter;
   long max_states; /* bound on plant states and on observation-set members; 0 = none */
-  double timeout;  /* wall-clock seconds; 0 = none */
-  double started;  /* robustify_now() when the clock started (loading included); 0: at robustify_run */
 } robustify_problem_t;
 
 typedef struct {
@@ -86,8 +84,10 @@ typedef struct {
   int plant_states; /* of M ‖ E' ‖ P ‖ progress monitors */
   int plant_trans;
   bool no_supervisor; /* none exists even with every candidate action */
-  bool bounded;       /* a limit stopped the search: sols is the best found so far */
-  const char *limit;  /* which limit ("max-states" or "timeout") when bounded */
+  bool bounded;       /* a limit stopped the search: sols is the best found so far
+                         (none after a signal) */
+  const char *limit;  /* which limit when bounded: "max-states", or a stop request
+                         (ism/stop.h) of "timeout" or "signal" */
   uint64_t max_kept;  /* behaviours the maximal supervisor keeps */
   long *pref_weight;  /* weight of each preferred behaviour (npref entries) */
   int npref;
@@ -98,8 +98,6 @@ typedef struct {
  * the caller releases with robustify_result_free. Never fails except on
  * out-of-memory; a limit sets out->bounded. */
 void robustify_run(const robustify_problem_t *p, robustify_result_t *out);
-/* Monotonic clock seconds, for robustify_problem_t.started. */
-double robustify_now(void);
 void robustify_result_free(robustify_result_t *r);
 
 /* The redesigned system: M (determinised; for OASIS the abstraction
