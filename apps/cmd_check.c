@@ -330,9 +330,9 @@ static void render_junit(strbuf_t *sb, const check_result_t *results, int n, boo
   for (int i = 0; i < n; i++) {
     const check_result_t *r = &results[i];
     strbuf_puts(sb, "    <testcase name=\"");
-    strbuf_xml_text(sb, r->path);
+    strbuf_xml_attr(sb, r->path);
     strbuf_puts(sb, "\" classname=\"");
-    strbuf_xml_text(sb, r->kind ? r->kind : "unknown");
+    strbuf_xml_attr(sb, r->kind ? r->kind : "unknown");
     strbuf_puts(sb, "\"");
     if (r->rc == CLI_EXIT_OK && !verbose) {
       strbuf_puts(sb, "/>\n");
@@ -345,7 +345,7 @@ static void render_junit(strbuf_t *sb, const check_result_t *results, int n, boo
       const check_diag_t *first = NULL;
       for (size_t k = 0; k < r->ndiags && !first; k++)
         if (r->diags[k].level == DIAG_ERROR) first = &r->diags[k];
-      strbuf_xml_text(sb, first ? first->message : result_word(r->rc));
+      strbuf_xml_attr(sb, first ? first->message : result_word(r->rc));
       strbuf_puts(sb, "\">");
       strbuf_xml_text(sb, r->err ? r->err : "");
       strbuf_printf(sb, "</%s>\n", tag);

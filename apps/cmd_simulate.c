@@ -55,8 +55,8 @@ static void path_text(strbuf_t *sb, const ism_model_t *m, const cex_t *c) {
 }
 
 /* The first n rows are ranked (positive probability), the nb after them boundary-only. */
-static void render_text(strbuf_t *sb, const ism_model_t *m, const row_t *rows, size_t n, size_t nb, double rho,
-                        size_t agree) {
+static void render_text(strbuf_t *sb, const ism_model_t *m, const row_t *rows, size_t n, size_t nb,
+                        double rho, size_t agree) {
   strbuf_puts(sb, "rank  predicted    observed   95% interval        agrees  path\n");
   unsigned long observed = 0;
   for (size_t k = 0; k < n + nb; k++) {
@@ -69,8 +69,9 @@ static void render_text(strbuf_t *sb, const ism_model_t *m, const row_t *rows, s
     if (k >= n) observed += r->st.outcomes[FWD_SAME_FAILURE];
   }
   if (nb)
-    strbuf_printf(sb, "\n%zu boundary-only counterexample%s simulated: the failure observed in %lu of %lu runs\n", nb,
-                  nb == 1 ? "" : "s", observed, (unsigned long)nb * rows[n].st.runs);
+    strbuf_printf(sb,
+                  "\n%zu boundary-only counterexample%s simulated: the failure observed in %lu of %lu runs\n",
+                  nb, nb == 1 ? "" : "s", observed, (unsigned long)nb * rows[n].st.runs);
   strbuf_printf(sb, "\n%zu of %zu ranked predictions lie in the observed 95%% interval\n", agree, n);
   if (isnan(rho))
     strbuf_puts(sb, "rank correlation (Spearman): undefined (fewer than two values, or a constant side)\n");
@@ -78,19 +79,35 @@ static void render_text(strbuf_t *sb, const ism_model_t *m, const row_t *rows, s
     strbuf_printf(sb, "rank correlation (Spearman) of predicted and observed: %.4f\n", rho);
 }
 
+/* A CSV number field: the JSON writer's shortest round-trip form; empty when not finite. */
+static void csv_number(strbuf_t *sb, double x) {
+  strbuf_putc(sb, ',');
+  if (isfinite(x)) strbuf_json_number(sb, x);
+}
+
+/* RFC 4180 fields (strbuf_csv_field), records ended by LF as Unix tools write them. */
 static void render_csv(strbuf_t *sb, const ism_model_t *m, const row_t *rows, size_t n) {
   strbuf_puts(sb, "rank,path,predicted,predicted_error,observed,ci_lo,ci_hi,runs");
   for (int o = 0; o < FWD_OUTCOMES; o++) strbuf_printf(sb, ",%s", fwd_outcome_name((fwd_outcome_t)o));
   strbuf_puts(sb, ",agrees,boundary_only\n");
+  strbuf_t path;
+  strbuf_init(&path);
   for (size_t k = 0; k < n; k++) {
     const row_t *r = &rows[k];
     strbuf_printf(sb, "%zu,", r->rank);
-    path_text(sb, m, r->c);
-    strbuf_printf(sb, ",%.17g,%.17g,%.17g,%.17g,%.17g,%lu", r->c->probability, r->c->probability_error,
-                  r->st.frequency, r->st.ci_lo, r->st.ci_hi, r->st.runs);
+    strbuf_clear(&path);
+    path_text(&path, m, r->c);
+    strbuf_csv_field(sb, strbuf_str(&path));
+    csv_number(sb, r->c->probability);
+    csv_number(sb, r->c->probability_error);
+    csv_number(sb, r->st.frequency);
+    csv_number(sb, r->st.ci_lo);
+    csv_number(sb, r->st.ci_hi);
+    strbuf_printf(sb, ",%lu", r->st.runs);
     for (int o = 0; o < FWD_OUTCOMES; o++) strbuf_printf(sb, ",%lu", r->st.outcomes[o]);
     strbuf_printf(sb, ",%s,%s\n", r->agrees ? "yes" : "no", r->c->boundary_only ? "yes" : "no");
   }
+  strbuf_free(&path);
 }
 
 /* A scatter plot like the paper's figure: predicted (x) against observed (y), 95% bars, the diagonal. */
@@ -102,8 +119,9 @@ static void render_svg(strbuf_t *sb, const ism_model_t *m, const row_t *rows, si
       "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%g\" height=\"%g\" font-family=\"sans-serif\" "
       "font-size=\"12\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
       W, H);
-  strbuf_printf(sb, "<text x=\"%g\" y=\"18\" text-anchor=\"middle\">%s: predicted (%s) vs simulated</text>\n",
-                L + S / 2, m->name, estimator);
+  strbuf_printf(sb, "<text x=\"%g\" y=\"18\" text-anchor=\"middle\">", L + S / 2);
+  strbuf_xml_text(sb, m->name);
+  strbuf_printf(sb, ": predicted (%s) vs simulated</text>\n", estimator);
   double x0 = L, y0 = H - B;
   strbuf_printf(sb, "<rect x=\"%g\" y=\"%g\" width=\"%g\" height=\"%g\" fill=\"none\" stroke=\"black\"/>\n",
                 x0, y0 - S, S, S);
@@ -128,7 +146,11 @@ static void render_svg(strbuf_t *sb, const ism_model_t *m, const row_t *rows, si
                   y0 - r->st.ci_lo * S, x, y0 - r->st.ci_hi * S);
     strbuf_printf(sb, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"3\" fill=\"%s\"><title>rank %zu: ", x,
                   y0 - r->st.frequency * S, r->agrees ? "steelblue" : "firebrick", r->rank);
-    path_text(sb, m, r->c);
+    strbuf_t path;
+    strbuf_init(&path);
+    path_text(&path, m, r->c);
+    strbuf_xml_text(sb, strbuf_str(&path));
+    strbuf_free(&path);
     strbuf_puts(sb, "</title></circle>\n");
   }
   strbuf_puts(sb, "</svg>\n");

@@ -382,22 +382,28 @@ char *eventb_render_svg(const eventb_model_t *m, const eventb_result_t *res) {
       "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" font-family=\"sans-serif\" "
       "font-size=\"12\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
       left + width + 30, height);
+  strbuf_puts(&sb, "<text x=\"10\" y=\"20\" font-size=\"14\">");
+  strbuf_xml_text(&sb, m->name);
+  strbuf_puts(&sb, ": compartments of the perceived ");
+  strbuf_xml_text(&sb, pic->variable);
   strbuf_printf(
-      &sb,
-      "<text x=\"10\" y=\"20\" font-size=\"14\">%s: compartments of the perceived %s (%s "
-      "robustification%s%s)</text>\n",
-      m->name, pic->variable,
-      eventb_method_name(res->robust.method == EVENTB_NONE ? res->max_error.method : res->robust.method),
-      pic->fixed ? ", " : "", pic->fixed ? pic->fixed : "");
+      &sb, " (%s robustification",
+      eventb_method_name(res->robust.method == EVENTB_NONE ? res->max_error.method : res->robust.method));
+  if (pic->fixed) {
+    strbuf_puts(&sb, ", ");
+    strbuf_xml_text(&sb, pic->fixed);
+  }
+  strbuf_puts(&sb, ")</text>\n");
   strbuf_puts(&sb, "<text x=\"10\" y=\"38\" fill=\"#555\">grey: original guard (perceived = true value); "
                    "blue: one event; orange: "
                    "unsure between events; red: the theorem condition fails</text>\n");
   for (size_t r = 0; r < pic->nrows; r++) {
     const eventb_row_t *row = &pic->rows[r];
     double y = top + step * ((double)r + 0.5);
-    strbuf_printf(&sb, "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">%s%s%s</text>\n", left - 10, y + 4,
-                  row->kind == EVENTB_ROW_ORIGINAL ? "original " : "", row->name,
-                  row->kind == EVENTB_ROW_FAILS ? " fails" : "");
+    strbuf_printf(&sb, "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">%s", left - 10, y + 4,
+                  row->kind == EVENTB_ROW_ORIGINAL ? "original " : "");
+    strbuf_xml_text(&sb, row->name);
+    strbuf_printf(&sb, "%s</text>\n", row->kind == EVENTB_ROW_FAILS ? " fails" : "");
     strbuf_printf(&sb, "<line x1=\"%.0f\" x2=\"%.0f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#eee\"/>\n", left,
                   left + width, y, y);
     for (size_t k = 0; k < row->nintervals; k++)
@@ -430,12 +436,15 @@ char *eventb_render_svg(const eventb_model_t *m, const eventb_result_t *res) {
     last = ticks.data[i].x;
     strbuf_printf(&sb, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"black\"/>\n", last,
                   last, ya, ya + 5);
-    strbuf_printf(&sb, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n", last, ya + 18,
-                  ticks.data[i].text);
+    strbuf_printf(&sb, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", last, ya + 18);
+    strbuf_xml_text(&sb, ticks.data[i].text);
+    strbuf_puts(&sb, "</text>\n");
   }
   VEC_FREE(&ticks);
-  strbuf_printf(&sb, "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"middle\">perceived %s</text>\n",
-                left + width / 2, ya + 38, pic->variable);
+  strbuf_printf(&sb, "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"middle\">perceived ", left + width / 2,
+                ya + 38);
+  strbuf_xml_text(&sb, pic->variable);
+  strbuf_puts(&sb, "</text>\n");
   strbuf_puts(&sb, "</svg>\n");
   return strbuf_take(&sb);
 }

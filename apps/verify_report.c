@@ -359,7 +359,8 @@ static void render_json(strbuf_t *sb, const verify_report_t *rep) {
       sb, "%s],\n  \"stats\": {\"complete\": %s, \"paths\": %llu, \"pruned\": %llu, \"solver_checks\": %llu",
       rep->shown ? "\n  " : "", res->reason ? "false" : "true", res->paths, res->pruned, res->solver_checks);
   if (rep->timings) {
-    strbuf_printf(sb, ", \"extended_failures\": %llu, \"solver_failures\": %llu, \"extended_prefixes\": %llu, "
+    strbuf_printf(sb,
+                  ", \"extended_failures\": %llu, \"solver_failures\": %llu, \"extended_prefixes\": %llu, "
                   "\"solver_prefixes\": %llu, \"seconds\": ",
                   res->extended_failures, res->solver_failures, res->extended_prefixes, res->solver_prefixes);
     strbuf_json_number(sb, res->seconds);
@@ -396,27 +397,15 @@ static void render_sarif(strbuf_t *sb, const verify_report_t *rep) {
   strbuf_puts(sb, rep->shown ? "\n    ]\n  }]\n}\n" : "]\n  }]\n}\n");
 }
 
-static void xml_escape(strbuf_t *sb, const char *s) {
-  for (; *s; s++) {
-    switch (*s) {
-    case '<': strbuf_puts(sb, "&lt;"); break;
-    case '>': strbuf_puts(sb, "&gt;"); break;
-    case '&': strbuf_puts(sb, "&amp;"); break;
-    case '"': strbuf_puts(sb, "&quot;"); break;
-    default: strbuf_putc(sb, *s);
-    }
-  }
-}
-
 static void render_junit(strbuf_t *sb, const verify_report_t *rep) {
   const explore_result_t *res = rep->res;
   bool failed = res->verdict == EXPLORE_VIOLATED, error = res->verdict == EXPLORE_INCONCLUSIVE;
   strbuf_puts(sb, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"");
-  xml_escape(sb, rep->m->name);
+  strbuf_xml_attr(sb, rep->m->name);
   strbuf_printf(
       sb, "\" tests=\"1\" failures=\"%d\" errors=\"%d\">\n    <testcase classname=\"ismv.verify\" name=\"",
       failed, error);
-  xml_escape(sb, rep->m->name);
+  strbuf_xml_attr(sb, rep->m->name);
   strbuf_printf(sb, " (mode %s, bound %d)\"", ism_mode_name(rep->opt->mode), rep->opt->bound);
   if (!failed && !error) {
     strbuf_puts(sb, "/>\n  </testsuite>\n</testsuites>\n");
@@ -425,7 +414,7 @@ static void render_junit(strbuf_t *sb, const verify_report_t *rep) {
   strbuf_puts(sb, ">\n");
   if (error) {
     strbuf_puts(sb, "      <error message=\"");
-    xml_escape(sb, res->reason);
+    strbuf_xml_attr(sb, res->reason);
     strbuf_puts(sb, "\"/>\n");
   }
   if (failed) {
@@ -441,7 +430,7 @@ static void render_junit(strbuf_t *sb, const verify_report_t *rep) {
       strbuf_printf(&body, " (%s)", fail);
       free(fail);
     }
-    xml_escape(sb, strbuf_str(&body));
+    strbuf_xml_text(sb, strbuf_str(&body));
     strbuf_free(&body);
     strbuf_puts(sb, "\n      </failure>\n");
   }
