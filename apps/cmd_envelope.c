@@ -9,6 +9,7 @@
 #include "apps/commands.h"
 #include "apps/fsp_config.h"
 #include "apps/expect.h"
+#include "apps/json_envelope.h"
 #include "ism/alloc.h"
 #include "ism/strbuf.h"
 #include "ism/vec.h"
@@ -243,7 +244,7 @@ static void render(strbuf_t *sb, const char *format, const analysis_t *x, const 
       strbuf_json_string(sb, x->cmp_files);
       strbuf_puts(sb, ",\n");
       json_delta(sb, sp, &x->rb, "    ");
-      strbuf_puts(sb, "\n  },\n  \"verdict\": ");
+      strbuf_puts(sb, "\n  },\n  \"comparison\": "); /* "verdict" is the envelope's */
       strbuf_json_string(sb, envelope_verdict_name(verdict));
       strbuf_puts(sb, ",\n  \"witness\": {\"main_only\": ");
       json_set(sb, sp, x->a_only);
@@ -377,7 +378,8 @@ static int run_envelope(cli_ctx_t *ctx, const cli_command_t *self, const char *p
   strbuf_init(&sb);
   render(&sb, format, &x, alg_name, n_cmp_ctrl != NULL, verdict);
   text = strbuf_take(&sb);
-  rc = cli_write_output(ctx, text);
+  bool json = strcmp(format, "json") == 0; /* written last: it states the exit code */
+  rc = json ? CLI_EXIT_OK : cli_write_output(ctx, text);
   /* E ‖ C itself violates P (or E violates P_env): a violation, unless an
    * expect: block says what to expect */
   if (rc == CLI_EXIT_OK && !n_expect && x.ra.normal_unsafe) rc = CLI_EXIT_VIOLATION;
@@ -393,6 +395,13 @@ static int run_envelope(cli_ctx_t *ctx, const cli_command_t *self, const char *p
         {"verdict", EXPECT_STRING, 0, false, envelope_verdict_name(verdict)},
     };
     rc = expect_check(ctx, n_expect, actual, n_cmp ? 4 : 3);
+  }
+  if (json) {
+    int analysis = partial ? CLI_EXIT_INCONCLUSIVE : x.ra.normal_unsafe ? CLI_EXIT_VIOLATION : CLI_EXIT_OK;
+    json_envelope_t envelope = {
+        .command = "envelope", .input = path, .verdict = json_envelope_verdict(analysis), .exit_code = rc};
+    int wrc = json_envelope_write(ctx, &envelope, text);
+    if (wrc) rc = wrc;
   }
 
 done:

@@ -8,6 +8,7 @@
 #include "apps/commands.h"
 #include "apps/eventb_report.h"
 #include "apps/expect.h"
+#include "apps/json_envelope.h"
 #include "verifier/eventb/eventb.h"
 
 static const cli_option_t options[] = {
@@ -123,14 +124,7 @@ static int run_eventb(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
   eventb_analyse(m, &opt, &res);
   const char *format = (v = cli_opt(self, values, "format"))->set ? v->s : "text";
   char *text = eventb_render(m, &res, format);
-  int rc = cli_write_output(ctx, text);
-  free(text);
-  if (res.unknown || res.error)
-    fprintf(ctx->err, "ismv: %s: %s\n", res.error ? "internal error" : "inconclusive", res.reason);
-  int verdict = verdict_code(m, &res);
-  if (!rc && (v = cli_opt(self, values, "write-model"))->set && !res.unknown && !res.error)
-    rc = write_model(ctx, m, &res, v->s);
-  if (!rc && svg && !res.unknown && !res.error) rc = write_svg(ctx, m, &res, svg);
+  int analysis = verdict_code(m, &res), verdict = analysis;
   if (m->expect && !res.unknown && !res.error) {
     const eventb_max_error_t *me = &res.max_error;
     expect_actual_t actual[] = {
@@ -145,6 +139,21 @@ static int run_eventb(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
     };
     verdict = expect_check(ctx, m->expect, actual, sizeof actual / sizeof *actual);
   }
+  /* the files besides the report first: the report's JSON states the exit code */
+  int rc = CLI_EXIT_OK;
+  if ((v = cli_opt(self, values, "write-model"))->set && !res.unknown && !res.error)
+    rc = write_model(ctx, m, &res, v->s);
+  if (!rc && svg && !res.unknown && !res.error) rc = write_svg(ctx, m, &res, svg);
+  json_envelope_t envelope = {.command = "eventb",
+                              .input = path,
+                              .verdict = json_envelope_verdict(analysis),
+                              .exit_code = rc ? rc : verdict};
+  int wrc =
+      strcmp(format, "json") == 0 ? json_envelope_write(ctx, &envelope, text) : cli_write_output(ctx, text);
+  if (!rc) rc = wrc;
+  free(text);
+  if (res.unknown || res.error)
+    fprintf(ctx->err, "ismv: %s: %s\n", res.error ? "internal error" : "inconclusive", res.reason);
   eventb_result_free(&res);
   eventb_free(m);
   return rc ? rc : verdict;

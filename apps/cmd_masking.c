@@ -9,6 +9,7 @@
 #include "apps/cli.h"
 #include "apps/commands.h"
 #include "apps/expect.h"
+#include "apps/json_envelope.h"
 #include "apps/masking_report.h"
 #include "ism/alloc.h"
 #include "ism/intern.h"
@@ -209,17 +210,14 @@ static int analyse(cli_ctx_t *ctx, side_t *spec, side_t *imp, intern_t *labels, 
 }
 
 static int report(cli_ctx_t *ctx, const cli_command_t *self, const cli_value_t *values, masking_report_t *rep,
-                  const ynode_t *expect) {
+                  const ynode_t *expect, const char *path) {
   const cli_value_t *v = cli_opt(self, values, "format");
   const char *format = v->set ? v->s : "text";
-  int *path = NULL;
-  rep->ntrace = masking_trace(rep->game, &path);
-  rep->trace = path;
+  int *trace = NULL;
+  rep->ntrace = masking_trace(rep->game, &trace);
+  rep->trace = trace;
   char *text = masking_render(rep, format, cli_opt(self, values, "trace")->set);
-  int rc = cli_write_output(ctx, text);
-  free(text);
-  free(path);
-  if (rc) return rc;
+  free(trace);
   uint32_t w = masking_value(rep->game);
   cli_outcome_t outcome = {.analysis = w ? CLI_EXIT_VIOLATION : CLI_EXIT_OK, .complete = true, .expect = -1};
   if (expect) {
@@ -234,7 +232,15 @@ static int report(cli_ctx_t *ctx, const cli_command_t *self, const cli_value_t *
     static const char *const verdict_keys[] = {"distance", "masks", "faults"};
     outcome.expect_verdict = expect_states_verdict(expect, verdict_keys, 3);
   }
-  return cli_exit_code(&outcome);
+  /* the exit code is decided before the report is written: the JSON states it */
+  json_envelope_t envelope = {.command = "masking",
+                              .input = path,
+                              .verdict = json_envelope_verdict(outcome.analysis),
+                              .exit_code = cli_exit_code(&outcome)};
+  int rc =
+      strcmp(format, "json") == 0 ? json_envelope_write(ctx, &envelope, text) : cli_write_output(ctx, text);
+  free(text);
+  return rc ? rc : envelope.exit_code;
 }
 
 static int run_masking(cli_ctx_t *ctx, const cli_command_t *self, const char *path, const cli_value_t *values) {
@@ -280,7 +286,7 @@ static int run_masking(cli_ctx_t *ctx, const cli_command_t *self, const char *pa
   masking_report_t rep = {.spec_name = spec.name, .imp_name = imp.name, .spec_prog = spec.prog,
                           .imp_prog = imp.prog, .spec = &spec.lts, .imp = &imp.lts, .labels = &labels,
                           .weak = weak, .opts = &opts, .game = &game};
-  rc = report(ctx, self, values, &rep, cfg.expect);
+  rc = report(ctx, self, values, &rep, cfg.expect, path);
   if (cli_opt(self, values, "stats")->set)
     fprintf(ctx->err, "ismv: nominal %zu states, implementation %zu states, game %zu nodes, %.3f s\n",
             spec.lts.nstates, imp.lts.nstates, game.nnodes, seconds_since(&t0));

@@ -8,6 +8,7 @@
 #include "apps/cli.h"
 #include "apps/commands.h"
 #include "apps/expect.h"
+#include "apps/json_envelope.h"
 #include "apps/fsp_config.h"
 #include "ism/alloc.h"
 #include "ism/strbuf.h"
@@ -622,7 +623,8 @@ static int run_robustify(cli_ctx_t *ctx, const cli_command_t *self, const char *
   else
     text_report(&rep, &r.labels, &sb);
   text = strbuf_take(&sb);
-  rc = cli_write_output(ctx, text);
+  bool json = strcmp(format, "json") == 0; /* written last: it states the exit code */
+  rc = json ? CLI_EXIT_OK : cli_write_output(ctx, text);
   const cli_value_t *fv = cli_opt(self, values, "fsp"), *dv = cli_opt(self, values, "dot");
   if (rc == CLI_EXIT_OK && fv->set) rc = write_file(ctx, fv->s, strbuf_str(&fsp));
   if (rc == CLI_EXIT_OK && dv->set) rc = write_file(ctx, dv->s, strbuf_str(&dot));
@@ -649,6 +651,15 @@ static int run_robustify(cli_ctx_t *ctx, const cli_command_t *self, const char *
     rc = expect_check(ctx, c.expect, actual, sizeof actual / sizeof *actual);
   }
   if (rc == CLI_EXIT_OK && res.bounded) rc = CLI_EXIT_INCONCLUSIVE;
+  if (json) {
+    json_envelope_t envelope = {.command = "robustify",
+                                .input = path,
+                                .verdict =
+                                    json_envelope_verdict(res.bounded ? CLI_EXIT_INCONCLUSIVE : CLI_EXIT_OK),
+                                .exit_code = rc};
+    int wrc = json_envelope_write(ctx, &envelope, text);
+    if (wrc) rc = wrc;
+  }
 
 done:
   free(text);

@@ -10,6 +10,7 @@
 #include "apps/eofm_env.h"
 #include "apps/fsp_config.h"
 #include "apps/expect.h"
+#include "apps/json_envelope.h"
 #include "apps/reference_config.h"
 #include "ism/alloc.h"
 #include "ism/strbuf.h"
@@ -389,7 +390,8 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
     }
   }
   text = strbuf_take(&sb);
-  rc = cli_write_output(ctx, text);
+  bool json = strcmp(format, "json") == 0; /* written last: it states the exit code */
+  rc = json ? CLI_EXIT_OK : cli_write_output(ctx, text);
   const cli_value_t *dotv = cli_opt(self, values, "dot");
   if (rc == CLI_EXIT_OK && dotv->set) rc = cli_write_file(ctx, dotv->s, strbuf_str(&dot));
   strbuf_free(&dot);
@@ -417,6 +419,14 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
     };
     rc = expect_check(ctx, n_expect, actual,
                       n_cmp ? sizeof actual / sizeof *actual : sizeof actual / sizeof *actual - 3);
+  }
+  if (json) {
+    json_envelope_t envelope = {.command = "robustness",
+                                .input = path,
+                                .verdict = json_envelope_verdict(normal ? CLI_EXIT_VIOLATION : CLI_EXIT_OK),
+                                .exit_code = rc};
+    int wrc = json_envelope_write(ctx, &envelope, text);
+    if (wrc) rc = wrc;
   }
 
 done:

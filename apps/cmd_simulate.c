@@ -12,6 +12,7 @@
 
 #include "apps/cli.h"
 #include "apps/commands.h"
+#include "apps/json_envelope.h"
 #include "apps/verify_options.h"
 #include "apps/verify_report.h"
 #include "ism/ism.h"
@@ -37,11 +38,21 @@ static const cli_option_t options[] = {
     {"probability", 0, OPT_CHOICE, NULL, "joint|per-rule", "joint", 0, -1,
      "the estimator whose prediction is checked"},
     {"budget", 0, OPT_REAL, "SECONDS", NULL, "none", 0, 1e9, "wall-clock budget of the exploration"},
-    {"format", 'f', OPT_CHOICE, NULL, "text|csv", "text", 0, -1, "text table, or plot-ready CSV"},
+    {"format", 'f', OPT_CHOICE, NULL, "text|csv|json", "text", 0, -1,
+     "text table, plot-ready CSV, or JSON (docs/json.md)"},
     {"svg", 0, OPT_STRING, "FILE", NULL, NULL, 0, -1,
      "also write a scatter plot (predicted vs observed) to FILE"},
     {"output", 'o', OPT_STRING, "FILE", NULL, "stdout", 0, -1, "write the report to FILE"},
 };
+
+typedef struct {
+  const char *mode, *estimator;
+  int bound;
+  size_t ncexs;
+  unsigned long runs, seed;
+  size_t agree; /* ranked predictions inside their observed interval */
+  double rho;   /* Spearman's rank correlation, NaN when undefined */
+} simulate_summary_t;
 
 typedef struct {
   const cex_t *c;
@@ -55,8 +66,8 @@ static void path_text(strbuf_t *sb, const ism_model_t *m, const cex_t *c) {
 }
 
 /* The first n rows are ranked (positive probability), the nb after them boundary-only. */
-static void render_text(strbuf_t *sb, const ism_model_t *m, const row_t *rows, size_t n, size_t nb,
-                        double rho, size_t agree) {
+static void render_text(strbuf_t *sb, const ism_model_t *m, const row_t *rows, size_t n, size_t nb, double rho,
+                        size_t agree) {
   strbuf_puts(sb, "rank  predicted    observed   95% interval        agrees  path\n");
   unsigned long observed = 0;
   for (size_t k = 0; k < n + nb; k++) {
@@ -69,9 +80,8 @@ static void render_text(strbuf_t *sb, const ism_model_t *m, const row_t *rows, s
     if (k >= n) observed += r->st.outcomes[FWD_SAME_FAILURE];
   }
   if (nb)
-    strbuf_printf(sb,
-                  "\n%zu boundary-only counterexample%s simulated: the failure observed in %lu of %lu runs\n",
-                  nb, nb == 1 ? "" : "s", observed, (unsigned long)nb * rows[n].st.runs);
+    strbuf_printf(sb, "\n%zu boundary-only counterexample%s simulated: the failure observed in %lu of %lu runs\n", nb,
+                  nb == 1 ? "" : "s", observed, (unsigned long)nb * rows[n].st.runs);
   strbuf_printf(sb, "\n%zu of %zu ranked predictions lie in the observed 95%% interval\n", agree, n);
   if (isnan(rho))
     strbuf_puts(sb, "rank correlation (Spearman): undefined (fewer than two values, or a constant side)\n");
@@ -108,6 +118,45 @@ static void render_csv(strbuf_t *sb, const ism_model_t *m, const row_t *rows, si
     strbuf_printf(sb, ",%s,%s\n", r->agrees ? "yes" : "no", r->c->boundary_only ? "yes" : "no");
   }
   strbuf_free(&path);
+}
+
+/* The CSV's columns as one JSON object per row, and the summary. */
+static void render_json(strbuf_t *sb, const ism_model_t *m, const row_t *rows, size_t n, size_t nb,
+                        const simulate_summary_t *sum) {
+  strbuf_puts(sb, "{\n  \"model\": ");
+  strbuf_json_string(sb, m->name);
+  strbuf_printf(sb, ",\n  \"mode\": \"%s\",\n  \"bound\": %d,\n  \"counterexamples\": %zu,\n", sum->mode,
+                sum->bound, sum->ncexs);
+  strbuf_printf(sb, "  \"runs\": %lu,\n  \"seed\": %lu,\n  \"estimator\": \"%s\",\n  \"rows\": [", sum->runs,
+                sum->seed, sum->estimator);
+  for (size_t k = 0; k < n + nb; k++) {
+    const row_t *r = &rows[k];
+    strbuf_printf(sb, "%s\n    {\"rank\": %zu, \"path\": [", k ? "," : "", r->rank);
+    for (int i = 0; i < r->c->length; i++) {
+      if (i) strbuf_puts(sb, ", ");
+      strbuf_json_string(sb, m->rules[r->c->rules[i]].id);
+    }
+    strbuf_puts(sb, "], \"predicted\": ");
+    strbuf_json_number(sb, r->c->probability);
+    strbuf_puts(sb, ", \"predicted_error\": ");
+    strbuf_json_number(sb, r->c->probability_error);
+    strbuf_puts(sb, ", \"observed\": ");
+    strbuf_json_number(sb, r->st.frequency);
+    strbuf_puts(sb, ", \"ci\": [");
+    strbuf_json_number(sb, r->st.ci_lo);
+    strbuf_puts(sb, ", ");
+    strbuf_json_number(sb, r->st.ci_hi);
+    strbuf_printf(sb, "], \"runs\": %lu, \"outcomes\": {", r->st.runs);
+    for (int o = 0; o < FWD_OUTCOMES; o++)
+      strbuf_printf(sb, "%s\"%s\": %lu", o ? ", " : "", fwd_outcome_name((fwd_outcome_t)o),
+                    r->st.outcomes[o]);
+    strbuf_printf(sb, "}, \"agrees\": %s, \"boundary_only\": %s}", r->agrees ? "true" : "false",
+                  r->c->boundary_only ? "true" : "false");
+  }
+  strbuf_printf(sb, "%s],\n  \"agreeing\": %zu,\n  \"ranked\": %zu,\n  \"spearman\": ", n + nb ? "\n  " : "",
+                sum->agree, n);
+  strbuf_json_number(sb, sum->rho);
+  strbuf_puts(sb, "\n}\n");
 }
 
 /* A scatter plot like the paper's figure: predicted (x) against observed (y), 95% bars, the diagonal. */
@@ -219,8 +268,13 @@ static int run_simulate(cli_ctx_t *ctx, const cli_command_t *self, const char *p
 
   strbuf_t sb;
   strbuf_init(&sb);
+  bool json = strcmp(format, "json") == 0;
   if (strcmp(format, "csv") == 0) {
     render_csv(&sb, m, rows, n + nb);
+  } else if (json) {
+    simulate_summary_t sum = {
+        ism_mode_name(opt.mode), estimator, opt.bound, res.ncexs, runs, seed, agree, rho};
+    render_json(&sb, m, rows, n, nb, &sum);
   } else {
     strbuf_printf(&sb,
                   "%s: %zu counterexample%s (mode %s, bound %d); %lu runs each, seed %lu; predicted: %s\n",
@@ -232,7 +286,17 @@ static int run_simulate(cli_ctx_t *ctx, const cli_command_t *self, const char *p
     strbuf_putc(&sb, '\n');
     render_text(&sb, m, rows, n, nb, rho, agree);
   }
-  int rc = cli_write_output(ctx, strbuf_str(&sb));
+  /* the exit code is decided before the report is written: the JSON states it */
+  int verdict = agree < n || bad_boundary ? CLI_EXIT_VIOLATION : CLI_EXIT_OK;
+  json_envelope_t envelope = {
+      .command = "simulate",
+      .input = path,
+      .verdict = json_envelope_verdict(
+          verdict == CLI_EXIT_OK && res.verdict == EXPLORE_INCONCLUSIVE ? CLI_EXIT_INCONCLUSIVE : verdict),
+      .exit_code = verdict,
+  };
+  int rc =
+      json ? json_envelope_write(ctx, &envelope, strbuf_str(&sb)) : cli_write_output(ctx, strbuf_str(&sb));
   if (svg && !rc) {
     strbuf_clear(&sb);
     render_svg(&sb, m, rows, n + nb, estimator);
@@ -241,14 +305,11 @@ static int run_simulate(cli_ctx_t *ctx, const cli_command_t *self, const char *p
   strbuf_free(&sb);
   free(pred), free(obs), free(rows), free(index);
   if (res.verdict == EXPLORE_INCONCLUSIVE) fprintf(ctx->err, "ismv: inconclusive: %s\n", res.reason);
-  if (!rc && agree < n) {
+  if (!rc && agree < n)
     fprintf(ctx->err, "ismv: %zu of %zu predictions lie outside the observed 95%% interval\n", n - agree, n);
-    rc = CLI_EXIT_VIOLATION;
-  }
-  if (!rc && bad_boundary) {
+  if (!rc && bad_boundary)
     fprintf(ctx->err, "ismv: %zu boundary-only counterexamples were observed to fail\n", bad_boundary);
-    rc = CLI_EXIT_VIOLATION;
-  }
+  if (!rc) rc = verdict;
   explore_result_free(&res);
   ism_free(m);
   return rc;

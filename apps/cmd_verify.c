@@ -180,7 +180,8 @@ static int run_streaming(cli_ctx_t *ctx, const ism_model_t *m, explore_options_t
   }
   memset(&res, 0, sizeof res);
   strbuf_init(&so.sb);
-  verify_stream_begin(&so.sb, &so.rep);
+  json_envelope_t envelope = {.command = "verify", .input = m->path};
+  verify_stream_begin(&so.sb, &so.rep, &envelope);
   fputs(so.sb.data, so.out);
   opt->on_cex = write_cex;
   opt->on_cex_ctx = &so;
@@ -200,7 +201,11 @@ static int run_streaming(cli_ctx_t *ctx, const ism_model_t *m, explore_options_t
   /* all dropped is verified only after a complete search (as the report) */
   if (res.nstreamed && so.rep.dropped == res.nstreamed)
     res.verdict = outcome.complete ? EXPLORE_VERIFIED : EXPLORE_INCONCLUSIVE;
-  verify_stream_end(&so.sb, &so.rep);
+  envelope.verdict = json_envelope_verdict(res.verdict == EXPLORE_VIOLATED       ? CLI_EXIT_VIOLATION
+                                           : res.verdict == EXPLORE_INCONCLUSIVE ? CLI_EXIT_INCONCLUSIVE
+                                                                                 : CLI_EXIT_OK);
+  envelope.exit_code = res.replay_failed || so.bad ? CLI_EXIT_INTERNAL : cli_exit_code(&outcome);
+  verify_stream_end(&so.sb, &so.rep, &envelope);
   fputs(so.sb.data, so.out);
   strbuf_free(&so.sb);
   int rc = CLI_EXIT_OK;
@@ -327,9 +332,6 @@ static int run_verify(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
   if (top > 0 && (size_t)top < kept) rep.shown = (size_t)top;
   rep.classes_view = top <= 0 && !cli_opt(self, values, "all")->set;
   char *text = verify_render(&rep, format);
-  int rc = cli_write_output(ctx, text);
-  free(text);
-  notes(ctx, &res, stats, total, kept, min_prob);
   if (m->expect) {
     static const char *const names[] = {"verified", "violated", "inconclusive"};
     expect_actual_t actual[] = {
@@ -343,6 +345,16 @@ static int run_verify(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
     static const char *const verdict_keys[] = {"verdict"};
     outcome.expect_verdict = expect_states_verdict(m->expect, verdict_keys, 1);
   }
+  /* the JSON states the exit code, so it is written once that is known */
+  static const int analysis_codes[] = {CLI_EXIT_OK, CLI_EXIT_VIOLATION, CLI_EXIT_INCONCLUSIVE};
+  json_envelope_t envelope = {.command = "verify",
+                              .input = path,
+                              .verdict = json_envelope_verdict(analysis_codes[res.verdict]),
+                              .exit_code = cli_exit_code(&outcome)};
+  int rc =
+      strcmp(format, "json") == 0 ? json_envelope_write(ctx, &envelope, text) : cli_write_output(ctx, text);
+  free(text);
+  notes(ctx, &res, stats, total, kept, min_prob);
   explore_result_free(&res);
   free(merged);
   ism_free(m);

@@ -230,7 +230,7 @@ static void json_robust(strbuf_t *sb, const eventb_model_t *m, const eventb_robu
 static char *render_json(const eventb_model_t *m, const eventb_result_t *res) {
   strbuf_t sb;
   strbuf_init(&sb);
-  strbuf_puts(&sb, "{\"model\": ");
+  strbuf_puts(&sb, "{\n  \"model\": ");
   strbuf_json_string(&sb, m->name);
   strbuf_puts(&sb, ",\n  \"checks\": {");
   for (size_t i = 0; i < res->nchecks; i++) {

@@ -20,6 +20,11 @@ produce() { # NAME ARGS...: run ismv with ARGS, keep its stdout as NAME.sarif
 produce check-mixed check -f sarif tests/models/verify/explorer-b1-ideal.yaml tests/models/verify/errors/expect-fails.yaml \
   tests/models/verify/errors/duplicate-key.yaml
 produce check-clean check -f sarif tests/models/verify/explorer-b1-ideal.yaml
+produce verify-b4 verify examples/robotcar/explorer.yaml --bound 4 -f sarif
+produce verify-min-prob verify examples/robotcar/explorer.yaml --bound 4 --min-prob 0.01 -f sarif
+produce verify-clean verify tests/models/verify/explorer-r0-ideal.yaml -f sarif
+produce verify-inconclusive verify examples/robotcar/wall-follower.yaml --bound 12 --mode ideal --budget 0.2 \
+  --probability none -f sarif
 n=0
 for f in "$tmp"/*.sarif; do
   n=$((n + 1))
