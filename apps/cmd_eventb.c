@@ -25,7 +25,7 @@ static const cli_option_t options[] = {
      "per solver check; an unknown answer is inconclusive"},
     {"rlimit", 0, OPT_INT, "N", NULL, "none", 1, 1e15,
      "per solver check, in Z3 resource units (deterministic)"},
-    {"format", 'f', OPT_CHOICE, NULL, "text|json", "text", 0, -1, "output format"},
+    {"format", 'f', OPT_CHOICE, NULL, "text|json|sarif", "text", 0, -1, "output format"},
     {"output", 'o', OPT_STRING, "FILE", NULL, "stdout", 0, -1, "write the report to FILE"},
 };
 

@@ -24,11 +24,15 @@ static const cli_option_t options[] = {
     {"deadlock-error", 'l', OPT_FLAG, NULL, NULL, NULL, 0, -1,
      "a deadlock of the implementation is an error (MaskD -l)"},
     {"no-nominal-match", 0, OPT_FLAG, NULL, NULL, NULL, 0, -1,
-     "the implementation need not simulate the nominal model: the refuter plays only implementation moves (MaskD -nb)"},
-    {"trace", 't', OPT_FLAG, NULL, NULL, NULL, 0, -1, "print the refuter's winning play (with --format dot: only the play)"},
-    {"format", 'f', OPT_CHOICE, NULL, "text|json|dot", "text", 0, -1, "output format; dot: the game graph"},
+     "the implementation need not simulate the nominal model: the refuter plays only implementation moves "
+     "(MaskD -nb)"},
+    {"trace", 't', OPT_FLAG, NULL, NULL, NULL, 0, -1,
+     "print the refuter's winning play (with --format dot: only the play)"},
+    {"format", 'f', OPT_CHOICE, NULL, "text|json|sarif|dot", "text", 0, -1,
+     "output format; dot: the game graph"},
     {"output", 'o', OPT_STRING, "FILE", NULL, "stdout", 0, -1, "write the report to FILE"},
-    {"max-states", 0, OPT_INT, "N", NULL, "2000000", 1, 1e9, "give up (inconclusive) beyond N states in a model"},
+    {"max-states", 0, OPT_INT, "N", NULL, "2000000", 1, 1e9,
+     "give up (inconclusive) beyond N states in a model"},
     {"max-nodes", 0, OPT_INT, "N", NULL, "50000000", 1, 2e9, "give up (inconclusive) beyond N game nodes"},
     {"stats", 0, OPT_FLAG, NULL, NULL, NULL, 0, -1, "print sizes and timings on stderr"},
 };
@@ -283,9 +287,18 @@ static int run_masking(cli_ctx_t *ctx, const cli_command_t *self, const char *pa
   }
   rc = analyse(ctx, &spec, &imp, &labels, weak, max_states, &opts, &game);
   if (rc != CLI_EXIT_OK) goto done;
-  masking_report_t rep = {.spec_name = spec.name, .imp_name = imp.name, .spec_prog = spec.prog,
-                          .imp_prog = imp.prog, .spec = &spec.lts, .imp = &imp.lts, .labels = &labels,
-                          .weak = weak, .opts = &opts, .game = &game};
+  masking_report_t rep = {.spec_name = spec.name,
+                          .imp_name = imp.name,
+                          .spec_prog = spec.prog,
+                          .imp_prog = imp.prog,
+                          .spec = &spec.lts,
+                          .imp = &imp.lts,
+                          .labels = &labels,
+                          .weak = weak,
+                          .opts = &opts,
+                          .game = &game,
+                          .config = path,
+                          .imp_loc = impl->loc};
   rc = report(ctx, self, values, &rep, cfg.expect, path);
   if (cli_opt(self, values, "stats")->set)
     fprintf(ctx->err, "ismv: nominal %zu states, implementation %zu states, game %zu nodes, %.3f s\n",

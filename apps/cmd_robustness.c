@@ -11,6 +11,7 @@
 #include "apps/fsp_config.h"
 #include "apps/expect.h"
 #include "apps/json_envelope.h"
+#include "apps/sarif.h"
 #include "apps/reference_config.h"
 #include "ism/alloc.h"
 #include "ism/strbuf.h"
@@ -23,7 +24,7 @@
 static const cli_option_t options[] = {
     {"no-minimize", 0, OPT_FLAG, NULL, NULL, NULL, 0, -1,
      "do not minimise the weakest assumption (Fortis' classes instead of the paper's)"},
-    {"format", 'f', OPT_CHOICE, NULL, "text|json|dot|fsp", "text", 0, -1,
+    {"format", 'f', OPT_CHOICE, NULL, "text|json|sarif|dot|fsp", "text", 0, -1,
      "output format (fsp: the weakest assumption as an FSP process WA)"},
     {"dot", 0, OPT_STRING, "FILE", NULL, NULL, 0, -1,
      "also write the weakest assumption and Δ as Graphviz to FILE"},
@@ -142,6 +143,79 @@ static const char *const config_keys[] = {"kind",   "system",  "environment", "p
                                           "faults", "compare", "minimize",    "expect"};
 static const char *const compare_keys[] = {"system", "property"};
 static const char *const reference_keys[] = {"sys", "env", "prop", "dev"};
+
+/* ---- SARIF: the normal violation, and a comparison's differences ---- */
+
+enum { RULE_NORMAL_VIOLATION, RULE_A_NOT_B, RULE_B_NOT_A };
+static const sarif_rule_t robustness_rules[] = {
+    {"ISMV-ROBUSTNESS-NORMAL-VIOLATION", "NormalViolation",
+     "The system violates its property under the normal environment.",
+     "Composed with the environment without deviations, the system can already reach the property's error "
+     "state: its robustness is moot until this is fixed. The message gives the shortest violating trace; the "
+     "result is located at the property in the configuration.",
+     "Run `ismv robustness CONFIG.yaml` for the trace, then fix the system or the property. "
+     "docs/robustness.md explains the analysis."},
+    {"ISMV-ROBUSTNESS-LOST", "RobustnessLost",
+     "A deviation the main design tolerates is not tolerated by the compared one.",
+     "The robustness comparison (compare: in the configuration) found a class of environmental deviations, "
+     "given by its representative trace, that design A (system and property) tolerates and design B (the "
+     "compare: entry) does not. One result per class, located at compare:.",
+     "Run `ismv robustness CONFIG.yaml` for both sides' classes; if B is the newer design, it lost this "
+     "robustness. docs/robustness.md explains the comparison."},
+    {"ISMV-ROBUSTNESS-GAINED", "RobustnessGained",
+     "A deviation the compared design tolerates is not tolerated by the main one.",
+     "The robustness comparison (compare: in the configuration) found a class of environmental deviations, "
+     "given by its representative trace, that design B (the compare: entry) tolerates and design A (system "
+     "and property) does not. One result per class, located at compare:.",
+     "Run `ismv robustness CONFIG.yaml` for both sides' classes; if A is the newer design, it lost this "
+     "robustness. docs/robustness.md explains the comparison."},
+};
+
+typedef struct {
+  const char *config;
+  const lts_labels_t *labels;
+  const int *normal; /* the normal violation's trace, or NULL */
+  int normal_len;
+  loc_t prop_loc, cmp_loc;
+  const robust_traces_t *a_not_b, *b_not_a; /* NULL without compare: */
+} sarif_input_t;
+
+static void sarif_trace_result(strbuf_t *sb, bool *first, const sarif_input_t *in, int rule,
+                               const char *level, const int *trace, int len, loc_t at) {
+  strbuf_t msg, key;
+  strbuf_init(&msg);
+  strbuf_init(&key);
+  strbuf_puts(&msg, rule == RULE_NORMAL_VIOLATION
+                        ? "the system violates the property under the normal environment: "
+                    : rule == RULE_A_NOT_B ? "tolerated by A, not by B (compare:): the deviation class of "
+                                           : "tolerated by B (compare:), not by A: the deviation class of ");
+  text_labels(&msg, in->labels, trace, len);
+  strbuf_printf(&key, "%s\x1f", robustness_rules[rule].id);
+  text_labels(&key, in->labels, trace, len);
+  sarif_result_begin(sb, first, robustness_rules, rule, level, strbuf_str(&msg));
+  strbuf_puts(sb, ", \"locations\": [");
+  sarif_location(sb, in->config, at.line, at.col);
+  char fp[SARIF_FINGERPRINT_SIZE];
+  strbuf_printf(sb, "], \"partialFingerprints\": {\"ismvRobustness/v1\": \"%s\"}}",
+                sarif_fingerprint(strbuf_str(&key), fp));
+  strbuf_free(&msg);
+  strbuf_free(&key);
+}
+
+static void render_sarif(strbuf_t *sb, const sarif_input_t *in) {
+  sarif_begin(sb, robustness_rules, sizeof robustness_rules / sizeof *robustness_rules);
+  bool first = true;
+  if (in->normal)
+    sarif_trace_result(sb, &first, in, RULE_NORMAL_VIOLATION, "error", in->normal, in->normal_len,
+                       in->prop_loc);
+  for (int i = 0; in->a_not_b && i < in->a_not_b->ntraces; i++)
+    sarif_trace_result(sb, &first, in, RULE_A_NOT_B, "warning", in->a_not_b->traces[i].trace,
+                       in->a_not_b->traces[i].len, in->cmp_loc);
+  for (int i = 0; in->b_not_a && i < in->b_not_a->ntraces; i++)
+    sarif_trace_result(sb, &first, in, RULE_B_NOT_A, "note", in->b_not_a->traces[i].trace,
+                       in->b_not_a->traces[i].len, in->cmp_loc);
+  sarif_end(sb, true, NULL, 0);
+}
 
 static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char *path,
                           const cli_value_t *values) {
@@ -301,7 +375,17 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
   int explained = count_explained(&delta);
   size_t ngroups = 0;
   group_t *groups = explaining ? group_traces(&r.labels, &delta, &ngroups) : NULL;
-  if (strcmp(format, "fsp") == 0)
+  if (strcmp(format, "sarif") == 0) {
+    sarif_input_t in = {path,
+                        &r.labels,
+                        normal,
+                        normal_len,
+                        n_prop->loc,
+                        n_cmp ? n_cmp->loc : (loc_t){0},
+                        n_cmp ? &a_not_b : NULL,
+                        n_cmp ? &b_not_a : NULL};
+    render_sarif(&sb, &in);
+  } else if (strcmp(format, "fsp") == 0)
     lts_to_fsp(a.w, "WA", &sb);
   else if (strcmp(format, "dot") == 0) {
     strbuf_puts(&sb, strbuf_str(&dot));

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Every SARIF ismv writes passes Microsoft's SARIF Multitool with its SARIF and
+# Every SARIF ismv writes (check, verify, eventb, masking, robustness,
+# envelope) passes Microsoft's SARIF Multitool with its SARIF and
 # GitHub rules (`validate --rule-kind "Gh;Sarif"`): zero errors. The tool comes
 # from npm via ./setup.sh --deps into .tools/; without node on the machine the
 # test says so and passes, with node but without the tool it fails.
@@ -23,6 +24,13 @@ produce check-clean check -f sarif tests/models/verify/explorer-b1-ideal.yaml
 produce verify-b4 verify examples/robotcar/explorer.yaml --bound 4 -f sarif
 produce verify-min-prob verify examples/robotcar/explorer.yaml --bound 4 --min-prob 0.01 -f sarif
 produce verify-clean verify tests/models/verify/explorer-r0-ideal.yaml -f sarif
+produce eventb-fails eventb tests/models/eventb/rodin_fails.yaml -f sarif
+produce eventb-no-robust eventb examples/eventb/heater_eco.yaml --robustify preserving -f sarif
+produce eventb-unknown eventb examples/eventb/heater.yaml --rlimit 1 -f sarif
+produce masking-play masking examples/masking/phils2.yaml -f sarif
+produce robustness-compare robustness examples/robustness/abp/compare.yaml -f sarif
+produce robustness-normal robustness tests/cases/robustness/normal_violation.yaml -f sarif
+produce envelope-compare envelope examples/envelope/therac25/therac25_vs_therac20.yaml -f sarif
 produce verify-inconclusive verify examples/robotcar/wall-follower.yaml --bound 12 --mode ideal --budget 0.2 \
   --probability none -f sarif
 n=0
