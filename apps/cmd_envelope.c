@@ -221,9 +221,7 @@ static const sarif_rule_t envelope_rules[] = {
      "The controller violates the property in the environment without deviations.",
      "E || C itself violates P (or E violates the environmental properties): no deviation is safe and the "
      "envelope is empty. The result is located at the controller in the configuration.",
-     "Run `ismv envelope CONFIG.yaml`, then fix the controller or the property. docs/envelope.md explains "
-     "the "
-     "analysis."},
+     "Run `ismv envelope CONFIG.yaml`, then fix the controller or the property (docs/envelope.md)."},
     {"ISMV-ENVELOPE-LOST", "EnvelopeLost",
      "A deviation the main design tolerates is not tolerated by the compared one.",
      "The envelope comparison (compare: in the configuration) found a set of deviation transitions that is "

@@ -127,6 +127,13 @@ static void show_progress(void *arg, const explore_progress_t *p) {
                 p->depth, vp->bound, p->paths, p->counterexamples, t > 0 ? (double)p->paths / t : 0.0);
 }
 
+/* The exit code a verdict stands for, before filters and expect:. */
+static int analysis_code(explore_verdict_t v) {
+  return v == EXPLORE_VIOLATED       ? CLI_EXIT_VIOLATION
+         : v == EXPLORE_INCONCLUSIVE ? CLI_EXIT_INCONCLUSIVE
+                                     : CLI_EXIT_OK;
+}
+
 /* --all: counterexamples written as the search hands them over. */
 typedef struct {
   FILE *out;
@@ -201,9 +208,7 @@ static int run_streaming(cli_ctx_t *ctx, const ism_model_t *m, explore_options_t
   /* all dropped is verified only after a complete search (as the report) */
   if (res.nstreamed && so.rep.dropped == res.nstreamed)
     res.verdict = outcome.complete ? EXPLORE_VERIFIED : EXPLORE_INCONCLUSIVE;
-  envelope.verdict = json_envelope_verdict(res.verdict == EXPLORE_VIOLATED       ? CLI_EXIT_VIOLATION
-                                           : res.verdict == EXPLORE_INCONCLUSIVE ? CLI_EXIT_INCONCLUSIVE
-                                                                                 : CLI_EXIT_OK);
+  envelope.verdict = json_envelope_verdict(analysis_code(res.verdict));
   envelope.exit_code = res.replay_failed || so.bad ? CLI_EXIT_INTERNAL : cli_exit_code(&outcome);
   verify_stream_end(&so.sb, &so.rep, &envelope);
   fputs(so.sb.data, so.out);
@@ -346,10 +351,9 @@ static int run_verify(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
     outcome.expect_verdict = expect_states_verdict(m->expect, verdict_keys, 1);
   }
   /* the JSON states the exit code, so it is written once that is known */
-  static const int analysis_codes[] = {CLI_EXIT_OK, CLI_EXIT_VIOLATION, CLI_EXIT_INCONCLUSIVE};
   json_envelope_t envelope = {.command = "verify",
                               .input = path,
-                              .verdict = json_envelope_verdict(analysis_codes[res.verdict]),
+                              .verdict = json_envelope_verdict(analysis_code(res.verdict)),
                               .exit_code = cli_exit_code(&outcome)};
   int rc =
       strcmp(format, "json") == 0 ? json_envelope_write(ctx, &envelope, text) : cli_write_output(ctx, text);

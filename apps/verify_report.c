@@ -385,9 +385,9 @@ static const sarif_rule_t verify_rules[] = {
     {"ISMV-VERIFY-ACTION-FAILURE", "ActionFailure", "An action of the app can fail within the bound.",
      "Bounded verification found paths of the interactive state machine, of at most K rules, whose last rule "
      "runs an action whose failure condition holds for some environment within the sensing and actuation "
-     "error ranges. One result per failure class (the last rule and the failing action); its code flow is "
-     "the "
-     "most likely counterexample of the class, its rank that counterexample's probability in percent.",
+     "error ranges. One result per failure class (the last rule and the failing action); its code flow "
+     "is the most likely counterexample of the class, its rank that counterexample's probability in "
+     "percent.",
      "Run `ismv verify MODEL.yaml` to see each class with its most likely counterexample (true and sensed "
      "values at every step), then strengthen the guard of the rule that runs the action or the action's "
      "effect. docs/verify.md explains the report."},
