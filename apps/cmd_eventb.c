@@ -9,6 +9,7 @@
 #include "apps/eventb_report.h"
 #include "apps/expect.h"
 #include "apps/json_envelope.h"
+#include "ism/stop.h"
 #include "verifier/eventb/eventb.h"
 
 static const cli_option_t options[] = {
@@ -21,8 +22,8 @@ static const cli_option_t options[] = {
      "write the robustified model as YAML to FILE"},
     {"svg", 0, OPT_STRING, "FILE", NULL, "none", 0, -1,
      "draw the compartments over the perceived value (one uncertain variable) as SVG to FILE"},
-    {"timeout", 0, OPT_REAL, "SECONDS", NULL, "none", 0, 1e6,
-     "per solver check; an unknown answer is inconclusive"},
+    {"check-timeout", 0, OPT_REAL, "SECONDS", NULL, "none", 0, 1e6,
+     "per solver check; an unknown answer is inconclusive (--timeout bounds the whole run)"},
     {"rlimit", 0, OPT_INT, "N", NULL, "none", 1, 1e15,
      "per solver check, in Z3 resource units (deterministic)"},
     {"format", 'f', OPT_CHOICE, NULL, "text|json|sarif", "text", 0, -1, "output format"},
@@ -105,7 +106,7 @@ static int run_eventb(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
     opt.max_error = v->s;
   else if (m->options.has_max_error)
     opt.max_error = m->options.max_error;
-  if ((v = cli_opt(self, values, "timeout"))->set) opt.timeout_ms = (unsigned)(v->r * 1000 + 0.5);
+  if ((v = cli_opt(self, values, "check-timeout"))->set) opt.timeout_ms = (unsigned)(v->r * 1000 + 0.5);
   if ((v = cli_opt(self, values, "rlimit"))->set) opt.rlimit = (unsigned long long)v->i;
   const char *svg = (v = cli_opt(self, values, "svg"))->set ? v->s : NULL;
   opt.picture = svg != NULL;
@@ -124,7 +125,10 @@ static int run_eventb(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
   eventb_analyse(m, &opt, &res);
   const char *format = (v = cli_opt(self, values, "format"))->set ? v->s : "text";
   char *text = eventb_render(m, &res, format);
-  int analysis = verdict_code(m, &res), verdict = analysis;
+  cli_outcome_t outcome = {.analysis = verdict_code(m, &res),
+                           .complete = !res.unknown,
+                           .expect = -1,
+                           .interrupted = res.unknown && stop_reason() == STOP_SIGNAL};
   if (m->expect && !res.unknown && !res.error) {
     const eventb_max_error_t *me = &res.max_error;
     expect_actual_t actual[] = {
@@ -137,7 +141,8 @@ static int run_eventb(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
         {"vacuous", EXPECT_NUMBER, (double)res.robust.nvacuous_all, false, NULL},
         {"max-error", me->value ? EXPECT_NUMBER : EXPECT_NULL, me->number, false, NULL},
     };
-    verdict = expect_check(ctx, m->expect, actual, sizeof actual / sizeof *actual);
+    outcome.expect = expect_check(ctx, m->expect, actual, sizeof actual / sizeof *actual);
+    outcome.expect_verdict = true; /* the checks' verdicts are keys of the block */
   }
   /* the files besides the report first: the report's JSON states the exit code */
   int rc = CLI_EXIT_OK;
@@ -146,8 +151,11 @@ static int run_eventb(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
   if (!rc && svg && !res.unknown && !res.error) rc = write_svg(ctx, m, &res, svg);
   json_envelope_t envelope = {.command = "eventb",
                               .input = path,
-                              .verdict = json_envelope_verdict(analysis),
-                              .exit_code = rc ? rc : verdict};
+                              .verdict = json_envelope_verdict(outcome.analysis),
+                              .exit_code = rc ? rc : cli_exit_code(&outcome),
+                              .partial = !res.unknown ? NULL
+                                         : res.reason ? res.reason
+                                                      : "the solver answered unknown"};
   int wrc =
       strcmp(format, "json") == 0 ? json_envelope_write(ctx, &envelope, text) : cli_write_output(ctx, text);
   if (!rc) rc = wrc;
@@ -156,7 +164,7 @@ static int run_eventb(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
     fprintf(ctx->err, "ismv: %s: %s\n", res.error ? "internal error" : "inconclusive", res.reason);
   eventb_result_free(&res);
   eventb_free(m);
-  return rc ? rc : verdict;
+  return rc ? rc : cli_exit_code(&outcome);
 }
 
 const cli_command_t cmd_eventb = {

@@ -2,6 +2,7 @@
  * the deviations of the environment it tolerates as representative
  * traces, their explanations by a deviation model, and the comparison of
  * two designs or two properties. Config format: docs/robustness.md. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,9 +15,11 @@
 #include "apps/sarif.h"
 #include "apps/reference_config.h"
 #include "ism/alloc.h"
+#include "ism/stop.h"
 #include "ism/strbuf.h"
 #include "ism/vec.h"
 #include "ism/ydoc.h"
+#include "verifier/lts/aut.h"
 #include "verifier/lts/fsp.h"
 #include "verifier/lts/lts.h"
 #include "verifier/lts/robustness.h"
@@ -28,6 +31,8 @@ static const cli_option_t options[] = {
      "output format (fsp: the weakest assumption as an FSP process WA)"},
     {"dot", 0, OPT_STRING, "FILE", NULL, NULL, 0, -1,
      "also write the weakest assumption and Δ as Graphviz to FILE"},
+    {"write-aut", 0, OPT_STRING, "FILE", NULL, NULL, 0, -1,
+     "also write the weakest assumption as an Aldebaran .aut LTS (CADP, mCRL2) to FILE"},
     {"output", 'o', OPT_STRING, "FILE", NULL, "stdout", 0, -1, "write the report to FILE"},
     {"max-states", 0, OPT_INT, "N", NULL, "5000000", 1, 1e9,
      "limit on the states of each compiled process and composition"},
@@ -139,6 +144,13 @@ static void text_traces(strbuf_t *sb, const lts_labels_t *labels, const robust_t
 
 /* ---------------------------------------------------------------- run */
 
+/* "interrupted by a signal; WHAT" (static storage: one at a time). */
+static const char *partial_reason(const char *what) {
+  static char buf[160];
+  snprintf(buf, sizeof buf, "%s; %s", stop_message() ? stop_message() : "stopped", what);
+  return buf;
+}
+
 static const char *const config_keys[] = {"kind",   "system",  "environment", "property", "deviation",
                                           "faults", "compare", "minimize",    "expect"};
 static const char *const compare_keys[] = {"system", "property"};
@@ -146,7 +158,7 @@ static const char *const reference_keys[] = {"sys", "env", "prop", "dev"};
 
 /* ---- SARIF: the normal violation, and a comparison's differences ---- */
 
-enum { RULE_NORMAL_VIOLATION, RULE_A_NOT_B, RULE_B_NOT_A };
+enum { RULE_NORMAL_VIOLATION, RULE_A_NOT_B, RULE_B_NOT_A, RULE_PROGRESS };
 static const sarif_rule_t robustness_rules[] = {
     {"ISMV-ROBUSTNESS-NORMAL-VIOLATION", "NormalViolation",
      "The system violates its property under the normal environment.",
@@ -169,6 +181,14 @@ static const sarif_rule_t robustness_rules[] = {
      "and property) does not. One result per class, located at compare:.",
      "Run `ismv robustness CONFIG.yaml` for both sides' classes; if A is the newer design, it lost this "
      "robustness. docs/robustness.md explains the comparison."},
+    {"ISMV-ROBUSTNESS-PROGRESS-VIOLATION", "ProgressViolation",
+     "The system composed with its environment violates a progress property.",
+     "A progress property (LTSA's `progress NAME = {...}`) declared in the system's or the environment's "
+     "FSP files fails on M ‖ E: a terminal set of states is reachable in which none of its actions occurs. "
+     "The message gives a shortest trace into that set and the actions inside it; the result is located at "
+     "the declaration.",
+     "Run `ismv robustness CONFIG.yaml` for the trace and the terminal set's actions, then fix the system "
+     "or the property. docs/robustness.md and docs/fsp.md explain progress."},
 };
 
 typedef struct {
@@ -176,8 +196,11 @@ typedef struct {
   const lts_labels_t *labels;
   const int *normal; /* the normal violation's trace, or NULL */
   int normal_len;
-  loc_t prop_loc, cmp_loc;
+  loc_t prop_loc, cmp_loc, sys_loc;
   const robust_traces_t *a_not_b, *b_not_a; /* NULL without compare: */
+  const fsp_progress_result_t *prog;        /* the progress properties checked */
+  size_t nprog;
+  const char *partial; /* why the run is partial, or NULL */
 } sarif_input_t;
 
 static void sarif_trace_result(strbuf_t *sb, bool *first, const sarif_input_t *in, int rule,
@@ -188,7 +211,8 @@ static void sarif_trace_result(strbuf_t *sb, bool *first, const sarif_input_t *i
   strbuf_puts(&msg, rule == RULE_NORMAL_VIOLATION
                         ? "the system violates the property under the normal environment: "
                     : rule == RULE_A_NOT_B ? "tolerated by A, not by B (compare:): the deviation class of "
-                                           : "tolerated by B (compare:), not by A: the deviation class of ");
+                    : rule == RULE_B_NOT_A ? "tolerated by B (compare:), not by A: the deviation class of "
+                                           : "");
   text_labels(&msg, in->labels, trace, len);
   strbuf_printf(&key, "%s\x1f", robustness_rules[rule].id);
   text_labels(&key, in->labels, trace, len);
@@ -202,19 +226,51 @@ static void sarif_trace_result(strbuf_t *sb, bool *first, const sarif_input_t *i
   strbuf_free(&key);
 }
 
+/* A violated progress property: its name and trace in the fingerprint, the
+ * terminal set's actions in the message. */
+static void sarif_progress_result(strbuf_t *sb, bool *first, const sarif_input_t *in,
+                                  const fsp_progress_result_t *p) {
+  strbuf_t msg, key;
+  strbuf_init(&msg);
+  strbuf_init(&key);
+  strbuf_printf(&msg, "progress %s is violated: ", p->name);
+  text_labels(&msg, in->labels, p->trace, p->len);
+  if (p->len == 0) strbuf_puts(&msg, "(empty: the initial state is in it)");
+  strbuf_puts(&msg, " leads to a terminal set with actions {");
+  text_labels(&msg, in->labels, p->actions, p->nactions);
+  strbuf_putc(&msg, '}');
+  strbuf_printf(&key, "%s\x1f%s\x1f", robustness_rules[RULE_PROGRESS].id, p->name);
+  text_labels(&key, in->labels, p->trace, p->len);
+  sarif_result_begin(sb, first, robustness_rules, RULE_PROGRESS, "error", strbuf_str(&msg));
+  strbuf_puts(sb, ", \"locations\": [");
+  if (p->loc.file)
+    sarif_location(sb, p->loc.file, p->loc.line, p->loc.col);
+  else
+    sarif_location(sb, in->config, in->sys_loc.line, in->sys_loc.col);
+  char fp[SARIF_FINGERPRINT_SIZE];
+  strbuf_printf(sb, "], \"partialFingerprints\": {\"ismvRobustness/v1\": \"%s\"}}",
+                sarif_fingerprint(strbuf_str(&key), fp));
+  strbuf_free(&msg);
+  strbuf_free(&key);
+}
+
 static void render_sarif(strbuf_t *sb, const sarif_input_t *in) {
   sarif_begin(sb, robustness_rules, sizeof robustness_rules / sizeof *robustness_rules);
   bool first = true;
   if (in->normal)
     sarif_trace_result(sb, &first, in, RULE_NORMAL_VIOLATION, "error", in->normal, in->normal_len,
                        in->prop_loc);
+  for (size_t i = 0; i < in->nprog; i++)
+    if (!in->prog[i].holds) sarif_progress_result(sb, &first, in, &in->prog[i]);
   for (int i = 0; in->a_not_b && i < in->a_not_b->ntraces; i++)
     sarif_trace_result(sb, &first, in, RULE_A_NOT_B, "warning", in->a_not_b->traces[i].trace,
                        in->a_not_b->traces[i].len, in->cmp_loc);
   for (int i = 0; in->b_not_a && i < in->b_not_a->ntraces; i++)
     sarif_trace_result(sb, &first, in, RULE_B_NOT_A, "note", in->b_not_a->traces[i].trace,
                        in->b_not_a->traces[i].len, in->cmp_loc);
-  sarif_end(sb, true, NULL, 0);
+  char *note = in->partial ? xasprintf("inconclusive: %s", in->partial) : NULL;
+  sarif_end(sb, !in->partial, (const char *const[]){note}, 1);
+  free(note);
 }
 
 static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char *path,
@@ -227,8 +283,11 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
   lts_t *env = NULL, *dev = NULL, *env_view = NULL;
   int *alpha = NULL, *faults = NULL, *normal = NULL, normal_len = -1;
   robust_traces_t delta = {0}, a_not_b = {0}, b_not_a = {0};
+  fsp_progress_result_t *prog = NULL; /* LTSA's progress properties of M ‖ E */
+  size_t nprog = 0, nprog_violated = 0;
   char *text = NULL;
-  eofm_env_t human = {0}; /* an EOFM environment (docs/eofm.md) */
+  eofm_env_t human = {0};     /* an EOFM environment (docs/eofm.md) */
+  const char *stopped = NULL; /* what a stop request (ism/stop.h) left undone */
 
   ynode_t *root = ydoc_load_file(path, &r.arena, &ctx->diags);
   if (!root || !ydoc_expect_kind(root, YNODE_MAP, "a robustness configuration", &ctx->diags)) goto done;
@@ -288,6 +347,7 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
     env = eofm_env_load(&r, n_env, a.sys, &human);
   else
     env = fsp_config_load(&r, n_env, "'environment'", NULL, FSP_LOAD_PLAIN, NULL, NULL);
+  size_t se_files = r.files.len; /* the files whose progress properties M ‖ E must meet */
   a.prop =
       fsp_config_load(&r, n_prop, "'property'", NULL, FSP_LOAD_PROPERTY_UNLESS_ERROR, &a.prop_files, NULL);
   fsp_file_t *dev_file = NULL;
@@ -302,7 +362,13 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
   }
   if (human.exceeded) rc = CLI_EXIT_INCONCLUSIVE;
   if (!a.sys || !env || !a.prop || (n_dev && !dev)) goto done;
+  if (stop_requested()) goto done; /* before any result */
   normal = robust_normal_violation(a.sys, env, a.prop, &normal_len);
+  {
+    const lts_t *me[2] = {a.sys, env};
+    if (!fsp_config_progress(&r, se_files, me, 2, n_sys->loc, &prog, &nprog)) goto done;
+  }
+  for (size_t i = 0; i < nprog; i++) nprog_violated += !prog[i].holds;
 
   int nalpha;
   alpha = robust_interface(a.sys, env, &nalpha);
@@ -331,6 +397,7 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
       goto done;
     }
     robust_explain(a.sys, dev, alpha, nalpha, faults, nfaults, &delta);
+    if (stop_requested()) stopped = "the explanations are incomplete";
     int nofault = 0;
     for (int i = 0; i < delta.ntraces; i++) nofault += delta.traces[i].expl && delta.traces[i].nfaults == 0;
     if (nofault > 0)
@@ -347,7 +414,8 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
     }
   }
   bool explaining = dev || human.plan;
-  if (n_cmp) {
+  if (n_cmp && stop_requested() && !stopped) stopped = "the comparison was not made";
+  if (n_cmp && !stopped) {
     if (!b.sys) b.sys = lts_copy(a.sys), b.sys_files = a.sys_files;
     if (!b.prop) b.prop = lts_copy(a.prop), b.prop_files = a.prop_files;
     b.w = robust_weakest_assumption(b.sys, b.prop, alpha, nalpha, minimise, &b.empty);
@@ -382,15 +450,20 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
                         normal_len,
                         n_prop->loc,
                         n_cmp ? n_cmp->loc : (loc_t){0},
+                        n_sys->loc,
                         n_cmp ? &a_not_b : NULL,
-                        n_cmp ? &b_not_a : NULL};
+                        n_cmp ? &b_not_a : NULL,
+                        prog,
+                        nprog,
+                        stopped ? partial_reason(stopped) : NULL};
     render_sarif(&sb, &in);
   } else if (strcmp(format, "fsp") == 0)
     lts_to_fsp(a.w, "WA", &sb);
   else if (strcmp(format, "dot") == 0) {
     strbuf_puts(&sb, strbuf_str(&dot));
   } else if (strcmp(format, "json") == 0) {
-    strbuf_printf(&sb, "{\n  \"system\": {\"files\": ");
+    strbuf_printf(&sb, "{\n"); /* "partial" and "reason" are the envelope's */
+    strbuf_printf(&sb, "  \"system\": {\"files\": ");
     strbuf_json_string(&sb, a.sys_files);
     strbuf_printf(&sb, ", \"states\": %d, \"transitions\": %d},\n", a.sys->nstates, a.sys->ntrans);
     strbuf_printf(&sb, "  \"environment\": {\"states\": %d, \"transitions\": %d", env->nstates, env->ntrans);
@@ -407,6 +480,20 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
       json_labels(&sb, &r.labels, normal, normal_len);
     else
       strbuf_puts(&sb, "null");
+    if (nprog) strbuf_puts(&sb, ",\n  \"progress\": ["); /* only when the files declare progress */
+    for (size_t i = 0; i < nprog; i++) {
+      strbuf_printf(&sb, "%s\n    {\"name\": ", i ? "," : "");
+      strbuf_json_string(&sb, prog[i].name);
+      strbuf_printf(&sb, ", \"holds\": %s", prog[i].holds ? "true" : "false");
+      if (!prog[i].holds) {
+        strbuf_puts(&sb, ", \"trace\": ");
+        json_labels(&sb, &r.labels, prog[i].trace, prog[i].len);
+        strbuf_puts(&sb, ", \"terminal_actions\": ");
+        json_labels(&sb, &r.labels, prog[i].actions, prog[i].nactions);
+      }
+      strbuf_putc(&sb, '}');
+    }
+    if (nprog) strbuf_puts(&sb, "\n  ]");
     strbuf_puts(&sb, ",\n  \"interface\": ");
     json_labels(&sb, &r.labels, alpha, nalpha);
     strbuf_puts(&sb, ",\n");
@@ -421,7 +508,7 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
       }
       strbuf_printf(&sb, "%s]", ngroups ? "\n  " : "");
     }
-    if (n_cmp) {
+    if (b.w) {
       strbuf_puts(&sb, ",\n  \"compare\": {\"a\": {\"system\": ");
       strbuf_json_string(&sb, a.sys_files);
       strbuf_puts(&sb, ", \"property\": ");
@@ -438,6 +525,7 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
     }
     strbuf_puts(&sb, "\n}\n");
   } else {
+    if (stopped) strbuf_printf(&sb, "partial: %s\n", partial_reason(stopped));
     strbuf_printf(&sb, "system %s: %d states, %d transitions\n", a.sys_files, a.sys->nstates, a.sys->ntrans);
     if (human.raw)
       strbuf_printf(&sb, "task model %s: %d states, %d transitions (translated)\n", human.file,
@@ -449,6 +537,16 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
       strbuf_puts(&sb, "violation: the system violates the property under the normal environment: ");
       text_labels(&sb, &r.labels, normal, normal_len);
       strbuf_putc(&sb, '\n');
+    }
+    for (size_t i = 0; i < nprog; i++) {
+      strbuf_printf(&sb, "progress %s: %s\n", prog[i].name, prog[i].holds ? "holds" : "violated");
+      if (prog[i].holds) continue;
+      strbuf_puts(&sb, "  trace to terminal set: ");
+      text_labels(&sb, &r.labels, prog[i].trace, prog[i].len);
+      if (prog[i].len == 0) strbuf_puts(&sb, "(empty: the initial state is in it)");
+      strbuf_puts(&sb, "\n  actions in terminal set: {");
+      text_labels(&sb, &r.labels, prog[i].actions, prog[i].nactions);
+      strbuf_puts(&sb, "}\n");
     }
     if (a.empty)
       strbuf_puts(&sb, "note: the machine can violate the property on its own; no environment prevents it\n");
@@ -462,7 +560,7 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
       for (size_t i = 0; i < ngroups; i++)
         strbuf_printf(&sb, "  %s: %d\n", groups[i].key[0] ? groups[i].key : "unexplained", groups[i].count);
     }
-    if (n_cmp) {
+    if (b.w) {
       strbuf_printf(&sb, "\ncomparison: A = %s with %s, B = %s with %s\n", a.sys_files, a.prop_files,
                     b.sys_files, b.prop_files);
       strbuf_printf(&sb, "tolerated by A, not by B: %d class%s\n", a_not_b.ntraces,
@@ -478,12 +576,24 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
   rc = json ? CLI_EXIT_OK : cli_write_output(ctx, text);
   const cli_value_t *dotv = cli_opt(self, values, "dot");
   if (rc == CLI_EXIT_OK && dotv->set) rc = cli_write_file(ctx, dotv->s, strbuf_str(&dot));
+  const cli_value_t *autv = cli_opt(self, values, "write-aut");
+  if (rc == CLI_EXIT_OK && autv->set) {
+    strbuf_t aut;
+    strbuf_init(&aut);
+    aut_write(a.w, &aut);
+    rc = cli_write_file(ctx, autv->s, strbuf_str(&aut));
+    strbuf_free(&aut);
+  }
   strbuf_free(&dot);
   /* M ‖ E itself violates P: a violation, unless an expect: block decides */
-  if (rc == CLI_EXIT_OK && !n_expect && normal) rc = CLI_EXIT_VIOLATION;
+  cli_outcome_t outcome = {.analysis =
+                               !n_expect && (normal || nprog_violated) ? CLI_EXIT_VIOLATION : CLI_EXIT_OK,
+                           .complete = !stopped,
+                           .expect = -1,
+                           .interrupted = stopped && stop_reason() == STOP_SIGNAL};
   for (size_t i = 0; i < ngroups; i++) free(groups[i].key);
   free(groups);
-  if (rc == CLI_EXIT_OK && n_expect) {
+  if (rc == CLI_EXIT_OK && n_expect && !stopped) { /* partial results decide nothing */
     expect_actual_t actual[] = {
         {"classes", EXPECT_NUMBER, delta.ntraces, false, NULL},
         {"explained", EXPECT_NUMBER, explaining ? explained : 0, false, NULL},
@@ -494,6 +604,7 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
         {"environment_transitions", EXPECT_NUMBER, env->ntrans, false, NULL},
         {"assumption_states", EXPECT_NUMBER, a.w->nstates, false, NULL},
         {"normal_violation", EXPECT_BOOL, 0, normal != NULL, NULL},
+        {"progress_violations", EXPECT_NUMBER, (double)nprog_violated, false, NULL},
         {"task_model_states", EXPECT_NUMBER, human.raw ? human.raw->nstates : 0, false, NULL},
         {"task_model_transitions", EXPECT_NUMBER, human.raw ? human.raw->ntrans : 0, false, NULL},
         {"a_not_b", EXPECT_NUMBER, a_not_b.ntraces, false, NULL},
@@ -501,19 +612,26 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
         /* B tolerates strictly more than A */
         {"more_robust", EXPECT_BOOL, 0, n_cmp && b_not_a.ntraces > 0 && a_not_b.ntraces == 0, NULL},
     };
-    rc = expect_check(ctx, n_expect, actual,
-                      n_cmp ? sizeof actual / sizeof *actual : sizeof actual / sizeof *actual - 3);
+    outcome.expect = expect_check(
+        ctx, n_expect, actual, n_cmp ? sizeof actual / sizeof *actual : sizeof actual / sizeof *actual - 3);
+    outcome.expect_verdict = true; /* the block decides, as it always has */
   }
+  if (rc == CLI_EXIT_OK) rc = cli_exit_code(&outcome);
   if (json) {
+    int analysis = normal || nprog_violated ? CLI_EXIT_VIOLATION
+                   : stopped                ? CLI_EXIT_INCONCLUSIVE
+                                            : CLI_EXIT_OK;
     json_envelope_t envelope = {.command = "robustness",
                                 .input = path,
-                                .verdict = json_envelope_verdict(normal ? CLI_EXIT_VIOLATION : CLI_EXIT_OK),
-                                .exit_code = rc};
+                                .verdict = json_envelope_verdict(analysis),
+                                .exit_code = rc,
+                                .partial = stopped ? partial_reason(stopped) : NULL};
     int wrc = json_envelope_write(ctx, &envelope, text);
     if (wrc) rc = wrc;
   }
 
 done:
+  if (!text && stop_requested()) rc = cli_write_stopped(ctx, cli_opt(self, values, "format")->s, NULL);
   if (rc == CLI_EXIT_INVALID && r.limit_hit) rc = CLI_EXIT_INCONCLUSIVE;
   free(text);
   robust_traces_free(&delta);
@@ -522,6 +640,7 @@ done:
   free(alpha);
   free(faults);
   free(normal);
+  fsp_progress_results_free(prog, nprog);
   lts_free(a.sys);
   lts_free(a.prop);
   lts_free(a.w);
@@ -558,7 +677,9 @@ const cli_command_t cmd_robustness = {
         "max_states:}`): it is translated to an LTS and each trace is explained by generated human\n"
         "errors (docs/eofm.md). LTSA-Robust's JSON configs ({\"mode\": \"fsp\"|\"eofm\", \"sys\": ...})\n"
         "and Fortis' ({\"sys\": [...], \"env\": [...], ...}) are read as well. First M ‖ E is checked\n"
-        "against P: a violation is reported with its trace and exit 10. `expect:` keys: classes,\n"
+        "against P, and against the LTSA progress properties (`progress NAME = {a}`) that the system\n"
+        "and environment files declare: a violation is reported with its trace and exit 10.\n"
+        "`expect:` keys: classes, progress_violations,\n"
         "explained, unexplained, system_states, system_transitions, environment_states,\n"
         "environment_transitions, assumption_states, normal_violation, task_model_states,\n"
         "task_model_transitions (EOFM environments) and, with compare, a_not_b, b_not_a,\n"

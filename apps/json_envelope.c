@@ -36,7 +36,22 @@ void json_envelope_head(strbuf_t *sb, const json_envelope_t *e) {
 void json_envelope_tail(strbuf_t *sb, const json_envelope_t *e) {
   strbuf_puts(sb, "  \"verdict\": ");
   strbuf_json_string(sb, e->verdict);
-  strbuf_printf(sb, ",\n  \"exit_code\": %d,\n", e->exit_code);
+  strbuf_printf(sb, ",\n  \"exit_code\": %d,\n  \"partial\": %s,\n", e->exit_code,
+                e->partial ? "true" : "false");
+  if (e->partial) {
+    strbuf_puts(sb, "  \"reason\": ");
+    strbuf_json_string(sb, e->partial);
+    strbuf_puts(sb, ",\n");
+  }
+}
+
+void json_envelope_alone(strbuf_t *sb, const json_envelope_t *e) {
+  strbuf_puts(sb, "{\n");
+  json_envelope_head(sb, e);
+  json_envelope_tail(sb, e);
+  sb->len -= 2; /* the last ",\n" */
+  sb->data[sb->len] = '\0';
+  strbuf_puts(sb, "\n}\n");
 }
 
 int json_envelope_write(cli_ctx_t *ctx, const json_envelope_t *e, const char *json) {

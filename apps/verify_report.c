@@ -340,14 +340,9 @@ static void render_json(strbuf_t *sb, const verify_report_t *rep) {
   const explore_result_t *res = rep->res;
   strbuf_puts(sb, "{\n  \"model\": ");
   strbuf_json_string(sb, rep->m->name);
-  /* "verdict" is the envelope's (apps/json_envelope.h), written by the command */
+  /* "verdict", "partial" and "reason" are the envelope's (apps/json_envelope.h), written by the command */
   strbuf_printf(sb, ",\n  \"mode\": \"%s\",\n  \"bound\": %d,\n", ism_mode_name(rep->opt->mode),
                 rep->opt->bound);
-  if (res->reason) {
-    strbuf_puts(sb, "  \"reason\": ");
-    strbuf_json_string(sb, res->reason);
-    strbuf_puts(sb, ",\n");
-  }
   strbuf_printf(sb, "  \"total_counterexamples\": %zu,\n", res->ncexs);
   strbuf_printf(sb, "  \"boundary_only_counterexamples\": %zu,\n", count_boundary_only(res));
   if (rep->dropped) strbuf_printf(sb, "  \"below_min_prob\": %zu,\n", rep->dropped);
@@ -362,7 +357,8 @@ static void render_json(strbuf_t *sb, const verify_report_t *rep) {
       sb, "%s],\n  \"stats\": {\"complete\": %s, \"paths\": %llu, \"pruned\": %llu, \"solver_checks\": %llu",
       rep->shown ? "\n  " : "", res->reason ? "false" : "true", res->paths, res->pruned, res->solver_checks);
   if (rep->timings) {
-    strbuf_printf(sb, ", \"extended_failures\": %llu, \"solver_failures\": %llu, \"extended_prefixes\": %llu, "
+    strbuf_printf(sb,
+                  ", \"extended_failures\": %llu, \"solver_failures\": %llu, \"extended_prefixes\": %llu, "
                   "\"solver_prefixes\": %llu, \"seconds\": ",
                   res->extended_failures, res->solver_failures, res->extended_prefixes, res->solver_prefixes);
     strbuf_json_number(sb, res->seconds);
@@ -556,11 +552,6 @@ void verify_stream_end(strbuf_t *sb, const verify_report_t *rep, const json_enve
   const explore_result_t *res = rep->res;
   strbuf_printf(sb, "%s],\n", rep->shown ? "\n  " : "");
   json_envelope_tail(sb, e);
-  if (res->reason) {
-    strbuf_puts(sb, "  \"reason\": ");
-    strbuf_json_string(sb, res->reason);
-    strbuf_puts(sb, ",\n");
-  }
   strbuf_printf(sb, "  \"total_counterexamples\": %zu,\n", res->nstreamed);
   if (rep->dropped) strbuf_printf(sb, "  \"below_min_prob\": %zu,\n", rep->dropped);
   if (res->nstreamed) strbuf_printf(sb, "  \"estimator\": \"%s\",\n", rep->joint ? "joint" : "per-rule");

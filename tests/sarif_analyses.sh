@@ -5,7 +5,7 @@
 # with the refuter's play as its code flow; a result per deviation class that
 # one side of a robustness comparison tolerates and the other does not; the
 # envelope comparison's witnesses; the normal violation of each LTS analysis
-# as an error; fingerprints distinct within a log and equal across two runs;
+# as an error; each violated progress property, at its declaration; fingerprints distinct within a log and equal across two runs;
 # every rule with a full description and help; an inconclusive run says so.
 # The SARIF Multitool's validation of these logs is in tests/sarif_validate.sh.
 set -euo pipefail
@@ -28,6 +28,7 @@ both raft masking examples/masking/raft1.yaml
 both abp robustness examples/robustness/abp/compare.yaml
 both therac robustness examples/robustness/therac/design.yaml
 both normal robustness tests/cases/robustness/normal_violation.yaml
+both progress robustness tests/cases/fsp/progress.yaml
 both env envelope examples/envelope/therac25/therac25_vs_therac20.yaml
 
 /usr/bin/python3 - "$tmp" <<'PY'
@@ -94,6 +95,16 @@ for name in ("abp", "therac"):
 run, js = load("normal")
 assert [r["ruleId"] for r in run["results"]] == ["ISMV-ROBUSTNESS-NORMAL-VIOLATION"]
 assert run["results"][0]["message"]["text"].endswith(", ".join(js["normal_violation"]))
+run, js = load("progress")
+violated = [p for p in js["progress"] if not p["holds"]]
+res = [r for r in run["results"] if r["ruleId"] == "ISMV-ROBUSTNESS-PROGRESS-VIOLATION"]
+assert len(res) == len(violated) == 2 and js["verdict"] == "violated", (res, violated)
+for r, p in zip(res, violated):
+    assert r["message"]["text"] == "progress %s is violated: %s leads to a terminal set with actions {%s}" % (
+        p["name"], ", ".join(p["trace"]), ", ".join(p["terminal_actions"])), (r["message"], p)
+    loc = r["locations"][0]["physicalLocation"]
+    assert loc["artifactLocation"]["uri"] == "tests/cases/fsp/progress.lts", loc
+    assert line(r) == grep_line("tests/cases/fsp/progress.lts", r"^progress %s =" % p["name"]), (r, p)
 
 # envelope: the comparison's witnesses
 run, js = load("env")
