@@ -9,6 +9,7 @@
 #include "apps/commands.h"
 #include "apps/expect.h"
 #include "apps/fsp_config.h"
+#include "apps/json_envelope.h"
 #include "ism/alloc.h"
 #include "ism/stop.h"
 #include "ism/strbuf.h"
@@ -374,6 +375,14 @@ typedef struct {
   bool iterations;                      /* maxIter != 1: say which bracket found each solution */
 } report_t;
 
+/* Why a bounded search stopped (a fresh string): the text report's
+ * "bounded:" line and the JSON envelope's reason. */
+static char *bounded_reason(const robustify_result_t *res) {
+  if (strcmp(res->limit, "signal") == 0) return xasprintf("interrupted by a signal; no solution synthesised");
+  return xasprintf("the %s limit stopped the search; %s", res->limit,
+                   res->nsols ? "best solution so far" : "no solution found before it");
+}
+
 static void text_report(const report_t *r, lts_labels_t *labels, strbuf_t *sb) {
   const robustify_result_t *res = r->res;
   strbuf_printf(sb, "system %s: %d states, %d transitions\n", r->sys_files, r->sys->nstates, r->sys->ntrans);
@@ -382,11 +391,11 @@ static void text_report(const report_t *r, lts_labels_t *labels, strbuf_t *sb) {
   strbuf_printf(sb, "plant (system, deviation, safety, progress): %d states, %d transitions\n",
                 res->plant_states, res->plant_trans);
   strbuf_printf(sb, "method: %s\n", r->method);
-  if (res->bounded && strcmp(res->limit, "signal") == 0)
-    strbuf_puts(sb, "bounded: interrupted by a signal; no solution synthesised\n");
-  else if (res->bounded)
-    strbuf_printf(sb, "bounded: the %s limit stopped the search; %s\n", res->limit,
-                  res->nsols ? "best solution so far" : "no solution found before it");
+  if (res->bounded) {
+    char *why = bounded_reason(res);
+    strbuf_printf(sb, "bounded: %s\n", why);
+    free(why);
+  }
   if (res->no_supervisor)
     strbuf_puts(sb, "no supervisor exists even with every candidate action controllable and observable\n");
   int nk = 0;
@@ -697,7 +706,8 @@ static int run_robustify(cli_ctx_t *ctx, const cli_command_t *self, const char *
   else
     text_report(&rep, &r.labels, &sb);
   text = strbuf_take(&sb);
-  rc = cli_write_output(ctx, text);
+  bool json = strcmp(format, "json") == 0; /* written last: it states the exit code */
+  rc = json ? CLI_EXIT_OK : cli_write_output(ctx, text);
   const cli_value_t *fv = cli_opt(self, values, "fsp"), *dv = cli_opt(self, values, "dot");
   if (rc == CLI_EXIT_OK && fv->set) rc = write_file(ctx, fv->s, strbuf_str(&fsp));
   if (rc == CLI_EXIT_OK && dv->set) rc = write_file(ctx, dv->s, strbuf_str(&dot));
@@ -742,6 +752,18 @@ static int run_robustify(cli_ctx_t *ctx, const cli_command_t *self, const char *
   }
   /* holding expectations never make a bounded search complete */
   if (rc == CLI_EXIT_OK) rc = cli_exit_code(&outcome);
+  if (json) {
+    char *why = res.bounded ? bounded_reason(&res) : NULL;
+    json_envelope_t envelope = {.command = "robustify",
+                                .input = path,
+                                .verdict =
+                                    json_envelope_verdict(res.bounded ? CLI_EXIT_INCONCLUSIVE : CLI_EXIT_OK),
+                                .exit_code = rc,
+                                .partial = why};
+    int wrc = json_envelope_write(ctx, &envelope, text);
+    if (wrc) rc = wrc;
+    free(why);
+  }
 
 done:
   if (!text && stop_requested())
