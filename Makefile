@@ -112,7 +112,7 @@ install: $(BIN) doc
 	install -m 644 $(DOC)/ismv.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/ismv
 	install -m 644 $(DOC)/_ismv $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_ismv
 	install -m 644 README.md $(DESTDIR)$(PREFIX)/share/doc/ismv/README.md
-	install -m 644 docs/*.md $(DESTDIR)$(PREFIX)/share/doc/ismv/docs/
+	install -m 644 docs/*.md docs/*.json $(DESTDIR)$(PREFIX)/share/doc/ismv/docs/
 	install -m 644 $(BUILD)/libismv.a $(DESTDIR)$(PREFIX)/lib/libismv.a
 	printf 'prefix=%s\nincludedir=$${prefix}/include/ismv\nlibdir=$${prefix}/lib\n\nName: ismv\nDescription: %s\nVersion: %s\nRequires.private: %s\nCflags: -I$${includedir}\nLibs: -L$${libdir} -lismv\nLibs.private: %s\n' \
 	  '$(PREFIX)' 'the verifier library behind the ismv program' '$(VERSION)' '$(PC_REQUIRES)' '$(PC_LIBS)' > $(DESTDIR)$(PREFIX)/lib/pkgconfig/ismv.pc

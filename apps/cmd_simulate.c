@@ -13,6 +13,7 @@
 #include "apps/cli.h"
 #include "apps/commands.h"
 #include "apps/scatter_svg.h"
+#include "apps/json_envelope.h"
 #include "apps/verify_options.h"
 #include "apps/verify_report.h"
 #include "ism/ism.h"
@@ -39,11 +40,20 @@ static const cli_option_t options[] = {
     {"probability", 0, OPT_CHOICE, NULL, "joint|per-rule", "joint", 0, -1,
      "the estimator whose prediction is checked"},
     {"format", 'f', OPT_CHOICE, NULL, "text|csv|json", "text", 0, -1,
-     "text table, plot-ready CSV, or JSON (for ismv report)"},
+     "text table, plot-ready CSV, or JSON (docs/json.md)"},
     {"svg", 0, OPT_STRING, "FILE", NULL, NULL, 0, -1,
      "also write a scatter plot (predicted vs observed) to FILE"},
     {"output", 'o', OPT_STRING, "FILE", NULL, "stdout", 0, -1, "write the report to FILE"},
 };
+
+typedef struct {
+  const char *mode, *estimator;
+  int bound;
+  size_t ncexs;
+  unsigned long runs, seed;
+  size_t agree; /* ranked predictions inside their observed interval */
+  double rho;   /* Spearman's rank correlation, NaN when undefined */
+} simulate_summary_t;
 
 typedef struct {
   const cex_t *c;
@@ -81,19 +91,74 @@ static void render_text(strbuf_t *sb, const ism_model_t *m, const row_t *rows, s
     strbuf_printf(sb, "rank correlation (Spearman) of predicted and observed: %.4f\n", rho);
 }
 
+/* A CSV number field: the JSON writer's shortest round-trip form; empty when not finite. */
+static void csv_number(strbuf_t *sb, double x) {
+  strbuf_putc(sb, ',');
+  if (isfinite(x)) strbuf_json_number(sb, x);
+}
+
+/* RFC 4180 fields (strbuf_csv_field), records ended by LF as Unix tools write them. */
 static void render_csv(strbuf_t *sb, const ism_model_t *m, const row_t *rows, size_t n) {
   strbuf_puts(sb, "rank,path,predicted,predicted_error,observed,ci_lo,ci_hi,runs");
   for (int o = 0; o < FWD_OUTCOMES; o++) strbuf_printf(sb, ",%s", fwd_outcome_name((fwd_outcome_t)o));
   strbuf_puts(sb, ",agrees,boundary_only\n");
+  strbuf_t path;
+  strbuf_init(&path);
   for (size_t k = 0; k < n; k++) {
     const row_t *r = &rows[k];
     strbuf_printf(sb, "%zu,", r->rank);
-    path_text(sb, m, r->c);
-    strbuf_printf(sb, ",%.17g,%.17g,%.17g,%.17g,%.17g,%lu", r->c->probability, r->c->probability_error,
-                  r->st.frequency, r->st.ci_lo, r->st.ci_hi, r->st.runs);
+    strbuf_clear(&path);
+    path_text(&path, m, r->c);
+    strbuf_csv_field(sb, strbuf_str(&path));
+    csv_number(sb, r->c->probability);
+    csv_number(sb, r->c->probability_error);
+    csv_number(sb, r->st.frequency);
+    csv_number(sb, r->st.ci_lo);
+    csv_number(sb, r->st.ci_hi);
+    strbuf_printf(sb, ",%lu", r->st.runs);
     for (int o = 0; o < FWD_OUTCOMES; o++) strbuf_printf(sb, ",%lu", r->st.outcomes[o]);
     strbuf_printf(sb, ",%s,%s\n", r->agrees ? "yes" : "no", r->c->boundary_only ? "yes" : "no");
   }
+  strbuf_free(&path);
+}
+
+/* The CSV's columns as one JSON object per row, and the summary. */
+static void render_json(strbuf_t *sb, const ism_model_t *m, const row_t *rows, size_t n, size_t nb,
+                        const simulate_summary_t *sum) {
+  strbuf_puts(sb, "{\n  \"model\": ");
+  strbuf_json_string(sb, m->name);
+  strbuf_printf(sb, ",\n  \"mode\": \"%s\",\n  \"bound\": %d,\n  \"counterexamples\": %zu,\n", sum->mode,
+                sum->bound, sum->ncexs);
+  strbuf_printf(sb, "  \"runs\": %lu,\n  \"seed\": %lu,\n  \"estimator\": \"%s\",\n  \"rows\": [", sum->runs,
+                sum->seed, sum->estimator);
+  for (size_t k = 0; k < n + nb; k++) {
+    const row_t *r = &rows[k];
+    strbuf_printf(sb, "%s\n    {\"rank\": %zu, \"path\": [", k ? "," : "", r->rank);
+    for (int i = 0; i < r->c->length; i++) {
+      if (i) strbuf_puts(sb, ", ");
+      strbuf_json_string(sb, m->rules[r->c->rules[i]].id);
+    }
+    strbuf_puts(sb, "], \"predicted\": ");
+    strbuf_json_number(sb, r->c->probability);
+    strbuf_puts(sb, ", \"predicted_error\": ");
+    strbuf_json_number(sb, r->c->probability_error);
+    strbuf_puts(sb, ", \"observed\": ");
+    strbuf_json_number(sb, r->st.frequency);
+    strbuf_puts(sb, ", \"ci\": [");
+    strbuf_json_number(sb, r->st.ci_lo);
+    strbuf_puts(sb, ", ");
+    strbuf_json_number(sb, r->st.ci_hi);
+    strbuf_printf(sb, "], \"runs\": %lu, \"outcomes\": {", r->st.runs);
+    for (int o = 0; o < FWD_OUTCOMES; o++)
+      strbuf_printf(sb, "%s\"%s\": %lu", o ? ", " : "", fwd_outcome_name((fwd_outcome_t)o),
+                    r->st.outcomes[o]);
+    strbuf_printf(sb, "}, \"agrees\": %s, \"boundary_only\": %s}", r->agrees ? "true" : "false",
+                  r->c->boundary_only ? "true" : "false");
+  }
+  strbuf_printf(sb, "%s],\n  \"agreeing\": %zu,\n  \"ranked\": %zu,\n  \"spearman\": ", n + nb ? "\n  " : "",
+                sum->agree, n);
+  strbuf_json_number(sb, sum->rho);
+  strbuf_puts(sb, "\n}\n");
 }
 
 /* A scatter plot like the paper's figure: predicted (x) against observed (y), 95% bars, the diagonal. */
@@ -118,55 +183,6 @@ static void render_svg(strbuf_t *sb, const ism_model_t *m, const row_t *rows, si
   free(at);
   free(pts);
   strbuf_free(&labels);
-}
-
-static void json_path(strbuf_t *sb, const ism_model_t *m, const cex_t *c) {
-  strbuf_putc(sb, '[');
-  for (int k = 0; k < c->length; k++) {
-    if (k) strbuf_puts(sb, ", ");
-    strbuf_json_string(sb, m->rules[c->rules[k]].id);
-  }
-  strbuf_putc(sb, ']');
-}
-
-/* The text report's content as JSON (for `ismv report`'s scatter plot). */
-static void render_json(strbuf_t *sb, const ism_model_t *m, const explore_options_t *opt, const row_t *rows,
-                        size_t n, size_t nb, double rho, size_t agree, unsigned long runs, unsigned long seed,
-                        const char *estimator, const char *partial) {
-  strbuf_puts(sb, "{\n");
-  if (partial) {
-    strbuf_puts(sb, "  \"partial\": true,\n  \"reason\": ");
-    strbuf_json_string(sb, partial);
-    strbuf_puts(sb, ",\n");
-  }
-  strbuf_puts(sb, "  \"model\": ");
-  strbuf_json_string(sb, m->name);
-  strbuf_printf(sb,
-                ",\n  \"mode\": \"%s\",\n  \"bound\": %d,\n  \"runs\": %lu,\n  \"seed\": %lu,\n"
-                "  \"estimator\": \"%s\",\n  \"simulations\": [",
-                ism_mode_name(opt->mode), opt->bound, runs, seed, estimator);
-  for (size_t k = 0; k < n + nb; k++) {
-    const row_t *r = &rows[k];
-    strbuf_printf(sb, "%s\n    {\"rank\": %zu, \"path\": ", k ? "," : "", r->rank);
-    json_path(sb, m, r->c);
-    strbuf_puts(sb, ", \"predicted\": ");
-    strbuf_json_number(sb, r->c->probability);
-    strbuf_puts(sb, ", \"predicted_error\": ");
-    strbuf_json_number(sb, r->c->probability_error);
-    strbuf_puts(sb, ", \"observed\": ");
-    strbuf_json_number(sb, r->st.frequency);
-    strbuf_puts(sb, ", \"ci_lo\": ");
-    strbuf_json_number(sb, r->st.ci_lo);
-    strbuf_puts(sb, ", \"ci_hi\": ");
-    strbuf_json_number(sb, r->st.ci_hi);
-    strbuf_printf(sb, ", \"agrees\": %s, \"boundary_only\": %s}", r->agrees ? "true" : "false",
-                  r->c->boundary_only ? "true" : "false");
-  }
-  strbuf_printf(sb,
-                "%s],\n  \"ranked\": %zu,\n  \"agree\": %zu,\n  \"rank_correlation\": ", n + nb ? "\n  " : "",
-                n, agree);
-  strbuf_json_number(sb, rho);
-  strbuf_puts(sb, "\n}\n");
 }
 
 /* Simulates rows[k] for the counterexamples at index[k], k < n. Returns
@@ -240,12 +256,27 @@ static int run_simulate(cli_ctx_t *ctx, const cli_command_t *self, const char *p
   double rho = sim_rank_correlation(pred, obs, n);
   const char *estimator = ropt.estimator == RANK_JOINT ? "joint" : "per-rule";
 
+  /* the text report's partial line, the JSON envelope's reason */
+  char *partial_why = NULL;
+  if (partial) {
+    strbuf_t w;
+    strbuf_init(&w);
+    strbuf_printf(&w, "%s; %zu of %zu counterexamples simulated", why, n + nb, planned);
+    if (done && rows[done - 1].st.runs < runs)
+      strbuf_printf(&w, ", the last in %lu runs", rows[done - 1].st.runs);
+    if (!all_ranked) strbuf_puts(&w, "; some unranked");
+    partial_why = strbuf_take(&w);
+  }
+
   strbuf_t sb;
   strbuf_init(&sb);
+  bool json = strcmp(format, "json") == 0;
   if (strcmp(format, "csv") == 0) {
     render_csv(&sb, m, rows, n + nb);
-  } else if (strcmp(format, "json") == 0) {
-    render_json(&sb, m, &opt, rows, n, nb, rho, agree, runs, seed, estimator, partial ? why : NULL);
+  } else if (json) {
+    simulate_summary_t sum = {
+        ism_mode_name(opt.mode), estimator, opt.bound, res.ncexs, runs, seed, agree, rho};
+    render_json(&sb, m, rows, n, nb, &sum);
   } else {
     strbuf_printf(&sb,
                   "%s: %zu counterexample%s (mode %s, bound %d); %lu runs each, seed %lu; predicted: %s\n",
@@ -254,16 +285,25 @@ static int run_simulate(cli_ctx_t *ctx, const cli_command_t *self, const char *p
     if (m->selection == ISM_SELECT_ANY)
       strbuf_puts(&sb, "assumption: when several rules are enabled, one is picked uniformly at random\n");
     if (n < npos && !partial) strbuf_printf(&sb, "the %zu most likely simulated\n", n);
-    if (partial) {
-      strbuf_printf(&sb, "partial: %s; %zu of %zu counterexamples simulated", why, n + nb, planned);
-      if (done && rows[done - 1].st.runs < runs)
-        strbuf_printf(&sb, ", the last in %lu runs", rows[done - 1].st.runs);
-      strbuf_puts(&sb, all_ranked ? "\n" : "; some unranked\n");
-    }
+    if (partial) strbuf_printf(&sb, "partial: %s\n", partial_why);
     strbuf_putc(&sb, '\n');
     render_text(&sb, m, rows, n, nb, rho, agree);
   }
-  int rc = cli_write_output(ctx, strbuf_str(&sb));
+  /* the exit code is decided before the report is written: the JSON states it */
+  cli_outcome_t outcome = {.analysis = agree < n || bad_boundary ? CLI_EXIT_VIOLATION : CLI_EXIT_OK,
+                           .complete = !partial,
+                           .expect = -1,
+                           .interrupted = partial && stop_reason() == STOP_SIGNAL};
+  json_envelope_t envelope = {
+      .command = "simulate",
+      .input = path,
+      .verdict = json_envelope_verdict(outcome.analysis == CLI_EXIT_OK && partial ? CLI_EXIT_INCONCLUSIVE
+                                                                                  : outcome.analysis),
+      .exit_code = cli_exit_code(&outcome),
+      .partial = partial_why,
+  };
+  int rc =
+      json ? json_envelope_write(ctx, &envelope, strbuf_str(&sb)) : cli_write_output(ctx, strbuf_str(&sb));
   if (svg && !rc) {
     strbuf_clear(&sb);
     render_svg(&sb, m, rows, n + nb, estimator);
@@ -271,20 +311,13 @@ static int run_simulate(cli_ctx_t *ctx, const cli_command_t *self, const char *p
   }
   strbuf_free(&sb);
   free(pred), free(obs), free(rows), free(index);
+  free(partial_why);
   if (partial) fprintf(ctx->err, "ismv: inconclusive: %s\n", why);
-  cli_outcome_t outcome = {.analysis = CLI_EXIT_OK,
-                           .complete = !partial,
-                           .expect = -1,
-                           .interrupted = partial && stop_reason() == STOP_SIGNAL};
-  if (agree < n) {
+  if (agree < n)
     fprintf(ctx->err, "ismv: %zu of %zu predictions lie outside the observed 95%% interval\n", n - agree, n);
-    outcome.analysis = CLI_EXIT_VIOLATION;
-  }
-  if (bad_boundary) {
+  if (bad_boundary)
     fprintf(ctx->err, "ismv: %zu boundary-only counterexamples were observed to fail\n", bad_boundary);
-    outcome.analysis = CLI_EXIT_VIOLATION;
-  }
-  if (!rc) rc = cli_exit_code(&outcome);
+  if (!rc) rc = envelope.exit_code;
   explore_result_free(&res);
   ism_free(m);
   return rc;

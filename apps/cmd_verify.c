@@ -111,6 +111,13 @@ static void show_progress(void *arg, const explore_progress_t *p) {
                 p->depth, vp->bound, p->paths, p->counterexamples, t > 0 ? (double)p->paths / t : 0.0);
 }
 
+/* The exit code a verdict stands for, before filters and expect:. */
+static int analysis_code(explore_verdict_t v) {
+  return v == EXPLORE_VIOLATED       ? CLI_EXIT_VIOLATION
+         : v == EXPLORE_INCONCLUSIVE ? CLI_EXIT_INCONCLUSIVE
+                                     : CLI_EXIT_OK;
+}
+
 /* --all: counterexamples written as the search hands them over. */
 typedef struct {
   FILE *out;
@@ -164,7 +171,8 @@ static int run_streaming(cli_ctx_t *ctx, const ism_model_t *m, explore_options_t
   }
   memset(&res, 0, sizeof res);
   strbuf_init(&so.sb);
-  verify_stream_begin(&so.sb, &so.rep);
+  json_envelope_t envelope = {.command = "verify", .input = m->path};
+  verify_stream_begin(&so.sb, &so.rep, &envelope);
   fputs(so.sb.data, so.out);
   opt->on_cex = write_cex;
   opt->on_cex_ctx = &so;
@@ -184,7 +192,10 @@ static int run_streaming(cli_ctx_t *ctx, const ism_model_t *m, explore_options_t
   /* all dropped is verified only after a complete search (as the report) */
   if (res.nstreamed && so.rep.dropped == res.nstreamed)
     res.verdict = outcome.complete ? EXPLORE_VERIFIED : EXPLORE_INCONCLUSIVE;
-  verify_stream_end(&so.sb, &so.rep);
+  envelope.verdict = json_envelope_verdict(analysis_code(res.verdict));
+  envelope.exit_code = res.replay_failed || so.bad ? CLI_EXIT_INTERNAL : cli_exit_code(&outcome);
+  envelope.partial = res.reason;
+  verify_stream_end(&so.sb, &so.rep, &envelope);
   fputs(so.sb.data, so.out);
   strbuf_free(&so.sb);
   int rc = CLI_EXIT_OK;
@@ -312,10 +323,6 @@ static int run_verify(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
   rep.classes_view = top <= 0 && !cli_opt(self, values, "all")->set;
   bool html = strcmp(format, "html") == 0;
   char *text = verify_render(&rep, html ? "json" : format);
-  if (html) text = report_html_of(text, m, &ctx->diags);
-  int rc = text ? cli_write_output(ctx, text) : CLI_EXIT_INTERNAL;
-  free(text);
-  notes(ctx, &res, stats, total, kept, min_prob);
   if (m->expect) {
     static const char *const names[] = {"verified", "violated", "inconclusive"};
     expect_actual_t actual[] = {
@@ -329,6 +336,16 @@ static int run_verify(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
     static const char *const verdict_keys[] = {"verdict"};
     outcome.expect_verdict = expect_states_verdict(m->expect, verdict_keys, 1);
   }
+  /* the JSON states the exit code, so it is written once that is known */
+  json_envelope_t envelope = {.command = "verify",
+                              .input = path,
+                              .verdict = json_envelope_verdict(analysis_code(res.verdict)),
+                              .exit_code = cli_exit_code(&outcome),
+                              .partial = res.reason};
+  int rc = strcmp(format, "json") == 0 || html ? report_write_result(ctx, &envelope, text, html, m)
+                                               : cli_write_output(ctx, text);
+  free(text);
+  notes(ctx, &res, stats, total, kept, min_prob);
   explore_result_free(&res);
   free(merged);
   ism_free(m);

@@ -7,6 +7,7 @@
 
 #include "apps/cli.h"
 #include "apps/graph_svg.h"
+#include "apps/json_envelope.h"
 #include "apps/report_html.h"
 #include "apps/scatter_svg.h"
 #include "ism/strbuf.h"
@@ -89,9 +90,16 @@ void report_drawing(strbuf_t *sb, const char *id, const char *dot, const char *f
 
 /* ---- simulate: the scatter plot and its table ---- */
 
+/* The lower (i = 0) or upper (i = 1) end of a row's 95% interval "ci", or
+ * `absent`. */
+static double ci_bound(const json_t *row, size_t i, double absent) {
+  const json_t *ci = json_array(row, "ci");
+  return ci && ci->len == 2 && ci->items[i]->kind == JSON_NUMBER ? ci->items[i]->number : absent;
+}
+
 void report_simulate(const report_section_t *s, const json_t *root) {
   strbuf_t *sb = s->sb;
-  const json_t *rows = json_array(root, "simulations");
+  const json_t *rows = json_array(root, "rows");
   size_t n = rows ? rows->len : 0;
   scatter_point_t *pts = xcalloc(n + 1, sizeof *pts);
   strbuf_t labels;
@@ -107,9 +115,8 @@ void report_simulate(const report_section_t *s, const json_t *root) {
       strbuf_printf(&labels, "%s%s", i ? " " : "",
                     path->items[i]->kind == JSON_STRING ? path->items[i]->text : "?");
     strbuf_putc(&labels, '\0');
-    pts[npts++] =
-        (scatter_point_t){json_num(r, "predicted", 0), json_num(r, "observed", 0),    json_num(r, "ci_lo", 0),
-                          json_num(r, "ci_hi", 0),     json_bool(r, "agrees", false), NULL};
+    pts[npts++] = (scatter_point_t){json_num(r, "predicted", 0), json_num(r, "observed", 0), ci_bound(r, 0, 0),
+                                    ci_bound(r, 1, 0), json_bool(r, "agrees", false), NULL};
   }
   for (size_t k = 0; k < npts; k++) pts[k].label = labels.data + at[k];
   char *title = xasprintf("%s: predicted (%s) vs simulated", json_str(root, "model", "?"),
@@ -120,11 +127,11 @@ void report_simulate(const report_section_t *s, const json_t *root) {
   strbuf_printf(sb, "<h3>Predicted vs simulated</h3>\n<figure class=\"scatter\" id=\"%s-scatter\">\n", s->id);
   report_inline_svg(sb, strbuf_str(&svg));
   strbuf_puts(sb, "</figure>\n<p>");
-  report_number(sb, json_num(root, "agree", 0), false);
+  report_number(sb, json_num(root, "agreeing", 0), false);
   strbuf_puts(sb, " of ");
   report_number(sb, json_num(root, "ranked", 0), false);
   strbuf_puts(sb, " ranked predictions lie in the observed 95% interval; Spearman's rank correlation ");
-  const json_t *rho = json_get(root, "rank_correlation");
+  const json_t *rho = json_get(root, "spearman");
   if (rho && rho->kind == JSON_NUMBER)
     report_number(sb, rho->number, true);
   else
@@ -146,9 +153,9 @@ void report_simulate(const report_section_t *s, const json_t *root) {
     strbuf_puts(sb, "</td><td>");
     report_number(sb, json_num(r, "observed", NAN), true);
     strbuf_puts(sb, "</td><td>[");
-    report_number(sb, json_num(r, "ci_lo", NAN), true);
+    report_number(sb, ci_bound(r, 0, NAN), true);
     strbuf_puts(sb, ", ");
-    report_number(sb, json_num(r, "ci_hi", NAN), true);
+    report_number(sb, ci_bound(r, 1, NAN), true);
     strbuf_printf(sb, "]</td><td>%s</td></tr>\n", json_bool(r, "agrees", false) ? "yes" : "no");
   }
   strbuf_puts(sb, "</tbody></table>\n");
@@ -231,7 +238,7 @@ static int analysis_of(const json_t *root) {
   const char *c = json_str(root, "command", NULL);
   if (!c) {
     c = json_get(root, "counterexamples") && json_get(root, "bound")    ? "verify"
-        : json_get(root, "simulations")                                 ? "simulate"
+        : json_get(root, "rows") && json_get(root, "spearman")          ? "simulate"
         : json_get(root, "weakest_assumption")                          ? "robustness"
         : json_get(root, "deltas") || json_get(root, "deviation_space") ? "envelope"
         : json_get(root, "masks") && json_get(root, "distance")         ? "masking"
@@ -367,4 +374,13 @@ char *report_html_of(char *json, const ism_model_t *model, diag_list_t *diags) {
   char *page = report_html(&in, 1, model, diags);
   json_free(doc);
   return page;
+}
+
+int report_write_result(cli_ctx_t *ctx, const json_envelope_t *e, const char *json, bool html,
+                        const ism_model_t *model) {
+  if (!html) return json_envelope_write(ctx, e, json);
+  char *page = report_html_of(json_envelope_wrap(e, json), model, &ctx->diags);
+  int rc = page ? cli_write_output(ctx, page) : CLI_EXIT_INTERNAL;
+  free(page);
+  return rc;
 }

@@ -6,8 +6,11 @@
 #ifndef APPS_REPORT_H
 #define APPS_REPORT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
+#include "apps/cli.h"
+#include "apps/json_envelope.h"
 #include "ism/diag.h"
 #include "ism/ism.h"
 #include "ism/json.h"
@@ -30,5 +33,12 @@ char *report_html(const report_input_t *in, size_t n, const ism_model_t *model, 
  * `model` as there. Returns the page (caller frees), or NULL after
  * reporting in diags (an internal error: the command's JSON is malformed). */
 char *report_html_of(char *json, const ism_model_t *model, diag_list_t *diags);
+
+/* Writes a command's JSON report `json` (text starting "{\n") behind the
+ * envelope `e`: as JSON, or when `html` as the report page (`model` drawn
+ * when given). Returns cli_write_output's code, or CLI_EXIT_INTERNAL after
+ * a located error in ctx->diags. */
+int report_write_result(cli_ctx_t *ctx, const json_envelope_t *e, const char *json, bool html,
+                        const ism_model_t *model);
 
 #endif

@@ -289,8 +289,10 @@ static void deltas(const report_section_t *s, const json_t *ds, const char *name
 void report_envelope(const report_section_t *s, const json_t *root) {
   strbuf_t *sb = s->sb;
   open_summary(sb);
-  const json_t *verdict = json_get(root, "verdict");
+  const json_t *verdict = json_get(root, "verdict"); /* the envelope's word (docs/json.md) */
   if (verdict && verdict->kind == JSON_STRING) verdict_row(sb, "verdict", "", verdict->text);
+  const json_t *comparison = json_get(root, "comparison"); /* with compare: */
+  if (comparison && comparison->kind == JSON_STRING) verdict_row(sb, "comparison", "", comparison->text);
   report_row(sb, "environment", json_get(root, "environment"));
   report_row(sb, "controller", json_get(root, "controller"));
   report_row(sb, "property", json_get(root, "property"));

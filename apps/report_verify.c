@@ -295,7 +295,7 @@ static const json_t *simulation_of(const report_section_t *s, const json_t *root
   const char *model = json_str(root, "model", "");
   for (size_t i = 0; i < s->n; i++) {
     const json_t *r = s->in[i].root;
-    if (json_get(r, "simulations") && strcmp(json_str(r, "model", ""), model) == 0) return r;
+    if (json_get(r, "rows") && json_get(r, "spearman") && strcmp(json_str(r, "model", ""), model) == 0) return r;
   }
   return NULL;
 }

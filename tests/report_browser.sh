@@ -42,7 +42,7 @@ import json, sys
 dom, res = open(sys.argv[1]).read(), json.load(open(sys.argv[2]))
 missing = ["class %d" % (k + 1) for k in range(len(res["classes"])) if 'id="r1-class-%d"' % (k + 1) not in dom]
 missing += ["counterexample %d" % c["id"] for c in res["counterexamples"] if 'id="r1-cex-%d"' % c["id"] not in dom]
-missing += ["scatter"] if dom.count("<circle") != sum(not r["boundary_only"] for r in json.load(open(sys.argv[2].replace("v.json", "s.json")))["simulations"]) else []
+missing += ["scatter"] if dom.count("<circle") != sum(not r["boundary_only"] for r in json.load(open(sys.argv[2].replace("v.json", "s.json")))["rows"]) else []
 if missing or not res["counterexamples"]:
     sys.exit("missing: %s" % missing)
 EOF

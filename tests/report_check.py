@@ -112,7 +112,7 @@ def check_simulate(ids, sid, res):
         fail("%s: no scatter plot" % sid)
         return
     points = [c for c in fig.iter() if c.tag == "circle"]
-    want = sum(1 for r in res["simulations"] if not r["boundary_only"])
+    want = sum(1 for r in res["rows"] if not r["boundary_only"])
     if len(points) != want:
         fail("%s: scatter has %d points, want %d" % (sid, len(points), want))
 
@@ -193,7 +193,7 @@ def check_eventb(ids, sid, res):
 def kind_of(res):
     if "command" in res:
         return res["command"]
-    for key, kind in (("counterexamples", "verify"), ("simulations", "simulate"), ("weakest_assumption", "robustness"),
+    for key, kind in (("counterexamples", "verify"), ("spearman", "simulate"), ("weakest_assumption", "robustness"),
                       ("deltas", "envelope"), ("masks", "masking"), ("checks", "eventb")):
         if key in res:
             return kind
