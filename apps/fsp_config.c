@@ -208,7 +208,7 @@ bool fsp_config_progress(fsp_config_t *c, size_t nfiles, const lts_t *const *par
                                           p->cond != NULL);
       free(acts);
       free(cond);
-      fsp_progress_result_t r = {p->name, k < 0, NULL, 0, NULL, 0};
+      fsp_progress_result_t r = {p->name, k < 0, NULL, 0, NULL, 0, p->loc};
       if (k >= 0) {
         r.trace = lts_bfs_trace(&bfs, system, t.first[k], &r.len);
         r.actions = terminal_actions(system, &t, k, &r.nactions);

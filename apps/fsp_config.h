@@ -51,6 +51,7 @@ typedef struct {
   bool holds;
   int *trace, len;        /* violated: a shortest trace to the first violating terminal set */
   int *actions, nactions; /* violated: the actions in that set (τ excluded), sorted by id */
+  loc_t loc;              /* the declaration in its file */
 } fsp_progress_result_t;
 
 /* Checks every progress property declared in the first `nfiles` files the
