@@ -6,6 +6,7 @@
 #include "ism/stop.h"
 #include "ism/strbuf.h"
 #include "verifier/lts/aut.h"
+#include "verifier/lts/fsm.h"
 #include "verifier/lts/terminal.h"
 
 void fsp_config_init(fsp_config_t *c, cli_ctx_t *ctx, const char *path) {
@@ -29,17 +30,20 @@ static loc_t item_loc(const ynode_t *node, size_t i) {
   return node->kind == YNODE_SEQ ? node->items[i]->loc : node->loc;
 }
 
-/* An Aldebaran (.aut) file: one LTS, so no process can be chosen in it. */
-static lts_t *load_aut(fsp_config_t *c, const ynode_t *node, size_t i, const char *full, const char *name) {
+/* An Aldebaran (.aut) or DESops (.fsm) file: one LTS, so no process can be
+ * chosen in it. */
+static lts_t *load_lts_file(fsp_config_t *c, const ynode_t *node, size_t i, const char *full,
+                            const char *name, bool fsm) {
   diag_list_t *d = &c->ctx->diags;
   if (name) {
-    diag_error(d, item_loc(node, i), "'%s' is an .aut file, which holds one LTS: no process '%s' to choose",
-               full, name);
+    diag_error(d, item_loc(node, i), "'%s' is an .%s file, which holds one LTS: no process '%s' to choose",
+               full, fsm ? "fsm" : "aut", name);
     return NULL;
   }
   size_t before = d->errors;
   bool limit = false;
-  lts_t *raw = aut_read_file(full, &c->labels, c->max_states, &limit, d);
+  lts_t *raw = fsm ? fsm_read_file(full, &c->labels, c->max_states, &limit, d)
+                   : aut_read_file(full, &c->labels, c->max_states, &limit, d);
   if (!raw && d->errors == before) diag_error(d, item_loc(node, i), "cannot read '%s'", full);
   if (!raw && d->count > 0 && d->items[d->count - 1].loc.file == NULL)
     d->items[d->count - 1].loc = item_loc(node, i);
@@ -65,8 +69,10 @@ static lts_t *load_one(fsp_config_t *c, const ynode_t *node, size_t i, const cha
     colon = NULL;
   char *full = path[0] == '/' ? xstrdup(path) : xasprintf("%s%s", c->dir, path);
   size_t len = strlen(full);
-  if (len > 4 && strcmp(full + len - 4, ".aut") == 0) {
-    lts_t *l = load_aut(c, node, i, full, colon ? preferred : NULL);
+  bool aut = len > 4 && strcmp(full + len - 4, ".aut") == 0,
+       fsm = len > 4 && strcmp(full + len - 4, ".fsm") == 0;
+  if (aut || fsm) {
+    lts_t *l = load_lts_file(c, node, i, full, colon ? preferred : NULL, fsm);
     free(full);
     if (l && (how == FSP_LOAD_PROPERTY || (how == FSP_LOAD_PROPERTY_UNLESS_ERROR && l->error < 0))) {
       lts_t *p = lts_property(l);
