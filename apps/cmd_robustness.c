@@ -42,6 +42,9 @@ static const cli_option_t options[] = {
     {"expand", 0, OPT_FLAG, NULL, NULL, NULL, 0, -1,
      "expand each class to every trace of the weakest assumption with its representative as prefix, up to a "
      "cycle or deadlock (Fortis)"},
+    {"default-progress", 0, OPT_FLAG, NULL, NULL, NULL, 0, -1,
+     "when no progress property is declared, check LTSA's default one on M || E: every action occurs in "
+     "every terminal set"},
     {"disables", 0, OPT_FLAG, NULL, NULL, NULL, 0, -1,
      "add a sink state to the weakest assumption for the actions the system disables (Fortis)"},
 };
@@ -287,7 +290,9 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
   normal = robust_normal_violation(a.sys, env, a.prop, &normal_len);
   {
     const lts_t *me[2] = {a.sys, env};
-    if (!fsp_config_progress(&r, se_files, me, 2, n_sys->loc, &prog, &nprog)) goto done;
+    if (!fsp_config_progress(&r, se_files, me, 2, n_sys->loc, cli_opt(self, values, "default-progress")->set,
+                             &prog, &nprog))
+      goto done;
   }
   for (size_t i = 0; i < nprog; i++) nprog_violated += !prog[i].holds;
 
@@ -434,11 +439,16 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
       strbuf_printf(&sb, "%s\n    {\"name\": ", i ? "," : "");
       strbuf_json_string(&sb, prog[i].name);
       strbuf_printf(&sb, ", \"holds\": %s", prog[i].holds ? "true" : "false");
+      if (prog[i].is_default) strbuf_puts(&sb, ", \"default\": true");
       if (!prog[i].holds) {
         strbuf_puts(&sb, ", \"trace\": ");
         json_labels(&sb, &r.labels, prog[i].trace, prog[i].len);
         strbuf_puts(&sb, ", \"terminal_actions\": ");
         json_labels(&sb, &r.labels, prog[i].actions, prog[i].nactions);
+        if (prog[i].is_default) {
+          strbuf_puts(&sb, ", \"missing_actions\": ");
+          json_labels(&sb, &r.labels, prog[i].missing, prog[i].nmissing);
+        }
       }
       strbuf_putc(&sb, '}');
     }
@@ -493,7 +503,11 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
       strbuf_putc(&sb, '\n');
     }
     for (size_t i = 0; i < nprog; i++) {
-      strbuf_printf(&sb, "progress %s: %s\n", prog[i].name, prog[i].holds ? "holds" : "violated");
+      if (prog[i].is_default)
+        strbuf_printf(&sb, "progress (LTSA's default: every action in every terminal set): %s\n",
+                      prog[i].holds ? "holds" : "violated");
+      else
+        strbuf_printf(&sb, "progress %s: %s\n", prog[i].name, prog[i].holds ? "holds" : "violated");
       if (prog[i].holds) continue;
       strbuf_puts(&sb, "  trace to terminal set: ");
       text_labels(&sb, &r.labels, prog[i].trace, prog[i].len);
@@ -501,6 +515,11 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
       strbuf_puts(&sb, "\n  actions in terminal set: {");
       text_labels(&sb, &r.labels, prog[i].actions, prog[i].nactions);
       strbuf_puts(&sb, "}\n");
+      if (prog[i].is_default) {
+        strbuf_puts(&sb, "  progress violation for actions: {");
+        text_labels(&sb, &r.labels, prog[i].missing, prog[i].nmissing);
+        strbuf_puts(&sb, "}\n");
+      }
     }
     if (a.empty)
       strbuf_puts(&sb, "note: the machine can violate the property on its own; no environment prevents it\n");
@@ -633,6 +652,7 @@ const cli_command_t cmd_robustness = {
         "and Fortis' ({\"sys\": [...], \"env\": [...], ...}) are read as well. First M ‖ E is checked\n"
         "against P, and against the LTSA progress properties (`progress NAME = {a}`) that the system\n"
         "and environment files declare: a violation is reported with its trace and exit 10.\n"
+        "With none declared, --default-progress runs LTSA's default progress check instead.\n"
         "Fortis's views: --unsafe adds the classes of environment behaviours after which the\n"
         "system may violate P (transitions into the error state of the determinised\n"
         "(M ‖ P_err)↾α), explained with faults anywhere; --expand lists, for each class, every\n"

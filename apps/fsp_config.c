@@ -178,10 +178,11 @@ size_t fsp_config_progress_count(const fsp_config_t *c, size_t nfiles) {
 }
 
 bool fsp_config_progress(fsp_config_t *c, size_t nfiles, const lts_t *const *parts, int nparts, loc_t loc,
-                         fsp_progress_result_t **out, size_t *n) {
+                         bool default_check, fsp_progress_result_t **out, size_t *n) {
   *out = NULL;
   *n = 0;
-  if (fsp_config_progress_count(c, nfiles) == 0) return true;
+  bool declared = fsp_config_progress_count(c, nfiles) > 0;
+  if (!declared && !default_check) return true;
   lts_t *system = lts_compose_max(parts, nparts, c->max_states, c->max_states);
   if (!system) {
     diag_error(&c->ctx->diags, loc,
@@ -196,7 +197,20 @@ bool fsp_config_progress(fsp_config_t *c, size_t nfiles, const lts_t *const *par
   terminal_sets_t t = {0};
   lts_bfs_t bfs = {0};
   bool ready = false;
-  for (size_t fi = 0; fi < nfiles && fi < c->files.len; fi++)
+  if (!declared) { /* LTSA's default: every action in every terminal set */
+    terminal_sets(system, &t);
+    lts_bfs(system, &bfs);
+    ready = true;
+    fsp_progress_result_t r = {"default", true, NULL, 0, NULL, 0, true, NULL, 0};
+    int k = terminal_default_violation(system, &t, &r.missing, &r.nmissing);
+    r.holds = k < 0;
+    if (k >= 0) {
+      r.trace = lts_bfs_trace(&bfs, system, t.first[k], &r.len);
+      r.actions = terminal_actions(system, &t, k, &r.nactions);
+    }
+    VEC_PUSH(&res, r);
+  }
+  for (size_t fi = 0; declared && fi < nfiles && fi < c->files.len; fi++)
     for (size_t pi = 0; pi < fsp_progress_count(c->files.data[fi]); pi++) {
       const fsp_progress_t *p = fsp_progress_at(c->files.data[fi], pi);
       bool dup = false;
@@ -214,7 +228,7 @@ bool fsp_config_progress(fsp_config_t *c, size_t nfiles, const lts_t *const *par
                                           p->cond != NULL);
       free(acts);
       free(cond);
-      fsp_progress_result_t r = {p->name, k < 0, NULL, 0, NULL, 0};
+      fsp_progress_result_t r = {p->name, k < 0, NULL, 0, NULL, 0, false, NULL, 0};
       if (k >= 0) {
         r.trace = lts_bfs_trace(&bfs, system, t.first[k], &r.len);
         r.actions = terminal_actions(system, &t, k, &r.nactions);
@@ -237,6 +251,7 @@ void fsp_progress_results_free(fsp_progress_result_t *results, size_t n) {
   for (size_t i = 0; i < n; i++) {
     free(results[i].trace);
     free(results[i].actions);
+    free(results[i].missing);
   }
   free(results);
 }
