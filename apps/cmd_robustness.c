@@ -603,13 +603,14 @@ done:
   if (!text && stop_requested()) rc = cli_write_stopped(ctx, cli_opt(self, values, "format")->s, NULL);
   if (rc == CLI_EXIT_INVALID && r.limit_hit) rc = CLI_EXIT_INCONCLUSIVE;
   free(text);
+  /* the expansions first: robust_traces_free zeroes the counts */
+  expansions_free(exp_delta, delta.ntraces);
+  expansions_free(exp_ab, a_not_b.ntraces);
+  expansions_free(exp_ba, b_not_a.ntraces);
   robust_traces_free(&delta);
   robust_traces_free(&a_not_b);
   robust_traces_free(&b_not_a);
   robust_traces_free(&unsafe);
-  expansions_free(exp_delta, delta.ntraces);
-  expansions_free(exp_ab, a_not_b.ntraces);
-  expansions_free(exp_ba, b_not_a.ntraces);
   free(alpha);
   free(faults);
   free(normal);
