@@ -14,6 +14,8 @@
 #include <unistd.h>
 
 #include "apps/commands.h"
+#include "apps/json_envelope.h"
+#include "apps/sarif.h"
 #include "ism/alloc.h"
 #include "ism/number.h"
 #include "ism/stop.h"
@@ -26,8 +28,8 @@
 #endif
 
 static const cli_command_t *const commands[] = {
-    &cmd_verify,   &cmd_simulate, &cmd_robustness, &cmd_robustify,
-    &cmd_envelope, &cmd_masking,  &cmd_eventb,     &cmd_check,
+    &cmd_verify,  &cmd_simulate, &cmd_robustness, &cmd_robustify, &cmd_envelope,
+    &cmd_masking, &cmd_eventb,   &cmd_report,     &cmd_check,
 };
 enum { NCOMMANDS = sizeof commands / sizeof *commands };
 
@@ -332,9 +334,15 @@ int cli_write_stopped(cli_ctx_t *ctx, const char *format, const char *what) {
   strbuf_t sb;
   strbuf_init(&sb);
   if (format && strcmp(format, "json") == 0) {
-    strbuf_puts(&sb, "{\n  \"partial\": true,\n  \"reason\": ");
-    strbuf_json_string(&sb, why);
-    strbuf_puts(&sb, "\n}\n");
+    json_envelope_t e = {.command = ctx->command,
+                         .input = ctx->input,
+                         .verdict = json_envelope_verdict(CLI_EXIT_INCONCLUSIVE),
+                         .exit_code = CLI_EXIT_INCONCLUSIVE,
+                         .partial = why};
+    json_envelope_alone(&sb, &e);
+  } else if (format && strcmp(format, "sarif") == 0) {
+    sarif_begin(&sb, NULL, 0);
+    sarif_end(&sb, false, (const char *const[]){why}, 1);
   } else if (!format || strcmp(format, "text") == 0) {
     strbuf_printf(&sb, "partial: %s\n", why);
   }
@@ -625,6 +633,8 @@ static int run_command(const cli_command_t *cmd, int argc, char **argv, FILE *ou
       }
       for (int f = 0; !cmd->run_all && f < nfiles; f++) {
         cli_time_limit_start(ctx.time_limit);
+        ctx.command = cmd->name;
+        ctx.input = files[f];
         int r = cmd->run(&ctx, cmd, files[f], values);
         cli_time_limit_end();
         cli_render_diags(&ctx);

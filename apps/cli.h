@@ -52,6 +52,8 @@ typedef struct {
   diag_list_t diags;
   const char *output_path; /* -o FILE, or NULL for out */
   double time_limit;       /* --timeout in seconds (0: none); in force while a command runs */
+  const char *command;     /* the command running and its input file (NULL: none), for reports */
+  const char *input;       /* written on its behalf (cli_write_stopped) */
 } cli_ctx_t;
 
 typedef struct cli_command cli_command_t;
@@ -109,10 +111,13 @@ int cli_write_output(cli_ctx_t *ctx, const char *text);
 int cli_write_file(cli_ctx_t *ctx, const char *path, const char *text);
 
 /* The report of a run a stop request (ism/stop.h) ended before it had any
- * result: "partial: WHY; WHAT" as text (format NULL or "text"), or
- * {"partial": true, "reason": "WHY; WHAT"} as JSON, nothing in other
- * formats; WHY is stop_message(), WHAT says how far it got (NULL: "no
- * result"). Returns CLI_EXIT_INCONCLUSIVE, or cli_write_output's error. */
+ * result: "partial: WHY; WHAT" as text (format NULL or "text"), as JSON the
+ * envelope alone (apps/json_envelope.h: ctx->command and ctx->input, verdict
+ * "inconclusive", exit code 5, "partial": true, "reason": "WHY; WHAT"), as
+ * SARIF a log without results whose invocation did not succeed (so it can
+ * never pass for a clean run), nothing in other formats; WHY is
+ * stop_message(), WHAT says how far it got (NULL: "no result"). Returns
+ * CLI_EXIT_INCONCLUSIVE, or cli_write_output's error. */
 int cli_write_stopped(cli_ctx_t *ctx, const char *format, const char *what);
 
 /* Prints every collected diagnostic GCC style to ctx->err and clears them. */

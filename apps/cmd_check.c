@@ -14,6 +14,8 @@
 
 #include "apps/cli.h"
 #include "apps/commands.h"
+#include "apps/json_envelope.h"
+#include "apps/sarif.h"
 #include "ism/alloc.h"
 #include "ism/strbuf.h"
 #include "ism/vec.h"
@@ -97,6 +99,8 @@ static void run_file(const char *path, double time_limit, check_result_t *r) {
       cli_value_t *defaults = xcalloc(cmd->noptions + 1, sizeof *defaults);
       arena_free(&arena);
       cli_time_limit_start(time_limit);
+      ctx.command = cmd->name;
+      ctx.input = path;
       r->rc = cmd->run(&ctx, cmd, path, defaults);
       cli_time_limit_end();
       free(defaults);
@@ -280,14 +284,24 @@ static const char *level_word(diag_level_t level) {
   return level == DIAG_ERROR ? "error" : level == DIAG_WARNING ? "warning" : "note";
 }
 
-static void render_json(strbuf_t *sb, const check_result_t *results, int n, int rc, bool verbose) {
+static void render_json(strbuf_t *sb, const char *const *paths, const check_result_t *results, int n, int rc,
+                        bool verbose) {
   check_counts_t c = count(results, n);
-  strbuf_printf(sb, "{\n  \"tool\": \"ismv\",\n  \"version\": ");
-  strbuf_json_string(sb, cli_version());
-  strbuf_printf(sb,
-                ",\n  \"command\": \"check\",\n  \"exit_code\": %d,\n  \"passed\": %d,\n  \"failed\": %d,\n"
-                "  \"errors\": %d,\n  \"files\": [",
-                rc, c.passed, c.failed, c.errors);
+  int inconclusive = 0;
+  for (int i = 0; i < n; i++) inconclusive += results[i].rc == CLI_EXIT_INCONCLUSIVE;
+  char *why = inconclusive ? xasprintf("%d of %d files inconclusive", inconclusive, n) : NULL;
+  json_envelope_t e = {.command = "check",
+                       .inputs = paths,
+                       .ninputs = n,
+                       .verdict = json_envelope_verdict(rc),
+                       .exit_code = rc,
+                       .partial = why};
+  strbuf_puts(sb, "{\n");
+  json_envelope_head(sb, &e);
+  json_envelope_tail(sb, &e);
+  free(why);
+  strbuf_printf(sb, "  \"passed\": %d,\n  \"failed\": %d,\n  \"errors\": %d,\n  \"files\": [", c.passed,
+                c.failed, c.errors);
   for (int i = 0; i < n; i++) {
     const check_result_t *r = &results[i];
     strbuf_puts(sb, i ? ",\n    {\"file\": " : "\n    {\"file\": ");
@@ -335,9 +349,9 @@ static void render_junit(strbuf_t *sb, const check_result_t *results, int n, boo
   for (int i = 0; i < n; i++) {
     const check_result_t *r = &results[i];
     strbuf_puts(sb, "    <testcase name=\"");
-    strbuf_xml_text(sb, r->path);
+    strbuf_xml_attr(sb, r->path);
     strbuf_puts(sb, "\" classname=\"");
-    strbuf_xml_text(sb, r->kind ? r->kind : "unknown");
+    strbuf_xml_attr(sb, r->kind ? r->kind : "unknown");
     strbuf_puts(sb, "\"");
     if (r->rc == CLI_EXIT_OK && !verbose) {
       strbuf_puts(sb, "/>\n");
@@ -350,7 +364,7 @@ static void render_junit(strbuf_t *sb, const check_result_t *results, int n, boo
       const check_diag_t *first = NULL;
       for (size_t k = 0; k < r->ndiags && !first; k++)
         if (r->diags[k].level == DIAG_ERROR) first = &r->diags[k];
-      strbuf_xml_text(sb, first ? first->message : result_word(r->rc));
+      strbuf_xml_attr(sb, first ? first->message : result_word(r->rc));
       strbuf_puts(sb, "\">");
       strbuf_xml_text(sb, r->err ? r->err : "");
       strbuf_printf(sb, "</%s>\n", tag);
@@ -365,26 +379,8 @@ static void render_junit(strbuf_t *sb, const check_result_t *results, int n, boo
   strbuf_puts(sb, "  </testsuite>\n</testsuites>\n");
 }
 
-/* A relative path as a URI reference: unreserved characters and '/' as they
- * are, everything else percent-encoded. */
-static void sarif_uri(strbuf_t *sb, const char *path) {
-  strbuf_t u;
-  strbuf_init(&u);
-  for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
-    if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-        strchr("-._~/", *p))
-      strbuf_putc(&u, (char)*p);
-    else
-      strbuf_printf(&u, "%%%02X", *p);
-  }
-  strbuf_json_string(sb, strbuf_str(&u));
-  strbuf_free(&u);
-}
-
 enum { RULE_EXPECT, RULE_INPUT, RULE_INCONCLUSIVE };
-static const struct {
-  const char *id, *name, *short_text, *full_text, *help;
-} check_rules[] = {
+static const sarif_rule_t check_rules[] = {
     {"ISMV-CHECK-EXPECT", "ExpectationFailed", "An expect: entry of the model does not hold.",
      "The analysis ran to completion and one of the results the model's expect: block states (a verdict, a "
      "count, "
@@ -405,44 +401,18 @@ static const struct {
 
 static void sarif_result(strbuf_t *sb, bool *first, int rule, const char *level, const char *message,
                          const char *file, int line, int col) {
-  strbuf_puts(sb, *first ? "\n        {" : ",\n        {");
-  *first = false;
-  strbuf_printf(sb, "\"ruleId\": \"%s\", \"ruleIndex\": %d, \"level\": \"%s\", \"message\": {\"text\": ",
-                check_rules[rule].id, rule, level);
-  strbuf_json_string(sb, message);
-  strbuf_puts(sb, "}, \"locations\": [{\"physicalLocation\": {\"artifactLocation\": {\"uri\": ");
-  sarif_uri(sb, file);
-  strbuf_putc(sb, '}');
-  if (line > 0)
-    strbuf_printf(sb, ", \"region\": {\"startLine\": %d, \"startColumn\": %d}", line, col > 0 ? col : 1);
-  strbuf_puts(sb, "}}], \"partialFingerprints\": {\"ismvCheck/v1\": ");
-  strbuf_t fp;
-  strbuf_init(&fp);
-  strbuf_printf(&fp, "%s:%s:%s", check_rules[rule].id, file, message);
-  unsigned long long h = 1469598103934665603ULL; /* FNV-1a: stable across runs and machines */
-  for (const unsigned char *p = (const unsigned char *)strbuf_str(&fp); *p; p++)
-    h = (h ^ *p) * 1099511628211ULL;
-  strbuf_free(&fp);
-  strbuf_printf(sb, "\"%016llx\"}}", h);
+  sarif_result_begin(sb, first, check_rules, rule, level, message);
+  strbuf_puts(sb, ", \"locations\": [");
+  sarif_location(sb, file, line, col);
+  strbuf_puts(sb, "], \"partialFingerprints\": {\"ismvCheck/v1\": ");
+  char *key = xasprintf("%s:%s:%s", check_rules[rule].id, file, message);
+  char fp[SARIF_FINGERPRINT_SIZE];
+  strbuf_printf(sb, "\"%s\"}}", sarif_fingerprint(key, fp));
+  free(key);
 }
 
 static void render_sarif(strbuf_t *sb, const check_result_t *results, int n) {
-  strbuf_puts(
-      sb, "{\n  \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\",\n  \"version\": \"2.1.0\",\n"
-          "  \"runs\": [\n    {\n      \"tool\": {\"driver\": {\"name\": \"ismv\", \"version\": ");
-  strbuf_json_string(sb, cli_version());
-  strbuf_puts(sb, ", \"rules\": [");
-  for (size_t i = 0; i < sizeof check_rules / sizeof *check_rules; i++) {
-    strbuf_printf(sb, "%s\n        {\"id\": \"%s\", \"name\": \"%s\", \"shortDescription\": {\"text\": ",
-                  i ? "," : "", check_rules[i].id, check_rules[i].name);
-    strbuf_json_string(sb, check_rules[i].short_text);
-    strbuf_puts(sb, "}, \"fullDescription\": {\"text\": ");
-    strbuf_json_string(sb, check_rules[i].full_text);
-    strbuf_puts(sb, "}, \"help\": {\"text\": ");
-    strbuf_json_string(sb, check_rules[i].help);
-    strbuf_puts(sb, "}}");
-  }
-  strbuf_puts(sb, "]}},\n      \"results\": [");
+  sarif_begin(sb, check_rules, sizeof check_rules / sizeof *check_rules);
   bool first = true, complete = true;
   for (int i = 0; i < n; i++) {
     const check_result_t *r = &results[i];
@@ -459,27 +429,14 @@ static void render_sarif(strbuf_t *sb, const check_result_t *results, int n) {
     }
     if (r->rc != CLI_EXIT_VIOLATION && r->rc != CLI_EXIT_INCONCLUSIVE) complete = false;
   }
-  strbuf_puts(sb, first ? "],\n" : "\n      ],\n");
-  strbuf_printf(sb, "      \"invocations\": [{\"executionSuccessful\": %s", complete ? "true" : "false");
-  if (!complete) {
-    strbuf_puts(sb, ", \"toolExecutionNotifications\": [");
-    bool firstn = true;
-    for (int i = 0; i < n; i++) {
-      int rc = results[i].rc;
-      if (rc == CLI_EXIT_OK || rc == CLI_EXIT_VIOLATION) continue;
-      strbuf_puts(sb, firstn ? "{\"level\": \"error\", \"message\": {\"text\": "
-                             : ", {\"level\": \"error\", \"message\": {\"text\": ");
-      firstn = false;
-      strbuf_t msg;
-      strbuf_init(&msg);
-      strbuf_printf(&msg, "%s: %s", results[i].path, result_word(rc));
-      strbuf_json_string(sb, strbuf_str(&msg));
-      strbuf_free(&msg);
-      strbuf_puts(sb, "}}");
-    }
-    strbuf_putc(sb, ']');
-  }
-  strbuf_puts(sb, "}]\n    }\n  ]\n}\n");
+  char **notes = xcalloc((size_t)n + 1, sizeof *notes);
+  size_t nnotes = 0;
+  for (int i = 0; i < n; i++)
+    if (results[i].rc != CLI_EXIT_OK && results[i].rc != CLI_EXIT_VIOLATION)
+      notes[nnotes++] = xasprintf("%s: %s", results[i].path, result_word(results[i].rc));
+  sarif_end(sb, complete, (const char *const *)notes, nnotes);
+  for (size_t i = 0; i < nnotes; i++) free(notes[i]);
+  free(notes);
 }
 
 /* ---- the command ---- */
@@ -526,7 +483,7 @@ static int run_check(cli_ctx_t *ctx, const cli_command_t *self, const char *cons
   strbuf_t sb;
   strbuf_init(&sb);
   if (strcmp(format, "json") == 0)
-    render_json(&sb, results, n, rc, verbose);
+    render_json(&sb, paths, results, n, rc, verbose);
   else if (strcmp(format, "junit") == 0)
     render_junit(&sb, results, n, verbose);
   else if (strcmp(format, "sarif") == 0)

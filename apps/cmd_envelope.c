@@ -9,6 +9,9 @@
 #include "apps/commands.h"
 #include "apps/fsp_config.h"
 #include "apps/expect.h"
+#include "apps/report.h"
+#include "apps/json_envelope.h"
+#include "apps/sarif.h"
 #include "ism/alloc.h"
 #include "ism/stop.h"
 #include "ism/strbuf.h"
@@ -23,7 +26,8 @@ static const cli_option_t options[] = {
      "how to compute Δ: default (fast), paper (Alg. 1 with its heuristic), brute-force (tiny models)"},
     {"max-states", 0, OPT_INT, "N", NULL, "5000000", 1, 1e9,
      "limit on the states of each compiled process, composition and meta-system"},
-    {"format", 'f', OPT_CHOICE, NULL, "text|json|dot", "text", 0, -1, "output format"},
+    {"format", 'f', OPT_CHOICE, NULL, "text|json|sarif|dot|html", "text", 0, -1,
+     "output format (html: the page of ismv report)"},
     {"stats", 0, OPT_FLAG, NULL, NULL, NULL, 0, -1, "print meta-system sizes and check counts on stderr"},
     {"output", 'o', OPT_STRING, "FILE", NULL, "stdout", 0, -1, "write the report to FILE"},
 };
@@ -100,9 +104,11 @@ static void text_delta(strbuf_t *sb, const envelope_space_t *sp, const envelope_
   }
 }
 
+/* The main result's partial flag is the envelope's (apps/json_envelope.h);
+ * the compared one has its own. */
 static void json_delta(strbuf_t *sb, const envelope_space_t *sp, const envelope_result_t *r,
-                       const char *indent) {
-  strbuf_printf(sb, "%s\"partial\": %s,\n", indent, r->partial ? "true" : "false");
+                       const char *indent, bool own_partial) {
+  if (own_partial) strbuf_printf(sb, "%s\"partial\": %s,\n", indent, r->partial ? "true" : "false");
   strbuf_printf(sb, "%s\"normal_unsafe\": %s,\n%s\"delta_size\": %d,\n%s\"largest\": %d,\n%s\"deltas\": [",
                 indent, r->normal_unsafe ? "true" : "false", indent, r->ndeltas, indent, largest(sp, r),
                 indent);
@@ -206,6 +212,81 @@ static envelope_t *solve(fsp_config_t *r, const envelope_problem_t *p, envelope_
   return ev;
 }
 
+/* ---- SARIF: the normal violation, and a comparison's witnesses ---- */
+
+enum { RULE_NORMAL_UNSAFE, RULE_LOST, RULE_GAINED };
+static const sarif_rule_t envelope_rules[] = {
+    {"ISMV-ENVELOPE-NORMAL-UNSAFE", "NormalUnsafe",
+     "The controller violates the property in the environment without deviations.",
+     "E || C itself violates P (or E violates the environmental properties): no deviation is safe and the "
+     "envelope is empty. The result is located at the controller in the configuration.",
+     "Run `ismv envelope CONFIG.yaml`, then fix the controller or the property (docs/envelope.md)."},
+    {"ISMV-ENVELOPE-LOST", "EnvelopeLost",
+     "A deviation the main design tolerates is not tolerated by the compared one.",
+     "The envelope comparison (compare: in the configuration) found a set of deviation transitions that is "
+     "robust for the main controller and property and not for the compared one: the witness, a minimal such "
+     "set. The result is located at compare:.",
+     "Run `ismv envelope CONFIG.yaml` for both envelopes; if the compared design is the newer one, it lost "
+     "this robustness. docs/envelope.md explains the comparison (Def. 6/7)."},
+    {"ISMV-ENVELOPE-GAINED", "EnvelopeGained",
+     "A deviation the compared design tolerates is not tolerated by the main one.",
+     "The envelope comparison (compare: in the configuration) found a set of deviation transitions that is "
+     "robust for the compared controller or property and not for the main one: the witness, a minimal such "
+     "set. The result is located at compare:.",
+     "Run `ismv envelope CONFIG.yaml` for both envelopes; if the main design is the newer one, it lost this "
+     "robustness. docs/envelope.md explains the comparison (Def. 6/7)."},
+};
+
+typedef struct {
+  const char *config;
+  loc_t ctrl_loc, cmp_loc;
+} sarif_where_t;
+
+static void sarif_witness(strbuf_t *sb, bool *first, const analysis_t *x, const sarif_where_t *w, int rule,
+                          const bitword_t *set) {
+  const envelope_space_t *sp = envelope_space(x->a);
+  strbuf_t msg, key;
+  strbuf_init(&msg);
+  strbuf_init(&key);
+  strbuf_printf(&key, "%s\x1f", envelope_rules[rule].id);
+  size_t set_at = key.len;
+  text_set(&key, sp, set);
+  strbuf_printf(&msg, "deviation %s is tolerated with %s, not with %s", strbuf_str(&key) + set_at,
+                rule == RULE_LOST ? "the main design" : "the compared design (compare:)",
+                rule == RULE_LOST ? "the compared design (compare:)" : "the main design");
+  sarif_result_begin(sb, first, envelope_rules, rule, rule == RULE_LOST ? "warning" : "note",
+                     strbuf_str(&msg));
+  strbuf_puts(sb, ", \"locations\": [");
+  sarif_location(sb, w->config, w->cmp_loc.line, w->cmp_loc.col);
+  char fp[SARIF_FINGERPRINT_SIZE];
+  strbuf_printf(sb, "], \"partialFingerprints\": {\"ismvEnvelope/v1\": \"%s\"}}",
+                sarif_fingerprint(strbuf_str(&key), fp));
+  strbuf_free(&msg);
+  strbuf_free(&key);
+}
+
+static void render_sarif(strbuf_t *sb, const analysis_t *x, const sarif_where_t *w) {
+  sarif_begin(sb, envelope_rules, sizeof envelope_rules / sizeof *envelope_rules);
+  bool first = true;
+  if (x->ra.normal_unsafe) {
+    sarif_result_begin(sb, &first, envelope_rules, RULE_NORMAL_UNSAFE, "error",
+                       "the controller violates the property in the environment without deviations");
+    strbuf_puts(sb, ", \"locations\": [");
+    sarif_location(sb, w->config, w->ctrl_loc.line, w->ctrl_loc.col);
+    char fp[SARIF_FINGERPRINT_SIZE];
+    strbuf_printf(sb, "], \"partialFingerprints\": {\"ismvEnvelope/v1\": \"%s\"}}",
+                  sarif_fingerprint(envelope_rules[RULE_NORMAL_UNSAFE].id, fp));
+  }
+  if (x->b && x->a_only) sarif_witness(sb, &first, x, w, RULE_LOST, x->a_only);
+  if (x->b && x->b_only) sarif_witness(sb, &first, x, w, RULE_GAINED, x->b_only);
+  bool partial = x->ra.partial || (x->b && x->rb.partial);
+  char *note =
+      xasprintf("inconclusive: %s; the envelope is partial (Δ may have more maximal robust deviations)",
+                stop_message() ? stop_message() : "stopped");
+  sarif_end(sb, !partial, (const char *const[]){note}, 1);
+  free(note);
+}
+
 static void render(strbuf_t *sb, const char *format, const analysis_t *x, const char *algorithm,
                    bool cmp_ctrl, envelope_verdict_t verdict) {
   const envelope_space_t *sp = envelope_space(x->a);
@@ -232,13 +313,13 @@ static void render(strbuf_t *sb, const char *format, const analysis_t *x, const 
     strbuf_puts(sb, ",\n  \"algorithm\": ");
     strbuf_json_string(sb, algorithm);
     strbuf_printf(sb, ",\n  \"deviation_space\": %d,\n", sp->ntrans);
-    json_delta(sb, sp, &x->ra, "  ");
+    json_delta(sb, sp, &x->ra, "  ", false);
     if (x->b) {
       strbuf_printf(sb, ",\n  \"compare\": {\n    \"%s\": ", side_b);
       strbuf_json_string(sb, x->cmp_files);
       strbuf_puts(sb, ",\n");
-      json_delta(sb, sp, &x->rb, "    ");
-      strbuf_puts(sb, "\n  },\n  \"verdict\": ");
+      json_delta(sb, sp, &x->rb, "    ", true);
+      strbuf_puts(sb, "\n  },\n  \"comparison\": "); /* "verdict" is the envelope's */
       strbuf_json_string(sb, envelope_verdict_name(verdict));
       strbuf_puts(sb, ",\n  \"witness\": {\"main_only\": ");
       json_set(sb, sp, x->a_only);
@@ -246,6 +327,8 @@ static void render(strbuf_t *sb, const char *format, const analysis_t *x, const 
       json_set(sb, sp, x->b_only);
       strbuf_puts(sb, "}");
     }
+    strbuf_puts(sb, ",\n  \"normal\": ");
+    json_set(sb, sp, sp->normal);
     strbuf_puts(sb, "\n}\n");
     return;
   }
@@ -373,9 +456,16 @@ static int run_envelope(cli_ctx_t *ctx, const cli_command_t *self, const char *p
   const char *format = cli_opt(self, values, "format")->set ? cli_opt(self, values, "format")->s : "text";
   strbuf_t sb;
   strbuf_init(&sb);
-  render(&sb, format, &x, alg_name, n_cmp_ctrl != NULL, verdict);
+  bool html = strcmp(format, "html") == 0;
+  if (strcmp(format, "sarif") == 0) {
+    sarif_where_t where = {path, n_ctrl->loc, n_cmp ? n_cmp->loc : (loc_t){0}};
+    render_sarif(&sb, &x, &where);
+  } else {
+    render(&sb, html ? "json" : format, &x, alg_name, n_cmp_ctrl != NULL, verdict);
+  }
   text = strbuf_take(&sb);
-  rc = cli_write_output(ctx, text);
+  bool json = strcmp(format, "json") == 0 || html; /* written last: it states the exit code */
+  rc = json ? CLI_EXIT_OK : cli_write_output(ctx, text);
   bool partial = x.ra.partial || (x.b && x.rb.partial);
   /* E ‖ C itself violates P (or E violates P_env): a violation, unless an
    * expect: block says what to expect */
@@ -398,6 +488,16 @@ static int run_envelope(cli_ctx_t *ctx, const cli_command_t *self, const char *p
     outcome.expect_verdict = true; /* each key states the envelope the analysis decides */
   }
   if (rc == CLI_EXIT_OK) rc = cli_exit_code(&outcome);
+  if (json) {
+    int analysis = partial ? CLI_EXIT_INCONCLUSIVE : x.ra.normal_unsafe ? CLI_EXIT_VIOLATION : CLI_EXIT_OK;
+    json_envelope_t envelope = {.command = "envelope",
+                                .input = path,
+                                .verdict = json_envelope_verdict(analysis),
+                                .exit_code = rc,
+                                .partial = partial ? (stop_message() ? stop_message() : "stopped") : NULL};
+    int wrc = report_write_result(ctx, &envelope, text, html, NULL);
+    if (wrc) rc = wrc;
+  }
 
 done:
   if (!text && stop_requested()) rc = cli_write_stopped(ctx, cli_opt(self, values, "format")->s, NULL);

@@ -8,6 +8,8 @@
 #include "apps/commands.h"
 #include "apps/eventb_report.h"
 #include "apps/expect.h"
+#include "apps/json_envelope.h"
+#include "apps/report.h"
 #include "ism/stop.h"
 #include "verifier/eventb/eventb.h"
 
@@ -25,7 +27,8 @@ static const cli_option_t options[] = {
      "per solver check; an unknown answer is inconclusive (--timeout bounds the whole run)"},
     {"rlimit", 0, OPT_INT, "N", NULL, "none", 1, 1e15,
      "per solver check, in Z3 resource units (deterministic)"},
-    {"format", 'f', OPT_CHOICE, NULL, "text|json", "text", 0, -1, "output format"},
+    {"format", 'f', OPT_CHOICE, NULL, "text|json|sarif|html", "text", 0, -1,
+     "output format (html: the page of ismv report)"},
     {"output", 'o', OPT_STRING, "FILE", NULL, "stdout", 0, -1, "write the report to FILE"},
 };
 
@@ -123,18 +126,12 @@ static int run_eventb(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
   eventb_result_t res;
   eventb_analyse(m, &opt, &res);
   const char *format = (v = cli_opt(self, values, "format"))->set ? v->s : "text";
-  char *text = eventb_render(m, &res, format);
-  int rc = cli_write_output(ctx, text);
-  free(text);
-  if (res.unknown || res.error)
-    fprintf(ctx->err, "ismv: %s: %s\n", res.error ? "internal error" : "inconclusive", res.reason);
+  bool html = strcmp(format, "html") == 0;
+  char *text = eventb_render(m, &res, html ? "json" : format);
   cli_outcome_t outcome = {.analysis = verdict_code(m, &res),
                            .complete = !res.unknown,
                            .expect = -1,
                            .interrupted = res.unknown && stop_reason() == STOP_SIGNAL};
-  if (!rc && (v = cli_opt(self, values, "write-model"))->set && !res.unknown && !res.error)
-    rc = write_model(ctx, m, &res, v->s);
-  if (!rc && svg && !res.unknown && !res.error) rc = write_svg(ctx, m, &res, svg);
   if (m->expect && !res.unknown && !res.error) {
     const eventb_max_error_t *me = &res.max_error;
     expect_actual_t actual[] = {
@@ -150,6 +147,24 @@ static int run_eventb(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
     outcome.expect = expect_check(ctx, m->expect, actual, sizeof actual / sizeof *actual);
     outcome.expect_verdict = true; /* the checks' verdicts are keys of the block */
   }
+  /* the files besides the report first: the report's JSON states the exit code */
+  int rc = CLI_EXIT_OK;
+  if ((v = cli_opt(self, values, "write-model"))->set && !res.unknown && !res.error)
+    rc = write_model(ctx, m, &res, v->s);
+  if (!rc && svg && !res.unknown && !res.error) rc = write_svg(ctx, m, &res, svg);
+  json_envelope_t envelope = {.command = "eventb",
+                              .input = path,
+                              .verdict = json_envelope_verdict(outcome.analysis),
+                              .exit_code = rc ? rc : cli_exit_code(&outcome),
+                              .partial = !res.unknown ? NULL
+                                         : res.reason ? res.reason
+                                                      : "the solver answered unknown"};
+  int wrc = strcmp(format, "json") == 0 || html ? report_write_result(ctx, &envelope, text, html, NULL)
+                                                : cli_write_output(ctx, text);
+  if (!rc) rc = wrc;
+  free(text);
+  if (res.unknown || res.error)
+    fprintf(ctx->err, "ismv: %s: %s\n", res.error ? "internal error" : "inconclusive", res.reason);
   eventb_result_free(&res);
   eventb_free(m);
   return rc ? rc : cli_exit_code(&outcome);

@@ -9,7 +9,9 @@
 #include "apps/cli.h"
 #include "apps/commands.h"
 #include "apps/expect.h"
+#include "apps/json_envelope.h"
 #include "apps/masking_report.h"
+#include "apps/report.h"
 #include "ism/alloc.h"
 #include "ism/intern.h"
 #include "ism/ydoc.h"
@@ -23,11 +25,15 @@ static const cli_option_t options[] = {
     {"deadlock-error", 'l', OPT_FLAG, NULL, NULL, NULL, 0, -1,
      "a deadlock of the implementation is an error (MaskD -l)"},
     {"no-nominal-match", 0, OPT_FLAG, NULL, NULL, NULL, 0, -1,
-     "the implementation need not simulate the nominal model: the refuter plays only implementation moves (MaskD -nb)"},
-    {"trace", 't', OPT_FLAG, NULL, NULL, NULL, 0, -1, "print the refuter's winning play (with --format dot: only the play)"},
-    {"format", 'f', OPT_CHOICE, NULL, "text|json|dot", "text", 0, -1, "output format; dot: the game graph"},
+     "the implementation need not simulate the nominal model: the refuter plays only implementation moves "
+     "(MaskD -nb)"},
+    {"trace", 't', OPT_FLAG, NULL, NULL, NULL, 0, -1,
+     "print the refuter's winning play (with --format dot: only the play)"},
+    {"format", 'f', OPT_CHOICE, NULL, "text|json|sarif|dot|html", "text", 0, -1,
+     "output format; dot: the game graph; html: the page of ismv report"},
     {"output", 'o', OPT_STRING, "FILE", NULL, "stdout", 0, -1, "write the report to FILE"},
-    {"max-states", 0, OPT_INT, "N", NULL, "2000000", 1, 1e9, "give up (inconclusive) beyond N states in a model"},
+    {"max-states", 0, OPT_INT, "N", NULL, "2000000", 1, 1e9,
+     "give up (inconclusive) beyond N states in a model"},
     {"max-nodes", 0, OPT_INT, "N", NULL, "50000000", 1, 2e9, "give up (inconclusive) beyond N game nodes"},
     {"stats", 0, OPT_FLAG, NULL, NULL, NULL, 0, -1, "print sizes and timings on stderr"},
 };
@@ -224,17 +230,15 @@ static int analyse(cli_ctx_t *ctx, side_t *spec, side_t *imp, intern_t *labels, 
 }
 
 static int report(cli_ctx_t *ctx, const cli_command_t *self, const cli_value_t *values, masking_report_t *rep,
-                  const ynode_t *expect) {
+                  const ynode_t *expect, const char *path) {
   const cli_value_t *v = cli_opt(self, values, "format");
   const char *format = v->set ? v->s : "text";
-  int *path = NULL;
-  rep->ntrace = masking_trace(rep->game, &path);
-  rep->trace = path;
-  char *text = masking_render(rep, format, cli_opt(self, values, "trace")->set);
-  int rc = cli_write_output(ctx, text);
-  free(text);
-  free(path);
-  if (rc) return rc;
+  int *trace = NULL;
+  rep->ntrace = masking_trace(rep->game, &trace);
+  rep->trace = trace;
+  bool html = strcmp(format, "html") == 0;
+  char *text = masking_render(rep, html ? "json" : format, cli_opt(self, values, "trace")->set);
+  free(trace);
   uint32_t w = masking_value(rep->game);
   cli_outcome_t outcome = {.analysis = w ? CLI_EXIT_VIOLATION : CLI_EXIT_OK, .complete = true, .expect = -1};
   if (expect) {
@@ -249,7 +253,16 @@ static int report(cli_ctx_t *ctx, const cli_command_t *self, const cli_value_t *
     static const char *const verdict_keys[] = {"distance", "masks", "faults"};
     outcome.expect_verdict = expect_states_verdict(expect, verdict_keys, 3);
   }
-  return cli_exit_code(&outcome);
+  /* the exit code is decided before the report is written: the JSON states it */
+  json_envelope_t envelope = {.command = "masking",
+                              .input = path,
+                              .verdict = json_envelope_verdict(outcome.analysis),
+                              .exit_code = cli_exit_code(&outcome)};
+  int rc =
+      strcmp(format, "json") == 0 || html ? report_write_result(ctx, &envelope, text, html, NULL)
+                                          : cli_write_output(ctx, text);
+  free(text);
+  return rc ? rc : envelope.exit_code;
 }
 
 static int run_masking(cli_ctx_t *ctx, const cli_command_t *self, const char *path, const cli_value_t *values) {
@@ -298,10 +311,19 @@ static int run_masking(cli_ctx_t *ctx, const cli_command_t *self, const char *pa
     free(stopped);
   }
   if (rc != CLI_EXIT_OK) goto done;
-  masking_report_t rep = {.spec_name = spec.name, .imp_name = imp.name, .spec_prog = spec.prog,
-                          .imp_prog = imp.prog, .spec = &spec.lts, .imp = &imp.lts, .labels = &labels,
-                          .weak = weak, .opts = &opts, .game = &game};
-  rc = report(ctx, self, values, &rep, cfg.expect);
+  masking_report_t rep = {.spec_name = spec.name,
+                          .imp_name = imp.name,
+                          .spec_prog = spec.prog,
+                          .imp_prog = imp.prog,
+                          .spec = &spec.lts,
+                          .imp = &imp.lts,
+                          .labels = &labels,
+                          .weak = weak,
+                          .opts = &opts,
+                          .game = &game,
+                          .config = path,
+                          .imp_loc = impl->loc};
+  rc = report(ctx, self, values, &rep, cfg.expect, path);
   if (cli_opt(self, values, "stats")->set)
     fprintf(ctx->err, "ismv: nominal %zu states, implementation %zu states, game %zu nodes, %.3f s\n",
             spec.lts.nstates, imp.lts.nstates, game.nnodes, seconds_since(&t0));

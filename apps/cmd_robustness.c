@@ -11,6 +11,9 @@
 #include "apps/eofm_env.h"
 #include "apps/fsp_config.h"
 #include "apps/expect.h"
+#include "apps/report.h"
+#include "apps/json_envelope.h"
+#include "apps/sarif.h"
 #include "apps/reference_config.h"
 #include "ism/alloc.h"
 #include "ism/stop.h"
@@ -25,8 +28,8 @@
 static const cli_option_t options[] = {
     {"no-minimize", 0, OPT_FLAG, NULL, NULL, NULL, 0, -1,
      "do not minimise the weakest assumption (Fortis' classes instead of the paper's)"},
-    {"format", 'f', OPT_CHOICE, NULL, "text|json|dot|fsp", "text", 0, -1,
-     "output format (fsp: the weakest assumption as an FSP process WA)"},
+    {"format", 'f', OPT_CHOICE, NULL, "text|json|sarif|dot|fsp|html", "text", 0, -1,
+     "output format (fsp: the weakest assumption as an FSP process WA; html: the page of ismv report)"},
     {"dot", 0, OPT_STRING, "FILE", NULL, NULL, 0, -1,
      "also write the weakest assumption and Δ as Graphviz to FILE"},
     {"write-aut", 0, OPT_STRING, "FILE", NULL, NULL, 0, -1,
@@ -70,6 +73,25 @@ static void json_labels(strbuf_t *sb, const lts_labels_t *labels, const int *l, 
 
 static void text_labels(strbuf_t *sb, const lts_labels_t *labels, const int *l, int n) {
   for (int i = 0; i < n; i++) strbuf_printf(sb, "%s%s", i ? ", " : "", lts_label_name(labels, l[i]));
+}
+
+/* An LTS's transitions as [src, "label", dst] triples (for the report's drawing). */
+static void json_lts(strbuf_t *sb, const lts_t *l) {
+  strbuf_printf(sb, "{\"initial\": %d, \"error\": ", l->init);
+  if (l->error >= 0)
+    strbuf_printf(sb, "%d", l->error);
+  else
+    strbuf_puts(sb, "null");
+  strbuf_puts(sb, ", \"transitions\": [");
+  bool first = true;
+  for (int s = 0; s < l->nstates; s++)
+    for (int i = l->succ_off[s]; i < l->succ_off[s + 1]; i++) {
+      strbuf_printf(sb, "%s[%d, ", first ? "" : ", ", s);
+      strbuf_json_string(sb, lts_label_name(l->labels, l->succ_label[i]));
+      strbuf_printf(sb, ", %d]", l->succ_dst[i]);
+      first = false;
+    }
+  strbuf_puts(sb, "]}");
 }
 
 static void json_traces(strbuf_t *sb, const lts_labels_t *labels, const robust_traces_t *t,
@@ -181,7 +203,7 @@ static void expansions_free(robust_expansion_t *e, int n) {
 
 /* "interrupted by a signal; WHAT" (static storage: one at a time). */
 static const char *partial_reason(const char *what) {
-  static char buf[160];
+  static char buf[512];
   if (stop_message())
     snprintf(buf, sizeof buf, "%s; %s", stop_message(), what);
   else /* a limit, not a stop request */
@@ -193,6 +215,123 @@ static const char *const config_keys[] = {"kind",   "system",  "environment", "p
                                           "faults", "compare", "minimize",    "expect"};
 static const char *const compare_keys[] = {"system", "property"};
 static const char *const reference_keys[] = {"sys", "env", "prop", "dev"};
+
+/* ---- SARIF: the normal violation, and a comparison's differences ---- */
+
+enum { RULE_NORMAL_VIOLATION, RULE_A_NOT_B, RULE_B_NOT_A, RULE_PROGRESS };
+static const sarif_rule_t robustness_rules[] = {
+    {"ISMV-ROBUSTNESS-NORMAL-VIOLATION", "NormalViolation",
+     "The system violates its property under the normal environment.",
+     "Composed with the environment without deviations, the system can already reach the property's error "
+     "state: its robustness is moot until this is fixed. The message gives the shortest violating trace; the "
+     "result is located at the property in the configuration.",
+     "Run `ismv robustness CONFIG.yaml` for the trace, then fix the system or the property. "
+     "docs/robustness.md explains the analysis."},
+    {"ISMV-ROBUSTNESS-LOST", "RobustnessLost",
+     "A deviation the main design tolerates is not tolerated by the compared one.",
+     "The robustness comparison (compare: in the configuration) found a class of environmental deviations, "
+     "given by its representative trace, that design A (system and property) tolerates and design B (the "
+     "compare: entry) does not. One result per class, located at compare:.",
+     "Run `ismv robustness CONFIG.yaml` for both sides' classes; if B is the newer design, it lost this "
+     "robustness. docs/robustness.md explains the comparison."},
+    {"ISMV-ROBUSTNESS-GAINED", "RobustnessGained",
+     "A deviation the compared design tolerates is not tolerated by the main one.",
+     "The robustness comparison (compare: in the configuration) found a class of environmental deviations, "
+     "given by its representative trace, that design B (the compare: entry) tolerates and design A (system "
+     "and property) does not. One result per class, located at compare:.",
+     "Run `ismv robustness CONFIG.yaml` for both sides' classes; if A is the newer design, it lost this "
+     "robustness. docs/robustness.md explains the comparison."},
+    {"ISMV-ROBUSTNESS-PROGRESS-VIOLATION", "ProgressViolation",
+     "The system composed with its environment violates a progress property.",
+     "A progress property (LTSA's `progress NAME = {...}`) declared in the system's or the environment's "
+     "FSP files fails on M ‖ E: a terminal set of states is reachable in which none of its actions occurs. "
+     "The message gives a shortest trace into that set and the actions inside it; the result is located at "
+     "the declaration.",
+     "Run `ismv robustness CONFIG.yaml` for the trace and the terminal set's actions, then fix the system "
+     "or the property. docs/robustness.md and docs/fsp.md explain progress."},
+};
+
+typedef struct {
+  const char *config;
+  const lts_labels_t *labels;
+  const int *normal; /* the normal violation's trace, or NULL */
+  int normal_len;
+  loc_t prop_loc, cmp_loc, sys_loc;
+  const robust_traces_t *a_not_b, *b_not_a; /* NULL without compare: */
+  const fsp_progress_result_t *prog;        /* the progress properties checked */
+  size_t nprog;
+  const char *partial; /* why the run is partial, or NULL */
+} sarif_input_t;
+
+static void sarif_trace_result(strbuf_t *sb, bool *first, const sarif_input_t *in, int rule,
+                               const char *level, const int *trace, int len, loc_t at) {
+  strbuf_t msg, key;
+  strbuf_init(&msg);
+  strbuf_init(&key);
+  strbuf_puts(&msg, rule == RULE_NORMAL_VIOLATION
+                        ? "the system violates the property under the normal environment: "
+                    : rule == RULE_A_NOT_B ? "tolerated by A, not by B (compare:): the deviation class of "
+                    : rule == RULE_B_NOT_A ? "tolerated by B (compare:), not by A: the deviation class of "
+                                           : "");
+  text_labels(&msg, in->labels, trace, len);
+  strbuf_printf(&key, "%s\x1f", robustness_rules[rule].id);
+  text_labels(&key, in->labels, trace, len);
+  sarif_result_begin(sb, first, robustness_rules, rule, level, strbuf_str(&msg));
+  strbuf_puts(sb, ", \"locations\": [");
+  sarif_location(sb, in->config, at.line, at.col);
+  char fp[SARIF_FINGERPRINT_SIZE];
+  strbuf_printf(sb, "], \"partialFingerprints\": {\"ismvRobustness/v1\": \"%s\"}}",
+                sarif_fingerprint(strbuf_str(&key), fp));
+  strbuf_free(&msg);
+  strbuf_free(&key);
+}
+
+/* A violated progress property: its name and trace in the fingerprint, the
+ * terminal set's actions in the message. */
+static void sarif_progress_result(strbuf_t *sb, bool *first, const sarif_input_t *in,
+                                  const fsp_progress_result_t *p) {
+  strbuf_t msg, key;
+  strbuf_init(&msg);
+  strbuf_init(&key);
+  strbuf_printf(&msg, "progress %s is violated: ", p->name);
+  text_labels(&msg, in->labels, p->trace, p->len);
+  if (p->len == 0) strbuf_puts(&msg, "(empty: the initial state is in it)");
+  strbuf_puts(&msg, " leads to a terminal set with actions {");
+  text_labels(&msg, in->labels, p->actions, p->nactions);
+  strbuf_putc(&msg, '}');
+  strbuf_printf(&key, "%s\x1f%s\x1f", robustness_rules[RULE_PROGRESS].id, p->name);
+  text_labels(&key, in->labels, p->trace, p->len);
+  sarif_result_begin(sb, first, robustness_rules, RULE_PROGRESS, "error", strbuf_str(&msg));
+  strbuf_puts(sb, ", \"locations\": [");
+  if (p->loc.file)
+    sarif_location(sb, p->loc.file, p->loc.line, p->loc.col);
+  else
+    sarif_location(sb, in->config, in->sys_loc.line, in->sys_loc.col);
+  char fp[SARIF_FINGERPRINT_SIZE];
+  strbuf_printf(sb, "], \"partialFingerprints\": {\"ismvRobustness/v1\": \"%s\"}}",
+                sarif_fingerprint(strbuf_str(&key), fp));
+  strbuf_free(&msg);
+  strbuf_free(&key);
+}
+
+static void render_sarif(strbuf_t *sb, const sarif_input_t *in) {
+  sarif_begin(sb, robustness_rules, sizeof robustness_rules / sizeof *robustness_rules);
+  bool first = true;
+  if (in->normal)
+    sarif_trace_result(sb, &first, in, RULE_NORMAL_VIOLATION, "error", in->normal, in->normal_len,
+                       in->prop_loc);
+  for (size_t i = 0; i < in->nprog; i++)
+    if (!in->prog[i].holds) sarif_progress_result(sb, &first, in, &in->prog[i]);
+  for (int i = 0; in->a_not_b && i < in->a_not_b->ntraces; i++)
+    sarif_trace_result(sb, &first, in, RULE_A_NOT_B, "warning", in->a_not_b->traces[i].trace,
+                       in->a_not_b->traces[i].len, in->cmp_loc);
+  for (int i = 0; in->b_not_a && i < in->b_not_a->ntraces; i++)
+    sarif_trace_result(sb, &first, in, RULE_B_NOT_A, "note", in->b_not_a->traces[i].trace,
+                       in->b_not_a->traces[i].len, in->cmp_loc);
+  char *note = in->partial ? xasprintf("inconclusive: %s", in->partial) : NULL;
+  sarif_end(sb, !in->partial, (const char *const[]){note}, 1);
+  free(note);
+}
 
 static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char *path,
                           const cli_value_t *values) {
@@ -406,17 +545,26 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
   int explained = count_explained(&delta);
   size_t ngroups = 0;
   group_t *groups = explaining ? group_traces(&r.labels, &delta, &ngroups) : NULL;
-  if (strcmp(format, "fsp") == 0)
+  if (strcmp(format, "sarif") == 0) {
+    sarif_input_t in = {path,
+                        &r.labels,
+                        normal,
+                        normal_len,
+                        n_prop->loc,
+                        n_cmp ? n_cmp->loc : (loc_t){0},
+                        n_sys->loc,
+                        n_cmp ? &a_not_b : NULL,
+                        n_cmp ? &b_not_a : NULL,
+                        prog,
+                        nprog,
+                        stopped ? partial_reason(stopped) : NULL};
+    render_sarif(&sb, &in);
+  } else if (strcmp(format, "fsp") == 0)
     lts_to_fsp(a.w, "WA", &sb);
   else if (strcmp(format, "dot") == 0) {
     strbuf_puts(&sb, strbuf_str(&dot));
-  } else if (strcmp(format, "json") == 0) {
-    strbuf_printf(&sb, "{\n");
-    if (stopped) {
-      strbuf_printf(&sb, "  \"partial\": true,\n  \"reason\": ");
-      strbuf_json_string(&sb, partial_reason(stopped));
-      strbuf_puts(&sb, ",\n");
-    }
+  } else if (strcmp(format, "json") == 0 || strcmp(format, "html") == 0) {
+    strbuf_printf(&sb, "{\n"); /* "partial" and "reason" are the envelope's */
     strbuf_printf(&sb, "  \"system\": {\"files\": ");
     strbuf_json_string(&sb, a.sys_files);
     strbuf_printf(&sb, ", \"states\": %d, \"transitions\": %d},\n", a.sys->nstates, a.sys->ntrans);
@@ -487,6 +635,8 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
       json_traces(&sb, &r.labels, &b_not_a, exp_ba, "    ");
       strbuf_puts(&sb, "\n  }");
     }
+    strbuf_puts(&sb, ",\n  \"weakest_assumption_lts\": ");
+    json_lts(&sb, a.w);
     strbuf_puts(&sb, "\n}\n");
   } else {
     if (stopped) strbuf_printf(&sb, "partial: %s\n", partial_reason(stopped));
@@ -552,7 +702,9 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
     }
   }
   text = strbuf_take(&sb);
-  rc = cli_write_output(ctx, text);
+  bool html = strcmp(format, "html") == 0;
+  bool json = strcmp(format, "json") == 0 || html; /* written last: it states the exit code */
+  rc = json ? CLI_EXIT_OK : cli_write_output(ctx, text);
   const cli_value_t *dotv = cli_opt(self, values, "dot");
   if (rc == CLI_EXIT_OK && dotv->set) rc = cli_write_file(ctx, dotv->s, strbuf_str(&dot));
   const cli_value_t *autv = cli_opt(self, values, "write-aut");
@@ -598,6 +750,18 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
     outcome.expect_verdict = true; /* the block decides, as it always has */
   }
   if (rc == CLI_EXIT_OK) rc = cli_exit_code(&outcome);
+  if (json) {
+    int analysis = normal || nprog_violated ? CLI_EXIT_VIOLATION
+                   : stopped                ? CLI_EXIT_INCONCLUSIVE
+                                            : CLI_EXIT_OK;
+    json_envelope_t envelope = {.command = "robustness",
+                                .input = path,
+                                .verdict = json_envelope_verdict(analysis),
+                                .exit_code = rc,
+                                .partial = stopped ? partial_reason(stopped) : NULL};
+    int wrc = report_write_result(ctx, &envelope, text, html, NULL);
+    if (wrc) rc = wrc;
+  }
 
 done:
   if (!text && stop_requested()) rc = cli_write_stopped(ctx, cli_opt(self, values, "format")->s, NULL);

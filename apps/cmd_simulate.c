@@ -12,6 +12,8 @@
 
 #include "apps/cli.h"
 #include "apps/commands.h"
+#include "apps/scatter_svg.h"
+#include "apps/json_envelope.h"
 #include "apps/verify_options.h"
 #include "apps/verify_report.h"
 #include "ism/ism.h"
@@ -37,11 +39,21 @@ static const cli_option_t options[] = {
      "(the paper)"},
     {"probability", 0, OPT_CHOICE, NULL, "joint|per-rule", "joint", 0, -1,
      "the estimator whose prediction is checked"},
-    {"format", 'f', OPT_CHOICE, NULL, "text|csv", "text", 0, -1, "text table, or plot-ready CSV"},
+    {"format", 'f', OPT_CHOICE, NULL, "text|csv|json", "text", 0, -1,
+     "text table, plot-ready CSV, or JSON (docs/json.md)"},
     {"svg", 0, OPT_STRING, "FILE", NULL, NULL, 0, -1,
      "also write a scatter plot (predicted vs observed) to FILE"},
     {"output", 'o', OPT_STRING, "FILE", NULL, "stdout", 0, -1, "write the report to FILE"},
 };
+
+typedef struct {
+  const char *mode, *estimator;
+  int bound;
+  size_t ncexs;
+  unsigned long runs, seed;
+  size_t agree; /* ranked predictions inside their observed interval */
+  double rho;   /* Spearman's rank correlation, NaN when undefined */
+} simulate_summary_t;
 
 typedef struct {
   const cex_t *c;
@@ -79,60 +91,98 @@ static void render_text(strbuf_t *sb, const ism_model_t *m, const row_t *rows, s
     strbuf_printf(sb, "rank correlation (Spearman) of predicted and observed: %.4f\n", rho);
 }
 
+/* A CSV number field: the JSON writer's shortest round-trip form; empty when not finite. */
+static void csv_number(strbuf_t *sb, double x) {
+  strbuf_putc(sb, ',');
+  if (isfinite(x)) strbuf_json_number(sb, x);
+}
+
+/* RFC 4180 fields (strbuf_csv_field), records ended by LF as Unix tools write them. */
 static void render_csv(strbuf_t *sb, const ism_model_t *m, const row_t *rows, size_t n) {
   strbuf_puts(sb, "rank,path,predicted,predicted_error,observed,ci_lo,ci_hi,runs");
   for (int o = 0; o < FWD_OUTCOMES; o++) strbuf_printf(sb, ",%s", fwd_outcome_name((fwd_outcome_t)o));
   strbuf_puts(sb, ",agrees,boundary_only\n");
+  strbuf_t path;
+  strbuf_init(&path);
   for (size_t k = 0; k < n; k++) {
     const row_t *r = &rows[k];
     strbuf_printf(sb, "%zu,", r->rank);
-    path_text(sb, m, r->c);
-    strbuf_printf(sb, ",%.17g,%.17g,%.17g,%.17g,%.17g,%lu", r->c->probability, r->c->probability_error,
-                  r->st.frequency, r->st.ci_lo, r->st.ci_hi, r->st.runs);
+    strbuf_clear(&path);
+    path_text(&path, m, r->c);
+    strbuf_csv_field(sb, strbuf_str(&path));
+    csv_number(sb, r->c->probability);
+    csv_number(sb, r->c->probability_error);
+    csv_number(sb, r->st.frequency);
+    csv_number(sb, r->st.ci_lo);
+    csv_number(sb, r->st.ci_hi);
+    strbuf_printf(sb, ",%lu", r->st.runs);
     for (int o = 0; o < FWD_OUTCOMES; o++) strbuf_printf(sb, ",%lu", r->st.outcomes[o]);
     strbuf_printf(sb, ",%s,%s\n", r->agrees ? "yes" : "no", r->c->boundary_only ? "yes" : "no");
   }
+  strbuf_free(&path);
+}
+
+/* The CSV's columns as one JSON object per row, and the summary. */
+static void render_json(strbuf_t *sb, const ism_model_t *m, const row_t *rows, size_t n, size_t nb,
+                        const simulate_summary_t *sum) {
+  strbuf_puts(sb, "{\n  \"model\": ");
+  strbuf_json_string(sb, m->name);
+  strbuf_printf(sb, ",\n  \"mode\": \"%s\",\n  \"bound\": %d,\n  \"counterexamples\": %zu,\n", sum->mode,
+                sum->bound, sum->ncexs);
+  strbuf_printf(sb, "  \"runs\": %lu,\n  \"seed\": %lu,\n  \"estimator\": \"%s\",\n  \"rows\": [", sum->runs,
+                sum->seed, sum->estimator);
+  for (size_t k = 0; k < n + nb; k++) {
+    const row_t *r = &rows[k];
+    strbuf_printf(sb, "%s\n    {\"rank\": %zu, \"path\": [", k ? "," : "", r->rank);
+    for (int i = 0; i < r->c->length; i++) {
+      if (i) strbuf_puts(sb, ", ");
+      strbuf_json_string(sb, m->rules[r->c->rules[i]].id);
+    }
+    strbuf_puts(sb, "], \"predicted\": ");
+    strbuf_json_number(sb, r->c->probability);
+    strbuf_puts(sb, ", \"predicted_error\": ");
+    strbuf_json_number(sb, r->c->probability_error);
+    strbuf_puts(sb, ", \"observed\": ");
+    strbuf_json_number(sb, r->st.frequency);
+    strbuf_puts(sb, ", \"ci\": [");
+    strbuf_json_number(sb, r->st.ci_lo);
+    strbuf_puts(sb, ", ");
+    strbuf_json_number(sb, r->st.ci_hi);
+    strbuf_printf(sb, "], \"runs\": %lu, \"outcomes\": {", r->st.runs);
+    for (int o = 0; o < FWD_OUTCOMES; o++)
+      strbuf_printf(sb, "%s\"%s\": %lu", o ? ", " : "", fwd_outcome_name((fwd_outcome_t)o),
+                    r->st.outcomes[o]);
+    strbuf_printf(sb, "}, \"agrees\": %s, \"boundary_only\": %s}", r->agrees ? "true" : "false",
+                  r->c->boundary_only ? "true" : "false");
+  }
+  strbuf_printf(sb, "%s],\n  \"agreeing\": %zu,\n  \"ranked\": %zu,\n  \"spearman\": ", n + nb ? "\n  " : "",
+                sum->agree, n);
+  strbuf_json_number(sb, sum->rho);
+  strbuf_puts(sb, "\n}\n");
 }
 
 /* A scatter plot like the paper's figure: predicted (x) against observed (y), 95% bars, the diagonal. */
 static void render_svg(strbuf_t *sb, const ism_model_t *m, const row_t *rows, size_t n,
                        const char *estimator) {
-  const double W = 480, H = 480, L = 60, B = 50, S = 400; /* plot square S at (L, H - B - S) */
-  strbuf_printf(
-      sb,
-      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%g\" height=\"%g\" font-family=\"sans-serif\" "
-      "font-size=\"12\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
-      W, H);
-  strbuf_printf(sb, "<text x=\"%g\" y=\"18\" text-anchor=\"middle\">%s: predicted (%s) vs simulated</text>\n",
-                L + S / 2, m->name, estimator);
-  double x0 = L, y0 = H - B;
-  strbuf_printf(sb, "<rect x=\"%g\" y=\"%g\" width=\"%g\" height=\"%g\" fill=\"none\" stroke=\"black\"/>\n",
-                x0, y0 - S, S, S);
-  strbuf_printf(sb,
-                "<line x1=\"%g\" y1=\"%g\" x2=\"%g\" y2=\"%g\" stroke=\"gray\" stroke-dasharray=\"4 4\"/>\n",
-                x0, y0, x0 + S, y0 - S);
-  for (int t = 0; t <= 10; t += 2) {
-    double f = t / 10.0;
-    strbuf_printf(sb, "<text x=\"%g\" y=\"%g\" text-anchor=\"middle\">%.1f</text>\n", x0 + f * S, y0 + 16, f);
-    strbuf_printf(sb, "<text x=\"%g\" y=\"%g\" text-anchor=\"end\">%.1f</text>\n", x0 - 6, y0 - f * S + 4, f);
-  }
-  strbuf_printf(sb, "<text x=\"%g\" y=\"%g\" text-anchor=\"middle\">predicted probability</text>\n",
-                x0 + S / 2, H - 12);
-  strbuf_printf(sb,
-                "<text x=\"16\" y=\"%g\" text-anchor=\"middle\" transform=\"rotate(-90 16 %g)\">observed "
-                "frequency</text>\n",
-                y0 - S / 2, y0 - S / 2);
+  scatter_point_t *pts = xcalloc(n + 1, sizeof *pts);
+  strbuf_t labels;
+  strbuf_init(&labels);
+  size_t *at = xcalloc(n + 1, sizeof *at);
   for (size_t k = 0; k < n; k++) {
-    const row_t *r = &rows[k];
-    double x = x0 + r->c->probability * S;
-    strbuf_printf(sb, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"steelblue\"/>\n", x,
-                  y0 - r->st.ci_lo * S, x, y0 - r->st.ci_hi * S);
-    strbuf_printf(sb, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"3\" fill=\"%s\"><title>rank %zu: ", x,
-                  y0 - r->st.frequency * S, r->agrees ? "steelblue" : "firebrick", r->rank);
-    path_text(sb, m, r->c);
-    strbuf_puts(sb, "</title></circle>\n");
+    at[k] = labels.len;
+    strbuf_printf(&labels, "rank %zu: ", rows[k].rank);
+    path_text(&labels, m, rows[k].c);
+    strbuf_putc(&labels, '\0');
   }
-  strbuf_puts(sb, "</svg>\n");
+  for (size_t k = 0; k < n; k++)
+    pts[k] = (scatter_point_t){rows[k].c->probability, rows[k].st.frequency, rows[k].st.ci_lo,
+                               rows[k].st.ci_hi,       rows[k].agrees,       labels.data + at[k]};
+  char *title = xasprintf("%s: predicted (%s) vs simulated", m->name, estimator);
+  scatter_svg(sb, title, pts, n);
+  free(title);
+  free(at);
+  free(pts);
+  strbuf_free(&labels);
 }
 
 /* Simulates rows[k] for the counterexamples at index[k], k < n. Returns
@@ -206,10 +256,27 @@ static int run_simulate(cli_ctx_t *ctx, const cli_command_t *self, const char *p
   double rho = sim_rank_correlation(pred, obs, n);
   const char *estimator = ropt.estimator == RANK_JOINT ? "joint" : "per-rule";
 
+  /* the text report's partial line, the JSON envelope's reason */
+  char *partial_why = NULL;
+  if (partial) {
+    strbuf_t w;
+    strbuf_init(&w);
+    strbuf_printf(&w, "%s; %zu of %zu counterexamples simulated", why, n + nb, planned);
+    if (done && rows[done - 1].st.runs < runs)
+      strbuf_printf(&w, ", the last in %lu runs", rows[done - 1].st.runs);
+    if (!all_ranked) strbuf_puts(&w, "; some unranked");
+    partial_why = strbuf_take(&w);
+  }
+
   strbuf_t sb;
   strbuf_init(&sb);
+  bool json = strcmp(format, "json") == 0;
   if (strcmp(format, "csv") == 0) {
     render_csv(&sb, m, rows, n + nb);
+  } else if (json) {
+    simulate_summary_t sum = {
+        ism_mode_name(opt.mode), estimator, opt.bound, res.ncexs, runs, seed, agree, rho};
+    render_json(&sb, m, rows, n, nb, &sum);
   } else {
     strbuf_printf(&sb,
                   "%s: %zu counterexample%s (mode %s, bound %d); %lu runs each, seed %lu; predicted: %s\n",
@@ -218,16 +285,25 @@ static int run_simulate(cli_ctx_t *ctx, const cli_command_t *self, const char *p
     if (m->selection == ISM_SELECT_ANY)
       strbuf_puts(&sb, "assumption: when several rules are enabled, one is picked uniformly at random\n");
     if (n < npos && !partial) strbuf_printf(&sb, "the %zu most likely simulated\n", n);
-    if (partial) {
-      strbuf_printf(&sb, "partial: %s; %zu of %zu counterexamples simulated", why, n + nb, planned);
-      if (done && rows[done - 1].st.runs < runs)
-        strbuf_printf(&sb, ", the last in %lu runs", rows[done - 1].st.runs);
-      strbuf_puts(&sb, all_ranked ? "\n" : "; some unranked\n");
-    }
+    if (partial) strbuf_printf(&sb, "partial: %s\n", partial_why);
     strbuf_putc(&sb, '\n');
     render_text(&sb, m, rows, n, nb, rho, agree);
   }
-  int rc = cli_write_output(ctx, strbuf_str(&sb));
+  /* the exit code is decided before the report is written: the JSON states it */
+  cli_outcome_t outcome = {.analysis = agree < n || bad_boundary ? CLI_EXIT_VIOLATION : CLI_EXIT_OK,
+                           .complete = !partial,
+                           .expect = -1,
+                           .interrupted = partial && stop_reason() == STOP_SIGNAL};
+  json_envelope_t envelope = {
+      .command = "simulate",
+      .input = path,
+      .verdict = json_envelope_verdict(outcome.analysis == CLI_EXIT_OK && partial ? CLI_EXIT_INCONCLUSIVE
+                                                                                  : outcome.analysis),
+      .exit_code = cli_exit_code(&outcome),
+      .partial = partial_why,
+  };
+  int rc =
+      json ? json_envelope_write(ctx, &envelope, strbuf_str(&sb)) : cli_write_output(ctx, strbuf_str(&sb));
   if (svg && !rc) {
     strbuf_clear(&sb);
     render_svg(&sb, m, rows, n + nb, estimator);
@@ -235,20 +311,13 @@ static int run_simulate(cli_ctx_t *ctx, const cli_command_t *self, const char *p
   }
   strbuf_free(&sb);
   free(pred), free(obs), free(rows), free(index);
+  free(partial_why);
   if (partial) fprintf(ctx->err, "ismv: inconclusive: %s\n", why);
-  cli_outcome_t outcome = {.analysis = CLI_EXIT_OK,
-                           .complete = !partial,
-                           .expect = -1,
-                           .interrupted = partial && stop_reason() == STOP_SIGNAL};
-  if (agree < n) {
+  if (agree < n)
     fprintf(ctx->err, "ismv: %zu of %zu predictions lie outside the observed 95%% interval\n", n - agree, n);
-    outcome.analysis = CLI_EXIT_VIOLATION;
-  }
-  if (bad_boundary) {
+  if (bad_boundary)
     fprintf(ctx->err, "ismv: %zu boundary-only counterexamples were observed to fail\n", bad_boundary);
-    outcome.analysis = CLI_EXIT_VIOLATION;
-  }
-  if (!rc) rc = cli_exit_code(&outcome);
+  if (!rc) rc = envelope.exit_code;
   explore_result_free(&res);
   ism_free(m);
   return rc;

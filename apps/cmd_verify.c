@@ -11,6 +11,7 @@
 #include "apps/commands.h"
 #include "apps/expect.h"
 #include "apps/progress.h"
+#include "apps/report.h"
 #include "apps/verify_options.h"
 #include "apps/verify_report.h"
 #include "ism/ism.h"
@@ -49,7 +50,8 @@ static const cli_option_t options[] = {
      "joint: P(this path and its failure | environment) at the most likely environment "
      "(docs/probability.md); "
      "per-rule: the paper's product of rule probabilities; none: no ranking (discovery order)"},
-    {"format", 'f', OPT_CHOICE, NULL, "text|json|sarif|junit", "text", 0, -1, "output format"},
+    {"format", 'f', OPT_CHOICE, NULL, "text|json|sarif|junit|html", "text", 0, -1,
+     "output format (html: the page of ismv report, with the state machine drawn)"},
     {"output", 'o', OPT_STRING, "FILE", NULL, "stdout", 0, -1, "write the report to FILE"},
     {"quiet", 'q', OPT_FLAG, NULL, NULL, NULL, 0, -1,
      "no progress line on stderr (shown only when stderr is a terminal)"},
@@ -109,6 +111,13 @@ static void show_progress(void *arg, const explore_progress_t *p) {
                 p->depth, vp->bound, p->paths, p->counterexamples, t > 0 ? (double)p->paths / t : 0.0);
 }
 
+/* The exit code a verdict stands for, before filters and expect:. */
+static int analysis_code(explore_verdict_t v) {
+  return v == EXPLORE_VIOLATED       ? CLI_EXIT_VIOLATION
+         : v == EXPLORE_INCONCLUSIVE ? CLI_EXIT_INCONCLUSIVE
+                                     : CLI_EXIT_OK;
+}
+
 /* --all: counterexamples written as the search hands them over. */
 typedef struct {
   FILE *out;
@@ -162,7 +171,8 @@ static int run_streaming(cli_ctx_t *ctx, const ism_model_t *m, explore_options_t
   }
   memset(&res, 0, sizeof res);
   strbuf_init(&so.sb);
-  verify_stream_begin(&so.sb, &so.rep);
+  json_envelope_t envelope = {.command = "verify", .input = m->path};
+  verify_stream_begin(&so.sb, &so.rep, &envelope);
   fputs(so.sb.data, so.out);
   opt->on_cex = write_cex;
   opt->on_cex_ctx = &so;
@@ -182,7 +192,10 @@ static int run_streaming(cli_ctx_t *ctx, const ism_model_t *m, explore_options_t
   /* all dropped is verified only after a complete search (as the report) */
   if (res.nstreamed && so.rep.dropped == res.nstreamed)
     res.verdict = outcome.complete ? EXPLORE_VERIFIED : EXPLORE_INCONCLUSIVE;
-  verify_stream_end(&so.sb, &so.rep);
+  envelope.verdict = json_envelope_verdict(analysis_code(res.verdict));
+  envelope.exit_code = res.replay_failed || so.bad ? CLI_EXIT_INTERNAL : cli_exit_code(&outcome);
+  envelope.partial = res.reason;
+  verify_stream_end(&so.sb, &so.rep, &envelope);
   fputs(so.sb.data, so.out);
   strbuf_free(&so.sb);
   int rc = CLI_EXIT_OK;
@@ -308,10 +321,8 @@ static int run_verify(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
                          false};
   if (top > 0 && (size_t)top < kept) rep.shown = (size_t)top;
   rep.classes_view = top <= 0 && !cli_opt(self, values, "all")->set;
-  char *text = verify_render(&rep, format);
-  int rc = cli_write_output(ctx, text);
-  free(text);
-  notes(ctx, &res, stats, total, kept, min_prob);
+  bool html = strcmp(format, "html") == 0;
+  char *text = verify_render(&rep, html ? "json" : format);
   if (m->expect) {
     static const char *const names[] = {"verified", "violated", "inconclusive"};
     expect_actual_t actual[] = {
@@ -325,6 +336,16 @@ static int run_verify(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
     static const char *const verdict_keys[] = {"verdict"};
     outcome.expect_verdict = expect_states_verdict(m->expect, verdict_keys, 1);
   }
+  /* the JSON states the exit code, so it is written once that is known */
+  json_envelope_t envelope = {.command = "verify",
+                              .input = path,
+                              .verdict = json_envelope_verdict(analysis_code(res.verdict)),
+                              .exit_code = cli_exit_code(&outcome),
+                              .partial = res.reason};
+  int rc = strcmp(format, "json") == 0 || html ? report_write_result(ctx, &envelope, text, html, m)
+                                               : cli_write_output(ctx, text);
+  free(text);
+  notes(ctx, &res, stats, total, kept, min_prob);
   explore_result_free(&res);
   free(merged);
   ism_free(m);

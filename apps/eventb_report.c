@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "apps/sarif.h"
+#include "ism/alloc.h"
 #include "ism/strbuf.h"
 #include "ism/vec.h"
 
@@ -231,7 +233,7 @@ static void json_robust(strbuf_t *sb, const eventb_model_t *m, const eventb_robu
 static char *render_json(const eventb_model_t *m, const eventb_result_t *res) {
   strbuf_t sb;
   strbuf_init(&sb);
-  strbuf_puts(&sb, "{\"model\": ");
+  strbuf_puts(&sb, "{\n  \"model\": ");
   strbuf_json_string(&sb, m->name);
   strbuf_puts(&sb, ",\n  \"checks\": {");
   for (size_t i = 0; i < res->nchecks; i++) {
@@ -303,7 +305,124 @@ static char *render_json(const eventb_model_t *m, const eventb_result_t *res) {
   return strbuf_take(&sb);
 }
 
+/* ---- SARIF: a result per check that makes the run violated ---- */
+
+enum { RULE_CHECK, RULE_NO_ROBUSTIFICATION };
+static const sarif_rule_t eventb_rules[] = {
+    {"ISMV-EVENTB-CHECK", "ModelCheckFails",
+     "A proof obligation of the Event-B model fails: invariant, feasibility, partitioning or "
+     "well-definedness.",
+     "The solver found a witness against one of the model's own checks (Rodin's INV, FIS or WD proof "
+     "obligations, or the partitioning of the controller events' guards). The result is located at the event "
+     "(or invariant) of the witness; the message gives the failing obligation and the witness's values.",
+     "Run `ismv eventb MODEL.yaml` for the full witness, then fix the event's guard or action, or the "
+     "invariant. docs/eventb.md explains each check."},
+    {"ISMV-EVENTB-NO-ROBUSTIFICATION", "NoRobustification",
+     "The controller cannot be robustified against the model's uncertainty.",
+     "The model declares an uncertainty (perceived values within an error of the true ones) but neither the "
+     "action-preserving nor the repurposing robustification satisfies its theorem's conditions, or it was "
+     "refused because a model check fails. The result is located at the uncertainty.",
+     "Run `ismv eventb MODEL.yaml` to see which theorem condition fails; reduce the error bound (--max-error "
+     "finds the largest that works) or widen the controller's margins. docs/eventb.md explains the method."},
+};
+
+static bool required_check(const char *name) {
+  static const char *const required[] = {"invariant", "feasibility", "partitioning", "well-definedness"};
+  for (size_t i = 0; i < sizeof required / sizeof *required; i++)
+    if (strcmp(name, required[i]) == 0) return true;
+  return false;
+}
+
+/* Where a check's witness points in the model: its event, else the
+ * invariant its label names, else nowhere in particular (line 0). */
+static loc_t check_loc(const eventb_model_t *m, const eventb_check_t *c) {
+  const eventb_event_t *groups[2] = {m->plant, m->ctrl};
+  size_t sizes[2] = {m->nplant, m->nctrl};
+  for (int g = 0; g < 2 && c->event; g++)
+    for (size_t i = 0; i < sizes[g]; i++)
+      if (strcmp(groups[g][i].name, c->event) == 0) return groups[g][i].loc;
+  for (size_t i = 0; i < m->ninvs && c->label; i++) {
+    char *part = xasprintf("/%s/", m->invs[i].label);
+    bool named = strstr(c->label, part) != NULL;
+    free(part);
+    if (named) return m->invs[i].loc;
+  }
+  return (loc_t){0};
+}
+
+static void sarif_check(strbuf_t *sb, bool *first, const eventb_model_t *m, const eventb_check_t *c) {
+  strbuf_t msg;
+  strbuf_init(&msg);
+  strbuf_printf(&msg, "%s fails", c->name);
+  if (c->label) strbuf_printf(&msg, " (%s)", c->label);
+  strbuf_puts(&msg, ":\n");
+  text_witness(&msg, c);
+  sarif_result_begin(sb, first, eventb_rules, RULE_CHECK, "error", strbuf_str(&msg));
+  strbuf_free(&msg);
+  loc_t at = check_loc(m, c);
+  strbuf_puts(sb, ", \"locations\": [");
+  sarif_location(sb, m->path, at.line, at.col);
+  char *key = xasprintf("%s\x1f%s\x1f%s", c->name, c->label ? c->label : "", c->event ? c->event : "");
+  char fp[SARIF_FINGERPRINT_SIZE];
+  strbuf_printf(sb, "], \"partialFingerprints\": {\"ismvEventbCheck/v1\": \"%s\"}}",
+                sarif_fingerprint(key, fp));
+  free(key);
+}
+
+static void sarif_no_robustification(strbuf_t *sb, bool *first, const eventb_model_t *m,
+                                     const eventb_result_t *res) {
+  strbuf_t msg;
+  strbuf_init(&msg);
+  if (res->robust.refused)
+    strbuf_printf(&msg, "no robustification: refused, the model fails its %s check", res->robust.refused);
+  else
+    strbuf_puts(&msg, "no robustification satisfies its theorem's conditions");
+  for (size_t i = 0; i < res->nchecks; i++) {
+    const eventb_check_t *c = &res->checks[i];
+    if (c->verdict != EVENTB_FAILS || required_check(c->name)) continue;
+    strbuf_printf(&msg, "\n%s fails", c->name);
+    if (c->label) strbuf_printf(&msg, " (%s)", c->label);
+    strbuf_puts(&msg, ":\n");
+    text_witness(&msg, c);
+  }
+  sarif_result_begin(sb, first, eventb_rules, RULE_NO_ROBUSTIFICATION, "error", strbuf_str(&msg));
+  strbuf_free(&msg);
+  loc_t at = {0};
+  for (size_t v = 0; v < m->nvars && !at.line; v++)
+    if (m->vars[v].uncertain) at = m->vars[v].unc_loc;
+  strbuf_puts(sb, ", \"locations\": [");
+  sarif_location(sb, m->path, at.line, at.col);
+  char fp[SARIF_FINGERPRINT_SIZE];
+  strbuf_printf(sb, "], \"partialFingerprints\": {\"ismvEventbCheck/v1\": \"%s\"}}",
+                sarif_fingerprint("no-robustification", fp));
+}
+
+static char *render_sarif(const eventb_model_t *m, const eventb_result_t *res) {
+  strbuf_t sb;
+  strbuf_init(&sb);
+  sarif_begin(&sb, eventb_rules, sizeof eventb_rules / sizeof *eventb_rules);
+  bool first = true, any_required = false;
+  for (size_t i = 0; i < res->nchecks; i++) {
+    const eventb_check_t *c = &res->checks[i];
+    if (c->verdict != EVENTB_FAILS || !required_check(c->name)) continue;
+    sarif_check(&sb, &first, m, c);
+    any_required = true;
+  }
+  /* a refused robustification is explained by the failing check above */
+  if (m->has_uncertainty && res->robust.method == EVENTB_NONE && !any_required && !res->unknown &&
+      !res->error)
+    sarif_no_robustification(&sb, &first, m, res);
+  bool complete = !res->unknown && !res->error;
+  char *note = xasprintf("%s: %s", res->error ? "internal error" : "inconclusive",
+                         res->reason ? res->reason : "the solver answered unknown");
+  const char *notes[] = {note};
+  sarif_end(&sb, complete, notes, 1);
+  free(note);
+  return strbuf_take(&sb);
+}
+
 char *eventb_render(const eventb_model_t *m, const eventb_result_t *res, const char *format) {
+  if (strcmp(format, "sarif") == 0) return render_sarif(m, res);
   return strcmp(format, "json") == 0 ? render_json(m, res) : render_text(m, res);
 }
 
@@ -383,22 +502,28 @@ char *eventb_render_svg(const eventb_model_t *m, const eventb_result_t *res) {
       "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" font-family=\"sans-serif\" "
       "font-size=\"12\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
       left + width + 30, height);
+  strbuf_puts(&sb, "<text x=\"10\" y=\"20\" font-size=\"14\">");
+  strbuf_xml_text(&sb, m->name);
+  strbuf_puts(&sb, ": compartments of the perceived ");
+  strbuf_xml_text(&sb, pic->variable);
   strbuf_printf(
-      &sb,
-      "<text x=\"10\" y=\"20\" font-size=\"14\">%s: compartments of the perceived %s (%s "
-      "robustification%s%s)</text>\n",
-      m->name, pic->variable,
-      eventb_method_name(res->robust.method == EVENTB_NONE ? res->max_error.method : res->robust.method),
-      pic->fixed ? ", " : "", pic->fixed ? pic->fixed : "");
+      &sb, " (%s robustification",
+      eventb_method_name(res->robust.method == EVENTB_NONE ? res->max_error.method : res->robust.method));
+  if (pic->fixed) {
+    strbuf_puts(&sb, ", ");
+    strbuf_xml_text(&sb, pic->fixed);
+  }
+  strbuf_puts(&sb, ")</text>\n");
   strbuf_puts(&sb, "<text x=\"10\" y=\"38\" fill=\"#555\">grey: original guard (perceived = true value); "
                    "blue: one event; orange: "
                    "unsure between events; red: the theorem condition fails</text>\n");
   for (size_t r = 0; r < pic->nrows; r++) {
     const eventb_row_t *row = &pic->rows[r];
     double y = top + step * ((double)r + 0.5);
-    strbuf_printf(&sb, "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">%s%s%s</text>\n", left - 10, y + 4,
-                  row->kind == EVENTB_ROW_ORIGINAL ? "original " : "", row->name,
-                  row->kind == EVENTB_ROW_FAILS ? " fails" : "");
+    strbuf_printf(&sb, "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">%s", left - 10, y + 4,
+                  row->kind == EVENTB_ROW_ORIGINAL ? "original " : "");
+    strbuf_xml_text(&sb, row->name);
+    strbuf_printf(&sb, "%s</text>\n", row->kind == EVENTB_ROW_FAILS ? " fails" : "");
     strbuf_printf(&sb, "<line x1=\"%.0f\" x2=\"%.0f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#eee\"/>\n", left,
                   left + width, y, y);
     for (size_t k = 0; k < row->nintervals; k++)
@@ -431,12 +556,15 @@ char *eventb_render_svg(const eventb_model_t *m, const eventb_result_t *res) {
     last = ticks.data[i].x;
     strbuf_printf(&sb, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"black\"/>\n", last,
                   last, ya, ya + 5);
-    strbuf_printf(&sb, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n", last, ya + 18,
-                  ticks.data[i].text);
+    strbuf_printf(&sb, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", last, ya + 18);
+    strbuf_xml_text(&sb, ticks.data[i].text);
+    strbuf_puts(&sb, "</text>\n");
   }
   VEC_FREE(&ticks);
-  strbuf_printf(&sb, "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"middle\">perceived %s</text>\n",
-                left + width / 2, ya + 38, pic->variable);
+  strbuf_printf(&sb, "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"middle\">perceived ", left + width / 2,
+                ya + 38);
+  strbuf_xml_text(&sb, pic->variable);
+  strbuf_puts(&sb, "</text>\n");
   strbuf_puts(&sb, "</svg>\n");
   return strbuf_take(&sb);
 }

@@ -201,7 +201,7 @@ bool fsp_config_progress(fsp_config_t *c, size_t nfiles, const lts_t *const *par
     terminal_sets(system, &t);
     lts_bfs(system, &bfs);
     ready = true;
-    fsp_progress_result_t r = {.name = "default", .is_default = true};
+    fsp_progress_result_t r = {.name = "default", .is_default = true, .loc = loc};
     int k = terminal_default_violation(system, &t, &r.missing, &r.nmissing);
     r.holds = k < 0;
     if (k >= 0) {
@@ -228,7 +228,7 @@ bool fsp_config_progress(fsp_config_t *c, size_t nfiles, const lts_t *const *par
                                           p->cond != NULL);
       free(acts);
       free(cond);
-      fsp_progress_result_t r = {.name = p->name, .holds = k < 0};
+      fsp_progress_result_t r = {.name = p->name, .holds = k < 0, .loc = p->loc};
       if (k >= 0) {
         r.trace = lts_bfs_trace(&bfs, system, t.first[k], &r.len);
         r.actions = terminal_actions(system, &t, k, &r.nactions);

@@ -51,6 +51,7 @@ typedef struct {
   bool holds;
   int *trace, len;        /* violated: a shortest trace to the first violating terminal set */
   int *actions, nactions; /* violated: the actions in that set (τ excluded), sorted by id */
+  loc_t loc;              /* the declaration in its file */
   bool is_default;        /* LTSA's default check (no property declared) */
   int *missing, nmissing; /* the default check violated: the actions absent from that set */
 } fsp_progress_result_t;

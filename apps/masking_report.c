@@ -1,7 +1,10 @@
 #include "apps/masking_report.h"
 
+#include <stdlib.h>
 #include <string.h>
 
+#include "apps/sarif.h"
+#include "ism/alloc.h"
 #include "ism/strbuf.h"
 
 static const char *label_name(const masking_report_t *r, int label) {
@@ -224,10 +227,71 @@ static void render_dot(const masking_report_t *r, bool with_trace, strbuf_t *sb)
   strbuf_puts(sb, "}\n");
 }
 
+/* ---- SARIF: one result when the implementation does not mask ---- */
+
+static const sarif_rule_t masking_rules[] = {
+    {"ISMV-MASKING-NOT-MASKED", "FaultsNotMasked", "The implementation does not mask its faults.",
+     "In the masking game between the nominal model and the fault-tolerant implementation the refuter wins: "
+     "with some number of faults it drives the implementation to a move the nominal model cannot match (or, "
+     "with a distance of 1, the implementation fails to match the nominal model even without faults). The "
+     "code flow is the refuter's winning play; the result is located at the implementation in the config.",
+     "Run `ismv masking CONFIG.yaml --trace` for the play with the states after each move, then add the "
+     "missing fault handling to the implementation. docs/masking.md explains the game and the distance."},
+};
+
+static void sarif_play(const masking_report_t *r, strbuf_t *sb) {
+  strbuf_puts(sb, ", \"codeFlows\": [{\"threadFlows\": [{\"locations\": [");
+  for (size_t i = 1; i < r->ntrace; i++) {
+    move_t m = describe(r, r->trace[i - 1], r->trace[i]);
+    strbuf_t msg;
+    strbuf_init(&msg);
+    strbuf_printf(&msg, "%zu. %s%s%s: ", i, m.player, m.side ? " " : "", m.side ? m.side : "");
+    action_text(&m, &msg);
+    strbuf_puts(sb, i > 1 ? ",\n          {\"location\": {\"physicalLocation\": "
+                          : "\n          {\"location\": {\"physicalLocation\": ");
+    sarif_physical_location(sb, r->config, r->imp_loc.line, r->imp_loc.col);
+    strbuf_puts(sb, ", \"message\": {\"text\": ");
+    strbuf_json_string(sb, strbuf_str(&msg));
+    strbuf_puts(sb, "}}}");
+    strbuf_free(&msg);
+  }
+  strbuf_puts(sb, "]}]}]");
+}
+
+static void render_sarif(const masking_report_t *r, strbuf_t *sb) {
+  sarif_begin(sb, masking_rules, 1);
+  uint32_t w = masking_value(r->game);
+  bool first = true;
+  if (w) {
+    strbuf_t msg;
+    strbuf_init(&msg);
+    strbuf_printf(&msg, "the implementation %s does not mask the faults of nominal model %s: ", r->imp_name,
+                  r->spec_name);
+    if (w == 1)
+      strbuf_puts(&msg, "even without faults it does not match the nominal model (distance 1)");
+    else
+      strbuf_printf(&msg, "the refuter forces an error with %zu fault%s (distance 1/%u)", faults_of(w),
+                    w == 2 ? "" : "s", w);
+    sarif_result_begin(sb, &first, masking_rules, 0, "error", strbuf_str(&msg));
+    strbuf_free(&msg);
+    strbuf_puts(sb, ", \"locations\": [");
+    sarif_location(sb, r->config, r->imp_loc.line, r->imp_loc.col);
+    char *key = xasprintf("%s\x1f%s", r->spec_name, r->imp_name);
+    char fp[SARIF_FINGERPRINT_SIZE];
+    strbuf_printf(sb, "], \"partialFingerprints\": {\"ismvMasking/v1\": \"%s\"}", sarif_fingerprint(key, fp));
+    free(key);
+    if (r->ntrace > 1) sarif_play(r, sb);
+    strbuf_putc(sb, '}');
+  }
+  sarif_end(sb, true, NULL, 0);
+}
+
 char *masking_render(const masking_report_t *r, const char *format, bool with_trace) {
   strbuf_t sb;
   strbuf_init(&sb);
-  if (strcmp(format, "json") == 0)
+  if (strcmp(format, "sarif") == 0)
+    render_sarif(r, &sb);
+  else if (strcmp(format, "json") == 0)
     render_json(r, &sb);
   else if (strcmp(format, "dot") == 0)
     render_dot(r, with_trace, &sb);

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "apps/sarif.h"
+
 static const char *const verdict_names[] = {"verified", "violated", "inconclusive"};
 
 void verify_value_text(strbuf_t *sb, const ism_var_t *v, double x) {
@@ -338,13 +340,9 @@ static void render_json(strbuf_t *sb, const verify_report_t *rep) {
   const explore_result_t *res = rep->res;
   strbuf_puts(sb, "{\n  \"model\": ");
   strbuf_json_string(sb, rep->m->name);
-  strbuf_printf(sb, ",\n  \"verdict\": \"%s\",\n  \"mode\": \"%s\",\n  \"bound\": %d,\n",
-                verdict_names[res->verdict], ism_mode_name(rep->opt->mode), rep->opt->bound);
-  if (res->reason) {
-    strbuf_puts(sb, "  \"reason\": ");
-    strbuf_json_string(sb, res->reason);
-    strbuf_puts(sb, ",\n");
-  }
+  /* "verdict", "partial" and "reason" are the envelope's (apps/json_envelope.h), written by the command */
+  strbuf_printf(sb, ",\n  \"mode\": \"%s\",\n  \"bound\": %d,\n", ism_mode_name(rep->opt->mode),
+                rep->opt->bound);
   strbuf_printf(sb, "  \"total_counterexamples\": %zu,\n", res->ncexs);
   strbuf_printf(sb, "  \"boundary_only_counterexamples\": %zu,\n", count_boundary_only(res));
   if (rep->dropped) strbuf_printf(sb, "  \"below_min_prob\": %zu,\n", rep->dropped);
@@ -359,7 +357,8 @@ static void render_json(strbuf_t *sb, const verify_report_t *rep) {
       sb, "%s],\n  \"stats\": {\"complete\": %s, \"paths\": %llu, \"pruned\": %llu, \"solver_checks\": %llu",
       rep->shown ? "\n  " : "", res->reason ? "false" : "true", res->paths, res->pruned, res->solver_checks);
   if (rep->timings) {
-    strbuf_printf(sb, ", \"extended_failures\": %llu, \"solver_failures\": %llu, \"extended_prefixes\": %llu, "
+    strbuf_printf(sb,
+                  ", \"extended_failures\": %llu, \"solver_failures\": %llu, \"extended_prefixes\": %llu, "
                   "\"solver_prefixes\": %llu, \"seconds\": ",
                   res->extended_failures, res->solver_failures, res->extended_prefixes, res->solver_prefixes);
     strbuf_json_number(sb, res->seconds);
@@ -367,56 +366,124 @@ static void render_json(strbuf_t *sb, const verify_report_t *rep) {
   strbuf_puts(sb, "}\n}\n");
 }
 
-static void sarif_result(strbuf_t *sb, const verify_report_t *rep, const cex_t *c, bool first) {
+/* ---- SARIF: a result per failure class ---- */
+
+enum { RULE_FAILURE, RULE_ACTION_FAILURE };
+static const sarif_rule_t verify_rules[] = {
+    {"ISMV-VERIFY-FAILURE", "ReachableFailure", "The app can reach its failure condition within the bound.",
+     "Bounded verification found paths of the interactive state machine, of at most K rules, on which the "
+     "model-wide failure condition holds for some environment within the sensing and actuation error ranges. "
+     "One result per failure class (the last rule of the path); its code flow is the most likely "
+     "counterexample of the class, its rank that counterexample's probability in percent.",
+     "Run `ismv verify MODEL.yaml` to see each class with its most likely counterexample (true and sensed "
+     "values at every step), then strengthen the rule's guard (the margin the sensing error needs) or the "
+     "model's assumptions. docs/verify.md explains the report."},
+    {"ISMV-VERIFY-ACTION-FAILURE", "ActionFailure", "An action of the app can fail within the bound.",
+     "Bounded verification found paths of the interactive state machine, of at most K rules, whose last rule "
+     "runs an action whose failure condition holds for some environment within the sensing and actuation "
+     "error ranges. One result per failure class (the last rule and the failing action); its code flow "
+     "is the most likely counterexample of the class, its rank that counterexample's probability in "
+     "percent.",
+     "Run `ismv verify MODEL.yaml` to see each class with its most likely counterexample (true and sensed "
+     "values at every step), then strengthen the guard of the rule that runs the action or the action's "
+     "effect. docs/verify.md explains the report."},
+};
+
+/* The most likely counterexample of a class as a thread flow: a location per
+ * rule (at the rule), then the failure (at its condition). */
+static void sarif_code_flow(strbuf_t *sb, const verify_report_t *rep, const cex_t *c, loc_t fail_loc,
+                            const char *fail) {
   const ism_model_t *m = rep->m;
+  strbuf_puts(sb, ", \"codeFlows\": [{\"threadFlows\": [{\"locations\": [");
+  for (int k = 0; k < c->length; k++) {
+    const ism_rule_t *r = &m->rules[c->rules[k]];
+    strbuf_t msg;
+    strbuf_init(&msg);
+    strbuf_printf(&msg, "step %d: %s --%s--> %s", k + 1, m->states[c->states[k]], r->id,
+                  m->states[c->states[k + 1]]);
+    strbuf_puts(sb, k ? ",\n          {\"location\": {" : "\n          {\"location\": {");
+    strbuf_puts(sb, "\"physicalLocation\": ");
+    sarif_physical_location(sb, m->path, r->loc.line, r->loc.col);
+    strbuf_puts(sb, ", \"message\": {\"text\": ");
+    strbuf_json_string(sb, strbuf_str(&msg));
+    strbuf_puts(sb, "}}}");
+    strbuf_free(&msg);
+  }
+  strbuf_puts(sb, ",\n          {\"location\": {\"physicalLocation\": ");
+  sarif_physical_location(sb, m->path, fail_loc.line, fail_loc.col);
+  strbuf_puts(sb, ", \"message\": {\"text\": ");
+  char *text = xasprintf("fails: %s", fail);
+  strbuf_json_string(sb, text);
+  free(text);
+  strbuf_puts(sb, "}}}]}]}]");
+}
+
+static void sarif_class(strbuf_t *sb, bool *first, const verify_report_t *rep, const cex_class_t *cl) {
+  const ism_model_t *m = rep->m;
+  const cex_t *top = &rep->res->cexs[cl->top];
+  const ism_rule_t *rule = &m->rules[cl->rule];
+  const expr_t *cond_expr = cl->action >= 0 ? m->actions[cl->action].failure : m->failure;
+  char *cond = expr_to_string(cond_expr, &m->scope);
+  char *fail = failure_text(m, top);
   strbuf_t msg;
   strbuf_init(&msg);
-  char *fail = failure_text(m, c);
-  strbuf_printf(&msg, "the app can fail (%s) on the path ", fail);
-  free(fail);
-  verify_path_text(&msg, m, c);
-  loc_t loc = c->fail_action >= 0 ? m->actions[c->fail_action].failure->loc : m->failure->loc;
-  strbuf_puts(sb, first ? "\n" : ",\n");
-  strbuf_puts(sb, "        {\"ruleId\": \"ism-failure\", \"level\": \"error\", \"message\": {\"text\": ");
-  strbuf_json_string(sb, strbuf_str(&msg));
-  strbuf_puts(sb, "},\n         \"locations\": [{\"physicalLocation\": {\"artifactLocation\": {\"uri\": ");
-  strbuf_json_string(sb, m->path);
-  strbuf_printf(sb, "}, \"region\": {\"startLine\": %d, \"startColumn\": %d}}}]}", loc.line, loc.col);
+  strbuf_printf(&msg, "the app can fail (%s) at rule %s: %zu counterexample%s within bound %d (mode %s)",
+                fail, rule->id, cl->count, cl->count == 1 ? "" : "s", rep->opt->bound,
+                ism_mode_name(rep->opt->mode));
+  if (cl->boundary_only == cl->count)
+    strbuf_puts(&msg,
+                cl->count == 1 ? ", boundary-only (probability 0)" : ", all boundary-only (probability 0)");
+  strbuf_puts(&msg, "; ");
+  strbuf_puts(&msg, cl->boundary_only == cl->count ? "for example " : "the most likely ");
+  verify_path_text(&msg, m, top);
+  if (top->has_probability && cl->boundary_only < cl->count)
+    strbuf_printf(&msg, ", probability %.6g", top->probability);
+  int rule_index = cl->action >= 0 ? RULE_ACTION_FAILURE : RULE_FAILURE;
+  sarif_result_begin(sb, first, verify_rules, rule_index, "error", strbuf_str(&msg));
   strbuf_free(&msg);
+  strbuf_puts(sb, ",\n         \"locations\": [");
+  sarif_location(sb, m->path, cond_expr->loc.line, cond_expr->loc.col);
+  /* the class itself: rule, action and condition; not the bound, the run or the paths */
+  char *key = xasprintf("%s\x1f%s\x1f%s", rule->id, cl->action >= 0 ? m->actions[cl->action].name : "", cond);
+  char fp[SARIF_FINGERPRINT_SIZE];
+  strbuf_printf(sb, "],\n         \"partialFingerprints\": {\"ismvFailureClass/v1\": \"%s\"}",
+                sarif_fingerprint(key, fp));
+  free(key);
+  if (top->has_probability) {
+    strbuf_puts(sb, ", \"rank\": ");
+    strbuf_json_number(sb, cl->boundary_only == cl->count ? 0 : top->probability * 100);
+  }
+  sarif_code_flow(sb, rep, top, cond_expr->loc, fail);
+  strbuf_putc(sb, '}');
+  free(fail);
+  free(cond);
 }
 
 static void render_sarif(strbuf_t *sb, const verify_report_t *rep) {
-  strbuf_puts(
-      sb, "{\n  \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\",\n  \"version\": \"2.1.0\",\n"
-          "  \"runs\": [{\n    \"tool\": {\"driver\": {\"name\": \"ismv\", \"rules\": [\n"
-          "      {\"id\": \"ism-failure\", \"shortDescription\": {\"text\": \"the app can reach a failure "
-          "within the bound\"}}]}},\n"
-          "    \"results\": [");
-  for (size_t k = 0; k < rep->shown; k++) sarif_result(sb, rep, &rep->res->cexs[k], k == 0);
-  strbuf_puts(sb, rep->shown ? "\n    ]\n  }]\n}\n" : "]\n  }]\n}\n");
-}
-
-static void xml_escape(strbuf_t *sb, const char *s) {
-  for (; *s; s++) {
-    switch (*s) {
-    case '<': strbuf_puts(sb, "&lt;"); break;
-    case '>': strbuf_puts(sb, "&gt;"); break;
-    case '&': strbuf_puts(sb, "&amp;"); break;
-    case '"': strbuf_puts(sb, "&quot;"); break;
-    default: strbuf_putc(sb, *s);
-    }
-  }
+  const explore_result_t *res = rep->res;
+  sarif_begin(sb, verify_rules, sizeof verify_rules / sizeof *verify_rules);
+  /* the kept counterexamples: --min-prob drops from the end of the ranked list */
+  cex_class_t *cl = NULL;
+  size_t ncl = cex_classes(res->cexs, res->ncexs - rep->dropped, &cl);
+  bool first = true;
+  for (size_t i = 0; i < ncl; i++) sarif_class(sb, &first, rep, &cl[i]);
+  free(cl);
+  bool complete = res->verdict != EXPLORE_INCONCLUSIVE && !res->reason;
+  char *note = res->reason ? xasprintf("inconclusive: %s", res->reason) : NULL;
+  const char *notes[] = {note ? note : "inconclusive"};
+  sarif_end(sb, complete, notes, 1);
+  free(note);
 }
 
 static void render_junit(strbuf_t *sb, const verify_report_t *rep) {
   const explore_result_t *res = rep->res;
   bool failed = res->verdict == EXPLORE_VIOLATED, error = res->verdict == EXPLORE_INCONCLUSIVE;
   strbuf_puts(sb, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"");
-  xml_escape(sb, rep->m->name);
+  strbuf_xml_attr(sb, rep->m->name);
   strbuf_printf(
       sb, "\" tests=\"1\" failures=\"%d\" errors=\"%d\">\n    <testcase classname=\"ismv.verify\" name=\"",
       failed, error);
-  xml_escape(sb, rep->m->name);
+  strbuf_xml_attr(sb, rep->m->name);
   strbuf_printf(sb, " (mode %s, bound %d)\"", ism_mode_name(rep->opt->mode), rep->opt->bound);
   if (!failed && !error) {
     strbuf_puts(sb, "/>\n  </testsuite>\n</testsuites>\n");
@@ -425,7 +492,7 @@ static void render_junit(strbuf_t *sb, const verify_report_t *rep) {
   strbuf_puts(sb, ">\n");
   if (error) {
     strbuf_puts(sb, "      <error message=\"");
-    xml_escape(sb, res->reason);
+    strbuf_xml_attr(sb, res->reason);
     strbuf_puts(sb, "\"/>\n");
   }
   if (failed) {
@@ -441,7 +508,7 @@ static void render_junit(strbuf_t *sb, const verify_report_t *rep) {
       strbuf_printf(&body, " (%s)", fail);
       free(fail);
     }
-    xml_escape(sb, strbuf_str(&body));
+    strbuf_xml_text(sb, strbuf_str(&body));
     strbuf_free(&body);
     strbuf_puts(sb, "\n      </failure>\n");
   }
@@ -466,8 +533,10 @@ char *verify_render(const verify_report_t *rep, const char *format) {
  * The same JSON object as render_json with the fields that are only known
  * at the end (verdict, counts, stats) after the counterexamples. */
 
-void verify_stream_begin(strbuf_t *sb, const verify_report_t *rep) {
-  strbuf_puts(sb, "{\n  \"model\": ");
+void verify_stream_begin(strbuf_t *sb, const verify_report_t *rep, const json_envelope_t *e) {
+  strbuf_puts(sb, "{\n");
+  json_envelope_head(sb, e);
+  strbuf_puts(sb, "  \"model\": ");
   strbuf_json_string(sb, rep->m->name);
   strbuf_printf(sb, ",\n  \"mode\": \"%s\",\n  \"bound\": %d,\n", ism_mode_name(rep->opt->mode),
                 rep->opt->bound);
@@ -479,14 +548,10 @@ void verify_stream_cex(strbuf_t *sb, const verify_report_t *rep, size_t index, c
   json_cex(sb, rep, index, c);
 }
 
-void verify_stream_end(strbuf_t *sb, const verify_report_t *rep) {
+void verify_stream_end(strbuf_t *sb, const verify_report_t *rep, const json_envelope_t *e) {
   const explore_result_t *res = rep->res;
-  strbuf_printf(sb, "%s],\n  \"verdict\": \"%s\",\n", rep->shown ? "\n  " : "", verdict_names[res->verdict]);
-  if (res->reason) {
-    strbuf_puts(sb, "  \"reason\": ");
-    strbuf_json_string(sb, res->reason);
-    strbuf_puts(sb, ",\n");
-  }
+  strbuf_printf(sb, "%s],\n", rep->shown ? "\n  " : "");
+  json_envelope_tail(sb, e);
   strbuf_printf(sb, "  \"total_counterexamples\": %zu,\n", res->nstreamed);
   if (rep->dropped) strbuf_printf(sb, "  \"below_min_prob\": %zu,\n", rep->dropped);
   if (res->nstreamed) strbuf_printf(sb, "  \"estimator\": \"%s\",\n", rep->joint ? "joint" : "per-rule");

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "apps/json_envelope.h"
 #include "ism/ism.h"
 #include "ism/strbuf.h"
 #include "verifier/paths/explore.h"
@@ -30,10 +31,13 @@ char *verify_render(const verify_report_t *rep, const char *format);
  * comes (index from 0; rep->shown unused), then the end, which reads the
  * final verdict, counts and stats from rep (res->nstreamed, rep->dropped,
  * rep->shown = how many were written). Same fields as the JSON report,
- * with those known only at the end after the counterexamples. */
-void verify_stream_begin(strbuf_t *sb, const verify_report_t *rep);
+ * with those known only at the end after the counterexamples: the
+ * envelope's head at the beginning, its verdict and exit code (from e) at
+ * the end. The JSON report of verify_render has no "verdict": the command
+ * adds the envelope (json_envelope_write). */
+void verify_stream_begin(strbuf_t *sb, const verify_report_t *rep, const json_envelope_t *e);
 void verify_stream_cex(strbuf_t *sb, const verify_report_t *rep, size_t index, const cex_t *c);
-void verify_stream_end(strbuf_t *sb, const verify_report_t *rep);
+void verify_stream_end(strbuf_t *sb, const verify_report_t *rep, const json_envelope_t *e);
 
 /* "A --r0--> A --r1--> B" */
 void verify_path_text(strbuf_t *sb, const ism_model_t *m, const cex_t *c);

@@ -76,7 +76,7 @@ void strbuf_json_string(strbuf_t *sb, const char *s) {
   strbuf_putc(sb, '"');
 }
 
-void strbuf_xml_text(strbuf_t *sb, const char *s) {
+static void xml_escaped(strbuf_t *sb, const char *s, bool attr) {
   for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
     switch (*p) {
     case '&': strbuf_puts(sb, "&amp;"); break;
@@ -84,9 +84,14 @@ void strbuf_xml_text(strbuf_t *sb, const char *s) {
     case '>': strbuf_puts(sb, "&gt;"); break;
     case '"': strbuf_puts(sb, "&quot;"); break;
     case '\'': strbuf_puts(sb, "&apos;"); break;
+    case '\r': strbuf_puts(sb, "&#13;"); break;
     case '\t':
     case '\n':
-    case '\r': strbuf_putc(sb, (char)*p); break;
+      if (attr)
+        strbuf_printf(sb, "&#%d;", *p);
+      else
+        strbuf_putc(sb, (char)*p);
+      break;
     default:
       if (*p < 0x20)
         strbuf_puts(sb, "\xef\xbf\xbd"); /* U+FFFD */
@@ -95,6 +100,9 @@ void strbuf_xml_text(strbuf_t *sb, const char *s) {
     }
   }
 }
+
+void strbuf_xml_text(strbuf_t *sb, const char *s) { xml_escaped(sb, s, false); }
+void strbuf_xml_attr(strbuf_t *sb, const char *s) { xml_escaped(sb, s, true); }
 
 void strbuf_csv_field(strbuf_t *sb, const char *s) {
   size_t n = strlen(s);

@@ -20,10 +20,14 @@ void strbuf_putn(strbuf_t *sb, const char *s, size_t n);
 void strbuf_printf(strbuf_t *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Appends s as a JSON string literal, quotes included. */
 void strbuf_json_string(strbuf_t *sb, const char *s);
-/* Appends s as XML 1.0 character data or attribute text: & < > " ' as
- * entities; control characters XML 1.0 forbids (all below 0x20 except tab,
- * newline, carriage return) as U+FFFD, so the document stays well-formed. */
+/* Appends s as XML 1.0 character data: & < > " ' as entities, CR as &#13;
+ * (a parser would turn a literal CR into LF); control characters XML 1.0
+ * forbids (all below 0x20 except tab, LF, CR) as U+FFFD, so the document
+ * stays well-formed. */
 void strbuf_xml_text(strbuf_t *sb, const char *s);
+/* The same for an attribute value between double quotes, with tab, LF and
+ * CR as character references, which attribute normalisation keeps. */
+void strbuf_xml_attr(strbuf_t *sb, const char *s);
 /* Appends s as one RFC 4180 CSV field: quoted (with "" for ") when it holds a
  * comma, quote, CR or LF or starts or ends with a space; verbatim otherwise. */
 void strbuf_csv_field(strbuf_t *sb, const char *s);

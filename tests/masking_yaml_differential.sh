@@ -11,9 +11,10 @@ cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-strip() { # FILE.json: the report without the models' file names
+strip() { # FILE.json: the report without the models' file names (and the config's, the envelope's input)
   python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))
+d.pop("input")
 for side in ("nominal", "implementation"): d["sizes"][side].pop("file")
 print(json.dumps(d, indent=1, sort_keys=True))' "$1"
 }

@@ -12,6 +12,13 @@ static char *xml(const char *s) {
   return strbuf_take(&sb);
 }
 
+static char *xml_attr(const char *s) {
+  strbuf_t sb;
+  strbuf_init(&sb);
+  strbuf_xml_attr(&sb, s);
+  return strbuf_take(&sb);
+}
+
 static char *csv(const char *s) {
   strbuf_t sb;
   strbuf_init(&sb);
@@ -36,7 +43,8 @@ static char *json(const char *s) {
 int main(void) {
   CHECK_CONV(xml, "plain", "plain");
   CHECK_CONV(xml, "a<b & c>\"d'", "a&lt;b &amp; c&gt;&quot;d&apos;");
-  CHECK_CONV(xml, "tab\tnl\ncr\r", "tab\tnl\ncr\r");
+  CHECK_CONV(xml, "tab\tnl\ncr\r", "tab\tnl\ncr&#13;");
+  CHECK_CONV(xml_attr, "tab\tnl\ncr\r<\x02", "tab&#9;nl&#10;cr&#13;&lt;\xef\xbf\xbd");
   CHECK_CONV(xml, "bell\a nul-free \x01", "bell\xef\xbf\xbd nul-free \xef\xbf\xbd");
   CHECK_CONV(xml, "caf\xc3\xa9", "caf\xc3\xa9");
 
