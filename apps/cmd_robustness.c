@@ -39,6 +39,17 @@ static const cli_option_t options[] = {
      "limit on the states of each compiled process and composition"},
     {"print", 0, OPT_INT, "N", NULL, "all", 0, 1e9,
      "text: list at most N traces of each kind (counts stay complete)"},
+    {"unsafe", 0, OPT_FLAG, NULL, NULL, NULL, 0, -1,
+     "also report the unsafe behaviours: environment traces after which the system may violate the property "
+     "(Fortis)"},
+    {"expand", 0, OPT_FLAG, NULL, NULL, NULL, 0, -1,
+     "expand each class to every trace of the weakest assumption with its representative as prefix, up to a "
+     "cycle or deadlock (Fortis)"},
+    {"default-progress", 0, OPT_FLAG, NULL, NULL, NULL, 0, -1,
+     "when no progress property is declared, check LTSA's default one on M || E: every action occurs in "
+     "every terminal set"},
+    {"disables", 0, OPT_FLAG, NULL, NULL, NULL, 0, -1,
+     "add a sink state to the weakest assumption for the actions the system disables (Fortis)"},
 };
 
 /* One analysed design: machine, property and what was computed from them. */
@@ -84,7 +95,7 @@ static void json_lts(strbuf_t *sb, const lts_t *l) {
 }
 
 static void json_traces(strbuf_t *sb, const lts_labels_t *labels, const robust_traces_t *t,
-                        const char *indent) {
+                        const robust_expansion_t *exp, const char *indent) {
   strbuf_printf(sb, "%s\"classes\": %d,\n%s\"traces\": [", indent, t->ntraces, indent);
   for (int i = 0; i < t->ntraces; i++) {
     const robust_trace_t *rt = &t->traces[i];
@@ -97,6 +108,15 @@ static void json_traces(strbuf_t *sb, const lts_labels_t *labels, const robust_t
       strbuf_puts(sb, "null");
     strbuf_puts(sb, ", \"faults\": ");
     json_labels(sb, labels, rt->faults, rt->expl ? rt->nfaults : 0);
+    if (exp) {
+      strbuf_puts(sb, ", \"expanded\": [");
+      for (int k = 0; k < exp[i].npaths; k++) {
+        strbuf_puts(sb, k ? ", {\"trace\": " : "{\"trace\": ");
+        json_labels(sb, labels, exp[i].paths[k].trace, exp[i].paths[k].len);
+        strbuf_printf(sb, ", \"deadlock\": %s}", exp[i].paths[k].deadlock ? "true" : "false");
+      }
+      strbuf_putc(sb, ']');
+    }
     strbuf_putc(sb, '}');
   }
   strbuf_printf(sb, "%s]", t->ntraces ? "\n  " : "");
@@ -141,8 +161,8 @@ static int count_explained(const robust_traces_t *t) {
   return n;
 }
 
-static void text_traces(strbuf_t *sb, const lts_labels_t *labels, const robust_traces_t *t, bool explained,
-                        long long limit) {
+static void text_traces(strbuf_t *sb, const lts_labels_t *labels, const robust_traces_t *t,
+                        const robust_expansion_t *exp, bool explained, long long limit) {
   for (int i = 0; i < t->ntraces; i++) {
     if (i == limit) {
       strbuf_printf(sb, "  ... %d more\n", t->ntraces - i);
@@ -152,22 +172,42 @@ static void text_traces(strbuf_t *sb, const lts_labels_t *labels, const robust_t
     strbuf_printf(sb, "  trace %d: ", i + 1);
     text_labels(sb, labels, rt->trace, rt->len);
     strbuf_putc(sb, '\n');
-    if (!explained) continue;
-    if (rt->expl) {
+    if (explained && rt->expl) {
       strbuf_puts(sb, "    explanation: ");
       text_labels(sb, labels, rt->expl, rt->expl_len);
       strbuf_putc(sb, '\n');
-    } else
+    } else if (explained)
       strbuf_puts(sb, "    unexplained\n");
+    if (!exp) continue;
+    strbuf_printf(sb, "    expanded: %d trace%s\n", exp[i].npaths, exp[i].npaths == 1 ? "" : "s");
+    for (int k = 0; k < exp[i].npaths; k++) {
+      strbuf_puts(sb, "      ");
+      text_labels(sb, labels, exp[i].paths[k].trace, exp[i].paths[k].len);
+      strbuf_puts(sb, exp[i].paths[k].deadlock ? " (deadlock)\n" : "\n");
+    }
   }
+}
+
+static long count_expanded(const robust_traces_t *t, const robust_expansion_t *e) {
+  long n = 0;
+  for (int i = 0; e && i < t->ntraces; i++) n += e[i].npaths;
+  return n;
+}
+
+static void expansions_free(robust_expansion_t *e, int n) {
+  for (int i = 0; e && i < n; i++) robust_expansion_free(&e[i]);
+  free(e);
 }
 
 /* ---------------------------------------------------------------- run */
 
 /* "interrupted by a signal; WHAT" (static storage: one at a time). */
 static const char *partial_reason(const char *what) {
-  static char buf[160];
-  snprintf(buf, sizeof buf, "%s; %s", stop_message() ? stop_message() : "stopped", what);
+  static char buf[512];
+  if (stop_message())
+    snprintf(buf, sizeof buf, "%s; %s", stop_message(), what);
+  else /* a limit, not a stop request */
+    snprintf(buf, sizeof buf, "%s", what);
   return buf;
 }
 
@@ -302,7 +342,10 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
   design_t a = {0}, b = {0};
   lts_t *env = NULL, *dev = NULL, *env_view = NULL;
   int *alpha = NULL, *faults = NULL, *normal = NULL, normal_len = -1;
-  robust_traces_t delta = {0}, a_not_b = {0}, b_not_a = {0};
+  robust_traces_t delta = {0}, a_not_b = {0}, b_not_a = {0}, unsafe = {0};
+  /* --expand: one expansion per class of delta, a_not_b, b_not_a */
+  robust_expansion_t *exp_delta = NULL, *exp_ab = NULL, *exp_ba = NULL;
+  char limit_msg[160];
   fsp_progress_result_t *prog = NULL; /* LTSA's progress properties of M ‖ E */
   size_t nprog = 0, nprog_violated = 0;
   char *text = NULL;
@@ -386,7 +429,9 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
   normal = robust_normal_violation(a.sys, env, a.prop, &normal_len);
   {
     const lts_t *me[2] = {a.sys, env};
-    if (!fsp_config_progress(&r, se_files, me, 2, n_sys->loc, &prog, &nprog)) goto done;
+    if (!fsp_config_progress(&r, se_files, me, 2, n_sys->loc, cli_opt(self, values, "default-progress")->set,
+                             &prog, &nprog))
+      goto done;
   }
   for (size_t i = 0; i < nprog; i++) nprog_violated += !prog[i].holds;
 
@@ -403,9 +448,18 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
       goto done;
     }
   }
-  a.w = robust_weakest_assumption(a.sys, a.prop, alpha, nalpha, minimise, &a.empty);
+  bool want_unsafe = cli_opt(self, values, "unsafe")->set, expand = cli_opt(self, values, "expand")->set;
+  robust_wa_options_t wa_opt = {.minimise = minimise, .disables = cli_opt(self, values, "disables")->set};
+  a.w = robust_assumption(a.sys, a.prop, alpha, nalpha, &wa_opt, &a.empty);
   env_view = robust_env_view(env, alpha, nalpha);
   robust_delta(a.w, env_view, &delta);
+  if (want_unsafe) { /* Fortis's --unsafe: classes into the error state of (M ‖ P_err)↾α, determinised */
+    robust_wa_options_t u_opt = {.minimise = minimise, .unsafe = true};
+    bool ignored;
+    lts_t *u = robust_assumption(a.sys, a.prop, alpha, nalpha, &u_opt, &ignored);
+    robust_error_classes(u, &unsafe);
+    lts_free(u);
+  }
   int nfaults = 0;
   if (dev) {
     size_t nmenu;
@@ -417,6 +471,7 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
       goto done;
     }
     robust_explain(a.sys, dev, alpha, nalpha, faults, nfaults, &delta);
+    if (want_unsafe) robust_explain_anywhere(a.sys, dev, alpha, nalpha, faults, nfaults, &unsafe);
     if (stop_requested()) stopped = "the explanations are incomplete";
     int nofault = 0;
     for (int i = 0; i < delta.ntraces; i++) nofault += delta.traces[i].expl && delta.traces[i].nfaults == 0;
@@ -441,6 +496,33 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
     b.w = robust_weakest_assumption(b.sys, b.prop, alpha, nalpha, minimise, &b.empty);
     robust_delta(a.w, b.w, &a_not_b);
     robust_delta(b.w, a.w, &b_not_a);
+  }
+  if (expand && !stopped) {
+    /* Fortis's --expand: each class's traces of the weakest assumption that
+     * allows it (A's for Δ and a_not_b, B's for b_not_a); together at most
+     * --max-states paths */
+    long budget = r.max_states;
+    const robust_traces_t *sets[3] = {&delta, &a_not_b, &b_not_a};
+    robust_expansion_t **outs[3] = {&exp_delta, &exp_ab, &exp_ba};
+    const lts_t *ws[3] = {a.w, a.w, b.w};
+    for (int k = 0; k < 3 && !stopped; k++) {
+      if (!ws[k]) continue;
+      *outs[k] = xcalloc((size_t)sets[k]->ntraces + 1, sizeof(robust_expansion_t));
+      for (int i = 0; i < sets[k]->ntraces && !stopped; i++) {
+        robust_expansion_t *e = &(*outs[k])[i];
+        bool done = robust_expand(ws[k], sets[k]->traces[i].trace, sets[k]->traces[i].len, budget, e);
+        budget -= e->npaths;
+        if (stop_requested())
+          stopped = "the expansion of the classes is incomplete";
+        else if (!done) {
+          snprintf(limit_msg, sizeof limit_msg,
+                   "the expansion of the classes is incomplete: more than %ld traces or search steps "
+                   "(--max-states)",
+                   r.max_states);
+          stopped = limit_msg;
+        }
+      }
+    }
   }
 
   /* ---- report ---- */
@@ -505,11 +587,16 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
       strbuf_printf(&sb, "%s\n    {\"name\": ", i ? "," : "");
       strbuf_json_string(&sb, prog[i].name);
       strbuf_printf(&sb, ", \"holds\": %s", prog[i].holds ? "true" : "false");
+      if (prog[i].is_default) strbuf_puts(&sb, ", \"default\": true");
       if (!prog[i].holds) {
         strbuf_puts(&sb, ", \"trace\": ");
         json_labels(&sb, &r.labels, prog[i].trace, prog[i].len);
         strbuf_puts(&sb, ", \"terminal_actions\": ");
         json_labels(&sb, &r.labels, prog[i].actions, prog[i].nactions);
+        if (prog[i].is_default) {
+          strbuf_puts(&sb, ", \"missing_actions\": ");
+          json_labels(&sb, &r.labels, prog[i].missing, prog[i].nmissing);
+        }
       }
       strbuf_putc(&sb, '}');
     }
@@ -517,7 +604,7 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
     strbuf_puts(&sb, ",\n  \"interface\": ");
     json_labels(&sb, &r.labels, alpha, nalpha);
     strbuf_puts(&sb, ",\n");
-    json_traces(&sb, &r.labels, &delta, "  ");
+    json_traces(&sb, &r.labels, &delta, exp_delta, "  ");
     if (explaining) {
       strbuf_printf(&sb, ",\n  \"explained\": %d,\n  \"unexplained\": %d,\n  \"groups\": [", explained,
                     delta.ntraces - explained);
@@ -527,6 +614,11 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
         strbuf_printf(&sb, ", \"traces\": %d}", groups[i].count);
       }
       strbuf_printf(&sb, "%s]", ngroups ? "\n  " : "");
+    }
+    if (want_unsafe) {
+      strbuf_puts(&sb, ",\n  \"unsafe\": {\n");
+      json_traces(&sb, &r.labels, &unsafe, NULL, "    ");
+      strbuf_puts(&sb, "\n  }");
     }
     if (b.w) {
       strbuf_puts(&sb, ",\n  \"compare\": {\"a\": {\"system\": ");
@@ -538,9 +630,9 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
       strbuf_puts(&sb, ", \"property\": ");
       strbuf_json_string(&sb, b.prop_files);
       strbuf_puts(&sb, "}},\n  \"a_not_b\": {\n");
-      json_traces(&sb, &r.labels, &a_not_b, "    ");
+      json_traces(&sb, &r.labels, &a_not_b, exp_ab, "    ");
       strbuf_puts(&sb, "\n  },\n  \"b_not_a\": {\n");
-      json_traces(&sb, &r.labels, &b_not_a, "    ");
+      json_traces(&sb, &r.labels, &b_not_a, exp_ba, "    ");
       strbuf_puts(&sb, "\n  }");
     }
     strbuf_puts(&sb, ",\n  \"weakest_assumption_lts\": ");
@@ -561,7 +653,11 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
       strbuf_putc(&sb, '\n');
     }
     for (size_t i = 0; i < nprog; i++) {
-      strbuf_printf(&sb, "progress %s: %s\n", prog[i].name, prog[i].holds ? "holds" : "violated");
+      if (prog[i].is_default)
+        strbuf_printf(&sb, "progress (LTSA's default: every action in every terminal set): %s\n",
+                      prog[i].holds ? "holds" : "violated");
+      else
+        strbuf_printf(&sb, "progress %s: %s\n", prog[i].name, prog[i].holds ? "holds" : "violated");
       if (prog[i].holds) continue;
       strbuf_puts(&sb, "  trace to terminal set: ");
       text_labels(&sb, &r.labels, prog[i].trace, prog[i].len);
@@ -569,6 +665,11 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
       strbuf_puts(&sb, "\n  actions in terminal set: {");
       text_labels(&sb, &r.labels, prog[i].actions, prog[i].nactions);
       strbuf_puts(&sb, "}\n");
+      if (prog[i].is_default) {
+        strbuf_puts(&sb, "  progress violation for actions: {");
+        text_labels(&sb, &r.labels, prog[i].missing, prog[i].nmissing);
+        strbuf_puts(&sb, "}\n");
+      }
     }
     if (a.empty)
       strbuf_puts(&sb, "note: the machine can violate the property on its own; no environment prevents it\n");
@@ -576,21 +677,28 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
     text_labels(&sb, &r.labels, alpha, nalpha);
     strbuf_printf(&sb, "\n\nrobustness: %d equivalence class%s of deviations\n", delta.ntraces,
                   delta.ntraces == 1 ? "" : "es");
-    text_traces(&sb, &r.labels, &delta, explaining, limit);
+    text_traces(&sb, &r.labels, &delta, exp_delta, explaining, limit);
     if (explaining) {
       strbuf_printf(&sb, "\nexplained %d/%d\n", explained, delta.ntraces);
       for (size_t i = 0; i < ngroups; i++)
         strbuf_printf(&sb, "  %s: %d\n", groups[i].key[0] ? groups[i].key : "unexplained", groups[i].count);
+    }
+    if (want_unsafe) {
+      strbuf_printf(&sb,
+                    "\nunsafe: %d equivalence class%s of environment behaviours after which the system may "
+                    "violate the property\n",
+                    unsafe.ntraces, unsafe.ntraces == 1 ? "" : "es");
+      text_traces(&sb, &r.labels, &unsafe, NULL, dev != NULL, limit);
     }
     if (b.w) {
       strbuf_printf(&sb, "\ncomparison: A = %s with %s, B = %s with %s\n", a.sys_files, a.prop_files,
                     b.sys_files, b.prop_files);
       strbuf_printf(&sb, "tolerated by A, not by B: %d class%s\n", a_not_b.ntraces,
                     a_not_b.ntraces == 1 ? "" : "es");
-      text_traces(&sb, &r.labels, &a_not_b, false, limit);
+      text_traces(&sb, &r.labels, &a_not_b, exp_ab, false, limit);
       strbuf_printf(&sb, "tolerated by B, not by A: %d class%s\n", b_not_a.ntraces,
                     b_not_a.ntraces == 1 ? "" : "es");
-      text_traces(&sb, &r.labels, &b_not_a, false, limit);
+      text_traces(&sb, &r.labels, &b_not_a, exp_ba, false, limit);
     }
   }
   text = strbuf_take(&sb);
@@ -630,6 +738,8 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
         {"progress_violations", EXPECT_NUMBER, (double)nprog_violated, false, NULL},
         {"task_model_states", EXPECT_NUMBER, human.raw ? human.raw->nstates : 0, false, NULL},
         {"task_model_transitions", EXPECT_NUMBER, human.raw ? human.raw->ntrans : 0, false, NULL},
+        {"unsafe", EXPECT_NUMBER, unsafe.ntraces, false, NULL},
+        {"expanded", EXPECT_NUMBER, (double)count_expanded(&delta, exp_delta), false, NULL},
         {"a_not_b", EXPECT_NUMBER, a_not_b.ntraces, false, NULL},
         {"b_not_a", EXPECT_NUMBER, b_not_a.ntraces, false, NULL},
         /* B tolerates strictly more than A */
@@ -657,9 +767,14 @@ done:
   if (!text && stop_requested()) rc = cli_write_stopped(ctx, cli_opt(self, values, "format")->s, NULL);
   if (rc == CLI_EXIT_INVALID && r.limit_hit) rc = CLI_EXIT_INCONCLUSIVE;
   free(text);
+  /* the expansions first: robust_traces_free zeroes the counts */
+  expansions_free(exp_delta, delta.ntraces);
+  expansions_free(exp_ab, a_not_b.ntraces);
+  expansions_free(exp_ba, b_not_a.ntraces);
   robust_traces_free(&delta);
   robust_traces_free(&a_not_b);
   robust_traces_free(&b_not_a);
+  robust_traces_free(&unsafe);
   free(alpha);
   free(faults);
   free(normal);
@@ -702,7 +817,13 @@ const cli_command_t cmd_robustness = {
         "and Fortis' ({\"sys\": [...], \"env\": [...], ...}) are read as well. First M ‖ E is checked\n"
         "against P, and against the LTSA progress properties (`progress NAME = {a}`) that the system\n"
         "and environment files declare: a violation is reported with its trace and exit 10.\n"
-        "`expect:` keys: classes, progress_violations,\n"
+        "With none declared, --default-progress runs LTSA's default progress check instead.\n"
+        "Fortis's views: --unsafe adds the classes of environment behaviours after which the\n"
+        "system may violate P (transitions into the error state of the determinised\n"
+        "(M ‖ P_err)↾α), explained with faults anywhere; --expand lists, for each class, every\n"
+        "trace of W with its representative as prefix up to a cycle or a deadlock; --disables adds\n"
+        "a sink state to W for the interface actions the system disables.\n"
+        "`expect:` keys: classes, unsafe, expanded, progress_violations,\n"
         "explained, unexplained, system_states, system_transitions, environment_states,\n"
         "environment_transitions, assumption_states, normal_violation, task_model_states,\n"
         "task_model_transitions (EOFM environments) and, with compare, a_not_b, b_not_a,\n"

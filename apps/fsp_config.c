@@ -6,6 +6,7 @@
 #include "ism/stop.h"
 #include "ism/strbuf.h"
 #include "verifier/lts/aut.h"
+#include "verifier/lts/fsm.h"
 #include "verifier/lts/terminal.h"
 
 void fsp_config_init(fsp_config_t *c, cli_ctx_t *ctx, const char *path) {
@@ -29,17 +30,20 @@ static loc_t item_loc(const ynode_t *node, size_t i) {
   return node->kind == YNODE_SEQ ? node->items[i]->loc : node->loc;
 }
 
-/* An Aldebaran (.aut) file: one LTS, so no process can be chosen in it. */
-static lts_t *load_aut(fsp_config_t *c, const ynode_t *node, size_t i, const char *full, const char *name) {
+/* An Aldebaran (.aut) or DESops (.fsm) file: one LTS, so no process can be
+ * chosen in it. */
+static lts_t *load_lts_file(fsp_config_t *c, const ynode_t *node, size_t i, const char *full,
+                            const char *name, bool fsm) {
   diag_list_t *d = &c->ctx->diags;
   if (name) {
-    diag_error(d, item_loc(node, i), "'%s' is an .aut file, which holds one LTS: no process '%s' to choose",
-               full, name);
+    diag_error(d, item_loc(node, i), "'%s' is an .%s file, which holds one LTS: no process '%s' to choose",
+               full, fsm ? "fsm" : "aut", name);
     return NULL;
   }
   size_t before = d->errors;
   bool limit = false;
-  lts_t *raw = aut_read_file(full, &c->labels, c->max_states, &limit, d);
+  lts_t *raw = fsm ? fsm_read_file(full, &c->labels, c->max_states, &limit, d)
+                   : aut_read_file(full, &c->labels, c->max_states, &limit, d);
   if (!raw && d->errors == before) diag_error(d, item_loc(node, i), "cannot read '%s'", full);
   if (!raw && d->count > 0 && d->items[d->count - 1].loc.file == NULL)
     d->items[d->count - 1].loc = item_loc(node, i);
@@ -65,8 +69,10 @@ static lts_t *load_one(fsp_config_t *c, const ynode_t *node, size_t i, const cha
     colon = NULL;
   char *full = path[0] == '/' ? xstrdup(path) : xasprintf("%s%s", c->dir, path);
   size_t len = strlen(full);
-  if (len > 4 && strcmp(full + len - 4, ".aut") == 0) {
-    lts_t *l = load_aut(c, node, i, full, colon ? preferred : NULL);
+  bool aut = len > 4 && strcmp(full + len - 4, ".aut") == 0,
+       fsm = len > 4 && strcmp(full + len - 4, ".fsm") == 0;
+  if (aut || fsm) {
+    lts_t *l = load_lts_file(c, node, i, full, colon ? preferred : NULL, fsm);
     free(full);
     if (l && (how == FSP_LOAD_PROPERTY || (how == FSP_LOAD_PROPERTY_UNLESS_ERROR && l->error < 0))) {
       lts_t *p = lts_property(l);
@@ -172,10 +178,11 @@ size_t fsp_config_progress_count(const fsp_config_t *c, size_t nfiles) {
 }
 
 bool fsp_config_progress(fsp_config_t *c, size_t nfiles, const lts_t *const *parts, int nparts, loc_t loc,
-                         fsp_progress_result_t **out, size_t *n) {
+                         bool default_check, fsp_progress_result_t **out, size_t *n) {
   *out = NULL;
   *n = 0;
-  if (fsp_config_progress_count(c, nfiles) == 0) return true;
+  bool declared = fsp_config_progress_count(c, nfiles) > 0;
+  if (!declared && !default_check) return true;
   lts_t *system = lts_compose_max(parts, nparts, c->max_states, c->max_states);
   if (!system) {
     diag_error(&c->ctx->diags, loc,
@@ -190,7 +197,20 @@ bool fsp_config_progress(fsp_config_t *c, size_t nfiles, const lts_t *const *par
   terminal_sets_t t = {0};
   lts_bfs_t bfs = {0};
   bool ready = false;
-  for (size_t fi = 0; fi < nfiles && fi < c->files.len; fi++)
+  if (!declared) { /* LTSA's default: every action in every terminal set */
+    terminal_sets(system, &t);
+    lts_bfs(system, &bfs);
+    ready = true;
+    fsp_progress_result_t r = {.name = "default", .is_default = true, .loc = loc};
+    int k = terminal_default_violation(system, &t, &r.missing, &r.nmissing);
+    r.holds = k < 0;
+    if (k >= 0) {
+      r.trace = lts_bfs_trace(&bfs, system, t.first[k], &r.len);
+      r.actions = terminal_actions(system, &t, k, &r.nactions);
+    }
+    VEC_PUSH(&res, r);
+  }
+  for (size_t fi = 0; declared && fi < nfiles && fi < c->files.len; fi++)
     for (size_t pi = 0; pi < fsp_progress_count(c->files.data[fi]); pi++) {
       const fsp_progress_t *p = fsp_progress_at(c->files.data[fi], pi);
       bool dup = false;
@@ -208,7 +228,7 @@ bool fsp_config_progress(fsp_config_t *c, size_t nfiles, const lts_t *const *par
                                           p->cond != NULL);
       free(acts);
       free(cond);
-      fsp_progress_result_t r = {p->name, k < 0, NULL, 0, NULL, 0, p->loc};
+      fsp_progress_result_t r = {.name = p->name, .holds = k < 0, .loc = p->loc};
       if (k >= 0) {
         r.trace = lts_bfs_trace(&bfs, system, t.first[k], &r.len);
         r.actions = terminal_actions(system, &t, k, &r.nactions);
@@ -231,6 +251,7 @@ void fsp_progress_results_free(fsp_progress_result_t *results, size_t n) {
   for (size_t i = 0; i < n; i++) {
     free(results[i].trace);
     free(results[i].actions);
+    free(results[i].missing);
   }
   free(results);
 }

@@ -52,6 +52,8 @@ typedef struct {
   int *trace, len;        /* violated: a shortest trace to the first violating terminal set */
   int *actions, nactions; /* violated: the actions in that set (τ excluded), sorted by id */
   loc_t loc;              /* the declaration in its file */
+  bool is_default;        /* LTSA's default check (no property declared) */
+  int *missing, nmissing; /* the default check violated: the actions absent from that set */
 } fsp_progress_result_t;
 
 /* Checks every progress property declared in the first `nfiles` files the
@@ -60,8 +62,10 @@ typedef struct {
  * only when there is a property). *out receives a fresh array for
  * fsp_progress_results_free, *n its length. False, after reporting it at
  * `loc`, when the composition passes --max-states (c->limit_hit is set). */
+/* With `default_check` and no property declared, LTSA's default progress
+ * check instead (terminal_default_violation): one result named "default". */
 bool fsp_config_progress(fsp_config_t *c, size_t nfiles, const lts_t *const *parts, int nparts, loc_t loc,
-                         fsp_progress_result_t **out, size_t *n);
+                         bool default_check, fsp_progress_result_t **out, size_t *n);
 void fsp_progress_results_free(fsp_progress_result_t *results, size_t n);
 /* The number of progress properties declared in the first `nfiles` files parsed. */
 size_t fsp_config_progress_count(const fsp_config_t *c, size_t nfiles);

@@ -24,7 +24,7 @@ seeds() {
   fuzz_masking) ls examples/masking/*.yaml examples/masking/yaml/*.yaml ;;
   fuzz_config) ls examples/robustness/*/*.yaml examples/envelope/*/*.yaml ;;
   fuzz_json) ls tests/cases/*/*json*.out ;;
-  fuzz_aut) ls examples/*/*/*.aut tests/cases/fsp/*.aut ;;
+  fuzz_aut) ls examples/*/*/*.aut tests/cases/fsp/*.aut examples/*/*/*/*.fsm tests/cases/fsp/fsm/*.fsm ;;
   esac
 }
 fail=0

@@ -1,7 +1,9 @@
 /* The Aldebaran (.aut) reader, and the writer on what it accepts: what is
- * written and read back has the same states and transitions. */
+ * written and read back has the same states and transitions. The same text
+ * also goes through the DESops (.fsm) reader, the other plain LTS format. */
 #include "tests/fuzz/fuzz_util.h"
 #include "verifier/lts/aut.h"
+#include "verifier/lts/fsm.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   char *text = fuzz_text(data, size);
@@ -20,6 +22,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     strbuf_free(&out);
   }
   lts_free(l);
+  lts_t *f = fsm_read_string("fuzz.fsm", text, &labels, 100000, NULL, &diags);
+  if (f && (f->init != 0 || f->nstates < 1)) abort();
+  lts_free(f);
   lts_labels_free(&labels);
   diag_free(&diags);
   free(text);

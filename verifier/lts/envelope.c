@@ -8,6 +8,7 @@
  * the complement of the winning set W). */
 #include "verifier/lts/envelope.h"
 
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <time.h>
@@ -517,6 +518,14 @@ typedef struct {
                                clauses only accumulate, they stay failed (learning) */
 } enumerate_t;
 
+/* The number of set bits (inline: without -mpopcnt the builtin is a call). */
+static inline int pop64(uint64_t x) {
+  x = x - ((x >> 1) & 0x5555555555555555u);
+  x = (x & 0x3333333333333333u) + ((x >> 2) & 0x3333333333333333u);
+  x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fu;
+  return (int)((x * 0x0101010101010101u) >> 56);
+}
+
 /* Extends the current x (robust) by one transition per clause it misses,
  * depth first, until it hits every clause; x is left there on success. A
  * transition whose branch failed is excluded from its later siblings. */
@@ -524,13 +533,24 @@ static bool find_seed(enumerate_t *en) {
   search_t *s = en->s;
   int nt = s->ev->space.ntrans;
   size_t nw = words(nt);
+  /* the unhit clause with the fewest usable literals (DPLL's shortest
+   * clause); one with none fails the branch at once. A literal is unusable
+   * when excluded on this branch: a transition that could not be added to a
+   * subset of x cannot be added to x (robustness is downward closed), and
+   * one whose branch failed is tried by no later sibling. */
   const bitword_t *clause = NULL;
-  for (size_t c = 0; c < en->clauses.len && !clause; c++) {
+  int best = INT_MAX;
+  for (size_t c = 0; c < en->clauses.len && best > 0; c++) {
+    const bitword_t *cl = en->clauses.data[c];
     bool hit = false;
-    for (size_t w = 0; w < nw && !hit; w++) hit = (en->clauses.data[c][w] & s->x[w]) != 0;
-    if (!hit) clause = en->clauses.data[c];
+    for (size_t w = 0; w < nw && !hit; w++) hit = (cl[w] & s->x[w]) != 0;
+    if (hit) continue;
+    int usable = 0;
+    for (size_t w = 0; w < nw && usable < best; w++) usable += pop64(cl[w] & ~en->excluded[w]);
+    if (usable < best) best = usable, clause = cl;
   }
   if (!clause) return true;
+  if (best == 0) return false;
   if (setset_has(&en->failed, s->x)) return false;
   VEC(int) tried = {0};
   bool found = false;

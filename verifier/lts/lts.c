@@ -598,14 +598,6 @@ lts_t *lts_determinise_bounded(const lts_t *l, bool error_absorbing, long max_st
   int error = -1;
   VEC(int) sid = {0};
 
-  /* set := sorted members of acc; returns its builder state */
-#define COLLECT()                                                                                            \
-  do {                                                                                                       \
-    VEC_CLEAR(&set);                                                                                         \
-    for (size_t w = 0; w < BITSET_WORDS(n); w++)                                                             \
-      for (bitword_t x = acc[w]; x; x &= x - 1) VEC_PUSH(&set, (int)(w * 64 + (size_t)__builtin_ctzll(x)));  \
-  } while (0)
-
   for (int k = cl.off[l->init]; k < cl.off[l->init + 1]; k++) VEC_PUSH(&set, cl.list[k]);
   bool added;
   keytab_add(&sets, set.data, set.len, &added);
@@ -640,29 +632,38 @@ lts_t *lts_determinise_bounded(const lts_t *l, bool error_absorbing, long max_st
     int nl = sort_unique(labs.data, (int)labs.len);
     for (int li = 0; li < nl; li++) {
       int label = labs.data[li];
-      bitset_zero(acc, n);
+      /* the successor subset: its members collected in `set` as acc marks
+       * them, then acc cleared bit by bit (not word by word: a subset is
+       * usually far smaller than the LTS, and zeroing or scanning n bits per
+       * transition made determinisation quadratic) */
+      VEC_CLEAR(&set);
       members = keytab_key(&sets, (int)qi, &m);
       for (size_t j = 0; j < m; j++) {
         int s = members[j];
         for (int i = l->succ_off[s]; i < l->succ_off[s + 1]; i++)
           if (l->succ_label[i] == label) {
             int t = l->succ_dst[i];
-            for (int k = cl.off[t]; k < cl.off[t + 1]; k++) bitset_set(acc, (size_t)cl.list[k]);
+            for (int k = cl.off[t]; k < cl.off[t + 1]; k++)
+              if (!bitset_get(acc, (size_t)cl.list[k])) {
+                bitset_set(acc, (size_t)cl.list[k]);
+                VEC_PUSH(&set, cl.list[k]);
+              }
           }
       }
-      if (error_absorbing && l->error >= 0 && bitset_get(acc, (size_t)l->error)) {
+      bool to_error = error_absorbing && l->error >= 0 && bitset_get(acc, (size_t)l->error);
+      for (size_t j = 0; j < set.len; j++) bitset_clear_bit(acc, (size_t)set.data[j]);
+      if (to_error) {
         if (error < 0) b.error = error = lts_builder_add_state(&b);
         lts_builder_add(&b, src, label, error);
         continue;
       }
-      COLLECT();
+      if (set.len > 1) qsort(set.data, set.len, sizeof(int), cmp_int);
       int id = keytab_add(&sets, set.data, set.len, &added);
       if (added) VEC_PUSH(&sid, lts_builder_add_state(&b));
       lts_builder_add(&b, src, label, sid.data[id]);
     }
     VEC_FREE(&labs);
   }
-#undef COLLECT
   if (gave_up) {
     lts_builder_free(&b);
     VEC_FREE(&set);

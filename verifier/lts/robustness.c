@@ -39,13 +39,13 @@ int *robust_normal_violation(const lts_t *sys, const lts_t *env, const lts_t *pr
   return trace;
 }
 
-lts_t *robust_weakest_assumption(const lts_t *sys, const lts_t *prop, const int *alpha, int nalpha,
-                                 bool minimise, bool *empty) {
+lts_t *robust_assumption(const lts_t *sys, const lts_t *prop, const int *alpha, int nalpha,
+                         const robust_wa_options_t *opt, bool *empty) {
   const lts_t *parts[2] = {sys, prop};
   lts_t *mp = lts_compose(parts, 2);
   lts_t *c = lts_restrict(mp, alpha, nalpha);
   lts_free(mp);
-  if (minimise) {
+  if (opt->minimise) {
     lts_t *m = lts_minimise(c);
     lts_free(c);
     c = m;
@@ -53,12 +53,35 @@ lts_t *robust_weakest_assumption(const lts_t *sys, const lts_t *prop, const int 
   lts_t *d = lts_determinise(c, true);
   lts_free(c);
   *empty = d->error >= 0 && d->error == d->init;
-  lts_t *w = lts_remove_error(d);
-  lts_free(d);
-  if (minimise) {
-    lts_t *m = lts_minimise(w);
-    lts_free(w);
-    w = m;
+  if (opt->disables && !*empty) {
+    /* a sink θ for every interface label a state does not enable */
+    lts_builder_t b;
+    lts_builder_init(&b, d->labels);
+    b.nstates = d->nstates;
+    b.init = d->init;
+    b.error = d->error;
+    int sink = lts_builder_add_state(&b);
+    for (int i = 0; i < nalpha; i++) lts_builder_alphabet_add(&b, alpha[i]);
+    for (int s = 0; s < d->nstates; s++) {
+      if (s == d->error) continue;
+      for (int k = d->succ_off[s]; k < d->succ_off[s + 1]; k++)
+        lts_builder_add(&b, s, d->succ_label[k], d->succ_dst[k]);
+      for (int i = 0; i < nalpha; i++)
+        if (lts_step(d, s, alpha[i]) < 0) lts_builder_add(&b, s, alpha[i], sink);
+    }
+    lts_free(d);
+    d = lts_freeze(&b);
+    lts_builder_free(&b);
+  }
+  lts_t *w = d;
+  if (!opt->unsafe) {
+    w = lts_remove_error(d);
+    lts_free(d);
+    if (opt->minimise) {
+      lts_t *m = lts_minimise(w);
+      lts_free(w);
+      w = m;
+    }
   }
   /* W's alphabet is exactly the interface, whatever survived */
   free(w->alphabet);
@@ -66,6 +89,12 @@ lts_t *robust_weakest_assumption(const lts_t *sys, const lts_t *prop, const int 
   if (nalpha) memcpy(w->alphabet, alpha, (size_t)nalpha * sizeof(int));
   w->nalphabet = nalpha;
   return w;
+}
+
+lts_t *robust_weakest_assumption(const lts_t *sys, const lts_t *prop, const int *alpha, int nalpha,
+                                 bool minimise, bool *empty) {
+  robust_wa_options_t opt = {.minimise = minimise};
+  return robust_assumption(sys, prop, alpha, nalpha, &opt, empty);
 }
 
 lts_t *robust_env_view(const lts_t *env, const int *alpha, int nalpha) {
@@ -98,11 +127,7 @@ static void sort_traces(robust_trace_t *t, int n, const lts_labels_t *labels) {
   }
 }
 
-void robust_delta(const lts_t *w, const lts_t *ref, robust_traces_t *out) {
-  lts_t *ref_err = lts_property(ref);
-  const lts_t *parts[2] = {w, ref_err};
-  lts_t *t = lts_compose(parts, 2);
-  lts_free(ref_err);
+void robust_error_classes(const lts_t *t, robust_traces_t *out) {
   lts_bfs_t bfs;
   lts_bfs(t, &bfs);
   VEC(robust_trace_t) traces = {0};
@@ -112,6 +137,7 @@ void robust_delta(const lts_t *w, const lts_t *ref, robust_traces_t *out) {
       if (t->succ_dst[i] != t->error) continue;
       int len;
       int *prefix = lts_bfs_trace(&bfs, t, s, &len);
+      if (len < 0) continue; /* unreachable (a state only the sink construction kept) */
       robust_trace_t rt = {0};
       rt.len = len + 1;
       rt.trace = xmalloc((size_t)rt.len * sizeof(int));
@@ -122,11 +148,85 @@ void robust_delta(const lts_t *w, const lts_t *ref, robust_traces_t *out) {
       VEC_PUSH(&traces, rt);
     }
   }
-  sort_traces(traces.data, (int)traces.len, w->labels);
+  sort_traces(traces.data, (int)traces.len, t->labels);
   out->traces = traces.data;
   out->ntraces = (int)traces.len;
   lts_bfs_free(&bfs);
+}
+
+void robust_delta(const lts_t *w, const lts_t *ref, robust_traces_t *out) {
+  lts_t *ref_err = lts_property(ref);
+  const lts_t *parts[2] = {w, ref_err};
+  lts_t *t = lts_compose(parts, 2);
+  lts_free(ref_err);
+  robust_error_classes(t, out);
   lts_free(t);
+}
+
+/* ------------------------------------------------------------ expansion */
+
+/* One node of the path search: the state reached, the node it came from
+ * and the label of that step. */
+typedef struct {
+  int state, parent, label, depth;
+} path_node_t;
+
+static bool on_path(const path_node_t *nodes, int k, int state) {
+  for (int p = nodes[k].parent; p >= 0; p = nodes[p].parent)
+    if (nodes[p].state == state) return true;
+  return false;
+}
+
+bool robust_expand(const lts_t *w, const int *prefix, int len, long max, robust_expansion_t *out) {
+  /* each state's steps in label-name order: the breadth-first search then
+   * finds the paths sorted by (length, label names) */
+  int *order = xmalloc(((size_t)w->nalphabet + 1) * sizeof *order);
+  for (int i = 0; i < w->nalphabet; i++) {
+    int x = w->alphabet[i], j = i;
+    for (; j > 0 && strcmp(lts_label_name(w->labels, x), lts_label_name(w->labels, order[j - 1])) < 0; j--)
+      order[j] = order[j - 1];
+    order[j] = x;
+  }
+  VEC(path_node_t) nodes = {0};
+  VEC(robust_path_t) paths = {0};
+  bool complete = true;
+  VEC_PUSH(&nodes, ((path_node_t){w->init, -1, -1, 0}));
+  for (size_t head = 0; head < nodes.len; head++) {
+    if ((long)nodes.len > max || (long)paths.len > max || ((head & 1023) == 0 && stop_requested())) {
+      complete = false;
+      break;
+    }
+    path_node_t n = nodes.data[head];
+    bool matched = n.depth >= len, record = false, deadlock = false;
+    if (matched && on_path(nodes.data, (int)head, n.state))
+      record = true;
+    else if (matched && w->succ_off[n.state] == w->succ_off[n.state + 1])
+      record = deadlock = true;
+    if (record) {
+      robust_path_t p = {xmalloc(((size_t)n.depth + 1) * sizeof(int)), n.depth, deadlock};
+      for (int k = (int)head, i = n.depth; nodes.data[k].parent >= 0; k = nodes.data[k].parent)
+        p.trace[--i] = nodes.data[k].label;
+      VEC_PUSH(&paths, p);
+      continue;
+    }
+    for (int i = 0; i < w->nalphabet; i++) {
+      int a = order[i], dst = lts_step(w, n.state, a);
+      if (dst < 0 || (!matched && a != prefix[n.depth])) continue;
+      VEC_PUSH(&nodes, ((path_node_t){dst, (int)head, a, n.depth + 1}));
+    }
+  }
+  free(order);
+  free(nodes.data);
+  out->paths = paths.data;
+  out->npaths = (int)paths.len;
+  return complete;
+}
+
+void robust_expansion_free(robust_expansion_t *e) {
+  for (int i = 0; i < e->npaths; i++) free(e->paths[i].trace);
+  free(e->paths);
+  e->paths = NULL;
+  e->npaths = 0;
 }
 
 void robust_traces_free(robust_traces_t *t) {
@@ -192,6 +292,7 @@ typedef struct {
   int *stamp, *parent, *parent_label, *queue;
   size_t cap;
   int gen;
+  bool anywhere; /* faults at every position of σ, not only before its last action */
 } explainer_t;
 
 static int *explain_one(explainer_t *x, const robust_trace_t *rt, int *out_len) {
@@ -221,7 +322,7 @@ static int *explain_one(explainer_t *x, const robust_trace_t *rt, int *out_len) 
       if (a != LTS_TAU && x->in_t[a]) {
         if (i < len - 1 && a == rt->trace[i])
           j = i + 1;
-        else if (i == len - 1 && x->is_fault[a])
+        else if ((i == len - 1 || x->anywhere) && x->is_fault[a])
           j = i;
         else if (i == len - 1 && a == rt->trace[len - 1])
           goal = true;
@@ -252,15 +353,15 @@ static int *explain_one(explainer_t *x, const robust_trace_t *rt, int *out_len) 
   return path;
 }
 
-void robust_explain(const lts_t *sys, const lts_t *dev, const int *alpha, int nalpha, const int *faults,
-                    int nfaults, robust_traces_t *t) {
+static void explain_all(const lts_t *sys, const lts_t *dev, const int *alpha, int nalpha, const int *faults,
+                        int nfaults, bool anywhere, robust_traces_t *t) {
   const lts_t *parts[2] = {sys, dev};
   lts_t *md = lts_compose(parts, 2);
   size_t nlab = sys->labels->names.count + 1;
   bool *in_t = xcalloc(nlab, sizeof *in_t), *is_fault = xcalloc(nlab, sizeof *is_fault);
   for (int i = 0; i < nalpha; i++) in_t[alpha[i]] = true;
   for (int i = 0; i < nfaults; i++) in_t[faults[i]] = is_fault[faults[i]] = true;
-  explainer_t x = {md, in_t, is_fault, NULL, NULL, NULL, NULL, 0, 0};
+  explainer_t x = {md, in_t, is_fault, NULL, NULL, NULL, NULL, 0, 0, anywhere};
   for (int k = 0; k < t->ntraces && !stop_requested(); k++) {
     robust_trace_t *rt = &t->traces[k];
     int len;
@@ -286,4 +387,14 @@ void robust_explain(const lts_t *sys, const lts_t *dev, const int *alpha, int na
   free(in_t);
   free(is_fault);
   lts_free(md);
+}
+
+void robust_explain(const lts_t *sys, const lts_t *dev, const int *alpha, int nalpha, const int *faults,
+                    int nfaults, robust_traces_t *t) {
+  explain_all(sys, dev, alpha, nalpha, faults, nfaults, false, t);
+}
+
+void robust_explain_anywhere(const lts_t *sys, const lts_t *dev, const int *alpha, int nalpha,
+                             const int *faults, int nfaults, robust_traces_t *t) {
+  explain_all(sys, dev, alpha, nalpha, faults, nfaults, true, t);
 }

@@ -34,6 +34,22 @@ int *robust_normal_violation(const lts_t *sys, const lts_t *env, const lts_t *pr
 lts_t *robust_weakest_assumption(const lts_t *sys, const lts_t *prop, const int *alpha, int nalpha,
                                  bool minimise, bool *empty);
 
+/* Fortis's variants of that construction (fortis-core `robustness`):
+ * - `disables` (--disables): before the error state is removed, every
+ *   label of `alpha` that a (non-error) state of the determinised
+ *   assumption does not enable leads to one new sink state without
+ *   transitions, so W also accepts the environment actions the machine
+ *   would refuse;
+ * - `unsafe` (--unsafe): the determinised (M ‖ P_err)↾alpha is returned
+ *   with its error state kept and not minimised afterwards: each
+ *   transition into the error state is a class of environment behaviours
+ *   after which the machine may violate P (robust_error_classes). */
+typedef struct {
+  bool minimise, disables, unsafe;
+} robust_wa_options_t;
+lts_t *robust_assumption(const lts_t *sys, const lts_t *prop, const int *alpha, int nalpha,
+                         const robust_wa_options_t *opt, bool *empty);
+
 /* E↾alpha, τ-eliminated and determinised (the normative environment as the
  * analysis sees it). */
 lts_t *robust_env_view(const lts_t *env, const int *alpha, int nalpha);
@@ -56,7 +72,31 @@ typedef struct {
  * transition (s, a) into the error state of w ‖ ref_err (ref must be
  * deterministic; its alphabet is used for the error completion). */
 void robust_delta(const lts_t *w, const lts_t *ref, robust_traces_t *out);
+/* One shortest representative trace per transition (s, a) into t's error
+ * state (none when t has none), sorted as robust_delta's. */
+void robust_error_classes(const lts_t *t, robust_traces_t *out);
 void robust_traces_free(robust_traces_t *t);
+
+/* Fortis's --expand: every trace of the deterministic `w` that starts
+ * with `prefix` and goes on until it first returns to a state it has
+ * visited after the prefix's first state (cycle) or reaches a state
+ * without transitions (deadlock), found by a breadth-first search over
+ * paths (Fortis's AcyclicTracesWithPrefixVisitor: a state counts as
+ * visited when it is the source of an earlier step of the path). The
+ * paths are sorted by (length, label names). Returns false, with what was
+ * found so far, when there are more than `max` paths or search nodes, or at
+ * a stop request. */
+typedef struct {
+  int *trace; /* owned */
+  int len;
+  bool deadlock; /* ends in a state without transitions */
+} robust_path_t;
+typedef struct {
+  robust_path_t *paths;
+  int npaths;
+} robust_expansion_t;
+bool robust_expand(const lts_t *w, const int *prefix, int len, long max, robust_expansion_t *out);
+void robust_expansion_free(robust_expansion_t *e);
 
 /* Minimal explanations in deviation model `dev` (BFS over sys ‖ dev ‖
  * T_σ where faults may occur only after the trace's prefix is matched).
@@ -66,6 +106,11 @@ void robust_traces_free(robust_traces_t *t);
  * (ism/stop.h) ends it early: the later traces stay unexplained. */
 void robust_explain(const lts_t *sys, const lts_t *dev, const int *alpha, int nalpha, const int *faults,
                     int nfaults, robust_traces_t *t);
+/* The same with faults allowed at every position of the trace: the
+ * explanation of an unsafe behaviour (--unsafe), whose deviation may lie
+ * anywhere before the violation (as Fortis explains it). */
+void robust_explain_anywhere(const lts_t *sys, const lts_t *dev, const int *alpha, int nalpha,
+                             const int *faults, int nfaults, robust_traces_t *t);
 
 /* The fault actions of `dev`: labels one of whose dot-separated
  * components (indices stripped) is in `menu`. Sorted by (menu position,

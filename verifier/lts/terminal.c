@@ -140,3 +140,44 @@ int terminal_progress_violation(const lts_t *l, const terminal_sets_t *t, const 
   free(hits);
   return found;
 }
+
+int terminal_default_violation(const lts_t *l, const terminal_sets_t *t, int **missing, int *nmissing) {
+  *missing = NULL;
+  *nmissing = 0;
+  int maxlabel = 0;
+  for (int i = 0; i < l->nalphabet; i++)
+    if (l->alphabet[i] > maxlabel) maxlabel = l->alphabet[i];
+  for (int i = 0; i < l->ntrans; i++)
+    if (l->succ_label[i] > maxlabel) maxlabel = l->succ_label[i];
+  /* the states of each set, grouped by a counting sort on set_of */
+  int *start = xcalloc((size_t)t->nsets + 2, sizeof *start),
+      *order = xmalloc(((size_t)l->nstates + 1) * sizeof *order);
+  for (int s = 0; s < l->nstates; s++)
+    if (t->set_of[s] >= 0) start[t->set_of[s] + 2]++;
+  for (int k = 0; k < t->nsets; k++) start[k + 2] += start[k + 1];
+  for (int s = 0; s < l->nstates; s++)
+    if (t->set_of[s] >= 0) order[start[t->set_of[s] + 1]++] = s;
+  /* stamp[label] = k + 1 once set k does it: count the alphabet's labels per set */
+  int *stamp = xcalloc((size_t)maxlabel + 1, sizeof *stamp), found = -1;
+  bool *in_alpha = xcalloc((size_t)maxlabel + 1, sizeof *in_alpha);
+  for (int i = 0; i < l->nalphabet; i++) in_alpha[l->alphabet[i]] = true;
+  for (int k = 0; k < t->nsets && found < 0; k++) {
+    int seen = 0;
+    for (int j = start[k]; j < start[k + 1]; j++)
+      for (int i = l->succ_off[order[j]]; i < l->succ_off[order[j] + 1]; i++) {
+        int a = l->succ_label[i];
+        if (a != LTS_TAU && in_alpha[a] && stamp[a] != k + 1) stamp[a] = k + 1, seen++;
+      }
+    if (seen < l->nalphabet) {
+      found = k;
+      *missing = xmalloc(((size_t)(l->nalphabet - seen) + 1) * sizeof **missing);
+      for (int i = 0; i < l->nalphabet; i++)
+        if (stamp[l->alphabet[i]] != k + 1) (*missing)[(*nmissing)++] = l->alphabet[i];
+    }
+  }
+  free(start);
+  free(order);
+  free(stamp);
+  free(in_alpha);
+  return found;
+}

@@ -39,4 +39,12 @@ int *terminal_actions(const lts_t *l, const terminal_sets_t *t, int k, int *n);
 int terminal_progress_violation(const lts_t *l, const terminal_sets_t *t, const int *actions, int nactions,
                                 const int *cond, int ncond, bool conditional);
 
+/* LTSA's default progress check, run when no progress property is
+ * declared: every action of l's alphabet (labels on no transition
+ * included, as LTSA's alphabet) must occur in every terminal set. Returns
+ * the first terminal set (lowest number) in which some action of the
+ * alphabet never occurs, -1 when there is none; *missing (a fresh array,
+ * sorted by id) and *nmissing receive the actions absent from it. */
+int terminal_default_violation(const lts_t *l, const terminal_sets_t *t, int **missing, int *nmissing);
+
 #endif

@@ -1,0 +1,1 @@
+robustness tests/cases/fsp/default_progress_twocoin.yaml

@@ -1,0 +1,1 @@
+robustness tests/cases/fsp/default_progress_stop.yaml --default-progress -f json

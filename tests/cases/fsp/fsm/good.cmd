@@ -1,0 +1,1 @@
+envelope tests/cases/fsp/fsm/good.yaml

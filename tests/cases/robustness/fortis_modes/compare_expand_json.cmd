@@ -1,0 +1,1 @@
+robustness examples/robustness/fortis-tests/therac_compare.yaml --expand --format json

@@ -1,0 +1,1 @@
+robustness examples/robustness/fortis-tests/disables.yaml --disables

@@ -1,0 +1,1 @@
+robustness examples/robustness/fortis-tests/abp_no_dev.yaml --expand --max-states 120 --print 1

@@ -1,0 +1,1 @@
+robustness examples/robustness/abp/naive_fortis.yaml --expand

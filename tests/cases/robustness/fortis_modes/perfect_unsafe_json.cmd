@@ -1,0 +1,1 @@
+robustness examples/robustness/abp/naive.yaml --unsafe --format json

@@ -1,0 +1,1 @@
+robustness examples/robustness/fortis-tests/therac_unsafe.yaml --unsafe
