@@ -521,29 +521,89 @@ void lts_tau_closure(const lts_t *l, int s, bitword_t *out) {
   free(stack);
 }
 
-/* closures[s] as sorted state lists (CSR): off[s] .. off[s+1] in list. */
+/* The τ-closures, one per strongly connected component of the τ-edges
+ * (every state of a component has the same closure): group[s] is s's
+ * component, its closure the sorted states list[off[g] .. off[g+1]).
+ * Shared per component, a hidden cycle through n states costs n, not n². */
 typedef struct {
-  int *off, *list;
+  int *group, *off, *list;
 } closures_t;
+
+static int clo_begin(const closures_t *c, int s) { return c->off[c->group[s]]; }
+static int clo_end(const closures_t *c, int s) { return c->off[c->group[s] + 1]; }
 
 static int cmp_state(const void *a, const void *b) {
   int x = *(const int *)a, y = *(const int *)b;
   return (x > y) - (x < y);
 }
 
-/* Linear in the size of the closures: each is walked from its state, its
- * members marked in a bitset that only they are cleared from (clearing and
- * scanning the whole set per state made it quadratic in the number of
- * states). A closure is sorted by qsort when small, by a scan of the
- * bitset when it is a large part of the states (a τ-cycle through them). */
+/* Numbers the components of the τ-edges in group[] (iterative Tarjan: no
+ * recursion on the LTS's depth); rep[g] receives a member of component g.
+ * Returns the number of components. */
+static int tau_components(const lts_t *l, int *group, int *rep) {
+  int n = l->nstates, next = 0, ngroups = 0;
+  int *index = xmalloc(((size_t)n + 1) * sizeof *index), *low = xmalloc(((size_t)n + 1) * sizeof *low);
+  int *stack = xmalloc(((size_t)n + 1) * sizeof *stack), *call = xmalloc(((size_t)n + 1) * sizeof *call);
+  int *edge = xmalloc(((size_t)n + 1) * sizeof *edge);
+  bitword_t *on = bitset_new((size_t)n);
+  int top = 0;
+  for (int s = 0; s < n; s++) index[s] = -1;
+  for (int root = 0; root < n; root++) {
+    if (index[root] >= 0) continue;
+    int depth = 0;
+    call[depth] = root, edge[depth] = l->succ_off[root];
+    index[root] = low[root] = next++;
+    stack[top++] = root, bitset_set(on, (size_t)root);
+    while (depth >= 0) {
+      int u = call[depth];
+      int i = edge[depth];
+      if (i < l->succ_off[u + 1] && l->succ_label[i] == LTS_TAU) { /* τ-edges come first */
+        edge[depth] = i + 1;
+        int v = l->succ_dst[i];
+        if (index[v] < 0) {
+          index[v] = low[v] = next++;
+          stack[top++] = v, bitset_set(on, (size_t)v);
+          depth++;
+          call[depth] = v, edge[depth] = l->succ_off[v];
+        } else if (bitset_get(on, (size_t)v) && index[v] < low[u]) {
+          low[u] = index[v];
+        }
+        continue;
+      }
+      if (low[u] == index[u]) { /* u roots a component */
+        int v;
+        do {
+          v = stack[--top];
+          bitset_clear_bit(on, (size_t)v);
+          group[v] = ngroups;
+        } while (v != u);
+        rep[ngroups++] = u;
+      }
+      depth--;
+      if (depth >= 0 && low[u] < low[call[depth]]) low[call[depth]] = low[u];
+    }
+  }
+  free(index), free(low), free(stack), free(call), free(edge), free(on);
+  return ngroups;
+}
+
+/* Linear in the size of the closures: each component's is walked from one
+ * of its states, its members marked in a bitset that only they are cleared
+ * from (clearing and scanning the whole set per state made it quadratic in
+ * the number of states). A closure is sorted by qsort when small, by a scan
+ * of the bitset when it is a large part of the states. */
 static void closures_compute(const lts_t *l, closures_t *c) {
   size_t words = BITSET_WORDS((size_t)l->nstates);
   bitword_t *bits = bitset_new((size_t)l->nstates);
   VEC(int) list = {0};
-  c->off = xmalloc(((size_t)l->nstates + 1) * sizeof(int));
-  for (int s = 0; s < l->nstates; s++) {
+  c->group = xmalloc(((size_t)l->nstates + 1) * sizeof(int));
+  int *rep = xmalloc(((size_t)l->nstates + 1) * sizeof(int));
+  int ngroups = tau_components(l, c->group, rep);
+  c->off = xmalloc(((size_t)ngroups + 1) * sizeof(int));
+  for (int g = 0; g < ngroups; g++) {
+    int s = rep[g];
     size_t first = list.len;
-    c->off[s] = (int)first;
+    c->off[g] = (int)first;
     bitset_set(bits, (size_t)s);
     VEC_PUSH(&list, s);
     for (size_t h = first; h < list.len; h++) { /* the list is the DFS stack */
@@ -567,13 +627,15 @@ static void closures_compute(const lts_t *l, closures_t *c) {
       for (size_t h = first; h < list.len; h++) bitset_clear_bit(bits, (size_t)list.data[h]);
     }
   }
-  c->off[l->nstates] = (int)list.len;
+  c->off[ngroups] = (int)list.len;
   VEC_PUSH(&list, 0);
   c->list = list.data;
+  free(rep);
   free(bits);
 }
 
 static void closures_free(closures_t *c) {
+  free(c->group);
   free(c->off);
   free(c->list);
 }
@@ -598,7 +660,7 @@ lts_t *lts_determinise_bounded(const lts_t *l, bool error_absorbing, long max_st
   int error = -1;
   VEC(int) sid = {0};
 
-  for (int k = cl.off[l->init]; k < cl.off[l->init + 1]; k++) VEC_PUSH(&set, cl.list[k]);
+  for (int k = clo_begin(&cl, l->init); k < clo_end(&cl, l->init); k++) VEC_PUSH(&set, cl.list[k]);
   bool added;
   keytab_add(&sets, set.data, set.len, &added);
   VEC_PUSH(&sid, lts_builder_add_state(&b));
@@ -643,7 +705,7 @@ lts_t *lts_determinise_bounded(const lts_t *l, bool error_absorbing, long max_st
         for (int i = l->succ_off[s]; i < l->succ_off[s + 1]; i++)
           if (l->succ_label[i] == label) {
             int t = l->succ_dst[i];
-            for (int k = cl.off[t]; k < cl.off[t + 1]; k++)
+            for (int k = clo_begin(&cl, t); k < clo_end(&cl, t); k++)
               if (!bitset_get(acc, (size_t)cl.list[k])) {
                 bitset_set(acc, (size_t)cl.list[k]);
                 VEC_PUSH(&set, cl.list[k]);
@@ -726,19 +788,19 @@ lts_t *lts_minimise(const lts_t *l) {
   bitword_t *seen = bitset_new((size_t)n);
   for (int s = 0; s < n; s++) {
     VEC_PUSH(&sat_off, (int)sat_label.len);
-    for (int k = cl.off[s]; k < cl.off[s + 1]; k++) {
+    for (int k = clo_begin(&cl, s); k < clo_end(&cl, s); k++) {
       VEC_PUSH(&sat_label, LTS_TAU);
       VEC_PUSH(&sat_dst, cl.list[k]);
     }
     for (int a = 0; a < l->nalphabet; a++) {
       int label = l->alphabet[a];
       bitset_zero(seen, (size_t)n);
-      for (int k = cl.off[s]; k < cl.off[s + 1]; k++) {
+      for (int k = clo_begin(&cl, s); k < clo_end(&cl, s); k++) {
         int v = cl.list[k];
         for (int i = l->succ_off[v]; i < l->succ_off[v + 1]; i++) {
           if (l->succ_label[i] != label) continue;
           int u = l->succ_dst[i];
-          for (int j = cl.off[u]; j < cl.off[u + 1]; j++) {
+          for (int j = clo_begin(&cl, u); j < clo_end(&cl, u); j++) {
             int t = cl.list[j];
             if (!bitset_get(seen, (size_t)t)) {
               bitset_set(seen, (size_t)t);
