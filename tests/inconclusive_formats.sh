@@ -7,7 +7,8 @@
 # other analyses stopped by --timeout on inputs that take minutes
 # (tests/lib/long_runs.sh): robustness, envelope, masking and eventb SARIF
 # (executionSuccessful false, the time limit in the notification, exit 5),
-# and check's JUnit (a failure, not a pass) and SARIF of such a file.
+# and check's JUnit (a failure, not a pass) and SARIF of such a file; the
+# stopped envelope's DOT opens with a partial comment.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
@@ -31,12 +32,13 @@ stopped() { # NAME FORMAT ISMV-ARGS...: in the background, with --timeout 1
 }
 stopped robustness sarif robustness "$tmp/r.yaml" --max-states 100000000
 stopped envelope sarif envelope "$tmp/ring.yaml"
+stopped envelope-dot dot envelope "$tmp/ring.yaml"
 stopped masking sarif masking "$tmp/m.yaml" --weak false
 stopped eventb sarif eventb "$tmp/fermat.yaml"
 stopped check sarif check "$tmp/wf.yaml"
 stopped check-junit junit check "$tmp/wf.yaml"
 wait
-for name in robustness envelope masking eventb check check-junit; do
+for name in robustness envelope envelope-dot masking eventb check check-junit; do
   rc=$(cat "$tmp/$name.rc")
   [ "$rc" = 5 ] || { echo "$name (stopped): exit $rc, expected 5"; exit 1; }
 done
@@ -64,6 +66,8 @@ for name in ["robustness", "envelope", "masking", "eventb", "check"]:
     assert notes and all(n["level"] == "error" for n in inv["toolExecutionNotifications"]), (name, inv)
     want = "inconclusive" if name == "check" else "time limit (--timeout) ran out"
     assert any(want in t for t in notes), (name, notes)
+dot = open(f"{tmp}/envelope-dot.dot").read()
+assert dot.startswith("// partial: the time limit (--timeout) ran out;") and "digraph d1 {" in dot, dot[:200]
 suite = ET.parse(f"{tmp}/check-junit.junit").getroot().find("testsuite")
 assert suite.get("failures") == "1" and suite.get("tests") == "1", suite.attrib
 assert suite.find("testcase").find("failure").get("type") == "inconclusive", ET.tostring(suite)
