@@ -160,9 +160,10 @@ static void render_json(strbuf_t *sb, const ism_model_t *m, const row_t *rows, s
   strbuf_puts(sb, "\n}\n");
 }
 
-/* A scatter plot like the paper's figure: predicted (x) against observed (y), 95% bars, the diagonal. */
-static void render_svg(strbuf_t *sb, const ism_model_t *m, const row_t *rows, size_t n,
-                       const char *estimator) {
+/* A scatter plot like the paper's figure: predicted (x) against observed (y), 95% bars, the diagonal;
+ * a partial run (partial: why, or NULL) says so under the title. */
+static void render_svg(strbuf_t *sb, const ism_model_t *m, const row_t *rows, size_t n, const char *estimator,
+                       const char *partial) {
   const double W = 480, H = 480, L = 60, B = 50, S = 400; /* plot square S at (L, H - B - S) */
   strbuf_printf(
       sb,
@@ -172,6 +173,12 @@ static void render_svg(strbuf_t *sb, const ism_model_t *m, const row_t *rows, si
   strbuf_printf(sb, "<text x=\"%g\" y=\"18\" text-anchor=\"middle\">", L + S / 2);
   strbuf_xml_text(sb, m->name);
   strbuf_printf(sb, ": predicted (%s) vs simulated</text>\n", estimator);
+  if (partial) {
+    strbuf_printf(sb,
+                  "<text x=\"%g\" y=\"34\" text-anchor=\"middle\" fill=\"firebrick\">partial: ", L + S / 2);
+    strbuf_xml_text(sb, partial);
+    strbuf_puts(sb, "</text>\n");
+  }
   double x0 = L, y0 = H - B;
   strbuf_printf(sb, "<rect x=\"%g\" y=\"%g\" width=\"%g\" height=\"%g\" fill=\"none\" stroke=\"black\"/>\n",
                 x0, y0 - S, S, S);
@@ -327,7 +334,7 @@ static int run_simulate(cli_ctx_t *ctx, const cli_command_t *self, const char *p
       json ? json_envelope_write(ctx, &envelope, strbuf_str(&sb)) : cli_write_output(ctx, strbuf_str(&sb));
   if (svg && !rc) {
     strbuf_clear(&sb);
-    render_svg(&sb, m, rows, n + nb, estimator);
+    render_svg(&sb, m, rows, n + nb, estimator, partial_why);
     rc = cli_write_file(ctx, svg, strbuf_str(&sb));
   }
   strbuf_free(&sb);

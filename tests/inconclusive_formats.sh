@@ -8,7 +8,8 @@
 # (tests/lib/long_runs.sh): robustness, envelope, masking and eventb SARIF
 # (executionSuccessful false, the time limit in the notification, exit 5),
 # and check's JUnit (a failure, not a pass) and SARIF of such a file; the
-# stopped envelope's DOT opens with a partial comment.
+# stopped envelope's DOT opens with a partial comment, and the stopped
+# simulation's SVG says partial under its title.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
@@ -33,12 +34,13 @@ stopped() { # NAME FORMAT ISMV-ARGS...: in the background, with --timeout 1
 stopped robustness sarif robustness "$tmp/r.yaml" --max-states 100000000
 stopped envelope sarif envelope "$tmp/ring.yaml"
 stopped envelope-dot dot envelope "$tmp/ring.yaml"
+stopped simulate text simulate tests/cases/probability/corridor.yaml --runs 100000000 --svg "$tmp/simulate.svg"
 stopped masking sarif masking "$tmp/m.yaml" --weak false
 stopped eventb sarif eventb "$tmp/fermat.yaml"
 stopped check sarif check "$tmp/wf.yaml"
 stopped check-junit junit check "$tmp/wf.yaml"
 wait
-for name in robustness envelope envelope-dot masking eventb check check-junit; do
+for name in robustness envelope envelope-dot simulate masking eventb check check-junit; do
   rc=$(cat "$tmp/$name.rc")
   [ "$rc" = 5 ] || { echo "$name (stopped): exit $rc, expected 5"; exit 1; }
 done
@@ -68,6 +70,9 @@ for name in ["robustness", "envelope", "masking", "eventb", "check"]:
     assert any(want in t for t in notes), (name, notes)
 dot = open(f"{tmp}/envelope-dot.dot").read()
 assert dot.startswith("// partial: the time limit (--timeout) ran out;") and "digraph d1 {" in dot, dot[:200]
+svg = ET.parse(f"{tmp}/simulate.svg").getroot()
+texts = [t.text or "" for t in svg.iter("{http://www.w3.org/2000/svg}text")]
+assert any(t.startswith("partial: the time limit (--timeout) ran out;") for t in texts), texts[:3]
 suite = ET.parse(f"{tmp}/check-junit.junit").getroot().find("testsuite")
 assert suite.get("failures") == "1" and suite.get("tests") == "1", suite.attrib
 assert suite.find("testcase").find("failure").get("type") == "inconclusive", ET.tostring(suite)
