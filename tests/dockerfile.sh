@@ -22,7 +22,8 @@ runtime=$(awk '/^FROM debian:bookworm-slim$/ {run = 1} run' Dockerfile |
   grep -vxE 'apt-get|install|rm|useradd|DEBIAN_FRONTEND=noninteractive')
 base="libc6 libstdc++6 libgcc-s1" # in debian:bookworm-slim (apt needs them)
 n=0
-for lib in $(readelf -d "$ISMV" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
+# (an ASan build's sanitizer runtimes are not the image's business)
+for lib in $(readelf -d "$ISMV" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | grep -vE '^lib(a|ub|t|l)san\.'); do
   path=$(ldd "$ISMV" | awk -v l="$lib" '$1 == l {print $3}')
   [ -n "$path" ] || { echo "$lib: not found by ldd"; exit 1; }
   pkg=$(dpkg-query -S "$(readlink -f "$path")" 2>/dev/null | head -1 | cut -d: -f1) ||
