@@ -22,7 +22,7 @@
 #include "verifier/lts/robustness.h"
 
 static const cli_option_t options[] = {
-    {"method", 'm', OPT_CHOICE, NULL, "pareto|fast|simple", "config", 0, -1,
+    {"method", 'm', OPT_CHOICE, NULL, "pareto|fast|simple|oasis", "config", 0, -1,
      "search method (overrides the config's)"},
     {"format", 'f', OPT_CHOICE, NULL, "text|json|fsp|dot", "text", 0, -1,
      "output format (fsp and dot: the design of the first solution)"},
@@ -32,6 +32,8 @@ static const cli_option_t options[] = {
      "also write the first solution's design as Graphviz to FILE"},
     {"write-aut", 0, OPT_STRING, "FILE", NULL, NULL, 0, -1,
      "also write the first solution's design as an Aldebaran .aut LTS (CADP, mCRL2) to FILE"},
+    {"max-iter", 0, OPT_INT, "N", NULL, "config", 1, 1e9,
+     "brackets of preferred behaviours to give up, tried in Fortis's order (overrides maxIter/max_iter)"},
     {"max-states", 0, OPT_INT, "N", NULL, "none", 1, 1e9,
      "bound on plant states and on observation-set members per synthesis (exit 5 when hit)"},
     {"output", 'o', OPT_STRING, "FILE", NULL, "stdout", 0, -1, "write the report to FILE"},
@@ -41,7 +43,8 @@ static const cli_option_t options[] = {
 typedef struct {
   const ynode_t *sys, *dev, *safety, *progress, *preferred, *ctrl, *obs, *compare, *expect;
   const ynode_t *method_node;
-  const char *method;                 /* pareto | fast | simple */
+  const char *method;                 /* pareto | fast | simple | oasis */
+  long long max_iter;                 /* Fortis's maxIter: >= 1, or -1 for every bracket */
   bool fortis;                        /* Fortis JSON: files give their last process */
   bool prefer_map, ctrl_map, obs_map; /* maps priority -> list, else flat lists */
 } config_t;
@@ -58,11 +61,21 @@ typedef struct {
 
 static const char *const yaml_keys[] = {"kind",     "system",    "deviation",    "safety",
                                         "progress", "preferred", "controllable", "observable",
-                                        "method",   "compare",   "expect"};
+                                        "method",   "max_iter",  "compare",      "expect"};
 static const char *const fortis_keys[] = {"sys", "env", "dev", "safety", "method", "options"};
 static const char *const fortis_option_keys[] = {
     "progress",   "preferred",     "preferredMap", "controllable", "controllableMap",
     "observable", "observableMap", "solver",       "algorithm",    "maxIter"};
+
+/* Fortis's maxIter (default 1): a positive count, or -1 for every bracket. */
+static bool read_max_iter(const ynode_t *n, const char *what, diag_list_t *d, long long *out) {
+  *out = 1;
+  if (!n) return true;
+  if (!ydoc_int(n, out, what, d)) return false;
+  if (*out == -1 || (*out >= 1 && *out <= 1000000000)) return true;
+  diag_error(d, n->loc, "%s must be a positive number of iterations, or -1 for all", what);
+  return false;
+}
 
 static bool read_fortis(cli_ctx_t *ctx, const ynode_t *root, config_t *c) {
   diag_list_t *d = &ctx->diags;
@@ -82,12 +95,7 @@ static bool read_fortis(cli_ctx_t *ctx, const ynode_t *root, config_t *c) {
   if (m && !ydoc_string(m, &method, "'method'", d)) ok = false;
   const ynode_t *a = o ? ydoc_get(o, "algorithm") : NULL;
   if (a && !ydoc_string(a, &alg, "'algorithm'", d)) ok = false;
-  const ynode_t *mi = o ? ydoc_get(o, "maxIter") : NULL;
-  long long max_iter = 1;
-  if (mi && ydoc_int(mi, &max_iter, "'maxIter'", d) && max_iter != 1) {
-    diag_error(d, mi->loc, "only 'maxIter': 1 (Fortis's default) is supported");
-    ok = false;
-  }
+  if (!read_max_iter(o ? ydoc_get(o, "maxIter") : NULL, "'maxIter'", d, &c->max_iter)) ok = false;
   c->method_node = m;
   if (method && (strcmp(method, "supervisory") == 0 || strcmp(method, "supervisory-non-opt") == 0)) {
     if (strcmp(alg, "Pareto") == 0)
@@ -102,20 +110,17 @@ static bool read_fortis(cli_ctx_t *ctx, const ynode_t *root, config_t *c) {
     c->preferred = ydoc_get(o, "preferredMap"), c->prefer_map = true;
     c->ctrl = ydoc_get(o, "controllableMap"), c->ctrl_map = true;
     c->obs = ydoc_get(o, "observableMap"), c->obs_map = true;
-  } else if (method && strcmp(method, "simple") == 0) {
-    c->method = "simple";
+  } else if (method && (strcmp(method, "simple") == 0 || strcmp(method, "oasis") == 0)) {
+    c->method = strcmp(method, "simple") == 0 ? "simple" : "oasis";
     if (o) {
       c->progress = ydoc_get(o, "progress");
       c->preferred = ydoc_get(o, "preferred");
       c->ctrl = ydoc_get(o, "controllable");
       c->obs = ydoc_get(o, "observable");
     }
-  } else if (method && strcmp(method, "oasis") == 0) {
-    diag_error(d, m->loc,
-               "method 'oasis' is not supported (see docs/robustify.md); use 'supervisory' or 'simple'");
-    ok = false;
   } else if (method) {
-    diag_error(d, m->loc, "unknown method '%s' (expected 'supervisory', 'supervisory-non-opt' or 'simple')",
+    diag_error(d, m->loc,
+               "unknown method '%s' (expected 'supervisory', 'supervisory-non-opt', 'simple' or 'oasis')",
                method);
     ok = false;
   }
@@ -139,11 +144,12 @@ static bool read_yaml(cli_ctx_t *ctx, const ynode_t *root, config_t *c) {
   c->ctrl_map = c->ctrl && c->ctrl->kind == YNODE_MAP;
   c->obs_map = c->obs && c->obs->kind == YNODE_MAP;
   c->method = "pareto";
+  if (!read_max_iter(ydoc_get(root, "max_iter"), "'max_iter'", d, &c->max_iter)) ok = false;
   const ynode_t *m = ydoc_get(root, "method");
   c->method_node = m;
   if (m && ydoc_string(m, &c->method, "'method'", d) && strcmp(c->method, "pareto") &&
-      strcmp(c->method, "fast") && strcmp(c->method, "simple")) {
-    diag_error(d, m->loc, "unknown method '%s' (expected 'pareto', 'fast' or 'simple')", c->method);
+      strcmp(c->method, "fast") && strcmp(c->method, "simple") && strcmp(c->method, "oasis")) {
+    diag_error(d, m->loc, "unknown method '%s' (expected 'pareto', 'fast', 'simple' or 'oasis')", c->method);
     ok = false;
   }
   if (c->expect && !ydoc_expect_kind(c->expect, YNODE_MAP, "'expect'", d)) ok = false;
@@ -304,6 +310,16 @@ static bool preferred(cli_ctx_t *ctx, lts_labels_t *labels, const config_t *c, l
   return ok;
 }
 
+/* The first label of a missing from b, or -1. */
+static int missing_from(const event_vec_t *a, const event_vec_t *b) {
+  for (size_t i = 0; i < a->len; i++) {
+    bool hit = false;
+    for (size_t j = 0; j < b->len && !hit; j++) hit = a->data[i].label == b->data[j].label;
+    if (!hit) return a->data[i].label;
+  }
+  return -1;
+}
+
 static void lists_free(lists_t *l) {
   for (size_t i = 0; i < l->pref.len; i++) free(l->pref.data[i].word), free(l->pref.data[i].alpha);
   VEC_FREE(&l->pref);
@@ -356,13 +372,15 @@ typedef struct {
   lts_t **designs;
   const char *method;
   int compare_a_not_b, compare_b_not_a; /* -1 without compare */
+  bool iterations;                      /* maxIter != 1: say which bracket found each solution */
 } report_t;
 
 /* Why a bounded search stopped (a fresh string): the text report's
  * "bounded:" line and the JSON envelope's reason. */
 static char *bounded_reason(const robustify_result_t *res) {
   if (strcmp(res->limit, "signal") == 0) return xasprintf("interrupted by a signal; no solution synthesised");
-  return xasprintf("the %s limit stopped the search; best solution so far", res->limit);
+  return xasprintf("the %s limit stopped the search; %s", res->limit,
+                   res->nsols ? "best solution so far" : "no solution found before it");
 }
 
 static void text_report(const report_t *r, lts_labels_t *labels, strbuf_t *sb) {
@@ -384,10 +402,22 @@ static void text_report(const report_t *r, lts_labels_t *labels, strbuf_t *sb) {
   for (int i = 0; i < res->npref; i++) nk += (int)(res->max_kept >> i & 1);
   if (!res->no_supervisor && !res->bounded)
     strbuf_printf(sb, "preferred behaviours the maximal supervisor keeps: %d/%d\n", nk, res->npref);
+  if (r->iterations) strbuf_printf(sb, "iterations: %d\n", res->iterations);
   strbuf_printf(sb, "syntheses: %d\nsolutions: %d\n", res->nsynth, res->nsols);
   for (int i = 0; i < res->nsols; i++) {
     const robustify_solution_t *s = &res->sols[i];
-    strbuf_printf(sb, "\nsolution %d:\n  controllable: ", i + 1);
+    strbuf_printf(sb, "\nsolution %d:\n", i + 1);
+    if (r->iterations) {
+      int nt = 0;
+      for (int k = 0; k < res->npref; k++) nt += (int)(s->target >> k & 1);
+      strbuf_printf(sb, "  iteration: %d (asked to keep %d/%d)\n", s->iteration, nt, res->npref);
+    }
+    if (s->base) {
+      strbuf_puts(sb, "  abstraction: decouples ");
+      text_labels(sb, labels, s->hidden, s->nhidden);
+      strbuf_printf(sb, " (%d states, %d transitions)\n", s->base->nstates, s->base->ntrans);
+    }
+    strbuf_puts(sb, "  controllable: ");
     text_labels(sb, labels, s->ctrl, s->nctrl);
     strbuf_puts(sb, "\n  observable: ");
     text_labels(sb, labels, s->obs, s->nobs);
@@ -427,6 +457,7 @@ static void json_report(const report_t *r, lts_labels_t *labels, strbuf_t *sb) {
   strbuf_printf(
       sb, "  \"method\": \"%s\",\n  \"bounded\": %s,\n  \"no_supervisor\": %s,\n  \"syntheses\": %d,\n",
       r->method, res->bounded ? "true" : "false", res->no_supervisor ? "true" : "false", res->nsynth);
+  if (r->iterations) strbuf_printf(sb, "  \"iterations\": %d,\n", res->iterations);
   strbuf_puts(sb, "  \"preferred\": [");
   for (int k = 0; k < res->npref; k++) {
     strbuf_printf(sb, "%s\n    {\"behaviour\": ", k ? "," : "");
@@ -438,7 +469,20 @@ static void json_report(const report_t *r, lts_labels_t *labels, strbuf_t *sb) {
   strbuf_printf(sb, "%s],\n  \"solutions\": [", res->npref ? "\n  " : "");
   for (int i = 0; i < res->nsols; i++) {
     const robustify_solution_t *s = &res->sols[i];
-    strbuf_printf(sb, "%s\n    {\"controllable\": ", i ? "," : "");
+    strbuf_printf(sb, "%s\n    {", i ? "," : "");
+    if (r->iterations) {
+      strbuf_printf(sb, "\"iteration\": %d, \"target\": [", s->iteration);
+      for (int k = 0, first = 1; k < res->npref; k++)
+        if (s->target >> k & 1) strbuf_printf(sb, "%s%d", first ? "" : ", ", k), first = 0;
+      strbuf_puts(sb, "], ");
+    }
+    if (s->base) {
+      strbuf_puts(sb, "\"decoupled\": ");
+      json_labels(sb, labels, s->hidden, s->nhidden);
+      strbuf_printf(sb, ", \"abstraction\": {\"states\": %d, \"transitions\": %d}, ", s->base->nstates,
+                    s->base->ntrans);
+    }
+    strbuf_puts(sb, "\"controllable\": ");
     json_labels(sb, labels, s->ctrl, s->nctrl);
     strbuf_puts(sb, ", \"observable\": ");
     json_labels(sb, labels, s->obs, s->nobs);
@@ -523,6 +567,9 @@ static int run_robustify(cli_ctx_t *ctx, const cli_command_t *self, const char *
                          const cli_value_t *values) {
   fsp_config_t r;
   fsp_config_init(&r, ctx, path);
+  /* --max-states also bounds every process and composition the FSP files compile to */
+  const cli_value_t *ms = cli_opt(self, values, "max-states"), *mi = cli_opt(self, values, "max-iter");
+  if (ms->set) r.max_states = (long)ms->i;
   diag_list_t *d = &ctx->diags;
   int rc = CLI_EXIT_INVALID;
   lts_t *sys = NULL, *dev = NULL, *safety = NULL;
@@ -570,8 +617,9 @@ static int run_robustify(cli_ctx_t *ctx, const cli_command_t *self, const char *
       }
   }
   if (!preferred(ctx, &r.labels, &c, &lists)) ok = false;
-  if (ok && strcmp(method, "simple") == 0 && (lists.ctrl.len == 0 || lists.obs.len == 0)) {
-    /* Fortis's simple method: every action of the system */
+  bool one_shot = strcmp(method, "simple") == 0 || strcmp(method, "oasis") == 0;
+  if (ok && one_shot && (lists.ctrl.len == 0 || lists.obs.len == 0)) {
+    /* Fortis's simple and OASIS methods: every action of the system */
     VEC_CLEAR(&lists.ctrl);
     VEC_CLEAR(&lists.obs);
     for (int a = 0; a < sys->nalphabet; a++) {
@@ -579,14 +627,21 @@ static int run_robustify(cli_ctx_t *ctx, const cli_command_t *self, const char *
       VEC_PUSH(&lists.obs, ((robustify_event_t){sys->alphabet[a], 0}));
     }
   }
-  if (ok && strcmp(method, "simple") != 0 && (lists.ctrl.len == 0 || lists.obs.len == 0)) {
+  int unseen = ok && strcmp(method, "oasis") == 0 ? missing_from(&lists.ctrl, &lists.obs) : -1;
+  if (unseen >= 0) {
+    diag_error(d, c.ctrl->loc,
+               "'%s' is controllable but not observable: the oasis method needs every controllable "
+               "action to be observable (as Fortis)",
+               lts_label_name(&r.labels, unseen));
+    ok = false;
+  }
+  if (ok && !one_shot && (lists.ctrl.len == 0 || lists.obs.len == 0)) {
     diag_error(d, root->loc, "the %s method needs controllable and observable actions", method);
     ok = false;
   }
   free(alpha);
   if (!ok) goto done;
 
-  const cli_value_t *ms = cli_opt(self, values, "max-states");
   robustify_problem_t p = {
       .sys = sys,
       .dev = dev,
@@ -601,7 +656,9 @@ static int run_robustify(cli_ctx_t *ctx, const cli_command_t *self, const char *
       .nobs = (int)lists.obs.len,
       .method = strcmp(method, "fast") == 0     ? ROBUSTIFY_FAST
                 : strcmp(method, "simple") == 0 ? ROBUSTIFY_SIMPLE
+                : strcmp(method, "oasis") == 0  ? ROBUSTIFY_OASIS
                                                 : ROBUSTIFY_PARETO,
+      .max_iter = mi->set ? (int)mi->i : (int)c.max_iter,
       .max_states = ms->set ? (long)ms->i : 0,
   };
   robustify_run(&p, &res);
@@ -615,7 +672,17 @@ static int run_robustify(cli_ctx_t *ctx, const cli_command_t *self, const char *
       goto done;
     }
   }
-  report_t rep = {sys_files, dev_files, sys, dev, &lists, &res, designs, method, -1, -1};
+  report_t rep = {sys_files,
+                  dev_files,
+                  sys,
+                  dev,
+                  &lists,
+                  &res,
+                  designs,
+                  method,
+                  -1,
+                  -1,
+                  p.method != ROBUSTIFY_SIMPLE && p.max_iter != 1};
   if (c.compare && res.nsols > 0 &&
       !compare(&r, c.compare, sys, designs[0], &rep.compare_a_not_b, &rep.compare_b_not_a))
     goto done;
@@ -661,7 +728,8 @@ static int run_robustify(cli_ctx_t *ctx, const cli_command_t *self, const char *
                            .expect = -1,
                            .interrupted = res.bounded && strcmp(res.limit, "signal") == 0};
   if (rc == CLI_EXIT_OK && c.expect) {
-    long cost = res.nsols ? res.sols[0].cost : -1, utility = res.nsols ? res.sols[0].utility : -1;
+    const robustify_solution_t *s0 = res.nsols ? &res.sols[0] : NULL;
+    long cost = s0 ? s0->cost : -1, utility = s0 ? s0->utility : -1;
     int kept = 0;
     for (int k = 0; res.nsols && k < res.npref; k++) kept += (int)(res.sols[0].kept >> k & 1);
     expect_actual_t actual[] = {
@@ -670,6 +738,10 @@ static int run_robustify(cli_ctx_t *ctx, const cli_command_t *self, const char *
         {"cost", EXPECT_NUMBER, (double)cost, false, NULL},
         {"utility", EXPECT_NUMBER, (double)utility, false, NULL},
         {"kept", EXPECT_NUMBER, kept, false, NULL},
+        {"controllable", EXPECT_NUMBER, s0 ? s0->nctrl : -1, false, NULL},
+        {"observable", EXPECT_NUMBER, s0 ? s0->nobs : -1, false, NULL},
+        {"supervisor_states", EXPECT_NUMBER, s0 ? s0->sup->nstates : -1, false, NULL},
+        {"supervisor_transitions", EXPECT_NUMBER, s0 ? s0->sup->ntrans : -1, false, NULL},
         {"plant_states", EXPECT_NUMBER, res.plant_states, false, NULL},
         {"no_supervisor", EXPECT_BOOL, 0, res.no_supervisor, NULL},
         {"bounded", EXPECT_BOOL, 0, res.bounded, NULL},
@@ -694,7 +766,10 @@ static int run_robustify(cli_ctx_t *ctx, const cli_command_t *self, const char *
   }
 
 done:
-  if (!text && stop_requested()) rc = cli_write_stopped(ctx, cli_opt(self, values, "format")->s, NULL);
+  if (!text && stop_requested())
+    rc = cli_write_stopped(ctx, cli_opt(self, values, "format")->s, NULL);
+  else if (rc == CLI_EXIT_INVALID && r.limit_hit)
+    rc = CLI_EXIT_INCONCLUSIVE; /* --max-states stopped loading */
   free(text);
   for (int i = 0; designs && i < res.nsols; i++) lts_free(designs[i]);
   free(designs);
@@ -721,12 +796,17 @@ const cli_command_t cmd_robustify = {
         "Among the action sets that keep the preferred behaviours (`preferred:`, by priority) the\n"
         "maximal supervisor keeps, it reports those of least cost: `pareto` keeps every least-cost\n"
         "set of Fortis's Pareto search, `fast` one greedy set, `simple` synthesises once with every\n"
-        "action of M. The redesigned system is M ‖ S (S the supervisor over the observable actions);\n"
+        "action of M, `oasis` (Fortis's OASIS) once per subset of the candidate actions, smallest first,\n"
+        "on M with that subset decoupled, until a supervisor exists. `--max-iter`/`maxIter` lets the\n"
+        "search give up preferred behaviours for cheaper sets, bracket by bracket, as Fortis does.\n"
+        "The redesigned system is M ‖ S (S the supervisor over the observable actions);\n"
         "`--format fsp` prints it as FSP that `ismv robustness` loads. Fortis's JSON configs are read\n"
         "directly. `compare: {environment: E, property: P}` adds the robustness of the original and\n"
         "the redesign against E. `expect:` keys: solutions, syntheses, cost, utility, kept,\n"
-        "plant_states, no_supervisor, bounded, a_not_b, b_not_a. Exit 5 when --max-states or\n"
-        "--timeout stopped the search (one best solution so far is printed, marked bounded).\n"
+        "controllable, observable, supervisor_states, supervisor_transitions (of the first solution),\n"
+        "plant_states, no_supervisor, bounded, a_not_b, b_not_a. Exit 5 when --max-states, --timeout\n"
+        "or a signal stopped the search (one best solution so far is printed, marked bounded; none\n"
+        "after a signal).\n"
         "Format and semantics: docs/robustify.md.",
     .options = options,
     .noptions = sizeof options / sizeof *options,

@@ -70,6 +70,13 @@ static void test_controllability(void) {
     CHECK(after_b >= 0 && lts_step(design, after_b, lts_label(&L, "v")) == design->init);
     CHECK(robustify_check(&pb, s, design) == NULL);
     lts_free(design);
+    /* the re-check refuses the original (unsafe) and a design that stops after b (v unreachable) */
+    const char *why = robustify_check(&pb, s, m);
+    CHECK(why && strstr(why, "safety"));
+    lts_t *stuck = load(&L, "B = (b -> STOP) + {a, u, v}.");
+    why = robustify_check(&pb, s, stuck);
+    CHECK(why && strstr(why, "progress"));
+    lts_free(stuck);
   }
   robustify_result_free(&r);
   lts_free(m);
@@ -155,7 +162,36 @@ static void test_weights(void) {
   CHECK(pw[0] == 5);
 }
 
+/* OASIS's abstraction of M = a, b, c, a, b, c, ...: decoupling {b} keeps
+ * the order of a and c and lets b happen anywhere: minimised, 2 states
+ * (before and after a) with a b self-loop on both, 4 transitions, so
+ * "b, a" is now a trace. As in Fortis the two projections are determinised
+ * but not minimised: M with a, c hidden has the subsets {s0, s1} and
+ * {s0, s1, s2}, so the product has 4 states and 8 transitions. Decoupling
+ * nothing gives M back. */
+static void test_abstraction(void) {
+  lts_labels_t L;
+  lts_labels_init(&L);
+  lts_t *m = load(&L, "M = (a -> b -> c -> M).");
+  int a = lts_label(&L, "a"), b = lts_label(&L, "b"), c = lts_label(&L, "c");
+  lts_t *none = robustify_abstraction(m, NULL, 0);
+  CHECK(none->nstates == 3 && none->ntrans == 3 && none->nalphabet == 3);
+  lts_t *dec = robustify_abstraction(m, &b, 1);
+  CHECK(dec->nstates == 4 && dec->ntrans == 8 && dec->nalphabet == 3);
+  lts_t *min = lts_minimise(dec);
+  CHECK(min->nstates == 2 && min->ntrans == 4);
+  int s0 = min->init, s1 = lts_step(min, s0, a);
+  CHECK(lts_step(min, s0, b) == s0 && s1 >= 0 && s1 != s0);
+  CHECK(lts_step(min, s1, b) == s1 && lts_step(min, s1, c) == s0 && lts_step(min, s0, c) < 0);
+  lts_free(min);
+  lts_free(none);
+  lts_free(dec);
+  lts_free(m);
+  lts_labels_free(&L);
+}
+
 int main(void) {
+  test_abstraction();
   test_controllability();
   test_partial_observation();
   test_weights();

@@ -526,16 +526,46 @@ typedef struct {
   int *off, *list;
 } closures_t;
 
+static int cmp_state(const void *a, const void *b) {
+  int x = *(const int *)a, y = *(const int *)b;
+  return (x > y) - (x < y);
+}
+
+/* Linear in the size of the closures: each is walked from its state, its
+ * members marked in a bitset that only they are cleared from (clearing and
+ * scanning the whole set per state made it quadratic in the number of
+ * states). A closure is sorted by qsort when small, by a scan of the
+ * bitset when it is a large part of the states (a τ-cycle through them). */
 static void closures_compute(const lts_t *l, closures_t *c) {
   size_t words = BITSET_WORDS((size_t)l->nstates);
   bitword_t *bits = bitset_new((size_t)l->nstates);
   VEC(int) list = {0};
   c->off = xmalloc(((size_t)l->nstates + 1) * sizeof(int));
   for (int s = 0; s < l->nstates; s++) {
-    c->off[s] = (int)list.len;
-    lts_tau_closure(l, s, bits);
-    for (size_t w = 0; w < words; w++)
-      for (bitword_t x = bits[w]; x; x &= x - 1) VEC_PUSH(&list, (int)(w * 64 + (size_t)__builtin_ctzll(x)));
+    size_t first = list.len;
+    c->off[s] = (int)first;
+    bitset_set(bits, (size_t)s);
+    VEC_PUSH(&list, s);
+    for (size_t h = first; h < list.len; h++) { /* the list is the DFS stack */
+      int u = list.data[h];
+      for (int i = l->succ_off[u]; i < l->succ_off[u + 1] && l->succ_label[i] == LTS_TAU; i++)
+        if (!bitset_get(bits, (size_t)l->succ_dst[i])) {
+          bitset_set(bits, (size_t)l->succ_dst[i]);
+          VEC_PUSH(&list, l->succ_dst[i]);
+        }
+    }
+    size_t k = list.len - first;
+    if (k * 16 > words) {
+      size_t pos = first;
+      for (size_t w = 0; w < words; w++) {
+        for (bitword_t x = bits[w]; x; x &= x - 1)
+          list.data[pos++] = (int)(w * 64 + (size_t)__builtin_ctzll(x));
+        bits[w] = 0;
+      }
+    } else {
+      if (k > 1) qsort(list.data + first, k, sizeof(int), cmp_state);
+      for (size_t h = first; h < list.len; h++) bitset_clear_bit(bits, (size_t)list.data[h]);
+    }
   }
   c->off[l->nstates] = (int)list.len;
   VEC_PUSH(&list, 0);
@@ -551,6 +581,11 @@ static void closures_free(closures_t *c) {
 /* -------------------------------------------------- subset construction */
 
 lts_t *lts_determinise(const lts_t *l, bool error_absorbing) {
+  return lts_determinise_bounded(l, error_absorbing, 0, NULL, NULL);
+}
+
+lts_t *lts_determinise_bounded(const lts_t *l, bool error_absorbing, long max_states, bool (*stop)(void *),
+                               void *arg) {
   closures_t cl;
   closures_compute(l, &cl);
   size_t n = (size_t)l->nstates;
@@ -576,7 +611,12 @@ lts_t *lts_determinise(const lts_t *l, bool error_absorbing) {
   keytab_add(&sets, set.data, set.len, &added);
   VEC_PUSH(&sid, lts_builder_add_state(&b));
   b.init = 0;
+  bool gave_up = false;
   for (size_t qi = 0; qi < sets.count; qi++) {
+    if ((max_states > 0 && sets.count > (size_t)max_states) || (stop && qi % 256 == 0 && stop(arg))) {
+      gave_up = true;
+      break;
+    }
     size_t m;
     const int *members = keytab_key(&sets, (int)qi, &m);
     int src = sid.data[qi];
@@ -623,6 +663,15 @@ lts_t *lts_determinise(const lts_t *l, bool error_absorbing) {
     VEC_FREE(&labs);
   }
 #undef COLLECT
+  if (gave_up) {
+    lts_builder_free(&b);
+    VEC_FREE(&set);
+    VEC_FREE(&sid);
+    keytab_free(&sets);
+    free(acc);
+    closures_free(&cl);
+    return NULL;
+  }
   /* an initial subset containing the error state is the error state */
   {
     size_t m;

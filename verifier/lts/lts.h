@@ -131,6 +131,11 @@ void lts_tau_closure(const lts_t *lts, int s, bitword_t *out);
  * result, which is the backward τ-propagation of the error state the
  * weakest-assumption construction asks for. Result is deterministic. */
 lts_t *lts_determinise(const lts_t *lts, bool error_absorbing);
+/* The same, but gives up and returns NULL once it has more than max_states
+ * subsets (<= 0: no limit) or when stop(arg) (polled every 256 subsets,
+ * may be NULL) returns true. */
+lts_t *lts_determinise_bounded(const lts_t *lts, bool error_absorbing, long max_states, bool (*stop)(void *),
+                               void *arg);
 
 /* Minimisation up to observational (weak) equivalence, as LTSA's
  * `minimise`: partition refinement on the τ*-saturated relation, the error

@@ -56,11 +56,32 @@ static lts_t *deterministic(const lts_t *l) {
   return lts_is_deterministic(l) ? lts_copy(l) : lts_determinise(l, true);
 }
 
-static bool plant_build(search_t *s) {
+static bool stop_search(void *s) { return out_of_time(s); }
+
+/* l determinised within the search's limits (--max-states bounds the
+ * subsets, --timeout the time); NULL when a limit stopped it. */
+static lts_t *deterministic_bounded(search_t *s, const lts_t *l) {
+  if (lts_is_deterministic(l)) return lts_copy(l);
+  lts_t *d = lts_determinise_bounded(l, true, s->p->max_states, stop_search, s);
+  if (!d && !s->bounded) {
+    s->bounded = true;
+    s->limit = "max-states";
+  }
+  return d;
+}
+
+/* The plant for system `sys` (M, or an OASIS abstraction of it). */
+static bool plant_build(search_t *s, const lts_t *sys) {
   const robustify_problem_t *p = s->p;
   plant_t *g = &s->g;
-  lts_labels_t *labels = p->sys->labels;
-  lts_t *parts[3] = {deterministic(p->sys), deterministic(p->dev), lts_property(p->safety)};
+  lts_labels_t *labels = sys->labels;
+  g->nlabels = (int)labels->names.count;
+  lts_t *dm = deterministic_bounded(s, sys), *de = dm ? deterministic_bounded(s, p->dev) : NULL;
+  if (!de) {
+    lts_free(dm);
+    return false;
+  }
+  lts_t *parts[3] = {dm, de, lts_property(p->safety)};
   lts_t *c = lts_compose((const lts_t *const *)parts, 3);
   g->nlabels = (int)labels->names.count;
   g->alpha = bitset_new((size_t)g->nlabels);
@@ -593,6 +614,16 @@ static events_t remove_unnecessary(search_t *s, events_t e) {
 
 typedef VEC(events_t) events_list_t;
 
+/* A set found by the search, with the bracket that found it and the
+ * behaviours that bracket asked to keep. */
+typedef struct {
+  events_t e;
+  int iteration;
+  uint64_t target;
+} candidate_t;
+
+typedef VEC(candidate_t) candidate_list_t;
+
 static void list_free(events_list_t *l) {
   for (size_t i = 0; i < l->len; i++) events_free(l->data[i]);
   VEC_FREE(l);
@@ -740,8 +771,11 @@ static int *labels_of(const search_t *s, const bitword_t *b, int *n) {
 }
 
 /* Turns candidate e into a reported solution (a fresh synthesis). */
-static bool make_solution(search_t *s, events_t e, robustify_solution_t *sol) {
+static bool make_solution(search_t *s, const candidate_t *cand, robustify_solution_t *sol) {
+  events_t e = cand->e;
   memset(sol, 0, sizeof *sol);
+  sol->iteration = cand->iteration;
+  sol->target = cand->target;
   synth_t y;
   synth_run(&y, s, e.c, e.o);
   if (!y.exists) {
@@ -762,23 +796,234 @@ static bool make_solution(search_t *s, events_t e, robustify_solution_t *sol) {
   return true;
 }
 
-/* The least-cost candidates as solutions, at most `max` of them. */
-static void collect(search_t *s, events_list_t *cands, int max, robustify_result_t *out) {
+/* The candidates as solutions. */
+/* The solutions: every candidate, or at most `max` of the least cost
+ * (a bounded search: its brackets' costs fall, so the last is cheapest). */
+static void collect(search_t *s, const candidate_list_t *cands, int max, robustify_result_t *out) {
   long best = -1;
-  for (size_t i = 0; i < cands->len; i++) {
-    long c = cost_of(s, cands->data[i]);
-    if (best < 0 || c < best) best = c;
-  }
+  if ((size_t)max < cands->len)
+    for (size_t i = 0; i < cands->len; i++) {
+      long c = cost_of(s, cands->data[i].e);
+      if (best < 0 || c < best) best = c;
+    }
   out->sols = xcalloc(cands->len + 1, sizeof *out->sols);
   for (size_t i = 0; i < cands->len && out->nsols < max; i++) {
-    if (cost_of(s, cands->data[i]) != best) continue;
-    if (make_solution(s, cands->data[i], &out->sols[out->nsols])) out->nsols++;
+    if (best >= 0 && cost_of(s, cands->data[i].e) != best) continue;
+    if (make_solution(s, &cands->data[i], &out->sols[out->nsols])) out->nsols++;
   }
+}
+
+static void candidates_free(candidate_list_t *l) {
+  for (size_t i = 0; i < l->len; i++) events_free(l->data[i].e);
+  VEC_FREE(l);
+}
+
+/* k-subsets of 0..n-1 in lexicographic order (Fortis's combinations). */
+static void comb_first(int *a, int k) {
+  for (int i = 0; i < k; i++) a[i] = i;
+}
+
+static bool comb_next(int *a, int k, int n) {
+  int i = k - 1;
+  while (i >= 0 && a[i] == n - k + i) i--;
+  if (i < 0) return false;
+  a[i]++;
+  for (int j = i + 1; j < k; j++) a[j] = a[j - 1] + 1;
+  return true;
+}
+
+/* Fortis's SolutionIterator with PreferredBehIterator: bracket (c1, c2,
+ * c3) gives up, in every combination, c1 behaviours of priority 1, c2 of
+ * priority 2 and c3 of priority 3 (c1 counts fastest); each combination is
+ * minimised for the behaviours the maximal supervisor keeps minus those
+ * given up, and the bracket's least-cost sets become solutions when they
+ * cost strictly less than every earlier bracket's. Stops after max_iter
+ * brackets (-1: all). */
+static void iterate(search_t *s, events_t init, uint64_t max_kept, candidate_list_t *out, int *iterations) {
+  const robustify_problem_t *p = s->p;
+  int idx[4][ROBUSTIFY_MAX_PREFERRED], n[4] = {0}, c[4] = {0};
+  for (int i = 0; i < p->npref; i++)
+    if (p->pref[i].priority > 0) idx[p->pref[i].priority][n[p->pref[i].priority]++] = i;
+  long best = -1;
+  intvec_t key = {0};
+  int iter = 0, max_iter = p->max_iter == 0 ? 1 : p->max_iter;
+  while ((max_iter < 0 || iter < max_iter) && (c[1] <= n[1] || c[2] <= n[2] || c[3] <= n[3])) {
+    int k[4] = {0, c[1], c[2], c[3]}, a[4][ROBUSTIFY_MAX_PREFERRED];
+    if (++c[1] > n[1]) { /* PreferredBehIterator.next's counter step */
+      if (++c[2] <= n[2])
+        c[1] = 0;
+      else if (++c[3] <= n[3])
+        c[1] = c[2] = 0;
+    }
+    iter++;
+    for (int q = 1; q <= 3; q++) comb_first(a[q], k[q]);
+    long bracket = -1;
+    candidate_list_t cands = {0};
+    keytab_t seen;
+    keytab_init(&seen);
+    for (bool more = true; more && !out_of_time(s);) {
+      uint64_t give_up = 0;
+      for (int q = 1; q <= 3; q++)
+        for (int i = 0; i < k[q]; i++) give_up |= (uint64_t)1 << idx[q][a[q][i]];
+      uint64_t want = max_kept & ~give_up;
+      events_list_t found = {0};
+      if (p->method == ROBUSTIFY_PARETO)
+        minimize_pareto(s, init, want, &found);
+      else
+        minimize_fast(s, init, want, &found);
+      for (size_t i = 0; i < found.len; i++) {
+        long cost = cost_of(s, found.data[i]);
+        if (bracket >= 0 && cost > bracket) continue;
+        if (cost < bracket || bracket < 0) {
+          candidates_free(&cands);
+          keytab_free(&seen);
+          keytab_init(&seen);
+          bracket = cost;
+        }
+        bool added;
+        events_key(s, found.data[i], &key);
+        keytab_add(&seen, key.data, key.len, &added);
+        if (!added) continue; /* the same sets from another combination: reported once */
+        VEC_PUSH(&cands, ((candidate_t){found.data[i], iter, want}));
+        found.data[i] = (events_t){0};
+      }
+      list_free(&found);
+      /* the next combination, the priority-3 one fastest (Fortis's nested loops) */
+      more = false;
+      for (int q = 3; q >= 1 && !more; q--) {
+        if (comb_next(a[q], k[q], n[q]))
+          more = true;
+        else
+          comb_first(a[q], k[q]);
+      }
+    }
+    keytab_free(&seen);
+    if (s->bounded) {
+      /* the best found so far: one least-cost set of the first bracket, or the earlier brackets' */
+      if (out->len == 0 && cands.len > 0) {
+        VEC_PUSH(out, cands.data[0]);
+        cands.data[0].e = (events_t){0};
+      }
+      candidates_free(&cands);
+      break;
+    }
+    if (cands.len > 0 && (best < 0 || bracket < best)) {
+      best = bracket;
+      for (size_t i = 0; i < cands.len; i++) VEC_PUSH(out, cands.data[i]);
+      VEC_FREE(&cands);
+    } else
+      candidates_free(&cands);
+  }
+  VEC_FREE(&key);
+  *iterations = iter;
 }
 
 static void events_from(search_t *s, const robustify_event_t *ev, int n, bitword_t *into) {
   for (int i = 0; i < n; i++)
     if (bitset_get(s->g.alpha, (size_t)ev[i].label)) bitset_set(into, (size_t)ev[i].label);
+}
+
+/* ------------------------------------------------------------ OASIS */
+
+lts_t *robustify_abstraction(const lts_t *sys, const int *abs, int nabs) {
+  int *in = xmalloc(((size_t)sys->nalphabet + 1) * sizeof *in),
+      *out = xmalloc(((size_t)sys->nalphabet + 1) * sizeof *out);
+  int nin = 0, nout = 0;
+  for (int a = 0; a < sys->nalphabet; a++) {
+    bool hit = false;
+    for (int i = 0; i < nabs && !hit; i++) hit = abs[i] == sys->alphabet[a];
+    if (hit)
+      in[nin++] = sys->alphabet[a];
+    else
+      out[nout++] = sys->alphabet[a];
+  }
+  lts_t *h1 = lts_hide(sys, in, nin), *h2 = lts_hide(sys, out, nout);
+  lts_t *d[2] = {lts_determinise(h1, false), lts_determinise(h2, false)};
+  lts_t *c = lts_compose((const lts_t *const *)d, 2);
+  lts_free(h1);
+  lts_free(h2);
+  lts_free(d[0]);
+  lts_free(d[1]);
+  free(in);
+  free(out);
+  return c;
+}
+
+/* Fortis's OASISRobustifier: the subsets of the candidate actions (the
+ * controllable list, then the observable actions not in it), smallest
+ * first, each size in lexicographic order (OrderedPowerSetIterator); for
+ * each, one synthesis on the abstraction that decouples it, with every
+ * candidate controllable/observable; the first supervisor is the solution. */
+static void oasis_run(search_t *s, robustify_result_t *out) {
+  const robustify_problem_t *p = s->p;
+  int nl = (int)p->sys->labels->names.count;
+  s->g.nlabels = nl;
+  events_t all = events_new(s);
+  for (int i = 0; i < p->nctrl; i++) bitset_set(all.c, (size_t)p->ctrl[i].label);
+  for (int i = 0; i < p->nobs; i++) bitset_set(all.o, (size_t)p->obs[i].label);
+  int *list = xmalloc(((size_t)p->nctrl + (size_t)p->nobs + 1) * sizeof *list), n = 0;
+  bitword_t *in_list = bitset_new((size_t)nl);
+  for (int pass = 0; pass < 2; pass++) {
+    const robustify_event_t *ev = pass ? p->obs : p->ctrl;
+    for (int i = 0, m = pass ? p->nobs : p->nctrl; i < m; i++)
+      if (!bitset_get(in_list, (size_t)ev[i].label)) {
+        bitset_set(in_list, (size_t)ev[i].label);
+        list[n++] = ev[i].label;
+      }
+  }
+  int *a = xmalloc(((size_t)n + 1) * sizeof *a), *abs = xmalloc(((size_t)n + 1) * sizeof *abs);
+  bool found = false;
+  for (int k = 0; k <= n && !found && !s->bounded; k++) {
+    comb_first(a, k);
+    do {
+      if (out_of_time(s)) break;
+      for (int i = 0; i < k; i++) abs[i] = list[a[i]];
+      lts_t *m = robustify_abstraction(p->sys, abs, k);
+      plant_free(&s->g);
+      memset(&s->g, 0, sizeof s->g);
+      bool built = plant_build(s, m);
+      if (built && s->nsynth == 0) {
+        out->plant_states = s->g.n;
+        out->plant_trans = s->g.ntrans;
+      }
+      if (!built) {
+        lts_free(m);
+        break;
+      }
+      synth_t y;
+      synth_run(&y, s, all.c, all.o);
+      s->nsynth++;
+      if (y.exists) {
+        robustify_solution_t *sol = out->sols = xcalloc(1, sizeof *out->sols);
+        out->nsols = 1;
+        sol->kept = out->max_kept = kept_mask(&y);
+        for (int i = 0; i < p->npref; i++)
+          if (sol->kept >> i & 1) sol->utility += s->pref_w[i];
+        bitword_t *dis = bitset_new((size_t)nl), *hid = bitset_new((size_t)nl);
+        sol->sup = supervisor(&y, p->sys->labels, false, dis);
+        sol->ctrl = labels_of(s, all.c, &sol->nctrl);
+        sol->obs = labels_of(s, all.o, &sol->nobs);
+        sol->disabled = labels_of(s, dis, &sol->ndisabled);
+        for (int i = 0; i < k; i++) bitset_set(hid, (size_t)abs[i]);
+        sol->hidden = labels_of(s, hid, &sol->nhidden);
+        sol->cost = cost_of(s, all);
+        sol->base = m;
+        sol->iteration = 1;
+        sol->target = sol->kept;
+        free(dis);
+        free(hid);
+        found = true;
+      } else
+        lts_free(m);
+      synth_free(&y);
+    } while (!found && !s->bounded && comb_next(a, k, n));
+  }
+  out->no_supervisor = !found && !s->bounded;
+  free(a);
+  free(abs);
+  free(list);
+  free(in_list);
+  events_free(all);
 }
 
 void robustify_run(const robustify_problem_t *p, robustify_result_t *out) {
@@ -796,7 +1041,9 @@ void robustify_run(const robustify_problem_t *p, robustify_result_t *out) {
   out->npref = p->npref;
   out->pref_weight = xcalloc((size_t)p->npref + 1, sizeof(long));
   memcpy(out->pref_weight, s.pref_w, (size_t)p->npref * sizeof(long));
-  if (plant_build(&s)) {
+  if (p->method == ROBUSTIFY_OASIS)
+    oasis_run(&s, out);
+  else if (plant_build(&s, p->sys)) {
     out->plant_states = s.g.n;
     out->plant_trans = s.g.ntrans;
     events_t all = events_new(&s);
@@ -807,27 +1054,24 @@ void robustify_run(const robustify_problem_t *p, robustify_result_t *out) {
       out->no_supervisor = !s.bounded;
     else if (p->method == ROBUSTIFY_SIMPLE) {
       out->max_kept = kept;
-      events_list_t one = {0};
-      VEC_PUSH(&one, events_copy(&s, all));
+      candidate_list_t one = {0};
+      VEC_PUSH(&one, ((candidate_t){events_copy(&s, all), 1, kept}));
       collect(&s, &one, 1, out);
-      list_free(&one);
+      candidates_free(&one);
     } else {
       out->max_kept = kept;
       events_t init = remove_unnecessary(&s, all);
-      events_list_t cands = {0};
-      if (p->method == ROBUSTIFY_PARETO)
-        minimize_pareto(&s, init, kept, &cands);
-      else
-        minimize_fast(&s, init, kept, &cands);
+      candidate_list_t cands = {0};
+      iterate(&s, init, kept, &cands, &out->iterations);
       bool was_bounded = s.bounded;
-      /* the final synthesis: one best set found so far when bounded, none
-       * after a signal (whoever sent it wants the run to end) */
+      /* the final synthesis: one least-cost set found so far when bounded,
+       * none after a signal (whoever sent it wants the run to end) */
       s.bounded = false;
       s.watch_stop = false;
       bool signalled = was_bounded && strcmp(s.limit, "signal") == 0;
       collect(&s, &cands, signalled ? 0 : was_bounded ? 1 : (int)cands.len, out);
       s.bounded = was_bounded || s.bounded;
-      list_free(&cands);
+      candidates_free(&cands);
       events_free(init);
     }
     events_free(all);
@@ -851,6 +1095,8 @@ void robustify_result_free(robustify_result_t *r) {
     free(s->obs);
     free(s->disabled);
     lts_free(s->sup);
+    lts_free(s->base);
+    free(s->hidden);
   }
   free(r->sols);
   free(r->pref_weight);
@@ -858,7 +1104,7 @@ void robustify_result_free(robustify_result_t *r) {
 }
 
 lts_t *robustify_design(const lts_t *sys, const robustify_solution_t *s) {
-  lts_t *m = deterministic(sys);
+  lts_t *m = deterministic(s->base ? s->base : sys);
   const lts_t *parts[2] = {m, s->sup};
   lts_t *d = lts_compose(parts, 2);
   lts_t *min = lts_minimise(d);
@@ -942,15 +1188,32 @@ static bool progress_holds(const lts_t *l, const int *progress, int nprogress) {
       }
     }
   }
+  /* backward search from the good states over the reversed edges (CSR by target) */
+  size_t ne = es.len;
+  int *roff = xcalloc(n + 2, sizeof *roff), *rsrc = xmalloc((ne + 1) * sizeof *rsrc);
+  for (size_t e = 0; e < ne; e++) roff[(size_t)et.data[e] + 1]++;
+  for (size_t i = 0; i < n; i++) roff[i + 1] += roff[i];
+  int *fill = xmalloc((n + 1) * sizeof *fill);
+  memcpy(fill, roff, n * sizeof *fill);
+  for (size_t e = 0; e < ne; e++) rsrc[fill[et.data[e]]++] = es.data[e];
+  free(fill);
+  intvec_t work = {0};
   for (size_t h = 0; h < q.len; h++)
-    if (q.data[h] % (int)nmask == full && q.data[h] / (int)nmask != l->error)
+    if (q.data[h] % (int)nmask == full && q.data[h] / (int)nmask != l->error) {
       bitset_set(good, (size_t)q.data[h]);
-  for (bool changed = true; changed;) { /* backward closure, edge sweeps: the closed loops are small */
-    changed = false;
-    for (size_t e = 0; e < es.len; e++)
-      if (bitset_get(good, (size_t)et.data[e]) && !bitset_get(good, (size_t)es.data[e]))
-        bitset_set(good, (size_t)es.data[e]), changed = true;
+      VEC_PUSH(&work, q.data[h]);
+    }
+  while (work.len > 0) {
+    int t = work.data[--work.len];
+    for (int i = roff[t]; i < roff[t + 1]; i++)
+      if (!bitset_get(good, (size_t)rsrc[i])) {
+        bitset_set(good, (size_t)rsrc[i]);
+        VEC_PUSH(&work, rsrc[i]);
+      }
   }
+  VEC_FREE(&work);
+  free(roff);
+  free(rsrc);
   bool ok = true;
   for (size_t h = 0; h < q.len && ok; h++) ok = bitset_get(good, (size_t)q.data[h]);
   VEC_FREE(&q);
@@ -964,7 +1227,8 @@ static bool progress_holds(const lts_t *l, const int *progress, int nprogress) {
 const char *robustify_check(const robustify_problem_t *p, const robustify_solution_t *s,
                             const lts_t *design) {
   int nlabels = (int)p->sys->labels->names.count;
-  lts_t *sys = deterministic(p->sys), *dev = deterministic(p->dev), *prop = lts_property(p->safety);
+  lts_t *sys = deterministic(s->base ? s->base : p->sys), *dev = deterministic(p->dev),
+        *prop = lts_property(p->safety);
   lts_t *des = deterministic(design);
   const lts_t *cl_parts[3] = {des, dev, prop}, *orig_parts[2] = {sys, dev};
   lts_t *cl = lts_compose(cl_parts, 3), *orig = lts_compose(orig_parts, 2);
@@ -987,12 +1251,13 @@ const char *robustify_check(const robustify_problem_t *p, const robustify_soluti
     cl2 = lts_compose(parts, 2);
     bitword_t *obs = bitset_new((size_t)nlabels);
     for (int i = 0; i < s->nobs; i++) bitset_set(obs, (size_t)s->obs[i]);
-    size_t n = (size_t)cl2->nstates * (size_t)orig->nstates;
-    bitword_t *seen = bitset_new(n);
+    keytab_t seen; /* reachable pairs only: the product of the two sizes can be far too large */
+    keytab_init(&seen);
     intvec_t qa = {0}, qb = {0};
     VEC_PUSH(&qa, cl2->init);
     VEC_PUSH(&qb, orig->init);
-    bitset_set(seen, (size_t)cl2->init * (size_t)orig->nstates + (size_t)orig->init);
+    bool added;
+    keytab_add(&seen, (int[2]){cl2->init, orig->init}, 2, &added);
     for (size_t h = 0; h < qa.len && !why; h++) {
       int a = qa.data[h], b = qb.data[h];
       for (int i = orig->succ_off[b]; i < orig->succ_off[b + 1] && !why; i++) {
@@ -1002,9 +1267,8 @@ const char *robustify_check(const robustify_problem_t *p, const robustify_soluti
             why = "the design blocks an action that is not both controllable and observable";
           continue;
         }
-        size_t key = (size_t)ta * (size_t)orig->nstates + (size_t)orig->succ_dst[i];
-        if (!bitset_get(seen, key)) {
-          bitset_set(seen, key);
+        keytab_add(&seen, (int[2]){ta, orig->succ_dst[i]}, 2, &added);
+        if (added) {
           VEC_PUSH(&qa, ta);
           VEC_PUSH(&qb, orig->succ_dst[i]);
         }
@@ -1014,7 +1278,7 @@ const char *robustify_check(const robustify_problem_t *p, const robustify_soluti
     }
     VEC_FREE(&qa);
     VEC_FREE(&qb);
-    free(seen);
+    keytab_free(&seen);
     free(obs);
   }
   free(alpha);

@@ -31,7 +31,12 @@ typedef struct {
   int priority; /* 0 .. 3 */
 } robustify_event_t;
 
-typedef enum { ROBUSTIFY_PARETO, ROBUSTIFY_FAST, ROBUSTIFY_SIMPLE } robustify_method_t;
+/* ROBUSTIFY_OASIS is Fortis's OASIS: for growing subsets A of the
+ * candidate actions (in config order, by size), M is abstracted by
+ * decoupling A (robustify_abstraction) and one synthesis is run with every
+ * candidate controllable/observable; the first subset with a supervisor
+ * gives the solution. */
+typedef enum { ROBUSTIFY_PARETO, ROBUSTIFY_FAST, ROBUSTIFY_SIMPLE, ROBUSTIFY_OASIS } robustify_method_t;
 
 typedef struct {
   const lts_t *sys;    /* the design M (borrowed) */
@@ -48,6 +53,12 @@ typedef struct {
   const robustify_event_t *obs;
   int nobs;
   robustify_method_t method;
+  /* Fortis's maxIter: how many brackets of preferred behaviours to give up
+   * the search tries (1: keep every behaviour the maximal supervisor keeps;
+   * each later bracket reports its solutions only when strictly cheaper
+   * than all before); -1: every bracket; 0 means 1. Ignored by
+   * ROBUSTIFY_SIMPLE. */
+  int max_iter;
   long max_states; /* bound on plant states and on observation-set members; 0 = none */
 } robustify_problem_t;
 
@@ -59,10 +70,15 @@ typedef struct {
   long cost;                /* sum of the weights of ctrl and obs (>= 0) */
   lts_t *sup;               /* the supervisor over obs, completed (see robustify_supervisor) */
   int *disabled, ndisabled; /* labels the supervisor disables in some reachable state, sorted by name */
+  lts_t *base;              /* OASIS: the abstraction of M the supervisor controls; NULL: M */
+  int *hidden, nhidden;     /* OASIS: the actions decoupled in base, sorted by name */
+  int iteration;            /* the bracket (1-based) that found it */
+  uint64_t target;          /* the behaviours that bracket asked to keep (kept ⊇ target) */
 } robustify_solution_t;
 
 typedef struct {
-  robustify_solution_t *sols; /* the least-cost solutions, in search order (one when bounded) */
+  robustify_solution_t *sols; /* the least-cost solutions of each improving bracket, in search order
+                               * (one when bounded in the first bracket) */
   int nsols;
   int nsynth;       /* supervisor syntheses run (cache misses, as Fortis counts) */
   int plant_states; /* of M ‖ E' ‖ P ‖ progress monitors */
@@ -75,6 +91,7 @@ typedef struct {
   uint64_t max_kept;  /* behaviours the maximal supervisor keeps */
   long *pref_weight;  /* weight of each preferred behaviour (npref entries) */
   int npref;
+  int iterations; /* brackets tried */
 } robustify_result_t;
 
 /* Runs the search of p.method. Borrows everything in p; fills *out, which
@@ -83,17 +100,25 @@ typedef struct {
 void robustify_run(const robustify_problem_t *p, robustify_result_t *out);
 void robustify_result_free(robustify_result_t *r);
 
-/* The redesigned system: M (determinised) ‖ S for solution s, minimised
- * (a fresh deterministic LTS). Outside the contexts E' allows it may refuse
- * actions M offers; under E' it differs from M only by disabled actions. */
+/* The redesigned system: M (determinised; for OASIS the abstraction
+ * s->base) ‖ S for solution s, minimised (a fresh deterministic LTS).
+ * Outside the contexts E' allows it may refuse actions M offers; under E'
+ * it differs from M (the abstraction) only by disabled actions. */
 lts_t *robustify_design(const lts_t *sys, const robustify_solution_t *s);
+
+/* Fortis's OASIS abstracter: M with the labels abs[0..nabs) decoupled from
+ * the rest, (M with abs hidden) ‖ (M with everything else hidden), each
+ * determinised, not minimised (as Fortis): M's orderings among the other
+ * actions and among abs are kept, those between the two groups dropped.
+ * A fresh LTS over αM. */
+lts_t *robustify_abstraction(const lts_t *sys, const int *abs, int nabs);
 
 /* Re-checks solution s with its design (robustify_design) on closed loops
  * built by lts_compose, independently of the synthesis state space:
  * design ‖ E' ‖ P_err has no reachable error state, every progress action
  * stays reachable, the kept preferred behaviours are accepted, and beside
- * M ‖ E' the design only blocks controllable observable actions and adds
- * nothing. Returns NULL when all hold, else what failed (static text). */
+ * M ‖ E' (OASIS: s->base ‖ E') the design only blocks controllable
+ * observable actions and adds nothing. Returns NULL when all hold, else what failed (static text). */
 const char *robustify_check(const robustify_problem_t *p, const robustify_solution_t *s, const lts_t *design);
 
 /* Fortis's weights (computeWeights): classes 0..3 in order; inside a class

@@ -1,0 +1,1 @@
+robustify examples/robustify/iterations/config-fast.json --max-iter 1

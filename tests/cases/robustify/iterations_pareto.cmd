@@ -1,0 +1,1 @@
+robustify examples/robustify/iterations/robustify.yaml

@@ -1,0 +1,1 @@
+robustify tests/cases/robustify/limits/nfa.yaml --max-states 1000

@@ -1,0 +1,1 @@
+robustify examples/robustify/pump3/config-fast.json --max-states 500

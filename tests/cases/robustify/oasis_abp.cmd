@@ -1,0 +1,1 @@
+robustify examples/robustify/abp/config-oasis.json

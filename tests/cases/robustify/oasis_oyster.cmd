@@ -1,0 +1,1 @@
+robustify examples/robustify/oyster/config-oasis.json

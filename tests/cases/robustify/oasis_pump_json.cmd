@@ -1,0 +1,1 @@
+robustify examples/robustify/pump/config-oasis.json --format json

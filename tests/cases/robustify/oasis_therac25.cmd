@@ -1,0 +1,1 @@
+robustify examples/robustify/therac25/config-oasis.json

@@ -1,0 +1,1 @@
+robustify examples/robustify/voting/config-oasis.json

@@ -1,0 +1,1 @@
+robustify examples/robustify/pump2/robustify.yaml
