@@ -5,6 +5,7 @@
 #   make bench        benchmarks (figures and ratios; never part of check)
 #   make fuzz         libFuzzer harnesses, FUZZ_SECONDS (60) each (docs/reliability.md)
 #   make format       clang-format every source file
+#   make screenshots  redraw docs/img/report-*.png (ismv report in headless Chromium)
 #   make doc          man page, bash/zsh completion and ismv.pc under build/MODE/doc
 #   make install      PREFIX=/usr/local DESTDIR= : program, man page, completion, docs, library
 MODE ?= release
@@ -19,6 +20,20 @@ endif
 CFLAGS_BASE := -std=c11 -pthread -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -I. $(WARN) \
                $(shell pkg-config --cflags $(PKGS)) -MMD -MP
 LDLIBS := $(shell pkg-config --libs $(PKGS)) -lm -pthread
+
+# Graphviz lays out the report's drawings, in apps/graph_svg.c only; without it
+# (make GRAPHVIZ=0, or libgvc not installed) the report lists edges instead.
+GRAPHVIZ ?= $(shell pkg-config --exists libgvc libcgraph && echo 1 || echo 0)
+PC_REQUIRES := $(PKGS)
+PC_LIBS := -lm -pthread
+ifeq ($(GRAPHVIZ),1)
+  GV_PLUGINS := $(shell pkg-config --variable=libdir libgvc)/graphviz
+  GV_CFLAGS := -DISMV_GRAPHVIZ $(shell pkg-config --cflags libgvc libcgraph)
+  LDLIBS += -L$(GV_PLUGINS) -Wl,-rpath,$(GV_PLUGINS) -lgvplugin_dot_layout -lgvplugin_core \
+            $(shell pkg-config --libs libgvc libcgraph)
+  PC_REQUIRES += libgvc libcgraph
+  PC_LIBS := -L$(GV_PLUGINS) -Wl,-rpath,$(GV_PLUGINS) -lgvplugin_dot_layout -lgvplugin_core $(PC_LIBS)
+endif
 
 ifeq ($(MODE),release)
   CFLAGS_MODE := -O2 -g
@@ -47,7 +62,7 @@ FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/tests/%)
 FUZZ_SECONDS ?= 60
 
-.PHONY: all check bench format clean doc install uninstall fuzz fuzz-build
+.PHONY: all check bench format clean doc install uninstall fuzz fuzz-build screenshots
 all: $(BIN)
 
 $(BUILD)/libismv.a: $(LIB_OBJ)
@@ -61,6 +76,7 @@ $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(BUILD)/libismv.a
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+$(BUILD)/apps/graph_svg.o: CFLAGS += $(GV_CFLAGS)
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
@@ -98,8 +114,8 @@ install: $(BIN) doc
 	install -m 644 README.md $(DESTDIR)$(PREFIX)/share/doc/ismv/README.md
 	install -m 644 docs/*.md docs/*.json $(DESTDIR)$(PREFIX)/share/doc/ismv/docs/
 	install -m 644 $(BUILD)/libismv.a $(DESTDIR)$(PREFIX)/lib/libismv.a
-	printf 'prefix=%s\nincludedir=$${prefix}/include/ismv\nlibdir=$${prefix}/lib\n\nName: ismv\nDescription: %s\nVersion: %s\nRequires.private: %s\nCflags: -I$${includedir}\nLibs: -L$${libdir} -lismv\nLibs.private: -lm -pthread\n' \
-	  '$(PREFIX)' 'the verifier library behind the ismv program' '$(VERSION)' '$(PKGS)' > $(DESTDIR)$(PREFIX)/lib/pkgconfig/ismv.pc
+	printf 'prefix=%s\nincludedir=$${prefix}/include/ismv\nlibdir=$${prefix}/lib\n\nName: ismv\nDescription: %s\nVersion: %s\nRequires.private: %s\nCflags: -I$${includedir}\nLibs: -L$${libdir} -lismv\nLibs.private: %s\n' \
+	  '$(PREFIX)' 'the verifier library behind the ismv program' '$(VERSION)' '$(PC_REQUIRES)' '$(PC_LIBS)' > $(DESTDIR)$(PREFIX)/lib/pkgconfig/ismv.pc
 	for h in $(HEADERS); do install -D -m 644 $$h $(DESTDIR)$(PREFIX)/include/ismv/$$h || exit 1; done
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/ismv $(DESTDIR)$(PREFIX)/share/man/man1/ismv.1 \
@@ -121,6 +137,10 @@ build/fuzz/tests/%: $(BUILD)/tests/fuzz/%.o $(BUILD)/libismv.a
 
 check: $(BIN) $(UNIT_BIN) doc
 	@ISMV=$(BIN) UNIT_DIR=$(BUILD)/tests MODE=$(MODE) bash tests/run.sh
+
+# The README's screenshots of a verify and a robustness report (headless Chromium).
+screenshots: $(BIN)
+	@bash docs/img/screenshots.sh $(BIN)
 
 bench: $(BIN)
 	@ISMV=$(BIN) bash bench/run.sh

@@ -6,10 +6,11 @@
 #   ./setup.sh --build-deps   only what building ismv needs (used by the GitHub Action)
 set -euo pipefail
 cd "$(dirname "$0")"
-build_packages=(build-essential pkg-config libz3-dev libgsl-dev libyaml-dev libxml2-dev)
+build_packages=(build-essential pkg-config libz3-dev libgsl-dev libyaml-dev libxml2-dev libgraphviz-dev)
 # for `make check`, the fuzz harnesses and the benchmarks: scripts, GNU time, man -l,
-# zsh -n, clang with libFuzzer, python3-jsonschema for the JSON schema test
-test_packages=(python3 python3-jsonschema time man-db zsh clang-14 libclang-rt-14-dev)
+# zsh -n, clang with libFuzzer, python3-jsonschema for the JSON schema test, headless Chromium for
+# the HTML reports (tests/report_browser.sh)
+test_packages=(python3 python3-jsonschema time man-db zsh clang-14 libclang-rt-14-dev chromium)
 packages=("${build_packages[@]}" "${test_packages[@]}")
 [ "${1:-}" = --build-deps ] && packages=("${build_packages[@]}")
 missing=()

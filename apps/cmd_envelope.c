@@ -9,6 +9,7 @@
 #include "apps/commands.h"
 #include "apps/fsp_config.h"
 #include "apps/expect.h"
+#include "apps/report.h"
 #include "apps/json_envelope.h"
 #include "apps/sarif.h"
 #include "ism/alloc.h"
@@ -25,7 +26,8 @@ static const cli_option_t options[] = {
      "how to compute Δ: default (fast), paper (Alg. 1 with its heuristic), brute-force (tiny models)"},
     {"max-states", 0, OPT_INT, "N", NULL, "5000000", 1, 1e9,
      "limit on the states of each compiled process, composition and meta-system"},
-    {"format", 'f', OPT_CHOICE, NULL, "text|json|sarif|dot", "text", 0, -1, "output format"},
+    {"format", 'f', OPT_CHOICE, NULL, "text|json|sarif|dot|html", "text", 0, -1,
+     "output format (html: the page of ismv report)"},
     {"stats", 0, OPT_FLAG, NULL, NULL, NULL, 0, -1, "print meta-system sizes and check counts on stderr"},
     {"output", 'o', OPT_STRING, "FILE", NULL, "stdout", 0, -1, "write the report to FILE"},
 };
@@ -329,6 +331,8 @@ static void render(strbuf_t *sb, const char *format, const analysis_t *x, const 
       json_set(sb, sp, x->b_only);
       strbuf_puts(sb, "}");
     }
+    strbuf_puts(sb, ",\n  \"normal\": ");
+    json_set(sb, sp, sp->normal);
     strbuf_puts(sb, "\n}\n");
     return;
   }
@@ -456,14 +460,15 @@ static int run_envelope(cli_ctx_t *ctx, const cli_command_t *self, const char *p
   const char *format = cli_opt(self, values, "format")->set ? cli_opt(self, values, "format")->s : "text";
   strbuf_t sb;
   strbuf_init(&sb);
+  bool html = strcmp(format, "html") == 0;
   if (strcmp(format, "sarif") == 0) {
     sarif_where_t where = {path, n_ctrl->loc, n_cmp ? n_cmp->loc : (loc_t){0}};
     render_sarif(&sb, &x, &where);
   } else {
-    render(&sb, format, &x, alg_name, n_cmp_ctrl != NULL, verdict);
+    render(&sb, html ? "json" : format, &x, alg_name, n_cmp_ctrl != NULL, verdict);
   }
   text = strbuf_take(&sb);
-  bool json = strcmp(format, "json") == 0; /* written last: it states the exit code */
+  bool json = strcmp(format, "json") == 0 || html; /* written last: it states the exit code */
   rc = json ? CLI_EXIT_OK : cli_write_output(ctx, text);
   bool partial = x.ra.partial || (x.b && x.rb.partial);
   /* E ‖ C itself violates P (or E violates P_env): a violation, unless an
@@ -494,7 +499,7 @@ static int run_envelope(cli_ctx_t *ctx, const cli_command_t *self, const char *p
                                 .verdict = json_envelope_verdict(analysis),
                                 .exit_code = rc,
                                 .partial = partial ? (stop_message() ? stop_message() : "stopped") : NULL};
-    int wrc = json_envelope_write(ctx, &envelope, text);
+    int wrc = report_write_result(ctx, &envelope, text, html, NULL);
     if (wrc) rc = wrc;
   }
 

@@ -9,6 +9,7 @@
 #include "apps/eventb_report.h"
 #include "apps/expect.h"
 #include "apps/json_envelope.h"
+#include "apps/report.h"
 #include "ism/stop.h"
 #include "verifier/eventb/eventb.h"
 
@@ -26,7 +27,8 @@ static const cli_option_t options[] = {
      "per solver check; an unknown answer is inconclusive (--timeout bounds the whole run)"},
     {"rlimit", 0, OPT_INT, "N", NULL, "none", 1, 1e15,
      "per solver check, in Z3 resource units (deterministic)"},
-    {"format", 'f', OPT_CHOICE, NULL, "text|json|sarif", "text", 0, -1, "output format"},
+    {"format", 'f', OPT_CHOICE, NULL, "text|json|sarif|html", "text", 0, -1,
+     "output format (html: the page of ismv report)"},
     {"output", 'o', OPT_STRING, "FILE", NULL, "stdout", 0, -1, "write the report to FILE"},
 };
 
@@ -124,7 +126,8 @@ static int run_eventb(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
   eventb_result_t res;
   eventb_analyse(m, &opt, &res);
   const char *format = (v = cli_opt(self, values, "format"))->set ? v->s : "text";
-  char *text = eventb_render(m, &res, format);
+  bool html = strcmp(format, "html") == 0;
+  char *text = eventb_render(m, &res, html ? "json" : format);
   cli_outcome_t outcome = {.analysis = verdict_code(m, &res),
                            .complete = !res.unknown,
                            .expect = -1,
@@ -156,8 +159,8 @@ static int run_eventb(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
                               .partial = !res.unknown ? NULL
                                          : res.reason ? res.reason
                                                       : "the solver answered unknown"};
-  int wrc =
-      strcmp(format, "json") == 0 ? json_envelope_write(ctx, &envelope, text) : cli_write_output(ctx, text);
+  int wrc = strcmp(format, "json") == 0 || html ? report_write_result(ctx, &envelope, text, html, NULL)
+                                                : cli_write_output(ctx, text);
   if (!rc) rc = wrc;
   free(text);
   if (res.unknown || res.error)

@@ -11,6 +11,7 @@
 #include "apps/expect.h"
 #include "apps/json_envelope.h"
 #include "apps/masking_report.h"
+#include "apps/report.h"
 #include "ism/alloc.h"
 #include "ism/intern.h"
 #include "ism/ydoc.h"
@@ -28,8 +29,8 @@ static const cli_option_t options[] = {
      "(MaskD -nb)"},
     {"trace", 't', OPT_FLAG, NULL, NULL, NULL, 0, -1,
      "print the refuter's winning play (with --format dot: only the play)"},
-    {"format", 'f', OPT_CHOICE, NULL, "text|json|sarif|dot", "text", 0, -1,
-     "output format; dot: the game graph"},
+    {"format", 'f', OPT_CHOICE, NULL, "text|json|sarif|dot|html", "text", 0, -1,
+     "output format; dot: the game graph; html: the page of ismv report"},
     {"output", 'o', OPT_STRING, "FILE", NULL, "stdout", 0, -1, "write the report to FILE"},
     {"max-states", 0, OPT_INT, "N", NULL, "2000000", 1, 1e9,
      "give up (inconclusive) beyond N states in a model"},
@@ -235,7 +236,8 @@ static int report(cli_ctx_t *ctx, const cli_command_t *self, const cli_value_t *
   int *trace = NULL;
   rep->ntrace = masking_trace(rep->game, &trace);
   rep->trace = trace;
-  char *text = masking_render(rep, format, cli_opt(self, values, "trace")->set);
+  bool html = strcmp(format, "html") == 0;
+  char *text = masking_render(rep, html ? "json" : format, cli_opt(self, values, "trace")->set);
   free(trace);
   uint32_t w = masking_value(rep->game);
   cli_outcome_t outcome = {.analysis = w ? CLI_EXIT_VIOLATION : CLI_EXIT_OK, .complete = true, .expect = -1};
@@ -257,7 +259,8 @@ static int report(cli_ctx_t *ctx, const cli_command_t *self, const cli_value_t *
                               .verdict = json_envelope_verdict(outcome.analysis),
                               .exit_code = cli_exit_code(&outcome)};
   int rc =
-      strcmp(format, "json") == 0 ? json_envelope_write(ctx, &envelope, text) : cli_write_output(ctx, text);
+      strcmp(format, "json") == 0 || html ? report_write_result(ctx, &envelope, text, html, NULL)
+                                          : cli_write_output(ctx, text);
   free(text);
   return rc ? rc : envelope.exit_code;
 }

@@ -11,6 +11,7 @@
 #include "apps/eofm_env.h"
 #include "apps/fsp_config.h"
 #include "apps/expect.h"
+#include "apps/report.h"
 #include "apps/json_envelope.h"
 #include "apps/sarif.h"
 #include "apps/reference_config.h"
@@ -27,8 +28,8 @@
 static const cli_option_t options[] = {
     {"no-minimize", 0, OPT_FLAG, NULL, NULL, NULL, 0, -1,
      "do not minimise the weakest assumption (Fortis' classes instead of the paper's)"},
-    {"format", 'f', OPT_CHOICE, NULL, "text|json|sarif|dot|fsp", "text", 0, -1,
-     "output format (fsp: the weakest assumption as an FSP process WA)"},
+    {"format", 'f', OPT_CHOICE, NULL, "text|json|sarif|dot|fsp|html", "text", 0, -1,
+     "output format (fsp: the weakest assumption as an FSP process WA; html: the page of ismv report)"},
     {"dot", 0, OPT_STRING, "FILE", NULL, NULL, 0, -1,
      "also write the weakest assumption and Δ as Graphviz to FILE"},
     {"write-aut", 0, OPT_STRING, "FILE", NULL, NULL, 0, -1,
@@ -61,6 +62,25 @@ static void json_labels(strbuf_t *sb, const lts_labels_t *labels, const int *l, 
 
 static void text_labels(strbuf_t *sb, const lts_labels_t *labels, const int *l, int n) {
   for (int i = 0; i < n; i++) strbuf_printf(sb, "%s%s", i ? ", " : "", lts_label_name(labels, l[i]));
+}
+
+/* An LTS's transitions as [src, "label", dst] triples (for the report's drawing). */
+static void json_lts(strbuf_t *sb, const lts_t *l) {
+  strbuf_printf(sb, "{\"initial\": %d, \"error\": ", l->init);
+  if (l->error >= 0)
+    strbuf_printf(sb, "%d", l->error);
+  else
+    strbuf_puts(sb, "null");
+  strbuf_puts(sb, ", \"transitions\": [");
+  bool first = true;
+  for (int s = 0; s < l->nstates; s++)
+    for (int i = l->succ_off[s]; i < l->succ_off[s + 1]; i++) {
+      strbuf_printf(sb, "%s[%d, ", first ? "" : ", ", s);
+      strbuf_json_string(sb, lts_label_name(l->labels, l->succ_label[i]));
+      strbuf_printf(sb, ", %d]", l->succ_dst[i]);
+      first = false;
+    }
+  strbuf_puts(sb, "]}");
 }
 
 static void json_traces(strbuf_t *sb, const lts_labels_t *labels, const robust_traces_t *t,
@@ -461,7 +481,7 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
     lts_to_fsp(a.w, "WA", &sb);
   else if (strcmp(format, "dot") == 0) {
     strbuf_puts(&sb, strbuf_str(&dot));
-  } else if (strcmp(format, "json") == 0) {
+  } else if (strcmp(format, "json") == 0 || strcmp(format, "html") == 0) {
     strbuf_printf(&sb, "{\n"); /* "partial" and "reason" are the envelope's */
     strbuf_printf(&sb, "  \"system\": {\"files\": ");
     strbuf_json_string(&sb, a.sys_files);
@@ -523,6 +543,8 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
       json_traces(&sb, &r.labels, &b_not_a, "    ");
       strbuf_puts(&sb, "\n  }");
     }
+    strbuf_puts(&sb, ",\n  \"weakest_assumption_lts\": ");
+    json_lts(&sb, a.w);
     strbuf_puts(&sb, "\n}\n");
   } else {
     if (stopped) strbuf_printf(&sb, "partial: %s\n", partial_reason(stopped));
@@ -572,7 +594,8 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
     }
   }
   text = strbuf_take(&sb);
-  bool json = strcmp(format, "json") == 0; /* written last: it states the exit code */
+  bool html = strcmp(format, "html") == 0;
+  bool json = strcmp(format, "json") == 0 || html; /* written last: it states the exit code */
   rc = json ? CLI_EXIT_OK : cli_write_output(ctx, text);
   const cli_value_t *dotv = cli_opt(self, values, "dot");
   if (rc == CLI_EXIT_OK && dotv->set) rc = cli_write_file(ctx, dotv->s, strbuf_str(&dot));
@@ -626,7 +649,7 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
                                 .verdict = json_envelope_verdict(analysis),
                                 .exit_code = rc,
                                 .partial = stopped ? partial_reason(stopped) : NULL};
-    int wrc = json_envelope_write(ctx, &envelope, text);
+    int wrc = report_write_result(ctx, &envelope, text, html, NULL);
     if (wrc) rc = wrc;
   }
 

@@ -12,6 +12,7 @@
 
 #include "apps/cli.h"
 #include "apps/commands.h"
+#include "apps/scatter_svg.h"
 #include "apps/json_envelope.h"
 #include "apps/verify_options.h"
 #include "apps/verify_report.h"
@@ -161,56 +162,30 @@ static void render_json(strbuf_t *sb, const ism_model_t *m, const row_t *rows, s
 }
 
 /* A scatter plot like the paper's figure: predicted (x) against observed (y), 95% bars, the diagonal;
- * a partial run (partial: why, or NULL) says so under the title. */
+ * a partial run (partial: why, or NULL) says so in the title. */
 static void render_svg(strbuf_t *sb, const ism_model_t *m, const row_t *rows, size_t n, const char *estimator,
                        const char *partial) {
-  const double W = 480, H = 480, L = 60, B = 50, S = 400; /* plot square S at (L, H - B - S) */
-  strbuf_printf(
-      sb,
-      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%g\" height=\"%g\" font-family=\"sans-serif\" "
-      "font-size=\"12\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
-      W, H);
-  strbuf_printf(sb, "<text x=\"%g\" y=\"18\" text-anchor=\"middle\">", L + S / 2);
-  strbuf_xml_text(sb, m->name);
-  strbuf_printf(sb, ": predicted (%s) vs simulated</text>\n", estimator);
-  if (partial) {
-    strbuf_printf(sb,
-                  "<text x=\"%g\" y=\"34\" text-anchor=\"middle\" fill=\"firebrick\">partial: ", L + S / 2);
-    strbuf_xml_text(sb, partial);
-    strbuf_puts(sb, "</text>\n");
-  }
-  double x0 = L, y0 = H - B;
-  strbuf_printf(sb, "<rect x=\"%g\" y=\"%g\" width=\"%g\" height=\"%g\" fill=\"none\" stroke=\"black\"/>\n",
-                x0, y0 - S, S, S);
-  strbuf_printf(sb,
-                "<line x1=\"%g\" y1=\"%g\" x2=\"%g\" y2=\"%g\" stroke=\"gray\" stroke-dasharray=\"4 4\"/>\n",
-                x0, y0, x0 + S, y0 - S);
-  for (int t = 0; t <= 10; t += 2) {
-    double f = t / 10.0;
-    strbuf_printf(sb, "<text x=\"%g\" y=\"%g\" text-anchor=\"middle\">%.1f</text>\n", x0 + f * S, y0 + 16, f);
-    strbuf_printf(sb, "<text x=\"%g\" y=\"%g\" text-anchor=\"end\">%.1f</text>\n", x0 - 6, y0 - f * S + 4, f);
-  }
-  strbuf_printf(sb, "<text x=\"%g\" y=\"%g\" text-anchor=\"middle\">predicted probability</text>\n",
-                x0 + S / 2, H - 12);
-  strbuf_printf(sb,
-                "<text x=\"16\" y=\"%g\" text-anchor=\"middle\" transform=\"rotate(-90 16 %g)\">observed "
-                "frequency</text>\n",
-                y0 - S / 2, y0 - S / 2);
+  scatter_point_t *pts = xcalloc(n + 1, sizeof *pts);
+  strbuf_t labels;
+  strbuf_init(&labels);
+  size_t *at = xcalloc(n + 1, sizeof *at);
   for (size_t k = 0; k < n; k++) {
-    const row_t *r = &rows[k];
-    double x = x0 + r->c->probability * S;
-    strbuf_printf(sb, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"steelblue\"/>\n", x,
-                  y0 - r->st.ci_lo * S, x, y0 - r->st.ci_hi * S);
-    strbuf_printf(sb, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"3\" fill=\"%s\"><title>rank %zu: ", x,
-                  y0 - r->st.frequency * S, r->agrees ? "steelblue" : "firebrick", r->rank);
-    strbuf_t path;
-    strbuf_init(&path);
-    path_text(&path, m, r->c);
-    strbuf_xml_text(sb, strbuf_str(&path));
-    strbuf_free(&path);
-    strbuf_puts(sb, "</title></circle>\n");
+    at[k] = labels.len;
+    strbuf_printf(&labels, "rank %zu: ", rows[k].rank);
+    path_text(&labels, m, rows[k].c);
+    strbuf_putc(&labels, '\0');
   }
-  strbuf_puts(sb, "</svg>\n");
+  for (size_t k = 0; k < n; k++)
+    pts[k] = (scatter_point_t){rows[k].c->probability, rows[k].st.frequency, rows[k].st.ci_lo,
+                               rows[k].st.ci_hi,       rows[k].agrees,       labels.data + at[k]};
+  char *title = partial
+                    ? xasprintf("%s: predicted (%s) vs simulated; partial: %s", m->name, estimator, partial)
+                    : xasprintf("%s: predicted (%s) vs simulated", m->name, estimator);
+  scatter_svg(sb, title, pts, n);
+  free(title);
+  free(at);
+  free(pts);
+  strbuf_free(&labels);
 }
 
 /* Simulates rows[k] for the counterexamples at index[k], k < n. Returns

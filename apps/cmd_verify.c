@@ -11,6 +11,7 @@
 #include "apps/commands.h"
 #include "apps/expect.h"
 #include "apps/progress.h"
+#include "apps/report.h"
 #include "apps/verify_options.h"
 #include "apps/verify_report.h"
 #include "ism/ism.h"
@@ -49,7 +50,8 @@ static const cli_option_t options[] = {
      "joint: P(this path and its failure | environment) at the most likely environment "
      "(docs/probability.md); "
      "per-rule: the paper's product of rule probabilities; none: no ranking (discovery order)"},
-    {"format", 'f', OPT_CHOICE, NULL, "text|json|sarif|junit", "text", 0, -1, "output format"},
+    {"format", 'f', OPT_CHOICE, NULL, "text|json|sarif|junit|html", "text", 0, -1,
+     "output format (html: the page of ismv report, with the state machine drawn)"},
     {"output", 'o', OPT_STRING, "FILE", NULL, "stdout", 0, -1, "write the report to FILE"},
     {"quiet", 'q', OPT_FLAG, NULL, NULL, NULL, 0, -1,
      "no progress line on stderr (shown only when stderr is a terminal)"},
@@ -319,7 +321,8 @@ static int run_verify(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
                          false};
   if (top > 0 && (size_t)top < kept) rep.shown = (size_t)top;
   rep.classes_view = top <= 0 && !cli_opt(self, values, "all")->set;
-  char *text = verify_render(&rep, format);
+  bool html = strcmp(format, "html") == 0;
+  char *text = verify_render(&rep, html ? "json" : format);
   if (m->expect) {
     static const char *const names[] = {"verified", "violated", "inconclusive"};
     expect_actual_t actual[] = {
@@ -339,8 +342,8 @@ static int run_verify(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
                               .verdict = json_envelope_verdict(analysis_code(res.verdict)),
                               .exit_code = cli_exit_code(&outcome),
                               .partial = res.reason};
-  int rc =
-      strcmp(format, "json") == 0 ? json_envelope_write(ctx, &envelope, text) : cli_write_output(ctx, text);
+  int rc = strcmp(format, "json") == 0 || html ? report_write_result(ctx, &envelope, text, html, m)
+                                               : cli_write_output(ctx, text);
   free(text);
   notes(ctx, &res, stats, total, kept, min_prob);
   explore_result_free(&res);

@@ -12,5 +12,6 @@ extern const cli_command_t cmd_masking;
 extern const cli_command_t cmd_envelope;
 extern const cli_command_t cmd_check;
 extern const cli_command_t cmd_eventb;
+extern const cli_command_t cmd_report;
 
 #endif

@@ -1,6 +1,7 @@
 #include "apps/json_envelope.h"
 
 #include <assert.h>
+#include <stdlib.h>
 #include <string.h>
 
 const char *json_envelope_verdict(int analysis_code) {
@@ -54,7 +55,7 @@ void json_envelope_alone(strbuf_t *sb, const json_envelope_t *e) {
   strbuf_puts(sb, "\n}\n");
 }
 
-int json_envelope_write(cli_ctx_t *ctx, const json_envelope_t *e, const char *json) {
+char *json_envelope_wrap(const json_envelope_t *e, const char *json) {
   assert(strncmp(json, "{\n", 2) == 0);
   strbuf_t sb;
   strbuf_init(&sb);
@@ -62,7 +63,12 @@ int json_envelope_write(cli_ctx_t *ctx, const json_envelope_t *e, const char *js
   json_envelope_head(&sb, e);
   json_envelope_tail(&sb, e);
   strbuf_puts(&sb, json + 2);
-  int rc = cli_write_output(ctx, strbuf_str(&sb));
-  strbuf_free(&sb);
+  return strbuf_take(&sb);
+}
+
+int json_envelope_write(cli_ctx_t *ctx, const json_envelope_t *e, const char *json) {
+  char *text = json_envelope_wrap(e, json);
+  int rc = cli_write_output(ctx, text);
+  free(text);
   return rc;
 }

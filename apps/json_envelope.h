@@ -39,6 +39,10 @@ void json_envelope_tail(strbuf_t *sb, const json_envelope_t *e);
 /* Appends a JSON object holding the envelope alone (a run with no result). */
 void json_envelope_alone(strbuf_t *sb, const json_envelope_t *e);
 
+/* The JSON object `json` (text starting "{\n") with the envelope's keys
+ * first, as a fresh string (caller frees). */
+char *json_envelope_wrap(const json_envelope_t *e, const char *json);
+
 /* Writes the JSON object `json` (text starting "{\n") with the envelope's
  * keys first, through cli_write_output, whose code it returns (0 when
  * written). */

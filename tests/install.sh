@@ -41,7 +41,7 @@ bash_out=$(bash -c '
   complete_words ismv verify --format ""
   complete_words ismv masking --tr
 ' _ "$root/share/bash-completion/completions/ismv")
-expected=$'verify\n--format\ntext json sarif junit\n--trace'
+expected=$'verify\n--format\ntext json sarif junit html\n--trace'
 [ "$bash_out" = "$expected" ] || { echo "bash completion gave:"; echo "$bash_out"; echo "expected:"; echo "$expected"; exit 1; }
 
 # zsh completion: a #compdef file zsh accepts

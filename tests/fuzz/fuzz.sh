@@ -23,6 +23,7 @@ seeds() {
   fuzz_maskd) { find examples/masking/faulty -name "*.test"; find $anchors/maskd -name "*.test"; } 2>/dev/null | sort ;;
   fuzz_masking) ls examples/masking/*.yaml examples/masking/yaml/*.yaml ;;
   fuzz_config) ls examples/robustness/*/*.yaml examples/envelope/*/*.yaml ;;
+  fuzz_json) ls tests/cases/*/*json*.out ;;
   fuzz_aut) ls examples/*/*/*.aut tests/cases/fsp/*.aut ;;
   esac
 }
