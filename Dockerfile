@@ -14,7 +14,7 @@ RUN make clean && make -j"$(nproc)" && make install PREFIX=/usr/local DESTDIR=/s
 FROM debian:bookworm-slim
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-      libz3-4 libgsl27 libgslcblas0 libyaml-0-2 libxml2 \
+      libz3-4 libgsl27 libgslcblas0 libyaml-0-2 libxml2 libgvc6 libcgraph6 libcdt5 \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --create-home --uid 10001 ismv
 COPY --from=build /stage/usr/local/bin/ismv /usr/local/bin/ismv
