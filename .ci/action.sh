@@ -4,7 +4,9 @@
 #   .ci/action.sh check   run `ismv check` on the files the globs in $INPUT_FILES name,
 #                         write SARIF to $INPUT_SARIF (and JUnit to $INPUT_JUNIT if set),
 #                         and record exit-code=N in $GITHUB_OUTPUT (never fails itself,
-#                         so the SARIF is uploaded before the job fails)
+#                         so the SARIF is uploaded before the job fails) and
+#                         sarif-complete=true|false: whether the SARIF's run was complete
+#                         (executionSuccessful; false when a file was inconclusive or invalid)
 # $ISMV names a prebuilt binary; otherwise the one built here is used.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -23,7 +25,7 @@ check)
   for f in $INPUT_FILES; do files+=("$f"); done
   if [ ${#files[@]} = 0 ]; then
     echo "ismv action: no file matches '$INPUT_FILES'" >&2
-    echo "exit-code=1" >>"${GITHUB_OUTPUT:-/dev/null}"
+    printf 'exit-code=1\nsarif-complete=false\n' >>"${GITHUB_OUTPUT:-/dev/null}"
     exit 0
   fi
   read -r -a extra <<<"${INPUT_ARGS:-}"
@@ -32,8 +34,11 @@ check)
   if [ -n "${INPUT_JUNIT:-}" ]; then
     "$ismv" check -j "${INPUT_JOBS:-$(nproc)}" "${extra[@]}" -f junit -o "$INPUT_JUNIT" "${files[@]}" 2>/dev/null || true
   fi
-  echo "ismv action: checked ${#files[@]} file(s), exit code $rc; SARIF in $sarif"
-  echo "exit-code=$rc" >>"${GITHUB_OUTPUT:-/dev/null}"
+  # the SARIF writer's own spelling (apps/sarif.c); a missing or partial log is not complete
+  complete=false
+  grep -q '"executionSuccessful": true' "$sarif" 2>/dev/null && complete=true
+  echo "ismv action: checked ${#files[@]} file(s), exit code $rc; SARIF in $sarif (complete: $complete)"
+  printf 'exit-code=%s\nsarif-complete=%s\n' "$rc" "$complete" >>"${GITHUB_OUTPUT:-/dev/null}"
   ;;
 *)
   echo "usage: .ci/action.sh build|check" >&2

@@ -341,8 +341,10 @@ int cli_write_stopped(cli_ctx_t *ctx, const char *format, const char *what) {
                          .partial = why};
     json_envelope_alone(&sb, &e);
   } else if (format && strcmp(format, "sarif") == 0) {
+    char *note = xasprintf("inconclusive: %s", why);
     sarif_begin(&sb, NULL, 0);
-    sarif_end(&sb, false, (const char *const[]){why}, 1);
+    sarif_end(&sb, false, (const char *const[]){note}, 1);
+    free(note);
   } else if (!format || strcmp(format, "text") == 0) {
     strbuf_printf(&sb, "partial: %s\n", why);
   }

@@ -251,16 +251,17 @@ static int run_parallel(const char *const *paths, int n, int jobs, double time_l
 
 typedef struct {
   int passed, failed, errors;
+  int inconclusive; /* of the failed: undecided (a limit, the solver), not refuted */
 } check_counts_t;
 
 static check_counts_t count(const check_result_t *results, int n) {
-  check_counts_t c = {0, 0, 0};
+  check_counts_t c = {0, 0, 0, 0};
   for (int i = 0; i < n; i++) {
     int rc = results[i].rc;
     if (rc == CLI_EXIT_OK)
       c.passed++;
     else if (rc == CLI_EXIT_VIOLATION || rc == CLI_EXIT_INCONCLUSIVE)
-      c.failed++;
+      c.failed++, c.inconclusive += rc == CLI_EXIT_INCONCLUSIVE;
     else
       c.errors++;
   }
@@ -277,7 +278,10 @@ static void render_text(strbuf_t *sb, FILE *err, const check_result_t *results, 
     if (!ok || !quiet) strbuf_printf(sb, "%s: %s\n", r->path, result_word(r->rc));
   }
   check_counts_t c = count(results, n);
-  strbuf_printf(sb, "%d passed, %d failed, %d errors\n", c.passed, c.failed, c.errors);
+  /* an undecided file is not a pass, nor a refutation: said apart within the failed */
+  strbuf_printf(sb, "%d passed, %d failed", c.passed, c.failed);
+  if (c.inconclusive) strbuf_printf(sb, " (%d inconclusive)", c.inconclusive);
+  strbuf_printf(sb, ", %d errors\n", c.errors);
 }
 
 static const char *level_word(diag_level_t level) {
@@ -287,9 +291,7 @@ static const char *level_word(diag_level_t level) {
 static void render_json(strbuf_t *sb, const char *const *paths, const check_result_t *results, int n, int rc,
                         bool verbose) {
   check_counts_t c = count(results, n);
-  int inconclusive = 0;
-  for (int i = 0; i < n; i++) inconclusive += results[i].rc == CLI_EXIT_INCONCLUSIVE;
-  char *why = inconclusive ? xasprintf("%d of %d files inconclusive", inconclusive, n) : NULL;
+  char *why = c.inconclusive ? xasprintf("%d of %d files inconclusive", c.inconclusive, n) : NULL;
   json_envelope_t e = {.command = "check",
                        .inputs = paths,
                        .ninputs = n,
@@ -300,8 +302,9 @@ static void render_json(strbuf_t *sb, const char *const *paths, const check_resu
   json_envelope_head(sb, &e);
   json_envelope_tail(sb, &e);
   free(why);
-  strbuf_printf(sb, "  \"passed\": %d,\n  \"failed\": %d,\n  \"errors\": %d,\n  \"files\": [", c.passed,
-                c.failed, c.errors);
+  strbuf_printf(
+      sb, "  \"passed\": %d,\n  \"failed\": %d,\n  \"inconclusive\": %d,\n  \"errors\": %d,\n  \"files\": [",
+      c.passed, c.failed, c.inconclusive, c.errors);
   for (int i = 0; i < n; i++) {
     const check_result_t *r = &results[i];
     strbuf_puts(sb, i ? ",\n    {\"file\": " : "\n    {\"file\": ");
@@ -508,7 +511,8 @@ const cli_command_t cmd_check = {
     .description =
         "Runs, for every FILE, the analysis its `kind:` names, with the options the file sets, and checks\n"
         "the file's `expect:` block. Text output is a line per file (ok, failed, inconclusive or error) and\n"
-        "a closing line \"N passed, N failed, N errors\" (an inconclusive file counts as failed); the\n"
+        "a closing line \"N passed, N failed, N errors\" (an inconclusive file counts as failed, and\n"
+        "\"failed\" is followed by \"(K inconclusive)\" when there are any); the\n"
         "analyses' own reports are shown only with --verbose, diagnostics go to stderr. The exit code is\n"
         "the most severe of the files' exit codes. The report does not depend on --jobs. --timeout limits\n"
         "each file's analysis (not the whole run): a file stopped by it is inconclusive.",

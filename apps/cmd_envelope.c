@@ -126,6 +126,10 @@ static void json_delta(strbuf_t *sb, const envelope_space_t *sp, const envelope_
  * transitions between two states of one kind share an edge. */
 static void dot_deltas(strbuf_t *sb, const envelope_space_t *sp, const lts_t *env,
                        const envelope_result_t *r) {
+  /* a partial Δ is said so in DOT too (a comment before the first graph) */
+  if (r->partial)
+    strbuf_printf(sb, "// partial: %s; these maximal robust deviations were found so far, Δ may have more\n",
+                  stop_message() ? stop_message() : "stopped");
   for (int i = 0; i < r->ndeltas; i++) {
     strbuf_printf(sb, "digraph d%d {\n  rankdir=LR;\n  node [shape=circle];\n  init [shape=point];\n", i + 1);
     for (int q = 0; q < sp->nq; q++)

@@ -164,9 +164,10 @@ static void render_json(strbuf_t *sb, const ism_model_t *m, const row_t *rows, s
   strbuf_puts(sb, "\n}\n");
 }
 
-/* A scatter plot like the paper's figure: predicted (x) against observed (y), 95% bars, the diagonal. */
-static void render_svg(strbuf_t *sb, const ism_model_t *m, const row_t *rows, size_t n,
-                       const char *estimator) {
+/* A scatter plot like the paper's figure: predicted (x) against observed (y), 95% bars, the diagonal;
+ * a partial run (partial: why, or NULL) says so in the title. */
+static void render_svg(strbuf_t *sb, const ism_model_t *m, const row_t *rows, size_t n, const char *estimator,
+                       const char *partial) {
   scatter_point_t *pts = xcalloc(n + 1, sizeof *pts);
   strbuf_t labels;
   strbuf_init(&labels);
@@ -180,7 +181,9 @@ static void render_svg(strbuf_t *sb, const ism_model_t *m, const row_t *rows, si
   for (size_t k = 0; k < n; k++)
     pts[k] = (scatter_point_t){rows[k].c->probability, rows[k].st.frequency, rows[k].st.ci_lo,
                                rows[k].st.ci_hi,       rows[k].agrees,       labels.data + at[k]};
-  char *title = xasprintf("%s: predicted (%s) vs simulated", m->name, estimator);
+  char *title = partial
+                    ? xasprintf("%s: predicted (%s) vs simulated; partial: %s", m->name, estimator, partial)
+                    : xasprintf("%s: predicted (%s) vs simulated", m->name, estimator);
   scatter_svg(sb, title, pts, n);
   free(title);
   free(at);
@@ -317,7 +320,7 @@ static int run_simulate(cli_ctx_t *ctx, const cli_command_t *self, const char *p
       json ? json_envelope_write(ctx, &envelope, strbuf_str(&sb)) : cli_write_output(ctx, strbuf_str(&sb));
   if (svg && !rc) {
     strbuf_clear(&sb);
-    render_svg(&sb, m, rows, n + nb, estimator);
+    render_svg(&sb, m, rows, n + nb, estimator, partial_why);
     rc = cli_write_file(ctx, svg, strbuf_str(&sb));
   }
   strbuf_free(&sb);

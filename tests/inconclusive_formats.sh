@@ -7,7 +7,10 @@
 # other analyses stopped by --timeout on inputs that take minutes
 # (tests/lib/long_runs.sh): robustness, envelope, masking and eventb SARIF
 # (executionSuccessful false, the time limit in the notification, exit 5),
-# and check's JUnit (a failure, not a pass) and SARIF of such a file.
+# and check's JUnit (a failure, not a pass), SARIF, text summary (failed,
+# with "(1 inconclusive)") and JSON counts of such a file; the
+# stopped envelope's DOT opens with a partial comment, and the stopped
+# simulation's SVG says partial in its title.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
@@ -31,12 +34,16 @@ stopped() { # NAME FORMAT ISMV-ARGS...: in the background, with --timeout 1
 }
 stopped robustness sarif robustness "$tmp/r.yaml" --max-states 100000000
 stopped envelope sarif envelope "$tmp/ring.yaml"
+stopped envelope-dot dot envelope "$tmp/ring.yaml"
+stopped simulate text simulate tests/cases/probability/corridor.yaml --runs 100000000 --svg "$tmp/simulate.svg"
 stopped masking sarif masking "$tmp/m.yaml" --weak false
 stopped eventb sarif eventb "$tmp/fermat.yaml"
 stopped check sarif check "$tmp/wf.yaml"
 stopped check-junit junit check "$tmp/wf.yaml"
+stopped check-text text check "$tmp/wf.yaml" tests/models/verify/explorer-b1-ideal.yaml
+stopped check-json json check "$tmp/wf.yaml" tests/models/verify/explorer-b1-ideal.yaml
 wait
-for name in robustness envelope masking eventb check check-junit; do
+for name in robustness envelope envelope-dot simulate masking eventb check check-junit check-text check-json; do
   rc=$(cat "$tmp/$name.rc")
   [ "$rc" = 5 ] || { echo "$name (stopped): exit $rc, expected 5"; exit 1; }
 done
@@ -64,6 +71,17 @@ for name in ["robustness", "envelope", "masking", "eventb", "check"]:
     assert notes and all(n["level"] == "error" for n in inv["toolExecutionNotifications"]), (name, inv)
     want = "inconclusive" if name == "check" else "time limit (--timeout) ran out"
     assert any(want in t for t in notes), (name, notes)
+dot = open(f"{tmp}/envelope-dot.dot").read()
+assert dot.startswith("// partial: the time limit (--timeout) ran out;") and "digraph d1 {" in dot, dot[:200]
+svg = ET.parse(f"{tmp}/simulate.svg").getroot()
+texts = [t.text or "" for t in svg.iter("{http://www.w3.org/2000/svg}text")]
+assert any("; partial: the time limit (--timeout) ran out;" in t for t in texts), texts[:3]
+summary = open(f"{tmp}/check-text.text").read().splitlines()
+assert summary[-1] == "1 passed, 1 failed (1 inconclusive), 0 errors", summary
+assert summary[0].endswith("wf.yaml: inconclusive"), summary
+cj = json.load(open(f"{tmp}/check-json.json"))
+assert (cj["passed"], cj["failed"], cj["inconclusive"], cj["errors"]) == (1, 1, 1, 0), cj
+assert cj["verdict"] == "inconclusive" and cj["partial"] is True and cj["reason"] == "1 of 2 files inconclusive", cj
 suite = ET.parse(f"{tmp}/check-junit.junit").getroot().find("testsuite")
 assert suite.get("failures") == "1" and suite.get("tests") == "1", suite.attrib
 assert suite.find("testcase").find("failure").get("type") == "inconclusive", ET.tostring(suite)

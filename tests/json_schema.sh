@@ -56,6 +56,7 @@ partial() { # COMMAND FILE ARGS...: as run, in the background, with --timeout 1
   } &
 }
 partial verify "$tmp/wf.yaml" --probability none
+partial verify "$tmp/wf.yaml" --probability none --all # streamed: the envelope's tail comes last
 partial simulate tests/cases/probability/corridor.yaml --runs 100000000
 partial robustness "$tmp/r.yaml" --max-states 100000000
 partial envelope "$tmp/ring.yaml"
