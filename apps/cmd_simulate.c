@@ -198,7 +198,10 @@ static size_t simulate_rows(const ism_model_t *m, const explore_result_t *res, c
                             unsigned long runs, unsigned long seed, row_t *rows, progress_t *line) {
   for (size_t k = 0; k < n; k++) {
     if (stop_requested()) return k;
-    progress_show(line, "simulate: counterexample %zu of %zu, %lu runs each", k + 1, n, runs);
+    if (k == 0) /* the phase starts: drawn whatever the rate limit says */
+      progress_phase(line, "simulate: counterexample %zu of %zu, %lu runs each", k + 1, n, runs);
+    else
+      progress_show(line, "simulate: counterexample %zu of %zu, %lu runs each", k + 1, n, runs);
     row_t *r = &rows[k];
     r->c = &res->cexs[index[k]];
     r->rank = index[k] + 1;
