@@ -78,8 +78,10 @@ int cli_worst_exit(int a, int b) {
 int cli_exit_code(const cli_outcome_t *o) {
   assert(o->kept <= o->found);
   int rc = o->analysis;
-  bool error = rc == CLI_EXIT_USAGE || rc == CLI_EXIT_INVALID || rc == CLI_EXIT_INTERNAL;
-  if (error) return rc;
+  if (rc == CLI_EXIT_USAGE || rc == CLI_EXIT_INTERNAL) return rc;
+  /* the error a limit reports is no flaw of the input */
+  if (o->limit_hit) return CLI_EXIT_INCONCLUSIVE;
+  if (rc == CLI_EXIT_INVALID) return rc;
   if (o->interrupted) return CLI_EXIT_INCONCLUSIVE;
   /* Filters hide violations; they never make an unfinished search a proof. */
   if (rc == CLI_EXIT_VIOLATION && o->found > 0 && o->kept == 0) rc = CLI_EXIT_OK;

@@ -126,10 +126,13 @@ typedef struct {
   int expect;          /* expect_check's code, or -1 when there is no expect: block */
   bool expect_verdict; /* the expect: block states the verdict (so it may accept a violation) */
   bool interrupted;    /* stopped by SIGINT/SIGTERM: the report is partial, the exit code 5 */
+  bool limit_hit;      /* a size limit (--max-states, a translation's max_states) ended the run before
+                          its result; the error reported (analysis CLI_EXIT_INVALID) is that limit */
 } cli_outcome_t;
 
-/* The one place an analysis's exit code is decided. An interrupted run is
- * inconclusive whatever it found. A violation the filters
+/* The one place an analysis's exit code is decided. An interrupted run, or
+ * one a size limit ended, is inconclusive whatever it found (usage and
+ * internal errors aside). A violation the filters
  * dropped entirely counts as holding, but an incomplete run that holds is
  * inconclusive; a failed or malformed expectation wins over both; holding
  * expectations turn the result into 0 only when they state the verdict.

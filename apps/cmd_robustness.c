@@ -241,7 +241,6 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
                 : NULL;
     if ((cs && !b.sys) || (cp && !b.prop)) goto done;
   }
-  if (human.exceeded) rc = CLI_EXIT_INCONCLUSIVE;
   if (!a.sys || !env || !a.prop || (n_dev && !dev)) goto done;
   if (stop_requested()) goto done; /* before any result */
   normal = robust_normal_violation(a.sys, env, a.prop, &normal_len);
@@ -289,10 +288,7 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
           nofault, nofault == 1 ? "" : "s", nofault == 1 ? "s" : "");
   } else if (human.plan) {
     eofm_env_explain(&human, a.sys, alpha, nalpha, &delta, &ctx->diags);
-    if (human.exceeded) {
-      rc = CLI_EXIT_INCONCLUSIVE;
-      goto done;
-    }
+    if (human.exceeded) goto done; /* reported */
   }
   bool explaining = dev || human.plan;
   if (n_cmp && stop_requested() && !stopped) stopped = "the comparison was not made";
@@ -457,7 +453,8 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
   }
   strbuf_free(&dot);
   /* M ‖ E itself violates P: a violation, unless an expect: block decides */
-  cli_outcome_t outcome = {.analysis = !n_expect && (normal || nprog_violated) ? CLI_EXIT_VIOLATION : CLI_EXIT_OK,
+  cli_outcome_t outcome = {.analysis =
+                               !n_expect && (normal || nprog_violated) ? CLI_EXIT_VIOLATION : CLI_EXIT_OK,
                            .complete = !stopped,
                            .expect = -1,
                            .interrupted = stopped && stop_reason() == STOP_SIGNAL};
@@ -490,7 +487,9 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
 
 done:
   if (!text && stop_requested()) rc = cli_write_stopped(ctx, cli_opt(self, values, "format")->s, NULL);
-  if (rc == CLI_EXIT_INVALID && r.limit_hit) rc = CLI_EXIT_INCONCLUSIVE;
+  if (rc == CLI_EXIT_INVALID) /* the run failed: on a size limit, it is inconclusive */
+    rc = cli_exit_code(
+        &(cli_outcome_t){.analysis = rc, .expect = -1, .limit_hit = r.limit_hit || human.exceeded});
   free(text);
   robust_traces_free(&delta);
   robust_traces_free(&a_not_b);
