@@ -198,7 +198,11 @@ static int analyse(cli_ctx_t *ctx, side_t *spec, side_t *imp, intern_t *labels, 
     int tau = intern_add(labels, "τ");
     for (int i = 0; i < 2; i++) {
       masking_lts_t sat;
-      masking_saturate(&sides[i]->lts, tau, &sat);
+      if (!masking_saturate(&sides[i]->lts, tau, &sat)) {
+        *stopped = xasprintf("stopped while saturating the %s model (%zu states) for the weak game; no result",
+                             side_names[i], sides[i]->lts.nstates);
+        return CLI_EXIT_INCONCLUSIVE;
+      }
       masking_lts_free(&sides[i]->lts);
       sides[i]->lts = sat;
     }

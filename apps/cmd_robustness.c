@@ -264,6 +264,7 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
     }
   }
   a.w = robust_weakest_assumption(a.sys, a.prop, alpha, nalpha, minimise, &a.empty);
+  if (stop_requested()) goto done; /* its minimisations gave up: before any result */
   env_view = robust_env_view(env, alpha, nalpha);
   robust_delta(a.w, env_view, &delta);
   int nfaults = 0;

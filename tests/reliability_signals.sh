@@ -104,4 +104,9 @@ limit=$((limit * 5)) interrupt robustify INT '^bounded: interrupted by a signal'
   tests/data/robustify_voting2/config-pareto.json
 interrupt masking INT '"reason": "interrupted by a signal; stopped while' masking "$tmp/m.yaml" --weak false -f json
 interrupt eventb INT '^inconclusive: interrupted by a signal; the report is partial' eventb "$tmp/fermat.yaml"
+# phases that poll since the second round of issue 11
+interrupt masking-saturation INT '^partial: interrupted by a signal; stopped while saturating' masking "$tmp/sat.yaml"
+interrupt eventb-qe INT '^inconclusive: interrupted by a signal; the report is partial' eventb "$tmp/qe.yaml"
+interrupt robustness-minimise TERM '^partial: interrupted by a signal; no result' robustness "$tmp/rmin.yaml" \
+  --max-states 100000000
 exit $fail

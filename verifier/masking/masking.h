@@ -55,8 +55,9 @@ void masking_lts_from_edges(masking_lts_t *out, size_t nstates, size_t *off, con
  * transitions as they are (not saturated). τ-closures come from the SCC
  * condensation of the τ graph and bitset unions in topological order:
  * O(n·m/64) words, no cubic matrix. `tau_label` is the label id given to
- * saturated τ moves. Fills *out (vals copied). */
-void masking_saturate(const masking_lts_t *in, int tau_label, masking_lts_t *out);
+ * saturated τ moves. Fills *out (vals copied) and returns true; at a stop
+ * request (ism/stop.h, polled all along) returns false with *out empty. */
+bool masking_saturate(const masking_lts_t *in, int tau_label, masking_lts_t *out);
 
 typedef struct {
   bool deadlock_error; /* MaskD -l: an implementation deadlock is an error */
