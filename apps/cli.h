@@ -85,6 +85,14 @@ const cli_option_t *cli_common_options(size_t *count);
  * reports what it found, marked partial, and exits 5; a second signal ends
  * the process at once with exit code 5. */
 void cli_handle_signals(void);
+/* A process that runs analyses for its parent (check -j) calls this first
+ * thing after fork: its own thread to interrupt Z3 at a signal, and
+ * CLI_SIGNAL_FORWARD (which the parent blocks before forking, so it cannot
+ * arrive before the handler) as a stop request that, unlike SIGINT, never
+ * counts as the second signal: a child the terminal's Ctrl-C reached too
+ * still reports. */
+void cli_handle_signals_in_child(void);
+#define CLI_SIGNAL_FORWARD SIGUSR1
 /* The time limit: `seconds` from now (0: none, replacing any earlier one)
  * the same stop request as a signal's is made (ism/stop.h) and every solver
  * interrupted, so the command reports what it found so far, marked partial,
