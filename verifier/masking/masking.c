@@ -330,7 +330,8 @@ static void expand_v(builder_t *b, masking_node_t x) {
   } else {
     const masking_lts_t *imp = b->imp;
     for (size_t e = imp->off[x.imp]; e < imp->off[x.imp + 1]; e++)
-      if (imp->kind[e] != MASKING_FAULT && matches(x.label, kind, imp->label[e], imp->kind[e]))
+      if ((imp->kind[e] != MASKING_FAULT || b->opts->fault_answers) &&
+          matches(x.label, kind, imp->label[e], imp->kind[e]))
         VEC_PUSH(&b->succ, node_id(b, r_node(x.spec, imp->dst[e])));
   }
   if (b->succ.len == first) VEC_PUSH(&b->succ, err_node(b));

@@ -62,6 +62,8 @@ bool masking_saturate(const masking_lts_t *in, int tau_label, masking_lts_t *out
 typedef struct {
   bool deadlock_error; /* MaskD -l: an implementation deadlock is an error */
   bool nominal_match;  /* false = MaskD -nb: the refuter may not play spec moves */
+  bool fault_answers;  /* MaskD's game: a fault transition with a nominal move's label may answer it
+                          (false: only non-fault ones do) */
   size_t max_nodes;    /* give up (inconclusive) beyond this many game nodes */
 } masking_options_t;
 
