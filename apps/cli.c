@@ -80,8 +80,10 @@ int cli_worst_exit(int a, int b) {
 int cli_exit_code(const cli_outcome_t *o) {
   assert(o->kept <= o->found);
   int rc = o->analysis;
-  bool error = rc == CLI_EXIT_USAGE || rc == CLI_EXIT_INVALID || rc == CLI_EXIT_INTERNAL;
-  if (error) return rc;
+  if (rc == CLI_EXIT_USAGE || rc == CLI_EXIT_INTERNAL) return rc;
+  /* the error a limit reports is no flaw of the input */
+  if (o->limit_hit) return CLI_EXIT_INCONCLUSIVE;
+  if (rc == CLI_EXIT_INVALID) return rc;
   if (o->interrupted) return CLI_EXIT_INCONCLUSIVE;
   /* Filters hide violations; they never make an unfinished search a proof. */
   if (rc == CLI_EXIT_VIOLATION && o->found > 0 && o->kept == 0) rc = CLI_EXIT_OK;
@@ -116,17 +118,50 @@ static void *stopper(void *arg) {
   return NULL;
 }
 
-void cli_handle_signals(void) {
+/* A stop forwarded by a parent process (CLI_SIGNAL_FORWARD): the same
+ * request as a signal's, without counting as the first of two. */
+static void on_forwarded(int sig) {
+  (void)sig;
+  stop_request(STOP_SIGNAL);
+  ssize_t n = write(wake_pipe[1], "!", 1);
+  (void)n;
+}
+
+static bool start_stopper(void) {
   pthread_t t;
-  if (pipe(wake_pipe) != 0) return;
-  if (pthread_create(&t, NULL, stopper, NULL) != 0) return;
+  if (pipe(wake_pipe) != 0) return false;
+  if (pthread_create(&t, NULL, stopper, NULL) != 0) return false;
   pthread_detach(t);
+  return true;
+}
+
+static void catch_signal(int sig, void (*handler)(int)) {
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
-  sa.sa_handler = on_signal;
+  sa.sa_handler = handler;
   sigemptyset(&sa.sa_mask);
-  sigaction(SIGINT, &sa, NULL);
-  sigaction(SIGTERM, &sa, NULL);
+  sigaction(sig, &sa, NULL);
+}
+
+void cli_handle_signals(void) {
+  if (!start_stopper()) return;
+  catch_signal(SIGINT, on_signal);
+  catch_signal(SIGTERM, on_signal);
+}
+
+void cli_handle_signals_in_child(void) {
+  /* fork kept the handlers but not the thread that interrupts Z3 */
+  if (wake_pipe[0] >= 0) close(wake_pipe[0]), close(wake_pipe[1]);
+  wake_pipe[0] = wake_pipe[1] = -1;
+  signalled = 0;
+  if (!start_stopper()) return;
+  catch_signal(SIGINT, on_signal);
+  catch_signal(SIGTERM, on_signal);
+  catch_signal(CLI_SIGNAL_FORWARD, on_forwarded);
+  sigset_t forward;
+  sigemptyset(&forward);
+  sigaddset(&forward, CLI_SIGNAL_FORWARD);
+  pthread_sigmask(SIG_UNBLOCK, &forward, NULL);
 }
 
 /* Past the limit an analysis has this long to report before the process

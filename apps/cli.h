@@ -87,6 +87,14 @@ const cli_option_t *cli_common_options(size_t *count);
  * reports what it found, marked partial, and exits 5; a second signal ends
  * the process at once with exit code 5. */
 void cli_handle_signals(void);
+/* A process that runs analyses for its parent (check -j) calls this first
+ * thing after fork: its own thread to interrupt Z3 at a signal, and
+ * CLI_SIGNAL_FORWARD (which the parent blocks before forking, so it cannot
+ * arrive before the handler) as a stop request that, unlike SIGINT, never
+ * counts as the second signal: a child the terminal's Ctrl-C reached too
+ * still reports. */
+void cli_handle_signals_in_child(void);
+#define CLI_SIGNAL_FORWARD SIGUSR1
 /* The time limit: `seconds` from now (0: none, replacing any earlier one)
  * the same stop request as a signal's is made (ism/stop.h) and every solver
  * interrupted, so the command reports what it found so far, marked partial,
@@ -131,10 +139,13 @@ typedef struct {
   int expect;          /* expect_check's code, or -1 when there is no expect: block */
   bool expect_verdict; /* the expect: block states the verdict (so it may accept a violation) */
   bool interrupted;    /* stopped by SIGINT/SIGTERM: the report is partial, the exit code 5 */
+  bool limit_hit;      /* a size limit (--max-states, a translation's max_states) ended the run before
+                          its result; the error reported (analysis CLI_EXIT_INVALID) is that limit */
 } cli_outcome_t;
 
-/* The one place an analysis's exit code is decided. An interrupted run is
- * inconclusive whatever it found. A violation the filters
+/* The one place an analysis's exit code is decided. An interrupted run, or
+ * one a size limit ended, is inconclusive whatever it found (usage and
+ * internal errors aside). A violation the filters
  * dropped entirely counts as holding, but an incomplete run that holds is
  * inconclusive; a failed or malformed expectation wins over both; holding
  * expectations turn the result into 0 only when they state the verdict.

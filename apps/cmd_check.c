@@ -5,11 +5,14 @@
  * analysis owns a Z3 context and threads of its own, so processes, not
  * threads, keep them apart), and the report is the same for every N. */
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "apps/cli.h"
@@ -17,6 +20,7 @@
 #include "apps/json_envelope.h"
 #include "apps/sarif.h"
 #include "ism/alloc.h"
+#include "ism/stop.h"
 #include "ism/strbuf.h"
 #include "ism/vec.h"
 #include "ism/ydoc.h"
@@ -118,6 +122,19 @@ static void run_file(const char *path, double time_limit, check_result_t *r) {
   r->err = err;
 }
 
+/* A file a signal kept from starting: inconclusive, with a note. */
+static void not_checked(const char *path, check_result_t *r) {
+  r->path = path;
+  r->rc = CLI_EXIT_INCONCLUSIVE;
+  r->ndiags = 1;
+  r->diags = xcalloc(1, sizeof *r->diags);
+  r->diags[0] =
+      (check_diag_t){DIAG_NOTE, xstrdup(path), 0, 0, xstrdup("not checked: interrupted by a signal")};
+  r->err = xasprintf("%s: note: not checked: interrupted by a signal\n", path);
+}
+
+static bool signalled(void) { return stop_reason() == STOP_SIGNAL; }
+
 /* ---- results across a process boundary (for -j) ---- */
 
 static void put_str(FILE *f, const char *s) {
@@ -172,15 +189,22 @@ static bool read_result(FILE *f, check_result_t *r) {
 }
 
 /* Runs files[lo..] in up to jobs child processes; each child writes its
- * result to a temporary file the parent reads once the child has exited. */
+ * result to a temporary file the parent reads once the child has exited.
+ * At a signal no file is started any more and the running ones are told to
+ * stop (CLI_SIGNAL_FORWARD): each reports what it found, marked partial. */
 static int run_parallel(const char *const *paths, int n, int jobs, double time_limit, check_result_t *results,
                         FILE *err) {
   FILE **tmp = xcalloc((size_t)n, sizeof *tmp);
   pid_t *pids = xcalloc((size_t)n, sizeof *pids);
   int next = 0, running = 0, failed = 0;
+  bool forwarded = false;
+  sigset_t forward, old_mask;
+  sigemptyset(&forward);
+  sigaddset(&forward, CLI_SIGNAL_FORWARD);
+  pthread_sigmask(SIG_BLOCK, &forward, &old_mask); /* children inherit it until their handler is in place */
   fflush(NULL);
   while (next < n || running > 0) {
-    while (next < n && running < jobs) {
+    while (next < n && running < jobs && !signalled()) {
       tmp[next] = tmpfile();
       if (!tmp[next]) {
         fprintf(err, "ismv: error: cannot create a temporary file: %s\n", strerror(errno));
@@ -198,6 +222,7 @@ static int run_parallel(const char *const *paths, int n, int jobs, double time_l
         break;
       }
       if (pid == 0) {
+        cli_handle_signals_in_child();
         check_result_t r = {.path = paths[next]};
         run_file(paths[next], time_limit, &r);
         write_result(tmp[next], &r);
@@ -207,8 +232,18 @@ static int run_parallel(const char *const *paths, int n, int jobs, double time_l
       running++;
     }
     if (running == 0) break;
+    if (signalled() && !forwarded) {
+      for (int i = 0; i < next; i++)
+        if (pids[i] > 0) kill(pids[i], CLI_SIGNAL_FORWARD);
+      forwarded = true;
+    }
+    /* polled, not a blocking wait: the signal may reach another thread */
     int status;
-    pid_t done = wait(&status);
+    pid_t done = waitpid(-1, &status, WNOHANG);
+    if (done == 0) {
+      nanosleep(&(struct timespec){0, 20 * 1000 * 1000}, NULL);
+      continue;
+    }
     if (done < 0) {
       if (errno == EINTR) continue;
       break;
@@ -240,10 +275,12 @@ static int run_parallel(const char *const *paths, int n, int jobs, double time_l
       pids[i] = 0;
     }
   }
+  for (int i = next; i < n && signalled(); i++) not_checked(paths[i], &results[i]);
   for (int i = 0; i < n; i++)
     if (tmp[i]) fclose(tmp[i]);
   free(tmp);
   free(pids);
+  pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
   return failed;
 }
 
@@ -478,11 +515,17 @@ static int run_check(cli_ctx_t *ctx, const cli_command_t *self, const char *cons
     if (run_parallel(paths, n, jobs, ctx->time_limit, results, ctx->err)) rc = CLI_EXIT_INTERNAL;
   } else {
     for (int i = 0; i < n; i++) {
+      if (signalled()) {
+        not_checked(paths[i], &results[i]);
+        continue;
+      }
       results[i].path = paths[i];
       run_file(paths[i], ctx->time_limit, &results[i]);
     }
   }
   for (int i = 0; i < n; i++) rc = cli_worst_exit(rc, results[i].path ? results[i].rc : CLI_EXIT_INTERNAL);
+  /* interrupted: 5 whatever the finished files found (errors aside) */
+  if (signalled()) rc = cli_exit_code(&(cli_outcome_t){.analysis = rc, .expect = -1, .interrupted = true});
   strbuf_t sb;
   strbuf_init(&sb);
   if (strcmp(format, "json") == 0)
@@ -515,7 +558,9 @@ const cli_command_t cmd_check = {
         "\"failed\" is followed by \"(K inconclusive)\" when there are any); the\n"
         "analyses' own reports are shown only with --verbose, diagnostics go to stderr. The exit code is\n"
         "the most severe of the files' exit codes. The report does not depend on --jobs. --timeout limits\n"
-        "each file's analysis (not the whole run): a file stopped by it is inconclusive.",
+        "each file's analysis (not the whole run): a file stopped by it is inconclusive. SIGINT or SIGTERM\n"
+        "stops the files being checked (each reports what it found, inconclusive) and starts no other (each\n"
+        "inconclusive, \"not checked\"); the exit code is then 5.",
     .options = options,
     .noptions = sizeof options / sizeof *options,
     .run = NULL,

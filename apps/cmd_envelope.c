@@ -515,7 +515,8 @@ static int run_envelope(cli_ctx_t *ctx, const cli_command_t *self, const char *p
 
 done:
   if (!text && stop_requested()) rc = cli_write_stopped(ctx, cli_opt(self, values, "format")->s, NULL);
-  if (rc == CLI_EXIT_INVALID && r.limit_hit) rc = CLI_EXIT_INCONCLUSIVE;
+  if (rc == CLI_EXIT_INVALID) /* the run failed: on a size limit, it is inconclusive */
+    rc = cli_exit_code(&(cli_outcome_t){.analysis = rc, .expect = -1, .limit_hit = r.limit_hit});
   free(text);
   analysis_free(&x);
   fsp_config_free(&r);

@@ -28,6 +28,8 @@ static const cli_option_t options[] = {
     {"no-nominal-match", 0, OPT_FLAG, NULL, NULL, NULL, 0, -1,
      "the implementation need not simulate the nominal model: the refuter plays only implementation moves "
      "(MaskD -nb)"},
+    {"fault-answers", 0, OPT_FLAG, NULL, NULL, NULL, 0, -1,
+     "a faulty implementation transition may answer a nominal move with the same label, as MaskD's game does"},
     {"trace", 't', OPT_FLAG, NULL, NULL, NULL, 0, -1,
      "print the refuter's winning play (with --format dot: only the play)"},
     {"format", 'f', OPT_CHOICE, NULL, "text|json|sarif|dot|html", "text", 0, -1,
@@ -42,7 +44,8 @@ static const cli_option_t options[] = {
 };
 
 static const char *const CONFIG_KEYS[] = {"kind",           "nominal",          "implementation", "weak",
-                                          "deadlock-error", "no-nominal-match", "max-states",     "expect"};
+                                          "deadlock-error", "no-nominal-match", "fault-answers",  "max-states",
+                                          "expect"};
 
 typedef struct {
   const char *name; /* shown in reports */
@@ -145,7 +148,7 @@ static bool load_side(cli_ctx_t *ctx, const char *config, const ynode_t *node, c
 
 typedef struct {
   const char *weak;
-  bool deadlock_error, no_nominal_match;
+  bool deadlock_error, no_nominal_match, fault_answers;
   long long max_states;
   const ynode_t *expect;
 } config_t;
@@ -173,6 +176,7 @@ static bool read_config(cli_ctx_t *ctx, const ynode_t *root, config_t *c) {
   }
   ok &= read_flag(ctx, root, "deadlock-error", &c->deadlock_error);
   ok &= read_flag(ctx, root, "no-nominal-match", &c->no_nominal_match);
+  ok &= read_flag(ctx, root, "fault-answers", &c->fault_answers);
   const ynode_t *ms = ydoc_get(root, "max-states");
   if (ms && (!ydoc_int(ms, &c->max_states, "'max-states'", &ctx->diags) || c->max_states < 1)) {
     if (c->max_states < 1) diag_error(&ctx->diags, ms->loc, "'max-states' must be at least 1");
@@ -211,7 +215,11 @@ static int analyse(cli_ctx_t *ctx, side_t *spec, side_t *imp, intern_t *labels, 
     int tau = intern_add(labels, "τ");
     for (int i = 0; i < 2; i++) {
       masking_lts_t sat;
-      masking_saturate(&sides[i]->lts, tau, &sat);
+      if (!masking_saturate(&sides[i]->lts, tau, &sat)) {
+        *stopped = xasprintf("stopped while saturating the %s model (%zu states) for the weak game; no result",
+                             side_names[i], sides[i]->lts.nstates);
+        return CLI_EXIT_INCONCLUSIVE;
+      }
       masking_lts_free(&sides[i]->lts);
       sides[i]->lts = sat;
     }
@@ -301,6 +309,7 @@ static int run_masking(cli_ctx_t *ctx, const cli_command_t *self, const char *pa
   masking_options_t opts = {
       .deadlock_error = cli_opt(self, values, "deadlock-error")->set || cfg.deadlock_error,
       .nominal_match = !(cli_opt(self, values, "no-nominal-match")->set || cfg.no_nominal_match),
+      .fault_answers = cli_opt(self, values, "fault-answers")->set || cfg.fault_answers,
       .max_nodes = (v = cli_opt(self, values, "max-nodes"))->set ? (size_t)v->i : 50000000,
   };
   size_t max_states = (v = cli_opt(self, values, "max-states"))->set ? (size_t)v->i : (size_t)cfg.max_states;
@@ -366,8 +375,9 @@ const cli_command_t cmd_masking = {
         "whether the implementation masks its faults and, if not, the masking distance 1/w (w: the\n"
         "faults the refuter needs plus one; 1 when the implementation without faults does not\n"
         "match the nominal model). Config keys: kind, nominal, implementation, weak,\n"
-        "deadlock-error, no-nominal-match, max-states, expect (distance, masks, faults). Exit code\n"
-        "10 when the implementation does not mask, or, with expect:, when an expectation fails.",
+        "deadlock-error, no-nominal-match, fault-answers, max-states, expect (distance, masks, faults).\n"
+        "Exit code 10 when the implementation does not mask, or, with expect:, when an expectation\n"
+        "fails.",
     .options = options,
     .noptions = sizeof options / sizeof options[0],
     .run = run_masking,

@@ -423,7 +423,6 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
                 : NULL;
     if ((cs && !b.sys) || (cp && !b.prop)) goto done;
   }
-  if (human.exceeded) rc = CLI_EXIT_INCONCLUSIVE;
   if (!a.sys || !env || !a.prop || (n_dev && !dev)) goto done;
   if (stop_requested()) goto done; /* before any result */
   normal = robust_normal_violation(a.sys, env, a.prop, &normal_len);
@@ -451,6 +450,7 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
   bool want_unsafe = cli_opt(self, values, "unsafe")->set, expand = cli_opt(self, values, "expand")->set;
   robust_wa_options_t wa_opt = {.minimise = minimise, .disables = cli_opt(self, values, "disables")->set};
   a.w = robust_assumption(a.sys, a.prop, alpha, nalpha, &wa_opt, &a.empty);
+  if (stop_requested()) goto done; /* its minimisations gave up: before any result */
   env_view = robust_env_view(env, alpha, nalpha);
   robust_delta(a.w, env_view, &delta);
   if (want_unsafe) { /* Fortis's --unsafe: classes into the error state of (M ‖ P_err)↾α, determinised */
@@ -483,10 +483,7 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
           nofault, nofault == 1 ? "" : "s", nofault == 1 ? "s" : "");
   } else if (human.plan) {
     eofm_env_explain(&human, a.sys, alpha, nalpha, &delta, &ctx->diags);
-    if (human.exceeded) {
-      rc = CLI_EXIT_INCONCLUSIVE;
-      goto done;
-    }
+    if (human.exceeded) goto done; /* reported */
   }
   bool explaining = dev || human.plan;
   if (n_cmp && stop_requested() && !stopped) stopped = "the comparison was not made";
@@ -765,7 +762,9 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
 
 done:
   if (!text && stop_requested()) rc = cli_write_stopped(ctx, cli_opt(self, values, "format")->s, NULL);
-  if (rc == CLI_EXIT_INVALID && r.limit_hit) rc = CLI_EXIT_INCONCLUSIVE;
+  if (rc == CLI_EXIT_INVALID) /* the run failed: on a size limit, it is inconclusive */
+    rc = cli_exit_code(
+        &(cli_outcome_t){.analysis = rc, .expect = -1, .limit_hit = r.limit_hit || human.exceeded});
   free(text);
   /* the expansions first: robust_traces_free zeroes the counts */
   expansions_free(exp_delta, delta.ntraces);

@@ -116,9 +116,10 @@ static void render_text(const masking_report_t *r, bool with_trace, strbuf_t *sb
                 r->spec->nedges, r->weak ? " after τ-saturation" : "");
   strbuf_printf(sb, "implementation:  %s (%zu states, %zu transitions%s)\n", r->imp_name, r->imp->nstates,
                 r->imp->nedges, r->weak ? " after τ-saturation" : "");
-  strbuf_printf(sb, "game:            %s masking game, %zu nodes, %zu edges%s%s\n", r->weak ? "weak" : "strong",
+  strbuf_printf(sb, "game:            %s masking game, %zu nodes, %zu edges%s%s%s\n", r->weak ? "weak" : "strong",
                 g->nnodes, g->nedges, r->opts->nominal_match ? "" : ", no nominal match",
-                r->opts->deadlock_error ? ", deadlock is an error" : "");
+                r->opts->deadlock_error ? ", deadlock is an error" : "",
+                r->opts->fault_answers ? ", faults answer nominal moves" : "");
   if (w == 0)
     strbuf_puts(sb, "verdict:         masks every fault\n");
   else if (w == 1)
@@ -159,9 +160,11 @@ static void render_json(const masking_report_t *r, strbuf_t *sb) {
     strbuf_printf(sb, "%zu", faults_of(w));
   else
     strbuf_puts(sb, "null");
-  strbuf_printf(sb, ",\n  \"weak\": %s,\n  \"deadlock_error\": %s,\n  \"nominal_match\": %s,\n  \"sizes\": {\n",
+  strbuf_printf(sb,
+                ",\n  \"weak\": %s,\n  \"deadlock_error\": %s,\n  \"nominal_match\": %s,\n  \"fault_answers\": %s,\n"
+                "  \"sizes\": {\n",
                 r->weak ? "true" : "false", r->opts->deadlock_error ? "true" : "false",
-                r->opts->nominal_match ? "true" : "false");
+                r->opts->nominal_match ? "true" : "false", r->opts->fault_answers ? "true" : "false");
   json_size(sb, "nominal", r->spec_name, r->spec);
   json_size(sb, "implementation", r->imp_name, r->imp);
   strbuf_printf(sb, "    \"game\": {\"nodes\": %zu, \"edges\": %zu}\n  },\n  \"trace\": [", g->nnodes, g->nedges);

@@ -104,4 +104,18 @@ limit=$((limit * 5)) interrupt robustify INT '^bounded: interrupted by a signal'
   tests/data/robustify_voting2/config-pareto.json
 interrupt masking INT '"reason": "interrupted by a signal; stopped while' masking "$tmp/m.yaml" --weak false -f json
 interrupt eventb INT '^inconclusive: interrupted by a signal; the report is partial' eventb "$tmp/fermat.yaml"
+# phases that poll since the second round of issue 11
+interrupt masking-saturation INT '^partial: interrupted by a signal; stopped while saturating' masking "$tmp/sat.yaml"
+interrupt eventb-qe INT '^inconclusive: interrupted by a signal; the report is partial' eventb "$tmp/qe.yaml"
+interrupt robustness-minimise TERM '^partial: interrupted by a signal; no result' robustness "$tmp/rmin.yaml" \
+  --max-states 100000000
+# check -j: every child stops and reports (none is killed: 0 errors), the
+# files not started are inconclusive, the run exits 5; sequential the same
+for j in 2 1; do
+  interrupt "check -j $j" INT '^[0-9]+ passed, [0-9]+ failed, 0 errors$' check -j $j \
+    tests/cases/reliability/long-names.yaml "$tmp/wf.yaml" "$tmp/qe.yaml" "$tmp/sat.yaml" "$tmp/fermat.yaml"
+  grep -q "wf.yaml: inconclusive" "$tmp/out" && grep -q "fermat.yaml: inconclusive" "$tmp/out" &&
+    grep -q "fermat.yaml: note: not checked: interrupted by a signal" "$tmp/err" ||
+    { echo "FAIL: check -j $j: the files are not reported"; cat "$tmp/out"; fail=1; }
+done
 exit $fail

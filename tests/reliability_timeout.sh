@@ -91,4 +91,19 @@ run eventb 5 '^inconclusive: the time limit \(--timeout\) ran out; the report is
 run eventb-json 5 '"unknown": true' eventb "$tmp/fermat.yaml" -f json
 
 run check 5 'wf.yaml: inconclusive' check "$tmp/wf.yaml"
+
+# phases that poll since the second round of issue 11 (each ran on for
+# minutes past the limit before, up to the 30 s grace)
+run masking-saturation 5 '^partial: the time limit \(--timeout\) ran out; stopped while saturating' \
+  masking "$tmp/sat.yaml"
+run eventb-qe 5 '^inconclusive: the time limit \(--timeout\) ran out; the report is partial' eventb "$tmp/qe.yaml"
+run robustness-minimise 5 '^partial: the time limit \(--timeout\) ran out; no result' robustness \
+  "$tmp/rmin.yaml" --max-states 100000000
+run fsp-minimal 5 '^partial: the time limit \(--timeout\) ran out; no result' robustness "$tmp/fmin.yaml" \
+  --max-states 100000000
+# located: at the minimal process, or (on a slow machine) inside its compilation
+grep -Eq 'minimal.lts:[0-9]+:[0-9]+: error: the time limit \(--timeout\) ran out: the compilation stopped here' "$tmp/err" || {
+  echo "FAIL: fsp-minimal: the stopped minimisation is not located"
+  fail=1
+}
 exit $fail

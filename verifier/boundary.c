@@ -47,9 +47,10 @@ static val_t term(enc_t *x, const expr_t *e) {
 }
 
 static smt_term_t fresh(enc_t *x, int v, const char *what) {
-  char name[128];
-  snprintf(name, sizeof name, "%s%s", x->m->vars[v].name, what);
-  return smt_const(x->s, name, sort_of(x->m->vars[v].type));
+  char *name = xasprintf("%s%s", x->m->vars[v].name, what);
+  smt_term_t t = smt_const(x->s, name, sort_of(x->m->vars[v].type));
+  free(name);
+  return t;
 }
 
 /* a + s <= b */

@@ -352,6 +352,11 @@ smt_term_t smt_simplify_deep(smt_t *s, smt_term_t t) {
 /* The disjunction of the subgoals of tactics first then second on t. */
 static smt_term_t apply_tactics(smt_t *s, smt_term_t t, const char *first, const char *second) {
   Z3_context c = s->ctx;
+  /* an interrupt that came before the tactic started would be lost */
+  if (stop_requested()) {
+    set_error(s, "interrupted");
+    return 0;
+  }
   Z3_tactic qe = Z3_mk_tactic(c, first);
   Z3_tactic_inc_ref(c, qe);
   Z3_tactic simp = Z3_mk_tactic(c, second);

@@ -58,7 +58,9 @@ smt_term_t smt_translate(smt_t *s, const expr_t *e, smt_var_fn var, void *ctx);
 smt_term_t smt_forall(smt_t *s, const smt_term_t *bound, size_t n, smt_term_t body);
 smt_term_t smt_exists(smt_t *s, const smt_term_t *bound, size_t n, smt_term_t body);
 /* Quantifier elimination (Z3 tactics qe + simplify): a quantifier-free term
- * equivalent to `t`, or 0 (with smt_error set) when it fails. */
+ * equivalent to `t`, or 0 (with smt_error set) when it fails, is
+ * interrupted (smt_stop_all, a deadline) or a stop is requested
+ * (ism/stop.h) before it starts. */
 smt_term_t smt_eliminate_quantifiers(smt_t *s, smt_term_t t);
 smt_term_t smt_simplify(smt_t *s, smt_term_t t);
 /* An equivalent, usually smaller term: Z3's tactics simplify,

@@ -10,6 +10,18 @@
 #   DIR/fermat.yaml  eventb: an invariant whose proof is Fermat's n = 3 (Z3
 #                    cannot decide it)
 #   DIR/wf.yaml      check: the wall-follower at bound 12, mode ideal
+# and inputs on which one phase that used not to poll the stop request runs
+# for minutes (each at most ~50 MB):
+#   DIR/sat.yaml     masking: weak-game saturation of a tau-cycle of 800 states
+#                    with a visible move back to its start (800^3 moves before
+#                    deduplication; 400 states took 12.6 s idle)
+#   DIR/qe.yaml      eventb: the quantifier elimination of the feasibility check
+#                    (integers, divisibility; Z3's qe runs for minutes)
+#   DIR/rmin.yaml    robustness: the minimisations of the weakest assumption,
+#                    a 20001-state counter with a visible wrap (quadratic
+#                    refinement; 5001 states took 10.7 s idle)
+#   DIR/fmin.yaml    robustness: the same counter declared `minimal` in FSP
+#                    (minimised while compiling)
 # In the tree: tests/data/robustify_voting2/config-pareto.json, voting-4-4
 # of Fortis' thesis examples, Pareto (over 10 minutes, docs/robustify.md).
 long_runs_setup() {
@@ -53,5 +65,39 @@ controller:
   - {name: move, params: {d: int}, guard: "true", action: "tn' == c and x' == x + 1 and y' == y and z' == z"}
 EOF
   sed -e 's/^verify:.*//' -e 's/^expect:.*//' examples/robotcar/wall-follower.yaml >"$dir/wf.yaml"
+  local side
+  {
+    printf 'kind: masking\n'
+    for side in nominal implementation; do
+      printf '%s:\n  model:\n    processes:\n      P:\n        variables: {x: int}\n        actions:\n' "$side"
+      [ $side = implementation ] &&
+        printf '          - {label: up, internal: true, guard: "x < 799", do: {x: "x + 1"}}\n          - {label: down, internal: true, guard: "x > 0", do: {x: "x - 1"}}\n'
+      printf '          - {label: a, do: {x: "0"}}\n    instances: {p: P}\n    run: [p]\n'
+    done
+  } >"$dir/sat.yaml"
+  cat >"$dir/qe.yaml" <<'EOF'
+kind: eventb
+name: qe
+variables:
+  x1: {type: int}
+  x2: {type: int}
+  x3: {type: int}
+invariant: "true"
+initial: "true"
+plant: []
+controller:
+  - {name: go, guard: "true", action: "x1' >= 0 and x1' <= 845 and (65 * x1' - x1) % 66 == 1 and x2' >= 0 and x2' <= 390 and (30 * x2' - x2) % 32 == 1 and x3' >= 0 and x3' <= 1196 and (92 * x3' - x3) % 95 == 1 and 4 * x1' + 7 * x2' + 10 * x3' == 7777"}
+EOF
+  for side in chain minimal; do
+    {
+      printf 'C(N=9) = C[0],\nC[i:0..N] = (when (i < N) tick -> C[i+1] | when (i == N) wrap -> C[0] | reset -> C[0]).\n'
+      [ $side = minimal ] && printf 'minimal '
+      printf '||SYS = (a:C(20000)).\n'
+    } >"$dir/$side.lts"
+  done
+  echo 'ENV = (a.tick -> ENV | a.reset -> ENV | a.wrap -> ENV).' >"$dir/cenv.lts"
+  echo 'property P = (a.tick -> P | a.reset -> P | a.wrap -> P).' >"$dir/cp.lts"
+  printf 'kind: robustness\nsystem: chain.lts\nenvironment: cenv.lts\nproperty: cp.lts\n' >"$dir/rmin.yaml"
+  printf 'kind: robustness\nsystem: minimal.lts\nenvironment: cenv.lts\nproperty: cp.lts\n' >"$dir/fmin.yaml"
   printf 'verify: {bound: 12, mode: ideal}\n' >>"$dir/wf.yaml"
 }

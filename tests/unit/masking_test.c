@@ -73,8 +73,8 @@ static void test_memory(void) {
   CHECK(value_of(&spec, &a2, true, false) == 3);   /* 1/3, as in the paper */
   /* strong and weak games agree on τ-free models */
   masking_lts_t s2, i2;
-  masking_saturate(&spec, TAU, &s2);
-  masking_saturate(&a2, TAU, &i2);
+  CHECK(masking_saturate(&spec, TAU, &s2));
+  CHECK(masking_saturate(&a2, TAU, &i2));
   CHECK(value_of(&s2, &i2, true, false) == 3);
   CHECK(value_of(&s2, &i2, false, false) == 3);
   masking_lts_free(&s2), masking_lts_free(&i2);
@@ -103,7 +103,7 @@ static void test_saturation(void) {
   /* 0 -τ-> 1 -τ-> 0 (a cycle), 1 -a-> 2 -τ-> 3, 3 -f-> 0 (fault) */
   const e_t es[] = {{0, T, 1, 2}, {1, A, 2, 0}, {1, T, 0, 2}, {2, T, 3, 2}, {3, F1, 0, 1}};
   masking_lts_t g = make(4, es, 5), w;
-  masking_saturate(&g, TAU, &w);
+  CHECK(masking_saturate(&g, TAU, &w));
   CHECK(has_edge(&w, 0, A, 2) && has_edge(&w, 0, A, 3) && has_edge(&w, 1, A, 3));
   CHECK(has_edge(&w, 0, TAU, 0) && has_edge(&w, 0, TAU, 1) && !has_edge(&w, 0, TAU, 2));
   CHECK(has_edge(&w, 2, TAU, 3) && has_edge(&w, 3, TAU, 3));

@@ -12,7 +12,8 @@ static void test_basic(void) {
   smt_t *s = smt_new(NULL);
   smt_term_t x = smt_const(s, "x", SMT_SORT_REAL), y = smt_const(s, "y", SMT_SORT_INT);
   /* x = y / 4 (as reals), 1 <= y <= 3, x > 0.6 */
-  smt_assert(s, smt_op(s, EXPR_EQ, x, smt_op(s, EXPR_DIV, smt_op(s, EXPR_TOREAL, y, 0, 0), smt_real(s, 4), 0), 0));
+  smt_assert(
+      s, smt_op(s, EXPR_EQ, x, smt_op(s, EXPR_DIV, smt_op(s, EXPR_TOREAL, y, 0, 0), smt_real(s, 4), 0), 0));
   smt_assert(s, smt_op(s, EXPR_LE, smt_int(s, 1), y, 0));
   smt_assert(s, smt_op(s, EXPR_LE, y, smt_int(s, 3), 0));
   smt_assert(s, smt_op(s, EXPR_GT, x, smt_real_text(s, "0.6"), 0));
@@ -56,11 +57,13 @@ static void test_qe(void) {
   smt_t *s = smt_new(NULL);
   smt_term_t x = smt_const(s, "x", SMT_SORT_REAL), d = smt_const(s, "d", SMT_SORT_REAL);
   /* exists x. 0 <= x <= d  <=>  d >= 0 */
-  smt_term_t body = smt_op(s, EXPR_AND, smt_op(s, EXPR_LE, smt_real(s, 0), x, 0), smt_op(s, EXPR_LE, x, d, 0), 0);
+  smt_term_t body =
+      smt_op(s, EXPR_AND, smt_op(s, EXPR_LE, smt_real(s, 0), x, 0), smt_op(s, EXPR_LE, x, d, 0), 0);
   smt_term_t qf = smt_eliminate_quantifiers(s, smt_exists(s, &x, 1, body));
   CHECK(qf != 0);
   if (qf) {
-    smt_term_t differ = smt_op(s, EXPR_NOT, smt_op(s, EXPR_IFF, qf, smt_op(s, EXPR_GE, d, smt_real(s, 0), 0), 0), 0, 0);
+    smt_term_t differ =
+        smt_op(s, EXPR_NOT, smt_op(s, EXPR_IFF, qf, smt_op(s, EXPR_GE, d, smt_real(s, 0), 0), 0), 0, 0);
     CHECK(smt_check(s, &differ, 1) == SMT_UNSAT);
   }
   smt_delete(s);
@@ -125,7 +128,9 @@ static void test_readable(void) {
   free(text);
   /* x < 3 or (x < 2 and y > 0) is x < 3, an integer bound */
   smt_term_t u = smt_op(s, EXPR_OR, smt_op(s, EXPR_LT, x, smt_int(s, 3), 0),
-                        smt_op(s, EXPR_AND, smt_op(s, EXPR_LT, x, smt_int(s, 2), 0), smt_op(s, EXPR_GT, y, smt_int(s, 0), 0), 0), 0);
+                        smt_op(s, EXPR_AND, smt_op(s, EXPR_LT, x, smt_int(s, 2), 0),
+                               smt_op(s, EXPR_GT, y, smt_int(s, 0), 0), 0),
+                        0);
   text = smt_to_readable_text(s, u, smt_bool(s, true), 8, leaf_name, NULL);
   CHECK_STREQ(text, "x <= 2");
   free(text);
@@ -138,8 +143,29 @@ static void test_readable(void) {
   smt_delete(s);
 }
 
+/* Every smt_const is a constant of its own, whatever its name: two names
+ * that differ only after byte 255, and one name given twice. */
+static void test_long_names(void) {
+  smt_t *s = smt_new(NULL);
+  char a[301], b[301];
+  memset(a, 'v', 300);
+  a[300] = '\0';
+  memcpy(b, a, sizeof a);
+  b[299] = 'w';
+  smt_term_t x = smt_const(s, a, SMT_SORT_INT), y = smt_const(s, b, SMT_SORT_INT);
+  smt_term_t z = smt_const(s, a, SMT_SORT_INT);
+  CHECK(x != y && x != z);
+  smt_term_t differ[2] = {smt_op(s, EXPR_NE, x, y, 0), smt_op(s, EXPR_NE, x, z, 0)};
+  CHECK(smt_check(s, differ, 2) == SMT_SAT);
+  char *name = smt_name(s, y);
+  CHECK(name && strlen(name) > 300 && strncmp(name, b, 300) == 0);
+  free(name);
+  smt_delete(s);
+}
+
 int main(void) {
   test_basic();
+  test_long_names();
   test_readable();
   test_rationals();
   test_real_constants();

@@ -131,10 +131,12 @@ static smt_term_t action(ctx_t *c, const eventb_event_t *ev, const smt_term_t *c
 
 static smt_term_t qe(ctx_t *c, smt_term_t t) {
   smt_term_t r = smt_eliminate_quantifiers(c->s, t);
-  if (!r) {
-    if (!c->res->reason) c->res->reason = xasprintf("quantifier elimination failed: %s", smt_error(c->s));
-    return t;
-  }
+  if (!r && stop_requested()) { /* interrupted (ism/stop.h): what is left is unknown */
+    c->res->unknown = true;
+    if (!c->res->reason) c->res->reason = xasprintf("%s; the report is partial", stop_message());
+  } else if (!r && !c->res->reason)
+    c->res->reason = xasprintf("quantifier elimination failed: %s", smt_error(c->s));
+  return r ? r : t;
   return r;
 }
 

@@ -309,8 +309,16 @@ envelope_t *envelope_new(const envelope_problem_t *p, long max_states, char **er
   build_space(ev);
   lts_t *c = lts_strip_tau(p->ctrl);
   const lts_t *parts[2] = {c, p->prop};
-  ev->k[0] = lts_compose(parts, 2);
+  /* bounded, so a stop request (ism/stop.h) ends it too */
+  ev->k[0] = lts_compose_max(parts, 2, max_states > 0 ? max_states : LONG_MAX, 0);
   lts_free(c);
+  if (!ev->k[0]) {
+    *error = stop_requested()
+                 ? xasprintf("%s: stopped while composing the controller and the property", stop_message())
+                 : xasprintf("the controller and the property compose to more than %ld states", max_states);
+    envelope_free(ev);
+    return NULL;
+  }
   ev->k[1] = p->env_prop ? lts_copy(p->env_prop) : NULL;
   ev->nmeta = p->env_prop ? 2 : 1;
   for (int i = 0; i < ev->nmeta; i++)

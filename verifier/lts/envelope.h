@@ -46,7 +46,8 @@ typedef struct envelope envelope_t;
  * (and E_full ‖ P_env,err). The problem's LTSs are borrowed only during the
  * call; τ transitions of E and C are deleted (not closed over), as the
  * reference tool does. Returns NULL and a fresh message in *error when the
- * meta-system would exceed `max_states` states. */
+ * meta-system (or C ‖ P) would exceed `max_states` states, or at a stop
+ * request (ism/stop.h) while composing C ‖ P. */
 envelope_t *envelope_new(const envelope_problem_t *problem, long max_states, char **error);
 void envelope_free(envelope_t *env);
 const envelope_space_t *envelope_space(const envelope_t *env);

@@ -1007,6 +1007,8 @@ static void def_machines(fsp_ctx_t *c, fsp_proc_def_t *p, const fsp_val_t *args,
         p->composite ? compile_composite(c, p, args, nargs, loc) : compile_primitive(c, p, args, nargs, loc);
     if (p->deterministic && !lts_is_deterministic(l)) l = keep_temp(c, lts_determinise(l, false));
     if (p->minimal) l = keep_temp(c, lts_minimise(l));
+    if (p->minimal && stop_requested()) /* lts_minimise gave up (unminimised) */
+      fsp_fail_limit(c, loc, "the minimisation of '%s' stopped", p->name);
     VEC_PUSH(out, l);
   }
   c->env.len = 0;

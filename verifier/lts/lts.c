@@ -778,6 +778,15 @@ static int cmp_sig(const void *a, const void *b) {
   return (x->block > y->block) - (x->block < y->block);
 }
 
+/* Counts `amount` units of minimisation work; every 2^16 units, whether a
+ * stop was requested (ism/stop.h). */
+static bool minimise_stop_due(size_t *work, size_t amount) {
+  *work += amount;
+  if (*work < ((size_t)1 << 16)) return false;
+  *work = 0;
+  return stop_requested();
+}
+
 lts_t *lts_minimise(const lts_t *l) {
   int n = l->nstates;
   closures_t cl;
@@ -786,7 +795,10 @@ lts_t *lts_minimise(const lts_t *l) {
    * for a ≠ τ, t ∈ closure(u) with s τ* v -a-> u. */
   VEC(int) sat_off = {0}, sat_label = {0}, sat_dst = {0};
   bitword_t *seen = bitset_new((size_t)n);
-  for (int s = 0; s < n; s++) {
+  size_t work = 0;
+  bool stopped = false;
+  for (int s = 0; s < n && !stopped; s++) {
+    size_t before = sat_label.len;
     VEC_PUSH(&sat_off, (int)sat_label.len);
     for (int k = clo_begin(&cl, s); k < clo_end(&cl, s); k++) {
       VEC_PUSH(&sat_label, LTS_TAU);
@@ -811,6 +823,7 @@ lts_t *lts_minimise(const lts_t *l) {
         }
       }
     }
+    stopped = minimise_stop_due(&work, (size_t)l->nalphabet * ((size_t)n / 64 + 1) + sat_label.len - before);
   }
   VEC_PUSH(&sat_off, (int)sat_label.len);
   free(seen);
@@ -821,10 +834,11 @@ lts_t *lts_minimise(const lts_t *l) {
   int nblocks = -1;
   VEC(sig_t) sig = {0};
   VEC(int) key = {0};
-  for (;;) {
+  while (!stopped) {
     keytab_t tab;
     keytab_init(&tab);
-    for (int s = 0; s < n; s++) {
+    for (int s = 0; s < n && !stopped; s++) {
+      stopped = minimise_stop_due(&work, (size_t)(sat_off.data[s + 1] - sat_off.data[s]) + 1);
       VEC_CLEAR(&sig);
       for (int i = sat_off.data[s]; i < sat_off.data[s + 1]; i++)
         VEC_PUSH(&sig, ((sig_t){sat_label.data[i], block[sat_dst.data[i]]}));
@@ -851,6 +865,11 @@ lts_t *lts_minimise(const lts_t *l) {
   VEC_FREE(&sat_label);
   VEC_FREE(&sat_dst);
   closures_free(&cl);
+  if (stopped) { /* the input as it is: equivalent, not minimal */
+    free(block);
+    free(nblock);
+    return lts_reachable(l);
+  }
 
   lts_builder_t b;
   builder_like(&b, l);

@@ -141,7 +141,9 @@ lts_t *lts_determinise_bounded(const lts_t *lts, bool error_absorbing, long max_
  * `minimise`: partition refinement on the τ*-saturated relation, the error
  * state only equivalent to itself, END states only to END states; the
  * quotient keeps the original transitions between blocks minus τ
- * self-loops. On a deterministic LTS this is DFA minimisation. */
+ * self-loops. On a deterministic LTS this is DFA minimisation. At a stop
+ * request (ism/stop.h, polled all along) it returns the reachable part of
+ * `lts` unminimised: equivalent, so still correct; the caller polls. */
 lts_t *lts_minimise(const lts_t *lts);
 
 /* Without its τ transitions: they are deleted, not closed over (the CAV'23

@@ -142,6 +142,7 @@ maskd_status_t maskd_explore(const maskd_program_t *p, intern_t *labels, size_t 
                              diag_list_t *diags) {
   memset(out, 0, sizeof *out);
   space_t sp = {.prog = p, .nslots = p->slots.len, .diags = diags};
+  VEC_RESERVE(&sp.vals, 1); /* never NULL, even without variables (memcmp/memcpy of 0 slots) */
   size_t n = sp.nslots;
   VEC(int) label_ids = {0};
   for (size_t r = 0; r < p->runs.len; r++) {

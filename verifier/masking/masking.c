@@ -117,7 +117,19 @@ typedef struct {
   int *ids;
 } closures_t;
 
-static void tau_closures(const masking_lts_t *in, const int *comp, size_t ncomp, closures_t *out) {
+/* Counts `amount` units of work; every 2^16 units, whether a stop was
+ * requested (ism/stop.h): a poll per state would read the clock too often,
+ * one per component or per state may come too late (a closure, or one
+ * state's saturated moves, can hold millions of entries). */
+static bool stop_due(size_t *work, size_t amount) {
+  *work += amount;
+  if (*work < ((size_t)1 << 16)) return false;
+  *work = 0;
+  return stop_requested();
+}
+
+/* Returns false, with nothing to free, at a stop request. */
+static bool tau_closures(const masking_lts_t *in, const int *comp, size_t ncomp, closures_t *out) {
   size_t n = in->nstates;
   size_t *cstart = xcalloc(ncomp + 2, sizeof *cstart);
   for (size_t s = 0; s < n; s++) cstart[comp[s] + 1]++;
@@ -129,7 +141,9 @@ static void tau_closures(const masking_lts_t *in, const int *comp, size_t ncomp,
   size_t *mark = xcalloc(n + 1, sizeof *mark); /* c + 1: already in c's list */
   VEC(int) ids = {0};
   out->off = xmalloc((ncomp + 1) * sizeof *out->off);
-  for (size_t c = 0; c < ncomp; c++) {
+  size_t work = 0;
+  bool stopped = false;
+  for (size_t c = 0; c < ncomp && !stopped; c++) {
     out->off[c] = ids.len;
     for (size_t i = cstart[c]; i < cstart[c + 1]; i++) {
       mark[by_comp[i]] = c + 1;
@@ -146,6 +160,7 @@ static void tau_closures(const masking_lts_t *in, const int *comp, size_t ncomp,
           mark[r] = c + 1;
           VEC_PUSH(&ids, r);
         }
+        stopped = stopped || stop_due(&work, out->off[d + 1] - out->off[d] + 1);
       }
     }
     qsort(ids.data + out->off[c], ids.len - out->off[c], sizeof *ids.data, cmp_int);
@@ -153,18 +168,29 @@ static void tau_closures(const masking_lts_t *in, const int *comp, size_t ncomp,
   out->off[ncomp] = ids.len;
   out->ids = ids.data;
   free(cstart), free(by_comp), free(fill), free(mark);
+  if (stopped) {
+    free(out->off), free(out->ids);
+    *out = (closures_t){0};
+  }
+  return !stopped;
 }
 
-void masking_saturate(const masking_lts_t *in, int tau_label, masking_lts_t *out) {
+bool masking_saturate(const masking_lts_t *in, int tau_label, masking_lts_t *out) {
   size_t n = in->nstates;
+  memset(out, 0, sizeof *out);
   int *comp = xmalloc((n + 1) * sizeof *comp);
   size_t ncomp = tau_sccs(in, comp);
   closures_t clo;
-  tau_closures(in, comp, ncomp, &clo);
+  if (!tau_closures(in, comp, ncomp, &clo)) {
+    free(comp);
+    return false;
+  }
   /* p =a⇒ r' for q ∈ τ*(p), q -a-> r, r' ∈ τ*(r); p =τ⇒ q for q ∈ τ*(p) */
   VEC(masking_edge_t) edges = {0};
   size_t *off = xmalloc((n + 1) * sizeof *off);
-  for (size_t p = 0; p < n; p++) {
+  size_t work = 0;
+  bool stopped = false;
+  for (size_t p = 0; p < n && !stopped; p++) {
     off[p] = edges.len;
     size_t cp = (size_t)comp[p];
     for (size_t i = clo.off[cp]; i < clo.off[cp + 1]; i++) {
@@ -175,12 +201,21 @@ void masking_saturate(const masking_lts_t *in, int tau_label, masking_lts_t *out
         size_t cr = (size_t)comp[in->dst[e]];
         for (size_t k = clo.off[cr]; k < clo.off[cr + 1]; k++)
           VEC_PUSH(&edges, ((masking_edge_t){in->label[e], clo.ids[k], MASKING_NORMAL}));
+        stopped = stopped || stop_due(&work, clo.off[cr + 1] - clo.off[cr] + 1);
       }
+      if (stopped) break;
     }
+    if (stopped) break;
     for (size_t e = in->off[p]; e < in->off[p + 1]; e++)
       if (in->kind[e] != MASKING_NORMAL)
         VEC_PUSH(&edges, ((masking_edge_t){in->label[e], in->dst[e], in->kind[e]}));
     edges.len = masking_edges_sort_unique(edges.data, off[p], edges.len);
+    stopped = stop_due(&work, edges.len - off[p] + 1);
+  }
+  if (stopped) {
+    VEC_FREE(&edges);
+    free(off), free(comp), free(clo.off), free(clo.ids);
+    return false;
   }
   off[n] = edges.len;
   masking_lts_from_edges(out, n, off, edges.data, edges.len);
@@ -191,6 +226,7 @@ void masking_saturate(const masking_lts_t *in, int tau_label, masking_lts_t *out
   }
   VEC_FREE(&edges);
   free(comp), free(clo.off), free(clo.ids);
+  return true;
 }
 
 /* ---- the game graph ---- */
@@ -294,7 +330,8 @@ static void expand_v(builder_t *b, masking_node_t x) {
   } else {
     const masking_lts_t *imp = b->imp;
     for (size_t e = imp->off[x.imp]; e < imp->off[x.imp + 1]; e++)
-      if (imp->kind[e] != MASKING_FAULT && matches(x.label, kind, imp->label[e], imp->kind[e]))
+      if ((imp->kind[e] != MASKING_FAULT || b->opts->fault_answers) &&
+          matches(x.label, kind, imp->label[e], imp->kind[e]))
         VEC_PUSH(&b->succ, node_id(b, r_node(x.spec, imp->dst[e])));
   }
   if (b->succ.len == first) VEC_PUSH(&b->succ, err_node(b));

@@ -55,12 +55,15 @@ void masking_lts_from_edges(masking_lts_t *out, size_t nstates, size_t *off, con
  * transitions as they are (not saturated). τ-closures come from the SCC
  * condensation of the τ graph and bitset unions in topological order:
  * O(n·m/64) words, no cubic matrix. `tau_label` is the label id given to
- * saturated τ moves. Fills *out (vals copied). */
-void masking_saturate(const masking_lts_t *in, int tau_label, masking_lts_t *out);
+ * saturated τ moves. Fills *out (vals copied) and returns true; at a stop
+ * request (ism/stop.h, polled all along) returns false with *out empty. */
+bool masking_saturate(const masking_lts_t *in, int tau_label, masking_lts_t *out);
 
 typedef struct {
   bool deadlock_error; /* MaskD -l: an implementation deadlock is an error */
   bool nominal_match;  /* false = MaskD -nb: the refuter may not play spec moves */
+  bool fault_answers;  /* MaskD's game: a fault transition with a nominal move's label may answer it
+                          (false: only non-fault ones do) */
   size_t max_nodes;    /* give up (inconclusive) beyond this many game nodes */
 } masking_options_t;
 

@@ -107,9 +107,10 @@ static smt_term_t translate(explorer_t *x, const expr_t *e, const smt_term_t *no
 }
 
 static smt_term_t fresh(explorer_t *x, int var, const char *what, int step) {
-  char name[128];
-  snprintf(name, sizeof name, "%s%s@%d", x->m->vars[var].name, what, step);
-  return smt_const(x->smt, name, sort_of(x->m->vars[var].type));
+  char *name = xasprintf("%s%s@%d", x->m->vars[var].name, what, step);
+  smt_term_t t = smt_const(x->smt, name, sort_of(x->m->vars[var].type));
+  free(name);
+  return t;
 }
 
 static smt_term_t between(explorer_t *x, smt_term_t t, smt_term_t lo, smt_term_t hi) {

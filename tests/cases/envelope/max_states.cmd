@@ -1,0 +1,1 @@
+envelope examples/envelope/running_example/envelope.yaml --max-states 5

@@ -1,0 +1,1 @@
+check tests/cases/masking/fault-answers-config.yaml

@@ -1,0 +1,1 @@
+masking tests/cases/masking/fault-answers.yaml --fault-answers -f json

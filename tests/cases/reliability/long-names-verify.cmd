@@ -1,0 +1,1 @@
+check tests/cases/reliability/long-names-verify.yaml
