@@ -6,7 +6,8 @@
  * all sensing and actuation errors drawn, takes the same path and fails the
  * same way (simulate.h), with a 95% Clopper-Pearson half-width as error.
  * Before estimating, each counterexample's free values are moved to the
- * valuation that makes the per-rule estimate largest (a pattern search,
+ * valuation that makes the per-rule estimate largest (local searches from
+ * the witness, the joint estimator's optimum and low-discrepancy starts,
  * every candidate re-checked with cex_replay). */
 #ifndef PROBABILITY_RANK_H
 #define PROBABILITY_RANK_H
