@@ -8,11 +8,12 @@
 #include "ism/alloc.h"
 #include "probability/dist.h"
 #include "probability/lowdisc.h"
+#include "probability/memo.h"
 
 enum { MAXF = 8, MAX_CUTS = 64, MAX_CELLS = 4096, GRID = 9, GOLDEN_STEPS = 8, EDGE_STEPS = 5 };
 
 /* The maximisation's low-discrepancy starts, and how many of the best get a local search. */
-enum { STARTS = 16, CLIMBS = 2, SELECT_SAMPLES = 1000 };
+enum { STARTS = 16, CLIMBS = 2, SELECT_SAMPLES = 1000, MEMO_MAX = 1 << 16 };
 
 /* An affine form c + sum g[i] * x_i in a stage's new errors x_i; mask says
  * which x_i it reads (also when it is not affine in them: ok false). */
@@ -87,6 +88,11 @@ struct joint {
   double *extra;  /* [nv]: a stage's new errors beyond MAXF, drawn unconditioned (else 0) */
   double *cell_w; /* [MAX_CELLS] */
   record_t *rec;
+  /* the maximisation in progress: its free values and the objective's memo
+   * (key: their values and the distributions in use), or ps NULL */
+  const struct params *ps;
+  memo_t memo;
+  double *key;
 };
 
 void joint_options_init(joint_options_t *o) { *o = (joint_options_t){12, 4000, 4, 1}; }
@@ -694,7 +700,7 @@ void joint_estimate(joint_t *j, const cex_t *c, unsigned long samples, unsigned 
 
 /* ---- the most likely environment ---- */
 
-typedef struct {
+typedef struct params {
   param_t *p;
   size_t n;
 } params_t;
@@ -742,10 +748,18 @@ static double *param_at(cex_t *c, const param_t *p) {
 }
 
 /* The search's objective at c's current environment: the estimate from
- * search_samples samples of common random numbers. */
+ * search_samples samples of common random numbers, a pure function of the
+ * free values and the distributions in use, so memoised (a line search
+ * revisits its grid in the next sweep, a plateau's edges are probed twice). */
 static double objective_here(joint_t *j, const cex_t *c) {
+  size_t n = j->ps->n;
+  for (size_t i = 0; i < n; i++) j->key[i] = *param_at((cex_t *)c, &j->ps->p[i]);
+  j->key[n] = j->dists == j->exact ? 0 : j->dists == j->wide[0] ? 1 : 2;
+  const double *hit = memo_get(&j->memo, j->key);
+  if (hit) return *hit;
   double v, err;
   estimate(j, c, j->o.search_samples, j->o.seed, &v, &err);
+  memo_put(&j->memo, j->key, &v);
   return v;
 }
 
@@ -768,7 +782,7 @@ static bool same_value(double f, double g) { return fabs(f - g) <= 1e-12 * fmax(
  * the box, then bisection to each edge. Returns whether it moved. */
 static bool centre(joint_t *j, cex_t *c, const param_t *p, double lo, double hi, double f) {
   double *at = param_at(c, p), x0 = *at, edge[2];
-  double d0 = (hi - lo) / 256;
+  double d0 = (hi - lo) / 256; /* line_search probes the same first steps */
   for (int side = 0; side < 2; side++) {
     double sign = side ? 1 : -1, good = x0, bad = NAN, d = d0;
     for (int s = 0; s < EDGE_STEPS; s++, d *= 4) {
@@ -796,17 +810,32 @@ static bool centre(joint_t *j, cex_t *c, const param_t *p, double lo, double hi,
   return true;
 }
 
-/* Maximises over one coordinate: a grid over its box, then golden sections
- * around the best grid point; on a plateau, centres it (centre). Returns
- * whether it moved. */
-static bool line_search(joint_t *j, cex_t *c, const param_t *p, double *best) {
+/* Maximises over one coordinate: with scan (the first sweep) a grid over
+ * its box, then golden sections around the best point. A coordinate the
+ * grid finds flat over the whole box goes to its middle and is marked
+ * *flat (the sweeps skip it from then on); one on a plateau around the
+ * current point (and no better grid point) is centred on it (centre)
+ * instead of refined. Returns whether it moved in a way another coordinate
+ * can use. */
+static bool line_search(joint_t *j, cex_t *c, const param_t *p, bool scan, double *best, bool *flat) {
   double *at = param_at(c, p), x0 = *at, fx = *best, xb = x0;
   double lo = fmin(p->lo, x0), hi = fmax(p->hi, x0), h = (hi - lo) / (GRID - 1);
-  for (int g = 0; g < GRID; g++) {
+  bool same = scan;
+  for (int g = 0; g < GRID && scan; g++) {
     double x = lo + g * h, f = objective(j, c, p, x);
+    same &= same_value(f, *best);
     if (f > fx && !same_value(f, fx)) fx = f, xb = x;
   }
   if (!(fx > 0)) return false;
+  if (same) { /* the same value all over the box: a value the path does not depend on; to its middle */
+    *flat = true;
+    *at = lo + (GRID / 2) * h;
+    return false; /* changes nothing another coordinate could use */
+  }
+  double d0 = (hi - lo) / 256; /* centre's first steps */
+  if (xb == x0 && same_value(objective(j, c, p, fmax(lo, x0 - d0)), fx) &&
+      same_value(objective(j, c, p, fmin(hi, x0 + d0)), fx))
+    return centre(j, c, p, lo, hi, *best); /* on a plateau: nothing to refine here */
   double a = fmax(lo, xb - h), b = fmin(hi, xb + h);
   const double phi = (sqrt(5) - 1) / 2;
   double x1 = b - phi * (b - a), x2 = a + phi * (b - a);
@@ -831,12 +860,15 @@ static bool line_search(joint_t *j, cex_t *c, const param_t *p, double *best) {
 /* Coordinate sweeps from c's environment; *best is its objective. Sweeps
  * go on while one gains more than 0.1% or a plateau was re-centred. */
 static void sweeps(joint_t *j, cex_t *c, const params_t *ps, double *best) {
+  bool *flat = xcalloc(ps->n + 1, sizeof *flat); /* skipped after a sweep found it flat over its box */
   for (int sweep = 0; sweep < j->o.sweeps; sweep++) {
     double start = *best;
     bool moved = false;
-    for (size_t i = 0; i < ps->n; i++) moved |= line_search(j, c, &ps->p[i], best);
+    for (size_t i = 0; i < ps->n; i++)
+      if (!flat[i]) moved |= line_search(j, c, &ps->p[i], sweep == 0, best, &flat[i]);
     if (!moved || (start > 0 && *best <= start * 1.001 && sweep > 0)) break;
   }
+  free(flat);
 }
 
 /* A local maximisation from c's environment; returns its objective. Where
@@ -901,37 +933,54 @@ static int best_starts(joint_t *j, cex_t *c, const params_t *ps, double *starts)
 }
 
 /* The estimate that decides between the end points of the local searches:
- * up to SELECT_SAMPLES samples of a stream of their own, so that the
- * choice does not follow the search objective's noise (a winner's curse). */
+ * SELECT_SAMPLES samples of a stream of their own, so that the choice does
+ * not follow the search objective's noise (a winner's curse); memoised
+ * like the objective (tag 3), since searches often end at the same point. */
 static double precise_here(joint_t *j, const cex_t *c) {
+  size_t n = j->ps->n;
+  for (size_t i = 0; i < n; i++) j->key[i] = *param_at((cex_t *)c, &j->ps->p[i]);
+  j->key[n] = 3;
+  const double *hit = memo_get(&j->memo, j->key);
+  if (hit) return *hit;
   double v, err;
   estimate(j, c, SELECT_SAMPLES, j->o.seed ^ 0x5851f42dUL, &v, &err);
+  memo_put(&j->memo, j->key, &v);
   return v;
 }
 
 /* Local maximisations from the best low-discrepancy starts and from c's
  * own environment (the solver's witness); c gets the end point with the
- * highest precise estimate, a start's on a tie, so that the witness decides
- * only where every start ends lower. */
+ * highest precise estimate (no estimate needed when only one end point has
+ * positive probability), a start's on a tie, so that the witness decides
+ * only where every start ends strictly lower. */
 static void search(joint_t *j, cex_t *c) {
   params_t ps;
   collect(j, c, &ps);
   size_t n = ps.n;
-  double *witness = xmalloc((n + 1) * sizeof(double)), *best = xmalloc((n + 1) * sizeof(double));
-  double *starts = xmalloc((CLIMBS * n + 1) * sizeof(double));
-  get_params(c, &ps, witness);
-  double fbest = -1;
-  int nstarts = n ? best_starts(j, c, &ps, starts) : 0;
-  for (int k = 0; k < nstarts; k++) {
-    set_params(c, &ps, starts + (size_t)k * n);
-    if (!(climb(j, c, &ps) > 0)) continue;
-    double f = precise_here(j, c);
-    if (f > fbest && !same_value(f, fbest)) fbest = f, get_params(c, &ps, best);
+  j->ps = &ps;
+  j->key = xmalloc((n + 1) * sizeof *j->key);
+  memo_init(&j->memo, n + 1, sizeof(double), MEMO_MAX);
+  double *ends = xmalloc(((CLIMBS + 1) * n + 1) * sizeof(double)); /* the starts, then the end points */
+  double *witness = xmalloc((n + 1) * sizeof(double));
+  get_params(c, &ps, witness); /* before best_starts moves c */
+  int nstarts = n ? best_starts(j, c, &ps, ends) : 0, nends = 0;
+  memcpy(ends + (size_t)nstarts * n, witness, n * sizeof(double)); /* the witness last: it loses ties */
+  free(witness);
+  for (int k = 0; k <= nstarts; k++) {
+    set_params(c, &ps, ends + (size_t)k * n);
+    if (climb(j, c, &ps) > 0) get_params(c, &ps, ends + (size_t)nends++ * n);
   }
-  set_params(c, &ps, witness);
-  double f = climb(j, c, &ps) > 0 ? precise_here(j, c) : 0;
-  if (!(f > fbest && !same_value(f, fbest)) && fbest >= 0) set_params(c, &ps, best);
-  free(witness), free(best), free(starts), free(ps.p);
+  int pick = nends - 1; /* none positive: c keeps the witness's climb */
+  double fbest = -1;
+  for (int k = 0; k < nends && nends > 1; k++) {
+    set_params(c, &ps, ends + (size_t)k * n);
+    double f = precise_here(j, c);
+    if (f > fbest && !same_value(f, fbest)) fbest = f, pick = k;
+  }
+  if (pick >= 0) set_params(c, &ps, ends + (size_t)pick * n);
+  free(ends), free(ps.p), free(j->key);
+  memo_free(&j->memo);
+  j->ps = NULL, j->key = NULL;
 }
 
 bool joint_maximise(joint_t *j, cex_t *c) {

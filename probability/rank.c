@@ -1,8 +1,11 @@
 #include "probability/rank.h"
 
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ism/alloc.h"
 #include "ism/vec.h"
@@ -12,7 +15,7 @@
 #include "probability/simulate.h"
 
 void rank_options_init(rank_options_t *opt, ism_mode_t mode) {
-  *opt = (rank_options_t){mode, RANK_JOINT, COND_AUTO, true, 600, 20000, 1, NULL, NULL};
+  *opt = (rank_options_t){mode, RANK_JOINT, COND_AUTO, true, 600, 20000, 1, NULL, NULL, 1};
 }
 
 bool rank_step(const ism_model_t *m, ism_mode_t mode, const cex_t *c, int k, cond_method_t method,
@@ -478,11 +481,48 @@ void rank_counterexample(const ism_model_t *m, const rank_options_t *opt, cex_t 
   rank_ctx_free(&r);
 }
 
-bool rank_all(const ism_model_t *m, const rank_options_t *opt, cex_t *cexs, size_t n) {
-  rank_ctx_t r = rank_ctx(m, opt);
-  size_t k = 0;
-  for (; k < n && !(opt->stop && opt->stop(opt->stop_arg)); k++) rank_in(&r, &cexs[k]);
+/* The counterexamples ranked by several threads: each takes the next one
+ * not taken. A counterexample's ranking depends on it alone, so the result
+ * does not depend on the number of threads nor on their timing. */
+typedef struct {
+  const ism_model_t *m;
+  const rank_options_t *opt;
+  cex_t *cexs;
+  size_t n;
+  atomic_size_t next;
+  atomic_bool stopped;
+} rank_pool_t;
+
+static void *rank_worker(void *arg) {
+  rank_pool_t *pool = arg;
+  rank_ctx_t r = rank_ctx(pool->m, pool->opt);
+  for (;;) {
+    if (pool->opt->stop && pool->opt->stop(pool->opt->stop_arg)) {
+      atomic_store(&pool->stopped, true);
+      break;
+    }
+    size_t k = atomic_fetch_add(&pool->next, 1);
+    if (k >= pool->n) break;
+    rank_in(&r, &pool->cexs[k]);
+  }
   rank_ctx_free(&r);
+  return NULL;
+}
+
+bool rank_all(const ism_model_t *m, const rank_options_t *opt, cex_t *cexs, size_t n) {
+  rank_pool_t pool = {m, opt, cexs, n, 0, false};
+  long jobs = opt->jobs > 0 ? opt->jobs : sysconf(_SC_NPROCESSORS_ONLN);
+  if (jobs < 1) jobs = 1;
+  if ((size_t)jobs > n) jobs = n ? (long)n : 1;
+  pthread_t *threads = xcalloc((size_t)jobs, sizeof *threads);
+  long started = 1;
+  for (; started < jobs; started++)
+    if (pthread_create(&threads[started], NULL, rank_worker, &pool) != 0) break; /* fewer threads then */
+  rank_worker(&pool);
+  for (long t = 1; t < started; t++) pthread_join(threads[t], NULL);
+  free(threads);
+  bool all = true;
+  for (size_t k = 0; k < n && all; k++) all = cexs[k].has_probability;
   cex_sort_by_probability(cexs, n);
-  return k == n;
+  return all;
 }
