@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -15,6 +16,7 @@
 #include "apps/commands.h"
 #include "ism/alloc.h"
 #include "ism/number.h"
+#include "ism/stop.h"
 #include "ism/strbuf.h"
 #include "ism/ydoc.h"
 #include "verifier/smt.h"
@@ -47,11 +49,12 @@ const char *cli_exit_codes_help(void) { return exit_code_help; }
 
 const char *cli_version(void) { return ISMV_VERSION; }
 
-static const cli_option_t max_memory_option;
+enum { COMMON_MAX_MEMORY, COMMON_TIMEOUT, NCOMMON };
+static const cli_option_t common_options[NCOMMON];
 
 const cli_option_t *cli_common_options(size_t *count) {
-  *count = 1;
-  return &max_memory_option;
+  *count = NCOMMON;
+  return common_options;
 }
 
 const cli_value_t *cli_opt(const cli_command_t *cmd, const cli_value_t *values, const char *name) {
@@ -87,7 +90,9 @@ int cli_exit_code(const cli_outcome_t *o) {
   return o->expect_verdict ? CLI_EXIT_OK : rc;
 }
 
-/* ---- signals ---- */
+/* ---- stopping: signals and the time limit ----
+ * Both make the one stop request of ism/stop.h, which the analyses poll,
+ * and interrupt the solvers (smt_stop_all) from a thread of their own. */
 
 static volatile sig_atomic_t signalled;
 static int wake_pipe[2] = {-1, -1};
@@ -95,6 +100,7 @@ static int wake_pipe[2] = {-1, -1};
 static void on_signal(int sig) {
   if (signalled) _exit(CLI_EXIT_INCONCLUSIVE);
   signalled = sig;
+  stop_request(STOP_SIGNAL);
   ssize_t n = write(wake_pipe[1], "!", 1);
   (void)n;
 }
@@ -119,6 +125,83 @@ void cli_handle_signals(void) {
   sigemptyset(&sa.sa_mask);
   sigaction(SIGINT, &sa, NULL);
   sigaction(SIGTERM, &sa, NULL);
+}
+
+/* Past the limit an analysis has this long to report before the process
+ * ends anyway (exit 5): no phase can make a run outlive its limit by more. */
+enum { LIMIT_GRACE_SECONDS = 30 };
+
+static struct {
+  pthread_mutex_t lock;
+  pthread_cond_t wake; /* on CLOCK_MONOTONIC */
+  pthread_t thread;
+  struct timespec at; /* the limit, then the end of the grace period */
+  bool ready, running, cancelled;
+} limit = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+static void add_seconds(struct timespec *t, double seconds) {
+  double whole = (double)(long long)seconds;
+  t->tv_sec += (time_t)whole;
+  t->tv_nsec += (long)((seconds - whole) * 1e9);
+  if (t->tv_nsec >= 1000000000L) t->tv_sec++, t->tv_nsec -= 1000000000L;
+}
+
+/* Sleeps until limit.at; false when cancelled first. Holds limit.lock. */
+static bool sleep_until_limit(void) {
+  int rc = 0;
+  while (!limit.cancelled && rc != ETIMEDOUT)
+    rc = pthread_cond_timedwait(&limit.wake, &limit.lock, &limit.at);
+  return !limit.cancelled;
+}
+
+static void *watch_limit(void *arg) {
+  (void)arg;
+  pthread_mutex_lock(&limit.lock);
+  if (sleep_until_limit()) {
+    stop_request(STOP_TIMEOUT);
+    smt_stop_all();
+    add_seconds(&limit.at, LIMIT_GRACE_SECONDS);
+    if (sleep_until_limit()) {
+      static const char msg[] =
+          "ismv: error: the analysis did not stop within 30 s of its time limit; no report\n";
+      ssize_t n = write(STDERR_FILENO, msg, sizeof msg - 1);
+      (void)n;
+      _exit(CLI_EXIT_INCONCLUSIVE);
+    }
+  }
+  pthread_mutex_unlock(&limit.lock);
+  return NULL;
+}
+
+void cli_time_limit_start(double seconds) {
+  cli_time_limit_end();
+  if (!(seconds > 0)) return;
+  pthread_mutex_lock(&limit.lock);
+  if (!limit.ready) {
+    pthread_condattr_t attr;
+    pthread_condattr_init(&attr);
+    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+    limit.ready = pthread_cond_init(&limit.wake, &attr) == 0;
+    pthread_condattr_destroy(&attr);
+  }
+  stop_set_deadline(seconds);
+  clock_gettime(CLOCK_MONOTONIC, &limit.at);
+  add_seconds(&limit.at, seconds);
+  limit.cancelled = false;
+  limit.running = limit.ready && pthread_create(&limit.thread, NULL, watch_limit, NULL) == 0;
+  pthread_mutex_unlock(&limit.lock);
+}
+
+void cli_time_limit_end(void) {
+  pthread_mutex_lock(&limit.lock);
+  bool running = limit.running;
+  limit.cancelled = true;
+  limit.running = false;
+  if (running) pthread_cond_signal(&limit.wake);
+  pthread_mutex_unlock(&limit.lock);
+  if (running) pthread_join(limit.thread, NULL);
+  stop_set_deadline(0);
+  if (stop_reason() == STOP_TIMEOUT) stop_clear();
 }
 
 /* ---- rendering ---- */
@@ -244,11 +327,31 @@ int cli_write_output(cli_ctx_t *ctx, const char *text) {
   return CLI_EXIT_INTERNAL;
 }
 
-/* An option of every command. */
-static const cli_option_t max_memory_option = {
-    "max-memory", 0,    OPT_INT,
-    "MB",         NULL, "half the physical memory",
-    16,           1e9,  "give up (inconclusive, exit 5) when the memory in use would pass MB mebibytes"};
+int cli_write_stopped(cli_ctx_t *ctx, const char *format, const char *what) {
+  char *why = xasprintf("%s; %s", stop_message() ? stop_message() : "stopped", what ? what : "no result");
+  strbuf_t sb;
+  strbuf_init(&sb);
+  if (format && strcmp(format, "json") == 0) {
+    strbuf_puts(&sb, "{\n  \"partial\": true,\n  \"reason\": ");
+    strbuf_json_string(&sb, why);
+    strbuf_puts(&sb, "\n}\n");
+  } else if (!format || strcmp(format, "text") == 0) {
+    strbuf_printf(&sb, "partial: %s\n", why);
+  }
+  free(why);
+  int rc = sb.len ? cli_write_output(ctx, strbuf_str(&sb)) : CLI_EXIT_OK;
+  strbuf_free(&sb);
+  return rc ? rc : CLI_EXIT_INCONCLUSIVE;
+}
+
+/* The options of every command. */
+static const cli_option_t common_options[NCOMMON] = {
+    {"max-memory", 0, OPT_INT, "MB", NULL, "half the physical memory", 16, 1e9,
+     "give up (inconclusive, exit 5) when the memory in use would pass MB mebibytes"},
+    {"timeout", 0, OPT_REAL, "SECONDS", NULL, "none", 0, 1e9,
+     "stop after SECONDS of wall-clock time, every phase included, and report what was found so far, "
+     "marked partial (exit 5; 0: no limit; older name: --budget)"},
+};
 
 static long long default_max_memory_mb(void) {
   long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
@@ -285,8 +388,12 @@ static void print_command_help(FILE *f, const cli_command_t *cmd) {
     if (o->def) fprintf(f, " (default: %s)", o->def);
     fprintf(f, "\n");
   }
-  fprintf(f, "      --max-memory MB              %s (default: %s)\n", max_memory_option.help,
-          max_memory_option.def);
+  for (size_t i = 0; i < NCOMMON; i++) {
+    const cli_option_t *o = &common_options[i];
+    char left[80];
+    snprintf(left, sizeof left, "      --%s %s", o->name, o->metavar);
+    fprintf(f, "%-34s %s (default: %s)\n", left, o->help, o->def);
+  }
   fprintf(f, "  -h, --help                       show this help\n\n%s", exit_code_help);
 }
 
@@ -346,11 +453,13 @@ static bool check_value(const cli_option_t *o, const char *text, cli_value_t *v,
   return true;
 }
 
-static int parse_value(FILE *err, const cli_command_t *cmd, const cli_option_t *o, const char *text,
-                       cli_value_t *v) {
+/* `name` is the option as written (an older name, or the short one). */
+static int parse_value(FILE *err, const cli_command_t *cmd, const cli_option_t *o, const char *name,
+                       size_t len, const char *text, cli_value_t *v) {
   char why[256];
   if (check_value(o, text, v, why, sizeof why)) return 0;
-  return usage_error(err, cmd->name, "option '--%s' %s", o->name, why);
+  if (name[1] != '-') return usage_error(err, cmd->name, "option '--%s' %s", o->name, why);
+  return usage_error(err, cmd->name, "option '%.*s' %s", (int)len, name, why);
 }
 
 cli_value_t *cli_merge_file_options(const cli_command_t *cmd, const cli_value_t *values, const ynode_t *map,
@@ -382,6 +491,26 @@ cli_value_t *cli_merge_file_options(const cli_command_t *cmd, const cli_value_t 
   return NULL;
 }
 
+bool cli_file_time_limit(cli_ctx_t *ctx, const ynode_t *map) {
+  const ynode_t *n = NULL;
+  const char *key = NULL;
+  for (size_t k = 0; map && map->kind == YNODE_MAP && k < map->len; k++)
+    if (strcmp(map->keys[k]->text, "timeout") == 0 || (!n && strcmp(map->keys[k]->text, "budget") == 0))
+      n = map->items[k], key = map->keys[k]->text;
+  if (!n || ctx->time_limit > 0) return true;
+  const cli_option_t *o = &common_options[COMMON_TIMEOUT];
+  cli_value_t v;
+  char why[256];
+  if (n->kind != YNODE_SCALAR || !check_value(o, n->text, &v, why, sizeof why)) {
+    if (n->kind != YNODE_SCALAR) snprintf(why, sizeof why, "must be a single value");
+    diag_error(&ctx->diags, n->loc, "'%s' %s", key, why);
+    return false;
+  }
+  ctx->time_limit = v.r;
+  cli_time_limit_start(v.r);
+  return true;
+}
+
 static const cli_option_t *find_option(const cli_command_t *cmd, const char *arg, size_t len) {
   for (size_t i = 0; i < cmd->noptions; i++) {
     const cli_option_t *o = &cmd->options[i];
@@ -406,10 +535,19 @@ static int unknown_option(FILE *err, const cli_command_t *cmd, const char *arg, 
   return CLI_EXIT_USAGE;
 }
 
+/* A common option by its name or an older one (--budget: --timeout). */
+static const cli_option_t *find_common(const char *arg, size_t len) {
+  if (arg[1] != '-') return NULL;
+  for (size_t i = 0; i < NCOMMON; i++)
+    if (strlen(common_options[i].name) == len - 2 && strncmp(common_options[i].name, arg + 2, len - 2) == 0)
+      return &common_options[i];
+  if (len == strlen("--budget") && strncmp(arg, "--budget", len) == 0) return &common_options[COMMON_TIMEOUT];
+  return NULL;
+}
+
 /* Parses argv into values and positional file names. */
 static int parse_args(FILE *out, FILE *err, const cli_command_t *cmd, int argc, char **argv,
-                      cli_value_t *values, cli_value_t *max_memory, const char **files, int *nfiles,
-                      bool *help) {
+                      cli_value_t *values, cli_value_t *common, const char **files, int *nfiles, bool *help) {
   bool options_done = false;
   for (int i = 0; i < argc; i++) {
     const char *arg = argv[i];
@@ -429,10 +567,10 @@ static int parse_args(FILE *out, FILE *err, const cli_command_t *cmd, int argc, 
     const char *eq = arg[1] == '-' ? strchr(arg, '=') : NULL;
     size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
     const cli_option_t *o = find_option(cmd, arg, len);
-    bool common = !o && len == strlen("--max-memory") && strncmp(arg, "--max-memory", len) == 0;
-    if (common) o = &max_memory_option;
+    const cli_option_t *shared = o ? NULL : find_common(arg, len);
+    if (shared) o = shared;
     if (!o) return unknown_option(err, cmd, arg, len);
-    cli_value_t *v = common ? max_memory : &values[o - cmd->options];
+    cli_value_t *v = shared ? &common[shared - common_options] : &values[o - cmd->options];
     const char *text = "1";
     if (o->type != OPT_FLAG) {
       if (eq)
@@ -444,7 +582,7 @@ static int parse_args(FILE *out, FILE *err, const cli_command_t *cmd, int argc, 
     } else if (eq) {
       return usage_error(err, cmd->name, "option '--%s' takes no value", o->name);
     }
-    int rc = parse_value(err, cmd, o, text, v);
+    int rc = parse_value(err, cmd, o, arg, len, text, v);
     if (rc) return rc;
   }
   return 0;
@@ -464,10 +602,10 @@ static int run_command(const cli_command_t *cmd, int argc, char **argv, FILE *ou
   const char **files = xcalloc((size_t)argc + 1, sizeof *files);
   int nfiles = 0;
   bool help = false;
-  cli_value_t max_memory = {0};
-  int rc = parse_args(out, err, cmd, argc, argv, values, &max_memory, files, &nfiles, &help);
+  cli_value_t common[NCOMMON] = {{0}};
+  int rc = parse_args(out, err, cmd, argc, argv, values, common, files, &nfiles, &help);
   if (!rc && !help) {
-    long long mb = max_memory.set ? max_memory.i : default_max_memory_mb();
+    long long mb = common[COMMON_MAX_MEMORY].set ? common[COMMON_MAX_MEMORY].i : default_max_memory_mb();
     alloc_set_limit((size_t)mb << 20);
     smt_set_memory_limit((size_t)mb);
     if (nfiles == 0) {
@@ -477,6 +615,7 @@ static int run_command(const cli_command_t *cmd, int argc, char **argv, FILE *ou
     } else {
       cli_ctx_t ctx;
       init_ctx(&ctx, out, err);
+      ctx.time_limit = common[COMMON_TIMEOUT].set ? common[COMMON_TIMEOUT].r : 0;
       for (size_t i = 0; i < cmd->noptions; i++)
         if (strcmp(cmd->options[i].name, "output") == 0 && values[i].set) ctx.output_path = values[i].s;
       rc = CLI_EXIT_OK;
@@ -485,7 +624,9 @@ static int run_command(const cli_command_t *cmd, int argc, char **argv, FILE *ou
         cli_render_diags(&ctx);
       }
       for (int f = 0; !cmd->run_all && f < nfiles; f++) {
+        cli_time_limit_start(ctx.time_limit);
         int r = cmd->run(&ctx, cmd, files[f], values);
+        cli_time_limit_end();
         cli_render_diags(&ctx);
         rc = cli_worst_exit(rc, r);
       }

@@ -51,6 +51,7 @@ typedef struct {
   bool err_is_tty; /* progress may be shown */
   diag_list_t diags;
   const char *output_path; /* -o FILE, or NULL for out */
+  double time_limit;       /* --timeout in seconds (0: none); in force while a command runs */
 } cli_ctx_t;
 
 typedef struct cli_command cli_command_t;
@@ -77,13 +78,22 @@ int cli_main(int argc, char **argv, FILE *out, FILE *err);
 const cli_command_t *const *cli_commands(size_t *count);
 const char *cli_exit_codes_help(void);
 const char *cli_version(void);
-/* The options every command takes besides its own (--max-memory). */
+/* The options every command takes besides its own (--max-memory, --timeout). */
 const cli_option_t *cli_common_options(size_t *count);
 /* For the program (not for tests running cli_main in-process): SIGINT and
  * SIGTERM stop every analysis cleanly (smt_stop_all), so the command
  * reports what it found, marked partial, and exits 5; a second signal ends
  * the process at once with exit code 5. */
 void cli_handle_signals(void);
+/* The time limit: `seconds` from now (0: none, replacing any earlier one)
+ * the same stop request as a signal's is made (ism/stop.h) and every solver
+ * interrupted, so the command reports what it found so far, marked partial,
+ * and exits 5; 30 s later a run that has not ended exits 5 without a report.
+ * cli_main sets it from --timeout around each file's run (check: per file);
+ * a command may set it again from its model's options. cli_time_limit_end
+ * cancels it and withdraws a stop request it made. */
+void cli_time_limit_start(double seconds);
+void cli_time_limit_end(void);
 
 /* The value of option `name` of cmd (asserts that it exists). */
 const cli_value_t *cli_opt(const cli_command_t *cmd, const cli_value_t *values, const char *name);
@@ -97,6 +107,13 @@ int cli_write_output(cli_ctx_t *ctx, const char *text);
  * in the same directory, renamed over path (in place when path is no
  * regular file, e.g. /dev/null); never over a file the run has read. */
 int cli_write_file(cli_ctx_t *ctx, const char *path, const char *text);
+
+/* The report of a run a stop request (ism/stop.h) ended before it had any
+ * result: "partial: WHY; WHAT" as text (format NULL or "text"), or
+ * {"partial": true, "reason": "WHY; WHAT"} as JSON, nothing in other
+ * formats; WHY is stop_message(), WHAT says how far it got (NULL: "no
+ * result"). Returns CLI_EXIT_INCONCLUSIVE, or cli_write_output's error. */
+int cli_write_stopped(cli_ctx_t *ctx, const char *format, const char *what);
 
 /* Prints every collected diagnostic GCC style to ctx->err and clears them. */
 void cli_render_diags(cli_ctx_t *ctx);
@@ -126,6 +143,12 @@ int cli_exit_code(const cli_outcome_t *o);
  * or NULL after reporting. Entries of map that name no option are ignored. */
 cli_value_t *cli_merge_file_options(const cli_command_t *cmd, const cli_value_t *values, const ynode_t *map,
                                     diag_list_t *diags);
+
+/* The time limit a model's options block `map` (may be NULL) sets with
+ * `timeout:` (or its older name `budget:`), checked as --timeout is, when
+ * the command line set none: starts it (cli_time_limit_start) and records
+ * it in ctx->time_limit. Returns false after reporting a bad value. */
+bool cli_file_time_limit(cli_ctx_t *ctx, const ynode_t *map);
 
 /* Combines two exit codes of a multi-file run: the most severe wins
  * (internal > invalid > usage > violation > inconclusive > ok). */

@@ -57,7 +57,8 @@ static void keep_diags(check_result_t *r, const diag_list_t *d) {
   }
 }
 
-static void run_file(const char *path, check_result_t *r) {
+/* Runs the analysis of one file, within its own time limit (0: none). */
+static void run_file(const char *path, double time_limit, check_result_t *r) {
   char *out = NULL, *err = NULL;
   size_t out_len = 0, err_len = 0;
   cli_ctx_t ctx;
@@ -69,6 +70,7 @@ static void run_file(const char *path, check_result_t *r) {
     abort();
   }
   diag_init(&ctx.diags);
+  ctx.time_limit = time_limit;
 
   arena_t arena;
   arena_init(&arena);
@@ -94,7 +96,9 @@ static void run_file(const char *path, check_result_t *r) {
     } else {
       cli_value_t *defaults = xcalloc(cmd->noptions + 1, sizeof *defaults);
       arena_free(&arena);
+      cli_time_limit_start(time_limit);
       r->rc = cmd->run(&ctx, cmd, path, defaults);
+      cli_time_limit_end();
       free(defaults);
     }
   } else if (kind) {
@@ -165,7 +169,8 @@ static bool read_result(FILE *f, check_result_t *r) {
 
 /* Runs files[lo..] in up to jobs child processes; each child writes its
  * result to a temporary file the parent reads once the child has exited. */
-static int run_parallel(const char *const *paths, int n, int jobs, check_result_t *results, FILE *err) {
+static int run_parallel(const char *const *paths, int n, int jobs, double time_limit, check_result_t *results,
+                        FILE *err) {
   FILE **tmp = xcalloc((size_t)n, sizeof *tmp);
   pid_t *pids = xcalloc((size_t)n, sizeof *pids);
   int next = 0, running = 0, failed = 0;
@@ -190,7 +195,7 @@ static int run_parallel(const char *const *paths, int n, int jobs, check_result_
       }
       if (pid == 0) {
         check_result_t r = {.path = paths[next]};
-        run_file(paths[next], &r);
+        run_file(paths[next], time_limit, &r);
         write_result(tmp[next], &r);
         _exit(fflush(tmp[next]) == 0 ? 0 : 1);
       }
@@ -510,11 +515,11 @@ static int run_check(cli_ctx_t *ctx, const cli_command_t *self, const char *cons
   check_result_t *results = xcalloc((size_t)n, sizeof *results);
   int rc = CLI_EXIT_OK;
   if (jobs > 1 && n > 1) {
-    if (run_parallel(paths, n, jobs, results, ctx->err)) rc = CLI_EXIT_INTERNAL;
+    if (run_parallel(paths, n, jobs, ctx->time_limit, results, ctx->err)) rc = CLI_EXIT_INTERNAL;
   } else {
     for (int i = 0; i < n; i++) {
       results[i].path = paths[i];
-      run_file(paths[i], &results[i]);
+      run_file(paths[i], ctx->time_limit, &results[i]);
     }
   }
   for (int i = 0; i < n; i++) rc = cli_worst_exit(rc, results[i].path ? results[i].rc : CLI_EXIT_INTERNAL);
@@ -548,7 +553,8 @@ const cli_command_t cmd_check = {
         "the file's `expect:` block. Text output is a line per file (ok, failed, inconclusive or error) and\n"
         "a closing line \"N passed, N failed, N errors\" (an inconclusive file counts as failed); the\n"
         "analyses' own reports are shown only with --verbose, diagnostics go to stderr. The exit code is\n"
-        "the most severe of the files' exit codes. The report does not depend on --jobs.",
+        "the most severe of the files' exit codes. The report does not depend on --jobs. --timeout limits\n"
+        "each file's analysis (not the whole run): a file stopped by it is inconclusive.",
     .options = options,
     .noptions = sizeof options / sizeof *options,
     .run = NULL,

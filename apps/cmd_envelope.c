@@ -10,6 +10,7 @@
 #include "apps/fsp_config.h"
 #include "apps/expect.h"
 #include "ism/alloc.h"
+#include "ism/stop.h"
 #include "ism/strbuf.h"
 #include "ism/vec.h"
 #include "ism/ydoc.h"
@@ -25,8 +26,6 @@ static const cli_option_t options[] = {
     {"format", 'f', OPT_CHOICE, NULL, "text|json|dot", "text", 0, -1, "output format"},
     {"stats", 0, OPT_FLAG, NULL, NULL, NULL, 0, -1, "print meta-system sizes and check counts on stderr"},
     {"output", 'o', OPT_STRING, "FILE", NULL, "stdout", 0, -1, "write the report to FILE"},
-    {"timeout", 0, OPT_REAL, "SECONDS", NULL, "none", 0.001, 1e9,
-     "wall-clock budget of the default search; past it, the maximal deviations found so far (exit 5)"},
 };
 
 /* ------------------------------------------------------------ output */
@@ -81,11 +80,8 @@ static int largest(const envelope_space_t *sp, const envelope_result_t *r) {
 static void text_delta(strbuf_t *sb, const envelope_space_t *sp, const envelope_result_t *r,
                        const char *indent) {
   if (r->partial)
-    strbuf_printf(
-        sb,
-        "%spartial: the time budget (--timeout) ran out; these maximal robust deviations were found so "
-        "far, Δ may have more\n",
-        indent);
+    strbuf_printf(sb, "%spartial: %s; these maximal robust deviations were found so far, Δ may have more\n",
+                  indent, stop_message() ? stop_message() : "stopped");
   if (r->normal_unsafe) {
     strbuf_printf(
         sb,
@@ -193,10 +189,9 @@ static bool parse_algorithm(const char *s, envelope_algorithm_t *out) {
 
 /* Builds and solves one envelope problem; reports failures at `at`. */
 static envelope_t *solve(fsp_config_t *r, const envelope_problem_t *p, envelope_algorithm_t alg,
-                         long max_states, double timeout, envelope_result_t *res, loc_t at) {
+                         long max_states, envelope_result_t *res, loc_t at) {
   char *msg = NULL;
   envelope_t *ev = envelope_new(p, max_states, &msg);
-  if (ev) envelope_set_timeout(ev, timeout);
   if (ev && !envelope_compute(ev, alg, res, &msg)) {
     envelope_free(ev);
     ev = NULL;
@@ -333,6 +328,10 @@ static int run_envelope(cli_ctx_t *ctx, const cli_command_t *self, const char *p
 
   x.env = fsp_config_load(&r, n_env, "'environment'", NULL, FSP_LOAD_PLAIN, &x.env_files, NULL);
   x.ctrl = fsp_config_load(&r, n_ctrl, "'controller'", NULL, FSP_LOAD_PLAIN, &x.ctrl_files, NULL);
+  if (fsp_config_progress_count(&r, r.files.len) > 0)
+    diag_warning(&ctx->diags, n_env->loc,
+                 "the environment or controller declares progress properties: `ismv robustness` checks them, "
+                 "`envelope` does not");
   x.prop = fsp_config_load(&r, n_prop, "'property'", NULL, FSP_LOAD_PROPERTY, &x.prop_files, NULL);
   if (n_envp)
     x.env_prop =
@@ -354,13 +353,12 @@ static int run_envelope(cli_ctx_t *ctx, const cli_command_t *self, const char *p
   }
 
   envelope_problem_t pa = {x.env, x.ctrl, x.prop, x.env_prop};
-  double timeout = cli_opt(self, values, "timeout")->set ? cli_opt(self, values, "timeout")->r : 0;
-  x.a = solve(&r, &pa, alg, max_states, timeout, &x.ra, n_ctrl->loc);
+  x.a = solve(&r, &pa, alg, max_states, &x.ra, n_ctrl->loc);
   if (!x.a) goto done;
   envelope_verdict_t verdict = ENVELOPE_EQUAL;
   if (n_cmp) {
     envelope_problem_t pb = {x.env, x.ctrl2 ? x.ctrl2 : x.ctrl, x.prop2 ? x.prop2 : x.prop, x.env_prop};
-    x.b = solve(&r, &pb, alg, max_states, timeout, &x.rb, n_cmp->loc);
+    x.b = solve(&r, &pb, alg, max_states, &x.rb, n_cmp->loc);
     if (!x.b) goto done;
     verdict = envelope_compare(x.a, &x.ra, x.b, &x.rb, &x.a_only, &x.b_only);
   }
@@ -378,12 +376,16 @@ static int run_envelope(cli_ctx_t *ctx, const cli_command_t *self, const char *p
   render(&sb, format, &x, alg_name, n_cmp_ctrl != NULL, verdict);
   text = strbuf_take(&sb);
   rc = cli_write_output(ctx, text);
+  bool partial = x.ra.partial || (x.b && x.rb.partial);
   /* E ‖ C itself violates P (or E violates P_env): a violation, unless an
    * expect: block says what to expect */
-  if (rc == CLI_EXIT_OK && !n_expect && x.ra.normal_unsafe) rc = CLI_EXIT_VIOLATION;
+  cli_outcome_t outcome = {
+      .analysis = !n_expect && x.ra.normal_unsafe ? CLI_EXIT_VIOLATION : CLI_EXIT_OK,
+      .complete = !partial,
+      .expect = -1,
+      .interrupted = partial && stop_reason() == STOP_SIGNAL,
+  };
   /* a partial Δ decides nothing, whatever expect: says */
-  bool partial = x.ra.partial || (x.b && x.rb.partial);
-  if (rc == CLI_EXIT_OK && partial) rc = CLI_EXIT_INCONCLUSIVE;
   if (rc == CLI_EXIT_OK && n_expect && !partial) {
     const envelope_space_t *sp = envelope_space(x.a);
     expect_actual_t actual[] = {
@@ -392,10 +394,13 @@ static int run_envelope(cli_ctx_t *ctx, const cli_command_t *self, const char *p
         {"normal_unsafe", EXPECT_BOOL, 0, x.ra.normal_unsafe, NULL},
         {"verdict", EXPECT_STRING, 0, false, envelope_verdict_name(verdict)},
     };
-    rc = expect_check(ctx, n_expect, actual, n_cmp ? 4 : 3);
+    outcome.expect = expect_check(ctx, n_expect, actual, n_cmp ? 4 : 3);
+    outcome.expect_verdict = true; /* each key states the envelope the analysis decides */
   }
+  if (rc == CLI_EXIT_OK) rc = cli_exit_code(&outcome);
 
 done:
+  if (!text && stop_requested()) rc = cli_write_stopped(ctx, cli_opt(self, values, "format")->s, NULL);
   if (rc == CLI_EXIT_INVALID && r.limit_hit) rc = CLI_EXIT_INCONCLUSIVE;
   free(text);
   analysis_free(&x);

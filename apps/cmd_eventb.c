@@ -8,6 +8,7 @@
 #include "apps/commands.h"
 #include "apps/eventb_report.h"
 #include "apps/expect.h"
+#include "ism/stop.h"
 #include "verifier/eventb/eventb.h"
 
 static const cli_option_t options[] = {
@@ -20,8 +21,8 @@ static const cli_option_t options[] = {
      "write the robustified model as YAML to FILE"},
     {"svg", 0, OPT_STRING, "FILE", NULL, "none", 0, -1,
      "draw the compartments over the perceived value (one uncertain variable) as SVG to FILE"},
-    {"timeout", 0, OPT_REAL, "SECONDS", NULL, "none", 0, 1e6,
-     "per solver check; an unknown answer is inconclusive"},
+    {"check-timeout", 0, OPT_REAL, "SECONDS", NULL, "none", 0, 1e6,
+     "per solver check; an unknown answer is inconclusive (--timeout bounds the whole run)"},
     {"rlimit", 0, OPT_INT, "N", NULL, "none", 1, 1e15,
      "per solver check, in Z3 resource units (deterministic)"},
     {"format", 'f', OPT_CHOICE, NULL, "text|json", "text", 0, -1, "output format"},
@@ -104,7 +105,7 @@ static int run_eventb(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
     opt.max_error = v->s;
   else if (m->options.has_max_error)
     opt.max_error = m->options.max_error;
-  if ((v = cli_opt(self, values, "timeout"))->set) opt.timeout_ms = (unsigned)(v->r * 1000 + 0.5);
+  if ((v = cli_opt(self, values, "check-timeout"))->set) opt.timeout_ms = (unsigned)(v->r * 1000 + 0.5);
   if ((v = cli_opt(self, values, "rlimit"))->set) opt.rlimit = (unsigned long long)v->i;
   const char *svg = (v = cli_opt(self, values, "svg"))->set ? v->s : NULL;
   opt.picture = svg != NULL;
@@ -127,7 +128,10 @@ static int run_eventb(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
   free(text);
   if (res.unknown || res.error)
     fprintf(ctx->err, "ismv: %s: %s\n", res.error ? "internal error" : "inconclusive", res.reason);
-  int verdict = verdict_code(m, &res);
+  cli_outcome_t outcome = {.analysis = verdict_code(m, &res),
+                           .complete = !res.unknown,
+                           .expect = -1,
+                           .interrupted = res.unknown && stop_reason() == STOP_SIGNAL};
   if (!rc && (v = cli_opt(self, values, "write-model"))->set && !res.unknown && !res.error)
     rc = write_model(ctx, m, &res, v->s);
   if (!rc && svg && !res.unknown && !res.error) rc = write_svg(ctx, m, &res, svg);
@@ -143,11 +147,12 @@ static int run_eventb(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
         {"vacuous", EXPECT_NUMBER, (double)res.robust.nvacuous_all, false, NULL},
         {"max-error", me->value ? EXPECT_NUMBER : EXPECT_NULL, me->number, false, NULL},
     };
-    verdict = expect_check(ctx, m->expect, actual, sizeof actual / sizeof *actual);
+    outcome.expect = expect_check(ctx, m->expect, actual, sizeof actual / sizeof *actual);
+    outcome.expect_verdict = true; /* the checks' verdicts are keys of the block */
   }
   eventb_result_free(&res);
   eventb_free(m);
-  return rc ? rc : verdict;
+  return rc ? rc : cli_exit_code(&outcome);
 }
 
 const cli_command_t cmd_eventb = {

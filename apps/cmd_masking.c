@@ -181,10 +181,17 @@ static double seconds_since(const struct timespec *t0) {
 
 /* Explores both programs, saturates when weak, builds and solves the game. */
 static int analyse(cli_ctx_t *ctx, side_t *spec, side_t *imp, intern_t *labels, bool weak, size_t max_states,
-                   const masking_options_t *opts, masking_game_t *game) {
+                   const masking_options_t *opts, masking_game_t *game, char **stopped) {
   side_t *sides[2] = {spec, imp};
+  static const char *const side_names[2] = {"nominal", "implementation"};
   for (int i = 0; i < 2; i++) {
     maskd_status_t st = maskd_explore(sides[i]->prog, labels, max_states, &sides[i]->lts, &ctx->diags);
+    if (st == MASKD_STOPPED) {
+      *stopped = xasprintf("stopped while exploring the %s model, %zu states so far; no result", side_names[i],
+                           sides[i]->lts.nstates);
+      sides[i]->lts.nstates = 0;
+      return CLI_EXIT_INCONCLUSIVE;
+    }
     if (st != MASKD_OK) return st == MASKD_TOO_BIG ? CLI_EXIT_INCONCLUSIVE : CLI_EXIT_INVALID;
   }
   if (weak) {
@@ -196,7 +203,15 @@ static int analyse(cli_ctx_t *ctx, side_t *spec, side_t *imp, intern_t *labels, 
       sides[i]->lts = sat;
     }
   }
-  if (masking_solve(&spec->lts, &imp->lts, opts, game) == MASKING_TOO_BIG) {
+  masking_status_t st = masking_solve(&spec->lts, &imp->lts, opts, game);
+  if (st == MASKING_STOPPED) {
+    *stopped = xasprintf("stopped while building the game (nominal %zu states, implementation %zu states, "
+                         "%zu game nodes so far); no result",
+                         spec->lts.nstates, imp->lts.nstates, game->nnodes);
+    game->nnodes = 0;
+    return CLI_EXIT_INCONCLUSIVE;
+  }
+  if (st == MASKING_TOO_BIG) {
     diag_error(&ctx->diags, (loc_t){0}, "the masking game exceeds %zu nodes", opts->max_nodes);
     return CLI_EXIT_INCONCLUSIVE;
   }
@@ -275,7 +290,13 @@ static int run_masking(cli_ctx_t *ctx, const cli_command_t *self, const char *pa
     rc = CLI_EXIT_USAGE;
     goto done;
   }
-  rc = analyse(ctx, &spec, &imp, &labels, weak, max_states, &opts, &game);
+  char *stopped = NULL;
+  rc = analyse(ctx, &spec, &imp, &labels, weak, max_states, &opts, &game, &stopped);
+  if (stopped) {
+    v = cli_opt(self, values, "format");
+    rc = cli_write_stopped(ctx, v->set ? v->s : "text", stopped);
+    free(stopped);
+  }
   if (rc != CLI_EXIT_OK) goto done;
   masking_report_t rep = {.spec_name = spec.name, .imp_name = imp.name, .spec_prog = spec.prog,
                           .imp_prog = imp.prog, .spec = &spec.lts, .imp = &imp.lts, .labels = &labels,

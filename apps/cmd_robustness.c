@@ -2,6 +2,7 @@
  * the deviations of the environment it tolerates as representative
  * traces, their explanations by a deviation model, and the comparison of
  * two designs or two properties. Config format: docs/robustness.md. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,9 +13,11 @@
 #include "apps/expect.h"
 #include "apps/reference_config.h"
 #include "ism/alloc.h"
+#include "ism/stop.h"
 #include "ism/strbuf.h"
 #include "ism/vec.h"
 #include "ism/ydoc.h"
+#include "verifier/lts/aut.h"
 #include "verifier/lts/fsp.h"
 #include "verifier/lts/lts.h"
 #include "verifier/lts/robustness.h"
@@ -26,6 +29,8 @@ static const cli_option_t options[] = {
      "output format (fsp: the weakest assumption as an FSP process WA)"},
     {"dot", 0, OPT_STRING, "FILE", NULL, NULL, 0, -1,
      "also write the weakest assumption and Δ as Graphviz to FILE"},
+    {"write-aut", 0, OPT_STRING, "FILE", NULL, NULL, 0, -1,
+     "also write the weakest assumption as an Aldebaran .aut LTS (CADP, mCRL2) to FILE"},
     {"output", 'o', OPT_STRING, "FILE", NULL, "stdout", 0, -1, "write the report to FILE"},
     {"max-states", 0, OPT_INT, "N", NULL, "5000000", 1, 1e9,
      "limit on the states of each compiled process and composition"},
@@ -137,6 +142,13 @@ static void text_traces(strbuf_t *sb, const lts_labels_t *labels, const robust_t
 
 /* ---------------------------------------------------------------- run */
 
+/* "interrupted by a signal; WHAT" (static storage: one at a time). */
+static const char *partial_reason(const char *what) {
+  static char buf[160];
+  snprintf(buf, sizeof buf, "%s; %s", stop_message() ? stop_message() : "stopped", what);
+  return buf;
+}
+
 static const char *const config_keys[] = {"kind",   "system",  "environment", "property", "deviation",
                                           "faults", "compare", "minimize",    "expect"};
 static const char *const compare_keys[] = {"system", "property"};
@@ -152,8 +164,11 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
   lts_t *env = NULL, *dev = NULL, *env_view = NULL;
   int *alpha = NULL, *faults = NULL, *normal = NULL, normal_len = -1;
   robust_traces_t delta = {0}, a_not_b = {0}, b_not_a = {0};
+  fsp_progress_result_t *prog = NULL; /* LTSA's progress properties of M ‖ E */
+  size_t nprog = 0, nprog_violated = 0;
   char *text = NULL;
-  eofm_env_t human = {0}; /* an EOFM environment (docs/eofm.md) */
+  eofm_env_t human = {0};     /* an EOFM environment (docs/eofm.md) */
+  const char *stopped = NULL; /* what a stop request (ism/stop.h) left undone */
 
   ynode_t *root = ydoc_load_file(path, &r.arena, &ctx->diags);
   if (!root || !ydoc_expect_kind(root, YNODE_MAP, "a robustness configuration", &ctx->diags)) goto done;
@@ -213,6 +228,7 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
     env = eofm_env_load(&r, n_env, a.sys, &human);
   else
     env = fsp_config_load(&r, n_env, "'environment'", NULL, FSP_LOAD_PLAIN, NULL, NULL);
+  size_t se_files = r.files.len; /* the files whose progress properties M ‖ E must meet */
   a.prop =
       fsp_config_load(&r, n_prop, "'property'", NULL, FSP_LOAD_PROPERTY_UNLESS_ERROR, &a.prop_files, NULL);
   fsp_file_t *dev_file = NULL;
@@ -227,7 +243,13 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
   }
   if (human.exceeded) rc = CLI_EXIT_INCONCLUSIVE;
   if (!a.sys || !env || !a.prop || (n_dev && !dev)) goto done;
+  if (stop_requested()) goto done; /* before any result */
   normal = robust_normal_violation(a.sys, env, a.prop, &normal_len);
+  {
+    const lts_t *me[2] = {a.sys, env};
+    if (!fsp_config_progress(&r, se_files, me, 2, n_sys->loc, &prog, &nprog)) goto done;
+  }
+  for (size_t i = 0; i < nprog; i++) nprog_violated += !prog[i].holds;
 
   int nalpha;
   alpha = robust_interface(a.sys, env, &nalpha);
@@ -256,6 +278,7 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
       goto done;
     }
     robust_explain(a.sys, dev, alpha, nalpha, faults, nfaults, &delta);
+    if (stop_requested()) stopped = "the explanations are incomplete";
     int nofault = 0;
     for (int i = 0; i < delta.ntraces; i++) nofault += delta.traces[i].expl && delta.traces[i].nfaults == 0;
     if (nofault > 0)
@@ -272,7 +295,8 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
     }
   }
   bool explaining = dev || human.plan;
-  if (n_cmp) {
+  if (n_cmp && stop_requested() && !stopped) stopped = "the comparison was not made";
+  if (n_cmp && !stopped) {
     if (!b.sys) b.sys = lts_copy(a.sys), b.sys_files = a.sys_files;
     if (!b.prop) b.prop = lts_copy(a.prop), b.prop_files = a.prop_files;
     b.w = robust_weakest_assumption(b.sys, b.prop, alpha, nalpha, minimise, &b.empty);
@@ -305,7 +329,13 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
   else if (strcmp(format, "dot") == 0) {
     strbuf_puts(&sb, strbuf_str(&dot));
   } else if (strcmp(format, "json") == 0) {
-    strbuf_printf(&sb, "{\n  \"system\": {\"files\": ");
+    strbuf_printf(&sb, "{\n");
+    if (stopped) {
+      strbuf_printf(&sb, "  \"partial\": true,\n  \"reason\": ");
+      strbuf_json_string(&sb, partial_reason(stopped));
+      strbuf_puts(&sb, ",\n");
+    }
+    strbuf_printf(&sb, "  \"system\": {\"files\": ");
     strbuf_json_string(&sb, a.sys_files);
     strbuf_printf(&sb, ", \"states\": %d, \"transitions\": %d},\n", a.sys->nstates, a.sys->ntrans);
     strbuf_printf(&sb, "  \"environment\": {\"states\": %d, \"transitions\": %d", env->nstates, env->ntrans);
@@ -322,6 +352,20 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
       json_labels(&sb, &r.labels, normal, normal_len);
     else
       strbuf_puts(&sb, "null");
+    if (nprog) strbuf_puts(&sb, ",\n  \"progress\": ["); /* only when the files declare progress */
+    for (size_t i = 0; i < nprog; i++) {
+      strbuf_printf(&sb, "%s\n    {\"name\": ", i ? "," : "");
+      strbuf_json_string(&sb, prog[i].name);
+      strbuf_printf(&sb, ", \"holds\": %s", prog[i].holds ? "true" : "false");
+      if (!prog[i].holds) {
+        strbuf_puts(&sb, ", \"trace\": ");
+        json_labels(&sb, &r.labels, prog[i].trace, prog[i].len);
+        strbuf_puts(&sb, ", \"terminal_actions\": ");
+        json_labels(&sb, &r.labels, prog[i].actions, prog[i].nactions);
+      }
+      strbuf_putc(&sb, '}');
+    }
+    if (nprog) strbuf_puts(&sb, "\n  ]");
     strbuf_puts(&sb, ",\n  \"interface\": ");
     json_labels(&sb, &r.labels, alpha, nalpha);
     strbuf_puts(&sb, ",\n");
@@ -336,7 +380,7 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
       }
       strbuf_printf(&sb, "%s]", ngroups ? "\n  " : "");
     }
-    if (n_cmp) {
+    if (b.w) {
       strbuf_puts(&sb, ",\n  \"compare\": {\"a\": {\"system\": ");
       strbuf_json_string(&sb, a.sys_files);
       strbuf_puts(&sb, ", \"property\": ");
@@ -353,6 +397,7 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
     }
     strbuf_puts(&sb, "\n}\n");
   } else {
+    if (stopped) strbuf_printf(&sb, "partial: %s\n", partial_reason(stopped));
     strbuf_printf(&sb, "system %s: %d states, %d transitions\n", a.sys_files, a.sys->nstates, a.sys->ntrans);
     if (human.raw)
       strbuf_printf(&sb, "task model %s: %d states, %d transitions (translated)\n", human.file,
@@ -364,6 +409,16 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
       strbuf_puts(&sb, "violation: the system violates the property under the normal environment: ");
       text_labels(&sb, &r.labels, normal, normal_len);
       strbuf_putc(&sb, '\n');
+    }
+    for (size_t i = 0; i < nprog; i++) {
+      strbuf_printf(&sb, "progress %s: %s\n", prog[i].name, prog[i].holds ? "holds" : "violated");
+      if (prog[i].holds) continue;
+      strbuf_puts(&sb, "  trace to terminal set: ");
+      text_labels(&sb, &r.labels, prog[i].trace, prog[i].len);
+      if (prog[i].len == 0) strbuf_puts(&sb, "(empty: the initial state is in it)");
+      strbuf_puts(&sb, "\n  actions in terminal set: {");
+      text_labels(&sb, &r.labels, prog[i].actions, prog[i].nactions);
+      strbuf_puts(&sb, "}\n");
     }
     if (a.empty)
       strbuf_puts(&sb, "note: the machine can violate the property on its own; no environment prevents it\n");
@@ -377,7 +432,7 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
       for (size_t i = 0; i < ngroups; i++)
         strbuf_printf(&sb, "  %s: %d\n", groups[i].key[0] ? groups[i].key : "unexplained", groups[i].count);
     }
-    if (n_cmp) {
+    if (b.w) {
       strbuf_printf(&sb, "\ncomparison: A = %s with %s, B = %s with %s\n", a.sys_files, a.prop_files,
                     b.sys_files, b.prop_files);
       strbuf_printf(&sb, "tolerated by A, not by B: %d class%s\n", a_not_b.ntraces,
@@ -392,12 +447,23 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
   rc = cli_write_output(ctx, text);
   const cli_value_t *dotv = cli_opt(self, values, "dot");
   if (rc == CLI_EXIT_OK && dotv->set) rc = cli_write_file(ctx, dotv->s, strbuf_str(&dot));
+  const cli_value_t *autv = cli_opt(self, values, "write-aut");
+  if (rc == CLI_EXIT_OK && autv->set) {
+    strbuf_t aut;
+    strbuf_init(&aut);
+    aut_write(a.w, &aut);
+    rc = cli_write_file(ctx, autv->s, strbuf_str(&aut));
+    strbuf_free(&aut);
+  }
   strbuf_free(&dot);
   /* M ‖ E itself violates P: a violation, unless an expect: block decides */
-  if (rc == CLI_EXIT_OK && !n_expect && normal) rc = CLI_EXIT_VIOLATION;
+  cli_outcome_t outcome = {.analysis = !n_expect && (normal || nprog_violated) ? CLI_EXIT_VIOLATION : CLI_EXIT_OK,
+                           .complete = !stopped,
+                           .expect = -1,
+                           .interrupted = stopped && stop_reason() == STOP_SIGNAL};
   for (size_t i = 0; i < ngroups; i++) free(groups[i].key);
   free(groups);
-  if (rc == CLI_EXIT_OK && n_expect) {
+  if (rc == CLI_EXIT_OK && n_expect && !stopped) { /* partial results decide nothing */
     expect_actual_t actual[] = {
         {"classes", EXPECT_NUMBER, delta.ntraces, false, NULL},
         {"explained", EXPECT_NUMBER, explaining ? explained : 0, false, NULL},
@@ -408,6 +474,7 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
         {"environment_transitions", EXPECT_NUMBER, env->ntrans, false, NULL},
         {"assumption_states", EXPECT_NUMBER, a.w->nstates, false, NULL},
         {"normal_violation", EXPECT_BOOL, 0, normal != NULL, NULL},
+        {"progress_violations", EXPECT_NUMBER, (double)nprog_violated, false, NULL},
         {"task_model_states", EXPECT_NUMBER, human.raw ? human.raw->nstates : 0, false, NULL},
         {"task_model_transitions", EXPECT_NUMBER, human.raw ? human.raw->ntrans : 0, false, NULL},
         {"a_not_b", EXPECT_NUMBER, a_not_b.ntraces, false, NULL},
@@ -415,11 +482,14 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
         /* B tolerates strictly more than A */
         {"more_robust", EXPECT_BOOL, 0, n_cmp && b_not_a.ntraces > 0 && a_not_b.ntraces == 0, NULL},
     };
-    rc = expect_check(ctx, n_expect, actual,
-                      n_cmp ? sizeof actual / sizeof *actual : sizeof actual / sizeof *actual - 3);
+    outcome.expect = expect_check(
+        ctx, n_expect, actual, n_cmp ? sizeof actual / sizeof *actual : sizeof actual / sizeof *actual - 3);
+    outcome.expect_verdict = true; /* the block decides, as it always has */
   }
+  if (rc == CLI_EXIT_OK) rc = cli_exit_code(&outcome);
 
 done:
+  if (!text && stop_requested()) rc = cli_write_stopped(ctx, cli_opt(self, values, "format")->s, NULL);
   if (rc == CLI_EXIT_INVALID && r.limit_hit) rc = CLI_EXIT_INCONCLUSIVE;
   free(text);
   robust_traces_free(&delta);
@@ -428,6 +498,7 @@ done:
   free(alpha);
   free(faults);
   free(normal);
+  fsp_progress_results_free(prog, nprog);
   lts_free(a.sys);
   lts_free(a.prop);
   lts_free(a.w);
@@ -464,7 +535,9 @@ const cli_command_t cmd_robustness = {
         "max_states:}`): it is translated to an LTS and each trace is explained by generated human\n"
         "errors (docs/eofm.md). LTSA-Robust's JSON configs ({\"mode\": \"fsp\"|\"eofm\", \"sys\": ...})\n"
         "and Fortis' ({\"sys\": [...], \"env\": [...], ...}) are read as well. First M ‖ E is checked\n"
-        "against P: a violation is reported with its trace and exit 10. `expect:` keys: classes,\n"
+        "against P, and against the LTSA progress properties (`progress NAME = {a}`) that the system\n"
+        "and environment files declare: a violation is reported with its trace and exit 10.\n"
+        "`expect:` keys: classes, progress_violations,\n"
         "explained, unexplained, system_states, system_transitions, environment_states,\n"
         "environment_transitions, assumption_states, normal_violation, task_model_states,\n"
         "task_model_transitions (EOFM environments) and, with compare, a_not_b, b_not_a,\n"

@@ -15,6 +15,7 @@
 #include "apps/verify_options.h"
 #include "apps/verify_report.h"
 #include "ism/ism.h"
+#include "ism/stop.h"
 #include "ism/strbuf.h"
 #include "probability/rank.h"
 #include "verifier/assume.h"
@@ -36,7 +37,6 @@ static const cli_option_t options[] = {
      "(the paper)"},
     {"probability", 0, OPT_CHOICE, NULL, "joint|per-rule", "joint", 0, -1,
      "the estimator whose prediction is checked"},
-    {"budget", 0, OPT_REAL, "SECONDS", NULL, "none", 0, 1e9, "wall-clock budget of the exploration"},
     {"format", 'f', OPT_CHOICE, NULL, "text|csv", "text", 0, -1, "text table, or plot-ready CSV"},
     {"svg", 0, OPT_STRING, "FILE", NULL, NULL, 0, -1,
      "also write a scatter plot (predicted vs observed) to FILE"},
@@ -55,8 +55,8 @@ static void path_text(strbuf_t *sb, const ism_model_t *m, const cex_t *c) {
 }
 
 /* The first n rows are ranked (positive probability), the nb after them boundary-only. */
-static void render_text(strbuf_t *sb, const ism_model_t *m, const row_t *rows, size_t n, size_t nb, double rho,
-                        size_t agree) {
+static void render_text(strbuf_t *sb, const ism_model_t *m, const row_t *rows, size_t n, size_t nb,
+                        double rho, size_t agree) {
   strbuf_puts(sb, "rank  predicted    observed   95% interval        agrees  path\n");
   unsigned long observed = 0;
   for (size_t k = 0; k < n + nb; k++) {
@@ -69,8 +69,9 @@ static void render_text(strbuf_t *sb, const ism_model_t *m, const row_t *rows, s
     if (k >= n) observed += r->st.outcomes[FWD_SAME_FAILURE];
   }
   if (nb)
-    strbuf_printf(sb, "\n%zu boundary-only counterexample%s simulated: the failure observed in %lu of %lu runs\n", nb,
-                  nb == 1 ? "" : "s", observed, (unsigned long)nb * rows[n].st.runs);
+    strbuf_printf(sb,
+                  "\n%zu boundary-only counterexample%s simulated: the failure observed in %lu of %lu runs\n",
+                  nb, nb == 1 ? "" : "s", observed, (unsigned long)nb * rows[n].st.runs);
   strbuf_printf(sb, "\n%zu of %zu ranked predictions lie in the observed 95%% interval\n", agree, n);
   if (isnan(rho))
     strbuf_puts(sb, "rank correlation (Spearman): undefined (fewer than two values, or a constant side)\n");
@@ -134,10 +135,13 @@ static void render_svg(strbuf_t *sb, const ism_model_t *m, const row_t *rows, si
   strbuf_puts(sb, "</svg>\n");
 }
 
-/* Simulates rows[k] for the counterexamples at index[k], k < n. */
-static void simulate_rows(const ism_model_t *m, const explore_result_t *res, const size_t *index, size_t n,
-                          unsigned long runs, unsigned long seed, row_t *rows) {
+/* Simulates rows[k] for the counterexamples at index[k], k < n. Returns
+ * how many were simulated before a stop request (ism/stop.h) ended it
+ * (the last of them may have fewer runs). */
+static size_t simulate_rows(const ism_model_t *m, const explore_result_t *res, const size_t *index, size_t n,
+                            unsigned long runs, unsigned long seed, row_t *rows) {
   for (size_t k = 0; k < n; k++) {
+    if (stop_requested()) return k;
     row_t *r = &rows[k];
     r->c = &res->cexs[index[k]];
     r->rank = index[k] + 1;
@@ -146,6 +150,7 @@ static void simulate_rows(const ism_model_t *m, const explore_result_t *res, con
     double p = r->c->probability, e = r->c->probability_error;
     r->agrees = p + e >= r->st.ci_lo && p - e <= r->st.ci_hi;
   }
+  return n;
 }
 
 static int run_simulate(cli_ctx_t *ctx, const cli_command_t *self, const char *path,
@@ -176,7 +181,7 @@ static int run_simulate(cli_ctx_t *ctx, const cli_command_t *self, const char *p
     ism_free(m);
     return CLI_EXIT_INTERNAL;
   }
-  verify_rank(m, &ropt, res.cexs, res.ncexs);
+  bool all_ranked = verify_rank(m, &ropt, res.cexs, res.ncexs);
   /* the N most likely of positive probability (ranked, first in the list), then up to N boundary-only ones */
   size_t npos = 0;
   while (npos < res.ncexs && !res.cexs[npos].boundary_only) npos++;
@@ -186,7 +191,13 @@ static int run_simulate(cli_ctx_t *ctx, const cli_command_t *self, const char *p
   for (size_t k = 0; k < n; k++) index[k] = k;
   for (size_t k = 0; k < nb; k++) index[n + k] = npos + k;
   row_t *rows = xcalloc(n + nb + 1, sizeof *rows);
-  simulate_rows(m, &res, index, n + nb, runs, seed, rows);
+  size_t planned = n + nb, done = simulate_rows(m, &res, index, planned, runs, seed, rows);
+  if (done < planned) { /* stopped: the rows simulated so far */
+    nb = done > n ? done - n : 0;
+    n = done < n ? done : n;
+  }
+  bool partial = res.reason || !all_ranked || done < planned || (done && rows[done - 1].st.runs < runs);
+  const char *why = stop_requested() ? stop_message() : res.reason ? res.reason : "stopped";
   double *pred = xcalloc(n + 1, sizeof *pred), *obs = xcalloc(n + 1, sizeof *obs);
   size_t agree = 0, bad_boundary = 0;
   for (size_t k = 0; k < n; k++)
@@ -206,7 +217,13 @@ static int run_simulate(cli_ctx_t *ctx, const cli_command_t *self, const char *p
                   seed, estimator);
     if (m->selection == ISM_SELECT_ANY)
       strbuf_puts(&sb, "assumption: when several rules are enabled, one is picked uniformly at random\n");
-    if (n < npos) strbuf_printf(&sb, "the %zu most likely simulated\n", n);
+    if (n < npos && !partial) strbuf_printf(&sb, "the %zu most likely simulated\n", n);
+    if (partial) {
+      strbuf_printf(&sb, "partial: %s; %zu of %zu counterexamples simulated", why, n + nb, planned);
+      if (done && rows[done - 1].st.runs < runs)
+        strbuf_printf(&sb, ", the last in %lu runs", rows[done - 1].st.runs);
+      strbuf_puts(&sb, all_ranked ? "\n" : "; some unranked\n");
+    }
     strbuf_putc(&sb, '\n');
     render_text(&sb, m, rows, n, nb, rho, agree);
   }
@@ -218,15 +235,20 @@ static int run_simulate(cli_ctx_t *ctx, const cli_command_t *self, const char *p
   }
   strbuf_free(&sb);
   free(pred), free(obs), free(rows), free(index);
-  if (res.verdict == EXPLORE_INCONCLUSIVE) fprintf(ctx->err, "ismv: inconclusive: %s\n", res.reason);
-  if (!rc && agree < n) {
+  if (partial) fprintf(ctx->err, "ismv: inconclusive: %s\n", why);
+  cli_outcome_t outcome = {.analysis = CLI_EXIT_OK,
+                           .complete = !partial,
+                           .expect = -1,
+                           .interrupted = partial && stop_reason() == STOP_SIGNAL};
+  if (agree < n) {
     fprintf(ctx->err, "ismv: %zu of %zu predictions lie outside the observed 95%% interval\n", n - agree, n);
-    rc = CLI_EXIT_VIOLATION;
+    outcome.analysis = CLI_EXIT_VIOLATION;
   }
-  if (!rc && bad_boundary) {
+  if (bad_boundary) {
     fprintf(ctx->err, "ismv: %zu boundary-only counterexamples were observed to fail\n", bad_boundary);
-    rc = CLI_EXIT_VIOLATION;
+    outcome.analysis = CLI_EXIT_VIOLATION;
   }
+  if (!rc) rc = cli_exit_code(&outcome);
   explore_result_free(&res);
   ism_free(m);
   return rc;

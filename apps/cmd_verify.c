@@ -14,6 +14,7 @@
 #include "apps/verify_options.h"
 #include "apps/verify_report.h"
 #include "ism/ism.h"
+#include "ism/stop.h"
 #include "ism/strbuf.h"
 #include "probability/rank.h"
 #include "verifier/assume.h"
@@ -27,8 +28,6 @@ static const cli_option_t options[] = {
      "naive: no environmental constraints, no error; ideal: constraints, no error; actual: both"},
     {"strategy", 0, OPT_CHOICE, NULL, "incremental|per-path", "incremental", 0, -1,
      "incremental: one solver, infeasible prefixes pruned; per-path: the paper's fresh solve of every path"},
-    {"budget", 0, OPT_REAL, "SECONDS", NULL, "none", 0, 1e9,
-     "wall-clock budget; when it runs out the search stops (inconclusive unless a counterexample was found)"},
     {"jobs", 'j', OPT_INT, "N", NULL, "one per processor", 1, 64,
      "threads for the incremental search and the ranking (the result does not depend on it)"},
     {"solver-only", 0, OPT_FLAG, NULL, NULL, NULL, 0, -1,
@@ -94,23 +93,6 @@ static void notes(cli_ctx_t *ctx, const explore_result_t *res, bool stats, size_
   else if (total > kept)
     fprintf(ctx->err, "ismv: note: %zu counterexamples with probability below %g dropped (--min-prob)\n",
             total - kept, min_prob);
-}
-
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-/* Ranking stops on a signal, and when the budget (which counts from the
- * start of the search) runs out. */
-typedef struct {
-  double deadline; /* monotonic seconds; 0 = none */
-} rank_stop_t;
-
-static bool stop_ranking(void *arg) {
-  const rank_stop_t *st = arg;
-  return smt_stop_requested() || (st->deadline > 0 && now() >= st->deadline);
 }
 
 /* The search's progress line: depth, prefixes, counterexamples, rate. */
@@ -270,31 +252,31 @@ static int run_verify(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
             ? "--all writes every counterexample: it cannot go with --top"
             : m->expect ? "--all --format json cannot check an expect: block; run without --all" : NULL;
     int rc = CLI_EXIT_USAGE;
-    if (why)
+    if (why) {
       fprintf(ctx->err, "ismv: error: %s\n", why);
-    else
+    } else {
+      ropt.stop = NULL; /* each streamed counterexample is ranked in full; the search stops */
       rc = run_streaming(ctx, m, &opt, &ropt, ranked, min_prob, stats);
+    }
     free(merged);
     ism_free(m);
     return rc;
   }
   explore_result_t res;
-  rank_stop_t stop = {opt.budget_seconds > 0 ? now() + opt.budget_seconds : 0};
   explore_run(m, &opt, &res);
   char *bad = NULL;
   bool all_ranked = true;
   if (!res.replay_failed && ranked) {
-    ropt.stop = stop_ranking;
-    ropt.stop_arg = &stop;
     if (res.ncexs) progress_phase(&progress.line, "verify: ranking %zu counterexamples", res.ncexs);
     all_ranked = verify_rank(m, &ropt, res.cexs, res.ncexs);
     bad = recheck(m, opt.mode, &res);
   }
   progress_end(&progress.line);
   if (!all_ranked && !res.reason)
-    res.reason = smt_stop_requested()
-                     ? EXPLORE_INTERRUPTED
-                     : "the time budget ran out while ranking; the later counterexamples are unranked";
+    res.reason =
+        stop_reason() == STOP_SIGNAL
+            ? EXPLORE_INTERRUPTED
+            : "the time limit (--timeout) ran out while ranking; the later counterexamples are unranked";
   if (res.replay_failed || bad) {
     fprintf(ctx->err, "ismv: internal error: %s\n", bad ? bad : res.replay_message);
     free(bad);

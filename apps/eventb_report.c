@@ -133,6 +133,7 @@ static char *render_text(const eventb_model_t *m, const eventb_result_t *res) {
   } else if (pic->ran) {
     strbuf_printf(&sb, "picture: none (%s)\n", pic->reason);
   }
+  if (res->unknown && !res->error && res->reason) strbuf_printf(&sb, "inconclusive: %s\n", res->reason);
   return strbuf_take(&sb);
 }
 

@@ -3,7 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ism/stop.h"
 #include "ism/strbuf.h"
+#include "verifier/lts/aut.h"
+#include "verifier/lts/terminal.h"
 
 void fsp_config_init(fsp_config_t *c, cli_ctx_t *ctx, const char *path) {
   memset(c, 0, sizeof *c);
@@ -26,6 +29,27 @@ static loc_t item_loc(const ynode_t *node, size_t i) {
   return node->kind == YNODE_SEQ ? node->items[i]->loc : node->loc;
 }
 
+/* An Aldebaran (.aut) file: one LTS, so no process can be chosen in it. */
+static lts_t *load_aut(fsp_config_t *c, const ynode_t *node, size_t i, const char *full, const char *name) {
+  diag_list_t *d = &c->ctx->diags;
+  if (name) {
+    diag_error(d, item_loc(node, i), "'%s' is an .aut file, which holds one LTS: no process '%s' to choose",
+               full, name);
+    return NULL;
+  }
+  size_t before = d->errors;
+  bool limit = false;
+  lts_t *raw = aut_read_file(full, &c->labels, c->max_states, &limit, d);
+  if (!raw && d->errors == before) diag_error(d, item_loc(node, i), "cannot read '%s'", full);
+  if (!raw && d->count > 0 && d->items[d->count - 1].loc.file == NULL)
+    d->items[d->count - 1].loc = item_loc(node, i);
+  if (limit) c->limit_hit = true;
+  if (!raw) return NULL;
+  lts_t *l = lts_reachable(raw); /* as a compiled FSP process: only what the initial state reaches */
+  lts_free(raw);
+  return l;
+}
+
 /* Parses one file and compiles its chosen process, or reports why not. */
 static lts_t *load_one(fsp_config_t *c, const ynode_t *node, size_t i, const char *path,
                        const char *preferred, fsp_load_t how, fsp_file_t **last_file) {
@@ -40,6 +64,17 @@ static lts_t *load_one(fsp_config_t *c, const ynode_t *node, size_t i, const cha
   } else
     colon = NULL;
   char *full = path[0] == '/' ? xstrdup(path) : xasprintf("%s%s", c->dir, path);
+  size_t len = strlen(full);
+  if (len > 4 && strcmp(full + len - 4, ".aut") == 0) {
+    lts_t *l = load_aut(c, node, i, full, colon ? preferred : NULL);
+    free(full);
+    if (l && (how == FSP_LOAD_PROPERTY || (how == FSP_LOAD_PROPERTY_UNLESS_ERROR && l->error < 0))) {
+      lts_t *p = lts_property(l);
+      lts_free(l);
+      l = p;
+    }
+    return l;
+  }
   size_t before = d->errors;
   fsp_file_t *f = fsp_parse_file(full, &c->labels, d);
   if (!f && d->errors == before) diag_error(d, item_loc(node, i), "cannot read '%s'", full);
@@ -75,6 +110,10 @@ lts_t *fsp_config_load(fsp_config_t *c, const ynode_t *node, const char *what, c
   const char **paths;
   size_t n;
   if (!ydoc_string_list(node, &c->arena, &paths, &n, what, &c->ctx->diags)) return NULL;
+  if (stop_requested()) { /* the run is stopping: the loads that gave up said so */
+    c->limit_hit = true;
+    return NULL;
+  }
   if (n == 0) {
     diag_error(&c->ctx->diags, node->loc, "%s names no file", what);
     return NULL;
@@ -99,9 +138,12 @@ lts_t *fsp_config_load(fsp_config_t *c, const ynode_t *node, const char *what, c
     result = lts_compose_max((const lts_t *const *)parts.data, (int)parts.len, c->max_states, c->max_states);
     if (!result) {
       c->limit_hit = true;
-      diag_error(&c->ctx->diags, node->loc,
-                 "the composition of %s has more than %ld states or transitions (raise --max-states)", what,
-                 c->max_states);
+      if (stop_requested())
+        diag_error(&c->ctx->diags, node->loc, "%s while composing %s", stop_message(), what);
+      else
+        diag_error(&c->ctx->diags, node->loc,
+                   "the composition of %s has more than %ld states or transitions (raise --max-states)", what,
+                   c->max_states);
     }
   }
   for (size_t i = 0; i < parts.len; i++)
@@ -110,4 +152,85 @@ lts_t *fsp_config_load(fsp_config_t *c, const ynode_t *node, const char *what, c
   if (names) *names = arena_strdup(&c->arena, strbuf_str(&sb));
   strbuf_free(&sb);
   return result;
+}
+
+/* The label ids of `names` (-1 for a name no LTS of the run uses). */
+static int *label_ids(const lts_labels_t *labels, const char *const *names, size_t n) {
+  int *ids = xmalloc((n + 1) * sizeof *ids);
+  for (size_t i = 0; i < n; i++) ids[i] = lts_label_find(labels, names[i]);
+  return ids;
+}
+
+static bool same_loc(loc_t a, loc_t b) {
+  return a.line == b.line && a.col == b.col && a.file && b.file && strcmp(a.file, b.file) == 0;
+}
+
+size_t fsp_config_progress_count(const fsp_config_t *c, size_t nfiles) {
+  size_t count = 0;
+  for (size_t fi = 0; fi < nfiles && fi < c->files.len; fi++) count += fsp_progress_count(c->files.data[fi]);
+  return count;
+}
+
+bool fsp_config_progress(fsp_config_t *c, size_t nfiles, const lts_t *const *parts, int nparts, loc_t loc,
+                         fsp_progress_result_t **out, size_t *n) {
+  *out = NULL;
+  *n = 0;
+  if (fsp_config_progress_count(c, nfiles) == 0) return true;
+  lts_t *system = lts_compose_max(parts, nparts, c->max_states, c->max_states);
+  if (!system) {
+    diag_error(&c->ctx->diags, loc,
+               "checking progress: the system composed with its environment has more than %ld states or "
+               "transitions (raise --max-states)",
+               c->max_states);
+    c->limit_hit = true;
+    return false;
+  }
+  VEC(fsp_progress_result_t) res = {0};
+  VEC(loc_t) seen = {0};
+  terminal_sets_t t = {0};
+  lts_bfs_t bfs = {0};
+  bool ready = false;
+  for (size_t fi = 0; fi < nfiles && fi < c->files.len; fi++)
+    for (size_t pi = 0; pi < fsp_progress_count(c->files.data[fi]); pi++) {
+      const fsp_progress_t *p = fsp_progress_at(c->files.data[fi], pi);
+      bool dup = false;
+      for (size_t k = 0; k < seen.len; k++)
+        if (same_loc(seen.data[k], p->loc) && strcmp(res.data[k].name, p->name) == 0) dup = true;
+      if (dup) continue;
+      if (!ready) {
+        terminal_sets(system, &t);
+        lts_bfs(system, &bfs);
+        ready = true;
+      }
+      int *acts = label_ids(&c->labels, p->actions, p->nactions);
+      int *cond = p->cond ? label_ids(&c->labels, p->cond, p->ncond) : NULL;
+      int k = terminal_progress_violation(system, &t, acts, (int)p->nactions, cond, (int)p->ncond,
+                                          p->cond != NULL);
+      free(acts);
+      free(cond);
+      fsp_progress_result_t r = {p->name, k < 0, NULL, 0, NULL, 0};
+      if (k >= 0) {
+        r.trace = lts_bfs_trace(&bfs, system, t.first[k], &r.len);
+        r.actions = terminal_actions(system, &t, k, &r.nactions);
+      }
+      VEC_PUSH(&res, r);
+      VEC_PUSH(&seen, p->loc);
+    }
+  if (ready) {
+    terminal_sets_free(&t);
+    lts_bfs_free(&bfs);
+  }
+  VEC_FREE(&seen);
+  lts_free(system);
+  *out = res.data;
+  *n = res.len;
+  return true;
+}
+
+void fsp_progress_results_free(fsp_progress_result_t *results, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    free(results[i].trace);
+    free(results[i].actions);
+  }
+  free(results);
 }

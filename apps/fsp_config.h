@@ -45,4 +45,24 @@ typedef enum { FSP_LOAD_PLAIN, FSP_LOAD_PROPERTY, FSP_LOAD_PROPERTY_UNLESS_ERROR
 lts_t *fsp_config_load(fsp_config_t *c, const ynode_t *node, const char *what, const char *preferred,
                        fsp_load_t how, const char **names, fsp_file_t **last_file);
 
+/* One progress property (verifier/lts/terminal.h) checked on a system. */
+typedef struct {
+  const char *name; /* borrowed from its file */
+  bool holds;
+  int *trace, len;        /* violated: a shortest trace to the first violating terminal set */
+  int *actions, nactions; /* violated: the actions in that set (τ excluded), sorted by id */
+} fsp_progress_result_t;
+
+/* Checks every progress property declared in the first `nfiles` files the
+ * config has parsed (a property met twice, in a file named twice, once),
+ * in declaration order, on the parallel composition of `parts` (composed
+ * only when there is a property). *out receives a fresh array for
+ * fsp_progress_results_free, *n its length. False, after reporting it at
+ * `loc`, when the composition passes --max-states (c->limit_hit is set). */
+bool fsp_config_progress(fsp_config_t *c, size_t nfiles, const lts_t *const *parts, int nparts, loc_t loc,
+                         fsp_progress_result_t **out, size_t *n);
+void fsp_progress_results_free(fsp_progress_result_t *results, size_t n);
+/* The number of progress properties declared in the first `nfiles` files parsed. */
+size_t fsp_config_progress_count(const fsp_config_t *c, size_t nfiles);
+
 #endif

@@ -3,12 +3,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ism/stop.h"
 #include "verifier/boundary.h"
+
+/* Ranking stops on a signal and at the time limit. */
+static bool stop_ranking(void *arg) {
+  (void)arg;
+  return stop_requested();
+}
 
 cli_value_t *verify_options_resolve(cli_ctx_t *ctx, const cli_command_t *self, const cli_value_t *values,
                                     const ism_model_t *m, explore_options_t *opt, rank_options_t *ropt,
                                     long long *top) {
   cli_value_t *merged = cli_merge_file_options(self, values, m->verify, &ctx->diags);
+  if (!cli_file_time_limit(ctx, m->verify)) free(merged), merged = NULL;
   if (!merged) return NULL;
   const cli_value_t *v;
   *opt = (explore_options_t){
@@ -18,9 +26,9 @@ cli_value_t *verify_options_resolve(cli_ctx_t *ctx, const cli_command_t *self, c
   opt->mode = strcmp(mode, "naive") == 0   ? ISM_MODE_NAIVE
               : strcmp(mode, "ideal") == 0 ? ISM_MODE_IDEAL
                                            : ISM_MODE_ACTUAL;
-  if ((v = cli_opt(self, merged, "budget"))->set) opt->budget_seconds = v->r;
   *top = (v = cli_opt(self, merged, "top"))->set ? v->i : 0;
   rank_options_init(ropt, opt->mode);
+  ropt->stop = stop_ranking;
   if ((v = cli_opt(self, merged, "probability"))->set && strcmp(v->s, "per-rule") == 0)
     ropt->estimator = RANK_PER_RULE;
   if ((v = cli_opt(self, merged, "valuation"))->set && strcmp(v->s, "solver") == 0) ropt->optimise = false;

@@ -1,7 +1,7 @@
-/* The options `verify` and `simulate` share (bound, mode, budget, top,
- * probability): each from the command line, else from the model's
- * `verify:` block (parsed and range-checked as on the command line), else
- * the default. */
+/* The options `verify` and `simulate` share (bound, mode, top, probability,
+ * and the common --timeout): each from the command line, else from the
+ * model's `verify:` block (parsed and range-checked as on the command line),
+ * else the default. */
 #ifndef APPS_VERIFY_OPTIONS_H
 #define APPS_VERIFY_OPTIONS_H
 
@@ -12,10 +12,11 @@
 
 /* Merges the model's `verify:` block into the command-line values
  * (cli_merge_file_options) and fills *opt (incremental strategy, automatic
- * split), *ropt and *top (0 = all) from the result. Returns the merged
- * values (caller frees), or NULL after reporting a located error in the
- * block. `self` must define the six options (bound, mode, budget, top,
- * probability, valuation). */
+ * split), *ropt and *top (0 = all) from the result; a `timeout:` (or
+ * `budget:`) of the block starts the time limit when the command line set
+ * none (cli_file_time_limit). Returns the merged values (caller frees), or
+ * NULL after reporting a located error in the block. `self` must define the
+ * five options (bound, mode, top, probability, valuation). */
 cli_value_t *verify_options_resolve(cli_ctx_t *ctx, const cli_command_t *self, const cli_value_t *values,
                                     const ism_model_t *m, explore_options_t *opt, rank_options_t *ropt,
                                     long long *top);

@@ -84,6 +84,36 @@ void diag_source_conceal(diag_list_t *d, const char *file) {
     if (strcmp(d->sources[i].path, file) == 0) d->sources[i].concealed = true;
 }
 
+/* Whether text holds a control character other than white space, or bytes
+ * that are not UTF-8: no source file of any format we read does. */
+static bool looks_binary(const unsigned char *p) {
+  while (*p) {
+    if (*p < 0x20 && !strchr("\t\n\r\f\v", *p)) return true;
+    if (*p == 0x7f) return true;
+    int more = *p < 0x80             ? 0
+               : (*p & 0xe0) == 0xc0 ? 1
+               : (*p & 0xf0) == 0xe0 ? 2
+               : (*p & 0xf8) == 0xf0 ? 3
+                                     : -1;
+    /* a stray continuation byte, or an overlong 0xc0/0xc1 */
+    if (more < 0 || (*p & 0xfe) == 0xc0) return true;
+    p++;
+    for (; more > 0; more--, p++)
+      if ((*p & 0xc0) != 0x80) return true;
+  }
+  return false;
+}
+
+bool diag_source_conceal_binary(diag_list_t *d, const char *file) {
+  for (size_t i = 0; file && i < d->nsources; i++)
+    if (strcmp(d->sources[i].path, file) == 0 && d->sources[i].text &&
+        looks_binary((const unsigned char *)d->sources[i].text)) {
+      d->sources[i].concealed = true;
+      return true;
+    }
+  return false;
+}
+
 bool diag_source_span(const diag_list_t *d, const char *file, int line, const char **text, size_t *len) {
   if (!file || line < 1) return false;
   for (size_t i = 0; i < d->nsources; i++) {

@@ -59,6 +59,10 @@ const char *diag_add_source(diag_list_t *d, const char *path, const char *text);
  * named by mistake, a binary): diagnostics on it keep their location but
  * never show its lines. */
 void diag_source_conceal(diag_list_t *d, const char *file);
+/* Conceals a registered file when it is no text (a control character other
+ * than white space, or bytes that are not UTF-8: an image, an archive, an
+ * executable); returns whether it did. */
+bool diag_source_conceal_binary(diag_list_t *d, const char *file);
 /* Line `line` of `file` in place (never of a concealed file): its first character and its length
  * (without the newline); false when unknown. */
 bool diag_source_span(const diag_list_t *d, const char *file, int line, const char **text, size_t *len);

@@ -27,7 +27,7 @@ static const char *const var_keys[] = {"sensing", "type", "range", "init", "dyna
 static const char *const action_keys[] = {"effect", "failure", "description"};
 static const char *const rule_keys[] = {"id", "from", "when", "do", "to", "description"};
 static const char *const unc_keys[] = {"error", "distribution", "sd", "mean"};
-static const char *const verify_keys[] = {"bound", "mode", "budget", "min-prob", "top", "strategy"};
+static const char *const verify_keys[] = {"bound", "mode", "timeout", "budget", "min-prob", "top", "strategy"};
 
 static int find_name(const char *const *names, size_t n, const char *name) {
   for (size_t i = 0; i < n; i++)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ism/alloc.h"
+#include "ism/stop.h"
 #include "probability/dist.h"
 
 static const char *const outcome_names[FWD_OUTCOMES] = {"same_failure",  "deviated",   "early_failure",
@@ -184,8 +185,9 @@ void fwd_counterexample(const ism_model_t *m, const cex_t *c, unsigned long runs
              xcalloc(n, sizeof(double)),
              xcalloc(n, sizeof(double))};
   memset(out, 0, sizeof *out);
-  for (unsigned long k = 0; k < runs; k++) out->outcomes[run_once(&r)]++;
-  out->runs = runs;
+  unsigned long k = 0;
+  for (; k < runs && ((k & 1023) || !stop_requested()); k++) out->outcomes[run_once(&r)]++;
+  runs = out->runs = k;
   unsigned long same = out->outcomes[FWD_SAME_FAILURE];
   out->frequency = runs ? (double)same / (double)runs : 0;
   dist_clopper_pearson(same, runs, 0.95, &out->ci_lo, &out->ci_hi);

@@ -38,7 +38,8 @@ const char *fwd_outcome_name(fwd_outcome_t o);
 
 /* `runs` runs from c's environment with a generator seeded with `seed`.
  * Among several enabled rules (selection: any) one is picked uniformly.
- * Deterministic; borrows m and c. */
+ * Deterministic; borrows m and c. A stop request (ism/stop.h) ends it
+ * early: out->runs counts the runs made, the statistics are theirs. */
 void fwd_counterexample(const ism_model_t *m, const cex_t *c, unsigned long runs, unsigned long seed,
                         fwd_stats_t *out);
 

@@ -24,7 +24,7 @@ printf 'kind: envelope\nenvironment: env.lts\ncontroller: ctrl.lts\nproperty: p.
 status=0
 timeout 60 "$ISMV" envelope "$tmp/ring.yaml" --timeout 0.5 >"$tmp/out" 2>&1
 rc=$?
-if [ $rc != 5 ] || ! grep -q '^partial: the time budget (--timeout) ran out' "$tmp/out"; then
+if [ $rc != 5 ] || ! grep -q '^partial: the time limit (--timeout) ran out' "$tmp/out"; then
   echo "text: exit $rc, expected 5 with a partial note" >&2
   head -5 "$tmp/out" >&2
   status=1

@@ -4,6 +4,9 @@
 # during the same run ends it at once. RUNS (default 3; the issue's check
 # is RUNS=20) runs, each interrupted after 0.3 to 1.5 s. Under ASan
 # (MODE=asan) everything is slower: 8 s are allowed there.
+# Then one SIGINT (or SIGTERM) for every other analysis, on the inputs of
+# tests/lib/long_runs.sh (each runs for minutes undisturbed): exit 5 within
+# the same time, the report marked partial ("interrupted by a signal").
 # The signal is sent only once ismv has installed its handler (SigCgt in
 # /proc/PID/status): a background job of a non-interactive shell starts with
 # SIGINT ignored, so a signal sent earlier, on a slow machine, would be lost
@@ -17,6 +20,8 @@ limit=2
 model=examples/robotcar/explorer.yaml
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+. tests/lib/long_runs.sh
+long_runs_setup "$tmp"
 fail=0
 now() { date +%s.%N; }
 # handler_ready PID: wait (at most 60 s) until PID catches SIGINT.
@@ -68,4 +73,35 @@ kill -INT $pid
 reap $pid
 rc=$?
 [ $rc = 5 ] || { echo "FAIL: two signals: exit $rc"; fail=1; }
+
+# interrupt NAME SIGNAL PATTERN ismv-args...: signals the run 0.5 s after its
+# handler is in place; it must exit 5 within $limit s, its stdout matching
+# the extended regex PATTERN.
+interrupt() {
+  local name=$1 sig=$2 pattern=$3 pid t0 took rc
+  shift 3
+  "$ISMV" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null &
+  pid=$!
+  handler_ready $pid || { echo "FAIL: $name: no SIGINT handler after 60 s"; fail=1; }
+  sleep 0.5
+  t0=$(now)
+  kill -"$sig" $pid
+  reap $pid
+  rc=$?
+  took=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }')
+  if [ $rc != 5 ]; then echo "FAIL: $name: exit $rc, expected 5"; sed 's/^/  /' "$tmp/err" | head -5; fail=1; fi
+  if awk -v t="$took" -v l="$limit" 'BEGIN { exit !(t > l) }'; then echo "FAIL: $name: stopped after $took s"; fail=1; fi
+  grep -Eq "$pattern" "$tmp/out" || { echo "FAIL: $name: no /$pattern/ in the report"; head -3 "$tmp/out"; fail=1; }
+  echo "$name: exit $rc after $took s"
+}
+interrupt simulate INT '^partial: interrupted by a signal; [0-9]+ of 9 counterexamples simulated' \
+  simulate tests/cases/probability/corridor.yaml --runs 100000000
+interrupt robustness INT '^partial: interrupted by a signal' robustness "$tmp/r.yaml" --max-states 100000000
+interrupt envelope TERM '^partial: interrupted by a signal' envelope "$tmp/ring.yaml"
+interrupt envelope-json INT '"partial": true' envelope "$tmp/ring.yaml" -f json
+# robustify's plant (37 794 states) is built before the search, without polling
+limit=$((limit * 5)) interrupt robustify INT '^bounded: interrupted by a signal' robustify \
+  tests/data/robustify_voting2/config-pareto.json
+interrupt masking INT '"reason": "interrupted by a signal; stopped while' masking "$tmp/m.yaml" --weak false -f json
+interrupt eventb INT '^inconclusive: interrupted by a signal; the report is partial' eventb "$tmp/fermat.yaml"
 exit $fail

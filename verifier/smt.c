@@ -14,6 +14,7 @@
 #include "ism/alloc.h"
 #include "ism/strbuf.h"
 #include "ism/number.h"
+#include "ism/stop.h"
 #include "ism/vec.h"
 
 /* A deadline is enforced by a watchdog thread that interrupts Z3 when it
@@ -75,20 +76,19 @@ static Z3_ast get(const smt_t *s, smt_term_t t) {
   return s->terms.data[t];
 }
 
-/* ---- stopping every solver at once (signals) ----
- * The one piece of process-wide state: a signal stops every analysis. */
-static atomic_bool stop_requested;
+/* ---- stopping every solver at once (signals, the time limit) ----
+ * The request itself is ism/stop's; this keeps every live context to
+ * interrupt. */
 static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
 static VEC(smt_t *) live; /* every context not yet deleted */
 
 void smt_stop_all(void) {
-  atomic_store(&stop_requested, true);
   pthread_mutex_lock(&live_lock);
   for (size_t i = 0; i < live.len; i++) Z3_interrupt(live.data[i]->ctx);
   pthread_mutex_unlock(&live_lock);
 }
 
-bool smt_stop_requested(void) { return atomic_load(&stop_requested); }
+bool smt_stop_requested(void) { return stop_requested(); }
 
 void smt_set_memory_limit(size_t mb) {
   char text[32];
@@ -136,7 +136,7 @@ smt_t *smt_new(const smt_options_t *options) {
   VEC_PUSH(&s->terms, NULL);
   pthread_mutex_lock(&live_lock);
   VEC_PUSH(&live, s);
-  if (atomic_load(&stop_requested)) Z3_interrupt(s->ctx);
+  if (stop_requested()) Z3_interrupt(s->ctx);
   pthread_mutex_unlock(&live_lock);
   return s;
 }
@@ -400,9 +400,9 @@ void smt_pop(smt_t *s, unsigned n) {
 
 smt_result_t smt_check(smt_t *s, const smt_term_t *assumptions, size_t n) {
   drop_model(s);
-  if (atomic_load(&stop_requested)) {
+  if (stop_requested()) {
     s->stats.unknown++;
-    set_error(s, "interrupted");
+    set_error(s, stop_message());
     return SMT_UNKNOWN;
   }
   Z3_ast *lits = xmalloc((n + 1) * sizeof *lits);

@@ -18,7 +18,7 @@ typedef enum { SMT_SORT_BOOL, SMT_SORT_INT, SMT_SORT_REAL } smt_sort_t;
 typedef enum { SMT_UNSAT, SMT_SAT, SMT_UNKNOWN } smt_result_t;
 
 typedef struct {
-  unsigned timeout_ms;     /* per check; 0 = none */
+  unsigned timeout_ms;       /* per check; 0 = none */
   unsigned long long rlimit; /* per check, Z3 resource units (deterministic); 0 = none */
 } smt_options_t;
 
@@ -77,11 +77,12 @@ smt_result_t smt_check(smt_t *s, const smt_term_t *assumptions, size_t n);
 void smt_set_deadline(smt_t *s, double seconds);
 bool smt_deadline_passed(const smt_t *s);
 
-/* Stops every solver of the process for good (after SIGINT/SIGTERM): each
- * running check, and every later one, answers SMT_UNKNOWN. Thread-safe; not
- * for a signal handler itself (call it from a thread the handler wakes). */
+/* Interrupts every running check of the process (after a stop request of
+ * ism/stop.h: a signal, the time limit): it answers SMT_UNKNOWN, and so
+ * does every later check while the request stands. Thread-safe; not for a
+ * signal handler itself (call it from a thread the handler wakes). */
 void smt_stop_all(void);
-/* Whether smt_stop_all was called. */
+/* Whether a stop was requested (ism/stop.h's stop_requested). */
 bool smt_stop_requested(void);
 /* Caps the memory of every solver made afterwards at mb mebibytes (beyond
  * it a check answers SMT_UNKNOWN). */
@@ -136,7 +137,8 @@ char *smt_to_text(smt_t *s, smt_term_t t, smt_leaf_fn leaf, void *ctx);
  * other literals. Caller frees. NULL (nothing printed) when t has more than
  * max_cubes conjunctions, an atom the language lacks, or a check is unknown:
  * the caller falls back to smt_to_text. Uses the solver (push/pop). */
-char *smt_to_readable_text(smt_t *s, smt_term_t t, smt_term_t given, size_t max_cubes, smt_leaf_fn leaf, void *ctx);
+char *smt_to_readable_text(smt_t *s, smt_term_t t, smt_term_t given, size_t max_cubes, smt_leaf_fn leaf,
+                           void *ctx);
 /* The solver name of a constant made with smt_const (caller frees). */
 char *smt_name(smt_t *s, smt_term_t constant);
 

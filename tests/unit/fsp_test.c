@@ -375,8 +375,8 @@ int main(void) {
   error_at("fluent F = <a, b>\nassert A = <>F.", 2, 12,
            "only safety invariants '[] formula' over fluents are supported (no nested [], <>, X, U or W)");
   error_at("fluent F = <a, b>\nassert A = [](F -> G).", 2, 20, "undefined fluent 'G'");
-  error_at("progress P = {a}\nQ = (a -> Q).", 1, 1,
-           "'progress' is not supported (ismv compiles FSP processes, not FLTL or LTSA's other extensions)");
+  error_at("animation A = \"a.xml\"\nQ = (a -> Q).", 1, 1,
+           "'animation' is not supported (ismv compiles FSP processes, not FLTL or LTSA's other extensions)");
   error_at("P = C[0], C[i:0..1] = (a -> C[i+1]).", 1, 29, "index 2 of 'C' is out of range 0..1");
   error_at("P = (a[x] -> P).", 1, 8, "undefined name 'x'");
   error_at("P = (a -> P).\n||C = (P || Qq).", 2, 13, "undefined process 'Qq'");

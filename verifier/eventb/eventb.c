@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ism/stop.h"
 #include "ism/strbuf.h"
 #include "ism/vec.h"
 #include "verifier/eventb/eventb_line.h"
@@ -243,7 +244,9 @@ static eventb_check_t *new_check(ctx_t *c, const char *name) {
 
 static void note_unknown(ctx_t *c) {
   c->res->unknown = true;
-  if (!c->res->reason)
+  if (!c->res->reason && stop_requested())
+    c->res->reason = xasprintf("%s; the report is partial", stop_message());
+  else if (!c->res->reason)
     c->res->reason = xasprintf("the solver answered unknown: %s", smt_error(c->s) ? smt_error(c->s) : "?");
 }
 

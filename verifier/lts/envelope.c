@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "ism/alloc.h"
+#include "ism/stop.h"
 #include "ism/vec.h"
 
 typedef struct {
@@ -31,18 +32,7 @@ struct envelope {
   lts_t *k[2]; /* C ‖ P_err (C without τ), P_env,err (NULL when absent) */
   meta_t meta[2];
   int nmeta;
-  double deadline; /* CLOCK_MONOTONIC seconds, 0: none */
 };
-
-static double now_seconds(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-void envelope_set_timeout(envelope_t *ev, double seconds) {
-  ev->deadline = seconds > 0 ? now_seconds() + seconds : 0;
-}
 
 /* ------------------------------------------------------------ helpers */
 
@@ -363,8 +353,8 @@ typedef struct {
   VEC(int) added;
   VEC(int) work;
   long checks;
-  bool watch;     /* the deadline applies (only while searching for a seed) */
-  bool timed_out; /* the deadline passed: the search unwinds */
+  bool watch;     /* a stop request applies (only while searching for a seed) */
+  bool timed_out; /* a stop was requested (ism/stop.h): the search unwinds */
 } search_t;
 
 typedef struct {
@@ -430,8 +420,7 @@ static bool search_start(search_t *s) {
 /* Adds transition t to x if x ∪ {t} stays robust; else leaves all as it was. */
 static bool try_add(search_t *s, int t) {
   s->checks++;
-  if (s->watch && s->ev->deadline > 0 && (s->checks & 255) == 0 && now_seconds() > s->ev->deadline)
-    s->timed_out = true;
+  if (s->watch && (s->checks & 255) == 0 && stop_requested()) s->timed_out = true;
   if (s->timed_out) return false;
   mark_t before = mark(s);
   bitset_set(s->x, (size_t)t);

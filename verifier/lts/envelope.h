@@ -59,8 +59,9 @@ typedef struct {
                          their transition lists */
   int ndeltas;
   bool normal_unsafe; /* E itself violates P or P_env: Δ is empty */
-  bool partial;       /* the time budget ran out (default algorithm): every d
-                         found is maximal and robust, but Δ may have more */
+  bool partial;       /* a stop was requested (ism/stop.h: a signal, the time limit)
+                         during the default algorithm's search: every d found is
+                         maximal and robust, but Δ may have more */
   long checks;        /* robustness checks (default), state sets explored (paper),
                          subsets checked (brute force) */
 } envelope_result_t;
@@ -71,11 +72,6 @@ typedef struct {
  * return false with a fresh message in *error. */
 bool envelope_compute(envelope_t *env, envelope_algorithm_t algorithm, envelope_result_t *out, char **error);
 void envelope_result_free(envelope_result_t *r);
-
-/* A wall-clock budget for the default algorithm's search, from now
- * (seconds <= 0: none). Past it the search stops and the result is marked
- * partial; the sets found so far are kept (each maximal and robust). */
-void envelope_set_timeout(envelope_t *env, double seconds);
 
 /* Whether deviation d (ntrans bits; E's own transitions are added) is
  * robust: E_d ‖ C ⊨ P and E_d ⊨ P_env. Linear in the meta-systems. */

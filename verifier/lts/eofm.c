@@ -702,6 +702,11 @@ eofm_t *eofm_parse_string(const char *name, const char *text, diag_list_t *diags
   eofm_t *m = xcalloc(1, sizeof *m);
   arena_init(&m->arena);
   m->path = diag_add_source(diags, name, text);
+  /* a binary, or text that does not start like XML: a file named by
+   * mistake, whose lines the diagnostics must not echo */
+  const char *start = text + strspn(text, " \t\r\n");
+  if (!diag_source_conceal_binary(diags, m->path) && *start != '<' && strncmp(start, "\xef\xbb\xbf<", 4) != 0)
+    diag_source_conceal(diags, m->path);
   reader_t r = {m, diags, text, {0}, {0}};
   size_t before = diags->errors;
   xmlError first;

@@ -13,8 +13,8 @@
 
 /* ------------------------------------------------------ declarations */
 
-static const char *const unsupported[] = {"progress",   "animation", "constraint", "ltl_property",
-                                          "controller", "starenv",   "display",    "compose"};
+static const char *const unsupported[] = {"animation", "constraint", "ltl_property", "controller",
+                                          "starenv",   "display",    "compose"};
 
 static void parse_params(fsp_ctx_t *c, fsp_proc_def_t *p) {
   p->params = c->pos;
@@ -97,7 +97,7 @@ static void parse_composite(fsp_ctx_t *c, bool property) {
   fsp_comp_body(c, &parts);
   VEC_FREE(&parts);
   pp->trailer = c->pos;
-  pp->hides = fsp_skip_trailer(c, false);
+  pp->compose_first = fsp_skip_trailer(c, false);
   c->live = live;
   fsp_expect(c, FSP_TOK_DOT, "'.' at the end of the definition");
 }
@@ -117,6 +117,75 @@ static void add_named_set(fsp_ctx_t *c, bool menu) {
     if (fsp_find_set(c->f, s.name)) fsp_fail(c, name->loc, "set '%s' is defined twice", s.name);
     VEC_PUSH(&c->f->sets, s);
   }
+}
+
+/* A progress set: a label pattern ({a, b}, a[1..2]) or a named set. */
+static const char *const *progress_set(fsp_ctx_t *c, size_t *n) {
+  fsp_strvec_t *v = fsp_open_strs(c);
+  if (at(c, FSP_TOK_LIDENT) || at(c, FSP_TOK_LBRACK))
+    fsp_labels_of(c, v);
+  else
+    fsp_set_expr(c, v);
+  const char **items = arena_alloc(&c->f->arena, (v->len + 1) * sizeof *items);
+  if (v->len) memcpy(items, v->data, v->len * sizeof *items);
+  *n = v->len;
+  fsp_close_strs(c);
+  return items;
+}
+
+/* The body of `progress NAME = ...` (after '='), once, with the bindings
+ * of an indexed property pushed. */
+static void progress_body(fsp_ctx_t *c, const char *name, loc_t loc) {
+  fsp_progress_t p = {name, loc, NULL, 0, NULL, 0};
+  if (fsp_is_kw(peek(c), "if")) {
+    next(c);
+    p.cond = progress_set(c, &p.ncond);
+    if (!fsp_is_kw(peek(c), "then"))
+      fsp_fail(c, peek(c)->loc, "expected 'then', found '%s'", fsp_describe(peek(c)));
+    next(c);
+  }
+  p.actions = progress_set(c, &p.nactions);
+  VEC_PUSH(&c->f->progress, p);
+}
+
+/* progress NAME = set | progress NAME = if set then set, NAME may be
+ * indexed [i:R]; LTSA ends it without '.', one is accepted. */
+static void parse_progress(fsp_ctx_t *c) {
+  const fsp_token_t *name = fsp_expect(c, FSP_TOK_UIDENT, "a progress property name (upper case)");
+  for (size_t i = 0; i < c->f->progress.len; i++)
+    if (strcmp(c->f->progress.data[i].name, name->text) == 0)
+      fsp_fail(c, name->loc, "progress property '%s' is defined twice", name->text);
+  if (!accept(c, FSP_TOK_LBRACK)) {
+    fsp_expect(c, FSP_TOK_ASSIGN, "'='");
+    progress_body(c, name->text, name->loc);
+  } else {
+    const char *var = fsp_expect(c, FSP_TOK_LIDENT, "an index variable (lower case)")->text;
+    fsp_expect(c, FSP_TOK_COLON, "':'");
+    fsp_valvec_t vals = {0};
+    fsp_index_domain(c, &vals);     /* fails before it pushes a value */
+    VEC_PUSH(&c->owned, vals.data); /* released on failure */
+    fsp_expect(c, FSP_TOK_RBRACK, "']'");
+    fsp_expect(c, FSP_TOK_ASSIGN, "'='");
+    size_t body = c->pos;
+    for (size_t k = 0; k < vals.len; k++) {
+      c->pos = body;
+      strbuf_t *sb = xmalloc(sizeof *sb);
+      VEC_PUSH(&c->bufs, sb);
+      strbuf_init(sb);
+      strbuf_puts(sb, name->text);
+      fsp_put_value(sb, vals.data[k]);
+      const char *inst = arena_strdup(&c->f->arena, strbuf_str(sb));
+      c->bufs.len--;
+      strbuf_free(sb);
+      free(sb);
+      fsp_push_binding(c, var, vals.data[k]);
+      progress_body(c, inst, name->loc);
+      c->env.len--;
+    }
+    c->owned.len--;
+    VEC_FREE(&vals);
+  }
+  accept(c, FSP_TOK_DOT);
 }
 
 static void parse_decl(fsp_ctx_t *c) {
@@ -154,6 +223,9 @@ static void parse_decl(fsp_ctx_t *c) {
     } else if (fsp_is_kw(t, "assert")) {
       next(c);
       fsp_parse_assert(c);
+    } else if (fsp_is_kw(t, "progress")) {
+      next(c);
+      parse_progress(c);
     } else if (fsp_is_kw(t, "menu")) {
       next(c);
       add_named_set(c, true);
@@ -182,6 +254,13 @@ static void parse_decl(fsp_ctx_t *c) {
     } else if (t->kind == FSP_TOK_UIDENT) {
       next(c);
       parse_process(c, false, t);
+    } else if (c->pos == 0) { /* the first token: perhaps a file named by mistake, not to be echoed */
+      c->f->foreign = true;
+      diag_source_conceal(c->d, t->loc.file);
+      fsp_fail(
+          c, t->loc,
+          "expected a declaration (const, range, set, menu, property, a process or '||') at the start of "
+          "the file: is this an FSP file?");
     } else
       fsp_fail(c, t->loc,
                "expected a declaration (const, range, set, menu, property, a process or '||'), found '%s'",
@@ -191,7 +270,8 @@ static void parse_decl(fsp_ctx_t *c) {
 
 /* Whether t can start a declaration (where parsing resumes after an error). */
 static bool starts_decl(const fsp_token_t *t) {
-  static const char *const kws[] = {"const", "range", "set", "menu", "property", "fluent", "assert"};
+  static const char *const kws[] = {"const",    "range",  "set",    "menu",
+                                    "property", "fluent", "assert", "progress"};
   if (t->kind == FSP_TOK_EOF || t->kind == FSP_TOK_OROR || t->kind == FSP_TOK_UIDENT) return true;
   for (size_t i = 0; i < sizeof kws / sizeof kws[0]; i++)
     if (fsp_is_kw(t, kws[i])) return true;
@@ -223,7 +303,7 @@ static void parse_decls(fsp_ctx_t *c) {
     diag_list_t *d = c->d;
     ctx_init(c, f, d);
     c->pos = pos;
-    if (++f->nerrors >= FSP_MAX_ERRORS || f->limit_hit) return;
+    if (++f->nerrors >= FSP_MAX_ERRORS || f->limit_hit || f->foreign) return;
     while (!at(c, FSP_TOK_EOF)) {
       const fsp_token_t *t = next(c);
       if (t->kind == FSP_TOK_DOT && starts_decl(peek(c))) break;
@@ -286,6 +366,7 @@ fsp_file_t *fsp_parse_string(const char *name, const char *text, lts_labels_t *l
   arena_init(&f->arena);
   f->labels = labels;
   f->path = diag_add_source(diags, name, text);
+  diag_source_conceal_binary(diags, f->path); /* a binary named by mistake: never echoed */
   if (!fsp_lex(f, f->path, text, diags)) {
     fsp_free(f);
     return NULL;
@@ -314,6 +395,7 @@ void fsp_free(fsp_file_t *f) {
   for (size_t i = 0; i < f->procs.len; i++) VEC_FREE(&f->procs.data[i].locals);
   VEC_FREE(&f->procs);
   VEC_FREE(&f->fluents);
+  VEC_FREE(&f->progress);
   VEC_FREE(&f->consts);
   VEC_FREE(&f->ranges);
   VEC_FREE(&f->sets);
@@ -355,6 +437,11 @@ lts_t *fsp_compile(fsp_file_t *f, const char *name, diag_list_t *diags) {
   /* the result must not alias a temporary that is freed */
   ctx_free(&c, l);
   return l;
+}
+
+size_t fsp_progress_count(const fsp_file_t *f) { return f->progress.len; }
+const fsp_progress_t *fsp_progress_at(const fsp_file_t *f, size_t i) {
+  return i < f->progress.len ? &f->progress.data[i] : NULL;
 }
 
 const char *const *fsp_menu(const fsp_file_t *f, const char *name, size_t *count) {

@@ -1,11 +1,13 @@
 /* The FSP front end: LTSA's Finite State Processes language compiled to
  * LTSs of the LTS core. Supported: const, range, set, menu, primitive
  * processes with local (indexed) processes and parameters, when guards,
- * if/then/else, choice, STOP/END/ERROR, action labels with indices, ranges,
+ * if/then/else, choice, STOP/END/ERROR, sequential composition A;B,
+ * action labels with indices, ranges,
  * sets and bindings, +{...}, property, || composition with prefix labels
- * a:P, a[i:R]:P and {a,b}::P, relabelling /{new/old}, hiding \{...} and
- * interfaces @{...}, FLTL fluents and `assert [] φ` safety invariants
- * (compiled to property LTSs). The other LTSA extensions are rejected with
+ * a:P, a[i:R]:P and {a,b}::P, relabelling /{new/old}, priority << >>,
+ * hiding \{...} and interfaces @{...}, FLTL fluents and `assert [] φ`
+ * safety invariants (compiled to property LTSs), progress properties
+ * (checked by verifier/lts/terminal.h). The other LTSA extensions are rejected with
  * a located "not supported" error. See docs/fsp.md. */
 #ifndef VERIFIER_FSP_H
 #define VERIFIER_FSP_H
@@ -55,6 +57,24 @@ const char *fsp_pick_process(const fsp_file_t *file, const char *preferred);
  * defaults) into a fresh reachable-only LTS the caller frees. Properties
  * come back as their error LTS. On an error reports it and returns NULL. */
 lts_t *fsp_compile(fsp_file_t *file, const char *name, diag_list_t *diags);
+
+/* A progress property (LTSA): `progress NAME = {a, b}` holds when some
+ * action of `actions` occurs in every terminal set of states of the
+ * checked system; `progress NAME = if {c} then {a}` only asks it of the
+ * terminal sets in which an action of `cond` occurs. `progress NAME[i:R] =
+ * ...` gives one property per value, named NAME[v] (NAME.v for a set).
+ * Action names are borrowed from the file. */
+typedef struct {
+  const char *name;
+  loc_t loc;
+  const char *const *actions;
+  size_t nactions;
+  const char *const *cond; /* NULL when unconditional */
+  size_t ncond;
+} fsp_progress_t;
+
+size_t fsp_progress_count(const fsp_file_t *file);
+const fsp_progress_t *fsp_progress_at(const fsp_file_t *file, size_t i);
 
 /* The action names of `menu NAME = {...}` (NULL and *count = 0 if there
  * is no such menu). Borrowed from the file. */

@@ -4,15 +4,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ism/stop.h"
 #include "verifier/lts/fsp_fltl.h"
 
 static lts_t *relabelled(fsp_ctx_t *c, lts_t *l);
+static fsp_ltsvec_t *open_list(fsp_ctx_t *c);
+static void close_list(fsp_ctx_t *c);
 static lts_t *hide_or_restrict(fsp_ctx_t *c, lts_t *l);
 
 /* ------------------------------------------------- primitive processes */
 
 static void check_size(fsp_ctx_t *c) {
-  if (c->b->nstates >= c->f->max_states || (long)c->b->ntrans >= c->f->max_states)
+  if (c->b->nstates >= c->f->max_states || (long)c->b->ntrans >= c->f->max_states ||
+      (c->b->nstates > 0 && (c->b->nstates & 1023) == 0 && stop_requested()))
     fsp_fail_limit(c, peek(c)->loc, "process '%s' has too many states or transitions", c->proc->name);
 }
 
@@ -29,6 +33,7 @@ static void add_trans(fsp_ctx_t *c, int src, const char *label, int dst) {
 }
 
 static void choice(fsp_ctx_t *c, int src);
+static bool starts_seq(const fsp_ctx_t *c);
 
 /* Fails on the process name t, suggesting the closest of the candidates. */
 static void undefined_process(fsp_ctx_t *c, const fsp_token_t *t, const char *const *cands, size_t n)
@@ -118,7 +123,7 @@ static int instantiate(fsp_ctx_t *c, fsp_local_def_t *ld, const fsp_val_t *vals,
   size_t save = c->pos;
   c->pos = ld->body;
   int s;
-  if (at(c, FSP_TOK_LPAREN)) {
+  if (at(c, FSP_TOK_LPAREN) || starts_seq(c)) {
     s = new_state(c);
     fsp_binding_t *snap = xmalloc((c->env.len + 1) * sizeof *snap);
     if (c->env.len) memcpy(snap, c->env.data, c->env.len * sizeof *snap);
@@ -139,6 +144,28 @@ static int instantiate(fsp_ctx_t *c, fsp_local_def_t *ld, const fsp_val_t *vals,
   c->inst_state.data[id] = s;
   return s;
 }
+
+/* Whether the cursor is at a sequential composition A;... or A(args);... */
+/* A process reference's optional argument list "(e1, ..., en)", at most 16. */
+static size_t call_args(fsp_ctx_t *c, fsp_val_t args[16]) {
+  size_t nargs = 0;
+  if (accept(c, FSP_TOK_LPAREN)) {
+    if (!at(c, FSP_TOK_RPAREN)) do {
+        loc_t l = peek(c)->loc;
+        fsp_val_t v = fsp_expr(c);
+        if (nargs == 16) fsp_fail(c, l, "more than 16 arguments");
+        args[nargs++] = v;
+      } while (accept(c, FSP_TOK_COMMA));
+    fsp_expect(c, FSP_TOK_RPAREN, "')'");
+  }
+  return nargs;
+}
+
+static bool starts_seq(const fsp_ctx_t *c) {
+  return at(c, FSP_TOK_UIDENT) && (peek2(c)->kind == FSP_TOK_SEMI || peek2(c)->kind == FSP_TOK_LPAREN);
+}
+
+static int seq_into(fsp_ctx_t *c, int s);
 
 static int special_state(fsp_ctx_t *c, int *slot, bool end) {
   if (!c->live) return -1;
@@ -190,6 +217,7 @@ int fsp_target(fsp_ctx_t *c) {
     fsp_unnest(c);
     return s;
   }
+  if (starts_seq(c)) return seq_into(c, -1);
   if (t->kind == FSP_TOK_UIDENT) {
     next(c);
     fsp_val_t vals[16];
@@ -216,6 +244,95 @@ int fsp_target(fsp_ctx_t *c) {
     return instantiate(c, ld, vals, nvals, t->loc);
   }
   fsp_fail(c, t->loc, "expected a process (a name, STOP, END, ERROR or '('), found '%s'", fsp_describe(t));
+}
+
+/* ---------------------------------------------- sequential composition */
+
+static bool has_end(const lts_t *l) {
+  for (int s = 0; l->end && s < l->nstates; s++)
+    if (bitset_get(l->end, (size_t)s)) return true;
+  return false;
+}
+
+/* Copies the states and transitions of process `l` into the process being
+ * built: its initial state becomes `entry`, its END states `exit`, its
+ * error state the process's ERROR. */
+static void inline_process(fsp_ctx_t *c, const lts_t *l, int entry, int exit) {
+  int *map = xmalloc(((size_t)l->nstates + 1) * sizeof *map);
+  VEC_PUSH(&c->owned, map); /* released on failure */
+  for (int st = 0; st < l->nstates; st++) {
+    if (st == l->init)
+      map[st] = entry;
+    else if (l->end && bitset_get(l->end, (size_t)st))
+      map[st] = exit;
+    else if (st == l->error) {
+      map[st] = special_state(c, &c->error, false);
+      c->b->error = map[st];
+    } else
+      map[st] = new_state(c);
+  }
+  for (int a = 0; a < l->nalphabet; a++) lts_builder_alphabet_add(c->b, l->alphabet[a]);
+  for (int st = 0; st < l->nstates; st++)
+    for (int i = l->succ_off[st]; i < l->succ_off[st + 1]; i++) {
+      check_size(c);
+      lts_builder_add(c->b, map[st], l->succ_label[i], map[l->succ_dst[i]]);
+    }
+  c->owned.len--;
+  free(map);
+}
+
+/* A sequential composition `A;B(1);...;X` at the cursor (LTSA): A, B, ...
+ * are top-level processes that can END, X a process term of the body.
+ * A's END continues as B, the last one's END as X. Enters at state s
+ * (s < 0: a new state; an A that is only END is left out). Returns the
+ * entry state (-1 in dead mode). */
+static int seq_into(fsp_ctx_t *c, int s) {
+  fsp_ltsvec_t *parts = open_list(c);
+  loc_t first = peek(c)->loc;
+  while (starts_seq(c)) {
+    const fsp_token_t *t = next(c);
+    fsp_val_t args[16];
+    size_t nargs = call_args(c, args);
+    fsp_expect(c, FSP_TOK_SEMI, "';' (a sequential composition A;B)");
+    if (!c->live) continue;
+    fsp_proc_def_t *p = fsp_find_proc(c->f, t->text);
+    if (!p) {
+      const char *cands[256];
+      size_t nc = 0;
+      for (size_t i = 0; i < c->f->procs.len && nc < 256; i++) cands[nc++] = c->f->procs.data[i].name;
+      undefined_process(c, t, cands, nc);
+    }
+    lts_t *l = fsp_compile_def(c, p, args, nargs, t->loc);
+    if (!has_end(l))
+      fsp_fail(c, t->loc,
+               "process '%s' cannot reach END, so nothing can follow it in a sequential composition",
+               t->text);
+    if (l->nstates > 1) VEC_PUSH(parts, l); /* one that is only END does nothing */
+  }
+  if (!at(c, FSP_TOK_UIDENT))
+    fsp_fail(c, peek(c)->loc, "expected a process after ';', found '%s'", fsp_describe(peek(c)));
+  int cont = fsp_target(c);
+  if (!c->live) {
+    close_list(c);
+    return -1;
+  }
+  if (parts->len == 0) {
+    if (s >= 0)
+      fsp_fail(c, first,
+               "every process of this sequential composition is only END (write the process after the last "
+               "';' instead)");
+    close_list(c);
+    return cont;
+  }
+  if (s < 0) s = new_state(c);
+  int entry = s;
+  for (size_t i = 0; i < parts->len; i++) {
+    int exit = i + 1 < parts->len ? new_state(c) : cont;
+    inline_process(c, parts->data[i], entry, exit);
+    entry = exit;
+  }
+  close_list(c);
+  return s;
 }
 
 typedef struct {
@@ -492,6 +609,13 @@ static lts_t *compile_primitive(fsp_ctx_t *c, fsp_proc_def_t *p, const fsp_val_t
   lts_builder_t *saved_b = c->b;
   intern_t *saved_inst = c->inst;
   int saved_stop = c->stop, saved_end = c->end, saved_error = c->error;
+  size_t saved_param_len = c->param_len;
+  /* the caller's instance states (a sequential composition compiles its
+   * processes in the middle of another one); released on failure */
+  int *saved_inst_state = c->inst_state.data;
+  size_t saved_inst_len = c->inst_state.len, saved_inst_cap = c->inst_state.cap;
+  VEC_PUSH(&c->owned, saved_inst_state);
+  memset(&c->inst_state, 0, sizeof c->inst_state);
   size_t env_len = c->env.len;
   c->proc = p;
   c->b = xmalloc(sizeof *c->b);
@@ -500,7 +624,6 @@ static lts_t *compile_primitive(fsp_ctx_t *c, fsp_proc_def_t *p, const fsp_val_t
   c->inst = xmalloc(sizeof *c->inst);
   intern_init(c->inst);
   VEC_PUSH(&c->interns, c->inst);
-  VEC_CLEAR(&c->inst_state);
   c->stop = c->end = c->error = -1;
   bind_params(c, p, args, nargs, loc);
   c->param_len = c->env.len;
@@ -520,6 +643,10 @@ static lts_t *compile_primitive(fsp_ctx_t *c, fsp_proc_def_t *p, const fsp_val_t
     for (size_t i = 0; i < nenv; i++) VEC_PUSH(&c->env, snap[i]);
     free(snap);
     c->pos = ld->body;
+    if (starts_seq(c)) {
+      seq_into(c, s);
+      continue;
+    }
     fsp_expect(c, FSP_TOK_LPAREN, "'('");
     choice(c, s);
     fsp_expect(c, FSP_TOK_RPAREN, "')'");
@@ -544,6 +671,12 @@ static lts_t *compile_primitive(fsp_ctx_t *c, fsp_proc_def_t *p, const fsp_val_t
   c->stop = saved_stop;
   c->end = saved_end;
   c->error = saved_error;
+  c->param_len = saved_param_len;
+  VEC_FREE(&c->inst_state);
+  c->owned.len--;
+  c->inst_state.data = saved_inst_state;
+  c->inst_state.len = saved_inst_len;
+  c->inst_state.cap = saved_inst_cap;
   return r;
 }
 
@@ -613,6 +746,33 @@ static lts_t *compose_all(fsp_ctx_t *c, const fsp_ltsvec_t *m, loc_t loc) {
   return keep_temp(c, l);
 }
 
+/* The machines `m` composed under the priority `<< {...}` or `>> {...}` at
+ * the cursor (LTSA applies it while composing, to one machine too). */
+static lts_t *compose_priority(fsp_ctx_t *c, const fsp_ltsvec_t *m, loc_t loc) {
+  bool high = next(c)->kind == FSP_TOK_SHL;
+  fsp_strvec_t *set = fsp_open_strs(c);
+  fsp_set_expr(c, set);
+  /* the labels of the machines that the set names (prefix matching, as LTSA) */
+  lts_builder_t *alpha = xmalloc(sizeof *alpha);
+  VEC_PUSH(&c->builders, alpha);
+  lts_builder_init(alpha, c->f->labels);
+  for (size_t i = 0; i < m->len; i++)
+    for (int a = 0; a < m->data[i]->nalphabet; a++) lts_builder_alphabet_add(alpha, m->data[i]->alphabet[a]);
+  lts_builder_add_state(alpha);
+  c->builders.len--;
+  lts_t *all = keep_temp(c, lts_freeze(alpha));
+  free(alpha);
+  int *ids;
+  int n = matching_labels(c, all, set, &ids);
+  fsp_close_strs(c);
+  lts_priority_t prio = {ids, n, high};
+  lts_t *l = lts_compose_priority((const lts_t *const *)m->data, (int)m->len, c->f->max_states,
+                                  c->f->max_states, &prio);
+  free(ids);
+  if (!l) fsp_fail_limit(c, loc, "this composition has too many states or transitions");
+  return keep_temp(c, l);
+}
+
 /* Whether relabelling `r` maps some label of the machines to two or more
  * new labels: then, as in LTSA, the machines are composed first (copies of
  * one action in separate machines would not synchronise as one). */
@@ -672,16 +832,7 @@ static void comp_elem(fsp_ctx_t *c, fsp_ltsvec_t *parts) {
   } else {
     const fsp_token_t *t = fsp_expect(c, FSP_TOK_UIDENT, "a process name");
     fsp_val_t args[16];
-    size_t nargs = 0;
-    if (accept(c, FSP_TOK_LPAREN)) {
-      if (!at(c, FSP_TOK_RPAREN)) do {
-          loc_t l = peek(c)->loc;
-          fsp_val_t v = fsp_expr(c);
-          if (nargs == 16) fsp_fail(c, l, "more than 16 arguments");
-          args[nargs++] = v;
-        } while (accept(c, FSP_TOK_COMMA));
-      fsp_expect(c, FSP_TOK_RPAREN, "')'");
-    }
+    size_t nargs = call_args(c, args);
     if (c->live) {
       fsp_proc_def_t *p = fsp_find_proc(c->f, t->text);
       if (!p) {
@@ -718,11 +869,7 @@ static void comp_elem(fsp_ctx_t *c, fsp_ltsvec_t *parts) {
   fsp_close_strs(c);
 }
 
-/* The values of a forall index domain at the cursor (after ':'): a named
- * range or set, lo..hi, or a set {...}. Appends to vals. */
-typedef VEC(fsp_val_t) fsp_valvec_t;
-
-static void forall_domain(fsp_ctx_t *c, fsp_valvec_t *vals) {
+void fsp_index_domain(fsp_ctx_t *c, fsp_valvec_t *vals) {
   const fsp_token_t *t = peek(c);
   if (t->kind == FSP_TOK_UIDENT && peek2(c)->kind == FSP_TOK_RBRACK) {
     next(c);
@@ -757,7 +904,7 @@ static void forall_rest(fsp_ctx_t *c, fsp_ltsvec_t *parts) {
   const char *var = fsp_expect(c, FSP_TOK_LIDENT, "an index variable (lower case)")->text;
   fsp_expect(c, FSP_TOK_COLON, "':'");
   fsp_valvec_t vals = {0};
-  forall_domain(c, &vals);
+  fsp_index_domain(c, &vals);
   fsp_expect(c, FSP_TOK_RBRACK, "']'");
   VEC_PUSH(&c->owned, vals.data); /* released on failure */
   size_t body = c->pos, end = body;
@@ -828,7 +975,8 @@ static lts_t *compile_composite(fsp_ctx_t *c, fsp_proc_def_t *p, const fsp_val_t
   size_t env_len = c->env.len;
   fsp_ltsvec_t *parts = open_list(c);
   composite_machines(c, p, args, nargs, loc, parts);
-  lts_t *l = compose_all(c, parts, p->loc);
+  bool prio = at(c, FSP_TOK_SHL) || at(c, FSP_TOK_SHR);
+  lts_t *l = prio ? compose_priority(c, parts, p->loc) : compose_all(c, parts, p->loc);
   close_list(c);
   if (at(c, FSP_TOK_BACKSLASH) || at(c, FSP_TOK_AT)) l = hide_or_restrict(c, l);
   c->env.len = env_len;
@@ -852,7 +1000,7 @@ static void def_machines(fsp_ctx_t *c, fsp_proc_def_t *p, const fsp_val_t *args,
   c->env.len = 0;
   if (p->formula)
     VEC_PUSH(out, fsp_compile_assert(c, p));
-  else if (p->composite && !p->hides && !p->property && !p->minimal && !p->deterministic)
+  else if (p->composite && !p->compose_first && !p->property && !p->minimal && !p->deterministic)
     composite_machines(c, p, args, nargs, loc, out);
   else {
     lts_t *l =
@@ -878,7 +1026,7 @@ lts_t *fsp_compile_def(fsp_ctx_t *c, fsp_proc_def_t *p, const fsp_val_t *args, s
 }
 
 bool fsp_skip_trailer(fsp_ctx_t *c, bool primitive) {
-  bool live = c->live, hides = false;
+  bool live = c->live, first = false;
   c->live = false;
   fsp_strvec_t *tmp = fsp_open_strs(c); /* released by a failure's longjmp too */
   if (primitive && accept(c, FSP_TOK_PLUS)) fsp_set_expr(c, tmp);
@@ -888,11 +1036,19 @@ bool fsp_skip_trailer(fsp_ctx_t *c, bool primitive) {
     fsp_close_strs(c);
     fsp_close_strs(c);
   }
+  if (primitive && (at(c, FSP_TOK_SHL) || at(c, FSP_TOK_SHR)))
+    fsp_fail(c, peek(c)->loc,
+             "a priority '%s' applies to a composite (||NAME = ...), not to a primitive process",
+             peek(c)->text);
+  if (accept(c, FSP_TOK_SHL) || accept(c, FSP_TOK_SHR)) {
+    first = true;
+    fsp_set_expr(c, tmp);
+  }
   if (accept(c, FSP_TOK_BACKSLASH) || accept(c, FSP_TOK_AT)) {
-    hides = true;
+    first = true;
     fsp_set_expr(c, tmp);
   }
   fsp_close_strs(c);
   c->live = live;
-  return hides;
+  return first;
 }

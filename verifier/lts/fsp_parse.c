@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ism/stop.h"
+
 void fsp_fail(fsp_ctx_t *c, loc_t loc, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
@@ -24,7 +26,10 @@ void fsp_fail_limit(fsp_ctx_t *c, loc_t loc, const char *fmt, ...) {
   vsnprintf(buf, sizeof buf, fmt, ap);
   va_end(ap);
   c->f->limit_hit = true;
-  fsp_fail(c, loc, "%s (limit %ld; raise --max-states)", buf, c->f->max_states);
+  if (stop_requested()) /* the composition or the process gave up at a signal or the time limit */
+    fsp_fail(c, loc, "%s: the compilation stopped here", stop_message());
+  else
+    fsp_fail(c, loc, "%s (limit %ld; raise --max-states)", buf, c->f->max_states);
 }
 
 void fsp_check_range(fsp_ctx_t *c, loc_t loc, long long lo, long long hi) {
@@ -586,7 +591,10 @@ static void enum_parts(enum_t *e, size_t pos, size_t first) {
     fsp_expect(c, FSP_TOK_RBRACK, "']'");
     size_t rest = c->pos;
     for (size_t k = 0; k < vals.len; k++) {
-      fsp_put_value(e->sb, vals.data[k]);
+      if (keep == 0 && vals.data[k].str)
+        strbuf_puts(e->sb, vals.data[k].s); /* a label that starts with [s] is s, not ".s" */
+      else
+        fsp_put_value(e->sb, vals.data[k]);
       if (var) fsp_push_binding(c, var, vals.data[k]);
       enum_parts(e, rest, 0);
       if (var) c->env.len--;

@@ -119,7 +119,8 @@ typedef struct {
   fsp_formula_t *formula; /* non-NULL: an FLTL `assert`, compiled to a safety property */
   bool composite, property;
   bool minimal, deterministic; /* LTSA's `minimal` / `deterministic` prefixes */
-  bool hides;                  /* composite: its trailer hides (\ or @), so it is composed before use */
+  bool compose_first;          /* composite: its trailer hides (\ or @) or sets a priority (<< >>),
+                                  so it is composed before use, not flattened into its user */
   size_t params;               /* token index of '(' of the parameter list, or 0 */
   size_t nparams;
   VEC(fsp_local_def_t) locals; /* primitive: locals.data[0] is the main process */
@@ -139,14 +140,18 @@ struct fsp_file {
   VEC(fsp_named_set_t) menus;
   VEC(fsp_proc_def_t) procs;
   VEC(fsp_fluent_t) fluents;
-  long max_states; /* limit on states, transitions and labels of one LTS built */
-  bool limit_hit;  /* a compilation stopped at max_states */
-  int nerrors;     /* syntax errors reported while parsing */
+  VEC(fsp_progress_t) progress; /* in definition order, one per index value */
+  long max_states;              /* limit on states, transitions and labels of one LTS built */
+  bool limit_hit;               /* a compilation stopped at max_states */
+  bool foreign; /* the file does not start like FSP (a file named by mistake): one error, unechoed */
+  int nerrors;  /* syntax errors reported while parsing */
 };
 
 typedef VEC(lts_t *) fsp_ltsvec_t;
 
 typedef VEC(const char *) fsp_strvec_t;
+
+typedef VEC(fsp_val_t) fsp_valvec_t;
 
 typedef struct {
   fsp_file_t *f;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ism/alloc.h"
+#include "ism/stop.h"
 #include "ism/keytab.h"
 #include "ism/vec.h"
 
@@ -285,9 +286,53 @@ static int first_label_at(const lts_t *l, int i, int e, int label) {
   return i;
 }
 
-lts_t *lts_compose(const lts_t *const *parts, int n) { return lts_compose_max(parts, n, 0, 0); }
+/* Whether `label` (not τ) can move from `tuple`: every part that has it in
+ * its alphabet enables it; lo[p]..hi[p] receive those parts' transitions. */
+static bool label_enabled(const compose_t *c, const int *tuple, int label, int *lo, int *hi) {
+  int a = alpha_index(c, label);
+  for (int p = 0; p < c->n; p++) {
+    if (!c->has[a * c->n + p]) continue;
+    const lts_t *l = c->parts[p];
+    int e = l->succ_off[tuple[p] + 1];
+    int i = first_label_at(l, l->succ_off[tuple[p]], e, label);
+    lo[p] = i;
+    while (i < e && l->succ_label[i] == label) i++;
+    hi[p] = i;
+    if (lo[p] == hi[p]) return false;
+  }
+  return true;
+}
+
+/* Whether `label` is of high priority under `prio` (LTSA: with `<<` the
+ * listed labels are high and τ is low; with `>>` the listed labels are low
+ * and every other label, τ included, is high). */
+static bool is_high(const lts_priority_t *prio, int label) {
+  bool listed =
+      label != LTS_TAU && bsearch(&label, prio->labels, (size_t)prio->nlabels, sizeof(int), cmp_int) != NULL;
+  return prio->high ? listed : !listed;
+}
+
+/* Marks in keep[] which of the enabled candidate labels survive `prio`: all
+ * of them when none is high, else the high ones only. */
+static void apply_priority(const compose_t *c, const lts_priority_t *prio, const int *tuple, const int *cand,
+                           size_t ncand, bool *keep, int *lo, int *hi) {
+  int highs = 0;
+  for (size_t ci = 0; ci < ncand; ci++) {
+    keep[ci] = cand[ci] == LTS_TAU || label_enabled(c, tuple, cand[ci], lo, hi);
+    if (keep[ci] && is_high(prio, cand[ci])) highs++;
+  }
+  if (highs > 0)
+    for (size_t ci = 0; ci < ncand; ci++) keep[ci] = keep[ci] && is_high(prio, cand[ci]);
+}
+
+lts_t *lts_compose(const lts_t *const *parts, int n) { return lts_compose_priority(parts, n, 0, 0, NULL); }
 
 lts_t *lts_compose_max(const lts_t *const *parts, int n, long max_states, long max_trans) {
+  return lts_compose_priority(parts, n, max_states, max_trans, NULL);
+}
+
+lts_t *lts_compose_priority(const lts_t *const *parts, int n, long max_states, long max_trans,
+                            const lts_priority_t *prio) {
   assert(n >= 1);
   compose_t c;
   memset(&c, 0, sizeof c);
@@ -316,6 +361,7 @@ lts_t *lts_compose_max(const lts_t *const *parts, int n, long max_states, long m
   int *lo = xmalloc((size_t)n * sizeof *lo), *hi = xmalloc((size_t)n * sizeof *hi),
       *cur = xmalloc((size_t)n * sizeof *cur);
   int *cand = NULL;
+  bool *keep = NULL;
   size_t cand_cap = 0;
 
 #define LOOKUP(tup, out)                                                                                     \
@@ -343,7 +389,8 @@ lts_t *lts_compose_max(const lts_t *const *parts, int n, long max_states, long m
   c.b.init = init;
   bool over = false;
   for (size_t qi = 0; qi < todo.len && !over; qi++) {
-    if ((max_states > 0 && c.b.nstates > max_states) || (max_trans > 0 && (long)c.b.ntrans > max_trans)) {
+    if ((max_states > 0 && c.b.nstates > max_states) || (max_trans > 0 && (long)c.b.ntrans > max_trans) ||
+        (max_states > 0 && (qi & 1023) == 0 && stop_requested())) {
       over = true;
       break;
     }
@@ -365,13 +412,16 @@ lts_t *lts_compose_max(const lts_t *const *parts, int n, long max_states, long m
       if (need > cand_cap) {
         cand_cap = 2 * need;
         cand = xrealloc(cand, cand_cap * sizeof *cand);
+        keep = xrealloc(keep, cand_cap * sizeof *keep);
       }
       for (int i = l->succ_off[tuple[p]]; i < l->succ_off[tuple[p] + 1]; i++)
         cand[ncand++] = l->succ_label[i];
     }
     ncand = (size_t)sort_unique(cand, (int)ncand);
+    if (prio) apply_priority(&c, prio, tuple, cand, ncand, keep, lo, hi);
     for (size_t ci = 0; ci < ncand; ci++) {
       int label = cand[ci];
+      if (prio && !keep[ci]) continue;
       if (label == LTS_TAU) {
         for (int p = 0; p < n; p++) {
           const lts_t *l = parts[p];
@@ -387,18 +437,7 @@ lts_t *lts_compose_max(const lts_t *const *parts, int n, long max_states, long m
         continue;
       }
       int a = alpha_index(&c, label);
-      bool blocked = false;
-      for (int p = 0; p < n && !blocked; p++) {
-        if (!c.has[a * n + p]) continue;
-        const lts_t *l = parts[p];
-        int e = l->succ_off[tuple[p] + 1];
-        int i = first_label_at(l, l->succ_off[tuple[p]], e, label);
-        lo[p] = i;
-        while (i < e && l->succ_label[i] == label) i++;
-        hi[p] = i;
-        if (lo[p] == hi[p]) blocked = true;
-      }
-      if (blocked) continue;
+      if (!label_enabled(&c, tuple, label, lo, hi)) continue;
       /* odometer over the choices of the participating parts */
       for (int p = 0; p < n; p++) cur[p] = c.has[a * n + p] ? lo[p] : -1;
       for (;;) {
@@ -422,6 +461,7 @@ lts_t *lts_compose_max(const lts_t *const *parts, int n, long max_states, long m
   lts_t *r = over ? NULL : lts_freeze(&c.b);
   lts_builder_free(&c.b);
   free(cand);
+  free(keep);
   free(tuple);
   free(next);
   free(lo);

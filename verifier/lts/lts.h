@@ -96,8 +96,25 @@ lts_t *lts_reachable(const lts_t *lts);
  * is in its error state is the composite's single error state. */
 lts_t *lts_compose(const lts_t *const *parts, int n);
 /* The same, but gives up and returns NULL once the composite has more than
- * max_states states or more than max_trans transitions (<= 0: no limit). */
+ * max_states states or more than max_trans transitions (<= 0: no limit),
+ * and, with a state limit, at a stop request (ism/stop.h). */
 lts_t *lts_compose_max(const lts_t *const *parts, int n, long max_states, long max_trans);
+
+/* LTSA's action priority, applied in each composite state as it is
+ * explored (so it changes what is reachable). With `high` (`<< {...}`)
+ * the listed labels are high and every other label, τ included, low;
+ * otherwise (`>> {...}`) the listed labels are low and every other label,
+ * τ included, high. Where some high label is enabled, the transitions of
+ * low labels are removed. `labels` is sorted, without τ. */
+typedef struct {
+  const int *labels;
+  int nlabels;
+  bool high;
+} lts_priority_t;
+
+/* lts_compose_max under `prio` (NULL: none); also with n == 1. */
+lts_t *lts_compose_priority(const lts_t *const *parts, int n, long max_states, long max_trans,
+                            const lts_priority_t *prio);
 
 /* Every transition whose label is in `hide` (a sorted label array)
  * becomes τ; those labels leave the alphabet. */

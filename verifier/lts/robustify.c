@@ -3,9 +3,9 @@
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "ism/alloc.h"
+#include "ism/stop.h"
 #include "ism/bitset.h"
 #include "ism/keytab.h"
 #include "ism/vec.h"
@@ -25,7 +25,7 @@ typedef struct {
 typedef struct {
   const robustify_problem_t *p;
   plant_t g;
-  double deadline; /* monotonic seconds, 0 = none */
+  bool watch_stop; /* a stop request (ism/stop.h) bounds the search */
   bool bounded;
   const char *limit;
   keytab_t cache; /* (sorted C, -1, sorted O) -> entry */
@@ -35,17 +35,11 @@ typedef struct {
   long *pref_w, *ctrl_w, *obs_w;
 } search_t;
 
-static double now_seconds(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static bool out_of_time(search_t *s) {
   if (s->bounded) return true;
-  if (s->deadline > 0 && now_seconds() > s->deadline) {
+  if (s->watch_stop && stop_requested()) {
     s->bounded = true;
-    s->limit = "timeout";
+    s->limit = stop_reason() == STOP_SIGNAL ? "signal" : "timeout";
   }
   return s->bounded;
 }
@@ -793,7 +787,7 @@ void robustify_run(const robustify_problem_t *p, robustify_result_t *out) {
   search_t s;
   memset(&s, 0, sizeof s);
   s.p = p;
-  if (p->timeout > 0) s.deadline = now_seconds() + p->timeout;
+  s.watch_stop = true;
   keytab_init(&s.cache);
   s.pref_w = xcalloc((size_t)p->npref + 1, sizeof(long));
   s.ctrl_w = xcalloc((size_t)p->nctrl + 1, sizeof(long));
@@ -826,9 +820,12 @@ void robustify_run(const robustify_problem_t *p, robustify_result_t *out) {
       else
         minimize_fast(&s, init, kept, &cands);
       bool was_bounded = s.bounded;
-      s.bounded = false; /* the final synthesis: one best set found so far when bounded */
-      s.deadline = 0;
-      collect(&s, &cands, was_bounded ? 1 : (int)cands.len, out);
+      /* the final synthesis: one best set found so far when bounded, none
+       * after a signal (whoever sent it wants the run to end) */
+      s.bounded = false;
+      s.watch_stop = false;
+      bool signalled = was_bounded && strcmp(s.limit, "signal") == 0;
+      collect(&s, &cands, signalled ? 0 : was_bounded ? 1 : (int)cands.len, out);
       s.bounded = was_bounded || s.bounded;
       list_free(&cands);
       events_free(init);

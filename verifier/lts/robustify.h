@@ -49,7 +49,6 @@ typedef struct {
   int nobs;
   robustify_method_t method;
   long max_states; /* bound on plant states and on observation-set members; 0 = none */
-  double timeout;  /* wall-clock seconds; 0 = none */
 } robustify_problem_t;
 
 typedef struct {
@@ -69,8 +68,10 @@ typedef struct {
   int plant_states; /* of M ‖ E' ‖ P ‖ progress monitors */
   int plant_trans;
   bool no_supervisor; /* none exists even with every candidate action */
-  bool bounded;       /* a limit stopped the search: sols is the best found so far */
-  const char *limit;  /* which limit ("max-states" or "timeout") when bounded */
+  bool bounded;       /* a limit stopped the search: sols is the best found so far
+                         (none after a signal) */
+  const char *limit;  /* which limit when bounded: "max-states", or a stop request
+                         (ism/stop.h) of "timeout" or "signal" */
   uint64_t max_kept;  /* behaviours the maximal supervisor keeps */
   long *pref_weight;  /* weight of each preferred behaviour (npref entries) */
   int npref;

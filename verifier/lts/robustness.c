@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "ism/alloc.h"
+#include "ism/stop.h"
 #include "ism/vec.h"
 
 int *robust_interface(const lts_t *sys, const lts_t *env, int *n) {
@@ -260,7 +261,7 @@ void robust_explain(const lts_t *sys, const lts_t *dev, const int *alpha, int na
   for (int i = 0; i < nalpha; i++) in_t[alpha[i]] = true;
   for (int i = 0; i < nfaults; i++) in_t[faults[i]] = is_fault[faults[i]] = true;
   explainer_t x = {md, in_t, is_fault, NULL, NULL, NULL, NULL, 0, 0};
-  for (int k = 0; k < t->ntraces; k++) {
+  for (int k = 0; k < t->ntraces && !stop_requested(); k++) {
     robust_trace_t *rt = &t->traces[k];
     int len;
     int *path = rt->len > 0 ? explain_one(&x, rt, &len) : NULL;

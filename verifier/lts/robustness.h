@@ -62,7 +62,8 @@ void robust_traces_free(robust_traces_t *t);
  * T_σ where faults may occur only after the trace's prefix is matched).
  * `faults` are the fault actions of dev in their display order (as
  * robust_faults returns them). Fills expl/faults of every trace; a trace
- * without explanation keeps expl == NULL, expl_len == -1. */
+ * without explanation keeps expl == NULL, expl_len == -1. A stop request
+ * (ism/stop.h) ends it early: the later traces stay unexplained. */
 void robust_explain(const lts_t *sys, const lts_t *dev, const int *alpha, int nalpha, const int *faults,
                     int nfaults, robust_traces_t *t);
 

@@ -43,8 +43,10 @@ size_t maskd_nslots(const maskd_program_t *p);
  * (a value outside 32 bits, division by zero: MASKD_EVAL_ERROR) is
  * reported at the file or the action; *out is then empty.
  * On success *out (freed with masking_lts_free) holds the LTS and a copy
- * of every state's valuation, readable with maskd_state_string. */
-typedef enum { MASKD_OK, MASKD_EVAL_ERROR, MASKD_TOO_BIG } maskd_status_t;
+ * of every state's valuation, readable with maskd_state_string. A stop
+ * request (ism/stop.h) ends it with MASKD_STOPPED, nothing reported and
+ * only out->nstates set: the states found so far. */
+typedef enum { MASKD_OK, MASKD_EVAL_ERROR, MASKD_TOO_BIG, MASKD_STOPPED } maskd_status_t;
 maskd_status_t maskd_explore(const maskd_program_t *p, intern_t *labels, size_t max_states, masking_lts_t *out,
                              diag_list_t *diags);
 

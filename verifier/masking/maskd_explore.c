@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ism/stop.h"
 #include "verifier/masking/maskd_parse.h"
 
 /* ---- explicit state space ---- */
@@ -161,6 +162,10 @@ maskd_status_t maskd_explore(const maskd_program_t *p, intern_t *labels, size_t 
   VEC(size_t) off = {0};
   maskd_status_t status = ok ? MASKD_OK : MASKD_EVAL_ERROR;
   for (size_t s = 0; status == MASKD_OK && s < nstates_of(&sp); s++) {
+    if ((s & 1023) == 1023 && stop_requested()) {
+      status = MASKD_STOPPED;
+      break;
+    }
     VEC_PUSH(&off, edges.len);
     memcpy(cur, sp.vals.data + s * n, n * sizeof *cur);
     size_t first = edges.len;
@@ -184,6 +189,7 @@ maskd_status_t maskd_explore(const maskd_program_t *p, intern_t *labels, size_t 
     sp.vals.data = NULL;
   } else {
     VEC_FREE(&off);
+    if (status == MASKD_STOPPED) out->nstates = nstates_of(&sp);
   }
   VEC_FREE(&edges);
   VEC_FREE(&sp.vals);

@@ -30,6 +30,7 @@ typedef struct {
   maskd_program_t *prog;
   diag_list_t *diags;
   bool failed; /* a syntax error was reported: stop */
+  bool whole_file; /* the text is a file of its own (not a program inside a YAML config) */
   int depth;
 } parser_t;
 
@@ -447,6 +448,15 @@ static void parse_spec(parser_t *p) {
     expect(p, T_SEMI, "';'");
   }
   while (!p->failed && is_kw(p, "Process")) parse_process(p);
+  if (!p->failed && p->prog->procs.len == 0 && p->prog->enums.len == 0 && p->prog->globals.len == 0 &&
+      p->whole_file && p->tok.kind != T_EOF) {
+    /* the first token: perhaps a file named by mistake, not to be echoed */
+    diag_source_conceal(p->diags, p->tok.loc.file);
+    diag_error(p->diags, p->tok.loc, "expected 'Enum', 'Global' or 'Process' at the start of the file: is this a "
+                                     "MaskD program?");
+    p->failed = true;
+    return;
+  }
   if (!p->failed && p->prog->procs.len == 0) {
     syntax_error(p, "'Enum', 'Global' or 'Process'");
     return;
@@ -457,6 +467,8 @@ static void parse_spec(parser_t *p) {
 
 bool maskd_parse_syntax(maskd_program_t *prog, const char *text, loc_t start, int indent, diag_list_t *diags) {
   parser_t p = {.src = text, .pos = text, .loc = start, .indent = indent, .prog = prog, .diags = diags};
+  p.whole_file = start.line == 1 && start.col == 1 && indent == 0;
+  if (p.whole_file) diag_source_conceal_binary(diags, start.file); /* a binary named by mistake */
   next(&p);
   parse_spec(&p);
   return !p.failed;

@@ -5,6 +5,7 @@
 
 #include "ism/alloc.h"
 #include "ism/bitset.h"
+#include "ism/stop.h"
 #include "ism/vec.h"
 
 void masking_lts_free(masking_lts_t *lts) {
@@ -107,69 +108,75 @@ static int cmp_int(const void *x, const void *y) {
   return (a > b) - (a < b);
 }
 
-void masking_saturate(const masking_lts_t *in, int tau_label, masking_lts_t *out) {
-  size_t n = in->nstates, words = BITSET_WORDS(n);
-  int *comp = xmalloc((n + 1) * sizeof *comp);
-  size_t ncomp = tau_sccs(in, comp);
-  /* closure[c]: states τ*-reachable from component c, built sinks first */
-  bitword_t *closure = xcalloc(ncomp * words + 1, sizeof *closure);
-  for (size_t s = 0; s < n; s++) bitset_set(closure + (size_t)comp[s] * words, s);
-  int *by_comp = xmalloc((n + 1) * sizeof *by_comp);
-  for (size_t s = 0; s < n; s++) by_comp[s] = (int)s;
-  /* visit states grouped by ascending component: successors' closures are final */
-  size_t *cstart = xcalloc(ncomp + 1, sizeof *cstart);
+/* Each component's τ-closure (the states τ*-reachable from it) as a sorted
+ * list, built sinks first: a component's list is its own states and the
+ * lists of its τ successors, merged with a mark per state. Memory is the
+ * total size of the lists, not components × states. */
+typedef struct {
+  size_t *off; /* list of component c: ids[off[c] .. off[c + 1]) */
+  int *ids;
+} closures_t;
+
+static void tau_closures(const masking_lts_t *in, const int *comp, size_t ncomp, closures_t *out) {
+  size_t n = in->nstates;
+  size_t *cstart = xcalloc(ncomp + 2, sizeof *cstart);
   for (size_t s = 0; s < n; s++) cstart[comp[s] + 1]++;
   for (size_t c = 0; c < ncomp; c++) cstart[c + 1] += cstart[c];
+  int *by_comp = xmalloc((n + 1) * sizeof *by_comp);
   size_t *fill = xmalloc((ncomp + 1) * sizeof *fill);
   memcpy(fill, cstart, (ncomp + 1) * sizeof *fill);
   for (size_t s = 0; s < n; s++) by_comp[fill[comp[s]]++] = (int)s;
-  for (size_t i = 0; i < n; i++) {
-    int s = by_comp[i];
-    bitword_t *cs = closure + (size_t)comp[s] * words;
-    for (size_t e = in->off[s]; e < in->off[s + 1]; e++)
-      if (in->kind[e] == MASKING_TAU && comp[in->dst[e]] != comp[s]) {
-        const bitword_t *ct = closure + (size_t)comp[in->dst[e]] * words;
-        for (size_t w = 0; w < words; w++) cs[w] |= ct[w];
+  size_t *mark = xcalloc(n + 1, sizeof *mark); /* c + 1: already in c's list */
+  VEC(int) ids = {0};
+  out->off = xmalloc((ncomp + 1) * sizeof *out->off);
+  for (size_t c = 0; c < ncomp; c++) {
+    out->off[c] = ids.len;
+    for (size_t i = cstart[c]; i < cstart[c + 1]; i++) {
+      mark[by_comp[i]] = c + 1;
+      VEC_PUSH(&ids, by_comp[i]);
+    }
+    for (size_t i = cstart[c]; i < cstart[c + 1]; i++) {
+      int s = by_comp[i];
+      for (size_t e = in->off[s]; e < in->off[s + 1]; e++) {
+        if (in->kind[e] != MASKING_TAU || (size_t)comp[in->dst[e]] == c) continue;
+        size_t d = (size_t)comp[in->dst[e]]; /* d < c: its list is final */
+        for (size_t k = out->off[d]; k < out->off[d + 1]; k++) {
+          int r = ids.data[k];
+          if (mark[r] == c + 1) continue;
+          mark[r] = c + 1;
+          VEC_PUSH(&ids, r);
+        }
       }
+    }
+    qsort(ids.data + out->off[c], ids.len - out->off[c], sizeof *ids.data, cmp_int);
   }
-  /* p =a⇒ r' for q ∈ τ*(p), q -a-> r, r' ∈ τ*(r) */
+  out->off[ncomp] = ids.len;
+  out->ids = ids.data;
+  free(cstart), free(by_comp), free(fill), free(mark);
+}
+
+void masking_saturate(const masking_lts_t *in, int tau_label, masking_lts_t *out) {
+  size_t n = in->nstates;
+  int *comp = xmalloc((n + 1) * sizeof *comp);
+  size_t ncomp = tau_sccs(in, comp);
+  closures_t clo;
+  tau_closures(in, comp, ncomp, &clo);
+  /* p =a⇒ r' for q ∈ τ*(p), q -a-> r, r' ∈ τ*(r); p =τ⇒ q for q ∈ τ*(p) */
   VEC(masking_edge_t) edges = {0};
-  VEC(int) touched = {0};
-  size_t nlabels = 0;
-  for (size_t e = 0; e < in->nedges; e++)
-    if ((size_t)in->label[e] + 1 > nlabels) nlabels = (size_t)in->label[e] + 1;
-  if ((size_t)tau_label + 1 > nlabels) nlabels = (size_t)tau_label + 1;
-  bitword_t **per_label = xcalloc(nlabels, sizeof *per_label);
   size_t *off = xmalloc((n + 1) * sizeof *off);
   for (size_t p = 0; p < n; p++) {
     off[p] = edges.len;
-    const bitword_t *cp = closure + (size_t)comp[p] * words;
-    for (size_t q = 0; q < n; q++) {
-      if (!(cp[q >> 6] >> (q & 63) & 1)) {
-        if (!cp[q >> 6]) q |= 63; /* skip an empty word */
-        continue;
-      }
-      VEC_PUSH(&edges, ((masking_edge_t){tau_label, (int)q, MASKING_TAU}));
+    size_t cp = (size_t)comp[p];
+    for (size_t i = clo.off[cp]; i < clo.off[cp + 1]; i++) {
+      int q = clo.ids[i];
+      VEC_PUSH(&edges, ((masking_edge_t){tau_label, q, MASKING_TAU}));
       for (size_t e = in->off[q]; e < in->off[q + 1]; e++) {
         if (in->kind[e] != MASKING_NORMAL) continue;
-        int a = in->label[e];
-        if (!per_label[a]) {
-          per_label[a] = bitset_new(n);
-          VEC_PUSH(&touched, a);
-        }
-        const bitword_t *cr = closure + (size_t)comp[in->dst[e]] * words;
-        for (size_t w = 0; w < words; w++) per_label[a][w] |= cr[w];
+        size_t cr = (size_t)comp[in->dst[e]];
+        for (size_t k = clo.off[cr]; k < clo.off[cr + 1]; k++)
+          VEC_PUSH(&edges, ((masking_edge_t){in->label[e], clo.ids[k], MASKING_NORMAL}));
       }
     }
-    qsort(touched.data, touched.len, sizeof *touched.data, cmp_int);
-    for (size_t i = 0; i < touched.len; i++) {
-      int a = touched.data[i];
-      for (size_t r = 0; r < n; r++)
-        if (bitset_get(per_label[a], r)) VEC_PUSH(&edges, ((masking_edge_t){a, (int)r, MASKING_NORMAL}));
-      free(per_label[a]);
-      per_label[a] = NULL;
-    }
-    VEC_CLEAR(&touched);
     for (size_t e = in->off[p]; e < in->off[p + 1]; e++)
       if (in->kind[e] != MASKING_NORMAL)
         VEC_PUSH(&edges, ((masking_edge_t){in->label[e], in->dst[e], in->kind[e]}));
@@ -183,8 +190,7 @@ void masking_saturate(const masking_lts_t *in, int tau_label, masking_lts_t *out
     memcpy(out->vals, in->vals, n * in->nslots * sizeof *out->vals);
   }
   VEC_FREE(&edges);
-  VEC_FREE(&touched);
-  free(per_label), free(comp), free(closure), free(by_comp), free(cstart), free(fill);
+  free(comp), free(clo.off), free(clo.ids);
 }
 
 /* ---- the game graph ---- */
@@ -358,7 +364,12 @@ masking_status_t masking_solve(const masking_lts_t *spec, const masking_lts_t *i
   VEC(size_t) off = {0};
   node_id(&b, r_node(0, 0));
   err_node(&b); /* node 1, present even when unreachable (as MaskD counts it) */
+  bool stopped = false;
   for (size_t x = 0; x < b.nodes.len && !b.too_big; x++) {
+    if ((x & 4095) == 4095 && stop_requested()) {
+      stopped = true;
+      break;
+    }
     VEC_PUSH(&off, b.succ.len);
     masking_node_t nx = b.nodes.data[x];
     size_t first = b.succ.len;
@@ -369,11 +380,12 @@ masking_status_t masking_solve(const masking_lts_t *spec, const masking_lts_t *i
     dedup_tail(&b, first);
   }
   free(b.table);
-  if (b.too_big) {
+  if (b.too_big || stopped) {
+    if (stopped) game->nnodes = b.nodes.len;
     VEC_FREE(&b.nodes);
     VEC_FREE(&b.succ);
     VEC_FREE(&off);
-    return MASKING_TOO_BIG;
+    return stopped ? MASKING_STOPPED : MASKING_TOO_BIG;
   }
   VEC_PUSH(&off, b.succ.len);
   game->nnodes = b.nodes.len;

@@ -93,12 +93,13 @@ typedef struct {
   uint32_t *order; /* order in which the attractor won a node (trace tie-break) */
 } masking_game_t;
 
-typedef enum { MASKING_OK, MASKING_TOO_BIG } masking_status_t;
+typedef enum { MASKING_OK, MASKING_TOO_BIG, MASKING_STOPPED } masking_status_t;
 
 /* Builds the game of nominal `spec` against implementation `imp` (both
  * already saturated for the weak game) and solves it. Labels of both LTSs
  * must come from one intern table. Returns MASKING_TOO_BIG (game freed)
- * past opts->max_nodes. */
+ * past opts->max_nodes, MASKING_STOPPED at a stop request (ism/stop.h;
+ * game freed but game->nnodes: the nodes built so far). */
 masking_status_t masking_solve(const masking_lts_t *spec, const masking_lts_t *imp, const masking_options_t *opts,
                                masking_game_t *game);
 void masking_game_free(masking_game_t *game);

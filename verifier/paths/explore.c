@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ism/stop.h"
 #include "ism/vec.h"
 #include "verifier/paths/extend.h"
 #include "verifier/smt.h"
@@ -573,6 +574,17 @@ static void emit(explorer_t *x, int length, int fail_position) {
   res->cexs[res->ncexs++] = c;
 }
 
+/* Why a search stopped early: a signal, the process's time limit, or the
+ * options' own budget. */
+static const char *stop_why(void) {
+  switch (stop_reason()) {
+  case STOP_SIGNAL: return EXPLORE_INTERRUPTED;
+  case STOP_TIMEOUT: return "the time limit (--timeout) ran out";
+  case STOP_NONE: break;
+  }
+  return "the time budget is exhausted";
+}
+
 /* After a satisfiable failure check of the path of `length` rules: its
  * counterexample from the solver's model, which is also a model of the
  * path without its last rule. */
@@ -584,9 +596,8 @@ static void extract(explorer_t *x, int length) {
     x->model_depth = -1;
     explore_result_t *res = x->res;
     if (!res->reason)
-      res->reason = smt_stop_requested()          ? EXPLORE_INTERRUPTED
-                    : smt_deadline_passed(x->smt) ? "the time budget is exhausted"
-                                                  : "the solver gave no model";
+      res->reason =
+          smt_stop_requested() || smt_deadline_passed(x->smt) ? stop_why() : "the solver gave no model";
     return;
   }
   x->model_depth = exact ? length - 1 : -1;
@@ -674,7 +685,7 @@ static bool budget_left(explorer_t *x) {
   if (x->out_of_budget) return false;
   if (smt_stop_requested()) {
     x->out_of_budget = true;
-    if (!x->res->reason) x->res->reason = EXPLORE_INTERRUPTED;
+    if (!x->res->reason) x->res->reason = stop_why();
     return false;
   }
   double budget = x->opt->budget_seconds;
@@ -694,8 +705,7 @@ static smt_result_t check(explorer_t *x, const smt_term_t *assume, size_t n) {
   x->res->solver_checks++;
   if (r == SMT_UNKNOWN && (smt_deadline_passed(x->smt) || smt_stop_requested())) {
     x->out_of_budget = true;
-    if (!x->res->reason)
-      x->res->reason = smt_stop_requested() ? EXPLORE_INTERRUPTED : "the time budget is exhausted";
+    if (!x->res->reason) x->res->reason = stop_why();
   } else if (r == SMT_UNKNOWN && !x->res->reason) {
     const char *why = smt_error(x->smt);
     x->res->reason_owned = xasprintf("the solver answered unknown (%s)", why ? why : "no reason given");

@@ -1,0 +1,1 @@
+check examples/robustness/abp/abp_aut.yaml

@@ -1,0 +1,1 @@
+envelope tests/cases/fsp/envelope_progress.yaml

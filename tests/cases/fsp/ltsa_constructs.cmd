@@ -1,0 +1,1 @@
+robustness tests/cases/fsp/ltsa_constructs.yaml

@@ -1,0 +1,1 @@
+robustify tests/cases/fsp/robustify_progress.yaml

@@ -1,0 +1,1 @@
+envelope tests/cases/reliability/wrong-kind-envelope.yaml

@@ -1,0 +1,1 @@
+masking tests/cases/reliability/wrong-kind-maskd.yaml

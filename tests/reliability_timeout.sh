@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# --timeout on every command (issue 11): each run below would take minutes
+# (or hours) without the limit; with --timeout T it must end with exit 5
+# (verify's ranking case: 10, a real violation was found), a report marked
+# partial, within a few seconds of T (SLACK, tripled under ASan). Every run
+# is wrapped in `timeout 60`, so a limit that does not work fails the test
+# instead of hanging the suite.
+#   verify      wall-follower, bound 12, ideal, no ranking: the search
+#   verify      explorer, bound 5, joint: the ranking (17 s without a limit)
+#   simulate    corridor with 10^8 runs per counterexample
+#   the others: the inputs of tests/lib/long_runs.sh.
+set -u
+cd "$(dirname "$0")/.."
+: "${ISMV:?set ISMV to the ismv binary}"
+T=1
+slack=5 # seconds past the limit a run may take to end (tripled under ASan)
+scale=1
+[ "${MODE:-}" = asan ] && scale=3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+. tests/lib/long_runs.sh
+long_runs_setup "$tmp"
+fail=0
+now() { date +%s.%N; }
+
+# run NAME WANT_RC PATTERN ismv-args...: runs ismv with --timeout $T (the
+# arguments set the limit themselves when OWN_LIMIT=1); its stdout must match
+# the extended regex PATTERN.
+run() {
+  local name=$1 want=$2 pattern=$3 t0 took rc
+  shift 3
+  t0=$(now)
+  [ "${OWN_LIMIT:-}" = 1 ] || set -- "$@" --timeout "$T"
+  timeout 60 "$ISMV" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+  rc=$?
+  took=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }')
+  if [ $rc != "$want" ]; then
+    echo "FAIL: $name: exit $rc, expected $want"
+    sed 's/^/  /' "$tmp/err" | head -5
+    fail=1
+  fi
+  if ! grep -Eq "$pattern" "$tmp/out"; then
+    echo "FAIL: $name: no partial marker /$pattern/ in the report"
+    head -5 "$tmp/out" | sed 's/^/  /'
+    fail=1
+  fi
+  if awk -v t="$took" -v l="$((T + slack * scale))" 'BEGIN { exit !(t > l) }'; then
+    echo "FAIL: $name: ended after $took s (limit $T s)"
+    fail=1
+  fi
+  echo "$name: exit $rc after $took s"
+}
+
+run verify 5 '"complete": false' verify examples/robotcar/wall-follower.yaml --bound 12 --mode ideal \
+  --probability none -f json
+grep -q '"reason": "the time limit (--timeout) ran out"' "$tmp/out" || { echo "FAIL: verify: reason"; fail=1; }
+# the ranking: the search (about 1 s) ends first, the limit stops the ranking
+T=4 run verify-ranking 10 '"complete": false' verify examples/robotcar/explorer.yaml --bound 5 -f json
+[ "${MODE:-}" = asan ] || grep -q 'ran out while ranking' "$tmp/out" || {
+  echo "FAIL: verify-ranking: the limit did not stop the ranking"
+  fail=1
+}
+# the old name, from the command line and from the model
+OWN_LIMIT=1 run verify-budget 5 '"complete": false' verify examples/robotcar/wall-follower.yaml --bound 12 \
+  --mode ideal --probability none -f json --budget "$T"
+sed "s/^verify: .*/verify: {bound: 12, mode: ideal, budget: $T}/" "$tmp/wf.yaml" >"$tmp/wf-budget.yaml"
+OWN_LIMIT=1 run verify-model-budget 5 '"complete": false' verify "$tmp/wf-budget.yaml" --probability none -f json
+
+run simulate 5 '^partial: the time limit \(--timeout\) ran out; [0-9]+ of 9 counterexamples simulated' \
+  simulate tests/cases/probability/corridor.yaml --runs 100000000
+
+run robustness 5 '^partial: the time limit \(--timeout\) ran out' robustness "$tmp/r.yaml" --max-states 100000000
+grep -q 'sys.lts:3:3: error: the time limit (--timeout) ran out' "$tmp/err" || {
+  echo "FAIL: robustness: the stopped composition is not located"
+  fail=1
+}
+run robustness-json 5 '"partial": true' robustness "$tmp/r.yaml" --max-states 100000000 -f json
+
+run envelope 5 '^partial: the time limit \(--timeout\) ran out' envelope "$tmp/ring.yaml"
+
+# robustify builds its plant (37 794 states) before the search and synthesises the
+# best set found once more after the limit, neither interruptible: 2.4 s on an idle
+# machine, 7.9 s measured on a loaded one
+slack=20 run robustify 5 '^bounded: the timeout limit stopped the search' robustify \
+  tests/data/robustify_voting2/config-pareto.json
+
+run masking 5 '^partial: the time limit \(--timeout\) ran out; stopped while' masking "$tmp/m.yaml" --weak false
+run masking-json 5 '"partial": true' masking "$tmp/m.yaml" --weak false -f json
+
+run eventb 5 '^inconclusive: the time limit \(--timeout\) ran out; the report is partial' eventb "$tmp/fermat.yaml"
+run eventb-json 5 '"unknown": true' eventb "$tmp/fermat.yaml" -f json
+
+run check 5 'wf.yaml: inconclusive' check "$tmp/wf.yaml"
+exit $fail
