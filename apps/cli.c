@@ -96,6 +96,8 @@ int cli_exit_code(const cli_outcome_t *o) {
 
 static volatile sig_atomic_t signalled;
 static int wake_pipe[2] = {-1, -1};
+static pthread_t stopper_thread;
+static bool stopper_running;
 
 static void on_signal(int sig) {
   if (signalled) _exit(CLI_EXIT_INCONCLUSIVE);
@@ -105,26 +107,38 @@ static void on_signal(int sig) {
   (void)n;
 }
 
-/* Interrupting Z3 is not async-signal-safe: the handler only wakes this thread. */
+/* Interrupting Z3 is not async-signal-safe: the handler only wakes this
+ * thread. A 'q' (cli_signals_quiesce) ends it without a stop. */
 static void *stopper(void *arg) {
   (void)arg;
-  char c;
-  while (read(wake_pipe[0], &c, 1) < 0 && errno == EINTR) continue;
-  smt_stop_all();
+  char c = 0;
+  ssize_t n;
+  while ((n = read(wake_pipe[0], &c, 1)) < 0 && errno == EINTR) continue;
+  if (n == 1 && c == '!') smt_stop_all();
   return NULL;
 }
 
 void cli_handle_signals(void) {
-  pthread_t t;
+  cli_signals_quiesce();
+  if (wake_pipe[0] >= 0) close(wake_pipe[0]), close(wake_pipe[1]);
+  wake_pipe[0] = wake_pipe[1] = -1;
   if (pipe(wake_pipe) != 0) return;
-  if (pthread_create(&t, NULL, stopper, NULL) != 0) return;
-  pthread_detach(t);
+  stopper_running = pthread_create(&stopper_thread, NULL, stopper, NULL) == 0;
+  if (!stopper_running) return;
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
   sa.sa_handler = on_signal;
   sigemptyset(&sa.sa_mask);
   sigaction(SIGINT, &sa, NULL);
   sigaction(SIGTERM, &sa, NULL);
+}
+
+void cli_signals_quiesce(void) {
+  if (!stopper_running) return;
+  ssize_t n = write(wake_pipe[1], "q", 1);
+  (void)n;
+  pthread_join(stopper_thread, NULL);
+  stopper_running = false;
 }
 
 /* Past the limit an analysis has this long to report before the process

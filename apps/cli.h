@@ -85,6 +85,13 @@ const cli_option_t *cli_common_options(size_t *count);
  * reports what it found, marked partial, and exits 5; a second signal ends
  * the process at once with exit code 5. */
 void cli_handle_signals(void);
+/* Ends the thread cli_handle_signals started (the handlers stay: a signal
+ * still makes the stop request), so that a process about to fork has one
+ * thread: a child of a process with other threads inherits whatever locks
+ * they held (malloc's, the sanitizers', Z3's) with no thread to release
+ * them. A forked child calls cli_handle_signals again for a thread (and a
+ * wake-up pipe) of its own. */
+void cli_signals_quiesce(void);
 /* The time limit: `seconds` from now (0: none, replacing any earlier one)
  * the same stop request as a signal's is made (ism/stop.h) and every solver
  * interrupted, so the command reports what it found so far, marked partial,

@@ -168,12 +168,16 @@ static bool read_result(FILE *f, check_result_t *r) {
 }
 
 /* Runs files[lo..] in up to jobs child processes; each child writes its
- * result to a temporary file the parent reads once the child has exited. */
+ * result to a temporary file the parent reads once the child has exited.
+ * The parent forks with one thread (the signal thread ended, no analysis
+ * run in it): a child of a process with other threads can inherit a lock
+ * one of them held (it hung in Z3 on the ASan allocator's lock). */
 static int run_parallel(const char *const *paths, int n, int jobs, double time_limit, check_result_t *results,
                         FILE *err) {
   FILE **tmp = xcalloc((size_t)n, sizeof *tmp);
   pid_t *pids = xcalloc((size_t)n, sizeof *pids);
   int next = 0, running = 0, failed = 0;
+  cli_signals_quiesce();
   fflush(NULL);
   while (next < n || running > 0) {
     while (next < n && running < jobs) {
@@ -194,6 +198,7 @@ static int run_parallel(const char *const *paths, int n, int jobs, double time_l
         break;
       }
       if (pid == 0) {
+        cli_handle_signals();
         check_result_t r = {.path = paths[next]};
         run_file(paths[next], time_limit, &r);
         write_result(tmp[next], &r);
