@@ -100,6 +100,8 @@ int cli_exit_code(const cli_outcome_t *o) {
 
 static volatile sig_atomic_t signalled;
 static int wake_pipe[2] = {-1, -1};
+static pthread_t stopper_thread;
+static bool stopper_running;
 
 static void on_signal(int sig) {
   if (signalled) _exit(CLI_EXIT_INCONCLUSIVE);
@@ -109,12 +111,14 @@ static void on_signal(int sig) {
   (void)n;
 }
 
-/* Interrupting Z3 is not async-signal-safe: the handler only wakes this thread. */
+/* Interrupting Z3 is not async-signal-safe: the handler only wakes this
+ * thread. A 'q' (cli_signals_quiesce) ends it without a stop. */
 static void *stopper(void *arg) {
   (void)arg;
-  char c;
-  while (read(wake_pipe[0], &c, 1) < 0 && errno == EINTR) continue;
-  smt_stop_all();
+  char c = 0;
+  ssize_t n;
+  while ((n = read(wake_pipe[0], &c, 1)) < 0 && errno == EINTR) continue;
+  if (n == 1 && c == '!') smt_stop_all();
   return NULL;
 }
 
@@ -127,12 +131,14 @@ static void on_forwarded(int sig) {
   (void)n;
 }
 
+/* A fresh wake-up pipe and the thread that reads it (joinable:
+ * cli_signals_quiesce ends it). */
 static bool start_stopper(void) {
-  pthread_t t;
+  if (wake_pipe[0] >= 0) close(wake_pipe[0]), close(wake_pipe[1]);
+  wake_pipe[0] = wake_pipe[1] = -1;
   if (pipe(wake_pipe) != 0) return false;
-  if (pthread_create(&t, NULL, stopper, NULL) != 0) return false;
-  pthread_detach(t);
-  return true;
+  stopper_running = pthread_create(&stopper_thread, NULL, stopper, NULL) == 0;
+  return stopper_running;
 }
 
 static void catch_signal(int sig, void (*handler)(int)) {
@@ -144,6 +150,7 @@ static void catch_signal(int sig, void (*handler)(int)) {
 }
 
 void cli_handle_signals(void) {
+  cli_signals_quiesce();
   if (!start_stopper()) return;
   catch_signal(SIGINT, on_signal);
   catch_signal(SIGTERM, on_signal);
@@ -151,8 +158,7 @@ void cli_handle_signals(void) {
 
 void cli_handle_signals_in_child(void) {
   /* fork kept the handlers but not the thread that interrupts Z3 */
-  if (wake_pipe[0] >= 0) close(wake_pipe[0]), close(wake_pipe[1]);
-  wake_pipe[0] = wake_pipe[1] = -1;
+  stopper_running = false;
   signalled = 0;
   if (!start_stopper()) return;
   catch_signal(SIGINT, on_signal);
@@ -162,6 +168,14 @@ void cli_handle_signals_in_child(void) {
   sigemptyset(&forward);
   sigaddset(&forward, CLI_SIGNAL_FORWARD);
   pthread_sigmask(SIG_UNBLOCK, &forward, NULL);
+}
+
+void cli_signals_quiesce(void) {
+  if (!stopper_running) return;
+  ssize_t n = write(wake_pipe[1], "q", 1);
+  (void)n;
+  pthread_join(stopper_thread, NULL);
+  stopper_running = false;
 }
 
 /* Past the limit an analysis has this long to report before the process

@@ -95,6 +95,13 @@ void cli_handle_signals(void);
  * still reports. */
 void cli_handle_signals_in_child(void);
 #define CLI_SIGNAL_FORWARD SIGUSR1
+/* Ends the thread cli_handle_signals started (the handlers stay: a signal
+ * still makes the stop request), so that a process about to fork has one
+ * thread: a child of a process with other threads inherits whatever locks
+ * they held (malloc's, the sanitizers', Z3's) with no thread to release
+ * them. A forked child calls cli_handle_signals again for a thread (and a
+ * wake-up pipe) of its own. */
+void cli_signals_quiesce(void);
 /* The time limit: `seconds` from now (0: none, replacing any earlier one)
  * the same stop request as a signal's is made (ism/stop.h) and every solver
  * interrupted, so the command reports what it found so far, marked partial,

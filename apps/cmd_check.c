@@ -191,7 +191,10 @@ static bool read_result(FILE *f, check_result_t *r) {
 /* Runs files[lo..] in up to jobs child processes; each child writes its
  * result to a temporary file the parent reads once the child has exited.
  * At a signal no file is started any more and the running ones are told to
- * stop (CLI_SIGNAL_FORWARD): each reports what it found, marked partial. */
+ * stop (CLI_SIGNAL_FORWARD): each reports what it found, marked partial.
+ * The parent forks with one thread (the signal thread ended, no analysis
+ * run in it): a child of a process with other threads can inherit a lock
+ * one of them held (it hung in Z3 on the ASan allocator's lock). */
 static int run_parallel(const char *const *paths, int n, int jobs, double time_limit, check_result_t *results,
                         FILE *err) {
   FILE **tmp = xcalloc((size_t)n, sizeof *tmp);
@@ -202,6 +205,7 @@ static int run_parallel(const char *const *paths, int n, int jobs, double time_l
   sigemptyset(&forward);
   sigaddset(&forward, CLI_SIGNAL_FORWARD);
   pthread_sigmask(SIG_BLOCK, &forward, &old_mask); /* children inherit it until their handler is in place */
+  cli_signals_quiesce(); /* fork with one thread */
   fflush(NULL);
   while (next < n || running > 0) {
     while (next < n && running < jobs && !signalled()) {

@@ -30,7 +30,7 @@ static const cli_option_t options[] = {
     {"strategy", 0, OPT_CHOICE, NULL, "incremental|per-path", "incremental", 0, -1,
      "incremental: one solver, infeasible prefixes pruned; per-path: the paper's fresh solve of every path"},
     {"jobs", 'j', OPT_INT, "N", NULL, "one per processor", 1, 64,
-     "threads for the incremental search (the result does not depend on it)"},
+     "threads for the incremental search and the ranking (the result does not depend on it)"},
     {"solver-only", 0, OPT_FLAG, NULL, NULL, NULL, 0, -1,
      "send every check to the solver instead of first extending the parent's model (a baseline; same "
      "counterexample paths)"},
@@ -226,6 +226,7 @@ static int run_verify(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
   if ((v = cli_opt(self, values, "strategy"))->set && strcmp(v->s, "per-path") == 0)
     opt.strategy = EXPLORE_PER_PATH;
   if ((v = cli_opt(self, values, "jobs"))->set) opt.jobs = (int)v->i;
+  ropt.jobs = opt.jobs; /* the ranking's threads too (0: one per processor) */
   if ((v = cli_opt(self, values, "split-depth"))->set) opt.split_depth = (int)v->i;
   opt.solver_only = cli_opt(self, values, "solver-only")->set;
   bool stats = cli_opt(self, values, "stats")->set;

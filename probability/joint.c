@@ -7,8 +7,13 @@
 
 #include "ism/alloc.h"
 #include "probability/dist.h"
+#include "probability/lowdisc.h"
+#include "probability/memo.h"
 
-enum { MAXF = 8, MAX_CUTS = 64, MAX_CELLS = 4096, GRID = 9, GOLDEN_STEPS = 8 };
+enum { MAXF = 8, MAX_CUTS = 64, MAX_CELLS = 4096, GRID = 9, GOLDEN_STEPS = 8, EDGE_STEPS = 5 };
+
+/* The maximisation's low-discrepancy starts, and how many of the best get a local search. */
+enum { STARTS = 16, CLIMBS = 2, SELECT_SAMPLES = 1000, MEMO_MAX = 1 << 16 };
 
 /* An affine form c + sum g[i] * x_i in a stage's new errors x_i; mask says
  * which x_i it reads (also when it is not affine in them: ok false). */
@@ -83,9 +88,14 @@ struct joint {
   double *extra;  /* [nv]: a stage's new errors beyond MAXF, drawn unconditioned (else 0) */
   double *cell_w; /* [MAX_CELLS] */
   record_t *rec;
+  /* the maximisation in progress: its free values and the objective's memo
+   * (key: their values and the distributions in use), or ps NULL */
+  const struct params *ps;
+  memo_t memo;
+  double *key;
 };
 
-void joint_options_init(joint_options_t *o) { *o = (joint_options_t){12, 4000, 2, 1}; }
+void joint_options_init(joint_options_t *o) { *o = (joint_options_t){12, 4000, 4, 1}; }
 
 joint_t *joint_new(const ism_model_t *m, const joint_options_t *o) {
   joint_t *j = xcalloc(1, sizeof *j);
@@ -690,15 +700,21 @@ void joint_estimate(joint_t *j, const cex_t *c, unsigned long samples, unsigned 
 
 /* ---- the most likely environment ---- */
 
-typedef struct {
+typedef struct params {
   param_t *p;
   size_t n;
 } params_t;
 
+/* The box a free value is searched in: its range, else [-100, 100]; a
+ * value no later sensing reads (after the last step) is never range-checked,
+ * so its box is the range widened by its width on each side. */
 static void push_param(params_t *ps, const ism_var_t *var, bool after, size_t index, size_t action, int v,
-                       double x) {
-  param_t p = {after, index, action, v, x - 100, x + 100};
-  if (var->has_range) p.lo = var->range_lo, p.hi = var->range_hi;
+                       bool sensed_later) {
+  param_t p = {after, index, action, v, -100, 100};
+  if (var->has_range) {
+    double w = sensed_later ? 0 : var->range_hi - var->range_lo;
+    p.lo = var->range_lo - w, p.hi = var->range_hi + w;
+  }
   ps->p[ps->n++] = p;
 }
 
@@ -710,14 +726,12 @@ static void collect(const joint_t *j, const cex_t *c, params_t *ps) {
   ps->n = 0;
   for (size_t v = 0; v < nv; v++)
     if (m->vars[v].sensing && m->vars[v].type.kind == TYPE_REAL)
-      push_param(ps, &m->vars[v], false, v, 0, (int)v, c->truth[v]);
+      push_param(ps, &m->vars[v], false, v, 0, (int)v, true);
   for (int k = 0; k < c->length; k++) {
     if (m->rules[c->rules[k]].has_action) continue;
     for (size_t v = 0; v < nv; v++)
-      if (m->vars[v].sensing && m->vars[v].dynamic && m->vars[v].type.kind == TYPE_REAL) {
-        size_t at = (size_t)(k + 1) * nv + v;
-        push_param(ps, &m->vars[v], false, at, 0, (int)v, c->truth[at]);
-      }
+      if (m->vars[v].sensing && m->vars[v].dynamic && m->vars[v].type.kind == TYPE_REAL)
+        push_param(ps, &m->vars[v], false, (size_t)(k + 1) * nv + v, 0, (int)v, k + 1 < c->length);
   }
   for (size_t a = 0; a < c->nactions; a++) {
     const cex_action_t *ca = &c->actions[a];
@@ -725,7 +739,7 @@ static void collect(const joint_t *j, const cex_t *c, params_t *ps) {
     if (last && c->fail_position >= 0 && ca->position > c->fail_position) continue; /* never executed */
     for (size_t v = 0; v < nv; v++)
       if (m->vars[v].sensing && m->vars[v].type.kind == TYPE_REAL && !j->rhs[(size_t)ca->action * nv + v])
-        push_param(ps, &m->vars[v], true, 0, a, (int)v, ca->after[v]);
+        push_param(ps, &m->vars[v], true, 0, a, (int)v, !last);
   }
 }
 
@@ -733,77 +747,246 @@ static double *param_at(cex_t *c, const param_t *p) {
   return p->after ? &c->actions[p->action].after[p->var] : &c->truth[p->index];
 }
 
-static double objective(joint_t *j, cex_t *c, const param_t *p, double x) {
-  double *at = param_at(c, p), save = *at, v, err;
-  *at = x;
+/* The search's objective at c's current environment: the estimate from
+ * search_samples samples of common random numbers, a pure function of the
+ * free values and the distributions in use, so memoised (a line search
+ * revisits its grid in the next sweep, a plateau's edges are probed twice). */
+static double objective_here(joint_t *j, const cex_t *c) {
+  size_t n = j->ps->n;
+  for (size_t i = 0; i < n; i++) j->key[i] = *param_at((cex_t *)c, &j->ps->p[i]);
+  j->key[n] = j->dists == j->exact ? 0 : j->dists == j->wide[0] ? 1 : 2;
+  const double *hit = memo_get(&j->memo, j->key);
+  if (hit) return *hit;
+  double v, err;
   estimate(j, c, j->o.search_samples, j->o.seed, &v, &err);
+  memo_put(&j->memo, j->key, &v);
+  return v;
+}
+
+static double objective(joint_t *j, cex_t *c, const param_t *p, double x) {
+  double *at = param_at(c, p), save = *at;
+  *at = x;
+  double v = objective_here(j, c);
   *at = save;
   return v;
 }
 
-/* Maximises over one coordinate: a grid over its range, then golden
- * sections around the best grid point. Returns whether it moved. */
-static bool line_search(joint_t *j, cex_t *c, const param_t *p, double *best) {
+/* Within the relative rounding of an estimate that did not change. */
+static bool same_value(double f, double g) { return fabs(f - g) <= 1e-12 * fmax(f, g); }
+
+/* Moves coordinate p to the middle of the interval around it where the
+ * objective keeps its value f (a plateau: a constraint that does not bind,
+ * or every constraint of its stages certain). From a corner of the region
+ * of positive probability the other coordinates then have room to move:
+ * a ridge that coordinate moves alone cannot climb. Doubling steps out to
+ * the box, then bisection to each edge. Returns whether it moved. */
+static bool centre(joint_t *j, cex_t *c, const param_t *p, double lo, double hi, double f) {
+  double *at = param_at(c, p), x0 = *at, edge[2];
+  double d0 = (hi - lo) / 256; /* line_search probes the same first steps */
+  for (int side = 0; side < 2; side++) {
+    double sign = side ? 1 : -1, good = x0, bad = NAN, d = d0;
+    for (int s = 0; s < EDGE_STEPS; s++, d *= 4) {
+      double x = fmin(hi, fmax(lo, x0 + sign * d));
+      if (x == good) break;
+      if (!same_value(objective(j, c, p, x), f)) {
+        bad = x;
+        break;
+      }
+      good = x;
+    }
+    bool at_edge = !isnan(bad) && good == x0; /* no plateau on this side: not worth bisecting */
+    for (int s = 0; s < EDGE_STEPS && !isnan(bad) && !at_edge; s++) {
+      double mid = (good + bad) / 2;
+      if (same_value(objective(j, c, p, mid), f))
+        good = mid;
+      else
+        bad = mid;
+    }
+    edge[side] = good;
+  }
+  double mid = (edge[0] + edge[1]) / 2;
+  if (!(fabs(mid - x0) > 1e-9 * (hi - lo)) || !same_value(objective(j, c, p, mid), f)) return false;
+  *at = mid;
+  return true;
+}
+
+/* Maximises over one coordinate: with scan (the first sweep) a grid over
+ * its box, then golden sections around the best point. A coordinate the
+ * grid finds flat over the whole box goes to its middle and is marked
+ * *flat (the sweeps skip it from then on); one on a plateau around the
+ * current point (and no better grid point) is centred on it (centre)
+ * instead of refined. Returns whether it moved in a way another coordinate
+ * can use. */
+static bool line_search(joint_t *j, cex_t *c, const param_t *p, bool scan, double *best, bool *flat) {
   double *at = param_at(c, p), x0 = *at, fx = *best, xb = x0;
-  double h = (p->hi - p->lo) / (GRID - 1);
-  if (fx > 0 && objective(j, c, p, p->lo) == fx && objective(j, c, p, p->hi) == fx) return false; /* flat */
-  for (int g = 0; g < GRID; g++) {
-    double x = p->lo + g * h, f = objective(j, c, p, x);
-    if (f > fx) fx = f, xb = x;
+  double lo = fmin(p->lo, x0), hi = fmax(p->hi, x0), h = (hi - lo) / (GRID - 1);
+  bool same = scan;
+  for (int g = 0; g < GRID && scan; g++) {
+    double x = lo + g * h, f = objective(j, c, p, x);
+    same &= same_value(f, *best);
+    if (f > fx && !same_value(f, fx)) fx = f, xb = x;
   }
   if (!(fx > 0)) return false;
-  double a = fmax(p->lo, xb - h), b = fmin(p->hi, xb + h);
+  if (same) { /* the same value all over the box: a value the path does not depend on; to its middle */
+    *flat = true;
+    *at = lo + (GRID / 2) * h;
+    return false; /* changes nothing another coordinate could use */
+  }
+  double d0 = (hi - lo) / 256; /* centre's first steps */
+  if (xb == x0 && same_value(objective(j, c, p, fmax(lo, x0 - d0)), fx) &&
+      same_value(objective(j, c, p, fmin(hi, x0 + d0)), fx))
+    return centre(j, c, p, lo, hi, *best); /* on a plateau: nothing to refine here */
+  double a = fmax(lo, xb - h), b = fmin(hi, xb + h);
   const double phi = (sqrt(5) - 1) / 2;
   double x1 = b - phi * (b - a), x2 = a + phi * (b - a);
   double f1 = objective(j, c, p, x1), f2 = objective(j, c, p, x2);
   for (int s = 0; s < GOLDEN_STEPS; s++) {
-    if (f1 >= f2)
+    if (f1 > fx && !same_value(f1, fx)) fx = f1, xb = x1;
+    if (f2 > fx && !same_value(f2, fx)) fx = f2, xb = x2;
+    /* on a tie (a zero or flat stretch) keep the side of the best point found */
+    bool left = same_value(f1, f2) ? xb <= x2 : f1 > f2;
+    if (left)
       b = x2, x2 = x1, f2 = f1, x1 = b - phi * (b - a), f1 = objective(j, c, p, x1);
     else
       a = x1, x1 = x2, f1 = f2, x2 = a + phi * (b - a), f2 = objective(j, c, p, x2);
   }
-  if (f1 > fx) fx = f1, xb = x1;
-  if (f2 > fx) fx = f2, xb = x2;
-  if (!(fx > *best)) return false;
-  *at = xb, *best = fx;
-  return true;
+  if (f1 > fx && !same_value(f1, fx)) fx = f1, xb = x1;
+  if (f2 > fx && !same_value(f2, fx)) fx = f2, xb = x2;
+  bool moved = fx > *best;
+  if (moved) *at = xb, *best = fx;
+  return centre(j, c, p, lo, hi, *best) || moved;
 }
 
-/* Coordinate sweeps from c's environment; *best is its objective. */
+/* Coordinate sweeps from c's environment; *best is its objective. Sweeps
+ * go on while one gains more than 0.1% or a plateau was re-centred. */
 static void sweeps(joint_t *j, cex_t *c, const params_t *ps, double *best) {
-  bool *flat = xcalloc(ps->n + 1, sizeof *flat);
+  bool *flat = xcalloc(ps->n + 1, sizeof *flat); /* skipped after a sweep found it flat over its box */
   for (int sweep = 0; sweep < j->o.sweeps; sweep++) {
     double start = *best;
-    for (size_t i = 0; i < ps->n; i++) {
-      if (flat[i]) continue;
-      double before = *best;
-      line_search(j, c, &ps->p[i], best);
-      if (sweep == 0 && *best == before && *best > 0) flat[i] = true;
-    }
-    if (start > 0 && *best <= start * 1.001) break; /* converged: another sweep would gain less than 0.1% */
+    bool moved = false;
+    for (size_t i = 0; i < ps->n; i++)
+      if (!flat[i]) moved |= line_search(j, c, &ps->p[i], sweep == 0, best, &flat[i]);
+    if (!moved || (start > 0 && *best <= start * 1.001 && sweep > 0)) break;
   }
   free(flat);
 }
 
-bool joint_maximise(joint_t *j, cex_t *c) {
-  size_t nv = j->nv;
-  params_t ps;
-  collect(j, c, &ps);
-  j->rec = NULL;
-  double best, err;
-  estimate(j, c, j->o.search_samples, j->o.seed, &best, &err);
-  if (!(best > 0) && j->o.sweeps > 0) {
-    /* nowhere to climb from: climb the probability under wider errors first (a continuation) */
+/* A local maximisation from c's environment; returns its objective. Where
+ * the start has probability 0 it first climbs the probability under errors
+ * three and one and a half times as wide (a continuation). */
+static double climb(joint_t *j, cex_t *c, const params_t *ps) {
+  double best = objective_here(j, c);
+  if (!(best > 0)) {
     for (int w = 0; w < 2; w++) {
       j->dists = j->wide[w];
-      estimate(j, c, j->o.search_samples, j->o.seed, &best, &err);
-      if (best > 0) sweeps(j, c, &ps, &best);
+      best = objective_here(j, c);
+      if (best > 0) sweeps(j, c, ps, &best);
     }
     j->dists = j->exact;
-    estimate(j, c, j->o.search_samples, j->o.seed, &best, &err);
+    best = objective_here(j, c);
   }
-  if (best > 0) sweeps(j, c, &ps, &best);
-  free(ps.p);
+  if (best > 0) sweeps(j, c, ps, &best);
+  return best;
+}
+
+static void get_params(const cex_t *c, const params_t *ps, double *x) {
+  for (size_t i = 0; i < ps->n; i++) x[i] = *param_at((cex_t *)c, &ps->p[i]);
+}
+
+static void set_params(cex_t *c, const params_t *ps, const double *x) {
+  for (size_t i = 0; i < ps->n; i++) *param_at(c, &ps->p[i]) = x[i];
+}
+
+static void start_point(const params_t *ps, unsigned long i, double *x) {
+  double *lo = xmalloc((ps->n + 1) * sizeof *lo), *hi = xmalloc((ps->n + 1) * sizeof *hi);
+  for (size_t k = 0; k < ps->n; k++) lo[k] = ps->p[k].lo, hi[k] = ps->p[k].hi;
+  lowdisc_point(ps->n, i, lo, hi, x);
+  free(lo), free(hi);
+}
+
+/* The best starts among STARTS low-discrepancy points of the boxes (the
+ * rest of c's values as given): up to CLIMBS of them with positive
+ * probability, best first (earlier points win ties), into starts[k * n]. */
+static int best_starts(joint_t *j, cex_t *c, const params_t *ps, double *starts) {
+  double f[CLIMBS];
+  int found = 0;
+  double *x = xmalloc((ps->n + 1) * sizeof *x);
+  for (unsigned long i = 0; i < STARTS; i++) {
+    start_point(ps, i, x);
+    set_params(c, ps, x);
+    double v = objective_here(j, c);
+    if (!(v > 0)) continue;
+    int at = found < CLIMBS ? found : CLIMBS;
+    while (at > 0 && v > f[at - 1]) at--;
+    if (at == CLIMBS) continue;
+    int last = found < CLIMBS ? found : CLIMBS - 1;
+    for (int k = last; k > at; k--) {
+      f[k] = f[k - 1];
+      memcpy(starts + (size_t)k * ps->n, starts + (size_t)(k - 1) * ps->n, ps->n * sizeof *x);
+    }
+    f[at] = v;
+    memcpy(starts + (size_t)at * ps->n, x, ps->n * sizeof *x);
+    if (found < CLIMBS) found++;
+  }
+  free(x);
+  return found;
+}
+
+/* The estimate that decides between the end points of the local searches:
+ * SELECT_SAMPLES samples of a stream of their own, so that the choice does
+ * not follow the search objective's noise (a winner's curse); memoised
+ * like the objective (tag 3), since searches often end at the same point. */
+static double precise_here(joint_t *j, const cex_t *c) {
+  size_t n = j->ps->n;
+  for (size_t i = 0; i < n; i++) j->key[i] = *param_at((cex_t *)c, &j->ps->p[i]);
+  j->key[n] = 3;
+  const double *hit = memo_get(&j->memo, j->key);
+  if (hit) return *hit;
+  double v, err;
+  estimate(j, c, SELECT_SAMPLES, j->o.seed ^ 0x5851f42dUL, &v, &err);
+  memo_put(&j->memo, j->key, &v);
+  return v;
+}
+
+/* Local maximisations from the best low-discrepancy starts and from c's
+ * own environment (the solver's witness); c gets the end point with the
+ * highest precise estimate (no estimate needed when only one end point has
+ * positive probability), a start's on a tie, so that the witness decides
+ * only where every start ends strictly lower. */
+static void search(joint_t *j, cex_t *c) {
+  params_t ps;
+  collect(j, c, &ps);
+  size_t n = ps.n;
+  j->ps = &ps;
+  j->key = xmalloc((n + 1) * sizeof *j->key);
+  memo_init(&j->memo, n + 1, sizeof(double), MEMO_MAX);
+  double *ends = xmalloc(((CLIMBS + 1) * n + 1) * sizeof(double)); /* the starts, then the end points */
+  double *witness = xmalloc((n + 1) * sizeof(double));
+  get_params(c, &ps, witness); /* before best_starts moves c */
+  int nstarts = n ? best_starts(j, c, &ps, ends) : 0, nends = 0;
+  memcpy(ends + (size_t)nstarts * n, witness, n * sizeof(double)); /* the witness last: it loses ties */
+  free(witness);
+  for (int k = 0; k <= nstarts; k++) {
+    set_params(c, &ps, ends + (size_t)k * n);
+    if (climb(j, c, &ps) > 0) get_params(c, &ps, ends + (size_t)nends++ * n);
+  }
+  int pick = nends - 1; /* none positive: c keeps the witness's climb */
+  double fbest = -1;
+  for (int k = 0; k < nends && nends > 1; k++) {
+    set_params(c, &ps, ends + (size_t)k * n);
+    double f = precise_here(j, c);
+    if (f > fbest && !same_value(f, fbest)) fbest = f, pick = k;
+  }
+  if (pick >= 0) set_params(c, &ps, ends + (size_t)pick * n);
+  free(ends), free(ps.p), free(j->key);
+  memo_free(&j->memo);
+  j->ps = NULL, j->key = NULL;
+}
+
+bool joint_maximise(joint_t *j, cex_t *c) {
+  size_t nv = j->nv;
+  j->rec = NULL;
+  if (j->o.sweeps > 0) search(j, c);
   /* the reported estimate and one run realising it, on a stream of their own */
   record_t cur = {0}, keep = {0};
   record_t *rs[2] = {&cur, &keep};

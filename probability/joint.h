@@ -31,11 +31,11 @@ typedef struct {
   unsigned long search_samples; /* per evaluation while maximising (common random numbers) */
   unsigned long final_samples;  /* at most, for the reported estimate, on a stream of its own (from 1000 on
                                    it stops once the 95% half-width is within 0.5% of the estimate + 0.0005) */
-  int sweeps;                   /* coordinate sweeps of the maximisation (0: no maximisation) */
+  int sweeps;                   /* most coordinate sweeps of each local search (0: no maximisation) */
   unsigned long seed;
 } joint_options_t;
 
-/* Defaults: 12 search samples, at most 4000 final samples, 2 sweeps, seed 1. */
+/* Defaults: 12 search samples, at most 4000 final samples, at most 4 sweeps per local search, seed 1. */
 void joint_options_init(joint_options_t *o);
 
 /* Prepared once per model (borrows m); joint_delete(NULL) is a no-op. */

@@ -1,17 +1,21 @@
 #include "probability/rank.h"
 
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ism/alloc.h"
 #include "ism/vec.h"
 #include "probability/dist.h"
 #include "probability/joint.h"
+#include "probability/lowdisc.h"
 #include "probability/simulate.h"
 
 void rank_options_init(rank_options_t *opt, ism_mode_t mode) {
-  *opt = (rank_options_t){mode, RANK_JOINT, COND_AUTO, true, 600, 20000, 1, NULL, NULL};
+  *opt = (rank_options_t){mode, RANK_JOINT, COND_AUTO, true, 600, 20000, 1, NULL, NULL, 1};
 }
 
 bool rank_step(const ism_model_t *m, ism_mode_t mode, const cex_t *c, int k, cond_method_t method,
@@ -312,6 +316,76 @@ static void refine(rank_ctx_t *r, cand_t *best, cand_t *trial) {
   VEC_FREE(&ps);
 }
 
+/* The low-discrepancy starts of the per-rule search, and how many of the best get a local search. */
+enum { STARTS = 16, CLIMBS = 2 };
+
+static void climb(rank_ctx_t *r, cand_t *best, cand_t *trial) {
+  search(r, best, trial);
+  refine(r, best, trial);
+}
+
+/* Keeps k among the CLIMBS best candidates tops[0..*n) (best first, an
+ * earlier one first on a tie). */
+static void keep_top(cand_t *tops, int *n, const cand_t *k, size_t nv) {
+  int at = *n;
+  while (at > 0 && k->p > tops[at - 1].p) at--;
+  if (at == CLIMBS) return;
+  if (*n < CLIMBS) cand_init(&tops[(*n)++], &k->c, nv);
+  for (int q = *n - 1; q > at; q--) cand_assign(&tops[q], &tops[q - 1], nv);
+  cand_assign(&tops[at], k, nv);
+}
+
+/* Local searches from the best of STARTS low-discrepancy points over the
+ * free values' boxes (their ranges or error ranges, else [-100, 100]) and
+ * from best itself (the solver's witness, rebuilt); best gets the highest
+ * end point, a start's on a tie, so the witness decides only where every
+ * start ends strictly lower. */
+static void optimise(rank_ctx_t *r, cand_t *best, cand_t *trial) {
+  size_t nv = r->m->nvars;
+  param_vec_t ps = {0};
+  collect_params(r->m, r->opt->mode, best, &ps);
+  double *lo = xmalloc((ps.len + 1) * sizeof *lo), *hi = xmalloc((ps.len + 1) * sizeof *hi),
+         *x = xmalloc((ps.len + 1) * sizeof *x);
+  for (size_t k = 0; k < ps.len; k++) {
+    lo[k] = isfinite(ps.data[k].lo) ? ps.data[k].lo : -100;
+    hi[k] = isfinite(ps.data[k].hi) ? ps.data[k].hi : 100;
+    if (r->m->vars[ps.data[k].var].type.kind != TYPE_REAL) lo[k] = hi[k] = *param_at(best, &ps.data[k]);
+  }
+  cand_t tops[CLIMBS];
+  int ntops = 0;
+  for (unsigned long i = 0; i < STARTS && ps.len; i++) {
+    lowdisc_point(ps.len, i, lo, hi, x);
+    cand_assign(trial, best, nv);
+    for (size_t k = 0; k < ps.len; k++) *param_at(trial, &ps.data[k]) = x[k];
+    trial->p = score_above(r, trial, -INFINITY);
+    if (trial->p > 0) keep_top(tops, &ntops, trial, nv);
+  }
+  /* the joint estimator's most likely environment: found from its own starts, so rarely the witness's */
+  cand_assign(trial, best, nv);
+  if (!trial->c.boundary_only &&
+      joint_maximise(r->joint, &trial->c)) { /* boundary-only: joint 0 everywhere */
+    char *msg = cex_replay(r->m, r->opt->mode, &trial->c);
+    if (!msg) {
+      for (size_t a = 0; a < trial->c.nactions; a++)
+        for (size_t v = 0; v < nv; v++)
+          if (trial->c.actions[a].has_actual[v])
+            trial->act_err[a * nv + v] = trial->c.actions[a].actual[v] - trial->c.actions[a].before[v];
+      trial->p = score_above(r, trial, -INFINITY);
+      if (trial->p > 0) keep_top(tops, &ntops, trial, nv);
+    }
+    free(msg);
+  }
+  climb(r, best, trial);
+  for (int k = 0; k < ntops; k++) {
+    climb(r, &tops[k], trial);
+    if (k > 0 && tops[k].p > tops[0].p) cand_assign(&tops[0], &tops[k], nv);
+  }
+  if (ntops && !(best->p > tops[0].p * (1 + 1e-9))) cand_assign(best, &tops[0], nv);
+  for (int k = 0; k < ntops; k++) cand_free(&tops[k]);
+  free(lo), free(hi), free(x);
+  VEC_FREE(&ps);
+}
+
 /* Copies the values of k back into c (same shape). */
 static void write_back(cex_t *c, const cand_t *k, size_t nv) {
   memcpy(c->truth, k->c.truth, (size_t)(c->length + 1) * nv * sizeof *c->truth);
@@ -371,8 +445,7 @@ static void rank_in(rank_ctx_t *r, cex_t *c) {
       trial.p = rebuilt;
       cand_assign(&best, &trial, nv);
     }
-    search(r, &best, &trial);
-    refine(r, &best, &trial);
+    optimise(r, &best, &trial);
     if (best.p >= 0 && (best.p > p || rebuilt >= p)) {
       write_back(c, &best, nv);
       ok = per_rule(r->sim, m, c, opt->method, &p, &err);
@@ -387,7 +460,7 @@ static void rank_in(rank_ctx_t *r, cex_t *c) {
 
 static rank_ctx_t rank_ctx(const ism_model_t *m, const rank_options_t *opt) {
   rank_ctx_t r = {m, opt, sim_ctx_new(m, opt->mode), NULL};
-  if (opt->estimator == RANK_JOINT) {
+  if (opt->estimator == RANK_JOINT || (opt->optimise && opt->mode == ISM_MODE_ACTUAL)) {
     joint_options_t jo;
     joint_options_init(&jo);
     jo.seed = opt->seed;
@@ -408,11 +481,48 @@ void rank_counterexample(const ism_model_t *m, const rank_options_t *opt, cex_t 
   rank_ctx_free(&r);
 }
 
-bool rank_all(const ism_model_t *m, const rank_options_t *opt, cex_t *cexs, size_t n) {
-  rank_ctx_t r = rank_ctx(m, opt);
-  size_t k = 0;
-  for (; k < n && !(opt->stop && opt->stop(opt->stop_arg)); k++) rank_in(&r, &cexs[k]);
+/* The counterexamples ranked by several threads: each takes the next one
+ * not taken. A counterexample's ranking depends on it alone, so the result
+ * does not depend on the number of threads nor on their timing. */
+typedef struct {
+  const ism_model_t *m;
+  const rank_options_t *opt;
+  cex_t *cexs;
+  size_t n;
+  atomic_size_t next;
+  atomic_bool stopped;
+} rank_pool_t;
+
+static void *rank_worker(void *arg) {
+  rank_pool_t *pool = arg;
+  rank_ctx_t r = rank_ctx(pool->m, pool->opt);
+  for (;;) {
+    if (pool->opt->stop && pool->opt->stop(pool->opt->stop_arg)) {
+      atomic_store(&pool->stopped, true);
+      break;
+    }
+    size_t k = atomic_fetch_add(&pool->next, 1);
+    if (k >= pool->n) break;
+    rank_in(&r, &pool->cexs[k]);
+  }
   rank_ctx_free(&r);
+  return NULL;
+}
+
+bool rank_all(const ism_model_t *m, const rank_options_t *opt, cex_t *cexs, size_t n) {
+  rank_pool_t pool = {m, opt, cexs, n, 0, false};
+  long jobs = opt->jobs > 0 ? opt->jobs : sysconf(_SC_NPROCESSORS_ONLN);
+  if (jobs < 1) jobs = 1;
+  if ((size_t)jobs > n) jobs = n ? (long)n : 1;
+  pthread_t *threads = xcalloc((size_t)jobs, sizeof *threads);
+  long started = 1;
+  for (; started < jobs; started++)
+    if (pthread_create(&threads[started], NULL, rank_worker, &pool) != 0) break; /* fewer threads then */
+  rank_worker(&pool);
+  for (long t = 1; t < started; t++) pthread_join(threads[t], NULL);
+  free(threads);
+  bool all = true;
+  for (size_t k = 0; k < n && all; k++) all = cexs[k].has_probability;
   cex_sort_by_probability(cexs, n);
-  return k == n;
+  return all;
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `ismv verify` splits its search over threads; the report must not depend
-# on how many: on every bundled robot-car example (bound 4, the search
+# on how many (the search and the ranking both use them): on every bundled
+# robot-car example (bound 4, the search
 # split with --split-depth 2, every mode) the JSON with --jobs 1, 2 and 3 is
 # byte-identical.
 set -u

@@ -8,7 +8,9 @@
  * from a sensed value, two actuation errors in one failure), to within
  * four combined standard errors of 40 000 samples each. Also: the
  * analytic model's closed form 1/8 at its optimum, the boundary-only
- * counterexamples' estimate 0, and the same estimate for the same seed. */
+ * counterexamples' estimate 0, the same estimate for the same seed, and
+ * the bimodal model's global optimum from whatever start (its local
+ * maximum, its global one, the ends of its range). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,7 +29,8 @@ static void ranked(const char *path, int bound, ism_model_t **m, explore_result_
   diag_free(&diags);
   CHECK(*m != NULL);
   if (!*m) return;
-  explore_options_t opt = {.bound = bound, .mode = ISM_MODE_ACTUAL, .strategy = EXPLORE_INCREMENTAL, .split_depth = -1};
+  explore_options_t opt = {
+      .bound = bound, .mode = ISM_MODE_ACTUAL, .strategy = EXPLORE_INCREMENTAL, .split_depth = -1};
   explore_run(*m, &opt, res);
   rank_options_t ro;
   rank_options_init(&ro, ISM_MODE_ACTUAL);
@@ -55,8 +58,8 @@ static size_t agree(const char *path, int bound) {
     double se_fwd = sqrt(fmax(st.frequency * (1 - st.frequency), 1.0 / SAMPLES) / SAMPLES);
     double tol = 4 * sqrt(pow(half / 1.96, 2) + se_fwd * se_fwd);
     if (!(fabs(p - st.frequency) <= tol)) {
-      fprintf(stderr, "%s counterexample %zu: joint %.6f (+- %.6f), forward %.6f: differ by more than %.6f\n", path,
-              k + 1, p, half, st.frequency, tol);
+      fprintf(stderr, "%s counterexample %zu: joint %.6f (+- %.6f), forward %.6f: differ by more than %.6f\n",
+              path, k + 1, p, half, st.frequency, tol);
       check_failures++;
     }
     if (c->boundary_only) CHECK(c->probability == 0 && st.outcomes[FWD_SAME_FAILURE] == 0);
@@ -80,8 +83,43 @@ static void analytic(void) {
   ism_free(m);
 }
 
+/* The maximisation from several starts (the solver's witness it would
+ * otherwise get): each ends at the global maximum's closed form (within
+ * 1%), and all at the same value (within 1e-4: the starts differ only in
+ * where the local search from the start ends on the peak). */
+static void bimodal(void) {
+  ism_model_t *m;
+  explore_result_t res;
+  ranked("tests/cases/probability/bimodal.yaml", 1, &m, &res);
+  if (!m) return;
+  CHECK(res.ncexs == 1);
+  const double global = 0.684536, starts[] = {21.1, 67.5, 0, 100, 44};
+  joint_options_t jo;
+  joint_options_init(&jo);
+  joint_t *j = joint_new(m, &jo);
+  double first = -1;
+  for (size_t s = 0; s < sizeof starts / sizeof *starts && res.ncexs == 1; s++) {
+    cex_t c;
+    cex_copy(&c, &res.cexs[0], m->nvars);
+    c.truth[0] = starts[s];
+    joint_maximise(j, &c);
+    if (!(fabs(c.probability - global) <= 0.01 * global) ||
+        (first >= 0 && !(fabs(c.probability - first) <= 1e-4))) {
+      fprintf(stderr, "bimodal from x = %g: %.6f at x = %g (global maximum %.6f at 67.5)\n", starts[s],
+              c.probability, c.truth[0], global);
+      check_failures++;
+    }
+    if (first < 0) first = c.probability;
+    cex_free(&c);
+  }
+  joint_delete(j);
+  explore_result_free(&res);
+  ism_free(m);
+}
+
 int main(void) {
   analytic();
+  bimodal();
   CHECK(agree("tests/cases/probability/corridor.yaml", 2) == 9);
   CHECK(agree("examples/robotcar/explorer.yaml", 3) == 39);
   CHECK(agree("tests/cases/probability/mixed.yaml", 2) == 9);

@@ -1,0 +1,1 @@
+verify tests/cases/probability/bimodal.yaml
