@@ -112,7 +112,7 @@ interrupt robustness-minimise TERM '^partial: interrupted by a signal; no result
 # check -j: every child stops and reports (none is killed: 0 errors), the
 # files not started are inconclusive, the run exits 5; sequential the same
 for j in 2 1; do
-  interrupt "check -j $j" INT '^[0-9]+ passed, [0-9]+ failed, 0 errors$' check -j $j \
+  interrupt "check -j $j" INT '^[0-9]+ passed, [0-9]+ failed \([0-9]+ inconclusive\), 0 errors$' check -j $j \
     tests/cases/reliability/long-names.yaml "$tmp/wf.yaml" "$tmp/qe.yaml" "$tmp/sat.yaml" "$tmp/fermat.yaml"
   grep -q "wf.yaml: inconclusive" "$tmp/out" && grep -q "fermat.yaml: inconclusive" "$tmp/out" &&
     grep -q "fermat.yaml: note: not checked: interrupted by a signal" "$tmp/err" ||
