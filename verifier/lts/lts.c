@@ -731,7 +731,7 @@ lts_t *lts_minimise(const lts_t *l) {
     }
     for (int a = 0; a < l->nalphabet; a++) {
       int label = l->alphabet[a];
-      bitset_zero(seen, (size_t)n);
+      size_t from = sat_dst.len; /* this (s, a)'s targets; their bits are cleared after */
       for (int k = cl.off[s]; k < cl.off[s + 1]; k++) {
         int v = cl.list[k];
         for (int i = l->succ_off[v]; i < l->succ_off[v + 1]; i++) {
@@ -747,6 +747,7 @@ lts_t *lts_minimise(const lts_t *l) {
           }
         }
       }
+      for (size_t i = from; i < sat_dst.len; i++) bitset_clear_bit(seen, (size_t)sat_dst.data[i]);
     }
   }
   VEC_PUSH(&sat_off, (int)sat_label.len);

@@ -21,8 +21,8 @@ typedef struct {
   int n, error, ntrans, nlabels;
   int *off, *lab, *dst;
   bitword_t *marked;
-  bitword_t *alpha;     /* labels of M ‖ E' */
-  observer_t *observer; /* the last observer built on G (a cache), or NULL */
+  bitword_t *alpha;        /* labels of M ‖ E' */
+  observer_t *observer[2]; /* the last two observers used on G (a cache), or NULL */
 } plant_t;
 
 typedef struct {
@@ -146,7 +146,8 @@ static bool plant_build(search_t *s, const lts_t *sys) {
 static void observer_free(observer_t *o);
 
 static void plant_free(plant_t *g) {
-  observer_free(g->observer);
+  observer_free(g->observer[0]);
+  observer_free(g->observer[1]);
   free(g->off);
   free(g->lab);
   free(g->dst);
@@ -191,6 +192,20 @@ static int cmp_int(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
+/* Ascending; insertion sort when short (most observation sets are). */
+static void sort_ints(int *a, size_t n) {
+  if (n > 24) {
+    qsort(a, n, sizeof(int), cmp_int);
+    return;
+  }
+  for (size_t i = 1; i < n; i++) {
+    int v = a[i];
+    size_t j = i;
+    for (; j > 0 && a[j - 1] > v; j--) a[j] = a[j - 1];
+    a[j] = v;
+  }
+}
+
 static void observer_free(observer_t *o) {
   if (!o) return;
   free(o->obs);
@@ -223,7 +238,7 @@ static int close_set(const plant_t *g, observer_t *o, intvec_t *seeds, int *stam
         VEC_PUSH(seeds, g->dst[t]);
       }
   }
-  if (seeds->len > 1) qsort(seeds->data, seeds->len, sizeof(int), cmp_int);
+  sort_ints(seeds->data, seeds->len);
   bool added;
   return keytab_add(&o->sets, seeds->data, seeds->len, &added);
 }
@@ -279,7 +294,7 @@ static observer_t *observer_build(search_t *s, const bitword_t *obs) {
     for (size_t i = 0; i < m; i++)
       for (int t = g->off[mem[i]]; t < g->off[mem[i] + 1]; t++)
         if (bitset_get(obs, (size_t)g->lab[t])) VEC_PUSH(&labs, g->lab[t]);
-    if (labs.len > 1) qsort(labs.data, labs.len, sizeof(int), cmp_int);
+    sort_ints(labs.data, labs.len);
     for (size_t li = 0; li < labs.len; li++) {
       if (li && labs.data[li] == labs.data[li - 1]) continue;
       int l = labs.data[li];
@@ -348,13 +363,23 @@ static observer_t *observer_build(search_t *s, const bitword_t *obs) {
   return o;
 }
 
-/* The observer of O on the current plant: the cached one when it is for O. */
+/* The observer of O on the current plant: a cached one when it is for O
+ * (the last two: the fast search tries O minus one action, then goes back
+ * to O), else a fresh one. */
 static const observer_t *observer_get(search_t *s, const bitword_t *obs) {
   plant_t *g = &s->g;
-  if (g->observer && bitset_equal(g->observer->obs, obs, (size_t)g->nlabels)) return g->observer;
-  observer_free(g->observer);
-  g->observer = observer_build(s, obs);
-  return g->observer;
+  observer_t **c = g->observer;
+  if (c[0] && bitset_equal(c[0]->obs, obs, (size_t)g->nlabels)) return c[0];
+  if (c[1] && bitset_equal(c[1]->obs, obs, (size_t)g->nlabels)) {
+    observer_t *t = c[0];
+    c[0] = c[1];
+    c[1] = t;
+    return c[0];
+  }
+  observer_free(c[1]);
+  c[1] = c[0];
+  c[0] = observer_build(s, obs);
+  return c[0];
 }
 
 /* Greatest fixpoint: a set is bad when it holds the error state, when an
@@ -638,22 +663,33 @@ static events_t remove_unnecessary(search_t *s, events_t e) {
     synth_free(&y);
     return r;
   }
+  /* per observable action, as Fortis reads its completed supervisor (a
+   * self-loop wherever the action is uncontrollable or impossible): uc = it
+   * moves from every reachable set, uo = it moves from every reachable set
+   * to the same set */
   int nl = s->g.nlabels;
-  lts_t *sup = supervisor(&y, s->p->sys->labels, true, NULL);
-  synth_free(&y);
-  bitword_t *uc = bitset_new((size_t)nl), *uo = bitset_new((size_t)nl);
-  for (int l = 0; l < nl; l++) {
-    if (!bitset_get(e.o, (size_t)l)) continue;
-    bool every = true, loops = true;
-    for (int q = 0; q < sup->nstates; q++) {
-      int t = lts_step(sup, q, l);
-      if (t < 0) every = false;
-      if (t != q) loops = false;
+  const observer_t *o = y.o;
+  bitword_t *uc = bitset_new((size_t)nl), *uo = bitset_new((size_t)nl), *can = bitset_new((size_t)nl);
+  for (int l = 0; l < nl; l++)
+    if (bitset_get(e.o, (size_t)l)) bitset_set(uc, (size_t)l), bitset_set(uo, (size_t)l);
+  for (int q = 0; q < (int)o->sets.count; q++) {
+    if (!y.reach[q]) continue;
+    bitset_zero(can, (size_t)nl);
+    size_t m;
+    const int *mem = keytab_key(&o->sets, q, &m);
+    for (size_t i = 0; i < m; i++)
+      for (int t = s->g.off[mem[i]]; t < s->g.off[mem[i] + 1]; t++) bitset_set(can, (size_t)s->g.lab[t]);
+    for (int l = 0; l < nl; l++) {
+      if (!bitset_get(uc, (size_t)l)) continue;
+      int to = set_step(o, q, l);
+      if (to >= 0 && !y.bad[to]) {
+        if (to != q) bitset_clear_bit(uo, (size_t)l);
+      } else if (bitset_get(e.c, (size_t)l) && bitset_get(can, (size_t)l)) /* disabled here */
+        bitset_clear_bit(uc, (size_t)l), bitset_clear_bit(uo, (size_t)l);
     }
-    if (every) bitset_set(uc, (size_t)l);
-    if (every && loops) bitset_set(uo, (size_t)l);
   }
-  lts_free(sup);
+  free(can);
+  synth_free(&y);
   long used = 0;
   for (int l = 0; l < nl; l++) {
     if (bitset_get(e.c, (size_t)l) && !bitset_get(uc, (size_t)l))
