@@ -13,6 +13,7 @@
 /* ------------------------------------------------------------- plant */
 
 typedef struct observer observer_t;
+typedef VEC(int) intvec_t;
 
 /* G = M ‖ E' ‖ P_err ‖ progress monitors, deterministic. Invariants:
  * transitions of g are lab/dst[off[g] .. off[g+1]) sorted by label; the
@@ -155,9 +156,83 @@ static void plant_free(plant_t *g) {
   free(g->alpha);
 }
 
-/* ------------------------------------------------------- synthesis */
+/* G minimised as a DFA (the error state and the marking kept apart), for
+ * the search: every synthesis on it answers as on G (whether a supervisor
+ * exists and which preferred behaviours it keeps depend on G's languages
+ * only), in fewer states (voting-4-4: 37 794 -> 3 111; pump-3: 139 865 ->
+ * 79 225). The solutions are synthesised again on G itself, so supervisors
+ * are reported as G gives them. False when a limit stopped it. */
+static bool plant_minimise(search_t *s, plant_t *out) {
+  const plant_t *g = &s->g;
+  /* Moore's refinement: a state's block and its moves' (label, block), G
+   * being deterministic with each state's moves sorted by label; block ids
+   * are numbered in state order, so state 0 stays in block 0 */
+  int *block = xmalloc(((size_t)g->n + 1) * sizeof *block),
+      *next = xmalloc(((size_t)g->n + 1) * sizeof *next);
+  for (int i = 0; i < g->n; i++) block[i] = i == g->error ? 1 : bitset_get(g->marked, (size_t)i) ? 2 : 0;
+  intvec_t key = {0};
+  int nblocks = -1;
+  bool ok = true;
+  for (;;) {
+    if (out_of_time(s)) {
+      ok = false;
+      break;
+    }
+    keytab_t tab;
+    keytab_init(&tab);
+    for (int i = 0; i < g->n; i++) {
+      VEC_CLEAR(&key);
+      VEC_PUSH(&key, block[i]);
+      for (int t = g->off[i]; t < g->off[i + 1]; t++) {
+        VEC_PUSH(&key, g->lab[t]);
+        VEC_PUSH(&key, block[g->dst[t]]);
+      }
+      bool added;
+      next[i] = keytab_add(&tab, key.data, key.len, &added);
+    }
+    int count = (int)tab.count;
+    keytab_free(&tab);
+    int *t = block;
+    block = next;
+    next = t;
+    if (count == nblocks) break;
+    nblocks = count;
+  }
+  VEC_FREE(&key);
+  if (ok) {
+    memset(out, 0, sizeof *out);
+    out->n = nblocks;
+    out->nlabels = g->nlabels;
+    out->error = g->error >= 0 ? block[g->error] : -1;
+    out->marked = bitset_new((size_t)nblocks);
+    int *rep = next; /* a member of each block */
+    for (int b = 0; b < nblocks; b++) rep[b] = -1;
+    for (int i = 0; i < g->n; i++)
+      if (rep[block[i]] < 0) rep[block[i]] = i;
+    out->off = xmalloc(((size_t)nblocks + 1) * sizeof *out->off);
+    out->ntrans = 0;
+    for (int b = 0; b < nblocks; b++) out->ntrans += g->off[rep[b] + 1] - g->off[rep[b]];
+    out->lab = xmalloc(((size_t)out->ntrans + 1) * sizeof *out->lab);
+    out->dst = xmalloc(((size_t)out->ntrans + 1) * sizeof *out->dst);
+    int k = 0;
+    for (int b = 0; b < nblocks; b++) {
+      out->off[b] = k;
+      if (bitset_get(g->marked, (size_t)rep[b])) bitset_set(out->marked, (size_t)b);
+      for (int t = g->off[rep[b]]; t < g->off[rep[b] + 1]; t++, k++) {
+        out->lab[k] = g->lab[t];
+        out->dst[k] = block[g->dst[t]];
+      }
+    }
+    out->off[nblocks] = k;
+    out->alpha = bitset_new((size_t)g->nlabels);
+    memcpy(out->alpha, g->alpha, BITSET_WORDS((size_t)g->nlabels) * sizeof *out->alpha);
+  }
+  free(block);
+  free(next);
+  return ok;
+}
 
-typedef VEC(int) intvec_t;
+/* ------------------------------------------------------- synthesis */
 
 /* The observer of G for the observable set O. Observation sets Y (sorted G
  * states, closed under unobservable moves) are keytab ids; a pair (x, Y)
@@ -1158,8 +1233,19 @@ void robustify_run(const robustify_problem_t *p, robustify_result_t *out) {
     } else {
       out->max_kept = kept;
       events_t init = remove_unnecessary(&s, all);
+      /* the search on G minimised, the solutions on G */
+      plant_t full = s.g, small;
+      observer_free(full.observer[0]);
+      observer_free(full.observer[1]);
+      full.observer[0] = full.observer[1] = NULL;
+      bool minimised = plant_minimise(&s, &small);
+      if (minimised) s.g = small;
       candidate_list_t cands = {0};
-      iterate(&s, init, kept, &cands, &out->iterations);
+      if (!s.bounded) iterate(&s, init, kept, &cands, &out->iterations);
+      if (minimised) {
+        plant_free(&s.g);
+        s.g = full;
+      }
       bool was_bounded = s.bounded;
       /* the final synthesis: one least-cost set found so far when bounded,
        * none after a signal (whoever sent it wants the run to end) */
