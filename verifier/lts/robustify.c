@@ -1234,10 +1234,10 @@ void robustify_run(const robustify_problem_t *p, robustify_result_t *out) {
       out->max_kept = kept;
       events_t init = remove_unnecessary(&s, all);
       /* the search on G minimised, the solutions on G */
+      observer_free(s.g.observer[0]);
+      observer_free(s.g.observer[1]);
+      s.g.observer[0] = s.g.observer[1] = NULL;
       plant_t full = s.g, small;
-      observer_free(full.observer[0]);
-      observer_free(full.observer[1]);
-      full.observer[0] = full.observer[1] = NULL;
       bool minimised = plant_minimise(&s, &small);
       if (minimised) s.g = small;
       candidate_list_t cands = {0};
