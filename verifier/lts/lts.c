@@ -806,7 +806,7 @@ lts_t *lts_minimise(const lts_t *l) {
     }
     for (int a = 0; a < l->nalphabet; a++) {
       int label = l->alphabet[a];
-      bitset_zero(seen, (size_t)n);
+      size_t from = sat_dst.len; /* this (s, a)'s targets; their bits are cleared after */
       for (int k = clo_begin(&cl, s); k < clo_end(&cl, s); k++) {
         int v = cl.list[k];
         for (int i = l->succ_off[v]; i < l->succ_off[v + 1]; i++) {
@@ -822,8 +822,9 @@ lts_t *lts_minimise(const lts_t *l) {
           }
         }
       }
+      for (size_t i = from; i < sat_dst.len; i++) bitset_clear_bit(seen, (size_t)sat_dst.data[i]);
     }
-    stopped = minimise_stop_due(&work, (size_t)l->nalphabet * ((size_t)n / 64 + 1) + sat_label.len - before);
+    stopped = minimise_stop_due(&work, (size_t)l->nalphabet + sat_label.len - before);
   }
   VEC_PUSH(&sat_off, (int)sat_label.len);
   free(seen);
