@@ -230,6 +230,22 @@ static void json_robust(strbuf_t *sb, const eventb_model_t *m, const eventb_robu
   strbuf_printf(sb, "], \"vacuous_count\": %llu}", r->nvacuous_all);
 }
 
+/* An exact end ("5/2") as a string, an infinite one as null. */
+static void json_interval(strbuf_t *sb, const eventb_interval_t *iv, size_t k) {
+  strbuf_puts(sb, k ? ", {\"lo\": " : "{\"lo\": ");
+  if (iv->lo)
+    strbuf_json_string(sb, iv->lo);
+  else
+    strbuf_puts(sb, "null");
+  strbuf_puts(sb, ", \"hi\": ");
+  if (iv->hi)
+    strbuf_json_string(sb, iv->hi);
+  else
+    strbuf_puts(sb, "null");
+  strbuf_printf(sb, ", \"lo_closed\": %s, \"hi_closed\": %s}", iv->lo && iv->lo_closed ? "true" : "false",
+                iv->hi && iv->hi_closed ? "true" : "false");
+}
+
 static char *render_json(const eventb_model_t *m, const eventb_result_t *res) {
   strbuf_t sb;
   strbuf_init(&sb);
@@ -291,13 +307,18 @@ static char *render_json(const eventb_model_t *m, const eventb_result_t *res) {
       strbuf_json_string(&sb, pic->reason);
     else
       strbuf_puts(&sb, "null");
-    strbuf_puts(&sb, ", \"rows\": [");
+    strbuf_printf(&sb, ", \"method\": \"%s\", \"integer\": %s, \"rows\": [", eventb_method_name(pic->method),
+                  !pic->variable ? "null"
+                  : pic->is_int  ? "true"
+                                 : "false");
     for (size_t r = 0; r < pic->nrows && !pic->reason; r++) {
       strbuf_puts(&sb, r ? ",\n    {\"name\": " : "\n    {\"name\": ");
       strbuf_json_string(&sb, pic->rows[r].name);
       strbuf_printf(&sb, ", \"kind\": \"%s\", \"set\": ", row_kind_name(pic->rows[r].kind));
       strbuf_json_string(&sb, pic->rows[r].set ? pic->rows[r].set : "");
-      strbuf_putc(&sb, '}');
+      strbuf_puts(&sb, ", \"intervals\": [");
+      for (size_t k = 0; k < pic->rows[r].nintervals; k++) json_interval(&sb, &pic->rows[r].intervals[k], k);
+      strbuf_puts(&sb, "]}");
     }
     strbuf_puts(&sb, "]}");
   }
@@ -446,15 +467,13 @@ char *eventb_render_svg(const eventb_model_t *m, const eventb_result_t *res) {
       *next = (compartment_interval_t){iv->lo, iv->hi, iv->lo_closed, iv->hi_closed};
     }
   }
-  compartment_picture_t view = {
-      .model = m->name,
-      .variable = pic->variable,
-      .method =
-          eventb_method_name(res->robust.method == EVENTB_NONE ? res->max_error.method : res->robust.method),
-      .fixed = pic->fixed,
-      .is_int = pic->is_int,
-      .rows = rows,
-      .nrows = pic->nrows};
+  compartment_picture_t view = {.model = m->name,
+                                .variable = pic->variable,
+                                .method = eventb_method_name(pic->method),
+                                .fixed = pic->fixed,
+                                .is_int = pic->is_int,
+                                .rows = rows,
+                                .nrows = pic->nrows};
   strbuf_t sb;
   strbuf_init(&sb);
   compartment_svg(&sb, &view);
