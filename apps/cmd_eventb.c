@@ -94,6 +94,12 @@ static bool holds(const eventb_result_t *res, const char *name) {
   return c && c->verdict == EVENTB_HOLDS;
 }
 
+static size_t uncertain_variables(const eventb_model_t *m) {
+  size_t n = 0;
+  for (size_t i = 0; i < m->nvars; i++) n += m->vars[i].uncertain;
+  return n;
+}
+
 static int run_eventb(cli_ctx_t *ctx, const cli_command_t *self, const char *path,
                       const cli_value_t *values) {
   eventb_model_t *m = eventb_load(path, &ctx->diags);
@@ -111,7 +117,11 @@ static int run_eventb(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
   if ((v = cli_opt(self, values, "check-timeout"))->set) opt.timeout_ms = (unsigned)(v->r * 1000 + 0.5);
   if ((v = cli_opt(self, values, "rlimit"))->set) opt.rlimit = (unsigned long long)v->i;
   const char *svg = (v = cli_opt(self, values, "svg"))->set ? v->s : NULL;
-  opt.picture = svg != NULL;
+  const char *format = (v = cli_opt(self, values, "format"))->set ? v->s : "text";
+  bool html = strcmp(format, "html") == 0;
+  /* the JSON and the page carry the picture whenever it can be drawn (it costs
+     a few percent of the run, docs/eventb.md); text shows it with --svg */
+  opt.picture = svg || ((html || strcmp(format, "json") == 0) && uncertain_variables(m) == 1);
   if (opt.max_error) {
     bool found = false;
     for (size_t i = 0; i < m->nparams; i++) found |= strcmp(m->params[i].name, opt.max_error) == 0;
@@ -125,8 +135,6 @@ static int run_eventb(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
   }
   eventb_result_t res;
   eventb_analyse(m, &opt, &res);
-  const char *format = (v = cli_opt(self, values, "format"))->set ? v->s : "text";
-  bool html = strcmp(format, "html") == 0;
   char *text = eventb_render(m, &res, html ? "json" : format);
   cli_outcome_t outcome = {.analysis = verdict_code(m, &res),
                            .complete = !res.unknown,

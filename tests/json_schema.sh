@@ -9,7 +9,8 @@
 # with a reason, never verified, and state the real exit code (5; verify's
 # and check's runs too, robustify's --max-states bound as its golden case).
 # Mutations of a valid report (a key of the envelope or of the analysis gone,
-# a wrong verdict word) must be rejected, so the schema is not vacuous.
+# a wrong verdict word, a malformed compartment interval of eventb) must be
+# rejected, so the schema is not vacuous.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 py=/usr/bin/python3
@@ -136,6 +137,17 @@ for what, mutate in [
     d = copy.deepcopy(base)
     mutate(d)
     assert not val.is_valid(d), f"the schema accepts a report with {what}"
+# eventb's compartment picture (run 10: the heater, one uncertain int variable)
+heater = json.load(open(f"{tmp}/10.json"))
+assert heater["picture"]["integer"] is True and len(heater["picture"]["rows"]) == 9, heater.get("picture")
+for what, mutate in [
+    ("a picture row without intervals", lambda d: d["picture"]["rows"][0].pop("intervals")),
+    ("an interval end as a number", lambda d: d["picture"]["rows"][3]["intervals"][0].update(hi=26)),
+    ("an interval end that is no rational", lambda d: d["picture"]["rows"][3]["intervals"][0].update(hi="26.5")),
+]:
+    d = copy.deepcopy(heater)
+    mutate(d)
+    assert not val.is_valid(d), f"the schema accepts a report with {what}"
 print(f"json schema: {goldens} golden reports, {fresh} fresh runs and {n - fresh} partial ones valid; "
-      "11 broken reports rejected")
+      "14 broken reports rejected")
 PY

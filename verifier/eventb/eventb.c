@@ -1194,6 +1194,7 @@ static void picture(ctx_t *c, const robust_run_t *run) {
   const eventb_model_t *m = c->m;
   eventb_picture_t *pic = &c->res->picture;
   pic->ran = true;
+  pic->method = run->method;
   size_t xi = m->nvars, nuncertain = 0;
   for (size_t i = 0; i < m->nvars; i++)
     if (m->vars[i].uncertain) xi = i, nuncertain++;

@@ -120,8 +120,9 @@ typedef struct {
 /* The paper's compartment figure for a one-dimensional uncertainty. */
 typedef struct {
   bool ran;
-  char *reason;         /* owned: why there is no picture (or it is partial), or NULL */
-  const char *variable; /* the perceived variable of the axis */
+  char *reason;           /* owned: why there is no picture (or it is partial), or NULL */
+  const char *variable;   /* the perceived variable of the axis */
+  eventb_method_t method; /* the robustification drawn: the reported one, else the last tried */
   bool is_int;
   char *fixed;        /* owned: model parameter values the picture is drawn at ("D = 5"), or NULL */
   eventb_row_t *rows; /* owned */
