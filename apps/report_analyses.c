@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "apps/compartment_svg.h"
 #include "apps/graph_svg.h"
 #include "apps/report_html.h"
 
@@ -461,7 +462,57 @@ static void robust_events(strbuf_t *sb, const json_t *rob) {
   close_table(sb);
 }
 
-static void picture(strbuf_t *sb, const json_t *pic) {
+static compartment_kind_t compartment_kind(const char *kind) {
+  return strcmp(kind, "original") == 0 ? COMPARTMENT_ORIGINAL
+         : strcmp(kind, "fails") == 0  ? COMPARTMENT_FAILS
+                                       : COMPARTMENT_EVENT;
+}
+
+/* An interval end of the JSON: an exact rational as text, or NULL (infinite). */
+static const char *interval_end(const json_t *iv, const char *key) {
+  const json_t *v = json_get(iv, key);
+  return v && v->kind == JSON_STRING ? v->text : NULL;
+}
+
+/* The picture drawn as `eventb --svg` draws it (apps/compartment_svg), from
+ * the JSON's rows and their intervals. */
+static void picture_drawing(strbuf_t *sb, const json_t *pic, const json_t *rows, const char *model) {
+  compartment_row_t *crows = xcalloc(rows->len + 1, sizeof *crows);
+  size_t total = 0;
+  for (size_t k = 0; k < rows->len; k++) {
+    const json_t *ivs = json_array(rows->items[k], "intervals");
+    total += ivs ? ivs->len : 0;
+  }
+  compartment_interval_t *civs = xcalloc(total + 1, sizeof *civs), *next = civs;
+  for (size_t k = 0; k < rows->len; k++) {
+    const json_t *r = rows->items[k];
+    const json_t *ivs = json_array(r, "intervals");
+    crows[k] = (compartment_row_t){json_str(r, "name", "?"), compartment_kind(json_str(r, "kind", "")), next,
+                                   ivs ? ivs->len : 0};
+    for (size_t i = 0; ivs && i < ivs->len; i++, next++)
+      *next = (compartment_interval_t){interval_end(ivs->items[i], "lo"), interval_end(ivs->items[i], "hi"),
+                                       json_bool(ivs->items[i], "lo_closed", false),
+                                       json_bool(ivs->items[i], "hi_closed", false)};
+  }
+  compartment_picture_t cp = {model,
+                              json_str(pic, "variable", "?"),
+                              json_str(pic, "method", "?"),
+                              json_str(pic, "fixed", NULL),
+                              json_bool(pic, "integer", false),
+                              crows,
+                              rows->len};
+  strbuf_t svg;
+  strbuf_init(&svg);
+  compartment_svg(&svg, &cp);
+  strbuf_puts(sb, "<figure class=\"compartments\">\n");
+  report_inline_svg(sb, strbuf_str(&svg));
+  strbuf_puts(sb, "</figure>\n");
+  strbuf_free(&svg);
+  free(civs);
+  free(crows);
+}
+
+static void picture(strbuf_t *sb, const json_t *pic, const char *model) {
   strbuf_puts(sb, "<h3>Compartments of ");
   report_value(sb, json_get(pic, "variable"));
   strbuf_puts(sb, "</h3>\n");
@@ -472,6 +523,7 @@ static void picture(strbuf_t *sb, const json_t *pic) {
     strbuf_puts(sb, "</p>\n");
     return;
   }
+  picture_drawing(sb, pic, rows, model);
   strbuf_puts(sb,
               "<table class=\"data picture\"><thead><tr><th>event</th><th>kind</th><th>set</th></tr></thead>"
               "<tbody>\n");
@@ -504,5 +556,5 @@ void report_eventb(const report_section_t *s, const json_t *root) {
   const json_t *rob = json_get(root, "robustification");
   if (rob && rob->kind == JSON_OBJECT) robust_events(sb, rob);
   const json_t *pic = json_get(root, "picture");
-  if (pic && pic->kind == JSON_OBJECT) picture(sb, pic);
+  if (pic && pic->kind == JSON_OBJECT) picture(sb, pic, json_str(root, "model", "?"));
 }

@@ -110,6 +110,27 @@ EOF
 check "$tmp/evil.html" "$tmp/evil-v.json" "$tmp/evil-r.json"
 [ "$(grep -c '<script' "$tmp/evil.html")" = 1 ] || fail "a name became a script element"
 
+# Event-B's compartment picture: drawn in the page from the JSON's rows and
+# intervals, it is the picture `eventb --svg` draws from the analysis itself
+# (the same drawing code, so this checks the JSON's data: exact ends, kinds,
+# closedness), on every bundled model that has one
+pictures=0
+for m in examples/eventb/*.yaml; do
+  rm -f "$tmp/pic.svg"
+  timeout 120 "$ISMV" eventb "$m" --svg "$tmp/pic.svg" -f html -o "$tmp/pic.html" >/dev/null 2>&1
+  [ -s "$tmp/pic.svg" ] || continue
+  pictures=$((pictures + 1))
+  python3 - "$tmp/pic.svg" "$tmp/pic.html" <<'EOF2' || fail "$m: the page's compartment picture differs from eventb --svg"
+import re, sys
+svg, page = [open(p).read() for p in sys.argv[1:]]
+m = re.search(r'<figure class="compartments">\n(.*?)</figure>', page, re.S)
+assert m, "no compartment figure in the page"
+want = re.sub(r' xmlns="[^"]*"', "", svg, count=1)
+assert m.group(1) == want, (m.group(1)[:300], want[:300])
+EOF2
+done
+[ $pictures -ge 1 ] || fail "no bundled Event-B model draws a compartment picture"
+
 # errors: located, exit 2
 printf '{"answer": 42}\n' >"$tmp/other.json"
 "$ISMV" report "$tmp/other.json" -o "$tmp/x.html" 2>"$tmp/err"
@@ -121,5 +142,5 @@ printf '{"model": "x",\n "verdict": }\n' >"$tmp/bad.json"
 [ $? = 2 ] && grep -qE "explorer.json:[0-9]+:12: error: this result is of model" "$tmp/err" || fail "other model: $(cat "$tmp/err")"
 [ -e "$tmp/x.html" ] && fail "a page written after an error"
 
-[ $failed = 0 ] && echo "ok: $i LTS/Event-B configs and ${#verify_models[@]} ISM models, pages checked"
+[ $failed = 0 ] && echo "ok: $i LTS/Event-B configs, ${#verify_models[@]} ISM models and $pictures compartment pictures, pages checked"
 exit $failed
