@@ -6,6 +6,7 @@
 # paper's state-set DFS is exponential and the default algorithm is not.
 set -u
 cd "$(dirname "$0")/.."
+. tests/lib/ring.sh
 ISMV=${ISMV:-build/release/ismv}
 TIME=/usr/bin/time
 
@@ -46,18 +47,7 @@ trap 'rm -rf "$tmp"' EXIT
 echo
 printf '%-28s %21s   %21s\n' "ring, n states" "default (time, peak)" "paper Alg. 1 (time, peak)"
 for n in 4 5 6 7 8 9 10 11 12; do
-  {
-    printf 'E0 = (a -> E1)'
-    for ((i = 1; i < n; i++)); do printf ',\nE%d = (a -> E%d)' "$i" $(((i + 1) % n)); done
-    printf ' + {b}.\n'
-  } >"$tmp/env.lts"
-  echo 'C = (a -> C | b -> C).' >"$tmp/ctrl.lts"
-  {
-    printf 'property P = Q0,\nQ0 = (a -> Q1 | b -> Q0)'
-    for ((i = 1; i < n - 1; i++)); do printf ',\nQ%d = (a -> Q%d | b -> Q0)' "$i" $((i + 1)); done
-    printf ',\nQ%d = (a -> Q0).\n' $((n - 1))
-  } >"$tmp/p.lts"
-  printf 'kind: envelope\nenvironment: env.lts\ncontroller: ctrl.lts\nproperty: p.lts\n' >"$tmp/ring.yaml"
+  ring_write "$tmp" "$n"
   if [ "$n" -ge 9 ]; then # one run, with a budget: past it the answer is partial (exit 5)
     start=$(date +%s%N)
     kb=$($TIME -f '%M' "$ISMV" envelope "$tmp/ring.yaml" --timeout 30 -f json 2>"$tmp/err" >"$tmp/out"; tail -1 "$tmp/err")

@@ -24,6 +24,8 @@
 #                    (minimised while compiling)
 # In the tree: tests/data/robustify_voting2/config-pareto.json, voting-4-4
 # of Fortis' thesis examples, Pareto (over 10 minutes, docs/robustify.md).
+. "$(dirname "${BASH_SOURCE[0]}")/ring.sh"
+
 long_runs_setup() {
   local dir=$1 n=13 i
   cat >"$dir/sys.lts" <<'EOF'
@@ -34,18 +36,7 @@ EOF
   echo 'ENV = (a.tick -> ENV | a.reset -> ENV).' >"$dir/env.lts"
   echo 'property P = (a.tick -> P | a.reset -> P).' >"$dir/p.lts"
   printf 'kind: robustness\nsystem: sys.lts\nenvironment: env.lts\nproperty: p.lts\n' >"$dir/r.yaml"
-  {
-    printf 'E0 = (a -> E1)'
-    for ((i = 1; i < n; i++)); do printf ',\nE%d = (a -> E%d)' "$i" $(((i + 1) % n)); done
-    printf ' + {b}.\n'
-  } >"$dir/ring.lts"
-  echo 'C = (a -> C | b -> C).' >"$dir/ctrl.lts"
-  {
-    printf 'property P = Q0,\nQ0 = (a -> Q1 | b -> Q0)'
-    for ((i = 1; i < n - 1; i++)); do printf ',\nQ%d = (a -> Q%d | b -> Q0)' "$i" $((i + 1)); done
-    printf ',\nQ%d = (a -> Q0).\n' $((n - 1))
-  } >"$dir/ringp.lts"
-  printf 'kind: envelope\nenvironment: ring.lts\ncontroller: ctrl.lts\nproperty: ringp.lts\n' >"$dir/ring.yaml"
+  ring_write "$dir" "$n"
   sed 's/MAX == 20/MAX == 20000/' examples/masking/faulty/brp/brpN100M20.test >"$dir/brpN100M20000.test"
   cp examples/masking/nominal/brp/brpN100.test "$dir/"
   printf 'kind: masking\nnominal: brpN100.test\nimplementation: brpN100M20000.test\n' >"$dir/m.yaml"
