@@ -787,7 +787,53 @@ static bool minimise_stop_due(size_t *work, size_t amount) {
   return stop_requested();
 }
 
+/* l with each τ-cycle collapsed: the states of one strongly connected
+ * component of the τ-edges that start in the same block (normal, error,
+ * end) are weakly bisimilar, so they become one state, numbered in the
+ * order of their least member (which keeps the order in which blocks first
+ * appear, and so the numbering of the minimised result). NULL when no two
+ * states merge. Saturating a τ-cycle of n states state by state costs n². */
+static lts_t *collapse_tau_cycles(const lts_t *l) {
+  int n = l->nstates;
+  int *group = xmalloc(((size_t)n + 1) * sizeof *group), *rep = xmalloc(((size_t)n + 1) * sizeof *rep);
+  int ngroups = tau_components(l, group, rep);
+  int *id = xmalloc(((size_t)ngroups * 3 + 1) * sizeof *id), *q = xmalloc(((size_t)n + 1) * sizeof *q);
+  for (int g = 0; g < ngroups * 3; g++) id[g] = -1;
+  int m = 0;
+  for (int s = 0; s < n; s++) {
+    int cls = s == l->error ? 1 : is_end(l, s) ? 2 : 0, *slot = &id[group[s] * 3 + cls];
+    if (*slot < 0) *slot = m++;
+    q[s] = *slot;
+  }
+  free(group), free(rep), free(id);
+  if (m == n) {
+    free(q);
+    return NULL;
+  }
+  lts_builder_t b;
+  builder_like(&b, l);
+  b.nstates = m;
+  b.init = q[l->init];
+  b.error = l->error >= 0 ? q[l->error] : -1;
+  for (int s = 0; s < n; s++) {
+    if (is_end(l, s)) lts_builder_mark_end(&b, q[s]);
+    for (int i = l->succ_off[s]; i < l->succ_off[s + 1]; i++) {
+      int label = l->succ_label[i], t = q[l->succ_dst[i]];
+      if (label == LTS_TAU && t == q[s]) continue;
+      lts_builder_add(&b, q[s], label, t);
+    }
+  }
+  free(q);
+  return lts_freeze(&b);
+}
+
 lts_t *lts_minimise(const lts_t *l) {
+  lts_t *collapsed = collapse_tau_cycles(l);
+  if (collapsed) { /* it has no τ-cycle within a block left: no second collapse */
+    lts_t *r = lts_minimise(collapsed);
+    lts_free(collapsed);
+    return r;
+  }
   int n = l->nstates;
   closures_t cl;
   closures_compute(l, &cl);
