@@ -279,9 +279,9 @@ static void sarif_trace_result(strbuf_t *sb, bool *first, const sarif_input_t *i
   sarif_result_begin(sb, first, robustness_rules, rule, level, strbuf_str(&msg));
   strbuf_puts(sb, ", \"locations\": [");
   sarif_location(sb, in->config, at.line, at.col);
-  char fp[SARIF_FINGERPRINT_SIZE];
-  strbuf_printf(sb, "], \"partialFingerprints\": {\"ismvRobustness/v1\": \"%s\"}}",
-                sarif_fingerprint(strbuf_str(&key), fp));
+  strbuf_puts(sb, "], ");
+  sarif_fingerprints(sb, "ismvRobustness/v1", strbuf_str(&key));
+  strbuf_putc(sb, '}');
   strbuf_free(&msg);
   strbuf_free(&key);
 }
@@ -307,9 +307,9 @@ static void sarif_progress_result(strbuf_t *sb, bool *first, const sarif_input_t
     sarif_location(sb, p->loc.file, p->loc.line, p->loc.col);
   else
     sarif_location(sb, in->config, in->sys_loc.line, in->sys_loc.col);
-  char fp[SARIF_FINGERPRINT_SIZE];
-  strbuf_printf(sb, "], \"partialFingerprints\": {\"ismvRobustness/v1\": \"%s\"}}",
-                sarif_fingerprint(strbuf_str(&key), fp));
+  strbuf_puts(sb, "], ");
+  sarif_fingerprints(sb, "ismvRobustness/v1", strbuf_str(&key));
+  strbuf_putc(sb, '}');
   strbuf_free(&msg);
   strbuf_free(&key);
 }

@@ -280,8 +280,8 @@ static void render_sarif(const masking_report_t *r, strbuf_t *sb) {
     strbuf_puts(sb, ", \"locations\": [");
     sarif_location(sb, r->config, r->imp_loc.line, r->imp_loc.col);
     char *key = xasprintf("%s\x1f%s", r->spec_name, r->imp_name);
-    char fp[SARIF_FINGERPRINT_SIZE];
-    strbuf_printf(sb, "], \"partialFingerprints\": {\"ismvMasking/v1\": \"%s\"}", sarif_fingerprint(key, fp));
+    strbuf_puts(sb, "], ");
+    sarif_fingerprints(sb, "ismvMasking/v1", key);
     free(key);
     if (r->ntrace > 1) sarif_play(r, sb);
     strbuf_putc(sb, '}');

@@ -74,6 +74,13 @@ char *sarif_fingerprint(const char *text, char buf[SARIF_FINGERPRINT_SIZE]) {
   return buf;
 }
 
+void sarif_fingerprints(strbuf_t *sb, const char *name, const char *text) {
+  char fp[SARIF_FINGERPRINT_SIZE];
+  strbuf_puts(sb, "\"partialFingerprints\": {");
+  strbuf_json_string(sb, name);
+  strbuf_printf(sb, ": \"%s\"}", sarif_fingerprint(text, fp));
+}
+
 void sarif_end(strbuf_t *sb, bool complete, const char *const *notes, size_t nnotes) {
   strbuf_puts(sb, sb->len && sb->data[sb->len - 1] == '[' ? "],\n" : "\n      ],\n");
   strbuf_printf(sb, "      \"invocations\": [{\"executionSuccessful\": %s", complete ? "true" : "false");

@@ -36,6 +36,8 @@ void sarif_uri(strbuf_t *sb, const char *path);
  * run and machine, for partialFingerprints. */
 enum { SARIF_FINGERPRINT_SIZE = 17 };
 char *sarif_fingerprint(const char *text, char buf[SARIF_FINGERPRINT_SIZE]);
+/* Appends "partialFingerprints": {"NAME": the fingerprint of text}. */
+void sarif_fingerprints(strbuf_t *sb, const char *name, const char *text);
 /* Closes the results and the log with invocations[0]: executionSuccessful
  * = complete; when not complete, one toolExecutionNotification (level
  * error) per message in notes. */
