@@ -29,8 +29,21 @@ static value_t lookup(void *ctx, int id, bool primed) {
 
 static double num(const expr_t *e, env_t *env) { return expr_eval_real(e, lookup, env, NULL); }
 
-/* Can e evaluate to `want` once every comparison may be off by a rounding error? */
+static bool tolerant_parts(const expr_t *e, env_t *env, bool want);
+
+/* Can condition e evaluate to `want` once every comparison may be off by a
+ * rounding error? A condition that divides by 0 where it is evaluated is
+ * false, as for the search (smt_translate_holds) and simulate. */
 static bool tolerant(const expr_t *e, env_t *env, bool want) {
+  if (expr_partial(e)) {
+    bool error = false;
+    (void)expr_eval_bool(e, lookup, env, &error);
+    if (error) return !want;
+  }
+  return tolerant_parts(e, env, want);
+}
+
+static bool tolerant_parts(const expr_t *e, env_t *env, bool want) {
   switch (e->kind) {
   case EXPR_NOT: return tolerant(e->u.op.a, env, !want);
   case EXPR_AND:
@@ -71,7 +84,7 @@ static bool tolerant(const expr_t *e, env_t *env, bool want) {
   }
   bool error = false;
   bool v = expr_eval_bool(e, lookup, env, &error);
-  return !error && v == want;
+  return (!error && v) == want;
 }
 
 static bool close_to(double a, double b) { return fabs(a - b) <= 1e-9 * (1 + fabs(a) + fabs(b)); }

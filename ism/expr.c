@@ -131,6 +131,17 @@ static void resolve_name(checker_t *c, expr_t *e) {
   e->type = type_of(TYPE_NONE);
 }
 
+/* A literal 0 (possibly negated), as written: 0, 0.0, 0e5, -0. */
+static bool zero_literal(const expr_t *e) {
+  while (e->kind == EXPR_NEG || e->kind == EXPR_TOREAL) e = e->u.op.a;
+  if (e->kind == EXPR_INT) return e->u.ival == 0;
+  if (e->kind != EXPR_REAL) return false;
+  if (!e->u.real.text) return e->u.real.value == 0;
+  for (const char *p = e->u.real.text; *p && *p != 'e' && *p != 'E'; p++)
+    if (*p >= '1' && *p <= '9') return false;
+  return true;
+}
+
 static void check_arith(checker_t *c, expr_t *e) {
   expr_t *a = e->u.op.a, *b = e->u.op.b;
   if (a->type.kind == TYPE_NONE || (b && b->type.kind == TYPE_NONE)) return;
@@ -142,6 +153,10 @@ static void check_arith(checker_t *c, expr_t *e) {
   bool real = a->type.kind == TYPE_REAL || (b && b->type.kind == TYPE_REAL);
   if (e->kind == EXPR_MOD && real) {
     type_error(c, e, "operator '%%' needs integers, not real");
+    return;
+  }
+  if ((e->kind == EXPR_DIV || e->kind == EXPR_MOD) && zero_literal(b)) {
+    type_error(c, b, "division by zero");
     return;
   }
   if (real) {
@@ -436,6 +451,21 @@ static void print(strbuf_t *sb, const expr_t *e, const expr_scope_t *scope, int 
   }
   }
   if (paren) strbuf_putc(sb, ')');
+}
+
+bool expr_partial(const expr_t *e) {
+  if (!e) return false;
+  switch (e->kind) {
+  case EXPR_INT:
+  case EXPR_REAL:
+  case EXPR_BOOL:
+  case EXPR_ENUM:
+  case EXPR_VAR:
+  case EXPR_NAME: return false;
+  case EXPR_DIV:
+  case EXPR_MOD: return true;
+  default: return expr_partial(e->u.op.a) || expr_partial(e->u.op.b) || expr_partial(e->u.op.c);
+  }
 }
 
 char *expr_to_string(const expr_t *e, const expr_scope_t *scope) {

@@ -127,6 +127,9 @@ double expr_eval_real(const expr_t *e, expr_lookup_fn lookup, void *ctx, bool *e
  * fresh string; the caller frees it. Enum constants print by name when the
  * scope is given. */
 char *expr_to_string(const expr_t *e, const expr_scope_t *scope);
+/* Whether e divides (`/`, `%`) anywhere: its value may then be undefined
+ * (expr_eval sets its error flag where a divisor is 0). NULL: false. */
+bool expr_partial(const expr_t *e);
 /* Calls fn for every EXPR_VAR node. */
 void expr_visit_vars(const expr_t *e, void (*fn)(void *ctx, const expr_t *var), void *ctx);
 /* Deep copy into arena, with each EXPR_VAR node passed through `map`

@@ -110,7 +110,8 @@ static int pick_rule(run_t *r, int state) {
 }
 
 /* Runs the rule at step k; returns the do: position of the first failing
- * action, -1 if none failed, -2 if an effect constraint failed. */
+ * action, -1 if none failed, -2 if an effect constraint failed or a value
+ * divides by 0. */
 static int run_rule(run_t *r, int k, const ism_rule_t *rule) {
   const ism_model_t *m = r->m;
   memcpy(r->env, r->truth, m->nvars * sizeof *r->env);
@@ -122,6 +123,8 @@ static int run_rule(run_t *r, int k, const ism_rule_t *rule) {
       r->normal[st->var] = m->vars[st->var].type.kind == TYPE_REAL
                                ? expr_eval_real(st->value, read_var, &f, &err)
                                : (double)expr_eval(st->value, read_var, &f, &err).i;
+      if (err)
+        return -2; /* the app divides by 0: the run goes no further (the search's paths do not either) */
       continue;
     }
     int res = act(r, k, (int)p, st->action);

@@ -40,10 +40,17 @@ static smt_term_t read_var(void *ctx, const expr_t *var) {
   return val->t;
 }
 
+/* A value or an atom; where it divides, the condition that it is defined
+ * joins the constraints (the explorer's paths never divide by 0, so a
+ * counterexample's witnesses do not either). This also asks it of an atom
+ * under a negation, where an undefined atom would make the negation hold:
+ * such a witness is not sought. */
 static val_t term(enc_t *x, const expr_t *e) {
   x->random = false;
   smt_term_t t = smt_translate(x->s, e, read_var, x);
-  return (val_t){t, x->random};
+  bool random = x->random;
+  if (t && expr_partial(e)) VEC_PUSH(&x->cs, smt_defined(x->s, e, read_var, x));
+  return (val_t){t, random};
 }
 
 static smt_term_t fresh(enc_t *x, int v, const char *what) {

@@ -321,6 +321,42 @@ smt_term_t smt_translate(smt_t *s, const expr_t *e, smt_var_fn var, void *ctx) {
   return smt_op(s, e->kind, a, b, c);
 }
 
+smt_term_t smt_defined(smt_t *s, const expr_t *e, smt_var_fn var, void *ctx) {
+  if (!expr_partial(e)) return smt_bool(s, true);
+  smt_term_t a = smt_defined(s, e->u.op.a, var, ctx);
+  smt_term_t b = e->u.op.b ? smt_defined(s, e->u.op.b, var, ctx) : smt_bool(s, true);
+  if (!a || !b) return 0;
+  switch (e->kind) {
+  case EXPR_AND:
+  case EXPR_IMPLIES:
+    return smt_op(s, EXPR_AND, a, smt_op(s, EXPR_IMPLIES, smt_translate(s, e->u.op.a, var, ctx), b, 0), 0);
+  case EXPR_OR: {
+    smt_term_t left = smt_op(s, EXPR_NOT, smt_translate(s, e->u.op.a, var, ctx), 0, 0);
+    return smt_op(s, EXPR_AND, a, smt_op(s, EXPR_IMPLIES, left, b, 0), 0);
+  }
+  case EXPR_ITE: {
+    smt_term_t cond = smt_translate(s, e->u.op.a, var, ctx), els = smt_defined(s, e->u.op.c, var, ctx);
+    smt_term_t taken = smt_op(s, EXPR_IMPLIES, cond, b, 0);
+    smt_term_t other = smt_op(s, EXPR_IMPLIES, smt_op(s, EXPR_NOT, cond, 0, 0), els, 0);
+    return smt_op(s, EXPR_AND, a, smt_op(s, EXPR_AND, taken, other, 0), 0);
+  }
+  case EXPR_DIV:
+  case EXPR_MOD: {
+    smt_term_t divisor = smt_translate(s, e->u.op.b, var, ctx);
+    smt_term_t zero = e->u.op.b->type.kind == TYPE_REAL ? smt_real(s, 0) : smt_int(s, 0);
+    smt_term_t nonzero = smt_op(s, EXPR_NOT, smt_op(s, EXPR_EQ, divisor, zero, 0), 0, 0);
+    return smt_op(s, EXPR_AND, smt_op(s, EXPR_AND, a, b, 0), nonzero, 0);
+  }
+  default: return smt_op(s, EXPR_AND, a, b, 0);
+  }
+}
+
+smt_term_t smt_translate_holds(smt_t *s, const expr_t *e, smt_var_fn var, void *ctx) {
+  smt_term_t t = smt_translate(s, e, var, ctx);
+  if (!t || !expr_partial(e)) return t;
+  return smt_op(s, EXPR_AND, smt_defined(s, e, var, ctx), t, 0);
+}
+
 static smt_term_t quantify(smt_t *s, bool forall, const smt_term_t *bound, size_t n, smt_term_t body) {
   Z3_app *apps = xmalloc((n + 1) * sizeof *apps);
   for (size_t i = 0; i < n; i++) apps[i] = Z3_to_app(s->ctx, get(s, bound[i]));

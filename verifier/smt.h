@@ -53,6 +53,15 @@ smt_term_t smt_or(smt_t *s, const smt_term_t *terms, size_t n);
  * by var(ctx, node). Returns 0 if var returned 0. */
 typedef smt_term_t (*smt_var_fn)(void *ctx, const expr_t *var);
 smt_term_t smt_translate(smt_t *s, const expr_t *e, smt_var_fn var, void *ctx);
+/* The condition under which a checked expression is defined, read left to
+ * right as Rodin's WD and as expr_eval evaluates: every divisor evaluated is
+ * not 0, the right of and/or/=> only where the left lets it matter, a branch
+ * of `if` only where it is taken. true (the term) when e does not divide. */
+smt_term_t smt_defined(smt_t *s, const expr_t *e, smt_var_fn var, void *ctx);
+/* A condition that holds: defined and true. An undefined condition is false,
+ * as it is for expr_eval_bool with its error flag; the same term as
+ * smt_translate when e does not divide. */
+smt_term_t smt_translate_holds(smt_t *s, const expr_t *e, smt_var_fn var, void *ctx);
 
 /* Quantifiers over constants made with smt_const. */
 smt_term_t smt_forall(smt_t *s, const smt_term_t *bound, size_t n, smt_term_t body);

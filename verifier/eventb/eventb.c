@@ -357,41 +357,12 @@ static void check_feasibility(ctx_t *c) {
 
 /* ---- well-definedness (Rodin's WD) and dead events ---- */
 
-static bool is_leaf(const expr_t *e) {
-  return e->kind == EXPR_INT || e->kind == EXPR_REAL || e->kind == EXPR_BOOL || e->kind == EXPR_ENUM ||
-         e->kind == EXPR_VAR || e->kind == EXPR_NAME;
-}
-
-static bool partial(const expr_t *e) {
-  if (!e || is_leaf(e)) return false;
-  return e->kind == EXPR_DIV || e->kind == EXPR_MOD || partial(e->u.op.a) || partial(e->u.op.b) ||
-         partial(e->u.op.c);
-}
-
-/* The condition under which e is defined, read left to right as Rodin does:
- * a divisor is not 0, and the right of and/or/=> only where the left lets
- * it matter. */
+/* The condition under which e is defined, read left to right as Rodin does
+ * (smt_defined). */
 static smt_term_t wd(ctx_t *c, const expr_t *e, const smt_term_t *cur, const smt_term_t *next,
                      const smt_term_t *evp) {
-  if (is_leaf(e)) return smt_bool(c->s, true);
-  smt_term_t a = wd(c, e->u.op.a, cur, next, evp);
-  smt_term_t b = e->u.op.b ? wd(c, e->u.op.b, cur, next, evp) : smt_bool(c->s, true);
-  switch (e->kind) {
-  case EXPR_AND:
-  case EXPR_IMPLIES: return and2(c, a, implies(c, tr(c, e->u.op.a, cur, next, evp), b));
-  case EXPR_OR: return and2(c, a, implies(c, not1(c, tr(c, e->u.op.a, cur, next, evp)), b));
-  case EXPR_ITE: {
-    smt_term_t cond = tr(c, e->u.op.a, cur, next, evp), els = wd(c, e->u.op.c, cur, next, evp);
-    return and2(c, a, and2(c, implies(c, cond, b), implies(c, not1(c, cond), els)));
-  }
-  case EXPR_DIV:
-  case EXPR_MOD: {
-    smt_term_t divisor = tr(c, e->u.op.b, cur, next, evp);
-    smt_term_t zero = e->u.op.b->type.kind == TYPE_REAL ? smt_real(c->s, 0) : smt_int(c->s, 0);
-    return and2(c, and2(c, a, b), not1(c, smt_op(c->s, EXPR_EQ, divisor, zero, 0)));
-  }
-  default: return and2(c, a, b);
-  }
+  env_t env = {c, cur, next, evp};
+  return smt_defined(c->s, e, var_term, &env);
 }
 
 /* Rodin's WD, where a predicate divides: each invariant (inv/WD, assuming
@@ -400,11 +371,11 @@ static smt_term_t wd(ctx_t *c, const expr_t *e, const smt_term_t *cur, const smt
  * assuming the invariant and the guard). Only run when some expression divides. */
 static void check_wd(ctx_t *c) {
   const eventb_model_t *m = c->m;
-  bool any = partial(m->initial);
-  for (size_t v = 0; v < m->ninvs; v++) any |= partial(m->invs[v].pred);
+  bool any = expr_partial(m->initial);
+  for (size_t v = 0; v < m->ninvs; v++) any |= expr_partial(m->invs[v].pred);
   for (size_t k = 0; k < m->nplant + m->nctrl; k++) {
     const eventb_event_t *ev = k < m->nplant ? &m->plant[k] : &m->ctrl[k - m->nplant];
-    any |= partial(ev->guard) || partial(ev->action);
+    any |= expr_partial(ev->guard) || expr_partial(ev->action);
   }
   if (!any) return;
   eventb_check_t *chk = new_check(c, "well-definedness");
@@ -416,7 +387,7 @@ static void check_wd(ctx_t *c) {
   smt_term_t before = dom(c, s);
   for (size_t v = 0; v < m->ninvs; v++) {
     const eventb_inv_t *inv = &m->invs[v];
-    if (partial(inv->pred)) {
+    if (expr_partial(inv->pred)) {
       char *detail = xasprintf("invariant '%s' divides by zero", inv->label);
       obligation(c, chk, xasprintf("%s/WD", inv->label),
                  and2(c, before, not1(c, wd(c, inv->pred, s, NULL, NULL))), NULL, detail, &w);
@@ -424,7 +395,7 @@ static void check_wd(ctx_t *c) {
     }
     before = and2(c, before, tr(c, inv->pred, s, NULL, NULL));
   }
-  if (partial(m->initial))
+  if (expr_partial(m->initial))
     obligation(c, chk, xstrdup("INITIALISATION/WD"),
                and2(c, dom(c, s), not1(c, wd(c, m->initial, s, NULL, NULL))), NULL,
                "the initial condition divides by zero", &w);
@@ -437,11 +408,11 @@ static void check_wd(ctx_t *c) {
     wit_params(c, &we, ev, p);
     wit_model_params(c, &we);
     smt_term_t inv = and2(c, and2(c, dom(c, s), dom(c, s1)), tr(c, m->invariant, s, NULL, NULL));
-    if (partial(ev->guard))
+    if (expr_partial(ev->guard))
       obligation(c, chk, xasprintf("%s/grd/WD", ev->name),
                  and2(c, inv, not1(c, wd(c, ev->guard, s, NULL, p))), ev->name, "the guard divides by zero",
                  &we);
-    if (partial(ev->action))
+    if (expr_partial(ev->action))
       obligation(c, chk, xasprintf("%s/act/WD", ev->name),
                  and2(c, and2(c, inv, tr(c, ev->guard, s, NULL, p)), not1(c, wd(c, ev->action, s, s1, p))),
                  ev->name, "the action divides by zero", &we);

@@ -106,6 +106,25 @@ static smt_term_t translate(explorer_t *x, const expr_t *e, const smt_term_t *no
   return smt_translate(x->smt, e, map_var, &vm);
 }
 
+/* A condition that holds: defined and true (a division by 0 makes it false,
+ * as it does for simulate and the re-check). */
+static smt_term_t holds(explorer_t *x, const expr_t *e, const smt_term_t *now, const smt_term_t *next,
+                        const smt_term_t *normal) {
+  var_map_t vm = {x, now, next, normal};
+  return smt_translate_holds(x->smt, e, map_var, &vm);
+}
+
+/* A value, and where it divides, the condition that it is defined added to
+ * cs: a path whose app divides by 0 does not go on. */
+static smt_term_t value_term(explorer_t *x, const expr_t *e, const smt_term_t *now, const smt_term_t *normal,
+                             term_vec_t *cs) {
+  if (expr_partial(e)) {
+    var_map_t vm = {x, now, NULL, normal};
+    VEC_PUSH(cs, smt_defined(x->smt, e, map_var, &vm));
+  }
+  return translate(x, e, now, NULL, normal);
+}
+
 static smt_term_t fresh(explorer_t *x, int var, const char *what, int step) {
   char *name = xasprintf("%s%s@%d", x->m->vars[var].name, what, step);
   smt_term_t t = smt_const(x->smt, name, sort_of(x->m->vars[var].type));
@@ -181,12 +200,12 @@ static void add_sensing(explorer_t *x, int i, term_vec_t *cs) {
 static smt_term_t rule_condition(explorer_t *x, int i, int r) {
   const ism_model_t *m = x->m;
   const smt_term_t *H = x->H + (size_t)i * x->nvars, *N = x->N + (size_t)i * x->nvars;
-  smt_term_t cond = translate(x, m->rules[r].when, H, NULL, N);
+  smt_term_t cond = holds(x, m->rules[r].when, H, NULL, N);
   if (m->selection != ISM_SELECT_FIRST) return cond;
   term_vec_t parts = {0};
   VEC_PUSH(&parts, cond);
   for (const int *o = m->rules_from[m->rules[r].from]; *o != r; o++)
-    VEC_PUSH(&parts, smt_op(x->smt, EXPR_NOT, translate(x, m->rules[*o].when, H, NULL, N), 0, 0));
+    VEC_PUSH(&parts, smt_op(x->smt, EXPR_NOT, holds(x, m->rules[*o].when, H, NULL, N), 0, 0));
   smt_term_t all = smt_and(x->smt, parts.data, parts.len);
   VEC_FREE(&parts);
   return all;
@@ -229,16 +248,16 @@ static void run_action(explorer_t *x, int i, int position, int action, smt_term_
     const expr_t *value;
     int v = ism_effect_defines(m, a->effects[k], &value);
     if (v < 0 || rec.after[v]) continue;
-    rec.after[v] = translate(x, value, rec.before, NULL, normal);
+    rec.after[v] = value_term(x, value, rec.before, normal, cs);
     defining[k] = true;
   }
   for (size_t v = 0; v < x->nvars; v++)
     if (m->vars[v].sensing && !rec.after[v]) rec.after[v] = fresh(x, (int)v, "'", i);
   for (size_t k = 0; k < a->neffects && !naive; k++)
-    if (!defining[k]) VEC_PUSH(cs, translate(x, a->effects[k], rec.before, rec.after, normal));
+    if (!defining[k]) VEC_PUSH(cs, holds(x, a->effects[k], rec.before, rec.after, normal));
   free(defining);
   if (a->failure) {
-    rec.fail = translate(x, a->failure, rec.before, rec.after, normal);
+    rec.fail = holds(x, a->failure, rec.before, rec.after, normal);
     VEC_PUSH(fails, rec.fail);
   }
   for (size_t v = 0; v < x->nvars; v++) U[v] = rec.after[v];
@@ -263,7 +282,7 @@ static smt_term_t build_step(explorer_t *x, int i, int r) {
   for (size_t k = 0; k < rule->nsteps; k++) {
     const ism_step_t *st = &rule->steps[k];
     if (st->kind == ISM_STEP_ASSIGN)
-      cur[st->var] = translate(x, st->value, H, NULL, cur);
+      cur[st->var] = value_term(x, st->value, H, cur, &cs);
     else
       run_action(x, i, (int)k, st->action, U, cur, &cs, &fails);
   }
@@ -280,7 +299,7 @@ static smt_term_t build_step(explorer_t *x, int i, int r) {
     else
       Tn[v] = x->T[(size_t)i * nv + v];
   }
-  if (m->failure) VEC_PUSH(&fails, translate(x, m->failure, Tn, NULL, Nn));
+  if (m->failure) VEC_PUSH(&fails, holds(x, m->failure, Tn, NULL, Nn));
   x->fail[i] = fails.len ? smt_or(x->smt, fails.data, fails.len) : 0;
   smt_term_t c = smt_and(x->smt, cs.data, cs.len);
   free(U);
@@ -336,7 +355,7 @@ static void init_path_start(explorer_t *x) {
     }
   }
   /* the model's assume: on the initial values (a path starts only where they hold) */
-  for (size_t k = 0; k < m->nassume; k++) smt_assert(x->smt, translate(x, m->assume[k], x->T, NULL, x->N));
+  for (size_t k = 0; k < m->nassume; k++) smt_assert(x->smt, holds(x, m->assume[k], x->T, NULL, x->N));
 }
 
 /* ---- progress ---- */

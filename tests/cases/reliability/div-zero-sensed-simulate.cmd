@@ -1,0 +1,1 @@
+simulate tests/cases/reliability/div-zero-sensed.yaml
