@@ -109,6 +109,13 @@ interrupt masking-saturation INT '^partial: interrupted by a signal; stopped whi
 interrupt eventb-qe INT '^inconclusive: interrupted by a signal; the report is partial' eventb "$tmp/qe.yaml"
 interrupt robustness-minimise TERM '^partial: interrupted by a signal; no result' robustness "$tmp/rmin.yaml" \
   --max-states 100000000
+# products that poll since the third round of issue 11
+interrupt robustness-wa INT '^partial: interrupted by a signal; no result' robustness "$tmp/wa.yaml" \
+  --max-states 100000000
+interrupt robustness-delta TERM '^partial: interrupted by a signal; the comparison was not made' robustness \
+  "$tmp/delta.yaml" --no-minimize --max-states 100000000
+interrupt robustify-plant INT '^bounded: interrupted by a signal' robustify "$tmp/plant.json"
+interrupt envelope-brute INT '^partial: interrupted by a signal; no result' envelope "$tmp/brute.yaml"
 # check -j: every child stops and reports (none is killed: 0 errors), the
 # files not started are inconclusive, the run exits 5; sequential the same
 for j in 2 1; do
