@@ -24,7 +24,8 @@
 #                    (minimised while compiling)
 # and inputs on which one product that used not to poll runs for minutes
 # (a 20001-state counter a:C composed with another over other labels or of
-# another period: ~4e8 states; each stopped after 1 s takes ~150 MB):
+# another period: ~4e8 states; stopped after 3 s wall, 0.8-0.9 s CPU on a
+# loaded machine, each took 120-150 MB):
 #   DIR/wa.yaml      robustness: the weakest assumption's product M || P_err
 #                    (P a counter over b.*, which E blocks, so M || E || P is
 #                    small)
@@ -33,6 +34,10 @@
 #                    allows only a.reset, so M || E || P is one state)
 #   DIR/plant.json   robustify: the plant det(M) || det(E') || P_err (E' a
 #                    counter over b.*)
+#   DIR/explain.yaml robustness: the explanation product M || D (D a counter
+#                    over c.* beside a glitch that lets a.tick through; E and
+#                    W are one state each; 3 instead of 20000: explained as
+#                    "glitch, a.tick")
 #   DIR/brute.yaml   envelope --algorithm brute-force: 2^15 deviation sets of a
 #                    3-state ring, each composed with a 20001-state controller
 # In the tree: tests/data/robustify_voting2/config-pareto.json, voting-4-4
@@ -121,6 +126,12 @@ EOF
   printf '{"sys": ["count-a.lts"], "env": [], "dev": ["count-b.lts"], "safety": ["a-prop.lts"],\n' >"$dir/plant.json"
   printf ' "method": "supervisory", "options": {"progress": [], "controllableMap": {"1": ["a.tick"]},\n' >>"$dir/plant.json"
   printf ' "observableMap": {"0": ["a.tick", "a.reset"]}}}\n' >>"$dir/plant.json"
+  {
+    printf 'C(N=9) = C[0],\nC[i:0..N] = (tick -> C[(i+1)%%(N+1)] | reset -> C[0]).\n'
+    printf 'D = (a.reset -> D | glitch -> T),\nT = (a.tick -> D | a.reset -> D).\n||DEV = (c:C(20000) || D).\n'
+  } >"$dir/explain-dev.lts"
+  printf 'kind: robustness\nsystem: count-a.lts\nenvironment: reset-env.lts\nproperty: a-prop.lts\n' >"$dir/explain.yaml"
+  printf 'deviation: explain-dev.lts\nfaults: [glitch]\n' >>"$dir/explain.yaml"
   printf 'E0 = (a -> E1),\nE1 = (a -> E2),\nE2 = (a -> E0) + {b}.\n' >"$dir/brute-env.lts"
   printf 'C(N=9) = C[0],\nC[i:0..N] = (a -> C[(i+1)%%(N+1)] | b -> C[0]).\n||CTRL = C(20000).\n' >"$dir/brute-ctrl.lts"
   echo 'property P = (a -> P | b -> P).' >"$dir/brute-p.lts"
