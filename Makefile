@@ -154,5 +154,8 @@ clean:
 -include $(LIB_OBJ:.o=.d) $(BUILD)/apps/main.d $(BUILD)/apps/docgen_main.d $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/unit/%.d) \
          $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/tests/fuzz/%.d)
 
-# Keep object files of test programs (make would delete them as intermediates).
-.SECONDARY:
+# Keep the object files of the test programs and fuzz harnesses (make would
+# delete them as intermediates). Only those: a bare `.SECONDARY:` makes every
+# target secondary, and make then does not rebuild a deleted library object
+# while libismv.a is newer than its sources (tests/reliability_build.sh).
+.SECONDARY: $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/unit/%.o) $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/tests/fuzz/%.o)

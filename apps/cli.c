@@ -432,28 +432,69 @@ static void print_main_help(FILE *f) {
           exit_code_help);
 }
 
+/* Columns of an option's line in --help, as GNU tools lay them out: the
+ * option from column 3, its description from HELP_COLUMN (1-based) wrapped at
+ * HELP_WIDTH columns; an option too long for its column stands on a line of
+ * its own, the description below it. */
+enum { HELP_COLUMN = 36, HELP_WIDTH = 79 };
+
+/* Display width of s[0..n): UTF-8 continuation bytes take no column. */
+static size_t columns(const char *s, size_t n) {
+  size_t w = 0;
+  for (size_t i = 0; i < n; i++) w += ((unsigned char)s[i] & 0xC0) != 0x80;
+  return w;
+}
+
+/* Writes `left`, then `text` word-wrapped from HELP_COLUMN; a word wider
+ * than the column's room stays whole on a line of its own. */
+static void print_option_line(FILE *f, const char *left, const char *text) {
+  size_t indent = HELP_COLUMN - 1, room = HELP_WIDTH - indent;
+  if (columns(left, strlen(left)) + 1 > indent)
+    fprintf(f, "%s\n%*s", left, (int)indent, "");
+  else
+    fprintf(f, "%-*s", (int)indent, left);
+  size_t used = 0;
+  for (const char *p = text; *p;) {
+    while (*p == ' ') p++;
+    size_t len = strcspn(p, " ");
+    if (!len) break;
+    size_t w = columns(p, len);
+    if (used > 0 && used + 1 + w > room) {
+      fprintf(f, "\n%*s", (int)indent, "");
+      used = 0;
+    }
+    fprintf(f, "%s%.*s", used ? " " : "", (int)len, p);
+    used += (used ? 1 : 0) + w;
+    p += len;
+  }
+  fputc('\n', f);
+}
+
 static void print_command_help(FILE *f, const cli_command_t *cmd) {
   fprintf(f, "usage: ismv %s %s\n\n%s\n", cmd->name, cmd->usage, cmd->description);
   if (cmd->noptions) fprintf(f, "\noptions:\n");
   for (size_t i = 0; i < cmd->noptions; i++) {
     const cli_option_t *o = &cmd->options[i];
-    char left[80];
+    char left[160];
     int n = snprintf(left, sizeof left, "  %s%c%s--%s", o->short_name ? "-" : "",
                      o->short_name ? o->short_name : ' ', o->short_name ? ", " : "  ", o->name);
     if (!o->short_name) n = snprintf(left, sizeof left, "      --%s", o->name);
     if (o->type != OPT_FLAG && n > 0 && (size_t)n < sizeof left)
       snprintf(left + n, sizeof left - (size_t)n, " %s", o->type == OPT_CHOICE ? o->choices : o->metavar);
-    fprintf(f, "%-34s %s", left, o->help);
-    if (o->def) fprintf(f, " (default: %s)", o->def);
-    fprintf(f, "\n");
+    char *text = o->def ? xasprintf("%s (default: %s)", o->help, o->def) : xstrdup(o->help);
+    print_option_line(f, left, text);
+    free(text);
   }
   for (size_t i = 0; i < NCOMMON; i++) {
     const cli_option_t *o = &common_options[i];
-    char left[80];
+    char left[160];
     snprintf(left, sizeof left, "      --%s %s", o->name, o->metavar);
-    fprintf(f, "%-34s %s (default: %s)\n", left, o->help, o->def);
+    char *text = xasprintf("%s (default: %s)", o->help, o->def);
+    print_option_line(f, left, text);
+    free(text);
   }
-  fprintf(f, "  -h, --help                       show this help\n\n%s", exit_code_help);
+  print_option_line(f, "  -h, --help", "show this help");
+  fprintf(f, "\n%s", exit_code_help);
 }
 
 /* ---- option parsing ---- */

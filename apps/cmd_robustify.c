@@ -544,8 +544,12 @@ static bool compare(fsp_config_t *r, const ynode_t *n, const lts_t *sys, const l
       lts_t *wa = robust_weakest_assumption(sys, prop, alpha, na, true, &ea);
       lts_t *wb = robust_weakest_assumption(design, prop, alpha, na, true, &eb);
       robust_traces_t x = {0}, y = {0};
-      robust_delta(wa, wb, &x);
-      robust_delta(wb, wa, &y);
+      if (!wa || !wb || !robust_delta(wa, wb, &x) || !robust_delta(wb, wa, &y)) { /* a stop request */
+        diag_error(d, n->loc, "%s while comparing the robustness of the two designs",
+                   stop_message() ? stop_message() : "stopped");
+        r->limit_hit = true;
+        ok = false;
+      }
       *a_not_b = x.ntraces;
       *b_not_a = y.ntraces;
       robust_traces_free(&x);

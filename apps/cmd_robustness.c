@@ -426,6 +426,7 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
   if (!a.sys || !env || !a.prop || (n_dev && !dev)) goto done;
   if (stop_requested()) goto done; /* before any result */
   normal = robust_normal_violation(a.sys, env, a.prop, &normal_len);
+  if (stop_requested()) goto done; /* the product M ‖ E ‖ P gave up: before any result */
   {
     const lts_t *me[2] = {a.sys, env};
     if (!fsp_config_progress(&r, se_files, me, 2, n_sys->loc, cli_opt(self, values, "default-progress")->set,
@@ -452,12 +453,16 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
   a.w = robust_assumption(a.sys, a.prop, alpha, nalpha, &wa_opt, &a.empty);
   if (stop_requested()) goto done; /* its minimisations gave up: before any result */
   env_view = robust_env_view(env, alpha, nalpha);
-  robust_delta(a.w, env_view, &delta);
+  /* a stop in E↾α or in W ‖ E_err leaves no Δ to report */
+  if (!env_view || !robust_delta(a.w, env_view, &delta)) goto done;
   if (want_unsafe) { /* Fortis's --unsafe: classes into the error state of (M ‖ P_err)↾α, determinised */
     robust_wa_options_t u_opt = {.minimise = minimise, .unsafe = true};
     bool ignored;
     lts_t *u = robust_assumption(a.sys, a.prop, alpha, nalpha, &u_opt, &ignored);
-    robust_error_classes(u, &unsafe);
+    if (u)
+      robust_error_classes(u, &unsafe);
+    else
+      stopped = "the unsafe behaviours were not computed";
     lts_free(u);
   }
   int nfaults = 0;
@@ -472,7 +477,7 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
     }
     robust_explain(a.sys, dev, alpha, nalpha, faults, nfaults, &delta);
     if (want_unsafe) robust_explain_anywhere(a.sys, dev, alpha, nalpha, faults, nfaults, &unsafe);
-    if (stop_requested()) stopped = "the explanations are incomplete";
+    if (stop_requested() && !stopped) stopped = "the explanations are incomplete";
     int nofault = 0;
     for (int i = 0; i < delta.ntraces; i++) nofault += delta.traces[i].expl && delta.traces[i].nfaults == 0;
     if (nofault > 0)
@@ -484,6 +489,7 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
   } else if (human.plan) {
     eofm_env_explain(&human, a.sys, alpha, nalpha, &delta, &ctx->diags);
     if (human.exceeded) goto done; /* reported */
+    if (stop_requested() && !stopped) stopped = "the explanations are incomplete";
   }
   bool explaining = dev || human.plan;
   if (n_cmp && stop_requested() && !stopped) stopped = "the comparison was not made";
@@ -491,8 +497,11 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
     if (!b.sys) b.sys = lts_copy(a.sys), b.sys_files = a.sys_files;
     if (!b.prop) b.prop = lts_copy(a.prop), b.prop_files = a.prop_files;
     b.w = robust_weakest_assumption(b.sys, b.prop, alpha, nalpha, minimise, &b.empty);
-    robust_delta(a.w, b.w, &a_not_b);
-    robust_delta(b.w, a.w, &b_not_a);
+    if (!b.w || !robust_delta(a.w, b.w, &a_not_b) || !robust_delta(b.w, a.w, &b_not_a)) {
+      robust_traces_free(&a_not_b); /* a comparison half made is none */
+      robust_traces_free(&b_not_a);
+      stopped = "the comparison was not made";
+    }
   }
   if (expand && !stopped) {
     /* Fortis's --expand: each class's traces of the weakest assumption that
@@ -532,9 +541,9 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
   {
     lts_t *err = lts_property(env_view);
     const lts_t *parts[2] = {a.w, err};
-    lts_t *t = lts_compose(parts, 2);
+    lts_t *t = lts_compose_bounded(parts, 2, 0, stop_poll, NULL);
     lts_to_dot(a.w, "weakest_assumption", &dot);
-    lts_to_dot(t, "delta", &dot);
+    if (t) lts_to_dot(t, "delta", &dot); /* not after a stop */
     lts_free(t);
     if (b.w) lts_to_dot(b.w, "weakest_assumption_b", &dot); /* the other side of a comparison */
     lts_free(err);

@@ -1,13 +1,88 @@
 #include "apps/compartment_svg.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ism/vec.h"
 
+/* The value of an exact rational "[-]P[/Q]" (decimal digits), or NULL with
+ * *v untouched when q is none: what is wrong with it, for a message. */
+static const char *end_value(const char *q, double *v) {
+  const char *p = q + (*q == '-'), *slash = strchr(q, '/');
+  size_t num = strspn(p, "0123456789");
+  if (num == 0 || (p[num] && p[num] != '/')) return "is not an exact rational (\"P\" or \"P/Q\")";
+  if (slash) {
+    size_t den = strspn(slash + 1, "0123456789");
+    if (den == 0 || slash[1 + den]) return "is not an exact rational (\"P\" or \"P/Q\")";
+    if (strspn(slash + 1, "0") == den) return "has a zero denominator";
+  }
+  double x = strtod(q, NULL) / (slash ? strtod(slash + 1, NULL) : 1.0);
+  if (!isfinite(x)) return "lies beyond the range of a double";
+  *v = x;
+  return NULL;
+}
+
+/* Only for ends compartment_json_check accepted, or eventb's own. */
 static double rational_value(const char *q) {
-  const char *slash = strchr(q, '/');
-  return strtod(q, NULL) / (slash ? strtod(slash + 1, NULL) : 1.0);
+  double v = 0;
+  end_value(q, &v);
+  return v;
+}
+
+/* One end: NULL (infinite) or a string end_value accepts. */
+static bool check_end(const json_t *iv, const char *key, double *v, bool *finite, diag_list_t *diags) {
+  const json_t *e = json_get(iv, key);
+  *finite = false;
+  if (!e) {
+    diag_error(diags, iv->loc, "this interval has no '%s' (an exact rational as a string, or null)", key);
+    return false;
+  }
+  if (e->kind == JSON_NULL) return true;
+  if (e->kind != JSON_STRING) {
+    diag_error(diags, e->loc, "the interval end '%s' must be an exact rational as a string (\"5\", \"-5/2\") or null",
+               key);
+    return false;
+  }
+  const char *why = end_value(e->text, v);
+  if (why) {
+    diag_error(diags, e->loc, "the interval end '%s' = \"%.40s\" %s", key, e->text, why);
+    return false;
+  }
+  *finite = true;
+  return true;
+}
+
+bool compartment_json_check(const json_t *pic, diag_list_t *diags) {
+  const json_t *rows = json_array(pic, "rows");
+  bool ok = true;
+  for (size_t k = 0; rows && k < rows->len; k++) {
+    const json_t *ivs = json_get(rows->items[k], "intervals");
+    if (!ivs || ivs->kind == JSON_NULL) continue;
+    if (ivs->kind != JSON_ARRAY) {
+      diag_error(diags, ivs->loc, "'intervals' must be an array of intervals");
+      ok = false;
+      continue;
+    }
+    for (size_t i = 0; i < ivs->len; i++) {
+      const json_t *iv = ivs->items[i];
+      if (iv->kind != JSON_OBJECT) {
+        diag_error(diags, iv->loc, "an interval must be an object with 'lo' and 'hi'");
+        ok = false;
+        continue;
+      }
+      double lo = 0, hi = 0;
+      bool lo_finite, hi_finite;
+      bool good = check_end(iv, "lo", &lo, &lo_finite, diags);
+      good &= check_end(iv, "hi", &hi, &hi_finite, diags);
+      if (good && lo_finite && hi_finite && lo > hi) {
+        diag_error(diags, iv->loc, "this interval's lower end lies above its upper end");
+        good = false;
+      }
+      ok &= good;
+    }
+  }
+  return ok;
 }
 
 typedef struct {

@@ -8,6 +8,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "ism/diag.h"
+#include "ism/json.h"
 #include "ism/strbuf.h"
 
 typedef enum { COMPARTMENT_ORIGINAL, COMPARTMENT_EVENT, COMPARTMENT_FAILS } compartment_kind_t;
@@ -39,6 +41,14 @@ typedef struct {
   const compartment_row_t *rows;
   size_t nrows;
 } compartment_picture_t;
+
+/* Checks a picture as `eventb --format json` writes it, before `ismv report`
+ * draws it: every interval of every row is an object whose ends "lo" and
+ * "hi" are null (infinite) or an exact rational as a string ("5", "-5/2")
+ * with a nonzero denominator and a value finite as a double, lo not above
+ * hi. Each bad end or interval is a located error in diags; returns whether
+ * there was none. `pic` may be NULL or no object (nothing to check). */
+bool compartment_json_check(const json_t *pic, diag_list_t *diags);
 
 /* Appends the picture as an <svg> document (900 pixels wide, 28 per row). */
 void compartment_svg(strbuf_t *sb, const compartment_picture_t *pic);

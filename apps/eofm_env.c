@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ism/stop.h"
 #include "ism/strbuf.h"
 #include "ism/vec.h"
 
@@ -140,10 +141,10 @@ static lts_t *deviation(eofm_env_t *e, lts_labels_t *labels, char **only, int n,
   if (e->max_errors >= 0) {
     lts_t *budget = eofm_error_budget(labels, *faults, *nfaults, e->max_errors);
     const lts_t *parts[2] = {hidden, budget};
-    lts_t *bounded = lts_compose(parts, 2);
+    lts_t *bounded = lts_compose_bounded(parts, 2, 0, stop_poll, NULL);
     lts_free(budget);
     lts_free(hidden);
-    hidden = bounded;
+    hidden = bounded; /* NULL at a stop request: no explanation */
   }
   sort_by_name(labels, *faults, *nfaults);
   return hidden;
@@ -151,7 +152,7 @@ static lts_t *deviation(eofm_env_t *e, lts_labels_t *labels, char **only, int n,
 
 void eofm_env_explain(eofm_env_t *e, const lts_t *sys, const int *alpha, int nalpha, robust_traces_t *t,
                       diag_list_t *diags) {
-  for (int i = 0; i < t->ntraces; i++) {
+  for (int i = 0; i < t->ntraces && !stop_requested(); i++) {
     robust_trace_t *rt = &t->traces[i];
     int n;
     char **only = eofm_candidate_errors(e->plan, sys, e->raw, alpha, nalpha, rt->trace, rt->len, &n);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "apps/cli.h"
+#include "apps/compartment_svg.h"
 #include "apps/graph_svg.h"
 #include "apps/json_envelope.h"
 #include "apps/report_html.h"
@@ -287,6 +288,8 @@ static bool check_inputs(const report_input_t *in, size_t n, const ism_model_t *
                  model->name, model->path);
       ok = false;
     }
+    if (strcmp(analyses[kind[i]].name, "eventb") == 0 && !compartment_json_check(json_get(r, "picture"), diags))
+      ok = false;
   }
   return ok;
 }

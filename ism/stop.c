@@ -35,6 +35,11 @@ void stop_set_deadline(double seconds) {
 
 bool stop_requested(void) { return stop_reason() != STOP_NONE; }
 
+bool stop_poll(void *unused) {
+  (void)unused;
+  return stop_requested();
+}
+
 const char *stop_message(void) {
   switch (stop_reason()) {
   case STOP_SIGNAL: return "interrupted by a signal";

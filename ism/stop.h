@@ -24,6 +24,10 @@ void stop_set_deadline(double seconds);
  * deadline, a clock read: cheap enough for a loop, not for the innermost). */
 stop_reason_t stop_reason(void);
 bool stop_requested(void);
+/* stop_requested() as a callback (the argument is ignored), for the
+ * bounded LTS constructions that take one (lts_compose_bounded,
+ * lts_determinise_bounded). */
+bool stop_poll(void *unused);
 /* For a report: "interrupted by a signal" or "the time limit (--timeout)
  * ran out"; NULL when no stop was requested. Static storage. */
 const char *stop_message(void);

@@ -74,16 +74,16 @@ reap $pid
 rc=$?
 [ $rc = 5 ] || { echo "FAIL: two signals: exit $rc"; fail=1; }
 
-# interrupt NAME SIGNAL PATTERN ismv-args...: signals the run 0.5 s after its
-# handler is in place; it must exit 5 within $limit s, its stdout matching
-# the extended regex PATTERN.
+# interrupt NAME SIGNAL PATTERN ismv-args...: signals the run $DELAY s
+# (default 0.5) after its handler is in place; it must exit 5 within $limit
+# s, its stdout matching the extended regex PATTERN.
 interrupt() {
   local name=$1 sig=$2 pattern=$3 pid t0 took rc
   shift 3
   "$ISMV" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null &
   pid=$!
   handler_ready $pid || { echo "FAIL: $name: no SIGINT handler after 60 s"; fail=1; }
-  sleep 0.5
+  sleep "${DELAY:-0.5}"
   t0=$(now)
   kill -"$sig" $pid
   reap $pid
@@ -109,6 +109,17 @@ interrupt masking-saturation INT '^partial: interrupted by a signal; stopped whi
 interrupt eventb-qe INT '^inconclusive: interrupted by a signal; the report is partial' eventb "$tmp/qe.yaml"
 interrupt robustness-minimise TERM '^partial: interrupted by a signal; no result' robustness "$tmp/rmin.yaml" \
   --max-states 100000000
+# products that poll since the third round of issue 11, each signalled 3 s
+# in: their inputs (two 20001-state counters) load first, 0.25 s CPU but up to
+# a second of wall time on a loaded machine; the products run for minutes
+DELAY=3 interrupt robustness-wa INT '^partial: interrupted by a signal; no result' robustness "$tmp/wa.yaml" \
+  --max-states 100000000
+DELAY=3 interrupt robustness-delta TERM '^partial: interrupted by a signal; the comparison was not made' robustness \
+  "$tmp/delta.yaml" --no-minimize --max-states 100000000
+DELAY=3 interrupt robustness-explain INT '^partial: interrupted by a signal; the explanations are incomplete' robustness \
+  "$tmp/explain.yaml" --max-states 100000000
+DELAY=3 interrupt robustify-plant INT '^bounded: interrupted by a signal' robustify "$tmp/plant.json"
+DELAY=3 interrupt envelope-brute INT '^partial: interrupted by a signal; no result' envelope "$tmp/brute.yaml"
 # check -j: every child stops and reports (none is killed: 0 errors), the
 # files not started are inconclusive, the run exits 5; sequential the same
 for j in 2 1; do

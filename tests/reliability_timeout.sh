@@ -111,4 +111,25 @@ grep -Eq 'minimal.lts:[0-9]+:[0-9]+: error: the time limit \(--timeout\) ran out
   echo "FAIL: fsp-minimal: the stopped minimisation is not located"
   fail=1
 }
+
+# products that poll since the third round of issue 11 (each ran on for
+# minutes, or until --max-memory, past the limit before); the limit is 3 s:
+# their inputs (two 20001-state counters) load first, 0.25 s CPU but up to a
+# second of wall time on a loaded machine, and the products run for minutes
+T=3
+run robustness-wa 5 '^partial: the time limit \(--timeout\) ran out; no result' robustness "$tmp/wa.yaml" \
+  --max-states 100000000
+! grep -q 'error:' "$tmp/err" || { echo "FAIL: robustness-wa: stopped while loading, not in the product"; fail=1; }
+run robustness-delta 5 '^partial: the time limit \(--timeout\) ran out; the comparison was not made' \
+  robustness "$tmp/delta.yaml" --no-minimize --max-states 100000000
+run robustness-delta-json 5 '"partial": true' robustness "$tmp/delta.yaml" --no-minimize -f json
+run robustness-explain 5 '^partial: the time limit \(--timeout\) ran out; the explanations are incomplete' \
+  robustness "$tmp/explain.yaml" --max-states 100000000
+run robustify-plant 5 '^bounded: the timeout limit stopped the search' robustify "$tmp/plant.json"
+run envelope-brute 5 '^partial: the time limit \(--timeout\) ran out; no result' envelope "$tmp/brute.yaml"
+grep -Eq 'brute.yaml:[0-9]+:[0-9]+: error: the time limit \(--timeout\) ran out: stopped after [0-9]+ of 32768 deviation sets' \
+  "$tmp/err" || {
+  echo "FAIL: envelope-brute: the stopped search is not located"
+  fail=1
+}
 exit $fail

@@ -22,6 +22,24 @@
 #                    refinement; 5001 states took 10.7 s idle)
 #   DIR/fmin.yaml    robustness: the same counter declared `minimal` in FSP
 #                    (minimised while compiling)
+# and inputs on which one product that used not to poll runs for minutes
+# (a 20001-state counter a:C composed with another over other labels or of
+# another period: ~4e8 states; stopped after 3 s wall, 0.8-0.9 s CPU on a
+# loaded machine, each took 120-150 MB):
+#   DIR/wa.yaml      robustness: the weakest assumption's product M || P_err
+#                    (P a counter over b.*, which E blocks, so M || E || P is
+#                    small)
+#   DIR/delta.yaml   robustness --no-minimize: a comparison's Delta product
+#                    W_A || W_B,err (counters of periods 20001 and 19999; E
+#                    allows only a.reset, so M || E || P is one state)
+#   DIR/plant.json   robustify: the plant det(M) || det(E') || P_err (E' a
+#                    counter over b.*)
+#   DIR/explain.yaml robustness: the explanation product M || D (D a counter
+#                    over c.* beside a glitch that lets a.tick through; E and
+#                    W are one state each; 3 instead of 20000: explained as
+#                    "glitch, a.tick")
+#   DIR/brute.yaml   envelope --algorithm brute-force: 2^15 deviation sets of a
+#                    3-state ring, each composed with a 20001-state controller
 # In the tree: tests/data/robustify_voting2/config-pareto.json, voting-4-4
 # of Fortis' thesis examples, Pareto (over 10 minutes, docs/robustify.md).
 . "$(dirname "${BASH_SOURCE[0]}")/ring.sh"
@@ -91,4 +109,32 @@ EOF
   printf 'kind: robustness\nsystem: chain.lts\nenvironment: cenv.lts\nproperty: cp.lts\n' >"$dir/rmin.yaml"
   printf 'kind: robustness\nsystem: minimal.lts\nenvironment: cenv.lts\nproperty: cp.lts\n' >"$dir/fmin.yaml"
   printf 'verify: {bound: 12, mode: ideal}\n' >>"$dir/wf.yaml"
+  local who period
+  for who in a:20000 b:20000 a2:19998; do
+    period=${who#*:}
+    printf 'C(N=9) = C[0],\nC[i:0..N] = (tick -> C[(i+1)%%(N+1)] | reset -> C[0]).\n||SYS = (%s:C(%s)).\n' \
+      "${who:0:1}" "$period" >"$dir/count-${who%%:*}.lts"
+  done
+  sed 's/^||SYS/property ||SYS/' "$dir/count-b.lts" >"$dir/count-b-prop.lts"
+  echo 'ENV = (a.tick -> ENV | a.reset -> ENV) + {b.tick, b.reset}.' >"$dir/wa-env.lts"
+  echo 'ENV = (a.reset -> ENV) + {a.tick}.' >"$dir/reset-env.lts"
+  echo 'property P = (a.tick -> P | a.reset -> P).' >"$dir/a-prop.lts"
+  printf 'kind: robustness\nsystem: count-a.lts\nenvironment: wa-env.lts\nproperty: count-b-prop.lts\n' \
+    >"$dir/wa.yaml"
+  printf 'kind: robustness\nsystem: count-a.lts\nenvironment: reset-env.lts\nproperty: a-prop.lts\n' >"$dir/delta.yaml"
+  printf 'compare: {system: count-a2.lts}\n' >>"$dir/delta.yaml"
+  printf '{"sys": ["count-a.lts"], "env": [], "dev": ["count-b.lts"], "safety": ["a-prop.lts"],\n' >"$dir/plant.json"
+  printf ' "method": "supervisory", "options": {"progress": [], "controllableMap": {"1": ["a.tick"]},\n' >>"$dir/plant.json"
+  printf ' "observableMap": {"0": ["a.tick", "a.reset"]}}}\n' >>"$dir/plant.json"
+  {
+    printf 'C(N=9) = C[0],\nC[i:0..N] = (tick -> C[(i+1)%%(N+1)] | reset -> C[0]).\n'
+    printf 'D = (a.reset -> D | glitch -> T),\nT = (a.tick -> D | a.reset -> D).\n||DEV = (c:C(20000) || D).\n'
+  } >"$dir/explain-dev.lts"
+  printf 'kind: robustness\nsystem: count-a.lts\nenvironment: reset-env.lts\nproperty: a-prop.lts\n' >"$dir/explain.yaml"
+  printf 'deviation: explain-dev.lts\nfaults: [glitch]\n' >>"$dir/explain.yaml"
+  printf 'E0 = (a -> E1),\nE1 = (a -> E2),\nE2 = (a -> E0) + {b}.\n' >"$dir/brute-env.lts"
+  printf 'C(N=9) = C[0],\nC[i:0..N] = (a -> C[(i+1)%%(N+1)] | b -> C[0]).\n||CTRL = C(20000).\n' >"$dir/brute-ctrl.lts"
+  echo 'property P = (a -> P | b -> P).' >"$dir/brute-p.lts"
+  printf 'kind: envelope\nenvironment: brute-env.lts\ncontroller: brute-ctrl.lts\nproperty: brute-p.lts\n' >"$dir/brute.yaml"
+  printf 'algorithm: brute-force\n' >>"$dir/brute.yaml"
 }

@@ -664,6 +664,11 @@ static bool paper_delta(const envelope_t *ev, const meta_t *m, const bitword_t *
   VEC_PUSH(&stack, S0);
   bool ok = true;
   while (stack.len && ok) {
+    if ((*explored & 255) == 0 && stop_requested()) { /* Δ unknown until the stack is empty */
+      *error = xasprintf("%s: stopped after %ld state sets of the paper algorithm", stop_message(), *explored);
+      ok = false;
+      break;
+    }
     bitword_t *S = VEC_POP(&stack);
     (*explored)++;
     memcpy(d, allowed, words(nt) * sizeof *d);
@@ -689,6 +694,11 @@ static bool paper_delta(const envelope_t *ev, const meta_t *m, const bitword_t *
       ok = false;
     }
     for (uint32_t sub = 1; ok && sub < ((uint32_t)1 << nsucc); sub++) {
+      if ((sub & 4095) == 0 && stop_requested()) {
+        *error = xasprintf("%s: stopped after %ld state sets of the paper algorithm", stop_message(), *explored);
+        ok = false;
+        break;
+      }
       bitword_t *T = set_copy(S, m->nq);
       int nwork = 0;
       for (int i = 0; i < nsucc; i++)
@@ -742,7 +752,9 @@ static bool run_paper(const envelope_t *ev, maxset_t *out, envelope_result_t *r,
 enum { BRUTE_MAX_CANDIDATES = 20 };
 
 /* Robustness by definition: build E_d and compose it with C ‖ P_err and
- * with P_env,err; robust iff neither composition reaches its error. */
+ * with P_env,err; robust iff neither composition reaches its error. A stop
+ * request (ism/stop.h) ends a composition: the answer is then false and
+ * the caller polls. */
 static bool robust_by_composition(const envelope_t *ev, const bitword_t *d) {
   const envelope_space_t *sp = &ev->space;
   lts_builder_t b;
@@ -760,8 +772,8 @@ static bool robust_by_composition(const envelope_t *ev, const bitword_t *d) {
   for (int k = 0; k < 2 && ok; k++) {
     if (!ev->k[k]) continue;
     const lts_t *parts[2] = {ed, ev->k[k]};
-    lts_t *c = lts_compose(parts, 2);
-    ok = c->error < 0;
+    lts_t *c = lts_compose_bounded(parts, 2, 0, stop_poll, NULL);
+    ok = c && c->error < 0;
     lts_free(c);
   }
   lts_free(ed);
@@ -786,6 +798,14 @@ static bool run_brute(const envelope_t *ev, maxset_t *out, envelope_result_t *r,
     for (size_t i = 0; i < dev.len; i++)
       if (mask & ((uint32_t)1 << i)) bitset_set(d, (size_t)dev.data[i]);
     if (robust_by_composition(ev, d)) bitset_set(robust, mask);
+    if (stop_requested()) { /* the sets not checked yet decide which are maximal: no result */
+      *error = xasprintf("%s: stopped after %ld of %lu deviation sets", stop_message(), r->checks,
+                         (unsigned long)n);
+      free(robust);
+      free(d);
+      VEC_FREE(&dev);
+      return false;
+    }
     r->checks++;
   }
   r->normal_unsafe = !bitset_get(robust, 0);

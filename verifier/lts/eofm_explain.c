@@ -3,17 +3,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ism/stop.h"
 #include "ism/strbuf.h"
 #include "ism/vec.h"
 #include "verifier/lts/eofm_plan.h"
 
 lts_t *eofm_concise(const lts_t *sys, const lts_t *raw, const int *actions, int nactions) {
   const lts_t *parts[2] = {sys, raw};
-  lts_t *g = lts_compose(parts, 2);
+  lts_t *g = lts_compose_bounded(parts, 2, 0, stop_poll, NULL);
+  if (!g) return NULL;
   lts_t *r = lts_restrict(g, actions, nactions);
   lts_free(g);
-  lts_t *d = lts_determinise(r, false);
+  lts_t *d = lts_determinise_bounded(r, false, 0, stop_poll, NULL);
   lts_free(r);
+  if (!d) return NULL;
   lts_t *m = lts_minimise(d);
   lts_free(d);
   return m;
@@ -51,10 +54,10 @@ static int *prefix_states(const lts_t *sys, const lts_t *raw, const int *alpha, 
   lts_t *t = lts_freeze(&b);
   lts_builder_free(&b);
   const lts_t *parts[3] = {sys, raw, t};
-  lts_t *prod = lts_compose(parts, 3);
+  lts_t *prod = lts_compose_bounded(parts, 3, 0, stop_poll, NULL);
   lts_free(t);
   int *out = NULL;
-  if (prod->error >= 0) {
+  if (prod && prod->error >= 0) { /* NULL: a stop request, the caller polls */
     lts_bfs_t bfs;
     lts_bfs(prod, &bfs);
     int plen;

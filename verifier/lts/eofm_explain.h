@@ -9,7 +9,9 @@
 #include "verifier/lts/lts.h"
 
 /* The concise environment: (sys ‖ raw)↾actions, τ-eliminated, determinised
- * and minimised, as the reference tool feeds it to the robustness analysis. */
+ * and minimised, as the reference tool feeds it to the robustness analysis.
+ * NULL at a stop request (ism/stop.h), polled in the product and the subset
+ * construction. */
 lts_t *eofm_concise(const lts_t *sys, const lts_t *raw, const int *actions, int nactions);
 
 /* The candidate errors that may explain `trace` (the reference tool's

@@ -331,8 +331,20 @@ lts_t *lts_compose_max(const lts_t *const *parts, int n, long max_states, long m
   return lts_compose_priority(parts, n, max_states, max_trans, NULL);
 }
 
+static lts_t *compose(const lts_t *const *parts, int n, long max_states, long max_trans,
+                      const lts_priority_t *prio, bool (*stop)(void *), void *arg);
+
 lts_t *lts_compose_priority(const lts_t *const *parts, int n, long max_states, long max_trans,
                             const lts_priority_t *prio) {
+  return compose(parts, n, max_states, max_trans, prio, max_states > 0 ? stop_poll : NULL, NULL);
+}
+
+lts_t *lts_compose_bounded(const lts_t *const *parts, int n, long max_states, bool (*stop)(void *), void *arg) {
+  return compose(parts, n, max_states, 0, NULL, stop, arg);
+}
+
+static lts_t *compose(const lts_t *const *parts, int n, long max_states, long max_trans,
+                      const lts_priority_t *prio, bool (*stop)(void *), void *arg) {
   assert(n >= 1);
   compose_t c;
   memset(&c, 0, sizeof c);
@@ -390,7 +402,7 @@ lts_t *lts_compose_priority(const lts_t *const *parts, int n, long max_states, l
   bool over = false;
   for (size_t qi = 0; qi < todo.len && !over; qi++) {
     if ((max_states > 0 && c.b.nstates > max_states) || (max_trans > 0 && (long)c.b.ntrans > max_trans) ||
-        (max_states > 0 && (qi & 1023) == 0 && stop_requested())) {
+        (stop && (qi & 1023) == 0 && stop(arg))) {
       over = true;
       break;
     }

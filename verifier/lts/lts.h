@@ -100,6 +100,12 @@ lts_t *lts_compose(const lts_t *const *parts, int n);
  * and, with a state limit, at a stop request (ism/stop.h). */
 lts_t *lts_compose_max(const lts_t *const *parts, int n, long max_states, long max_trans);
 
+/* The same without a transition limit, giving up (NULL) past max_states
+ * states (<= 0: no limit) or when stop(arg), polled every 1024 states (may
+ * be NULL), returns true: the products an analysis makes of its inputs
+ * pass stop_poll (ism/stop.h), so --timeout and signals end them. */
+lts_t *lts_compose_bounded(const lts_t *const *parts, int n, long max_states, bool (*stop)(void *), void *arg);
+
 /* LTSA's action priority, applied in each composite state as it is
  * explored (so it changes what is reachable). With `high` (`<< {...}`)
  * the listed labels are high and every other label, τ included, low;

@@ -86,7 +86,13 @@ static bool plant_build(search_t *s, const lts_t *sys) {
     return false;
   }
   lts_t *parts[3] = {dm, de, lts_property(p->safety)};
-  lts_t *c = lts_compose((const lts_t *const *)parts, 3);
+  /* --max-states and --timeout bound the product too (it can dwarf its parts) */
+  lts_t *c = lts_compose_bounded((const lts_t *const *)parts, 3, p->max_states, stop_search, s);
+  if (!c) {
+    for (int i = 0; i < 3; i++) lts_free(parts[i]);
+    if (!s->bounded) over_states(s, (size_t)p->max_states + 1);
+    return false;
+  }
   g->nlabels = (int)labels->names.count;
   g->alpha = bitset_new((size_t)g->nlabels);
   for (int i = 0; i < 2; i++)

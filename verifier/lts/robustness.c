@@ -17,10 +17,10 @@ int *robust_interface(const lts_t *sys, const lts_t *env, int *n) {
 
 int *robust_normal_violation(const lts_t *sys, const lts_t *env, const lts_t *prop, int *len) {
   const lts_t *parts[3] = {sys, env, prop};
-  lts_t *t = lts_compose(parts, 3);
+  lts_t *t = lts_compose_bounded(parts, 3, 0, stop_poll, NULL);
   int *trace = NULL;
   *len = -1;
-  if (t->error >= 0) {
+  if (t && t->error >= 0) {
     lts_bfs_t bfs;
     lts_bfs(t, &bfs);
     int n;
@@ -42,7 +42,9 @@ int *robust_normal_violation(const lts_t *sys, const lts_t *env, const lts_t *pr
 lts_t *robust_assumption(const lts_t *sys, const lts_t *prop, const int *alpha, int nalpha,
                          const robust_wa_options_t *opt, bool *empty) {
   const lts_t *parts[2] = {sys, prop};
-  lts_t *mp = lts_compose(parts, 2);
+  *empty = false;
+  lts_t *mp = lts_compose_bounded(parts, 2, 0, stop_poll, NULL);
+  if (!mp) return NULL;
   lts_t *c = lts_restrict(mp, alpha, nalpha);
   lts_free(mp);
   if (opt->minimise) {
@@ -50,8 +52,9 @@ lts_t *robust_assumption(const lts_t *sys, const lts_t *prop, const int *alpha, 
     lts_free(c);
     c = m;
   }
-  lts_t *d = lts_determinise(c, true);
+  lts_t *d = lts_determinise_bounded(c, true, 0, stop_poll, NULL);
   lts_free(c);
+  if (!d) return NULL;
   *empty = d->error >= 0 && d->error == d->init;
   if (opt->disables && !*empty) {
     /* a sink θ for every interface label a state does not enable */
@@ -99,7 +102,7 @@ lts_t *robust_weakest_assumption(const lts_t *sys, const lts_t *prop, const int 
 
 lts_t *robust_env_view(const lts_t *env, const int *alpha, int nalpha) {
   lts_t *r = lts_restrict(env, alpha, nalpha);
-  lts_t *d = lts_determinise(r, false);
+  lts_t *d = lts_determinise_bounded(r, false, 0, stop_poll, NULL);
   lts_free(r);
   return d;
 }
@@ -154,13 +157,18 @@ void robust_error_classes(const lts_t *t, robust_traces_t *out) {
   lts_bfs_free(&bfs);
 }
 
-void robust_delta(const lts_t *w, const lts_t *ref, robust_traces_t *out) {
+bool robust_delta(const lts_t *w, const lts_t *ref, robust_traces_t *out) {
   lts_t *ref_err = lts_property(ref);
   const lts_t *parts[2] = {w, ref_err};
-  lts_t *t = lts_compose(parts, 2);
+  lts_t *t = lts_compose_bounded(parts, 2, 0, stop_poll, NULL);
   lts_free(ref_err);
+  if (!t) {
+    *out = (robust_traces_t){0};
+    return false;
+  }
   robust_error_classes(t, out);
   lts_free(t);
+  return true;
 }
 
 /* ------------------------------------------------------------ expansion */
@@ -315,6 +323,7 @@ static int *explain_one(explainer_t *x, const robust_trace_t *rt, int *out_len) 
   x->parent[start] = -1;
   x->queue[tail++] = start;
   while (head < tail && goal_from < 0) {
+    if ((head & 4095) == 4095 && stop_requested()) break; /* unexplained, as the later traces */
     int q = x->queue[head++], p = q / len, i = q % len;
     for (int k = md->succ_off[p]; k < md->succ_off[p + 1]; k++) {
       int a = md->succ_label[k], dst = md->succ_dst[k], j = i;
@@ -356,7 +365,8 @@ static int *explain_one(explainer_t *x, const robust_trace_t *rt, int *out_len) 
 static void explain_all(const lts_t *sys, const lts_t *dev, const int *alpha, int nalpha, const int *faults,
                         int nfaults, bool anywhere, robust_traces_t *t) {
   const lts_t *parts[2] = {sys, dev};
-  lts_t *md = lts_compose(parts, 2);
+  lts_t *md = lts_compose_bounded(parts, 2, 0, stop_poll, NULL);
+  if (!md) return; /* stopped: every trace stays unexplained */
   size_t nlab = sys->labels->names.count + 1;
   bool *in_t = xcalloc(nlab, sizeof *in_t), *is_fault = xcalloc(nlab, sizeof *is_fault);
   for (int i = 0; i < nalpha; i++) in_t[alpha[i]] = true;

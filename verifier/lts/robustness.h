@@ -18,7 +18,8 @@ int *robust_interface(const lts_t *sys, const lts_t *env, int *n);
 
 /* A shortest trace (fresh array, *len its length) of sys ‖ env ‖ prop
  * into the property's error state: the machine violates the property
- * under the normal environment. NULL with *len = -1 when it does not. */
+ * under the normal environment. NULL with *len = -1 when it does not, or
+ * at a stop request (ism/stop.h; the caller polls). */
 int *robust_normal_violation(const lts_t *sys, const lts_t *env, const lts_t *prop, int *len);
 
 /* The weakest assumption: (M ‖ P_err) with every label outside `alpha`
@@ -30,7 +31,8 @@ int *robust_normal_violation(const lts_t *sys, const lts_t *env, const lts_t *pr
  * subset construction (as Fortis). `prop` is a property error LTS
  * (lts_property). *empty is set when the initial state itself can reach
  * the error state by internal moves: no environment can prevent a
- * violation, and W accepts nothing. */
+ * violation, and W accepts nothing. NULL at a stop request (ism/stop.h,
+ * polled in the product, the subset construction and the minimisations). */
 lts_t *robust_weakest_assumption(const lts_t *sys, const lts_t *prop, const int *alpha, int nalpha,
                                  bool minimise, bool *empty);
 
@@ -51,7 +53,7 @@ lts_t *robust_assumption(const lts_t *sys, const lts_t *prop, const int *alpha, 
                          const robust_wa_options_t *opt, bool *empty);
 
 /* E↾alpha, τ-eliminated and determinised (the normative environment as the
- * analysis sees it). */
+ * analysis sees it); NULL at a stop request. */
 lts_t *robust_env_view(const lts_t *env, const int *alpha, int nalpha);
 
 typedef struct {
@@ -70,8 +72,9 @@ typedef struct {
 
 /* Representative traces of beh(w) − beh(ref): one shortest trace per
  * transition (s, a) into the error state of w ‖ ref_err (ref must be
- * deterministic; its alphabet is used for the error completion). */
-void robust_delta(const lts_t *w, const lts_t *ref, robust_traces_t *out);
+ * deterministic; its alphabet is used for the error completion). False,
+ * with no trace, when a stop request (ism/stop.h) ended the product. */
+bool robust_delta(const lts_t *w, const lts_t *ref, robust_traces_t *out);
 /* One shortest representative trace per transition (s, a) into t's error
  * state (none when t has none), sorted as robust_delta's. */
 void robust_error_classes(const lts_t *t, robust_traces_t *out);

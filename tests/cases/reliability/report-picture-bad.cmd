@@ -1,0 +1,1 @@
+report tests/cases/reliability/report-picture-bad.json
