@@ -57,7 +57,6 @@ void lts_builder_add(lts_builder_t *b, int src, int label, int dst) {
     b->trans = xrealloc(b->trans, b->cap * sizeof *b->trans);
   }
   b->trans[b->ntrans++] = (lts_trans_t){src, label, dst};
-  if (label != LTS_TAU) lts_builder_alphabet_add(b, label);
 }
 
 void lts_builder_alphabet_add(lts_builder_t *b, int label) {
@@ -89,22 +88,42 @@ static int cmp_fwd(const void *a, const void *b) {
   return (x->dst > y->dst) - (x->dst < y->dst);
 }
 
-static int cmp_bwd(const void *a, const void *b) {
-  const lts_trans_t *x = a, *y = b;
-  if (x->dst != y->dst) return x->dst < y->dst ? -1 : 1;
-  if (x->label != y->label) return x->label < y->label ? -1 : 1;
-  return (x->src > y->src) - (x->src < y->src);
-}
-
 static int sort_unique(int *a, int n) {
   if (n == 0) return 0;
-  qsort(a, (size_t)n, sizeof *a, cmp_int);
+  if (n > 16) {
+    qsort(a, (size_t)n, sizeof *a, cmp_int);
+  } else { /* short arrays (a state's labels) by insertion */
+    for (int i = 1; i < n; i++) {
+      int x = a[i], j = i;
+      for (; j > 0 && a[j - 1] > x; j--) a[j] = a[j - 1];
+      a[j] = x;
+    }
+  }
   int m = 1;
   for (int i = 1; i < n; i++)
     if (a[i] != a[m - 1]) a[m++] = a[i];
   return m;
 }
 
+/* Orders the transitions of one state, a short run, by (label, dst). */
+static void sort_run(lts_trans_t *t, size_t n) {
+  if (n > 24) {
+    qsort(t, n, sizeof *t, cmp_fwd);
+    return;
+  }
+  for (size_t i = 1; i < n; i++) {
+    lts_trans_t x = t[i];
+    size_t j = i;
+    for (; j > 0 && (t[j - 1].label > x.label || (t[j - 1].label == x.label && t[j - 1].dst > x.dst)); j--)
+      t[j] = t[j - 1];
+    t[j] = x;
+  }
+}
+
+/* The CSR arrays come from counting sorts, linear in states, labels and
+ * transitions: successors bucketed by source, each state's short run
+ * sorted and deduplicated; predecessors bucketed by label then, stably, by
+ * target, which leaves each target's run in (label, src) order. */
 lts_t *lts_freeze(lts_builder_t *b) {
   lts_t *l = xcalloc(1, sizeof *l);
   l->labels = b->labels;
@@ -112,34 +131,72 @@ lts_t *lts_freeze(lts_builder_t *b) {
   l->init = b->nstates > 0 ? b->init : 0;
   l->error = b->error;
   assert(l->nstates > 0);
-  if (b->ntrans) qsort(b->trans, b->ntrans, sizeof *b->trans, cmp_fwd);
-  size_t m = 0;
-  for (size_t i = 0; i < b->ntrans; i++)
-    if (m == 0 || cmp_fwd(&b->trans[i], &b->trans[m - 1]) != 0) b->trans[m++] = b->trans[i];
-  l->ntrans = (int)m;
   int n = l->nstates;
+  size_t nt = b->ntrans;
   l->succ_off = xcalloc((size_t)n + 1, sizeof(int));
   l->pred_off = xcalloc((size_t)n + 1, sizeof(int));
-  l->succ_label = xmalloc((m + 1) * sizeof(int));
-  l->succ_dst = xmalloc((m + 1) * sizeof(int));
-  l->pred_label = xmalloc((m + 1) * sizeof(int));
-  l->pred_src = xmalloc((m + 1) * sizeof(int));
-  for (size_t i = 0; i < m; i++) {
+  lts_trans_t *t = xmalloc((nt + 1) * sizeof *t);
+  int nlabels = 1;
+  for (size_t i = 0; i < nt; i++) {
     l->succ_off[b->trans[i].src + 1]++;
-    l->succ_label[i] = b->trans[i].label;
-    l->succ_dst[i] = b->trans[i].dst;
+    if (b->trans[i].label >= nlabels) nlabels = b->trans[i].label + 1;
   }
   for (int s = 0; s < n; s++) l->succ_off[s + 1] += l->succ_off[s];
-  if (m) qsort(b->trans, m, sizeof *b->trans, cmp_bwd);
-  for (size_t i = 0; i < m; i++) {
-    l->pred_off[b->trans[i].dst + 1]++;
-    l->pred_label[i] = b->trans[i].label;
-    l->pred_src[i] = b->trans[i].src;
+  memcpy(l->pred_off, l->succ_off, (size_t)n * sizeof(int)); /* fill cursors */
+  for (size_t i = 0; i < nt; i++) t[l->pred_off[b->trans[i].src]++] = b->trans[i];
+  free(b->trans);
+  b->trans = NULL;
+  b->ntrans = b->cap = 0;
+  int m = 0;
+  for (int s = 0; s < n; s++) {
+    int begin = l->succ_off[s], end = l->succ_off[s + 1], first = m;
+    sort_run(t + begin, (size_t)(end - begin));
+    for (int i = begin; i < end; i++)
+      if (m == first || t[i].label != t[m - 1].label || t[i].dst != t[m - 1].dst) t[m++] = t[i];
+    l->succ_off[s] = first;
   }
+  l->succ_off[n] = m;
+  l->ntrans = m;
+  l->succ_label = xmalloc(((size_t)m + 1) * sizeof(int));
+  l->succ_dst = xmalloc(((size_t)m + 1) * sizeof(int));
+  for (int i = 0; i < m; i++) {
+    l->succ_label[i] = t[i].label;
+    l->succ_dst[i] = t[i].dst;
+  }
+  /* by label (stable), then by target (stable) */
+  int *count = xcalloc((size_t)nlabels + 1, sizeof(int));
+  int *order = xmalloc(((size_t)m + 1) * sizeof(int));
+  for (int i = 0; i < m; i++) count[t[i].label + 1]++;
+  for (int a = 0; a < nlabels; a++) count[a + 1] += count[a];
+  for (int i = 0; i < m; i++) order[count[t[i].label]++] = i;
+  free(count);
+  memset(l->pred_off, 0, ((size_t)n + 1) * sizeof(int));
+  for (int i = 0; i < m; i++) l->pred_off[t[i].dst + 1]++;
   for (int s = 0; s < n; s++) l->pred_off[s + 1] += l->pred_off[s];
-  l->nalphabet = sort_unique(b->alpha, (int)b->nalpha);
-  l->alphabet = xmalloc(((size_t)l->nalphabet + 1) * sizeof(int));
-  if (l->nalphabet) memcpy(l->alphabet, b->alpha, (size_t)l->nalphabet * sizeof(int));
+  int *cursor = xmalloc(((size_t)n + 1) * sizeof(int));
+  memcpy(cursor, l->pred_off, ((size_t)n + 1) * sizeof(int));
+  l->pred_label = xmalloc(((size_t)m + 1) * sizeof(int));
+  l->pred_src = xmalloc(((size_t)m + 1) * sizeof(int));
+  for (int k = 0; k < m; k++) {
+    const lts_trans_t *x = &t[order[k]];
+    int at = cursor[x->dst]++;
+    l->pred_label[at] = x->label;
+    l->pred_src[at] = x->src;
+  }
+  free(cursor);
+  free(order);
+  free(t);
+  /* the alphabet: the labels added explicitly and those on a transition */
+  for (size_t i = 0; i < b->nalpha; i++)
+    if (b->alpha[i] >= nlabels) nlabels = b->alpha[i] + 1;
+  bool *in = xcalloc((size_t)nlabels + 1, sizeof *in);
+  for (size_t i = 0; i < b->nalpha; i++) in[b->alpha[i]] = true;
+  for (int i = 0; i < m; i++) in[l->succ_label[i]] = true;
+  in[LTS_TAU] = false;
+  l->alphabet = xmalloc(((size_t)nlabels + 1) * sizeof(int));
+  for (int a = 0; a < nlabels; a++)
+    if (in[a]) l->alphabet[l->nalphabet++] = a;
+  free(in);
   if (b->nends > 0) {
     l->end = bitset_new((size_t)n);
     for (size_t i = 0; i < b->nends; i++) bitset_set(l->end, (size_t)b->ends[i]);
@@ -659,6 +716,7 @@ lts_t *lts_determinise_bounded(const lts_t *l, bool error_absorbing, long max_st
   builder_like(&b, l);
   int error = -1;
   VEC(int) sid = {0};
+  VEC(lts_trans_t) moves = {0};
 
   for (int k = clo_begin(&cl, l->init); k < clo_end(&cl, l->init); k++) VEC_PUSH(&set, cl.list[k]);
   bool added;
@@ -684,32 +742,28 @@ lts_t *lts_determinise_bounded(const lts_t *l, bool error_absorbing, long max_st
       continue;
     }
     if (all_end && m > 0) lts_builder_mark_end(&b, src);
-    /* labels leaving the subset, in label order */
-    VEC(int) labs = {0};
+    /* the moves leaving the subset, (label, dst) pairs grouped by label in
+     * label order: one pass over the members' transitions, not one per label */
+    VEC_CLEAR(&moves);
     for (size_t j = 0; j < m; j++) {
       int s = members[j];
       for (int i = l->succ_off[s]; i < l->succ_off[s + 1]; i++)
-        if (l->succ_label[i] != LTS_TAU) VEC_PUSH(&labs, l->succ_label[i]);
+        if (l->succ_label[i] != LTS_TAU) VEC_PUSH(&moves, ((lts_trans_t){0, l->succ_label[i], l->succ_dst[i]}));
     }
-    int nl = sort_unique(labs.data, (int)labs.len);
-    for (int li = 0; li < nl; li++) {
-      int label = labs.data[li];
+    if (moves.len > 1) sort_run(moves.data, moves.len);
+    for (size_t g = 0; g < moves.len;) {
+      int label = moves.data[g].label;
       /* the successor subset: its members collected in `set` as acc marks
        * them, then acc cleared bit by bit (not word by word: a subset is
        * usually far smaller than the LTS, and zeroing or scanning n bits per
        * transition made determinisation quadratic) */
       VEC_CLEAR(&set);
-      members = keytab_key(&sets, (int)qi, &m);
-      for (size_t j = 0; j < m; j++) {
-        int s = members[j];
-        for (int i = l->succ_off[s]; i < l->succ_off[s + 1]; i++)
-          if (l->succ_label[i] == label) {
-            int t = l->succ_dst[i];
-            for (int k = clo_begin(&cl, t); k < clo_end(&cl, t); k++)
-              if (!bitset_get(acc, (size_t)cl.list[k])) {
-                bitset_set(acc, (size_t)cl.list[k]);
-                VEC_PUSH(&set, cl.list[k]);
-              }
+      for (; g < moves.len && moves.data[g].label == label; g++) {
+        int t = moves.data[g].dst;
+        for (int k = clo_begin(&cl, t); k < clo_end(&cl, t); k++)
+          if (!bitset_get(acc, (size_t)cl.list[k])) {
+            bitset_set(acc, (size_t)cl.list[k]);
+            VEC_PUSH(&set, cl.list[k]);
           }
       }
       bool to_error = error_absorbing && l->error >= 0 && bitset_get(acc, (size_t)l->error);
@@ -719,13 +773,13 @@ lts_t *lts_determinise_bounded(const lts_t *l, bool error_absorbing, long max_st
         lts_builder_add(&b, src, label, error);
         continue;
       }
-      if (set.len > 1) qsort(set.data, set.len, sizeof(int), cmp_int);
+      if (set.len > 1) sort_unique(set.data, (int)set.len);
       int id = keytab_add(&sets, set.data, set.len, &added);
       if (added) VEC_PUSH(&sid, lts_builder_add_state(&b));
       lts_builder_add(&b, src, label, sid.data[id]);
     }
-    VEC_FREE(&labs);
   }
+  VEC_FREE(&moves);
   if (gave_up) {
     lts_builder_free(&b);
     VEC_FREE(&set);
