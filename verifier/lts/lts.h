@@ -117,6 +117,13 @@ typedef struct {
 lts_t *lts_compose_priority(const lts_t *const *parts, int n, long max_states, long max_trans,
                             const lts_priority_t *prio);
 
+/* lts_determinise(lts_restrict(lts_compose(parts, n), keep, nkeep), true),
+ * the same LTS built without the composition: its subsets are sets of
+ * composite tuples whose moves are computed from the parts when the
+ * subset is expanded, so memory is the parts', the result's and one
+ * subset's (pump-5's M ‖ P, 31 M transitions, is never stored). */
+lts_t *lts_determinise_composed(const lts_t *const *parts, int n, const int *keep, int nkeep);
+
 /* Every transition whose label is in `hide` (a sorted label array)
  * becomes τ; those labels leave the alphabet. */
 lts_t *lts_hide(const lts_t *lts, const int *hide, int nhide);
