@@ -42,16 +42,18 @@ int *robust_normal_violation(const lts_t *sys, const lts_t *env, const lts_t *pr
 lts_t *robust_assumption(const lts_t *sys, const lts_t *prop, const int *alpha, int nalpha,
                          const robust_wa_options_t *opt, bool *empty) {
   const lts_t *parts[2] = {sys, prop};
-  lts_t *mp = lts_compose(parts, 2);
-  lts_t *c = lts_restrict(mp, alpha, nalpha);
-  lts_free(mp);
+  lts_t *d;
   if (opt->minimise) {
+    lts_t *mp = lts_compose(parts, 2);
+    lts_t *c = lts_restrict(mp, alpha, nalpha);
+    lts_free(mp);
     lts_t *m = lts_minimise(c);
     lts_free(c);
-    c = m;
+    d = lts_determinise(m, true);
+    lts_free(m);
+  } else { /* (M ‖ P_err)↾α determinised without storing M ‖ P_err */
+    d = lts_determinise_composed(parts, 2, alpha, nalpha);
   }
-  lts_t *d = lts_determinise(c, true);
-  lts_free(c);
   *empty = d->error >= 0 && d->error == d->init;
   if (opt->disables && !*empty) {
     /* a sink θ for every interface label a state does not enable */
