@@ -538,7 +538,7 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
   strbuf_init(&sb);
   strbuf_t dot;
   strbuf_init(&dot);
-  {
+  if (strcmp(format, "dot") == 0 || cli_opt(self, values, "dot")->set) { /* drawn only when asked */
     lts_t *err = lts_property(env_view);
     const lts_t *parts[2] = {a.w, err};
     lts_t *t = lts_compose_bounded(parts, 2, 0, stop_poll, NULL);

@@ -57,7 +57,6 @@ void lts_builder_add(lts_builder_t *b, int src, int label, int dst) {
     b->trans = xrealloc(b->trans, b->cap * sizeof *b->trans);
   }
   b->trans[b->ntrans++] = (lts_trans_t){src, label, dst};
-  if (label != LTS_TAU) lts_builder_alphabet_add(b, label);
 }
 
 void lts_builder_alphabet_add(lts_builder_t *b, int label) {
@@ -89,22 +88,65 @@ static int cmp_fwd(const void *a, const void *b) {
   return (x->dst > y->dst) - (x->dst < y->dst);
 }
 
-static int cmp_bwd(const void *a, const void *b) {
-  const lts_trans_t *x = a, *y = b;
-  if (x->dst != y->dst) return x->dst < y->dst ? -1 : 1;
-  if (x->label != y->label) return x->label < y->label ? -1 : 1;
-  return (x->src > y->src) - (x->src < y->src);
-}
-
 static int sort_unique(int *a, int n) {
   if (n == 0) return 0;
-  qsort(a, (size_t)n, sizeof *a, cmp_int);
+  if (n > 16) {
+    qsort(a, (size_t)n, sizeof *a, cmp_int);
+  } else { /* short arrays (a state's labels) by insertion */
+    for (int i = 1; i < n; i++) {
+      int x = a[i], j = i;
+      for (; j > 0 && a[j - 1] > x; j--) a[j] = a[j - 1];
+      a[j] = x;
+    }
+  }
   int m = 1;
   for (int i = 1; i < n; i++)
     if (a[i] != a[m - 1]) a[m++] = a[i];
   return m;
 }
 
+/* Orders a short run of transitions by (src, label, dst). */
+static void sort_trans(lts_trans_t *t, size_t n) {
+  if (n > 24) {
+    qsort(t, n, sizeof *t, cmp_fwd);
+    return;
+  }
+  for (size_t i = 1; i < n; i++) {
+    lts_trans_t x = t[i];
+    size_t j = i;
+    for (; j > 0 && cmp_fwd(&t[j - 1], &x) > 0; j--) t[j] = t[j - 1];
+    t[j] = x;
+  }
+}
+
+/* Orders the transitions of one state, a short run of (lab, dst) pairs,
+ * by (label, dst). */
+static void sort_run(int *lab, int *dst, size_t n) {
+  if (n > 24) {
+    lts_trans_t *t = xmalloc(n * sizeof *t);
+    for (size_t i = 0; i < n; i++) t[i] = (lts_trans_t){0, lab[i], dst[i]};
+    qsort(t, n, sizeof *t, cmp_fwd);
+    for (size_t i = 0; i < n; i++) lab[i] = t[i].label, dst[i] = t[i].dst;
+    free(t);
+    return;
+  }
+  for (size_t i = 1; i < n; i++) {
+    int xl = lab[i], xd = dst[i];
+    size_t j = i;
+    for (; j > 0 && (lab[j - 1] > xl || (lab[j - 1] == xl && dst[j - 1] > xd)); j--) {
+      lab[j] = lab[j - 1];
+      dst[j] = dst[j - 1];
+    }
+    lab[j] = xl;
+    dst[j] = xd;
+  }
+}
+
+/* The CSR arrays come from counting sorts, linear in states, labels and
+ * transitions: successors bucketed by source (the builder's records freed
+ * then), each state's short run sorted and deduplicated in place;
+ * predecessors bucketed by label then, stably, by target, which leaves each
+ * target's run in (label, src) order. */
 lts_t *lts_freeze(lts_builder_t *b) {
   lts_t *l = xcalloc(1, sizeof *l);
   l->labels = b->labels;
@@ -112,34 +154,79 @@ lts_t *lts_freeze(lts_builder_t *b) {
   l->init = b->nstates > 0 ? b->init : 0;
   l->error = b->error;
   assert(l->nstates > 0);
-  if (b->ntrans) qsort(b->trans, b->ntrans, sizeof *b->trans, cmp_fwd);
-  size_t m = 0;
-  for (size_t i = 0; i < b->ntrans; i++)
-    if (m == 0 || cmp_fwd(&b->trans[i], &b->trans[m - 1]) != 0) b->trans[m++] = b->trans[i];
-  l->ntrans = (int)m;
   int n = l->nstates;
+  size_t nt = b->ntrans;
   l->succ_off = xcalloc((size_t)n + 1, sizeof(int));
   l->pred_off = xcalloc((size_t)n + 1, sizeof(int));
-  l->succ_label = xmalloc((m + 1) * sizeof(int));
-  l->succ_dst = xmalloc((m + 1) * sizeof(int));
-  l->pred_label = xmalloc((m + 1) * sizeof(int));
-  l->pred_src = xmalloc((m + 1) * sizeof(int));
-  for (size_t i = 0; i < m; i++) {
+  int *lab = xmalloc((nt + 1) * sizeof(int)), *dst = xmalloc((nt + 1) * sizeof(int));
+  int nlabels = 1;
+  for (size_t i = 0; i < nt; i++) {
     l->succ_off[b->trans[i].src + 1]++;
-    l->succ_label[i] = b->trans[i].label;
-    l->succ_dst[i] = b->trans[i].dst;
+    if (b->trans[i].label >= nlabels) nlabels = b->trans[i].label + 1;
   }
   for (int s = 0; s < n; s++) l->succ_off[s + 1] += l->succ_off[s];
-  if (m) qsort(b->trans, m, sizeof *b->trans, cmp_bwd);
-  for (size_t i = 0; i < m; i++) {
-    l->pred_off[b->trans[i].dst + 1]++;
-    l->pred_label[i] = b->trans[i].label;
-    l->pred_src[i] = b->trans[i].src;
+  memcpy(l->pred_off, l->succ_off, (size_t)n * sizeof(int)); /* fill cursors */
+  for (size_t i = 0; i < nt; i++) {
+    int at = l->pred_off[b->trans[i].src]++;
+    lab[at] = b->trans[i].label;
+    dst[at] = b->trans[i].dst;
   }
+  free(b->trans);
+  b->trans = NULL;
+  b->ntrans = b->cap = 0;
+  int m = 0;
+  for (int s = 0; s < n; s++) {
+    int begin = l->succ_off[s], end = l->succ_off[s + 1], first = m;
+    sort_run(lab + begin, dst + begin, (size_t)(end - begin));
+    for (int i = begin; i < end; i++)
+      if (m == first || lab[i] != lab[m - 1] || dst[i] != dst[m - 1]) {
+        lab[m] = lab[i];
+        dst[m] = dst[i];
+        m++;
+      }
+    l->succ_off[s] = first;
+  }
+  l->succ_off[n] = m;
+  l->ntrans = m;
+  l->succ_label = xrealloc(lab, ((size_t)m + 1) * sizeof(int));
+  l->succ_dst = xrealloc(dst, ((size_t)m + 1) * sizeof(int));
+  /* by label (stable), then by target (stable) */
+  int *count = xcalloc((size_t)nlabels + 1, sizeof(int));
+  int *order = xmalloc(((size_t)m + 1) * sizeof(int));
+  for (int i = 0; i < m; i++) count[l->succ_label[i] + 1]++;
+  for (int a = 0; a < nlabels; a++) count[a + 1] += count[a];
+  for (int i = 0; i < m; i++) order[count[l->succ_label[i]]++] = i;
+  free(count);
+  memset(l->pred_off, 0, ((size_t)n + 1) * sizeof(int));
+  for (int i = 0; i < m; i++) l->pred_off[l->succ_dst[i] + 1]++;
   for (int s = 0; s < n; s++) l->pred_off[s + 1] += l->pred_off[s];
-  l->nalphabet = sort_unique(b->alpha, (int)b->nalpha);
-  l->alphabet = xmalloc(((size_t)l->nalphabet + 1) * sizeof(int));
-  if (l->nalphabet) memcpy(l->alphabet, b->alpha, (size_t)l->nalphabet * sizeof(int));
+  int *cursor = xmalloc(((size_t)n + 1) * sizeof(int));
+  memcpy(cursor, l->pred_off, ((size_t)n + 1) * sizeof(int));
+  int *src = xmalloc(((size_t)m + 1) * sizeof(int));
+  for (int s = 0; s < n; s++)
+    for (int i = l->succ_off[s]; i < l->succ_off[s + 1]; i++) src[i] = s;
+  l->pred_label = xmalloc(((size_t)m + 1) * sizeof(int));
+  l->pred_src = xmalloc(((size_t)m + 1) * sizeof(int));
+  for (int k = 0; k < m; k++) {
+    int i = order[k];
+    int at = cursor[l->succ_dst[i]]++;
+    l->pred_label[at] = l->succ_label[i];
+    l->pred_src[at] = src[i];
+  }
+  free(src);
+  free(cursor);
+  free(order);
+  /* the alphabet: the labels added explicitly and those on a transition */
+  for (size_t i = 0; i < b->nalpha; i++)
+    if (b->alpha[i] >= nlabels) nlabels = b->alpha[i] + 1;
+  bool *in = xcalloc((size_t)nlabels + 1, sizeof *in);
+  for (size_t i = 0; i < b->nalpha; i++) in[b->alpha[i]] = true;
+  for (int i = 0; i < m; i++) in[l->succ_label[i]] = true;
+  in[LTS_TAU] = false;
+  l->alphabet = xmalloc(((size_t)nlabels + 1) * sizeof(int));
+  for (int a = 0; a < nlabels; a++)
+    if (in[a]) l->alphabet[l->nalphabet++] = a;
+  free(in);
   if (b->nends > 0) {
     l->end = bitset_new((size_t)n);
     for (size_t i = 0; i < b->nends; i++) bitset_set(l->end, (size_t)b->ends[i]);
@@ -487,6 +574,321 @@ static lts_t *compose(const lts_t *const *parts, int n, long max_states, long ma
   return r;
 }
 
+/* ------------------------------------ determinising a composition lazily */
+
+/* The product's moves, computed from the parts when asked (nothing of the
+ * composition is stored): tuples are n part states; a tuple with a part in
+ * its error state is the composite error state (TUPLE_ERROR below). */
+typedef struct {
+  const lts_t *const *parts;
+  int n;
+  int nlabels;
+  bool *has;    /* has[label * n + p]: label in part p's alphabet */
+  bool *hidden; /* hidden[label]: not kept, so τ after restriction (τ itself too) */
+  bool *known;  /* known[label]: in some part's alphabet */
+  int *owner;   /* owner[label]: the first part with label in its alphabet */
+  int *lo, *hi, *cur;
+} lazy_product_t;
+
+/* Calls emit(arg, label, dst) for every move of `tuple` whose label after
+ * restriction is τ (want_tau) or visible (otherwise); dst is NULL for the
+ * error state. The label passed is the restricted one. */
+typedef void (*lazy_emit_t)(void *arg, int label, const int *dst);
+
+/* The moves of `tuple` on `label` (not τ), if every part that has it
+ * enables it: one per choice of the parts' transitions. */
+static void move_label(lazy_product_t *z, const int *tuple, int label, int *next, lazy_emit_t emit, void *arg) {
+  int n = z->n;
+    bool enabled = true;
+    for (int p = 0; p < n && enabled; p++) {
+      if (!z->has[label * n + p]) continue;
+      const lts_t *l = z->parts[p];
+      int e = l->succ_off[tuple[p] + 1];
+      int i = first_label_at(l, l->succ_off[tuple[p]], e, label);
+      z->lo[p] = i;
+      while (i < e && l->succ_label[i] == label) i++;
+      z->hi[p] = i;
+      enabled = z->lo[p] < z->hi[p];
+    }
+    if (!enabled) return;
+    int out = z->hidden[label] ? LTS_TAU : label;
+    for (int p = 0; p < n; p++) z->cur[p] = z->has[label * n + p] ? z->lo[p] : -1;
+    for (;;) {
+      bool err = false;
+      for (int p = 0; p < n; p++) {
+        next[p] = z->cur[p] < 0 ? tuple[p] : z->parts[p]->succ_dst[z->cur[p]];
+        err = err || next[p] == z->parts[p]->error;
+      }
+      emit(arg, out, err ? NULL : next);
+      int p = n - 1;
+      for (; p >= 0; p--) {
+        if (z->cur[p] < 0) continue;
+        if (++z->cur[p] < z->hi[p]) break;
+        z->cur[p] = z->lo[p];
+      }
+      if (p < 0) break;
+    }
+}
+
+static void lazy_moves(lazy_product_t *z, const int *tuple, bool want_tau, int *next, lazy_emit_t emit,
+                       void *arg) {
+  int n = z->n;
+  for (int p = 0; p < n; p++) {
+    const lts_t *l = z->parts[p];
+    int i = l->succ_off[tuple[p]], e = l->succ_off[tuple[p] + 1];
+    if (want_tau) /* τ moves one part alone */
+      for (; i < e && l->succ_label[i] == LTS_TAU; i++) {
+        memcpy(next, tuple, (size_t)n * sizeof *next);
+        next[p] = l->succ_dst[i];
+        bool err = false;
+        for (int q = 0; q < n; q++) err = err || next[q] == z->parts[q]->error;
+        emit(arg, LTS_TAU, err ? NULL : next);
+      }
+    /* every other label once, from the first part that has it */
+    while (i < e) {
+      int label = l->succ_label[i];
+      while (i < e && l->succ_label[i] == label) i++;
+      if (label == LTS_TAU || z->owner[label] != p || z->hidden[label] != want_tau) continue;
+      move_label(z, tuple, label, next, emit, arg);
+    }
+  }
+}
+
+typedef VEC(int) intvec_t;
+
+/* The composite tuples met so far, numbered in order of discovery, each
+ * with its moves after restriction, computed once when first needed:
+ * moves[at .. at+ntau) its τ-successors, then nvis (label, successor)
+ * pairs (-1 stands for the error state); and a stamp for the closure
+ * under construction. */
+typedef struct {
+  lazy_product_t *z;
+  keytab_t tuples;
+  intvec_t at, ntau, nvis; /* per tuple; at is -1 until computed */
+  intvec_t moves;
+  intvec_t stamp; /* per tuple */
+  int now;        /* the current closure's stamp */
+  intvec_t found; /* the emitted successors of one expansion (ids, -1: error) */
+  int *tuple, *next;
+} tuple_cache_t;
+
+static int cache_id(tuple_cache_t *c, const int *t) {
+  bool added;
+  int id = keytab_add(&c->tuples, t, (size_t)c->z->n, &added);
+  if (added) {
+    VEC_PUSH(&c->at, -1);
+    VEC_PUSH(&c->ntau, 0);
+    VEC_PUSH(&c->nvis, 0);
+    VEC_PUSH(&c->stamp, 0);
+  }
+  return id;
+}
+
+static void found_emit(void *arg, int label, const int *dst) {
+  (void)label;
+  tuple_cache_t *c = arg;
+  VEC_PUSH(&c->found, dst ? cache_id(c, dst) : -1);
+}
+
+static void visible_emit(void *arg, int label, const int *dst) {
+  tuple_cache_t *c = arg;
+  VEC_PUSH(&c->found, label);
+  VEC_PUSH(&c->found, dst ? cache_id(c, dst) : -1);
+}
+
+/* The moves of tuple `id`, computed from the parts on first use. */
+static void cache_expand(tuple_cache_t *c, int id) {
+  if (c->at.data[id] >= 0) return;
+  size_t len;
+  memcpy(c->tuple, keytab_key(&c->tuples, id, &len), (size_t)c->z->n * sizeof(int));
+  VEC_CLEAR(&c->found);
+  lazy_moves(c->z, c->tuple, true, c->next, found_emit, c);
+  size_t ntau = c->found.len;
+  lazy_moves(c->z, c->tuple, false, c->next, visible_emit, c);
+  c->at.data[id] = (int)c->moves.len;
+  c->ntau.data[id] = (int)ntau;
+  c->nvis.data[id] = (int)(c->found.len - ntau) / 2;
+  VEC_RESERVE(&c->moves, c->moves.len + c->found.len);
+  memcpy(c->moves.data + c->moves.len, c->found.data, c->found.len * sizeof(int));
+  c->moves.len += c->found.len;
+}
+
+/* Closes `set` (tuple ids, all stamped c->now) under τ; false when the
+ * error state is reached. */
+static bool cache_close(tuple_cache_t *c, intvec_t *set) {
+  for (size_t k = 0; k < set->len; k++) {
+    int u = set->data[k];
+    cache_expand(c, u);
+    for (int j = 0; j < c->ntau.data[u]; j++) {
+      int v = c->moves.data[c->at.data[u] + j];
+      if (v < 0) return false;
+      if (c->stamp.data[v] != c->now) {
+        c->stamp.data[v] = c->now;
+        VEC_PUSH(set, v);
+      }
+    }
+  }
+  return true;
+}
+
+static bool tuple_is_end(const lazy_product_t *z, const int *t) {
+  if (!z->parts[0]->end) return false;
+  for (int p = 0; p < z->n; p++)
+    if (!is_end(z->parts[p], t[p])) return false;
+  return true;
+}
+
+lts_t *lts_determinise_composed(const lts_t *const *parts, int n, const int *keep, int nkeep, bool (*stop)(void *),
+                                void *arg) {
+  assert(n >= 1);
+  lazy_product_t z;
+  memset(&z, 0, sizeof z);
+  z.parts = parts;
+  z.n = n;
+  z.nlabels = 1;
+  for (int p = 0; p < n; p++) {
+    for (int i = 0; i < parts[p]->nalphabet; i++)
+      if (parts[p]->alphabet[i] >= z.nlabels) z.nlabels = parts[p]->alphabet[i] + 1;
+    for (int i = 0; i < parts[p]->ntrans; i++)
+      if (parts[p]->succ_label[i] >= z.nlabels) z.nlabels = parts[p]->succ_label[i] + 1;
+  }
+  z.has = xcalloc((size_t)z.nlabels * (size_t)n + 1, sizeof *z.has);
+  z.hidden = xmalloc(((size_t)z.nlabels + 1) * sizeof *z.hidden);
+  z.known = xcalloc((size_t)z.nlabels + 1, sizeof *z.known);
+  for (int a = 0; a < z.nlabels; a++)
+    z.hidden[a] = a == LTS_TAU || bsearch(&a, keep, (size_t)nkeep, sizeof(int), cmp_int) == NULL;
+  z.owner = xmalloc(((size_t)z.nlabels + 1) * sizeof *z.owner);
+  for (int a = 0; a < z.nlabels; a++) z.owner[a] = -1;
+  for (int p = n - 1; p >= 0; p--)
+    for (int i = 0; i < parts[p]->nalphabet; i++) {
+      z.has[parts[p]->alphabet[i] * n + p] = true;
+      z.known[parts[p]->alphabet[i]] = true;
+      z.owner[parts[p]->alphabet[i]] = p;
+    }
+  z.lo = xmalloc((size_t)n * sizeof(int));
+  z.hi = xmalloc((size_t)n * sizeof(int));
+  z.cur = xmalloc((size_t)n * sizeof(int));
+  tuple_cache_t c;
+  memset(&c, 0, sizeof c);
+  c.z = &z;
+  keytab_init(&c.tuples);
+  c.tuple = xmalloc((size_t)n * sizeof(int));
+  c.next = xmalloc((size_t)n * sizeof(int));
+
+  /* the result's alphabet: the composition's, restricted to `keep` */
+  lts_builder_t b;
+  lts_builder_init(&b, parts[0]->labels);
+  for (int a = 0; a < z.nlabels; a++)
+    if (z.known[a] && !z.hidden[a]) lts_builder_alphabet_add(&b, a);
+  intvec_t set = {0}, sid = {0}, moves = {0}, order = {0};
+  keytab_t sets;
+  keytab_init(&sets);
+  int error = -1;
+  bool added;
+
+  for (int p = 0; p < n; p++) c.tuple[p] = parts[p]->init;
+  bool init_error = false;
+  for (int p = 0; p < n; p++) init_error = init_error || c.tuple[p] == parts[p]->error;
+  bool closed = false;
+  if (!init_error) {
+    int t0 = cache_id(&c, c.tuple);
+    c.now = 1;
+    c.stamp.data[t0] = c.now;
+    VEC_PUSH(&set, t0);
+    closed = cache_close(&c, &set);
+  }
+  if (!closed) {
+    b.error = error = b.init = lts_builder_add_state(&b);
+  } else {
+    sort_unique(set.data, (int)set.len);
+    keytab_add(&sets, set.data, set.len, &added);
+    VEC_PUSH(&sid, lts_builder_add_state(&b));
+    b.init = 0;
+  }
+  bool stopped = false;
+  for (size_t qi = 0; qi < sets.count; qi++) {
+    if (stop && (qi & 255) == 0 && stop(arg)) {
+      stopped = true;
+      break;
+    }
+    int src = sid.data[qi];
+    bool all_end = true;
+    VEC_CLEAR(&moves); /* label, dst id pairs */
+    size_t m;
+    keytab_key(&sets, (int)qi, &m);
+    for (size_t j = 0; j < m; j++) {
+      size_t len;
+      int u = keytab_key(&sets, (int)qi, &len)[j];
+      if (all_end && !tuple_is_end(&z, keytab_key(&c.tuples, u, &len))) all_end = false;
+      cache_expand(&c, u); /* done by the closure already */
+      const int *vis = c.moves.data + c.at.data[u] + c.ntau.data[u];
+      VEC_RESERVE(&moves, moves.len + 2 * (size_t)c.nvis.data[u]);
+      memcpy(moves.data + moves.len, vis, 2 * (size_t)c.nvis.data[u] * sizeof(int));
+      moves.len += 2 * (size_t)c.nvis.data[u];
+    }
+    if (all_end && m > 0) lts_builder_mark_end(&b, src);
+    /* the moves grouped by label, in label order */
+    size_t nm = moves.len / 2;
+    VEC_RESERVE(&order, nm + 1);
+    for (size_t k = 0; k < nm; k++) order.data[k] = (int)k;
+    for (size_t k = 1; k < nm; k++) { /* insertion: a subset's moves are few */
+      int x = order.data[k];
+      size_t j = k;
+      for (; j > 0 && moves.data[2 * order.data[j - 1]] > moves.data[2 * x]; j--) order.data[j] = order.data[j - 1];
+      order.data[j] = x;
+    }
+    for (size_t g = 0; g < nm;) {
+      int label = moves.data[2 * order.data[g]];
+      VEC_CLEAR(&set);
+      c.now++;
+      bool to_error = false;
+      for (; g < nm && moves.data[2 * order.data[g]] == label; g++) {
+        int v = moves.data[2 * order.data[g] + 1];
+        if (v < 0)
+          to_error = true;
+        else if (c.stamp.data[v] != c.now) {
+          c.stamp.data[v] = c.now;
+          VEC_PUSH(&set, v);
+        }
+      }
+      if (!to_error) to_error = !cache_close(&c, &set);
+      if (to_error) {
+        if (error < 0) b.error = error = lts_builder_add_state(&b);
+        lts_builder_add(&b, src, label, error);
+        continue;
+      }
+      sort_unique(set.data, (int)set.len);
+      int id = keytab_add(&sets, set.data, set.len, &added);
+      if (added) VEC_PUSH(&sid, lts_builder_add_state(&b));
+      lts_builder_add(&b, src, label, sid.data[id]);
+    }
+  }
+  lts_t *r = stopped ? NULL : lts_freeze(&b);
+  lts_builder_free(&b);
+  keytab_free(&sets);
+  keytab_free(&c.tuples);
+  VEC_FREE(&c.at);
+  VEC_FREE(&c.ntau);
+  VEC_FREE(&c.nvis);
+  VEC_FREE(&c.moves);
+  VEC_FREE(&c.stamp);
+  VEC_FREE(&c.found);
+  free(c.tuple);
+  free(c.next);
+  VEC_FREE(&set);
+  VEC_FREE(&sid);
+  VEC_FREE(&moves);
+  VEC_FREE(&order);
+  free(z.has);
+  free(z.hidden);
+  free(z.known);
+  free(z.owner);
+  free(z.lo);
+  free(z.hi);
+  free(z.cur);
+  return r;
+}
+
 /* ------------------------------------------------------ hiding, closure */
 
 static lts_t *hide_where(const lts_t *l, const int *set, int nset, bool hide_members) {
@@ -671,6 +1073,7 @@ lts_t *lts_determinise_bounded(const lts_t *l, bool error_absorbing, long max_st
   builder_like(&b, l);
   int error = -1;
   VEC(int) sid = {0};
+  VEC(lts_trans_t) moves = {0};
 
   for (int k = clo_begin(&cl, l->init); k < clo_end(&cl, l->init); k++) VEC_PUSH(&set, cl.list[k]);
   bool added;
@@ -696,32 +1099,28 @@ lts_t *lts_determinise_bounded(const lts_t *l, bool error_absorbing, long max_st
       continue;
     }
     if (all_end && m > 0) lts_builder_mark_end(&b, src);
-    /* labels leaving the subset, in label order */
-    VEC(int) labs = {0};
+    /* the moves leaving the subset, (label, dst) pairs grouped by label in
+     * label order: one pass over the members' transitions, not one per label */
+    VEC_CLEAR(&moves);
     for (size_t j = 0; j < m; j++) {
       int s = members[j];
       for (int i = l->succ_off[s]; i < l->succ_off[s + 1]; i++)
-        if (l->succ_label[i] != LTS_TAU) VEC_PUSH(&labs, l->succ_label[i]);
+        if (l->succ_label[i] != LTS_TAU) VEC_PUSH(&moves, ((lts_trans_t){0, l->succ_label[i], l->succ_dst[i]}));
     }
-    int nl = sort_unique(labs.data, (int)labs.len);
-    for (int li = 0; li < nl; li++) {
-      int label = labs.data[li];
+    if (moves.len > 1) sort_trans(moves.data, moves.len);
+    for (size_t g = 0; g < moves.len;) {
+      int label = moves.data[g].label;
       /* the successor subset: its members collected in `set` as acc marks
        * them, then acc cleared bit by bit (not word by word: a subset is
        * usually far smaller than the LTS, and zeroing or scanning n bits per
        * transition made determinisation quadratic) */
       VEC_CLEAR(&set);
-      members = keytab_key(&sets, (int)qi, &m);
-      for (size_t j = 0; j < m; j++) {
-        int s = members[j];
-        for (int i = l->succ_off[s]; i < l->succ_off[s + 1]; i++)
-          if (l->succ_label[i] == label) {
-            int t = l->succ_dst[i];
-            for (int k = clo_begin(&cl, t); k < clo_end(&cl, t); k++)
-              if (!bitset_get(acc, (size_t)cl.list[k])) {
-                bitset_set(acc, (size_t)cl.list[k]);
-                VEC_PUSH(&set, cl.list[k]);
-              }
+      for (; g < moves.len && moves.data[g].label == label; g++) {
+        int t = moves.data[g].dst;
+        for (int k = clo_begin(&cl, t); k < clo_end(&cl, t); k++)
+          if (!bitset_get(acc, (size_t)cl.list[k])) {
+            bitset_set(acc, (size_t)cl.list[k]);
+            VEC_PUSH(&set, cl.list[k]);
           }
       }
       bool to_error = error_absorbing && l->error >= 0 && bitset_get(acc, (size_t)l->error);
@@ -731,13 +1130,13 @@ lts_t *lts_determinise_bounded(const lts_t *l, bool error_absorbing, long max_st
         lts_builder_add(&b, src, label, error);
         continue;
       }
-      if (set.len > 1) qsort(set.data, set.len, sizeof(int), cmp_int);
+      if (set.len > 1) sort_unique(set.data, (int)set.len);
       int id = keytab_add(&sets, set.data, set.len, &added);
       if (added) VEC_PUSH(&sid, lts_builder_add_state(&b));
       lts_builder_add(&b, src, label, sid.data[id]);
     }
-    VEC_FREE(&labs);
   }
+  VEC_FREE(&moves);
   if (gave_up) {
     lts_builder_free(&b);
     VEC_FREE(&set);

@@ -57,7 +57,8 @@ typedef struct {
 } lts_trans_t;
 
 /* Collects states, transitions and alphabet; lts_freeze turns it into an
- * lts_t. Transitions whose label is not τ are added to the alphabet. */
+ * lts_t. The labels of its transitions other than τ join the alphabet (at
+ * lts_freeze, which sorts in time linear in states, labels, transitions). */
 typedef struct {
   lts_labels_t *labels;
   int nstates, init, error;
@@ -121,6 +122,15 @@ typedef struct {
 /* lts_compose_max under `prio` (NULL: none); also with n == 1. */
 lts_t *lts_compose_priority(const lts_t *const *parts, int n, long max_states, long max_trans,
                             const lts_priority_t *prio);
+
+/* lts_determinise(lts_restrict(lts_compose(parts, n), keep, nkeep), true),
+ * the same LTS built without the composition: its subsets are sets of
+ * composite tuples whose moves are computed from the parts when the
+ * subset is expanded, so memory is the parts', the result's and one
+ * subset's (pump-5's M ‖ P, 31 M transitions, is never stored). NULL when
+ * stop(arg) (polled every 256 subsets; stop may be NULL) returns true. */
+lts_t *lts_determinise_composed(const lts_t *const *parts, int n, const int *keep, int nkeep, bool (*stop)(void *),
+                                void *arg);
 
 /* Every transition whose label is in `hide` (a sorted label array)
  * becomes τ; those labels leave the alphabet. */

@@ -43,17 +43,19 @@ lts_t *robust_assumption(const lts_t *sys, const lts_t *prop, const int *alpha, 
                          const robust_wa_options_t *opt, bool *empty) {
   const lts_t *parts[2] = {sys, prop};
   *empty = false;
-  lts_t *mp = lts_compose_bounded(parts, 2, 0, stop_poll, NULL);
-  if (!mp) return NULL;
-  lts_t *c = lts_restrict(mp, alpha, nalpha);
-  lts_free(mp);
+  lts_t *d;
   if (opt->minimise) {
+    lts_t *mp = lts_compose_bounded(parts, 2, 0, stop_poll, NULL);
+    if (!mp) return NULL;
+    lts_t *c = lts_restrict(mp, alpha, nalpha);
+    lts_free(mp);
     lts_t *m = lts_minimise(c);
     lts_free(c);
-    c = m;
+    d = lts_determinise_bounded(m, true, 0, stop_poll, NULL);
+    lts_free(m);
+  } else { /* (M ‖ P_err)↾α determinised without storing M ‖ P_err */
+    d = lts_determinise_composed(parts, 2, alpha, nalpha, stop_poll, NULL);
   }
-  lts_t *d = lts_determinise_bounded(c, true, 0, stop_poll, NULL);
-  lts_free(c);
   if (!d) return NULL;
   *empty = d->error >= 0 && d->error == d->init;
   if (opt->disables && !*empty) {
