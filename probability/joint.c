@@ -77,6 +77,7 @@ struct joint {
   stage_kind_t kind;
   const cex_t *c;
   int step, position, action;
+  const cex_action_t *given; /* the counterexample's record of the action being sampled, or NULL */
   bool want_fail;
   double *truth, *sensed, *env, *normal, *after, *actual;
   aff_t *a_now, *a_next, *a_norm;
@@ -376,7 +377,7 @@ static void set_values(joint_t *j, bool affine) {
     }
     return;
   }
-  const cex_action_t *given = cex_action_at(j->c, j->step, j->position, NULL);
+  const cex_action_t *given = j->given;
   for (size_t v = 0; v < nv; v++) {
     int i = j->slot[v];
     j->actual[v] = j->normal[v] + (i >= 0 ? j->x[i] : j->extra[v]);
@@ -431,9 +432,14 @@ static void stage_atoms(joint_t *j, cutset_t *cs) {
   atoms(j, a->failure, cs);
 }
 
-static int compare_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
+/* Insertion sort: a stage has a handful of cuts per error. */
+static void sort_doubles(double *x, int n) {
+  for (int k = 1; k < n; k++) {
+    double v = x[k];
+    int i = k;
+    for (; i > 0 && x[i - 1] > v; i--) x[i] = x[i - 1];
+    x[i] = v;
+  }
 }
 
 static double draw_prior(joint_t *j, int i, rng_t *r) {
@@ -443,8 +449,8 @@ static double draw_prior(joint_t *j, int i, rng_t *r) {
 /* Draws the stage's new errors conditioned on its constraint; returns the
  * constraint's probability given everything drawn before (0: impossible). */
 static double run_stage(joint_t *j, rng_t *r) {
-  cutset_t cs;
-  memset(&cs, 0, sizeof cs);
+  cutset_t cs; /* cuts[i][k] is meaningful for k < ncuts[i] only: not cleared */
+  cs.presample = 0, cs.overflow = false;
   for (int i = 0; i < j->nfresh; i++) j->x[i] = 0, j->fixed[i] = false;
   for (int pass = 0; pass <= MAXF; pass++) {
     unsigned before = cs.presample;
@@ -457,7 +463,7 @@ static double run_stage(joint_t *j, rng_t *r) {
     if (cs.presample == before) break;
   }
   /* segments of each conditioned error: lo, the cuts inside, hi */
-  double seg[MAXF][MAX_CUTS + 2];
+  double seg[MAXF][MAX_CUTS + 2], segmass[MAXF][MAX_CUTS + 1];
   int nseg[MAXF] = {0}, order[MAXF], nvar = 0;
   size_t cells = 1;
   for (int i = 0; i < j->nfresh && !cs.overflow; i++) {
@@ -468,8 +474,13 @@ static double run_stage(joint_t *j, rng_t *r) {
     for (int k = 0; k < cs.ncuts[i]; k++)
       if (cs.cuts[i][k] > d->lo && cs.cuts[i][k] < d->hi) seg[i][n++] = cs.cuts[i][k];
     seg[i][n++] = d->hi;
-    qsort(seg[i], (size_t)n, sizeof(double), compare_double);
+    sort_doubles(seg[i] + 1, n - 2); /* the cuts between lo and hi */
+    int distinct = 1; /* a cut repeated (rules of one state test the same guard) adds only empty cells */
+    for (int k = 1; k < n; k++)
+      if (seg[i][k] != seg[i][distinct - 1]) seg[i][distinct++] = seg[i][k];
+    n = distinct > 1 ? distinct : 2;
     nseg[i] = n - 1;
+    for (int k = 0; k < nseg[i]; k++) segmass[i][k] = dist_mass(d, seg[i][k], seg[i][k + 1]);
     if (nseg[i] > 1) order[nvar++] = i;
     if ((cells *= (size_t)nseg[i]) > MAX_CELLS) cs.overflow = true;
   }
@@ -491,7 +502,7 @@ static double run_stage(joint_t *j, rng_t *r) {
       rest /= (size_t)nseg[i];
       double a = seg[i][k], b = seg[i][k + 1];
       j->x[i] = a + (b - a) / 2;
-      mass *= dist_mass(&j->dists[j->fresh[i]], a, b);
+      mass *= segmass[i][k];
     }
     double w = 0;
     if (mass > 0) {
@@ -524,6 +535,7 @@ static void begin_stage(joint_t *j, stage_kind_t kind, rng_t *r) {
   const ism_model_t *m = j->m;
   j->kind = kind;
   j->nfresh = 0;
+  j->given = kind == STAGE_ACTION ? cex_action_at(j->c, j->step, j->position, NULL) : NULL;
   for (size_t v = 0; v < j->nv; v++) {
     j->slot[v] = -1, j->extra[v] = 0;
     if (!j->has_dist[v] || m->vars[v].type.kind != TYPE_REAL) continue;
@@ -558,8 +570,9 @@ static bool in_range(const ism_model_t *m, const double *truth) {
 }
 
 static void record_action(joint_t *j) {
-  size_t index = 0, nv = j->nv;
-  if (!j->rec || !cex_action_at(j->c, j->step, j->position, &index)) return;
+  size_t nv = j->nv;
+  if (!j->rec || !j->given) return;
+  size_t index = (size_t)(j->given - j->c->actions);
   for (size_t v = 0; v < nv; v++) {
     bool sensing = j->m->vars[v].sensing;
     j->rec->before[index * nv + v] = sensing ? j->env[v] : j->normal[v];
