@@ -1,5 +1,6 @@
 #include "probability/joint.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -46,12 +47,29 @@ static rng_t rng_for(unsigned long seed, unsigned long sample) {
 
 typedef enum { STAGE_SENSE, STAGE_ACTION } stage_kind_t;
 
+/* The states of the search objective's sampled runs at the start of one
+ * step: a line search changes one free value, and the steps before the
+ * first one that reads it are the same in every evaluation (the same
+ * draws: common random numbers), so evaluations continue from here. Valid
+ * while the distributions and every free value read before the step are
+ * those stored; step 0: none stored. */
+typedef struct {
+  int step;
+  const dist_t *dists;
+  unsigned long seed, samples, cap;
+  double *values;         /* [number of free values] when stored */
+  double *truth, *normal; /* [cap * nv] */
+  double *w;              /* [cap]: the weight so far; 0 for a run that ended before the step */
+  rng_t *r;               /* [cap] */
+} prefix_t;
+
 /* A free value of the environment: truth[index] (initial or dynamic) or
  * actions[action].after[var]. */
 typedef struct {
   bool after;
   size_t index, action;
   int var;
+  int step; /* the first step of a run that reads it */
   double lo, hi;
 } param_t;
 
@@ -94,6 +112,8 @@ struct joint {
   const struct params *ps;
   memo_t memo;
   double *key;
+  prefix_t pre;
+  int pre_want; /* the step the next objective may start from (0: the whole run) */
 };
 
 void joint_options_init(joint_options_t *o) { *o = (joint_options_t){12, 4000, 4, 1}; }
@@ -604,23 +624,37 @@ static bool finish_rule(joint_t *j, const ism_rule_t *rule, size_t from, rng_t *
   return true;
 }
 
-/* The weight of one sampled run; with j->rec, records its values. */
-static double sample_path(joint_t *j, const cex_t *c, rng_t *r) {
+/* Stores the run's state at the start of j->pre.step as sample i. */
+static void prefix_store(joint_t *j, unsigned long i, double w, const rng_t *r) {
+  memcpy(j->pre.truth + i * j->nv, j->truth, j->nv * sizeof *j->truth);
+  memcpy(j->pre.normal + i * j->nv, j->normal, j->nv * sizeof *j->normal);
+  j->pre.w[i] = w, j->pre.r[i] = *r;
+}
+
+/* The weight of one sampled run from step `from` on, with weight w so far:
+ * from 0, the run starts in c's initial environment; otherwise j->truth,
+ * j->normal and *r hold a run's state at the start of that step. With j->rec
+ * (from 0 only), records its values; with store >= 0, stores the state at
+ * the start of j->pre.step as that sample (prefix_store). */
+static double sample_from(joint_t *j, const cex_t *c, rng_t *r, int from, double w, long store) {
   const ism_model_t *m = j->m;
   size_t nv = j->nv;
   j->c = c;
-  memcpy(j->truth, c->truth, nv * sizeof *j->truth);
-  memcpy(j->normal, c->truth, nv * sizeof *j->normal);
-  for (size_t k = 0; k < m->nassume; k++) /* an environment outside the model's assumption */
-    if (!holds(m, m->assume[k], j->truth, NULL, j->normal)) return 0;
-  double w = 1, score = 0;
-  for (int k = 0; k < c->length; k++) {
+  if (from == 0) {
+    memcpy(j->truth, c->truth, nv * sizeof *j->truth);
+    memcpy(j->normal, c->truth, nv * sizeof *j->normal);
+    for (size_t k = 0; k < m->nassume; k++) /* an environment outside the model's assumption */
+      if (!holds(m, m->assume[k], j->truth, NULL, j->normal)) return 0;
+  }
+  double score = 0;
+  for (int k = from; k < c->length; k++) {
     bool last = k + 1 == c->length;
+    if (store >= 0 && k == j->pre.step) prefix_store(j, (unsigned long)store, w, r);
     if (!in_range(m, j->truth)) return 0;
     j->step = k;
     begin_stage(j, STAGE_SENSE, r);
     if ((w *= run_stage(j, r)) <= 0) return 0;
-    score += error_score(j);
+    if (j->rec) score += error_score(j);
     if (j->rec)
       for (size_t v = 0; v < nv; v++) {
         j->rec->truth[(size_t)k * nv + v] = m->vars[v].sensing ? j->truth[v] : j->normal[v];
@@ -639,7 +673,7 @@ static double sample_path(joint_t *j, const cex_t *c, rng_t *r) {
       j->want_fail = last && (int)p == c->fail_position;
       begin_stage(j, STAGE_ACTION, r);
       if ((w *= run_stage(j, r)) <= 0) return 0;
-      score += error_score(j);
+      if (j->rec) score += error_score(j);
       record_action(j);
       memcpy(j->env, j->after, nv * sizeof *j->env);
       if (j->want_fail) {
@@ -666,6 +700,8 @@ static double sample_path(joint_t *j, const cex_t *c, rng_t *r) {
   }
   return w;
 }
+
+static double sample_path(joint_t *j, const cex_t *c, rng_t *r) { return sample_from(j, c, r, 0, 1, -1); }
 
 /* Mean and 95% half-width of sample weights (Welford's update). */
 typedef struct {
@@ -722,8 +758,8 @@ typedef struct params {
  * value no later sensing reads (after the last step) is never range-checked,
  * so its box is the range widened by its width on each side. */
 static void push_param(params_t *ps, const ism_var_t *var, bool after, size_t index, size_t action, int v,
-                       bool sensed_later) {
-  param_t p = {after, index, action, v, -100, 100};
+                       int step, bool sensed_later) {
+  param_t p = {after, index, action, v, step, -100, 100};
   if (var->has_range) {
     double w = sensed_later ? 0 : var->range_hi - var->range_lo;
     p.lo = var->range_lo - w, p.hi = var->range_hi + w;
@@ -739,12 +775,12 @@ static void collect(const joint_t *j, const cex_t *c, params_t *ps) {
   ps->n = 0;
   for (size_t v = 0; v < nv; v++)
     if (m->vars[v].sensing && m->vars[v].type.kind == TYPE_REAL)
-      push_param(ps, &m->vars[v], false, v, 0, (int)v, true);
+      push_param(ps, &m->vars[v], false, v, 0, (int)v, 0, true);
   for (int k = 0; k < c->length; k++) {
     if (m->rules[c->rules[k]].has_action) continue;
     for (size_t v = 0; v < nv; v++)
       if (m->vars[v].sensing && m->vars[v].dynamic && m->vars[v].type.kind == TYPE_REAL)
-        push_param(ps, &m->vars[v], false, (size_t)(k + 1) * nv + v, 0, (int)v, k + 1 < c->length);
+        push_param(ps, &m->vars[v], false, (size_t)(k + 1) * nv + v, 0, (int)v, k, k + 1 < c->length);
   }
   for (size_t a = 0; a < c->nactions; a++) {
     const cex_action_t *ca = &c->actions[a];
@@ -752,12 +788,52 @@ static void collect(const joint_t *j, const cex_t *c, params_t *ps) {
     if (last && c->fail_position >= 0 && ca->position > c->fail_position) continue; /* never executed */
     for (size_t v = 0; v < nv; v++)
       if (m->vars[v].sensing && m->vars[v].type.kind == TYPE_REAL && !j->rhs[(size_t)ca->action * nv + v])
-        push_param(ps, &m->vars[v], true, 0, a, (int)v, !last);
+        push_param(ps, &m->vars[v], true, 0, a, (int)v, ca->step, !last);
   }
 }
 
 static double *param_at(cex_t *c, const param_t *p) {
   return p->after ? &c->actions[p->action].after[p->var] : &c->truth[p->index];
+}
+
+/* Can the search objective's runs start at `step` from j->pre? */
+static bool prefix_valid(const joint_t *j, const cex_t *c, int step, unsigned long samples, unsigned long seed) {
+  const prefix_t *pf = &j->pre;
+  if (pf->step != step || pf->dists != j->dists || pf->samples != samples || pf->seed != seed) return false;
+  for (size_t i = 0; i < j->ps->n; i++)
+    if (j->ps->p[i].step < step && *param_at((cex_t *)c, &j->ps->p[i]) != pf->values[i]) return false;
+  return true;
+}
+
+/* estimate() for at most 1000 samples (no early stop) whose runs start at
+ * `step` > 0 from the prefix states, stored first when not valid: the same
+ * weights, so the same result. */
+static void estimate_from(joint_t *j, const cex_t *c, int step, unsigned long samples, unsigned long seed,
+                          double *p, double *error) {
+  prefix_t *pf = &j->pre;
+  size_t nv = j->nv;
+  assert(step > 0 && samples <= pf->cap && samples <= 1000);
+  bool valid = prefix_valid(j, c, step, samples, seed);
+  if (!valid) {
+    pf->step = step, pf->dists = j->dists, pf->samples = samples, pf->seed = seed;
+    for (size_t i = 0; i < j->ps->n; i++) pf->values[i] = *param_at((cex_t *)c, &j->ps->p[i]);
+  }
+  moments_t mo = {0};
+  for (unsigned long i = 0; i < samples; i++) {
+    double w = 0;
+    if (!valid) {
+      pf->w[i] = 0; /* stays 0 for a run that ends before the step */
+      rng_t r = rng_for(seed, i);
+      w = sample_from(j, c, &r, 0, 1, (long)i);
+    } else if (pf->w[i] > 0) {
+      memcpy(j->truth, pf->truth + i * nv, nv * sizeof *j->truth);
+      memcpy(j->normal, pf->normal + i * nv, nv * sizeof *j->normal);
+      rng_t r = pf->r[i];
+      w = sample_from(j, c, &r, step, pf->w[i], -1);
+    }
+    moments_add(&mo, w);
+  }
+  moments_result(&mo, p, error);
 }
 
 /* The search's objective at c's current environment: the estimate from
@@ -771,7 +847,10 @@ static double objective_here(joint_t *j, const cex_t *c) {
   const double *hit = memo_get(&j->memo, j->key);
   if (hit) return *hit;
   double v, err;
-  estimate(j, c, j->o.search_samples, j->o.seed, &v, &err);
+  if (j->pre_want > 0 && j->o.search_samples <= j->pre.cap)
+    estimate_from(j, c, j->pre_want, j->o.search_samples, j->o.seed, &v, &err);
+  else
+    estimate(j, c, j->o.search_samples, j->o.seed, &v, &err);
   memo_put(&j->memo, j->key, &v);
   return v;
 }
@@ -779,7 +858,9 @@ static double objective_here(joint_t *j, const cex_t *c) {
 static double objective(joint_t *j, cex_t *c, const param_t *p, double x) {
   double *at = param_at(c, p), save = *at;
   *at = x;
+  j->pre_want = p->step; /* the values read before it are the same in every call of a line search */
   double v = objective_here(j, c);
+  j->pre_want = 0;
   *at = save;
   return v;
 }
@@ -973,6 +1054,10 @@ static void search(joint_t *j, cex_t *c) {
   j->ps = &ps;
   j->key = xmalloc((n + 1) * sizeof *j->key);
   memo_init(&j->memo, n + 1, sizeof(double), MEMO_MAX);
+  unsigned long cap = j->o.search_samples <= 1000 ? j->o.search_samples : 0;
+  j->pre = (prefix_t){0, NULL, 0, 0, cap, xmalloc((n + 1) * sizeof(double)),
+                      xmalloc((cap * j->nv + 1) * sizeof(double)), xmalloc((cap * j->nv + 1) * sizeof(double)),
+                      xmalloc((cap + 1) * sizeof(double)), xmalloc((cap + 1) * sizeof(rng_t))};
   double *ends = xmalloc(((CLIMBS + 1) * n + 1) * sizeof(double)); /* the starts, then the end points */
   double *witness = xmalloc((n + 1) * sizeof(double));
   get_params(c, &ps, witness); /* before best_starts moves c */
@@ -992,6 +1077,8 @@ static void search(joint_t *j, cex_t *c) {
   }
   if (pick >= 0) set_params(c, &ps, ends + (size_t)pick * n);
   free(ends), free(ps.p), free(j->key);
+  free(j->pre.values), free(j->pre.truth), free(j->pre.normal), free(j->pre.w), free(j->pre.r);
+  j->pre = (prefix_t){0};
   memo_free(&j->memo);
   j->ps = NULL, j->key = NULL;
 }
