@@ -91,6 +91,8 @@ struct joint {
   bool *has_dist;     /* [nv] */
   const expr_t **rhs; /* [nactions * nv]: the effect defining v' (first one), or NULL */
   bool **constraint;  /* [nactions][neffects]: not a definition: a constraint on the values */
+  bool *next_read;    /* [nactions * nv]: v' read by the action's constraints or failure (directly or through
+                         the definition of another value read): the stage needs its affine view */
   /* the stage being sampled (concrete values, indexed by variable id) */
   stage_kind_t kind;
   const cex_t *c;
@@ -117,6 +119,33 @@ struct joint {
 };
 
 void joint_options_init(joint_options_t *o) { *o = (joint_options_t){12, 4000, 4, 1}; }
+
+typedef struct {
+  const ism_model_t *m;
+  bool *read; /* [nv] */
+  bool grew;
+} read_ctx_t;
+
+static void mark_primed(void *ctx, const expr_t *var) {
+  read_ctx_t *rc = ctx;
+  int v = var->u.var.id;
+  if (var->u.var.primed && rc->m->vars[v].sensing && !rc->read[v]) rc->read[v] = rc->grew = true;
+}
+
+/* next_read of action a: the primed values its constraints and failure
+ * read, closed under the definitions (x' == expr) of the values read. */
+static void mark_next_read(joint_t *j, size_t a) {
+  const ism_action_t *act = &j->m->actions[a];
+  read_ctx_t rc = {j->m, j->next_read + a * j->nv, false};
+  for (size_t k = 0; k < act->neffects; k++)
+    if (j->constraint[a][k]) expr_visit_vars(act->effects[k], mark_primed, &rc);
+  if (act->failure) expr_visit_vars(act->failure, mark_primed, &rc);
+  do {
+    rc.grew = false;
+    for (size_t v = 0; v < j->nv; v++)
+      if (rc.read[v] && j->rhs[a * j->nv + v]) expr_visit_vars(j->rhs[a * j->nv + v], mark_primed, &rc);
+  } while (rc.grew);
+}
 
 joint_t *joint_new(const ism_model_t *m, const joint_options_t *o) {
   joint_t *j = xcalloc(1, sizeof *j);
@@ -152,6 +181,8 @@ joint_t *joint_new(const ism_model_t *m, const joint_options_t *o) {
         j->constraint[a][k] = true;
     }
   }
+  j->next_read = xcalloc(m->nactions * nv + 1, sizeof *j->next_read);
+  for (size_t a = 0; a < m->nactions; a++) mark_next_read(j, a);
   double **d[] = {&j->truth, &j->sensed, &j->env, &j->normal, &j->after, &j->actual};
   for (size_t k = 0; k < sizeof d / sizeof *d; k++) *d[k] = xcalloc(n, sizeof(double));
   j->a_now = xcalloc(n, sizeof(aff_t)), j->a_next = xcalloc(n, sizeof(aff_t)),
@@ -166,7 +197,7 @@ joint_t *joint_new(const ism_model_t *m, const joint_options_t *o) {
 void joint_delete(joint_t *j) {
   if (!j) return;
   for (size_t a = 0; a < j->m->nactions; a++) free(j->constraint[a]);
-  free(j->constraint), free(j->rhs), free(j->exact), free(j->wide[0]), free(j->wide[1]), free(j->has_dist);
+  free(j->constraint), free(j->rhs), free(j->next_read), free(j->exact), free(j->wide[0]), free(j->wide[1]), free(j->has_dist);
   free(j->truth), free(j->sensed), free(j->env), free(j->normal), free(j->after), free(j->actual);
   free(j->a_now), free(j->a_next), free(j->a_norm), free(j->slot), free(j->extra), free(j->cell_w);
   free(j);
@@ -410,7 +441,7 @@ static void set_values(joint_t *j, bool affine) {
     j->after[v] = rhs     ? number(m, rhs, m->vars[v].type.kind, j->env, NULL, j->actual)
                   : given ? given->after[v]
                           : j->env[v];
-    if (affine)
+    if (affine && j->next_read[(size_t)j->action * nv + v])
       j->a_next[v] = rhs && m->vars[v].type.kind == TYPE_REAL ? aff_eval(j, rhs) : aff_const(j->after[v]);
   }
 }
@@ -469,6 +500,13 @@ static double draw_prior(joint_t *j, int i, rng_t *r) {
 /* Draws the stage's new errors conditioned on its constraint; returns the
  * constraint's probability given everything drawn before (0: impossible). */
 static double run_stage(joint_t *j, rng_t *r) {
+  if (j->nfresh == 0) { /* no new error (a turn that reads no actuation error): one cell, no cuts */
+    set_values(j, false);
+    double w = stage_value(j);
+    if (!(w > 0)) return 0;
+    uniform01(r); /* the cell's draw, as for any stage: the streams stay aligned */
+    return w > 1 ? 1 : w;
+  }
   cutset_t cs; /* cuts[i][k] is meaningful for k < ncuts[i] only: not cleared */
   cs.presample = 0, cs.overflow = false;
   for (int i = 0; i < j->nfresh; i++) j->x[i] = 0, j->fixed[i] = false;
