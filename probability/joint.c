@@ -197,7 +197,8 @@ joint_t *joint_new(const ism_model_t *m, const joint_options_t *o) {
 void joint_delete(joint_t *j) {
   if (!j) return;
   for (size_t a = 0; a < j->m->nactions; a++) free(j->constraint[a]);
-  free(j->constraint), free(j->rhs), free(j->next_read), free(j->exact), free(j->wide[0]), free(j->wide[1]), free(j->has_dist);
+  free(j->constraint), free(j->rhs), free(j->next_read), free(j->exact), free(j->wide[0]), free(j->wide[1]),
+      free(j->has_dist);
   free(j->truth), free(j->sensed), free(j->env), free(j->normal), free(j->after), free(j->actual);
   free(j->a_now), free(j->a_next), free(j->a_norm), free(j->slot), free(j->extra), free(j->cell_w);
   free(j);
@@ -834,8 +835,24 @@ static double *param_at(cex_t *c, const param_t *p) {
   return p->after ? &c->actions[p->action].after[p->var] : &c->truth[p->index];
 }
 
+/* Room for the states of cap samples of runs with nparams free values; none stored. */
+static void prefix_init(prefix_t *pf, size_t nparams, size_t nv, unsigned long cap) {
+  *pf = (prefix_t){.cap = cap};
+  pf->values = xmalloc((nparams + 1) * sizeof *pf->values);
+  pf->truth = xmalloc((cap * nv + 1) * sizeof *pf->truth);
+  pf->normal = xmalloc((cap * nv + 1) * sizeof *pf->normal);
+  pf->w = xmalloc((cap + 1) * sizeof *pf->w);
+  pf->r = xmalloc((cap + 1) * sizeof *pf->r);
+}
+
+static void prefix_free(prefix_t *pf) {
+  free(pf->values), free(pf->truth), free(pf->normal), free(pf->w), free(pf->r);
+  *pf = (prefix_t){0};
+}
+
 /* Can the search objective's runs start at `step` from j->pre? */
-static bool prefix_valid(const joint_t *j, const cex_t *c, int step, unsigned long samples, unsigned long seed) {
+static bool prefix_valid(const joint_t *j, const cex_t *c, int step, unsigned long samples,
+                         unsigned long seed) {
   const prefix_t *pf = &j->pre;
   if (pf->step != step || pf->dists != j->dists || pf->samples != samples || pf->seed != seed) return false;
   for (size_t i = 0; i < j->ps->n; i++)
@@ -1092,10 +1109,7 @@ static void search(joint_t *j, cex_t *c) {
   j->ps = &ps;
   j->key = xmalloc((n + 1) * sizeof *j->key);
   memo_init(&j->memo, n + 1, sizeof(double), MEMO_MAX);
-  unsigned long cap = j->o.search_samples <= 1000 ? j->o.search_samples : 0;
-  j->pre = (prefix_t){0, NULL, 0, 0, cap, xmalloc((n + 1) * sizeof(double)),
-                      xmalloc((cap * j->nv + 1) * sizeof(double)), xmalloc((cap * j->nv + 1) * sizeof(double)),
-                      xmalloc((cap + 1) * sizeof(double)), xmalloc((cap + 1) * sizeof(rng_t))};
+  prefix_init(&j->pre, n, j->nv, j->o.search_samples <= 1000 ? j->o.search_samples : 0);
   double *ends = xmalloc(((CLIMBS + 1) * n + 1) * sizeof(double)); /* the starts, then the end points */
   double *witness = xmalloc((n + 1) * sizeof(double));
   get_params(c, &ps, witness); /* before best_starts moves c */
@@ -1115,8 +1129,7 @@ static void search(joint_t *j, cex_t *c) {
   }
   if (pick >= 0) set_params(c, &ps, ends + (size_t)pick * n);
   free(ends), free(ps.p), free(j->key);
-  free(j->pre.values), free(j->pre.truth), free(j->pre.normal), free(j->pre.w), free(j->pre.r);
-  j->pre = (prefix_t){0};
+  prefix_free(&j->pre);
   memo_free(&j->memo);
   j->ps = NULL, j->key = NULL;
 }
