@@ -1,12 +1,31 @@
 #!/usr/bin/env bash
 # What ranking costs next to exploration: `ismv verify` on the explorer with
-# and without ranking (boundary decision + joint estimator), same bound.
-# Usage (from the repository root):  make && bash bench/ranking.sh    # BOUND=8 by default
+# and without ranking (boundary decision + joint estimator), same bound, on
+# one thread. Prints CPU seconds (user + system) of each, and the ratio of
+# the ranking's share (joint minus none) to the exploration (none); with
+# CALLGRIND=1, instruction counts under valgrind's callgrind instead, which
+# do not depend on the machine's load (about 50 times slower).
+# Usage (from the repository root):
+#   make && bash bench/ranking.sh            # BOUND=8 by default; BOUND=6 takes ~30 s of CPU
 set -u
 ISMV=${ISMV:-build/release/ismv}
 BOUND=${BOUND:-8}
 MODEL=${MODEL:-examples/robotcar/explorer.yaml}
+CALLGRIND=${CALLGRIND:-0}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
 for prob in none joint; do
-  /usr/bin/time -f "$prob: %e s wall, %U s user, %M KB" "$ISMV" verify "$MODEL" --bound "$BOUND" --probability "$prob" \
-    --top 1 --stats >/dev/null
+  args=(verify "$MODEL" --bound "$BOUND" --probability "$prob" --top 1 --jobs 1)
+  if [ "$CALLGRIND" = 1 ]; then
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$ISMV" "${args[@]}" >/dev/null 2>"$tmp/$prob"
+    sed -n 's/.*I *refs: *//p' "$tmp/$prob" | tr -d , >"$tmp/$prob.cost"
+    echo "$prob: $(cat "$tmp/$prob.cost") instructions"
+  else
+    /usr/bin/time -f "%U %S %e %M" -o "$tmp/$prob.time" "$ISMV" "${args[@]}" >/dev/null 2>&1
+    read -r user system wall kb < <(tail -1 "$tmp/$prob.time")
+    awk -v u="$user" -v s="$system" 'BEGIN { printf "%.2f\n", u + s }' >"$tmp/$prob.cost"
+    echo "$prob: $(cat "$tmp/$prob.cost") s CPU (user + system), $wall s wall, $kb KB"
+  fi
 done
+awk -v none="$(cat "$tmp/none.cost")" -v joint="$(cat "$tmp/joint.cost")" \
+  'BEGIN { printf "ranking / exploration: %.1f (bound '"$BOUND"')\n", (joint - none) / none }'

@@ -43,6 +43,7 @@ double dist_mass(const dist_t *d, double a, double b) {
   if (b > d->hi) b = d->hi;
   if (a > b) return 0;
   if (d->lo == d->hi) return 1;
+  if (a == b) return 0;
   double p = d->kind == ISM_DIST_UNIFORM ? (b - a) / (d->hi - d->lo)
                                          : normal_mass((a - d->mean) / d->sd, (b - d->mean) / d->sd) / d->z;
   return p < 0 ? 0 : p > 1 ? 1 : p;

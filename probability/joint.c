@@ -1,5 +1,6 @@
 #include "probability/joint.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -46,12 +47,29 @@ static rng_t rng_for(unsigned long seed, unsigned long sample) {
 
 typedef enum { STAGE_SENSE, STAGE_ACTION } stage_kind_t;
 
+/* The states of the search objective's sampled runs at the start of one
+ * step: a line search changes one free value, and the steps before the
+ * first one that reads it are the same in every evaluation (the same
+ * draws: common random numbers), so evaluations continue from here. Valid
+ * while the distributions and every free value read before the step are
+ * those stored; step 0: none stored. */
+typedef struct {
+  int step;
+  const dist_t *dists;
+  unsigned long seed, samples, cap;
+  double *values;         /* [number of free values] when stored */
+  double *truth, *normal; /* [cap * nv] */
+  double *w;              /* [cap]: the weight so far; 0 for a run that ended before the step */
+  rng_t *r;               /* [cap] */
+} prefix_t;
+
 /* A free value of the environment: truth[index] (initial or dynamic) or
  * actions[action].after[var]. */
 typedef struct {
   bool after;
   size_t index, action;
   int var;
+  int step; /* the first step of a run that reads it */
   double lo, hi;
 } param_t;
 
@@ -73,10 +91,13 @@ struct joint {
   bool *has_dist;     /* [nv] */
   const expr_t **rhs; /* [nactions * nv]: the effect defining v' (first one), or NULL */
   bool **constraint;  /* [nactions][neffects]: not a definition: a constraint on the values */
+  bool *next_read;    /* [nactions * nv]: v' read by the action's constraints or failure (directly or through
+                         the definition of another value read): the stage needs its affine view */
   /* the stage being sampled (concrete values, indexed by variable id) */
   stage_kind_t kind;
   const cex_t *c;
   int step, position, action;
+  const cex_action_t *given; /* the counterexample's record of the action being sampled, or NULL */
   bool want_fail;
   double *truth, *sensed, *env, *normal, *after, *actual;
   aff_t *a_now, *a_next, *a_norm;
@@ -93,9 +114,38 @@ struct joint {
   const struct params *ps;
   memo_t memo;
   double *key;
+  prefix_t pre;
+  int pre_want; /* the step the next objective may start from (0: the whole run) */
 };
 
 void joint_options_init(joint_options_t *o) { *o = (joint_options_t){12, 4000, 4, 1}; }
+
+typedef struct {
+  const ism_model_t *m;
+  bool *read; /* [nv] */
+  bool grew;
+} read_ctx_t;
+
+static void mark_primed(void *ctx, const expr_t *var) {
+  read_ctx_t *rc = ctx;
+  int v = var->u.var.id;
+  if (var->u.var.primed && rc->m->vars[v].sensing && !rc->read[v]) rc->read[v] = rc->grew = true;
+}
+
+/* next_read of action a: the primed values its constraints and failure
+ * read, closed under the definitions (x' == expr) of the values read. */
+static void mark_next_read(joint_t *j, size_t a) {
+  const ism_action_t *act = &j->m->actions[a];
+  read_ctx_t rc = {j->m, j->next_read + a * j->nv, false};
+  for (size_t k = 0; k < act->neffects; k++)
+    if (j->constraint[a][k]) expr_visit_vars(act->effects[k], mark_primed, &rc);
+  if (act->failure) expr_visit_vars(act->failure, mark_primed, &rc);
+  do {
+    rc.grew = false;
+    for (size_t v = 0; v < j->nv; v++)
+      if (rc.read[v] && j->rhs[a * j->nv + v]) expr_visit_vars(j->rhs[a * j->nv + v], mark_primed, &rc);
+  } while (rc.grew);
+}
 
 joint_t *joint_new(const ism_model_t *m, const joint_options_t *o) {
   joint_t *j = xcalloc(1, sizeof *j);
@@ -131,6 +181,8 @@ joint_t *joint_new(const ism_model_t *m, const joint_options_t *o) {
         j->constraint[a][k] = true;
     }
   }
+  j->next_read = xcalloc(m->nactions * nv + 1, sizeof *j->next_read);
+  for (size_t a = 0; a < m->nactions; a++) mark_next_read(j, a);
   double **d[] = {&j->truth, &j->sensed, &j->env, &j->normal, &j->after, &j->actual};
   for (size_t k = 0; k < sizeof d / sizeof *d; k++) *d[k] = xcalloc(n, sizeof(double));
   j->a_now = xcalloc(n, sizeof(aff_t)), j->a_next = xcalloc(n, sizeof(aff_t)),
@@ -145,7 +197,8 @@ joint_t *joint_new(const ism_model_t *m, const joint_options_t *o) {
 void joint_delete(joint_t *j) {
   if (!j) return;
   for (size_t a = 0; a < j->m->nactions; a++) free(j->constraint[a]);
-  free(j->constraint), free(j->rhs), free(j->exact), free(j->wide[0]), free(j->wide[1]), free(j->has_dist);
+  free(j->constraint), free(j->rhs), free(j->next_read), free(j->exact), free(j->wide[0]), free(j->wide[1]),
+      free(j->has_dist);
   free(j->truth), free(j->sensed), free(j->env), free(j->normal), free(j->after), free(j->actual);
   free(j->a_now), free(j->a_next), free(j->a_norm), free(j->slot), free(j->extra), free(j->cell_w);
   free(j);
@@ -376,7 +429,7 @@ static void set_values(joint_t *j, bool affine) {
     }
     return;
   }
-  const cex_action_t *given = cex_action_at(j->c, j->step, j->position, NULL);
+  const cex_action_t *given = j->given;
   for (size_t v = 0; v < nv; v++) {
     int i = j->slot[v];
     j->actual[v] = j->normal[v] + (i >= 0 ? j->x[i] : j->extra[v]);
@@ -389,7 +442,7 @@ static void set_values(joint_t *j, bool affine) {
     j->after[v] = rhs     ? number(m, rhs, m->vars[v].type.kind, j->env, NULL, j->actual)
                   : given ? given->after[v]
                           : j->env[v];
-    if (affine)
+    if (affine && j->next_read[(size_t)j->action * nv + v])
       j->a_next[v] = rhs && m->vars[v].type.kind == TYPE_REAL ? aff_eval(j, rhs) : aff_const(j->after[v]);
   }
 }
@@ -431,9 +484,14 @@ static void stage_atoms(joint_t *j, cutset_t *cs) {
   atoms(j, a->failure, cs);
 }
 
-static int compare_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
+/* Insertion sort: a stage has a handful of cuts per error. */
+static void sort_doubles(double *x, int n) {
+  for (int k = 1; k < n; k++) {
+    double v = x[k];
+    int i = k;
+    for (; i > 0 && x[i - 1] > v; i--) x[i] = x[i - 1];
+    x[i] = v;
+  }
 }
 
 static double draw_prior(joint_t *j, int i, rng_t *r) {
@@ -443,8 +501,15 @@ static double draw_prior(joint_t *j, int i, rng_t *r) {
 /* Draws the stage's new errors conditioned on its constraint; returns the
  * constraint's probability given everything drawn before (0: impossible). */
 static double run_stage(joint_t *j, rng_t *r) {
-  cutset_t cs;
-  memset(&cs, 0, sizeof cs);
+  if (j->nfresh == 0) { /* no new error (a turn that reads no actuation error): one cell, no cuts */
+    set_values(j, false);
+    double w = stage_value(j);
+    if (!(w > 0)) return 0;
+    uniform01(r); /* the cell's draw, as for any stage: the streams stay aligned */
+    return w > 1 ? 1 : w;
+  }
+  cutset_t cs; /* cuts[i][k] is meaningful for k < ncuts[i] only: not cleared */
+  cs.presample = 0, cs.overflow = false;
   for (int i = 0; i < j->nfresh; i++) j->x[i] = 0, j->fixed[i] = false;
   for (int pass = 0; pass <= MAXF; pass++) {
     unsigned before = cs.presample;
@@ -457,7 +522,7 @@ static double run_stage(joint_t *j, rng_t *r) {
     if (cs.presample == before) break;
   }
   /* segments of each conditioned error: lo, the cuts inside, hi */
-  double seg[MAXF][MAX_CUTS + 2];
+  double seg[MAXF][MAX_CUTS + 2], segmass[MAXF][MAX_CUTS + 1];
   int nseg[MAXF] = {0}, order[MAXF], nvar = 0;
   size_t cells = 1;
   for (int i = 0; i < j->nfresh && !cs.overflow; i++) {
@@ -468,8 +533,13 @@ static double run_stage(joint_t *j, rng_t *r) {
     for (int k = 0; k < cs.ncuts[i]; k++)
       if (cs.cuts[i][k] > d->lo && cs.cuts[i][k] < d->hi) seg[i][n++] = cs.cuts[i][k];
     seg[i][n++] = d->hi;
-    qsort(seg[i], (size_t)n, sizeof(double), compare_double);
+    sort_doubles(seg[i] + 1, n - 2); /* the cuts between lo and hi */
+    int distinct = 1; /* a cut repeated (rules of one state test the same guard) adds only empty cells */
+    for (int k = 1; k < n; k++)
+      if (seg[i][k] != seg[i][distinct - 1]) seg[i][distinct++] = seg[i][k];
+    n = distinct > 1 ? distinct : 2;
     nseg[i] = n - 1;
+    for (int k = 0; k < nseg[i]; k++) segmass[i][k] = dist_mass(d, seg[i][k], seg[i][k + 1]);
     if (nseg[i] > 1) order[nvar++] = i;
     if ((cells *= (size_t)nseg[i]) > MAX_CELLS) cs.overflow = true;
   }
@@ -491,7 +561,7 @@ static double run_stage(joint_t *j, rng_t *r) {
       rest /= (size_t)nseg[i];
       double a = seg[i][k], b = seg[i][k + 1];
       j->x[i] = a + (b - a) / 2;
-      mass *= dist_mass(&j->dists[j->fresh[i]], a, b);
+      mass *= segmass[i][k];
     }
     double w = 0;
     if (mass > 0) {
@@ -524,6 +594,7 @@ static void begin_stage(joint_t *j, stage_kind_t kind, rng_t *r) {
   const ism_model_t *m = j->m;
   j->kind = kind;
   j->nfresh = 0;
+  j->given = kind == STAGE_ACTION ? cex_action_at(j->c, j->step, j->position, NULL) : NULL;
   for (size_t v = 0; v < j->nv; v++) {
     j->slot[v] = -1, j->extra[v] = 0;
     if (!j->has_dist[v] || m->vars[v].type.kind != TYPE_REAL) continue;
@@ -558,8 +629,9 @@ static bool in_range(const ism_model_t *m, const double *truth) {
 }
 
 static void record_action(joint_t *j) {
-  size_t index = 0, nv = j->nv;
-  if (!j->rec || !cex_action_at(j->c, j->step, j->position, &index)) return;
+  size_t nv = j->nv;
+  if (!j->rec || !j->given) return;
+  size_t index = (size_t)(j->given - j->c->actions);
   for (size_t v = 0; v < nv; v++) {
     bool sensing = j->m->vars[v].sensing;
     j->rec->before[index * nv + v] = sensing ? j->env[v] : j->normal[v];
@@ -591,23 +663,37 @@ static bool finish_rule(joint_t *j, const ism_rule_t *rule, size_t from, rng_t *
   return true;
 }
 
-/* The weight of one sampled run; with j->rec, records its values. */
-static double sample_path(joint_t *j, const cex_t *c, rng_t *r) {
+/* Stores the run's state at the start of j->pre.step as sample i. */
+static void prefix_store(joint_t *j, unsigned long i, double w, const rng_t *r) {
+  memcpy(j->pre.truth + i * j->nv, j->truth, j->nv * sizeof *j->truth);
+  memcpy(j->pre.normal + i * j->nv, j->normal, j->nv * sizeof *j->normal);
+  j->pre.w[i] = w, j->pre.r[i] = *r;
+}
+
+/* The weight of one sampled run from step `from` on, with weight w so far:
+ * from 0, the run starts in c's initial environment; otherwise j->truth,
+ * j->normal and *r hold a run's state at the start of that step. With j->rec
+ * (from 0 only), records its values; with store >= 0, stores the state at
+ * the start of j->pre.step as that sample (prefix_store). */
+static double sample_from(joint_t *j, const cex_t *c, rng_t *r, int from, double w, long store) {
   const ism_model_t *m = j->m;
   size_t nv = j->nv;
   j->c = c;
-  memcpy(j->truth, c->truth, nv * sizeof *j->truth);
-  memcpy(j->normal, c->truth, nv * sizeof *j->normal);
-  for (size_t k = 0; k < m->nassume; k++) /* an environment outside the model's assumption */
-    if (!holds(m, m->assume[k], j->truth, NULL, j->normal)) return 0;
-  double w = 1, score = 0;
-  for (int k = 0; k < c->length; k++) {
+  if (from == 0) {
+    memcpy(j->truth, c->truth, nv * sizeof *j->truth);
+    memcpy(j->normal, c->truth, nv * sizeof *j->normal);
+    for (size_t k = 0; k < m->nassume; k++) /* an environment outside the model's assumption */
+      if (!holds(m, m->assume[k], j->truth, NULL, j->normal)) return 0;
+  }
+  double score = 0;
+  for (int k = from; k < c->length; k++) {
     bool last = k + 1 == c->length;
+    if (store >= 0 && k == j->pre.step) prefix_store(j, (unsigned long)store, w, r);
     if (!in_range(m, j->truth)) return 0;
     j->step = k;
     begin_stage(j, STAGE_SENSE, r);
     if ((w *= run_stage(j, r)) <= 0) return 0;
-    score += error_score(j);
+    if (j->rec) score += error_score(j);
     if (j->rec)
       for (size_t v = 0; v < nv; v++) {
         j->rec->truth[(size_t)k * nv + v] = m->vars[v].sensing ? j->truth[v] : j->normal[v];
@@ -626,7 +712,7 @@ static double sample_path(joint_t *j, const cex_t *c, rng_t *r) {
       j->want_fail = last && (int)p == c->fail_position;
       begin_stage(j, STAGE_ACTION, r);
       if ((w *= run_stage(j, r)) <= 0) return 0;
-      score += error_score(j);
+      if (j->rec) score += error_score(j);
       record_action(j);
       memcpy(j->env, j->after, nv * sizeof *j->env);
       if (j->want_fail) {
@@ -653,6 +739,8 @@ static double sample_path(joint_t *j, const cex_t *c, rng_t *r) {
   }
   return w;
 }
+
+static double sample_path(joint_t *j, const cex_t *c, rng_t *r) { return sample_from(j, c, r, 0, 1, -1); }
 
 /* Mean and 95% half-width of sample weights (Welford's update). */
 typedef struct {
@@ -709,8 +797,8 @@ typedef struct params {
  * value no later sensing reads (after the last step) is never range-checked,
  * so its box is the range widened by its width on each side. */
 static void push_param(params_t *ps, const ism_var_t *var, bool after, size_t index, size_t action, int v,
-                       bool sensed_later) {
-  param_t p = {after, index, action, v, -100, 100};
+                       int step, bool sensed_later) {
+  param_t p = {after, index, action, v, step, -100, 100};
   if (var->has_range) {
     double w = sensed_later ? 0 : var->range_hi - var->range_lo;
     p.lo = var->range_lo - w, p.hi = var->range_hi + w;
@@ -726,12 +814,12 @@ static void collect(const joint_t *j, const cex_t *c, params_t *ps) {
   ps->n = 0;
   for (size_t v = 0; v < nv; v++)
     if (m->vars[v].sensing && m->vars[v].type.kind == TYPE_REAL)
-      push_param(ps, &m->vars[v], false, v, 0, (int)v, true);
+      push_param(ps, &m->vars[v], false, v, 0, (int)v, 0, true);
   for (int k = 0; k < c->length; k++) {
     if (m->rules[c->rules[k]].has_action) continue;
     for (size_t v = 0; v < nv; v++)
       if (m->vars[v].sensing && m->vars[v].dynamic && m->vars[v].type.kind == TYPE_REAL)
-        push_param(ps, &m->vars[v], false, (size_t)(k + 1) * nv + v, 0, (int)v, k + 1 < c->length);
+        push_param(ps, &m->vars[v], false, (size_t)(k + 1) * nv + v, 0, (int)v, k, k + 1 < c->length);
   }
   for (size_t a = 0; a < c->nactions; a++) {
     const cex_action_t *ca = &c->actions[a];
@@ -739,12 +827,68 @@ static void collect(const joint_t *j, const cex_t *c, params_t *ps) {
     if (last && c->fail_position >= 0 && ca->position > c->fail_position) continue; /* never executed */
     for (size_t v = 0; v < nv; v++)
       if (m->vars[v].sensing && m->vars[v].type.kind == TYPE_REAL && !j->rhs[(size_t)ca->action * nv + v])
-        push_param(ps, &m->vars[v], true, 0, a, (int)v, !last);
+        push_param(ps, &m->vars[v], true, 0, a, (int)v, ca->step, !last);
   }
 }
 
 static double *param_at(cex_t *c, const param_t *p) {
   return p->after ? &c->actions[p->action].after[p->var] : &c->truth[p->index];
+}
+
+/* Room for the states of cap samples of runs with nparams free values; none stored. */
+static void prefix_init(prefix_t *pf, size_t nparams, size_t nv, unsigned long cap) {
+  *pf = (prefix_t){.cap = cap};
+  pf->values = xmalloc((nparams + 1) * sizeof *pf->values);
+  pf->truth = xmalloc((cap * nv + 1) * sizeof *pf->truth);
+  pf->normal = xmalloc((cap * nv + 1) * sizeof *pf->normal);
+  pf->w = xmalloc((cap + 1) * sizeof *pf->w);
+  pf->r = xmalloc((cap + 1) * sizeof *pf->r);
+}
+
+static void prefix_free(prefix_t *pf) {
+  free(pf->values), free(pf->truth), free(pf->normal), free(pf->w), free(pf->r);
+  *pf = (prefix_t){0};
+}
+
+/* Can the search objective's runs start at `step` from j->pre? */
+static bool prefix_valid(const joint_t *j, const cex_t *c, int step, unsigned long samples,
+                         unsigned long seed) {
+  const prefix_t *pf = &j->pre;
+  if (pf->step != step || pf->dists != j->dists || pf->samples != samples || pf->seed != seed) return false;
+  for (size_t i = 0; i < j->ps->n; i++)
+    if (j->ps->p[i].step < step && *param_at((cex_t *)c, &j->ps->p[i]) != pf->values[i]) return false;
+  return true;
+}
+
+/* estimate() for at most 1000 samples (no early stop) whose runs start at
+ * `step` > 0 from the prefix states, stored first when not valid: the same
+ * weights, so the same result. */
+static void estimate_from(joint_t *j, const cex_t *c, int step, unsigned long samples, unsigned long seed,
+                          double *p, double *error) {
+  prefix_t *pf = &j->pre;
+  size_t nv = j->nv;
+  assert(step > 0 && samples <= pf->cap && samples <= 1000);
+  bool valid = prefix_valid(j, c, step, samples, seed);
+  if (!valid) {
+    pf->step = step, pf->dists = j->dists, pf->samples = samples, pf->seed = seed;
+    for (size_t i = 0; i < j->ps->n; i++) pf->values[i] = *param_at((cex_t *)c, &j->ps->p[i]);
+  }
+  moments_t mo = {0};
+  for (unsigned long i = 0; i < samples; i++) {
+    double w = 0;
+    if (!valid) {
+      pf->w[i] = 0; /* stays 0 for a run that ends before the step */
+      rng_t r = rng_for(seed, i);
+      w = sample_from(j, c, &r, 0, 1, (long)i);
+    } else if (pf->w[i] > 0) {
+      memcpy(j->truth, pf->truth + i * nv, nv * sizeof *j->truth);
+      memcpy(j->normal, pf->normal + i * nv, nv * sizeof *j->normal);
+      rng_t r = pf->r[i];
+      w = sample_from(j, c, &r, step, pf->w[i], -1);
+    }
+    moments_add(&mo, w);
+  }
+  moments_result(&mo, p, error);
 }
 
 /* The search's objective at c's current environment: the estimate from
@@ -758,7 +902,10 @@ static double objective_here(joint_t *j, const cex_t *c) {
   const double *hit = memo_get(&j->memo, j->key);
   if (hit) return *hit;
   double v, err;
-  estimate(j, c, j->o.search_samples, j->o.seed, &v, &err);
+  if (j->pre_want > 0 && j->o.search_samples <= j->pre.cap)
+    estimate_from(j, c, j->pre_want, j->o.search_samples, j->o.seed, &v, &err);
+  else
+    estimate(j, c, j->o.search_samples, j->o.seed, &v, &err);
   memo_put(&j->memo, j->key, &v);
   return v;
 }
@@ -766,7 +913,9 @@ static double objective_here(joint_t *j, const cex_t *c) {
 static double objective(joint_t *j, cex_t *c, const param_t *p, double x) {
   double *at = param_at(c, p), save = *at;
   *at = x;
+  j->pre_want = p->step; /* the values read before it are the same in every call of a line search */
   double v = objective_here(j, c);
+  j->pre_want = 0;
   *at = save;
   return v;
 }
@@ -960,6 +1109,7 @@ static void search(joint_t *j, cex_t *c) {
   j->ps = &ps;
   j->key = xmalloc((n + 1) * sizeof *j->key);
   memo_init(&j->memo, n + 1, sizeof(double), MEMO_MAX);
+  prefix_init(&j->pre, n, j->nv, j->o.search_samples <= 1000 ? j->o.search_samples : 0);
   double *ends = xmalloc(((CLIMBS + 1) * n + 1) * sizeof(double)); /* the starts, then the end points */
   double *witness = xmalloc((n + 1) * sizeof(double));
   get_params(c, &ps, witness); /* before best_starts moves c */
@@ -979,6 +1129,7 @@ static void search(joint_t *j, cex_t *c) {
   }
   if (pick >= 0) set_params(c, &ps, ends + (size_t)pick * n);
   free(ends), free(ps.p), free(j->key);
+  prefix_free(&j->pre);
   memo_free(&j->memo);
   j->ps = NULL, j->key = NULL;
 }
