@@ -72,7 +72,11 @@ typedef struct {
   explore_result_t *res;
   double start;
   bool out_of_budget;
-  int split_depth;   /* dfs stops here and records the prefix, or -1 */
+  int split_depth; /* dfs stops here and records the prefix, or -1 */
+  /* Top-K search: the open rules last seen (opt->open_rules), and
+   * reach[d * nstates + s]: an open rule is reachable from state s within d
+   * steps (d = 0..bound). NULL without opt->open_rules. */
+  bool *open_seen, *reach;
   VEC(int) frontier; /* recorded prefixes, split_depth rule ids each */
 } explorer_t;
 
@@ -760,6 +764,28 @@ static smt_result_t check_prefix(explorer_t *x, int i, int r, smt_result_t faili
   return feasible;
 }
 
+/* ---- top-K search: which states can still reach an open rule ---- */
+
+static void refresh_reach(explorer_t *x) {
+  const ism_model_t *m = x->m;
+  size_t ns = m->nstates;
+  memcpy(x->open_seen, x->opt->open_rules, m->nrules * sizeof *x->open_seen);
+  memset(x->reach, 0, ns * sizeof *x->reach);
+  for (int d = 1; d <= x->opt->bound; d++)
+    for (size_t s = 0; s < ns; s++) {
+      bool any = false;
+      for (const int *r = m->rules_from[s]; *r >= 0 && !any; r++)
+        any = x->open_seen[*r] || x->reach[(size_t)(d - 1) * ns + (size_t)m->rules[*r].to];
+      x->reach[(size_t)d * ns + s] = any;
+    }
+}
+
+/* Can a path of at most `steps` more rules from `state` end with an open rule? */
+static bool reachable(explorer_t *x, int state, int steps) {
+  if (memcmp(x->open_seen, x->opt->open_rules, x->m->nrules * sizeof *x->open_seen) != 0) refresh_reach(x);
+  return x->reach[(size_t)steps * x->m->nstates + (size_t)state];
+}
+
 static void dfs(explorer_t *x, int i) {
   const ism_model_t *m = x->m;
   if (i == x->split_depth) {
@@ -767,9 +793,18 @@ static void dfs(explorer_t *x, int i) {
     return;
   }
   int state = x->states[i];
+  if (x->reach && !reachable(x, state, x->opt->bound - i)) {
+    x->res->cut++;
+    return;
+  }
   /* budget_left on every edge: model extension answers checks without the
    * solver, whose deadline would otherwise be the only clock */
   for (const int *r = m->rules_from[state]; *r >= 0 && budget_left(x); r++) {
+    int to = m->rules[*r].to, left = x->opt->bound - i - 1;
+    if (x->reach && !x->opt->open_rules[*r] && !(left > 0 && reachable(x, to, left))) {
+      x->res->cut++; /* neither this edge's failure nor anything below it can change the report */
+      continue;
+    }
     size_t mark = smt_mark(x->smt), acts = x->acts.len;
     smt_push(x->smt);
     x->rules[i] = *r;
@@ -777,8 +812,11 @@ static void dfs(explorer_t *x, int i) {
     count_path(x, i + 1);
     smt_assert(x->smt, build_step(x, i, *r));
     smt_term_t fail = x->fail[i];
-    bool extend_path = i + 1 < x->opt->bound;
-    smt_result_t failing = fail ? check_failure(x, i, *r, fail) : SMT_UNSAT;
+    bool want_fail = !x->reach || x->opt->open_rules[*r];
+    smt_result_t failing = fail && want_fail ? check_failure(x, i, *r, fail) : SMT_UNSAT;
+    bool extend_path =
+        left > 0 && (!x->reach || reachable(x, to, left)); /* after on_cex may have closed rules */
+    if (x->reach && left > 0 && !extend_path) x->res->cut++;
     if (extend_path && !x->out_of_budget) {
       if (fail) smt_assert(x->smt, smt_op(x->smt, EXPR_NOT, fail, 0, 0));
       smt_result_t feasible = check_prefix(x, i, *r, failing);
@@ -812,9 +850,15 @@ static void explorer_init(explorer_t *x, const ism_model_t *m, const explore_opt
   x->dT = xcalloc(cells, sizeof *x->dT);
   x->dH = xcalloc(cells, sizeof *x->dH);
   x->model_depth = -1;
+  if (opt->open_rules && opt->strategy == EXPLORE_INCREMENTAL) {
+    x->open_seen = xcalloc(m->nrules + 1, sizeof *x->open_seen);
+    x->reach = xcalloc((size_t)(opt->bound + 1) * m->nstates + 1, sizeof *x->reach);
+    refresh_reach(x);
+  }
 }
 
 static void explorer_free(explorer_t *x) {
+  free(x->open_seen), free(x->reach);
   truncate_acts(x, 0);
   VEC_FREE(&x->acts);
   VEC_FREE(&x->frontier);
@@ -880,6 +924,7 @@ enum { AUTO_SPLIT_DEPTH = 2, AUTO_SPLIT_MIN_BOUND = 7, MAX_JOBS = 64 };
 static int split_depth_for(const explore_options_t *opt) {
   int d = opt->split_depth;
   /* Streaming: smaller subtrees, so that one searched ahead buffers less. */
+  if (opt->open_rules) return -1; /* the top-K search cuts by what came before: one solver, in order */
   if (d < 0) d = opt->bound >= AUTO_SPLIT_MIN_BOUND ? AUTO_SPLIT_DEPTH + (opt->on_cex != NULL) : 0;
   return d > 0 && d < opt->bound ? d : -1;
 }
@@ -951,6 +996,7 @@ static void merge_result(explore_result_t *into, explore_result_t *part) {
   part->ncexs = 0;
   into->paths += part->paths;
   into->pruned += part->pruned;
+  into->cut += part->cut;
   into->solver_checks += part->solver_checks;
   into->extended_prefixes += part->extended_prefixes;
   into->extended_failures += part->extended_failures;

@@ -52,6 +52,16 @@ typedef struct {
    * so far, from any search thread but never two at once; it must be quick. */
   void (*on_progress)(void *ctx, const explore_progress_t *p);
   void *on_progress_ctx;
+  /* Top-K search (optional; incremental strategy, with on_cex): while
+   * open_rules[r] is true, a counterexample whose last rule is r may still
+   * change the report. The caller clears entries from on_cex, which the
+   * search then calls on its own thread, in depth-first order, before it
+   * goes on (no split: one solver, so what is cut depends only on what
+   * came before in that order, never on threads). The search skips the
+   * failure check of an edge whose rule is closed and does not go below a
+   * prefix from whose last state no open rule is reachable within the
+   * bound; res->cut counts what it skipped. NULL: every path is explored. */
+  const bool *open_rules;
   int split_depth; /* depth below which subtrees get a solver each (and a thread);
                       0 = never, -1 = automatic (2 from bound 7 on, 3 when streaming). The values
                       reported depend on it (other solvers), the paths do not. */
@@ -64,6 +74,7 @@ typedef struct {
   size_t nstreamed;          /* counterexamples handed to on_cex */
   unsigned long long paths;  /* path prefixes (edges) explored */
   unsigned long long pruned; /* infeasible prefixes cut */
+  unsigned long long cut;    /* top-K search (open_rules): edges and subtrees skipped */
   unsigned long long solver_checks;
   /* Checks per tier. A prefix check (can the path go on without failing?)
    * or a failure check (can its last rule fail?) is answered by extending

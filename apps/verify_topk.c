@@ -1,0 +1,163 @@
+#include "apps/verify_topk.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "apps/verify_options.h"
+#include "ism/alloc.h"
+#include "verifier/boundary.h"
+
+/* Adds the class (rule, action) unless there is one, and returns it. */
+static topk_class_t *class_of(topk_t *t, int rule, int action) {
+  for (size_t k = 0; k < t->nclasses; k++)
+    if (t->classes[k].rule == rule && t->classes[k].action == action) return &t->classes[k];
+  return NULL;
+}
+
+/* Every class a counterexample can have: per rule, each action of its do:
+ * list that has a failure, and the model-wide failure. In mode actual each
+ * do: position of a class is decided on its own (boundary_class); the class
+ * is empty (or boundary-only) when every one of its positions is. */
+static void make_classes(topk_t *t, boundary_ctx_t *bc) {
+  const ism_model_t *m = t->m;
+  size_t cap = 0;
+  for (size_t r = 0; r < m->nrules; r++) cap += m->rules[r].nsteps + 1;
+  t->classes = xcalloc(cap + 1, sizeof *t->classes);
+  for (size_t r = 0; r < m->nrules; r++) {
+    const ism_rule_t *rule = &m->rules[r];
+    for (int p = -1; p < (int)rule->nsteps; p++) {
+      int action = p < 0 ? -1 : rule->steps[p].kind == ISM_STEP_ACTION ? rule->steps[p].action : -2;
+      if (action == -2 || (action >= 0 && !m->actions[action].failure) || (action < 0 && !m->failure))
+        continue;
+      topk_class_t *c = class_of(t, (int)r, action);
+      if (!c) {
+        c = &t->classes[t->nclasses++];
+        *c = (topk_class_t){(int)r, action, bc != NULL, bc != NULL, 1, false, 0};
+      }
+      if (!bc) continue;
+      c->empty = c->empty && boundary_class(bc, (int)r, p, false) == BOUNDARY_ONLY;
+      c->bound_only = c->bound_only && (c->empty || boundary_class(bc, (int)r, p, true) == BOUNDARY_ONLY);
+    }
+  }
+  for (size_t k = 0; k < t->nclasses; k++) {
+    topk_class_t *c = &t->classes[k];
+    /* the joint estimate of a boundary-only counterexample is 0; any estimate is at most 1 */
+    c->cap = c->bound_only && t->ropt->estimator == RANK_JOINT ? 0 : 1;
+    c->closed = c->empty;
+  }
+}
+
+static void update_open_rules(topk_t *t) {
+  memset(t->open_rules, 0, t->m->nrules * sizeof *t->open_rules);
+  for (size_t k = 0; k < t->nclasses; k++)
+    if (!t->classes[k].closed) t->open_rules[t->classes[k].rule] = true;
+}
+
+void topk_init(topk_t *t, const ism_model_t *m, const rank_options_t *ropt, long long top, double min_prob) {
+  *t = (topk_t){.m = m, .ropt = ropt, .top = top, .min_prob = min_prob};
+  t->open_rules = xcalloc(m->nrules + 1, sizeof *t->open_rules);
+  boundary_ctx_t *bc = ropt->mode == ISM_MODE_ACTUAL ? boundary_new(m, VERIFY_BOUNDARY_RLIMIT) : NULL;
+  make_classes(t, bc);
+  boundary_delete(bc);
+  update_open_rules(t);
+  t->ranker = verify_ranker_new(m, ropt);
+}
+
+void topk_free(topk_t *t) {
+  verify_ranker_delete(t->ranker);
+  for (size_t k = 0; k < t->nkept; k++) cex_free(&t->kept[k]);
+  free(t->kept);
+  free(t->classes);
+  free(t->open_rules);
+  free(t->bad);
+}
+
+/* Does counterexample c come before every counterexample of class k found
+ * from now on? Those are later in depth-first order, so c wins a tie, and
+ * at best (boundary-only when the class is, probability k->cap) they come
+ * right after c's key: cex_compare's order. */
+static bool beats(const cex_t *c, const topk_class_t *k) {
+  if (!c->has_probability) return false;
+  if (c->boundary_only != k->bound_only) return !c->boundary_only;
+  return c->probability >= k->cap;
+}
+
+static bool same_class(const cex_t *a, const cex_t *b) {
+  return a->rules[a->length - 1] == b->rules[b->length - 1] && a->fail_action == b->fail_action;
+}
+
+/* Keeps what the report may still need: the first member of each class,
+ * and with --top the first K of the longest prefix reaching --min-prob
+ * (the report's kept ones). */
+static void trim(topk_t *t) {
+  size_t out = 0, listed = 0;
+  bool in_prefix = true;
+  for (size_t k = 0; k < t->nkept; k++) {
+    cex_t *c = &t->kept[k];
+    bool first = true;
+    for (size_t q = 0; q < out && first; q++) first = !same_class(&t->kept[q], c);
+    in_prefix = in_prefix && c->has_probability && c->probability >= t->min_prob;
+    bool in_top = t->top > 0 && in_prefix && listed < (size_t)t->top;
+    listed += in_top;
+    if (first || in_top)
+      t->kept[out++] = *c;
+    else
+      cex_free(c);
+  }
+  t->nkept = out;
+}
+
+/* Closes the classes none of whose later members can enter the report. */
+static void close_classes(topk_t *t) {
+  for (size_t k = 0; k < t->nclasses; k++) {
+    topk_class_t *cl = &t->classes[k];
+    if (cl->closed) continue;
+    bool best_known = false, in_prefix = true;
+    size_t above = 0; /* kept ones before any later member, in the --min-prob prefix */
+    for (size_t q = 0; q < t->nkept; q++) {
+      const cex_t *c = &t->kept[q];
+      in_prefix = in_prefix && c->has_probability && c->probability >= t->min_prob;
+      if (!beats(c, cl)) break; /* those that beat it are a prefix of the kept ones */
+      if (c->rules[c->length - 1] == cl->rule && c->fail_action == cl->action) best_known = true;
+      above += in_prefix;
+    }
+    bool listed_full = t->top <= 0 || above >= (size_t)t->top || (t->min_prob > 0 && cl->cap < t->min_prob);
+    cl->closed = best_known && listed_full;
+  }
+  update_open_rules(t);
+}
+
+void topk_take(void *ctx, cex_t *c) {
+  topk_t *t = ctx;
+  topk_class_t *cl = class_of(t, c->rules[c->length - 1], c->fail_action);
+  t->found++;
+  if (cl) cl->found++;
+  /* a class make_classes did not foresee would be a bug: such a member is kept (never cut) */
+  if ((cl && cl->closed) || t->bad) {
+    cex_free(c);
+    return;
+  }
+  if (!t->unranked && !verify_ranker_rank(t->ranker, c)) t->unranked = true;
+  t->found_boundary_only += c->boundary_only;
+  char *msg = cex_replay(t->m, t->ropt->mode, c);
+  if (msg && !t->bad) t->bad = xasprintf("ranked counterexample %zu failed its re-check: %s", t->found, msg);
+  free(msg);
+  if (c->has_probability && !(c->probability >= 0 && c->probability <= 1) && !t->bad)
+    t->bad = xasprintf("counterexample %zu has probability %g outside [0, 1]", t->found, c->probability);
+  /* in place in the report's order: after every kept one it does not precede */
+  t->kept = xrealloc(t->kept, (t->nkept + 1) * sizeof *t->kept);
+  size_t at = t->nkept;
+  while (at > 0 && cex_compare(c, &t->kept[at - 1]) < 0) at--;
+  memmove(&t->kept[at + 1], &t->kept[at], (t->nkept - at) * sizeof *t->kept);
+  t->kept[at] = *c;
+  t->nkept++;
+  trim(t);
+  close_classes(t);
+}
+
+void topk_finish(topk_t *t, explore_result_t *res) {
+  res->cexs = t->kept;
+  res->ncexs = t->nkept;
+  t->kept = NULL;
+  t->nkept = 0;
+}
