@@ -310,10 +310,9 @@ static int run_verify(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
   }
   topk_t tk;
   if (topk) {
-    topk_init(&tk, m, &ropt, top, min_prob);
-    opt.on_cex = topk_take;
-    opt.on_cex_ctx = &tk;
-    opt.open_rules = tk.open_rules;
+    explore_topk_t side;
+    topk_init(&tk, m, &ropt, top, min_prob, &side);
+    opt.topk = &side;
     explore_run(m, &opt, &res);
     topk_finish(&tk, &res);
     all_ranked = !tk.unranked;

@@ -7,10 +7,10 @@
 #include "ism/alloc.h"
 #include "verifier/boundary.h"
 
-/* Adds the class (rule, action) unless there is one, and returns it. */
-static topk_class_t *class_of(topk_t *t, int rule, int action) {
-  for (size_t k = 0; k < t->nclasses; k++)
-    if (t->classes[k].rule == rule && t->classes[k].action == action) return &t->classes[k];
+/* The class (rule, action) among classes[0..n), or NULL. */
+static topk_class_t *class_of(topk_class_t *classes, size_t n, int rule, int action) {
+  for (size_t k = 0; k < n; k++)
+    if (classes[k].rule == rule && classes[k].action == action) return &classes[k];
   return NULL;
 }
 
@@ -29,7 +29,7 @@ static void make_classes(topk_t *t, boundary_ctx_t *bc) {
       int action = p < 0 ? -1 : rule->steps[p].kind == ISM_STEP_ACTION ? rule->steps[p].action : -2;
       if (action == -2 || (action >= 0 && !m->actions[action].failure) || (action < 0 && !m->failure))
         continue;
-      topk_class_t *c = class_of(t, (int)r, action);
+      topk_class_t *c = class_of(t->classes, t->nclasses, (int)r, action);
       if (!c) {
         c = &t->classes[t->nclasses++];
         *c = (topk_class_t){(int)r, action, bc != NULL, bc != NULL, 1, false, 0};
@@ -47,29 +47,11 @@ static void make_classes(topk_t *t, boundary_ctx_t *bc) {
   }
 }
 
-static void update_open_rules(topk_t *t) {
-  memset(t->open_rules, 0, t->m->nrules * sizeof *t->open_rules);
+static void update_open_rules(topk_part_t *p) {
+  const topk_t *t = p->run;
+  memset(p->open_rules, 0, t->m->nrules * sizeof *p->open_rules);
   for (size_t k = 0; k < t->nclasses; k++)
-    if (!t->classes[k].closed) t->open_rules[t->classes[k].rule] = true;
-}
-
-void topk_init(topk_t *t, const ism_model_t *m, const rank_options_t *ropt, long long top, double min_prob) {
-  *t = (topk_t){.m = m, .ropt = ropt, .top = top, .min_prob = min_prob};
-  t->open_rules = xcalloc(m->nrules + 1, sizeof *t->open_rules);
-  boundary_ctx_t *bc = ropt->mode == ISM_MODE_ACTUAL ? boundary_new(m, VERIFY_BOUNDARY_RLIMIT) : NULL;
-  make_classes(t, bc);
-  boundary_delete(bc);
-  update_open_rules(t);
-  t->ranker = verify_ranker_new(m, ropt);
-}
-
-void topk_free(topk_t *t) {
-  verify_ranker_delete(t->ranker);
-  for (size_t k = 0; k < t->nkept; k++) cex_free(&t->kept[k]);
-  free(t->kept);
-  free(t->classes);
-  free(t->open_rules);
-  free(t->bad);
+    if (!p->classes[k].closed) p->open_rules[p->classes[k].rule] = true;
 }
 
 /* Does counterexample c come before every counterexample of class k found
@@ -86,36 +68,37 @@ static bool same_class(const cex_t *a, const cex_t *b) {
   return a->rules[a->length - 1] == b->rules[b->length - 1] && a->fail_action == b->fail_action;
 }
 
-/* Keeps what the report may still need: the first member of each class,
- * and with --top the first K of the longest prefix reaching --min-prob
- * (the report's kept ones). */
-static void trim(topk_t *t) {
+/* Keeps of kept[0..*n) (in the report's order) what the report may still
+ * need: the first member of each class, and with --top the first K of the
+ * longest prefix reaching --min-prob (the report's kept ones). */
+static void trim(const topk_t *t, cex_t *kept, size_t *n) {
   size_t out = 0, listed = 0;
   bool in_prefix = true;
-  for (size_t k = 0; k < t->nkept; k++) {
-    cex_t *c = &t->kept[k];
+  for (size_t k = 0; k < *n; k++) {
+    cex_t *c = &kept[k];
     bool first = true;
-    for (size_t q = 0; q < out && first; q++) first = !same_class(&t->kept[q], c);
+    for (size_t q = 0; q < out && first; q++) first = !same_class(&kept[q], c);
     in_prefix = in_prefix && c->has_probability && c->probability >= t->min_prob;
     bool in_top = t->top > 0 && in_prefix && listed < (size_t)t->top;
     listed += in_top;
     if (first || in_top)
-      t->kept[out++] = *c;
+      kept[out++] = *c;
     else
       cex_free(c);
   }
-  t->nkept = out;
+  *n = out;
 }
 
 /* Closes the classes none of whose later members can enter the report. */
-static void close_classes(topk_t *t) {
+static void close_classes(topk_part_t *p) {
+  const topk_t *t = p->run;
   for (size_t k = 0; k < t->nclasses; k++) {
-    topk_class_t *cl = &t->classes[k];
+    topk_class_t *cl = &p->classes[k];
     if (cl->closed) continue;
     bool best_known = false, in_prefix = true;
     size_t above = 0; /* kept ones before any later member, in the --min-prob prefix */
-    for (size_t q = 0; q < t->nkept; q++) {
-      const cex_t *c = &t->kept[q];
+    for (size_t q = 0; q < p->nkept; q++) {
+      const cex_t *c = &p->kept[q];
       in_prefix = in_prefix && c->has_probability && c->probability >= t->min_prob;
       if (!beats(c, cl)) break; /* those that beat it are a prefix of the kept ones */
       if (c->rules[c->length - 1] == cl->rule && c->fail_action == cl->action) best_known = true;
@@ -124,35 +107,86 @@ static void close_classes(topk_t *t) {
     bool listed_full = t->top <= 0 || above >= (size_t)t->top || (t->min_prob > 0 && cl->cap < t->min_prob);
     cl->closed = best_known && listed_full;
   }
-  update_open_rules(t);
+  update_open_rules(p);
 }
 
-void topk_take(void *ctx, cex_t *c) {
-  topk_t *t = ctx;
-  topk_class_t *cl = class_of(t, c->rules[c->length - 1], c->fail_action);
-  t->found++;
-  if (cl) cl->found++;
+/* Inserts c (taking what it owns) into kept[0..*n) in the report's order. */
+static void insert(cex_t **kept, size_t *n, cex_t *c) {
+  *kept = xrealloc(*kept, (*n + 1) * sizeof **kept);
+  size_t at = *n;
+  while (at > 0 && cex_compare(c, &(*kept)[at - 1]) < 0) at--;
+  memmove(&(*kept)[at + 1], &(*kept)[at], (*n - at) * sizeof **kept);
+  (*kept)[at] = *c;
+  ++*n;
+}
+
+static void take(void *arg, cex_t *c) {
+  topk_part_t *p = arg;
+  const topk_t *t = p->run;
+  topk_class_t *cl = class_of(p->classes, t->nclasses, c->rules[c->length - 1], c->fail_action);
+  p->found++;
   /* a class make_classes did not foresee would be a bug: such a member is kept (never cut) */
-  if ((cl && cl->closed) || t->bad) {
+  if ((cl && cl->closed) || p->bad) {
     cex_free(c);
     return;
   }
-  if (!t->unranked && !verify_ranker_rank(t->ranker, c)) t->unranked = true;
-  t->found_boundary_only += c->boundary_only;
+  if (!p->unranked && !verify_ranker_rank(p->ranker, c)) p->unranked = true;
+  p->found_boundary_only += c->boundary_only;
   char *msg = cex_replay(t->m, t->ropt->mode, c);
-  if (msg && !t->bad) t->bad = xasprintf("ranked counterexample %zu failed its re-check: %s", t->found, msg);
+  if (msg) p->bad = xasprintf("a ranked counterexample failed its re-check: %s", msg);
   free(msg);
-  if (c->has_probability && !(c->probability >= 0 && c->probability <= 1) && !t->bad)
-    t->bad = xasprintf("counterexample %zu has probability %g outside [0, 1]", t->found, c->probability);
-  /* in place in the report's order: after every kept one it does not precede */
-  t->kept = xrealloc(t->kept, (t->nkept + 1) * sizeof *t->kept);
-  size_t at = t->nkept;
-  while (at > 0 && cex_compare(c, &t->kept[at - 1]) < 0) at--;
-  memmove(&t->kept[at + 1], &t->kept[at], (t->nkept - at) * sizeof *t->kept);
-  t->kept[at] = *c;
-  t->nkept++;
-  trim(t);
-  close_classes(t);
+  if (c->has_probability && !(c->probability >= 0 && c->probability <= 1) && !p->bad)
+    p->bad = xasprintf("a counterexample has probability %g outside [0, 1]", c->probability);
+  insert(&p->kept, &p->nkept, c);
+  trim(t, p->kept, &p->nkept);
+  close_classes(p);
+}
+
+static void *part_new(void *arg) {
+  topk_t *t = arg;
+  topk_part_t *p = xcalloc(1, sizeof *p);
+  p->run = t;
+  p->classes = xmalloc((t->nclasses + 1) * sizeof *p->classes);
+  memcpy(p->classes, t->classes, t->nclasses * sizeof *p->classes);
+  p->open_rules = xcalloc(t->m->nrules + 1, sizeof *p->open_rules);
+  p->ranker = verify_ranker_new(t->m, t->ropt);
+  update_open_rules(p);
+  return p;
+}
+
+static const bool *open_rules(void *arg) { return ((topk_part_t *)arg)->open_rules; }
+
+/* Merges a part into the run; the result does not depend on the order of
+ * the parts (a sort by cex_compare, a total order on distinct paths, then
+ * the same trim). */
+static void part_done(void *arg, void *part) {
+  topk_t *t = arg;
+  topk_part_t *p = part;
+  for (size_t k = 0; k < p->nkept; k++) insert(&t->kept, &t->nkept, &p->kept[k]);
+  trim(t, t->kept, &t->nkept);
+  t->found += p->found;
+  t->found_boundary_only += p->found_boundary_only;
+  t->unranked |= p->unranked;
+  if (p->bad && !t->bad) t->bad = p->bad, p->bad = NULL;
+  verify_ranker_delete(p->ranker);
+  free(p->kept), free(p->classes), free(p->open_rules), free(p->bad);
+  free(p);
+}
+
+void topk_init(topk_t *t, const ism_model_t *m, const rank_options_t *ropt, long long top, double min_prob,
+               explore_topk_t *side) {
+  *t = (topk_t){.m = m, .ropt = ropt, .top = top, .min_prob = min_prob};
+  boundary_ctx_t *bc = ropt->mode == ISM_MODE_ACTUAL ? boundary_new(m, VERIFY_BOUNDARY_RLIMIT) : NULL;
+  make_classes(t, bc);
+  boundary_delete(bc);
+  *side = (explore_topk_t){t, part_new, open_rules, take, part_done};
+}
+
+void topk_free(topk_t *t) {
+  for (size_t k = 0; k < t->nkept; k++) cex_free(&t->kept[k]);
+  free(t->kept);
+  free(t->classes);
+  free(t->bad);
 }
 
 void topk_finish(topk_t *t, explore_result_t *res) {

@@ -28,31 +28,40 @@ typedef struct {
   size_t found;    /* members found (a lower bound of the class's size) */
 } topk_class_t;
 
+/* What one part of the search knows (explore_topk_t): a copy of the
+ * classes, what it may still need, and its own ranking solver and session. */
 typedef struct {
+  const struct topk *run;
+  topk_class_t *classes;
+  bool *open_rules; /* [nrules] */
+  cex_t *kept;      /* in the report's order (cex_compare) */
+  size_t nkept;
+  size_t found, found_boundary_only;
+  verify_ranker_t *ranker;
+  bool unranked;
+  char *bad;
+} topk_part_t;
+
+typedef struct topk {
   const ism_model_t *m;
   const rank_options_t *ropt;
-  long long top;   /* the K of --top, 0: none (the classes view) */
-  double min_prob; /* members below it do not count toward --top */
-  topk_class_t *classes;
+  long long top;         /* the K of --top, 0: none (the classes view) */
+  double min_prob;       /* members below it do not count toward --top */
+  topk_class_t *classes; /* as decided before the search */
   size_t nclasses;
-  bool *open_rules; /* [nrules]: for explore_options_t.open_rules */
-  cex_t *kept;      /* what the report can still need, in the report's order (cex_compare) */
+  cex_t *kept; /* the parts' kept ones merged, in the report's order */
   size_t nkept;
   size_t found, found_boundary_only; /* every counterexample the search handed over */
-  verify_ranker_t *ranker;
-  bool unranked; /* the ranking stopped (time limit, signal) */
-  char *bad;     /* the first failed self-check, or NULL */
+  bool unranked;                     /* the ranking stopped (time limit, signal) */
+  char *bad;                         /* a failed self-check, or NULL */
 } topk_t;
 
 /* Prepares the classes of m (in mode actual each is decided empty or
- * boundary-only with the solver: verifier/boundary.h) and the open rules.
- * Borrows m and ropt. */
-void topk_init(topk_t *t, const ism_model_t *m, const rank_options_t *ropt, long long top, double min_prob);
+ * boundary-only with the solver: verifier/boundary.h) and the search's
+ * side: *side is for explore_options_t.topk. Borrows m and ropt. */
+void topk_init(topk_t *t, const ism_model_t *m, const rank_options_t *ropt, long long top, double min_prob,
+               explore_topk_t *side);
 void topk_free(topk_t *t);
-
-/* An explore_options_t on_cex for a topk_t: ranks c (verify_rank), keeps it
- * if the report may need it, and closes what can no longer change. */
-void topk_take(void *ctx, cex_t *c);
 
 /* Moves the kept counterexamples (in the report's order) into res->cexs. */
 void topk_finish(topk_t *t, explore_result_t *res);

@@ -6,7 +6,9 @@
 # same K first counterexamples. On every bundled ISM app, at bounds 2-4
 # (TOPK_BOUNDS to choose, e.g. "2 3 4 5 6"; bench/topk.sh times bound 6),
 # for the default report and --top 5; at bound 3 also with --min-prob,
-# mode ideal, and the per-rule estimator.
+# mode ideal, and the per-rule estimator; at bound 4 split in subtrees
+# searched on two threads (each a part of the top-K search of its own),
+# and byte for byte the same with --jobs 1 and 3.
 set -u
 cd "$(dirname "$0")/.."
 : "${ISMV:?set ISMV to the ismv binary}"
@@ -68,6 +70,16 @@ for model in $(grep -l '^kind: ism' examples/*/*.yaml | LC_ALL=C sort); do
   check "$model" 3 0 --min-prob 0.3
   check "$model" 3 4 --mode ideal --top 4
   check "$model" 3 0 --probability per-rule
+  check "$model" 4 3 --top 3 --split-depth 2 --jobs 2 # a part of the top-K search per subtree
+done
+# the output does not depend on --jobs (each subtree's part sees only its own)
+for model in examples/robotcar/explorer.yaml examples/thermostat/thermostat.yaml; do
+  ref=$("$ISMV" verify "$model" --bound 4 --search top-k --split-depth 2 --jobs 1 -f json 2>&1 | md5sum)
+  got=$("$ISMV" verify "$model" --bound 4 --search top-k --split-depth 2 --jobs 3 -f json 2>&1 | md5sum)
+  if [ "$got" != "$ref" ]; then
+    echo "$model: top-k with --jobs 3 differs from --jobs 1" >&2
+    status=1
+  fi
 done
 [ "$status" = 0 ] && echo "top-k = full enumeration on $runs runs"
 exit $status
