@@ -35,7 +35,8 @@ static const cli_option_t options[] = {
     {"solver-only", 0, OPT_FLAG, NULL, NULL, NULL, 0, -1,
      "send every check to the solver instead of first extending the parent's model (a baseline; same "
      "counterexample paths)"},
-    {"split-depth", 0, OPT_INT, "D", NULL, "2 from bound 7 on (3 with --all --format json), else 0", 0, 1000,
+    {"split-depth", 0, OPT_INT, "D", NULL,
+     "2 from bound 7 on (3 with --all --format json; 0 with the top-K search), else 0", 0, 1000,
      "search each subtree below depth D with a solver of its own, on --jobs threads (0: one solver)"},
     {"search", 0, OPT_CHOICE, NULL, "full|top-k",
      "top-k from bound 7 for the default report and --top (text, json)", 0, -1,

@@ -142,7 +142,17 @@ static void take(void *arg, cex_t *c) {
   close_classes(p);
 }
 
-static void *part_new(void *arg) {
+/* Is c before every path that starts with prefix (depth rules)? */
+static bool before_prefix(const cex_t *c, const int *prefix, int depth) {
+  for (int k = 0; k < c->length && k < depth; k++)
+    if (c->rules[k] != prefix[k]) return c->rules[k] < prefix[k];
+  return c->length <= depth;
+}
+
+/* A subtree's part starts with copies of what the part above the split
+ * kept that comes before the subtree in depth-first order: it precedes
+ * every counterexample of the subtree, as in a search without the split. */
+static void *part_new(void *arg, const int *prefix, int depth) {
   topk_t *t = arg;
   topk_part_t *p = xcalloc(1, sizeof *p);
   p->run = t;
@@ -150,7 +160,13 @@ static void *part_new(void *arg) {
   memcpy(p->classes, t->classes, t->nclasses * sizeof *p->classes);
   p->open_rules = xcalloc(t->m->nrules + 1, sizeof *p->open_rules);
   p->ranker = verify_ranker_new(t->m, t->ropt);
-  update_open_rules(p);
+  for (size_t k = 0; depth > 0 && k < t->nseed; k++) {
+    if (!before_prefix(&t->seed[k], prefix, depth)) continue;
+    cex_t c;
+    cex_copy(&c, &t->seed[k], t->m->nvars);
+    insert(&p->kept, &p->nkept, &c);
+  }
+  close_classes(p);
   return p;
 }
 
@@ -162,7 +178,19 @@ static const bool *open_rules(void *arg) { return ((topk_part_t *)arg)->open_rul
 static void part_done(void *arg, void *part) {
   topk_t *t = arg;
   topk_part_t *p = part;
-  for (size_t k = 0; k < p->nkept; k++) insert(&t->kept, &t->nkept, &p->kept[k]);
+  if (!t->seeded) { /* the part above the split comes first */
+    t->seeded = true;
+    t->seed = xcalloc(p->nkept + 1, sizeof *t->seed);
+    for (size_t k = 0; k < p->nkept; k++) cex_copy(&t->seed[t->nseed++], &p->kept[k], t->m->nvars);
+  }
+  for (size_t k = 0; k < p->nkept; k++) {
+    bool twice = false; /* a seed the part kept: the run has it already */
+    for (size_t q = 0; q < t->nkept && !twice; q++) twice = cex_compare(&p->kept[k], &t->kept[q]) == 0;
+    if (twice)
+      cex_free(&p->kept[k]);
+    else
+      insert(&t->kept, &t->nkept, &p->kept[k]);
+  }
   trim(t, t->kept, &t->nkept);
   t->found += p->found;
   t->found_boundary_only += p->found_boundary_only;
@@ -184,7 +212,8 @@ void topk_init(topk_t *t, const ism_model_t *m, const rank_options_t *ropt, long
 
 void topk_free(topk_t *t) {
   for (size_t k = 0; k < t->nkept; k++) cex_free(&t->kept[k]);
-  free(t->kept);
+  for (size_t k = 0; k < t->nseed; k++) cex_free(&t->seed[k]);
+  free(t->kept), free(t->seed);
   free(t->classes);
   free(t->bad);
 }

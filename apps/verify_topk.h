@@ -51,6 +51,9 @@ typedef struct topk {
   size_t nclasses;
   cex_t *kept; /* the parts' kept ones merged, in the report's order */
   size_t nkept;
+  cex_t *seed; /* what the part above the split kept: each subtree's part starts with those before it */
+  size_t nseed;
+  bool seeded;
   size_t found, found_boundary_only; /* every counterexample the search handed over */
   bool unranked;                     /* the ranking stopped (time limit, signal) */
   char *bad;                         /* a failed self-check, or NULL */

@@ -870,10 +870,10 @@ static void explorer_init(explorer_t *x, const ism_model_t *m, const explore_opt
 }
 
 /* The top-K search: a part of its own for what x searches. */
-static void topk_begin(explorer_t *x) {
+static void topk_begin(explorer_t *x, const int *prefix, int depth) {
   const explore_topk_t *t = x->opt->topk;
   if (!t || x->opt->strategy != EXPLORE_INCREMENTAL) return;
-  x->topk_part = t->part_new(t->ctx);
+  x->topk_part = t->part_new(t->ctx, prefix, depth);
   x->open_rules = t->open_rules(x->topk_part);
   x->open_seen = xcalloc(x->m->nrules + 1, sizeof *x->open_seen);
   x->reach = xcalloc((size_t)(x->opt->bound + 1) * x->m->nstates + 1, sizeof *x->reach);
@@ -956,6 +956,9 @@ enum { AUTO_SPLIT_DEPTH = 2, AUTO_SPLIT_MIN_BOUND = 7, MAX_JOBS = 64 };
 static int split_depth_for(const explore_options_t *opt) {
   int d = opt->split_depth;
   /* Streaming: smaller subtrees, so that one searched ahead buffers less. */
+  /* The top-K search: one part, which cuts by everything found before; parts
+   * on threads only when asked (each part finds again what closes a class). */
+  if (d < 0 && opt->topk) return -1;
   if (d < 0) d = opt->bound >= AUTO_SPLIT_MIN_BOUND ? AUTO_SPLIT_DEPTH + (opt->on_cex != NULL) : 0;
   return d > 0 && d < opt->bound ? d : -1;
 }
@@ -982,7 +985,7 @@ static void search_subtree(split_work_t *w, size_t p) {
   x.stream = w->stream;
   x.subtree = (long)p;
   x.tally = w->tally;
-  topk_begin(&x);
+  topk_begin(&x, w->prefixes + p * (size_t)w->depth, w->depth);
   open_solver(&x);
   for (int k = 0; k < w->depth; k++) {
     int r = w->prefixes[p * (size_t)w->depth + (size_t)k];
@@ -1117,7 +1120,7 @@ void explore_run(const ism_model_t *m, const explore_options_t *opt, explore_res
     enumerate_paths(&x, 0);
   } else {
     x.split_depth = split_depth_for(opt);
-    topk_begin(&x);
+    topk_begin(&x, NULL, 0);
     open_solver(&x);
     init_start_model(&x);
     dfs(&x, 0);

@@ -40,11 +40,12 @@ typedef struct {
  * whose rule is closed and does not go below a prefix from whose last state
  * no open rule is reachable within the bound (res->cut counts what it
  * skipped). What a part cuts depends only on what came before it in that
- * part, never on threads. part_done(ctx, part) ends each part, one call at
- * a time, in any order. */
+ * part (and on the part above the split), never on threads. part_done(ctx,
+ * part) ends each part, one call at a time: the part above the split first,
+ * before any subtree's part starts; the subtrees' in any order. */
 typedef struct explore_topk {
   void *ctx;
-  void *(*part_new)(void *ctx);
+  void *(*part_new)(void *ctx, const int *prefix, int depth); /* the subtree's prefix (depth 0: above the split) */
   const bool *(*open_rules)(void *part);
   void (*take)(void *part, cex_t *c);
   void (*part_done)(void *ctx, void *part);
