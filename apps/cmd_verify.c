@@ -14,6 +14,7 @@
 #include "apps/report.h"
 #include "apps/verify_options.h"
 #include "apps/verify_report.h"
+#include "apps/verify_topk.h"
 #include "ism/ism.h"
 #include "ism/stop.h"
 #include "ism/strbuf.h"
@@ -34,8 +35,13 @@ static const cli_option_t options[] = {
     {"solver-only", 0, OPT_FLAG, NULL, NULL, NULL, 0, -1,
      "send every check to the solver instead of first extending the parent's model (a baseline; same "
      "counterexample paths)"},
-    {"split-depth", 0, OPT_INT, "D", NULL, "2 from bound 7 on (3 with --all --format json), else 0", 0, 1000,
+    {"split-depth", 0, OPT_INT, "D", NULL,
+     "2 from bound 7 on (3 with --all --format json; 0 with the top-K search), else 0", 0, 1000,
      "search each subtree below depth D with a solver of its own, on --jobs threads (0: one solver)"},
+    {"search", 0, OPT_CHOICE, NULL, "full|top-k",
+     "top-k from bound 7 for the default report and --top (text, json)", 0, -1,
+     "full: every counterexample found and ranked, with the totals; top-k: only what the report shows is "
+     "searched for (the same counterexamples, no totals)"},
     {"top", 'n', OPT_INT, "N", NULL, "all", 1, 1e9, "report only the N most likely counterexamples"},
     {"all", 0, OPT_FLAG, NULL, NULL, NULL, 0, -1,
      "every counterexample (default: the failure classes and the most likely of each); text: in full; "
@@ -147,9 +153,17 @@ static int run_streaming(cli_ctx_t *ctx, const ism_model_t *m, explore_options_t
                          const rank_options_t *ropt, bool ranked, double min_prob, bool stats) {
   explore_result_t res;
   verify_progress_t *vp = opt->on_progress_ctx;
-  stream_out_t so = {ctx->out, {m, opt, &res, 0, stats, 0, min_prob, ropt->estimator == RANK_JOINT, false},
-                     ropt,     ranked,
-                     NULL,     {0},
+  stream_out_t so = {ctx->out,
+                     {.m = m,
+                      .opt = opt,
+                      .res = &res,
+                      .timings = stats,
+                      .min_prob = min_prob,
+                      .joint = ropt->estimator == RANK_JOINT},
+                     ropt,
+                     ranked,
+                     NULL,
+                     {0},
                      &vp->line};
   if (ctx->output_path && !(so.out = fopen(ctx->output_path, "w"))) {
     fprintf(ctx->err, "ismv: error: cannot write '%s': %s\n", ctx->output_path, strerror(errno));
@@ -207,6 +221,28 @@ static int run_streaming(cli_ctx_t *ctx, const ism_model_t *m, explore_options_t
   return rc ? rc : cli_exit_code(&outcome);
 }
 
+/* The top-K search (apps/verify_topk.h) serves the reports that show only
+ * the most likely counterexamples: the default report and --top, in text
+ * or JSON, with ranking, without an expect: block (it needs the totals).
+ * Chosen with --search, else from bound 7 on (AUTO_TOPK_BOUND), where full
+ * enumeration starts to take long. */
+enum { AUTO_TOPK_BOUND = 7 };
+
+static bool use_topk(const cli_command_t *self, const cli_value_t *values, const explore_options_t *opt,
+                     const char *format, bool ranked, bool all, bool expect, const char **refused) {
+  const cli_value_t *v = cli_opt(self, values, "search");
+  *refused = !ranked                                            ? "--probability none"
+             : all                                              ? "--all"
+             : expect                                           ? "an expect: block (it needs the totals)"
+             : opt->strategy != EXPLORE_INCREMENTAL             ? "--strategy per-path"
+             : strcmp(format, "text") && strcmp(format, "json") ? "this --format (text and json only)"
+                                                                : NULL;
+  if (v->set) return strcmp(v->s, "top-k") == 0;
+  bool auto_topk = !*refused && opt->bound >= AUTO_TOPK_BOUND;
+  *refused = NULL;
+  return auto_topk;
+}
+
 static int run_verify(cli_ctx_t *ctx, const cli_command_t *self, const char *path,
                       const cli_value_t *values) {
   ism_model_t *m = ism_load(path, &ctx->diags);
@@ -262,13 +298,33 @@ static int run_verify(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
     return rc;
   }
   explore_result_t res;
-  explore_run(m, &opt, &res);
   char *bad = NULL;
   bool all_ranked = true;
-  if (!res.replay_failed && ranked) {
-    if (res.ncexs) progress_phase(&progress.line, "verify: ranking %zu counterexamples", res.ncexs);
-    all_ranked = verify_rank(m, &ropt, res.cexs, res.ncexs);
-    bad = recheck(m, opt.mode, &res);
+  bool all = cli_opt(self, values, "all")->set;
+  const char *refused = NULL;
+  bool topk = use_topk(self, values, &opt, format, ranked, all, m->expect != NULL, &refused);
+  if (topk && refused) {
+    fprintf(ctx->err, "ismv: error: --search top-k cannot go with %s; use --search full\n", refused);
+    free(merged);
+    ism_free(m);
+    return CLI_EXIT_USAGE;
+  }
+  topk_t tk;
+  if (topk) {
+    explore_topk_t side;
+    topk_init(&tk, m, &ropt, top, min_prob, &side);
+    opt.topk = &side;
+    explore_run(m, &opt, &res);
+    topk_finish(&tk, &res);
+    all_ranked = !tk.unranked;
+    bad = tk.bad, tk.bad = NULL;
+  } else {
+    explore_run(m, &opt, &res);
+    if (!res.replay_failed && ranked) {
+      if (res.ncexs) progress_phase(&progress.line, "verify: ranking %zu counterexamples", res.ncexs);
+      all_ranked = verify_rank(m, &ropt, res.cexs, res.ncexs);
+      bad = recheck(m, opt.mode, &res);
+    }
   }
   progress_end(&progress.line);
   if (!all_ranked && !res.reason)
@@ -280,6 +336,7 @@ static int run_verify(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
     fprintf(ctx->err, "ismv: internal error: %s\n", bad ? bad : res.replay_message);
     free(bad);
     explore_result_free(&res);
+    if (topk) topk_free(&tk);
     free(merged);
     ism_free(m);
     return CLI_EXIT_INTERNAL;
@@ -304,10 +361,17 @@ static int run_verify(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
   /* What the report says follows the exit code: all dropped is verified
    * only after a complete search. */
   if (total && !kept) res.verdict = outcome.complete ? EXPLORE_VERIFIED : EXPLORE_INCONCLUSIVE;
-  verify_report_t rep = {m,    &opt, &res, kept, stats, total - kept, min_prob, ropt.estimator == RANK_JOINT,
-                         false};
+  verify_report_t rep = {.m = m,
+                         .opt = &opt,
+                         .res = &res,
+                         .shown = kept,
+                         .timings = stats,
+                         .dropped = total - kept,
+                         .min_prob = min_prob,
+                         .joint = ropt.estimator == RANK_JOINT};
   if (top > 0 && (size_t)top < kept) rep.shown = (size_t)top;
-  rep.classes_view = top <= 0 && !cli_opt(self, values, "all")->set;
+  rep.classes_view = top <= 0 && !all;
+  if (topk) rep.topk = true, rep.found = tk.found, rep.found_boundary_only = tk.found_boundary_only;
   bool html = strcmp(format, "html") == 0;
   char *text = verify_render(&rep, html ? "json" : format);
   if (m->expect) {
@@ -332,8 +396,9 @@ static int run_verify(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
   int rc = strcmp(format, "json") == 0 || html ? report_write_result(ctx, &envelope, text, html, m)
                                                : cli_write_output(ctx, text);
   free(text);
-  notes(ctx, &res, stats, total, kept, min_prob);
+  notes(ctx, &res, stats, topk ? 0 : total, topk ? 0 : kept, min_prob);
   explore_result_free(&res);
+  if (topk) topk_free(&tk);
   free(merged);
   ism_free(m);
   return rc ? rc : cli_exit_code(&outcome);

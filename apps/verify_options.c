@@ -35,21 +35,55 @@ cli_value_t *verify_options_resolve(cli_ctx_t *ctx, const cli_command_t *self, c
   return merged;
 }
 
+/* Decides c boundary-only or not (mode actual, bc set); an interior
+ * witness that fails its re-check is dropped, the solver's values stay. */
+static void classify(boundary_ctx_t *bc, const ism_model_t *m, const rank_options_t *ropt, cex_t *c) {
+  cex_t keep;
+  cex_copy(&keep, c, m->nvars);
+  boundary_t b = boundary_classify(bc, c);
+  char *msg = b == BOUNDARY_INTERIOR ? cex_replay(m, ropt->mode, c) : NULL;
+  if (msg || b == BOUNDARY_UNKNOWN || !ropt->optimise) cex_copy_values(c, &keep, m->nvars);
+  c->boundary_known = b == BOUNDARY_ONLY || (b == BOUNDARY_INTERIOR && !msg);
+  c->boundary_only = b == BOUNDARY_ONLY;
+  free(msg);
+  cex_free(&keep);
+}
+
 bool verify_rank(const ism_model_t *m, const rank_options_t *ropt, cex_t *cexs, size_t n) {
-  boundary_ctx_t *bc = ropt->mode == ISM_MODE_ACTUAL ? boundary_new(m, 50000000ULL) : NULL;
-  for (size_t k = 0; bc && k < n && !(ropt->stop && ropt->stop(ropt->stop_arg)); k++) {
-    cex_t keep;
-    cex_copy(&keep, &cexs[k], m->nvars);
-    boundary_t b = boundary_classify(bc, &cexs[k]);
-    char *msg = b == BOUNDARY_INTERIOR ? cex_replay(m, ropt->mode, &cexs[k]) : NULL;
-    if (msg || b == BOUNDARY_UNKNOWN || !ropt->optimise) cex_copy_values(&cexs[k], &keep, m->nvars);
-    cexs[k].boundary_known = b == BOUNDARY_ONLY || (b == BOUNDARY_INTERIOR && !msg);
-    cexs[k].boundary_only = b == BOUNDARY_ONLY;
-    free(msg);
-    cex_free(&keep);
-  }
+  boundary_ctx_t *bc = ropt->mode == ISM_MODE_ACTUAL ? boundary_new(m, VERIFY_BOUNDARY_RLIMIT) : NULL;
+  for (size_t k = 0; bc && k < n && !(ropt->stop && ropt->stop(ropt->stop_arg)); k++)
+    classify(bc, m, ropt, &cexs[k]);
   boundary_delete(bc);
   return rank_all(m, ropt, cexs, n);
+}
+
+struct verify_ranker {
+  const ism_model_t *m;
+  const rank_options_t *ropt;
+  boundary_ctx_t *bc; /* mode actual, else NULL */
+  rank_session_t *rank;
+};
+
+verify_ranker_t *verify_ranker_new(const ism_model_t *m, const rank_options_t *ropt) {
+  verify_ranker_t *v = xmalloc(sizeof *v);
+  *v = (verify_ranker_t){m, ropt,
+                         ropt->mode == ISM_MODE_ACTUAL ? boundary_new(m, VERIFY_BOUNDARY_RLIMIT) : NULL,
+                         rank_session_new(m, ropt)};
+  return v;
+}
+
+bool verify_ranker_rank(verify_ranker_t *v, cex_t *c) {
+  if (v->ropt->stop && v->ropt->stop(v->ropt->stop_arg)) return false;
+  if (v->bc) classify(v->bc, v->m, v->ropt, c);
+  rank_session_rank(v->rank, c);
+  return true;
+}
+
+void verify_ranker_delete(verify_ranker_t *v) {
+  if (!v) return;
+  boundary_delete(v->bc);
+  rank_session_delete(v->rank);
+  free(v);
 }
 
 void verify_progress_show(void *ctx, const explore_progress_t *p) {

@@ -29,6 +29,18 @@ cli_value_t *verify_options_resolve(cli_ctx_t *ctx, const cli_command_t *self, c
  * Returns false when ropt->stop ended it early (the rest are unranked). */
 bool verify_rank(const ism_model_t *m, const rank_options_t *ropt, cex_t *cexs, size_t n);
 
+/* The solver budget of each boundary-only decision. */
+#define VERIFY_BOUNDARY_RLIMIT 50000000ULL
+
+/* verify_rank for counterexamples handed over one at a time (the top-K
+ * search), with one boundary solver and one ranking session for all.
+ * verify_ranker_rank returns false, leaving c unranked, once ropt->stop
+ * says stop. Borrows m and ropt. */
+typedef struct verify_ranker verify_ranker_t;
+verify_ranker_t *verify_ranker_new(const ism_model_t *m, const rank_options_t *ropt);
+bool verify_ranker_rank(verify_ranker_t *v, cex_t *c);
+void verify_ranker_delete(verify_ranker_t *v);
+
 /* The search's progress line of `verify` and `simulate`: the command's
  * name, then depth, prefixes, counterexamples and prefixes per second. */
 typedef struct {

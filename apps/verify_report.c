@@ -147,7 +147,7 @@ static void text_boundary_section(strbuf_t *sb, const verify_report_t *rep, cons
            res->cexs[first].rules[res->cexs[first].length - 1] != cl[i].rule ||
            res->cexs[first].fail_action != cl[i].action)
       first++;
-    boundary_line(sb, rep, first, cl[i].boundary_only - 1);
+    boundary_line(sb, rep, first, rep->topk ? 0 : cl[i].boundary_only - 1);
   }
 }
 
@@ -157,14 +157,18 @@ static void text_classes(strbuf_t *sb, const verify_report_t *rep, const cex_cla
   for (size_t i = 0; i < ncl; i++) {
     const cex_t *top = &res->cexs[cl[i].top];
     char *fail = failure_text(rep->m, top);
-    strbuf_printf(sb, "  class %zu: %s, %s: %zu counterexample%s", i + 1, rep->m->rules[cl[i].rule].id, fail,
-                  cl[i].count, cl[i].count == 1 ? "" : "s");
+    strbuf_printf(sb, "  class %zu: %s, %s", i + 1, rep->m->rules[cl[i].rule].id, fail);
+    if (!rep->topk) strbuf_printf(sb, ": %zu counterexample%s", cl[i].count, cl[i].count == 1 ? "" : "s");
     free(fail);
-    if (cl[i].boundary_only == cl[i].count)
+    if (rep->topk && top->boundary_only) /* the most likely is boundary-only: so is every member */
+      strbuf_puts(sb, ", boundary-only");
+    else if (rep->topk)
+      ;
+    else if (cl[i].boundary_only == cl[i].count)
       strbuf_puts(sb, cl[i].count == 1 ? ", boundary-only" : ", all boundary-only");
     else if (cl[i].boundary_only)
       strbuf_printf(sb, " (%zu boundary-only)", cl[i].boundary_only);
-    if (cl[i].boundary_only < cl[i].count) {
+    if (!top->boundary_only) {
       strbuf_printf(sb, "; most likely %zu", cl[i].top + 1);
       if (top->has_probability) strbuf_printf(sb, ", probability %.6g", top->probability);
     }
@@ -177,21 +181,36 @@ static void render_text(strbuf_t *sb, const verify_report_t *rep) {
   /* every counterexample dropped after a complete search: not "verified" */
   if (res->verdict == EXPLORE_VERIFIED && res->ncexs && rep->dropped == res->ncexs)
     strbuf_printf(sb, "%s: no counterexample above probability %g (%zu below) (mode %s, bound %d)\n",
-                  rep->m->name, rep->min_prob, rep->dropped, ism_mode_name(rep->opt->mode), rep->opt->bound);
+                  rep->m->name, rep->min_prob, rep->topk ? rep->found : rep->dropped,
+                  ism_mode_name(rep->opt->mode), rep->opt->bound);
   else
     strbuf_printf(sb, "%s: %s (mode %s, bound %d)\n", rep->m->name, verdict_names[res->verdict],
                   ism_mode_name(rep->opt->mode), rep->opt->bound);
-  if (res->ncexs)
-    strbuf_printf(sb, "%zu counterexample%s", res->ncexs, res->ncexs == 1 ? "" : "s");
-  else
-    strbuf_puts(sb, "no counterexample");
-  size_t nb = count_boundary_only(res);
-  if (nb) strbuf_printf(sb, " (%zu of positive probability, %zu boundary-only)", res->ncexs - nb, nb);
   cex_class_t *cl = NULL;
   size_t ncl = cex_classes(res->cexs, res->ncexs, &cl);
-  if (ncl) strbuf_printf(sb, " in %zu failure class%s", ncl, ncl == 1 ? "" : "es");
-  if (rep->dropped) strbuf_printf(sb, ", %zu below probability %g dropped", rep->dropped, rep->min_prob);
-  if (rep->classes_view && ncl < res->ncexs)
+  if (rep->topk && res->ncexs) {
+    strbuf_printf(sb,
+                  "%zu failure class%s (top-K search: the most likely counterexamples are exact; %zu found, "
+                  "the rest of the search cut; --search full counts them all)",
+                  ncl, ncl == 1 ? "" : "es", rep->found);
+  } else {
+    if (res->ncexs)
+      strbuf_printf(sb, "%zu counterexample%s", res->ncexs, res->ncexs == 1 ? "" : "s");
+    else
+      strbuf_puts(sb, "no counterexample");
+    size_t nb = count_boundary_only(res);
+    if (nb) strbuf_printf(sb, " (%zu of positive probability, %zu boundary-only)", res->ncexs - nb, nb);
+    if (ncl) strbuf_printf(sb, " in %zu failure class%s", ncl, ncl == 1 ? "" : "es");
+  }
+  if (rep->topk)
+    ;
+  else if (rep->dropped)
+    strbuf_printf(sb, ", %zu below probability %g dropped", rep->dropped, rep->min_prob);
+  if (rep->topk && rep->classes_view)
+    strbuf_puts(sb, ", the most likely of each shown");
+  else if (rep->topk && rep->shown)
+    strbuf_printf(sb, ", the %zu most likely shown", rep->shown);
+  else if (rep->classes_view && ncl < res->ncexs)
     strbuf_puts(sb, ", the most likely of each shown (--all: every one)");
   else if (rep->shown < res->ncexs - rep->dropped)
     strbuf_printf(sb, ", the %zu most likely shown", rep->shown);
@@ -214,6 +233,7 @@ static void render_text(strbuf_t *sb, const verify_report_t *rep) {
   free(cl);
   strbuf_printf(sb, "\nstats: %llu paths, %llu pruned, %llu solver checks", res->paths, res->pruned,
                 res->solver_checks);
+  if (rep->topk) strbuf_printf(sb, ", %llu cut by the top-K search", res->cut);
   if (rep->timings) strbuf_printf(sb, ", %.3f s", res->seconds);
   strbuf_putc(sb, '\n');
 }
@@ -343,9 +363,11 @@ static void render_json(strbuf_t *sb, const verify_report_t *rep) {
   /* "verdict", "partial" and "reason" are the envelope's (apps/json_envelope.h), written by the command */
   strbuf_printf(sb, ",\n  \"mode\": \"%s\",\n  \"bound\": %d,\n", ism_mode_name(rep->opt->mode),
                 rep->opt->bound);
-  strbuf_printf(sb, "  \"total_counterexamples\": %zu,\n", res->ncexs);
-  strbuf_printf(sb, "  \"boundary_only_counterexamples\": %zu,\n", count_boundary_only(res));
-  if (rep->dropped) strbuf_printf(sb, "  \"below_min_prob\": %zu,\n", rep->dropped);
+  if (rep->topk) strbuf_puts(sb, "  \"search\": \"top-k\",\n");
+  strbuf_printf(sb, "  \"total_counterexamples\": %zu,\n", rep->topk ? rep->found : res->ncexs);
+  strbuf_printf(sb, "  \"boundary_only_counterexamples\": %zu,\n",
+                rep->topk ? rep->found_boundary_only : count_boundary_only(res));
+  if (rep->dropped && !rep->topk) strbuf_printf(sb, "  \"below_min_prob\": %zu,\n", rep->dropped);
   if (res->ncexs) strbuf_printf(sb, "  \"estimator\": \"%s\",\n", rep->joint ? "joint" : "per-rule");
   json_classes(sb, rep);
   strbuf_puts(sb, "  \"counterexamples\": [");
@@ -356,6 +378,7 @@ static void render_json(strbuf_t *sb, const verify_report_t *rep) {
   strbuf_printf(
       sb, "%s],\n  \"stats\": {\"complete\": %s, \"paths\": %llu, \"pruned\": %llu, \"solver_checks\": %llu",
       rep->shown ? "\n  " : "", res->reason ? "false" : "true", res->paths, res->pruned, res->solver_checks);
+  if (rep->topk) strbuf_printf(sb, ", \"cut\": %llu", res->cut);
   if (rep->timings) {
     strbuf_printf(sb,
                   ", \"extended_failures\": %llu, \"solver_failures\": %llu, \"extended_prefixes\": %llu, "

@@ -22,6 +22,11 @@ typedef struct {
   double min_prob;
   bool joint;        /* probabilities from the joint estimator */
   bool classes_view; /* text: the failure classes and the most likely counterexample of each, not every one */
+  /* Top-K search (apps/verify_topk.h): res->cexs holds only what the report
+   * shows (the most likely of each class, the first --top), and the totals
+   * are not known: found counts what the search met before it cut the rest. */
+  bool topk;
+  size_t found, found_boundary_only;
 } verify_report_t;
 
 /* The report in `format` ("text", "json", "sarif", "junit"); caller frees. */

@@ -15,7 +15,7 @@ static atomic_size_t since_check;
 
 void alloc_set_limit(size_t bytes) { limit_bytes = bytes; }
 
-static _Noreturn void out_of_memory(size_t size) {
+_Noreturn void alloc_out_of_memory(size_t size) {
   if (limit_bytes)
     fprintf(stderr,
             "ismv: error: out of memory: allocating %zu bytes beyond the limit of %zu MiB (--max-memory); "
@@ -53,28 +53,28 @@ static void check_limit(size_t size) {
   if (!limit_bytes) return;
   if (size < limit_bytes && atomic_fetch_add(&since_check, size) + size < ALLOC_CHECK_BYTES) return;
   atomic_store(&since_check, 0);
-  if (size >= limit_bytes || heap_in_use() + size > limit_bytes) out_of_memory(size);
+  if (size >= limit_bytes || heap_in_use() + size > limit_bytes) alloc_out_of_memory(size);
 }
 
 void *xmalloc(size_t size) {
   check_limit(size);
   void *p = malloc(size ? size : 1);
-  if (!p) out_of_memory(size);
+  if (!p) alloc_out_of_memory(size);
   return p;
 }
 
 void *xcalloc(size_t count, size_t size) {
-  if (size && count > SIZE_MAX / size) out_of_memory(SIZE_MAX);
+  if (size && count > SIZE_MAX / size) alloc_out_of_memory(SIZE_MAX);
   check_limit(count * size);
   void *p = calloc(count ? count : 1, size ? size : 1);
-  if (!p) out_of_memory(count * size);
+  if (!p) alloc_out_of_memory(count * size);
   return p;
 }
 
 void *xrealloc(void *ptr, size_t size) {
   check_limit(size);
   void *p = realloc(ptr, size ? size : 1);
-  if (!p) out_of_memory(size);
+  if (!p) alloc_out_of_memory(size);
   return p;
 }
 

@@ -14,6 +14,10 @@
  * at every larger request) to `bytes`; 0: no limit. */
 void alloc_set_limit(size_t bytes);
 
+/* The exit of every allocation that fails (also a library's, e.g. the
+ * solver's context past the limit): the message, then the exit code. */
+_Noreturn void alloc_out_of_memory(size_t size);
+
 void *xmalloc(size_t size);
 void *xcalloc(size_t count, size_t size);
 void *xrealloc(void *ptr, size_t size);

@@ -264,8 +264,9 @@ void cex_copy_values(cex_t *dst, const cex_t *src, size_t nv) {
   }
 }
 
-static int compare_cex(const void *pa, const void *pb) {
-  const cex_t *a = pa, *b = pb;
+static int compare_cex(const void *pa, const void *pb) { return cex_compare(pa, pb); }
+
+int cex_compare(const cex_t *a, const cex_t *b) {
   if (a->boundary_only != b->boundary_only) return a->boundary_only ? 1 : -1;
   double pa_ = a->has_probability ? a->probability : -1, pb_ = b->has_probability ? b->probability : -1;
   if (pa_ != pb_) return pa_ > pb_ ? -1 : 1;

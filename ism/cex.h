@@ -82,8 +82,13 @@ typedef struct {
  * many classes there are. */
 size_t cex_classes(const cex_t *cexs, size_t n, cex_class_t **classes);
 
-/* Sorts by descending probability, boundary-only counterexamples after all
- * others, ties in depth-first path order. */
+/* The report's order: <0 when a comes first. Not boundary-only before
+ * boundary-only, then by descending probability (unranked ones last), ties
+ * in depth-first order of their paths (a prefix before its extensions,
+ * then by rule index). */
+int cex_compare(const cex_t *a, const cex_t *b);
+
+/* Sorts into the report's order (cex_compare). */
 void cex_sort_by_probability(cex_t *cexs, size_t n);
 
 #endif

@@ -481,6 +481,24 @@ void rank_counterexample(const ism_model_t *m, const rank_options_t *opt, cex_t 
   rank_ctx_free(&r);
 }
 
+struct rank_session {
+  rank_ctx_t r;
+};
+
+rank_session_t *rank_session_new(const ism_model_t *m, const rank_options_t *opt) {
+  rank_session_t *s = xmalloc(sizeof *s);
+  s->r = rank_ctx(m, opt);
+  return s;
+}
+
+void rank_session_rank(rank_session_t *s, cex_t *c) { rank_in(&s->r, c); }
+
+void rank_session_delete(rank_session_t *s) {
+  if (!s) return;
+  rank_ctx_free(&s->r);
+  free(s);
+}
+
 /* The counterexamples ranked by several threads: each takes the next one
  * not taken. A counterexample's ranking depends on it alone, so the result
  * does not depend on the number of threads nor on their timing. */

@@ -53,6 +53,15 @@ unsigned long rank_path_seed(const cex_t *c, unsigned long seed);
  * it), then sets c->probability, probability_error and has_probability. */
 void rank_counterexample(const ism_model_t *m, const rank_options_t *opt, cex_t *c);
 
+/* rank_counterexample for counterexamples handed over one at a time (the
+ * top-K search): what ranking one shares with the next (the prepared rule
+ * conditions, the joint estimator) is made once. Borrows m and opt. The
+ * result for each is rank_counterexample's. */
+typedef struct rank_session rank_session_t;
+rank_session_t *rank_session_new(const ism_model_t *m, const rank_options_t *opt);
+void rank_session_rank(rank_session_t *s, cex_t *c);
+void rank_session_delete(rank_session_t *s);
+
 /* rank_counterexample on every counterexample, on opt->jobs threads (the
  * stop function must be thread-safe), then sorts them by descending
  * probability (ties in path order; unranked ones last). Returns false when

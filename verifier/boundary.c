@@ -22,6 +22,7 @@ typedef struct {
   smt_term_t slack;
   const val_t *now, *next, *normal; /* the frame expressions are read in */
   bool random;                      /* set by read_var: the last term read an error */
+  bool plain;                       /* comparisons as written, none made strict (boundary_class) */
   terms_t cs;
   cex_t *c;
   val_t *T, *H;                   /* [(length + 1) * nv], [length * nv] */
@@ -87,7 +88,7 @@ static smt_term_t both(enc_t *x, smt_term_t a, smt_term_t b, bool conj) {
 static smt_term_t strict_comparison(enc_t *x, const expr_t *e, bool positive) {
   val_t a = term(x, e->u.op.a), b = term(x, e->u.op.b);
   expr_kind_t k = positive ? e->kind : negated(e->kind);
-  if (!(a.random || b.random) || e->u.op.a->type.kind != TYPE_REAL) {
+  if (x->plain || !(a.random || b.random) || e->u.op.a->type.kind != TYPE_REAL) {
     smt_term_t t = smt_op(x->s, e->kind, a.t, b.t, 0);
     return positive ? t : smt_op(x->s, EXPR_NOT, t, 0, 0);
   }
@@ -142,7 +143,7 @@ static smt_term_t strict(enc_t *x, const expr_t *e, bool positive) {
 
 static void bounded(enc_t *x, smt_term_t t, double lo, double hi, bool random) {
   smt_term_t l = smt_real(x->s, lo), h = smt_real(x->s, hi);
-  if (random) {
+  if (random && !x->plain) {
     VEC_PUSH(&x->cs, below(x, l, t));
     VEC_PUSH(&x->cs, below(x, t, h));
   } else {
@@ -351,7 +352,7 @@ boundary_t boundary_classify(boundary_ctx_t *b, cex_t *c) {
   size_t nv = m->nvars, L = (size_t)c->length;
   size_t mark = smt_mark(b->s);
   smt_push(b->s);
-  enc_t x = {m, b->s, nv, 0, NULL, NULL, NULL, false, {0}, c, NULL, NULL, NULL, NULL, NULL};
+  enc_t x = {m, b->s, nv, 0, NULL, NULL, NULL, false, false, {0}, c, NULL, NULL, NULL, NULL, NULL};
   x.slack = smt_const(x.s, "slack", SMT_SORT_REAL);
   x.T = xcalloc((L + 1) * nv + 1, sizeof *x.T);
   x.H = xcalloc(L * nv + 1, sizeof *x.H);
@@ -384,4 +385,39 @@ boundary_t boundary_classify(boundary_ctx_t *b, cex_t *c) {
   smt_pop(b->s, 1);
   smt_release(b->s, mark);
   return verdict;
+}
+
+/* Does some rule assign v? */
+static bool assigned(const ism_model_t *m, int v) {
+  for (size_t r = 0; r < m->nrules; r++)
+    for (size_t k = 0; k < m->rules[r].nsteps; k++)
+      if (m->rules[r].steps[k].kind == ISM_STEP_ASSIGN && m->rules[r].steps[k].var == v) return true;
+  return false;
+}
+
+boundary_t boundary_class(boundary_ctx_t *b, int rule, int fail_position, bool strict) {
+  const ism_model_t *m = b->m;
+  size_t nv = m->nvars;
+  int states[2] = {m->rules[rule].from, m->rules[rule].to};
+  cex_t c = {.length = 1, .rules = &rule, .states = states, .fail_position = fail_position};
+  size_t mark = smt_mark(b->s);
+  smt_push(b->s);
+  enc_t x = {m, b->s, nv, 0, NULL, NULL, NULL, false, !strict, {0}, &c, NULL, NULL, NULL, NULL, NULL};
+  x.slack = smt_const(x.s, "slack", SMT_SORT_REAL);
+  x.T = xcalloc(2 * nv + 1, sizeof *x.T);
+  x.H = xcalloc(nv + 1, sizeof *x.H);
+  /* whatever the path before: every value free (sensing ones within their range, asserted at the sensing),
+   * but a normal variable no rule assigns keeps its initial value */
+  encode_start(&x);
+  for (size_t v = 0; v < nv; v++)
+    if (m->vars[v].sensing || assigned(m, (int)v)) x.T[v] = (val_t){fresh(&x, (int)v, "@0"), false};
+  encode_step(&x, 0);
+  for (size_t k = 0; k < x.cs.len; k++) smt_assert(x.s, x.cs.data[k]);
+  smt_assert(x.s, smt_op(x.s, EXPR_GT, x.slack, smt_real(x.s, 0), 0));
+  smt_result_t r = smt_check(x.s, NULL, 0);
+  VEC_FREE(&x.cs);
+  free(x.T), free(x.H);
+  smt_pop(b->s, 1);
+  smt_release(b->s, mark);
+  return r == SMT_UNSAT ? BOUNDARY_ONLY : r == SMT_SAT ? BOUNDARY_INTERIOR : BOUNDARY_UNKNOWN;
 }

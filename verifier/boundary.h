@@ -36,4 +36,17 @@ void boundary_delete(boundary_ctx_t *b);
  * re-check it with cex_replay. Otherwise c is unchanged. */
 boundary_t boundary_classify(boundary_ctx_t *b, cex_t *c);
 
+/* A class of counterexamples at once, whatever the path before its last
+ * step: every counterexample whose last rule is `rule` and that fails at
+ * its action at do: position fail_position (-1: the model-wide failure),
+ * earlier actions of the rule not failing. The last step is encoded as in
+ * boundary_classify with every value at its sensing free (sensing values
+ * within their range, normal values unconstrained unless no rule assigns
+ * them: then their initial value), which is implied by any path's own
+ * encoding. strict: BOUNDARY_ONLY means every counterexample
+ * of the class is boundary-only. Not strict (comparisons as written):
+ * BOUNDARY_ONLY means the class has no counterexample at all. Mode actual
+ * only (errors within their ranges). */
+boundary_t boundary_class(boundary_ctx_t *b, int rule, int fail_position, bool strict);
+
 #endif

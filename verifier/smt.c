@@ -129,6 +129,7 @@ smt_t *smt_new(const smt_options_t *options) {
   Z3_set_param_value(cfg, "model", "true");
   s->ctx = Z3_mk_context_rc(cfg);
   Z3_del_config(cfg);
+  if (!s->ctx) alloc_out_of_memory(0); /* Z3 past its memory limit (smt_set_memory_limit) */
   Z3_set_error_handler(s->ctx, ignore_error);
   s->solver = Z3_mk_solver(s->ctx);
   Z3_solver_inc_ref(s->ctx, s->solver);

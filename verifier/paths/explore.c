@@ -72,7 +72,13 @@ typedef struct {
   explore_result_t *res;
   double start;
   bool out_of_budget;
-  int split_depth;   /* dfs stops here and records the prefix, or -1 */
+  int split_depth; /* dfs stops here and records the prefix, or -1 */
+  /* Top-K search: this part's state and open rules (opt->topk), the open rules last seen, and
+   * reach[d * nstates + s]: an open rule is reachable from state s within d
+   * steps (d = 0..bound). NULL without opt->topk. */
+  void *topk_part;
+  const bool *open_rules;
+  bool *open_seen, *reach;
   VEC(int) frontier; /* recorded prefixes, split_depth rule ids each */
 } explorer_t;
 
@@ -585,6 +591,21 @@ static void emit(explorer_t *x, int length, int fail_position) {
       if (a->actual[v]) ca->actual[v] = a->dactual[v];
     }
   }
+  if (x->topk_part) { /* re-checked, then ranked at once by the part */
+    char *msg = cex_replay(x->m, x->opt->mode, &c);
+    if (msg) {
+      if (!x->res->replay_failed) {
+        x->res->replay_failed = true;
+        x->res->replay_message = xasprintf("a counterexample failed its re-check: %s", msg);
+      }
+      free(msg);
+      cex_free(&c);
+      return;
+    }
+    x->res->nstreamed++;
+    x->opt->topk->take(x->topk_part, &c);
+    return;
+  }
   if (x->stream && (x->subtree >= 0 || x->split_depth < 0)) {
     stream_take(x, &c);
     return;
@@ -779,6 +800,28 @@ static smt_result_t check_prefix(explorer_t *x, int i, int r, smt_result_t faili
   return feasible;
 }
 
+/* ---- top-K search: which states can still reach an open rule ---- */
+
+static void refresh_reach(explorer_t *x) {
+  const ism_model_t *m = x->m;
+  size_t ns = m->nstates;
+  memcpy(x->open_seen, x->open_rules, m->nrules * sizeof *x->open_seen);
+  memset(x->reach, 0, ns * sizeof *x->reach);
+  for (int d = 1; d <= x->opt->bound; d++)
+    for (size_t s = 0; s < ns; s++) {
+      bool any = false;
+      for (const int *r = m->rules_from[s]; *r >= 0 && !any; r++)
+        any = x->open_seen[*r] || x->reach[(size_t)(d - 1) * ns + (size_t)m->rules[*r].to];
+      x->reach[(size_t)d * ns + s] = any;
+    }
+}
+
+/* Can a path of at most `steps` more rules from `state` end with an open rule? */
+static bool reachable(explorer_t *x, int state, int steps) {
+  if (memcmp(x->open_seen, x->open_rules, x->m->nrules * sizeof *x->open_seen) != 0) refresh_reach(x);
+  return x->reach[(size_t)steps * x->m->nstates + (size_t)state];
+}
+
 static void dfs(explorer_t *x, int i) {
   const ism_model_t *m = x->m;
   if (i == x->split_depth) {
@@ -786,9 +829,18 @@ static void dfs(explorer_t *x, int i) {
     return;
   }
   int state = x->states[i];
+  if (x->reach && !reachable(x, state, x->opt->bound - i)) {
+    x->res->cut++;
+    return;
+  }
   /* budget_left on every edge: model extension answers checks without the
    * solver, whose deadline would otherwise be the only clock */
   for (const int *r = m->rules_from[state]; *r >= 0 && budget_left(x); r++) {
+    int to = m->rules[*r].to, left = x->opt->bound - i - 1;
+    if (x->reach && !x->open_rules[*r] && !(left > 0 && reachable(x, to, left))) {
+      x->res->cut++; /* neither this edge's failure nor anything below it can change the report */
+      continue;
+    }
     size_t mark = smt_mark(x->smt), acts = x->acts.len;
     smt_push(x->smt);
     x->rules[i] = *r;
@@ -796,8 +848,11 @@ static void dfs(explorer_t *x, int i) {
     count_path(x, i + 1);
     smt_assert(x->smt, build_step(x, i, *r));
     smt_term_t fail = x->fail[i];
-    bool extend_path = i + 1 < x->opt->bound;
-    smt_result_t failing = fail ? check_failure(x, i, *r, fail) : SMT_UNSAT;
+    bool want_fail = !x->reach || x->open_rules[*r];
+    smt_result_t failing = fail && want_fail ? check_failure(x, i, *r, fail) : SMT_UNSAT;
+    bool extend_path =
+        left > 0 && (!x->reach || reachable(x, to, left)); /* after on_cex may have closed rules */
+    if (x->reach && left > 0 && !extend_path) x->res->cut++;
     if (extend_path && !x->out_of_budget) {
       if (fail) smt_assert(x->smt, smt_op(x->smt, EXPR_NOT, fail, 0, 0));
       smt_result_t feasible = check_prefix(x, i, *r, failing);
@@ -833,7 +888,28 @@ static void explorer_init(explorer_t *x, const ism_model_t *m, const explore_opt
   x->model_depth = -1;
 }
 
+/* The top-K search: a part of its own for what x searches. */
+static void topk_begin(explorer_t *x, const int *prefix, int depth) {
+  const explore_topk_t *t = x->opt->topk;
+  if (!t || x->opt->strategy != EXPLORE_INCREMENTAL) return;
+  x->topk_part = t->part_new(t->ctx, prefix, depth);
+  x->open_rules = t->open_rules(x->topk_part);
+  x->open_seen = xcalloc(x->m->nrules + 1, sizeof *x->open_seen);
+  x->reach = xcalloc((size_t)(x->opt->bound + 1) * x->m->nstates + 1, sizeof *x->reach);
+  refresh_reach(x);
+}
+
+/* Hands the part over (lock: serialises part_done, or NULL when single-threaded). */
+static void topk_end(explorer_t *x, pthread_mutex_t *lock) {
+  if (!x->topk_part) return;
+  if (lock) pthread_mutex_lock(lock);
+  x->opt->topk->part_done(x->opt->topk->ctx, x->topk_part);
+  if (lock) pthread_mutex_unlock(lock);
+  x->topk_part = NULL;
+}
+
 static void explorer_free(explorer_t *x) {
+  free(x->open_seen), free(x->reach);
   truncate_acts(x, 0);
   VEC_FREE(&x->acts);
   VEC_FREE(&x->frontier);
@@ -899,6 +975,9 @@ enum { AUTO_SPLIT_DEPTH = 2, AUTO_SPLIT_MIN_BOUND = 7, MAX_JOBS = 64 };
 static int split_depth_for(const explore_options_t *opt) {
   int d = opt->split_depth;
   /* Streaming: smaller subtrees, so that one searched ahead buffers less. */
+  /* The top-K search: one part, which cuts by everything found before; parts
+   * on threads only when asked (each part finds again what closes a class). */
+  if (d < 0 && opt->topk) return -1;
   if (d < 0) d = opt->bound >= AUTO_SPLIT_MIN_BOUND ? AUTO_SPLIT_DEPTH + (opt->on_cex != NULL) : 0;
   return d > 0 && d < opt->bound ? d : -1;
 }
@@ -915,6 +994,7 @@ typedef struct {
   tally_t *tally;
   double start;
   atomic_size_t next;
+  pthread_mutex_t lock; /* serialises the top-K parts' part_done */
 } split_work_t;
 
 static void search_subtree(split_work_t *w, size_t p) {
@@ -924,6 +1004,7 @@ static void search_subtree(split_work_t *w, size_t p) {
   x.stream = w->stream;
   x.subtree = (long)p;
   x.tally = w->tally;
+  topk_begin(&x, w->prefixes + p * (size_t)w->depth, w->depth);
   open_solver(&x);
   for (int k = 0; k < w->depth; k++) {
     int r = w->prefixes[p * (size_t)w->depth + (size_t)k];
@@ -934,6 +1015,7 @@ static void search_subtree(split_work_t *w, size_t p) {
   }
   dfs(&x, w->depth);
   close_solver(&x);
+  topk_end(&x, &w->lock);
   if (x.tally) tally_flush(&x);
   explorer_free(&x);
 }
@@ -970,6 +1052,8 @@ static void merge_result(explore_result_t *into, explore_result_t *part) {
   part->ncexs = 0;
   into->paths += part->paths;
   into->pruned += part->pruned;
+  into->cut += part->cut;
+  into->nstreamed += part->nstreamed; /* the top-K search's; streaming counts in the run's result */
   into->solver_checks += part->solver_checks;
   into->extended_prefixes += part->extended_prefixes;
   into->extended_failures += part->extended_failures;
@@ -1005,6 +1089,7 @@ static void run_split(explorer_t *top, const explore_options_t *opt, explore_res
                     .stream = top->stream,
                     .tally = top->tally};
   atomic_init(&w.next, 0);
+  pthread_mutex_init(&w.lock, NULL);
   stream_t *s = top->stream;
   if (s) { /* what the search above the split found waits for its place */
     s->top = res->cexs, s->ntop = res->ncexs;
@@ -1028,6 +1113,7 @@ static void run_split(explorer_t *top, const explore_options_t *opt, explore_res
   }
   for (size_t p = 0; p < n; p++) merge_result(res, &w.results[p]);
   free(w.results);
+  pthread_mutex_destroy(&w.lock);
   if (res->ncexs > 1) qsort(res->cexs, res->ncexs, sizeof *res->cexs, compare_paths);
 }
 
@@ -1053,10 +1139,12 @@ void explore_run(const ism_model_t *m, const explore_options_t *opt, explore_res
     enumerate_paths(&x, 0);
   } else {
     x.split_depth = split_depth_for(opt);
+    topk_begin(&x, NULL, 0);
     open_solver(&x);
     init_start_model(&x);
     dfs(&x, 0);
     close_solver(&x);
+    topk_end(&x, NULL); /* before the subtrees' parts start */
     if (x.split_depth > 0 && !x.out_of_budget) run_split(&x, opt, res);
   }
   if (x.tally) {

@@ -29,6 +29,28 @@ typedef struct {
   int depth;                          /* longest prefix reached */
 } explore_progress_t;
 
+/* The top-K search's side (apps/verify_topk.h). The search runs in parts:
+ * the levels above the split, then each subtree below it (one part without
+ * a split); each part gets its own state from part_new, on its own thread.
+ * While open_rules(part)[r] is true, a counterexample of that part whose
+ * last rule is r may still change the report; take(part, c) receives each
+ * counterexample of the part (re-checked; take owns what c owns), on the
+ * part's thread, in depth-first order, before the search goes on, and may
+ * clear entries. The part's search skips the failure check of an edge
+ * whose rule is closed and does not go below a prefix from whose last state
+ * no open rule is reachable within the bound (res->cut counts what it
+ * skipped). What a part cuts depends only on what came before it in that
+ * part (and on the part above the split), never on threads. part_done(ctx,
+ * part) ends each part, one call at a time: the part above the split first,
+ * before any subtree's part starts; the subtrees' in any order. */
+typedef struct explore_topk {
+  void *ctx;
+  void *(*part_new)(void *ctx, const int *prefix, int depth); /* the subtree's prefix (depth 0: above the split) */
+  const bool *(*open_rules)(void *part);
+  void (*take)(void *part, cex_t *c);
+  void (*part_done)(void *ctx, void *part);
+} explore_topk_t;
+
 typedef struct {
   int bound; /* maximal path length (rules), >= 1 */
   ism_mode_t mode;
@@ -52,6 +74,8 @@ typedef struct {
    * so far, from any search thread but never two at once; it must be quick. */
   void (*on_progress)(void *ctx, const explore_progress_t *p);
   void *on_progress_ctx;
+  /* Top-K search (optional; incremental strategy): see explore_topk_t. */
+  const struct explore_topk *topk;
   int split_depth; /* depth below which subtrees get a solver each (and a thread);
                       0 = never, -1 = automatic (2 from bound 7 on, 3 when streaming). The values
                       reported depend on it (other solvers), the paths do not. */
@@ -64,6 +88,7 @@ typedef struct {
   size_t nstreamed;          /* counterexamples handed to on_cex */
   unsigned long long paths;  /* path prefixes (edges) explored */
   unsigned long long pruned; /* infeasible prefixes cut */
+  unsigned long long cut;    /* top-K search: edges and subtrees skipped */
   unsigned long long solver_checks;
   /* Checks per tier. A prefix check (can the path go on without failing?)
    * or a failure check (can its last rule fail?) is answered by extending

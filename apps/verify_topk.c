@@ -1,0 +1,226 @@
+#include "apps/verify_topk.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "apps/verify_options.h"
+#include "ism/alloc.h"
+#include "verifier/boundary.h"
+
+/* The class (rule, action) among classes[0..n), or NULL. */
+static topk_class_t *class_of(topk_class_t *classes, size_t n, int rule, int action) {
+  for (size_t k = 0; k < n; k++)
+    if (classes[k].rule == rule && classes[k].action == action) return &classes[k];
+  return NULL;
+}
+
+/* Every class a counterexample can have: per rule, each action of its do:
+ * list that has a failure, and the model-wide failure. In mode actual each
+ * do: position of a class is decided on its own (boundary_class); the class
+ * is empty (or boundary-only) when every one of its positions is. */
+static void make_classes(topk_t *t, boundary_ctx_t *bc) {
+  const ism_model_t *m = t->m;
+  size_t cap = 0;
+  for (size_t r = 0; r < m->nrules; r++) cap += m->rules[r].nsteps + 1;
+  t->classes = xcalloc(cap + 1, sizeof *t->classes);
+  for (size_t r = 0; r < m->nrules; r++) {
+    const ism_rule_t *rule = &m->rules[r];
+    for (int p = -1; p < (int)rule->nsteps; p++) {
+      int action = p < 0 ? -1 : rule->steps[p].kind == ISM_STEP_ACTION ? rule->steps[p].action : -2;
+      if (action == -2 || (action >= 0 && !m->actions[action].failure) || (action < 0 && !m->failure))
+        continue;
+      topk_class_t *c = class_of(t->classes, t->nclasses, (int)r, action);
+      if (!c) {
+        c = &t->classes[t->nclasses++];
+        *c = (topk_class_t){(int)r, action, bc != NULL, bc != NULL, 1, false, 0};
+      }
+      if (!bc) continue;
+      c->empty = c->empty && boundary_class(bc, (int)r, p, false) == BOUNDARY_ONLY;
+      c->bound_only = c->bound_only && (c->empty || boundary_class(bc, (int)r, p, true) == BOUNDARY_ONLY);
+    }
+  }
+  for (size_t k = 0; k < t->nclasses; k++) {
+    topk_class_t *c = &t->classes[k];
+    /* the joint estimate of a boundary-only counterexample is 0; any estimate is at most 1 */
+    c->cap = c->bound_only && t->ropt->estimator == RANK_JOINT ? 0 : 1;
+    c->closed = c->empty;
+  }
+}
+
+static void update_open_rules(topk_part_t *p) {
+  const topk_t *t = p->run;
+  memset(p->open_rules, 0, t->m->nrules * sizeof *p->open_rules);
+  for (size_t k = 0; k < t->nclasses; k++)
+    if (!p->classes[k].closed) p->open_rules[p->classes[k].rule] = true;
+}
+
+/* Does counterexample c come before every counterexample of class k found
+ * from now on? Those are later in depth-first order, so c wins a tie, and
+ * at best (boundary-only when the class is, probability k->cap) they come
+ * right after c's key: cex_compare's order. */
+static bool beats(const cex_t *c, const topk_class_t *k) {
+  if (!c->has_probability) return false;
+  if (c->boundary_only != k->bound_only) return !c->boundary_only;
+  return c->probability >= k->cap;
+}
+
+static bool same_class(const cex_t *a, const cex_t *b) {
+  return a->rules[a->length - 1] == b->rules[b->length - 1] && a->fail_action == b->fail_action;
+}
+
+/* Keeps of kept[0..*n) (in the report's order) what the report may still
+ * need: the first member of each class, and with --top the first K of the
+ * longest prefix reaching --min-prob (the report's kept ones). */
+static void trim(const topk_t *t, cex_t *kept, size_t *n) {
+  size_t out = 0, listed = 0;
+  bool in_prefix = true;
+  for (size_t k = 0; k < *n; k++) {
+    cex_t *c = &kept[k];
+    bool first = true;
+    for (size_t q = 0; q < out && first; q++) first = !same_class(&kept[q], c);
+    in_prefix = in_prefix && c->has_probability && c->probability >= t->min_prob;
+    bool in_top = t->top > 0 && in_prefix && listed < (size_t)t->top;
+    listed += in_top;
+    if (first || in_top)
+      kept[out++] = *c;
+    else
+      cex_free(c);
+  }
+  *n = out;
+}
+
+/* Closes the classes none of whose later members can enter the report. */
+static void close_classes(topk_part_t *p) {
+  const topk_t *t = p->run;
+  for (size_t k = 0; k < t->nclasses; k++) {
+    topk_class_t *cl = &p->classes[k];
+    if (cl->closed) continue;
+    bool best_known = false, in_prefix = true;
+    size_t above = 0; /* kept ones before any later member, in the --min-prob prefix */
+    for (size_t q = 0; q < p->nkept; q++) {
+      const cex_t *c = &p->kept[q];
+      in_prefix = in_prefix && c->has_probability && c->probability >= t->min_prob;
+      if (!beats(c, cl)) break; /* those that beat it are a prefix of the kept ones */
+      if (c->rules[c->length - 1] == cl->rule && c->fail_action == cl->action) best_known = true;
+      above += in_prefix;
+    }
+    bool listed_full = t->top <= 0 || above >= (size_t)t->top || (t->min_prob > 0 && cl->cap < t->min_prob);
+    cl->closed = best_known && listed_full;
+  }
+  update_open_rules(p);
+}
+
+/* Inserts c (taking what it owns) into kept[0..*n) in the report's order. */
+static void insert(cex_t **kept, size_t *n, cex_t *c) {
+  *kept = xrealloc(*kept, (*n + 1) * sizeof **kept);
+  size_t at = *n;
+  while (at > 0 && cex_compare(c, &(*kept)[at - 1]) < 0) at--;
+  memmove(&(*kept)[at + 1], &(*kept)[at], (*n - at) * sizeof **kept);
+  (*kept)[at] = *c;
+  ++*n;
+}
+
+static void take(void *arg, cex_t *c) {
+  topk_part_t *p = arg;
+  const topk_t *t = p->run;
+  topk_class_t *cl = class_of(p->classes, t->nclasses, c->rules[c->length - 1], c->fail_action);
+  p->found++;
+  /* a class make_classes did not foresee would be a bug: such a member is kept (never cut) */
+  if ((cl && cl->closed) || p->bad) {
+    cex_free(c);
+    return;
+  }
+  if (!p->unranked && !verify_ranker_rank(p->ranker, c)) p->unranked = true;
+  p->found_boundary_only += c->boundary_only;
+  char *msg = cex_replay(t->m, t->ropt->mode, c);
+  if (msg) p->bad = xasprintf("a ranked counterexample failed its re-check: %s", msg);
+  free(msg);
+  if (c->has_probability && !(c->probability >= 0 && c->probability <= 1) && !p->bad)
+    p->bad = xasprintf("a counterexample has probability %g outside [0, 1]", c->probability);
+  insert(&p->kept, &p->nkept, c);
+  trim(t, p->kept, &p->nkept);
+  close_classes(p);
+}
+
+/* Is c before every path that starts with prefix (depth rules)? */
+static bool before_prefix(const cex_t *c, const int *prefix, int depth) {
+  for (int k = 0; k < c->length && k < depth; k++)
+    if (c->rules[k] != prefix[k]) return c->rules[k] < prefix[k];
+  return c->length <= depth;
+}
+
+/* A subtree's part starts with copies of what the part above the split
+ * kept that comes before the subtree in depth-first order: it precedes
+ * every counterexample of the subtree, as in a search without the split. */
+static void *part_new(void *arg, const int *prefix, int depth) {
+  topk_t *t = arg;
+  topk_part_t *p = xcalloc(1, sizeof *p);
+  p->run = t;
+  p->classes = xmalloc((t->nclasses + 1) * sizeof *p->classes);
+  memcpy(p->classes, t->classes, t->nclasses * sizeof *p->classes);
+  p->open_rules = xcalloc(t->m->nrules + 1, sizeof *p->open_rules);
+  p->ranker = verify_ranker_new(t->m, t->ropt);
+  for (size_t k = 0; depth > 0 && k < t->nseed; k++) {
+    if (!before_prefix(&t->seed[k], prefix, depth)) continue;
+    cex_t c;
+    cex_copy(&c, &t->seed[k], t->m->nvars);
+    insert(&p->kept, &p->nkept, &c);
+  }
+  close_classes(p);
+  return p;
+}
+
+static const bool *open_rules(void *arg) { return ((topk_part_t *)arg)->open_rules; }
+
+/* Merges a part into the run; the result does not depend on the order of
+ * the parts (a sort by cex_compare, a total order on distinct paths, then
+ * the same trim). */
+static void part_done(void *arg, void *part) {
+  topk_t *t = arg;
+  topk_part_t *p = part;
+  if (!t->seeded) { /* the part above the split comes first */
+    t->seeded = true;
+    t->seed = xcalloc(p->nkept + 1, sizeof *t->seed);
+    for (size_t k = 0; k < p->nkept; k++) cex_copy(&t->seed[t->nseed++], &p->kept[k], t->m->nvars);
+  }
+  for (size_t k = 0; k < p->nkept; k++) {
+    bool twice = false; /* a seed the part kept: the run has it already */
+    for (size_t q = 0; q < t->nkept && !twice; q++) twice = cex_compare(&p->kept[k], &t->kept[q]) == 0;
+    if (twice)
+      cex_free(&p->kept[k]);
+    else
+      insert(&t->kept, &t->nkept, &p->kept[k]);
+  }
+  trim(t, t->kept, &t->nkept);
+  t->found += p->found;
+  t->found_boundary_only += p->found_boundary_only;
+  t->unranked |= p->unranked;
+  if (p->bad && !t->bad) t->bad = p->bad, p->bad = NULL;
+  verify_ranker_delete(p->ranker);
+  free(p->kept), free(p->classes), free(p->open_rules), free(p->bad);
+  free(p);
+}
+
+void topk_init(topk_t *t, const ism_model_t *m, const rank_options_t *ropt, long long top, double min_prob,
+               explore_topk_t *side) {
+  *t = (topk_t){.m = m, .ropt = ropt, .top = top, .min_prob = min_prob};
+  boundary_ctx_t *bc = ropt->mode == ISM_MODE_ACTUAL ? boundary_new(m, VERIFY_BOUNDARY_RLIMIT) : NULL;
+  make_classes(t, bc);
+  boundary_delete(bc);
+  *side = (explore_topk_t){t, part_new, open_rules, take, part_done};
+}
+
+void topk_free(topk_t *t) {
+  for (size_t k = 0; k < t->nkept; k++) cex_free(&t->kept[k]);
+  for (size_t k = 0; k < t->nseed; k++) cex_free(&t->seed[k]);
+  free(t->kept), free(t->seed);
+  free(t->classes);
+  free(t->bad);
+}
+
+void topk_finish(topk_t *t, explore_result_t *res) {
+  res->cexs = t->kept;
+  res->ncexs = t->nkept;
+  t->kept = NULL;
+  t->nkept = 0;
+}

@@ -1,0 +1,72 @@
+/* The top-K search of `ismv verify` (the default report and --top): the
+ * counterexamples are ranked as the depth-first search finds them, and the
+ * search skips every edge and subtree whose counterexamples can no longer
+ * enter the report: the most likely counterexample of each failure class,
+ * and with --top the K most likely overall. The report is the same as full
+ * enumeration followed by ranking (tests/topk_verify.sh); the totals are
+ * not computed. The bound that decides what is skipped, and why it is
+ * sound, is in docs/verify.md ("Top-K search"). */
+#ifndef APPS_VERIFY_TOPK_H
+#define APPS_VERIFY_TOPK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "apps/verify_options.h"
+#include "ism/cex.h"
+#include "ism/ism.h"
+#include "probability/rank.h"
+#include "verifier/paths/explore.h"
+
+/* One failure class (last rule, failing action) and what is known of it. */
+typedef struct {
+  int rule, action;
+  bool empty;      /* proven to have no counterexample at all (mode actual) */
+  bool bound_only; /* proven boundary-only whatever the path before (mode actual) */
+  double cap;      /* no member's probability exceeds it: 0 (joint, bound_only) or 1 */
+  bool closed;     /* no member found from now on can enter the report */
+  size_t found;    /* members found (a lower bound of the class's size) */
+} topk_class_t;
+
+/* What one part of the search knows (explore_topk_t): a copy of the
+ * classes, what it may still need, and its own ranking solver and session. */
+typedef struct {
+  const struct topk *run;
+  topk_class_t *classes;
+  bool *open_rules; /* [nrules] */
+  cex_t *kept;      /* in the report's order (cex_compare) */
+  size_t nkept;
+  size_t found, found_boundary_only;
+  verify_ranker_t *ranker;
+  bool unranked;
+  char *bad;
+} topk_part_t;
+
+typedef struct topk {
+  const ism_model_t *m;
+  const rank_options_t *ropt;
+  long long top;         /* the K of --top, 0: none (the classes view) */
+  double min_prob;       /* members below it do not count toward --top */
+  topk_class_t *classes; /* as decided before the search */
+  size_t nclasses;
+  cex_t *kept; /* the parts' kept ones merged, in the report's order */
+  size_t nkept;
+  cex_t *seed; /* what the part above the split kept: each subtree's part starts with those before it */
+  size_t nseed;
+  bool seeded;
+  size_t found, found_boundary_only; /* every counterexample the search handed over */
+  bool unranked;                     /* the ranking stopped (time limit, signal) */
+  char *bad;                         /* a failed self-check, or NULL */
+} topk_t;
+
+/* Prepares the classes of m (in mode actual each is decided empty or
+ * boundary-only with the solver: verifier/boundary.h) and the search's
+ * side: *side is for explore_options_t.topk. Borrows m and ropt. */
+void topk_init(topk_t *t, const ism_model_t *m, const rank_options_t *ropt, long long top, double min_prob,
+               explore_topk_t *side);
+void topk_free(topk_t *t);
+
+/* Moves the kept counterexamples (in the report's order) into res->cexs. */
+void topk_finish(topk_t *t, explore_result_t *res);
+
+#endif
