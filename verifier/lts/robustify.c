@@ -15,6 +15,9 @@
 typedef struct observer observer_t;
 typedef VEC(int) intvec_t;
 
+/* Bound on the bad sets kept for warm starts (see evaluate). */
+#define ROBUSTIFY_CACHE_BYTES ((size_t)256 << 20)
+
 /* G = M ‖ E' ‖ P_err ‖ progress monitors, deterministic. Invariants:
  * transitions of g are lab/dst[off[g] .. off[g+1]) sorted by label; the
  * error state (P violated) has none; marked = every progress action seen. */
@@ -35,6 +38,8 @@ typedef struct {
   keytab_t cache; /* (sorted C, -1, sorted O) -> entry */
   VEC(uint8_t) cache_exists;
   VEC(uint64_t) cache_kept;
+  VEC(bitword_t *) cache_bad; /* the bad sets of an entry with a supervisor (its O's observer), or NULL */
+  size_t bad_bytes;
   int nsynth;
   long *pref_w, *ctrl_w, *obs_w;
 } search_t;
@@ -243,11 +248,14 @@ static bool plant_minimise(search_t *s, plant_t *out) {
 struct observer {
   bitword_t *obs; /* the O it is built for */
   keytab_t sets;
-  VEC(int) toff, tlab, tdst; /* observable transitions of set i: [toff[i], toff[i+1]), by label */
-  int *pair_set;             /* set of each pair */
-  bool *has_error;           /* sets holding the error state */
-  int *foff, *flab, *fdst;   /* pair moves (none into the error state), CSR by source pair */
-  int *roff, *rsrc;          /* the same reversed: source pairs, CSR by target pair */
+  VEC(int) toff, tlab, tdst;  /* observable transitions of set i: [toff[i], toff[i+1]), by label */
+  int *pair_set;              /* set of each pair */
+  bool *has_error;            /* sets holding the error state */
+  int *foff, *flab, *fdst;    /* pair moves (none into the error state), CSR by source pair */
+  int *roff, *rsrc;           /* the same reversed: source pairs, CSR by target pair */
+  int *rtoff, *rtsrc, *rtlab; /* set moves reversed: (source set, label), CSR by target set */
+  int *loff, *lsrc, *ldst;    /* set moves by label: (source, target), CSR by label */
+  intvec_t *witness; /* per preferred behaviour: pairs of a closed-loop trace accepting it, or empty */
 };
 
 /* One synthesis for controllable set C and observable set O (bitsets over
@@ -255,8 +263,8 @@ struct observer {
 typedef struct {
   search_t *s;
   const bitword_t *ctrl, *obs;
-  const observer_t *o;
-  bool *bad, *reach; /* per set */
+  observer_t *o;
+  bool *bad, *reach; /* per set; reach only after synth_reach */
   bool exists;
 } synth_t;
 
@@ -295,6 +303,14 @@ static void observer_free(observer_t *o) {
   free(o->fdst);
   free(o->roff);
   free(o->rsrc);
+  free(o->rtoff);
+  free(o->rtsrc);
+  free(o->rtlab);
+  free(o->loff);
+  free(o->lsrc);
+  free(o->ldst);
+  for (int i = 0; o->witness && i < ROBUSTIFY_MAX_PREFERRED; i++) VEC_FREE(&o->witness[i]);
+  free(o->witness);
   free(o);
 }
 
@@ -435,13 +451,38 @@ static observer_t *observer_build(search_t *s, const bitword_t *obs) {
   for (size_t p = 0; p < npairs; p++)
     for (int e = o->foff[p]; e < o->foff[p + 1]; e++) o->rsrc[fill[o->fdst[e]]++] = (int)p;
   free(fill);
+  /* set moves reversed (by target set) and by label, for the syntheses'
+   * backward propagation and their warm starts */
+  size_t nt = o->tlab.len;
+  o->rtoff = xcalloc((size_t)nsets + 2, sizeof *o->rtoff);
+  o->loff = xcalloc((size_t)g->nlabels + 2, sizeof *o->loff);
+  for (size_t t = 0; t < nt; t++) o->rtoff[o->tdst.data[t] + 1]++, o->loff[o->tlab.data[t] + 1]++;
+  for (int q = 0; q < nsets; q++) o->rtoff[q + 1] += o->rtoff[q];
+  for (int l = 0; l < g->nlabels; l++) o->loff[l + 1] += o->loff[l];
+  o->rtsrc = xmalloc((nt + 1) * sizeof *o->rtsrc);
+  o->rtlab = xmalloc((nt + 1) * sizeof *o->rtlab);
+  o->lsrc = xmalloc((nt + 1) * sizeof *o->lsrc);
+  o->ldst = xmalloc((nt + 1) * sizeof *o->ldst);
+  int *rfill = xmalloc(((size_t)nsets + 1) * sizeof *rfill),
+      *lfill = xmalloc(((size_t)g->nlabels + 1) * sizeof *lfill);
+  memcpy(rfill, o->rtoff, (size_t)nsets * sizeof *rfill);
+  memcpy(lfill, o->loff, (size_t)g->nlabels * sizeof *lfill);
+  for (int q = 0; q < nsets; q++)
+    for (int t = o->toff.data[q]; t < o->toff.data[q + 1]; t++) {
+      int r = o->tdst.data[t], l = o->tlab.data[t], i = rfill[r]++, j = lfill[l]++;
+      o->rtsrc[i] = q, o->rtlab[i] = l;
+      o->lsrc[j] = q, o->ldst[j] = r;
+    }
+  free(rfill);
+  free(lfill);
+  o->witness = xcalloc(ROBUSTIFY_MAX_PREFERRED, sizeof *o->witness);
   return o;
 }
 
 /* The observer of O on the current plant: a cached one when it is for O
  * (the last two: the fast search tries O minus one action, then goes back
  * to O), else a fresh one. */
-static const observer_t *observer_get(search_t *s, const bitword_t *obs) {
+static observer_t *observer_get(search_t *s, const bitword_t *obs) {
   plant_t *g = &s->g;
   observer_t **c = g->observer;
   if (c[0] && bitset_equal(c[0]->obs, obs, (size_t)g->nlabels)) return c[0];
@@ -457,41 +498,52 @@ static const observer_t *observer_get(search_t *s, const bitword_t *obs) {
   return c[0];
 }
 
-/* Greatest fixpoint: a set is bad when it holds the error state, when an
+/* Least fixpoint: a set is bad when it holds the error state, when an
  * uncontrollable observable action leads to a bad set, or when one of its
- * members cannot reach a marked state through good sets. */
-static void solve(synth_t *y) {
+ * members cannot reach a marked state through good sets.
+ *
+ * Warm start: `start` (nsets bits, or NULL) is the fixpoint for the same
+ * observer and C ∪ {newly}. The operator grows when C shrinks and its
+ * coreachability part does not depend on C, so iterating from `start`
+ * reaches this C's fixpoint exactly; when no `newly` move leads from a good
+ * set into a bad one, `start` is already that fixpoint. */
+static void solve(synth_t *y, const bitword_t *start, int newly) {
   const plant_t *g = &y->s->g;
   const observer_t *o = y->o;
   int nsets = (int)o->sets.count;
   size_t npairs = o->sets.keys.len;
   y->bad = xmalloc((size_t)nsets + 1);
-  memcpy(y->bad, o->has_error, (size_t)nsets * sizeof *y->bad);
-  bool *co = xmalloc(npairs + 1);
-  int *queue = xmalloc((npairs + 1) * sizeof *queue);
-  /* sets reaching set r by an uncontrollable observable action, CSR by r */
-  int *uoff = xcalloc((size_t)nsets + 2, sizeof *uoff);
-  for (int t = 0; t < (int)o->tlab.len; t++)
-    if (!ctrl_has(y, o->tlab.data[t])) uoff[o->tdst.data[t] + 1]++;
-  for (int q = 0; q < nsets; q++) uoff[q + 1] += uoff[q];
-  int *usrc = xmalloc(((size_t)uoff[nsets] + 1) * sizeof *usrc);
-  int *ufill = xmalloc(((size_t)nsets + 1) * sizeof *ufill);
-  memcpy(ufill, uoff, (size_t)nsets * sizeof *ufill);
-  for (int q = 0; q < nsets; q++)
-    for (int t = o->toff.data[q]; t < o->toff.data[q + 1]; t++)
-      if (!ctrl_has(y, o->tlab.data[t])) usrc[ufill[o->tdst.data[t]]++] = q;
-  free(ufill);
   int *work = xmalloc(((size_t)nsets + 1) * sizeof *work), nwork = 0;
-  for (int q = 0; q < nsets; q++)
-    if (y->bad[q]) work[nwork++] = q;
+  if (start) {
+    for (int q = 0; q < nsets; q++) y->bad[q] = bitset_get(start, (size_t)q);
+    for (int j = o->loff[newly]; j < o->loff[newly + 1]; j++)
+      if (y->bad[o->ldst[j]] && !y->bad[o->lsrc[j]]) {
+        y->bad[o->lsrc[j]] = true;
+        work[nwork++] = o->lsrc[j];
+      }
+  } else {
+    memcpy(y->bad, o->has_error, (size_t)nsets * sizeof *y->bad);
+    for (int q = 0; q < nsets; q++)
+      if (y->bad[q]) work[nwork++] = q;
+  }
+  bool grew = !start || nwork > 0;
+  bool *co = NULL;
+  int *queue = NULL;
   for (;;) {
     while (nwork > 0) { /* an uncontrollable move into a bad set makes its source bad */
       int r = work[--nwork];
-      for (int i = uoff[r]; i < uoff[r + 1]; i++)
-        if (!y->bad[usrc[i]]) {
-          y->bad[usrc[i]] = true;
-          work[nwork++] = usrc[i];
+      for (int i = o->rtoff[r]; i < o->rtoff[r + 1]; i++) {
+        int q = o->rtsrc[i];
+        if (!y->bad[q] && !ctrl_has(y, o->rtlab[i])) {
+          y->bad[q] = true;
+          work[nwork++] = q;
         }
+      }
+    }
+    if (!grew || y->bad[0] || out_of_time(y->s)) break;
+    if (!co) {
+      co = xmalloc(npairs + 1);
+      queue = xmalloc((npairs + 1) * sizeof *queue);
     }
     size_t head = 0, tail = 0;
     for (size_t p = 0; p < npairs; p++) {
@@ -510,15 +562,20 @@ static void solve(synth_t *y) {
         y->bad[o->pair_set[p]] = true;
         work[nwork++] = o->pair_set[p];
       }
-    if (nwork == 0 || out_of_time(y->s)) break;
+    if (nwork == 0) break;
   }
-  free(uoff);
-  free(usrc);
   free(work);
   free(co);
   free(queue);
+  /* bad[0] ends the fixpoint early: no supervisor, whatever else is bad */
   y->exists = !y->bad[0] && !y->s->bounded;
-  /* sets the supervisor reaches */
+}
+
+/* The sets the supervisor reaches (y->reach), for the supervisor itself
+ * and removeUnnecessary. */
+static void synth_reach(synth_t *y) {
+  const observer_t *o = y->o;
+  int nsets = o ? (int)o->sets.count : 0;
   y->reach = xcalloc((size_t)nsets + 1, sizeof *y->reach);
   if (!y->exists) return;
   int *stack = xmalloc((size_t)nsets * sizeof *stack), top = 0;
@@ -539,37 +596,51 @@ static void synth_free(synth_t *y) {
   free(y->reach);
 }
 
-static void synth_run(synth_t *y, search_t *s, const bitword_t *ctrl, const bitword_t *obs) {
+/* One synthesis for C and O; warm-started from `start` as solve says. */
+static void synth_run_from(synth_t *y, search_t *s, const bitword_t *ctrl, const bitword_t *obs,
+                           const bitword_t *start, int newly) {
   memset(y, 0, sizeof *y);
   y->s = s;
   y->ctrl = ctrl;
   y->obs = obs;
   y->o = observer_get(s, obs);
-  if (!y->o) {
-    y->reach = xcalloc(1, sizeof *y->reach);
-    return;
-  }
-  solve(y);
+  if (!y->o) return;
+  solve(y, start, newly);
+}
+
+static void synth_run(synth_t *y, search_t *s, const bitword_t *ctrl, const bitword_t *obs) {
+  synth_run_from(y, s, ctrl, obs, NULL, -1);
 }
 
 /* Whether the closed loop has a trace whose projection on pref's alphabet
- * is pref's word (Fortis's acceptsSubWord). */
-static bool accepts(const synth_t *y, const robustify_pref_t *w) {
+ * is pref's word (Fortis's acceptsSubWord). The observer keeps the pairs of
+ * the last accepting trace found for each behaviour: when they all lie in
+ * good sets, that trace is in this closed loop too (pair moves depend on O
+ * only), and no search is needed. */
+static bool accepts(const synth_t *y, int wi) {
   const plant_t *g = &y->s->g;
-  const observer_t *o = y->o;
+  const robustify_pref_t *w = &y->s->p->pref[wi];
+  observer_t *o = y->o;
+  intvec_t *wit = &o->witness[wi];
+  if (wit->len > 0) {
+    size_t i = 0;
+    while (i < wit->len && !y->bad[o->pair_set[wit->data[i]]]) i++;
+    if (i == wit->len) return true;
+  }
   size_t npairs = o->sets.keys.len, len = (size_t)w->len + 1;
   bitword_t *in_alpha = bitset_new((size_t)g->nlabels);
   for (int i = 0; i < w->nalpha; i++) bitset_set(in_alpha, (size_t)w->alpha[i]);
   bitword_t *seen = bitset_new(npairs * len);
-  VEC(int) qp = {0}, qk = {0};
+  VEC(int) qp = {0}, qk = {0}, from = {0};
   VEC_PUSH(&qp, 0); /* pair (init, set 0): init is the first member of set 0 */
   VEC_PUSH(&qk, 0);
+  VEC_PUSH(&from, -1);
   bitset_set(seen, 0);
-  bool found = false;
-  for (size_t h = 0; h < qp.len && !found; h++) {
+  size_t found = (size_t)-1;
+  for (size_t h = 0; h < qp.len; h++) {
     int p = qp.data[h], k = qk.data[h];
     if (k == w->len) {
-      found = true;
+      found = h;
       break;
     }
 #define VISIT(np, nk)                                                                                        \
@@ -579,6 +650,7 @@ static bool accepts(const synth_t *y, const robustify_pref_t *w) {
       bitset_set(seen, key_);                                                                                \
       VEC_PUSH(&qp, (np));                                                                                   \
       VEC_PUSH(&qk, (nk));                                                                                   \
+      VEC_PUSH(&from, (int)h);                                                                               \
     }                                                                                                        \
   } while (0)
     if (!bitset_get(g->alpha, (size_t)w->word[k])) VISIT(p, k + 1); /* the word's own move */
@@ -592,17 +664,23 @@ static bool accepts(const synth_t *y, const robustify_pref_t *w) {
     }
 #undef VISIT
   }
+  if (found != (size_t)-1) {
+    VEC_CLEAR(wit);
+    for (int h = (int)found; h >= 0; h = from.data[h]) VEC_PUSH(wit, qp.data[h]);
+  }
   VEC_FREE(&qp);
   VEC_FREE(&qk);
+  VEC_FREE(&from);
   free(seen);
   free(in_alpha);
-  return found;
+  return found != (size_t)-1;
 }
 
-static uint64_t kept_mask(const synth_t *y) {
+/* The behaviours among `among` the closed loop keeps. */
+static uint64_t kept_mask(const synth_t *y, uint64_t among) {
   uint64_t m = 0;
   for (int i = 0; i < y->s->p->npref; i++)
-    if (accepts(y, &y->s->p->pref[i])) m |= (uint64_t)1 << i;
+    if ((among >> i & 1) && accepts(y, i)) m |= (uint64_t)1 << i;
   return m;
 }
 
@@ -610,8 +688,9 @@ static uint64_t kept_mask(const synth_t *y) {
  * between them. With `complete`, as Fortis's constructSupervisor: a
  * self-loop for every observable action it never needs to block
  * (uncontrollable, or not possible in the plant there). */
-static lts_t *supervisor(const synth_t *y, lts_labels_t *labels, bool complete, bitword_t *disabled) {
+static lts_t *supervisor(synth_t *y, lts_labels_t *labels, bool complete, bitword_t *disabled) {
   const plant_t *g = &y->s->g;
+  if (!y->reach) synth_reach(y);
   const observer_t *o = y->o;
   int nsets = (int)o->sets.count;
   int *num = xmalloc((size_t)nsets * sizeof *num);
@@ -674,24 +753,75 @@ static void events_key(const search_t *s, events_t e, intvec_t *key) {
     if (bitset_get(e.o, (size_t)l)) VEC_PUSH(key, l);
 }
 
+/* A cached synthesis of e with one candidate controllable action more
+ * and the same O: its id, and that action in *newly; -1 when none. */
+static int cached_superset(search_t *s, events_t e, intvec_t *key, int *newly) {
+  for (int i = 0; i < s->p->nctrl; i++) {
+    int l = s->p->ctrl[i].label;
+    if (bitset_get(e.c, (size_t)l) || !bitset_get(s->g.alpha, (size_t)l)) continue;
+    bitset_set(e.c, (size_t)l);
+    events_key(s, e, key);
+    bitset_clear_bit(e.c, (size_t)l);
+    int id = keytab_find(&s->cache, key->data, key->len);
+    if (id >= 0 && (!s->cache_exists.data[id] || s->cache_bad.data[id])) {
+      *newly = l;
+      return id;
+    }
+  }
+  return -1;
+}
+
 /* Synthesis with a cache: whether a supervisor exists for e and which
- * preferred behaviours its closed loop keeps. */
+ * preferred behaviours its closed loop keeps. A synthesis with the same O
+ * and one controllable action more, already run, answers it in part (with
+ * fewer controllable actions the bad sets only grow): none there, none
+ * here; else the fixpoint starts from its bad sets and only its kept
+ * behaviours are tried. Counted as a synthesis either way, as Fortis counts
+ * the sets it synthesises for. */
 static bool evaluate(search_t *s, events_t e, uint64_t *kept) {
   intvec_t key = {0};
   events_key(s, e, &key);
   bool added;
   int id = keytab_add(&s->cache, key.data, key.len, &added);
-  VEC_FREE(&key);
   if (added) {
-    synth_t y;
-    synth_run(&y, s, e.c, e.o);
     s->nsynth++;
-    VEC_PUSH(&s->cache_exists, y.exists);
-    VEC_PUSH(&s->cache_kept, y.exists ? kept_mask(&y) : 0);
-    synth_free(&y);
+    int newly = -1, sup = cached_superset(s, e, &key, &newly);
+    bool exists = false;
+    uint64_t k = 0;
+    bitword_t *bad = NULL;
+    if (sup < 0 || s->cache_exists.data[sup]) {
+      synth_t y;
+      synth_run_from(&y, s, e.c, e.o, sup >= 0 ? s->cache_bad.data[sup] : NULL, newly);
+      exists = y.exists;
+      if (exists) {
+        k = kept_mask(&y, sup >= 0 ? s->cache_kept.data[sup] : ~(uint64_t)0);
+        size_t nsets = y.o->sets.count;
+        if (s->bad_bytes < ROBUSTIFY_CACHE_BYTES) { /* kept for warm starts below this set */
+          bad = bitset_new(nsets);
+          for (size_t q = 0; q < nsets; q++)
+            if (y.bad[q]) bitset_set(bad, q);
+          s->bad_bytes += BITSET_WORDS(nsets) * sizeof *bad;
+        }
+      }
+      synth_free(&y);
+    }
+    VEC_PUSH(&s->cache_exists, exists);
+    VEC_PUSH(&s->cache_kept, k);
+    VEC_PUSH(&s->cache_bad, bad);
   }
+  VEC_FREE(&key);
   *kept = s->cache_kept.data[id];
   return s->cache_exists.data[id];
+}
+
+/* Drops the cached bad sets (they number the sets of the current plant's
+ * observers), before the plant changes. */
+static void cache_drop_bad(search_t *s) {
+  for (size_t i = 0; i < s->cache_bad.len; i++) {
+    free(s->cache_bad.data[i]);
+    s->cache_bad.data[i] = NULL;
+  }
+  s->bad_bytes = 0;
 }
 
 static bool satisfies(search_t *s, events_t e, uint64_t want) {
@@ -744,6 +874,7 @@ static events_t remove_unnecessary(search_t *s, events_t e) {
    * to the same set */
   int nl = s->g.nlabels;
   const observer_t *o = y.o;
+  synth_reach(&y);
   bitword_t *uc = bitset_new((size_t)nl), *uo = bitset_new((size_t)nl), *can = bitset_new((size_t)nl);
   for (int l = 0; l < nl; l++)
     if (bitset_get(e.o, (size_t)l)) bitset_set(uc, (size_t)l), bitset_set(uo, (size_t)l);
@@ -954,7 +1085,7 @@ static bool make_solution(search_t *s, const candidate_t *cand, robustify_soluti
     synth_free(&y);
     return false;
   }
-  sol->kept = kept_mask(&y);
+  sol->kept = kept_mask(&y, ~(uint64_t)0);
   bitword_t *dis = bitset_new((size_t)s->g.nlabels);
   sol->sup = supervisor(&y, s->p->sys->labels, false, dis);
   synth_free(&y);
@@ -1168,7 +1299,7 @@ static void oasis_run(search_t *s, robustify_result_t *out) {
       if (y.exists) {
         robustify_solution_t *sol = out->sols = xcalloc(1, sizeof *out->sols);
         out->nsols = 1;
-        sol->kept = out->max_kept = kept_mask(&y);
+        sol->kept = out->max_kept = kept_mask(&y, ~(uint64_t)0);
         for (int i = 0; i < p->npref; i++)
           if (sol->kept >> i & 1) sol->utility += s->pref_w[i];
         bitword_t *dis = bitset_new((size_t)nl), *hid = bitset_new((size_t)nl);
@@ -1237,11 +1368,13 @@ void robustify_run(const robustify_problem_t *p, robustify_result_t *out) {
       observer_free(s.g.observer[0]);
       observer_free(s.g.observer[1]);
       s.g.observer[0] = s.g.observer[1] = NULL;
+      cache_drop_bad(&s);
       plant_t full = s.g, small;
       bool minimised = plant_minimise(&s, &small);
       if (minimised) s.g = small;
       candidate_list_t cands = {0};
       if (!s.bounded) iterate(&s, init, kept, &cands, &out->iterations);
+      cache_drop_bad(&s);
       if (minimised) {
         plant_free(&s.g);
         s.g = full;
@@ -1266,6 +1399,8 @@ void robustify_run(const robustify_problem_t *p, robustify_result_t *out) {
   keytab_free(&s.cache);
   VEC_FREE(&s.cache_exists);
   VEC_FREE(&s.cache_kept);
+  cache_drop_bad(&s);
+  VEC_FREE(&s.cache_bad);
   free(s.pref_w);
   free(s.ctrl_w);
   free(s.obs_w);
