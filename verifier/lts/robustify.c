@@ -314,24 +314,42 @@ static void observer_free(observer_t *o) {
   free(o);
 }
 
-/* Adds the unobservable closure of seeds[0..n) as a set; returns its id. */
-static int close_set(const plant_t *g, observer_t *o, intvec_t *seeds, int *stamp, int *epoch) {
-  (*epoch)++;
+/* Scratch of one observer construction: the unobservable moves of G
+ * (CSR by source), a stamp per G state for closures, the seeds already
+ * closed (sorted seeds -> set id) and positions of states in a set. */
+typedef struct {
+  int *uoff, *udst;
+  int *stamp, epoch;
+  keytab_t seeded;
+  VEC(int) seeded_id;
+  int *pos;
+} closer_t;
+
+/* The set id of the unobservable closure of seeds (sorted and made
+ * unique here; they are G states), added when new. */
+static int close_set(closer_t *c, observer_t *o, intvec_t *seeds) {
+  c->epoch++;
   size_t k = 0;
   for (size_t i = 0; i < seeds->len; i++)
-    if (stamp[seeds->data[i]] != *epoch) stamp[seeds->data[i]] = *epoch, seeds->data[k++] = seeds->data[i];
+    if (c->stamp[seeds->data[i]] != c->epoch)
+      c->stamp[seeds->data[i]] = c->epoch, seeds->data[k++] = seeds->data[i];
   seeds->len = k;
-  for (size_t i = 0; i < seeds->len; i++) {
-    int x = seeds->data[i];
-    for (int t = g->off[x]; t < g->off[x + 1]; t++)
-      if (!bitset_get(o->obs, (size_t)g->lab[t]) && stamp[g->dst[t]] != *epoch) {
-        stamp[g->dst[t]] = *epoch;
-        VEC_PUSH(seeds, g->dst[t]);
-      }
-  }
   sort_ints(seeds->data, seeds->len);
   bool added;
-  return keytab_add(&o->sets, seeds->data, seeds->len, &added);
+  int sid = keytab_add(&c->seeded, seeds->data, seeds->len, &added);
+  if (!added) return c->seeded_id.data[sid];
+  for (size_t i = 0; i < seeds->len; i++) {
+    int x = seeds->data[i];
+    for (int t = c->uoff[x]; t < c->uoff[x + 1]; t++)
+      if (c->stamp[c->udst[t]] != c->epoch) {
+        c->stamp[c->udst[t]] = c->epoch;
+        VEC_PUSH(seeds, c->udst[t]);
+      }
+  }
+  if (seeds->len > k) sort_ints(seeds->data, seeds->len);
+  int id = keytab_add(&o->sets, seeds->data, seeds->len, &added);
+  VEC_PUSH(&c->seeded_id, id);
+  return id;
 }
 
 /* The successor set of set q by observable label l, or -1. */
@@ -347,31 +365,37 @@ static int set_step(const observer_t *o, int q, int l) {
   return lo < o->toff.data[q + 1] && o->tlab.data[lo] == l ? o->tdst.data[lo] : -1;
 }
 
-/* The pair reached from pair (x in set q) by G transition (l, x2); -1 when
- * the observation has no such set (never for a transition of a member). */
-static int pair_step(const observer_t *o, int q, int l, int x2) {
-  int tq = bitset_get(o->obs, (size_t)l) ? set_step(o, q, l) : q;
-  if (tq < 0) return -1;
-  size_t m;
-  const int *mem = keytab_key(&o->sets, tq, &m);
-  const int *hit = bsearch(&x2, mem, m, sizeof(int), cmp_int);
-  assert(hit);
-  return (int)(o->sets.off.data[tq] + (size_t)(hit - mem));
-}
-
 /* The observer of O: every observation set reachable from {init}, and the
- * pair moves both ways. NULL when a limit stopped it. */
+ * pair moves both ways. NULL when a limit stopped it. Each set's
+ * observable moves are bucketed by label in one pass over its members'
+ * transitions; a pair's moves are found as the sets are: by position in
+ * the successor set (observable) or in the set itself (unobservable). */
 static observer_t *observer_build(search_t *s, const bitword_t *obs) {
   const plant_t *g = &s->g;
+  int nl = g->nlabels;
   observer_t *o = xcalloc(1, sizeof *o);
-  o->obs = bitset_new((size_t)g->nlabels);
-  memcpy(o->obs, obs, BITSET_WORDS((size_t)g->nlabels) * sizeof *obs);
+  o->obs = bitset_new((size_t)nl);
+  memcpy(o->obs, obs, BITSET_WORDS((size_t)nl) * sizeof *obs);
   keytab_init(&o->sets);
-  int *stamp = xcalloc((size_t)g->n, sizeof *stamp);
-  int epoch = 0;
-  intvec_t seeds = {0}, labs = {0};
+  closer_t c = {0};
+  c.uoff = xcalloc((size_t)g->n + 2, sizeof *c.uoff);
+  for (int x = 0; x < g->n; x++) {
+    c.uoff[x + 1] = c.uoff[x];
+    for (int t = g->off[x]; t < g->off[x + 1]; t++) c.uoff[x + 1] += !bitset_get(obs, (size_t)g->lab[t]);
+  }
+  c.udst = xmalloc(((size_t)c.uoff[g->n] + 1) * sizeof *c.udst);
+  for (int x = 0, k = 0; x < g->n; x++)
+    for (int t = g->off[x]; t < g->off[x + 1]; t++)
+      if (!bitset_get(obs, (size_t)g->lab[t])) c.udst[k++] = g->dst[t];
+  c.stamp = xcalloc((size_t)g->n + 1, sizeof *c.stamp);
+  c.pos = xmalloc(((size_t)g->n + 1) * sizeof *c.pos);
+  keytab_init(&c.seeded);
+  /* per set: its observable moves (label, dst, member), bucketed by label */
+  int *cnt = xcalloc((size_t)nl + 1, sizeof *cnt), *start = xmalloc(((size_t)nl + 1) * sizeof *start);
+  intvec_t seeds = {0}, labs = {0}, mem = {0}, ml = {0}, md = {0}, mi = {0}, bd = {0}, bi = {0};
+  intvec_t ms = {0}, mlab = {0}, mdst = {0}; /* pair moves (source, label, target) */
   VEC_PUSH(&seeds, 0);
-  close_set(g, o, &seeds, stamp, &epoch);
+  close_set(&c, o, &seeds);
   bool ok = true;
   for (size_t q = 0; q < o->sets.count; q++) {
     if (over_states(s, o->sets.keys.len) || out_of_time(s)) {
@@ -379,40 +403,89 @@ static observer_t *observer_build(search_t *s, const bitword_t *obs) {
       break;
     }
     VEC_PUSH(&o->toff, (int)o->tlab.len);
-    size_t m;
-    const int *mem = keytab_key(&o->sets, (int)q, &m);
+    size_t m, base = o->sets.off.data[q];
+    const int *km = keytab_key(&o->sets, (int)q, &m);
+    VEC_CLEAR(&mem);
+    for (size_t i = 0; i < m; i++) VEC_PUSH(&mem, km[i]);
     VEC_CLEAR(&labs);
-    for (size_t i = 0; i < m; i++)
-      for (int t = g->off[mem[i]]; t < g->off[mem[i] + 1]; t++)
-        if (bitset_get(obs, (size_t)g->lab[t])) VEC_PUSH(&labs, g->lab[t]);
-    sort_ints(labs.data, labs.len);
-    for (size_t li = 0; li < labs.len; li++) {
-      if (li && labs.data[li] == labs.data[li - 1]) continue;
-      int l = labs.data[li];
-      VEC_CLEAR(&seeds);
-      mem = keytab_key(&o->sets, (int)q, &m);
-      for (size_t i = 0; i < m; i++) {
-        /* a member's transitions are sorted by label */
-        int lo = g->off[mem[i]], hi = g->off[mem[i] + 1];
-        while (lo < hi) {
-          int mid = (lo + hi) / 2;
-          if (g->lab[mid] < l)
-            lo = mid + 1;
-          else
-            hi = mid;
+    VEC_CLEAR(&ml);
+    VEC_CLEAR(&md);
+    VEC_CLEAR(&mi);
+    for (size_t i = 0; i < m; i++) c.pos[mem.data[i]] = (int)i;
+    for (size_t i = 0; i < m; i++) {
+      int x = mem.data[i];
+      for (int t = g->off[x]; t < g->off[x + 1]; t++) {
+        int l = g->lab[t], d = g->dst[t];
+        if (!bitset_get(obs, (size_t)l)) { /* inside the set */
+          if (d != g->error) {
+            VEC_PUSH(&ms, (int)(base + i));
+            VEC_PUSH(&mlab, l);
+            VEC_PUSH(&mdst, (int)base + c.pos[d]);
+          }
+          continue;
         }
-        for (int t = lo; t < g->off[mem[i] + 1] && g->lab[t] == l; t++) VEC_PUSH(&seeds, g->dst[t]);
+        if (cnt[l]++ == 0) VEC_PUSH(&labs, l);
+        VEC_PUSH(&ml, l);
+        VEC_PUSH(&md, d);
+        VEC_PUSH(&mi, (int)i);
       }
-      int to = close_set(g, o, &seeds, stamp, &epoch);
+    }
+    sort_ints(labs.data, labs.len);
+    int total = 0;
+    for (size_t li = 0; li < labs.len; li++) start[labs.data[li]] = total, total += cnt[labs.data[li]];
+    VEC_CLEAR(&bd);
+    VEC_CLEAR(&bi);
+    for (int k = 0; k < total; k++) {
+      VEC_PUSH(&bd, 0);
+      VEC_PUSH(&bi, 0);
+    }
+    for (size_t k = 0; k < ml.len; k++) {
+      int j = start[ml.data[k]]++;
+      bd.data[j] = md.data[k];
+      bi.data[j] = mi.data[k];
+    }
+    for (size_t li = 0, from = 0; li < labs.len; li++) {
+      int l = labs.data[li], n = cnt[l];
+      cnt[l] = 0;
+      VEC_CLEAR(&seeds);
+      for (int k = 0; k < n; k++) VEC_PUSH(&seeds, bd.data[from + (size_t)k]);
+      int to = close_set(&c, o, &seeds);
       VEC_PUSH(&o->tlab, l);
       VEC_PUSH(&o->tdst, to);
+      size_t tm, tbase = o->sets.off.data[to];
+      const int *tk = keytab_key(&o->sets, to, &tm);
+      for (size_t i = 0; i < tm; i++) c.pos[tk[i]] = (int)i;
+      for (int k = 0; k < n; k++) {
+        int d = bd.data[from + (size_t)k];
+        if (d == g->error) continue;
+        VEC_PUSH(&ms, (int)base + bi.data[from + (size_t)k]);
+        VEC_PUSH(&mlab, l);
+        VEC_PUSH(&mdst, (int)tbase + c.pos[d]);
+      }
+      from += (size_t)n;
     }
   }
   VEC_PUSH(&o->toff, (int)o->tlab.len);
+  free(cnt);
+  free(start);
+  free(c.uoff);
+  free(c.udst);
+  free(c.stamp);
+  free(c.pos);
+  keytab_free(&c.seeded);
+  VEC_FREE(&c.seeded_id);
   VEC_FREE(&seeds);
   VEC_FREE(&labs);
-  free(stamp);
+  VEC_FREE(&mem);
+  VEC_FREE(&ml);
+  VEC_FREE(&md);
+  VEC_FREE(&mi);
+  VEC_FREE(&bd);
+  VEC_FREE(&bi);
   if (!ok) {
+    VEC_FREE(&ms);
+    VEC_FREE(&mlab);
+    VEC_FREE(&mdst);
     observer_free(o);
     return NULL;
   }
@@ -425,23 +498,27 @@ static observer_t *observer_build(search_t *s, const bitword_t *obs) {
       o->pair_set[p] = q;
       if (o->sets.keys.data[p] == g->error) o->has_error[q] = true;
     }
-  /* forward pair moves, CSR by source; then reversed, CSR by target */
-  o->foff = xmalloc((npairs + 2) * sizeof *o->foff);
-  intvec_t fl = {0}, fd = {0};
-  for (size_t p = 0; p < npairs; p++) {
-    o->foff[p] = (int)fl.len;
-    int x = o->sets.keys.data[p], q = o->pair_set[p];
-    for (int t = g->off[x]; t < g->off[x + 1]; t++) {
-      if (g->dst[t] == g->error) continue;
-      int r = pair_step(o, q, g->lab[t], g->dst[t]);
-      if (r < 0) continue;
-      VEC_PUSH(&fl, g->lab[t]);
-      VEC_PUSH(&fd, r);
+  /* pair moves, CSR by source (in the order found); then reversed, CSR by target */
+  size_t nm = ms.len;
+  o->foff = xcalloc(npairs + 2, sizeof *o->foff);
+  for (size_t e = 0; e < nm; e++) o->foff[ms.data[e] + 1]++;
+  for (size_t p = 0; p < npairs; p++) o->foff[p + 1] += o->foff[p];
+  o->flab = xmalloc((nm + 1) * sizeof *o->flab);
+  o->fdst = xmalloc((nm + 1) * sizeof *o->fdst);
+  {
+    int *ffill = xmalloc((npairs + 1) * sizeof *ffill);
+    memcpy(ffill, o->foff, npairs * sizeof *ffill);
+    for (size_t e = 0; e < nm; e++) {
+      int j = ffill[ms.data[e]]++;
+      o->flab[j] = mlab.data[e];
+      o->fdst[j] = mdst.data[e];
     }
+    free(ffill);
   }
-  o->foff[npairs] = (int)fl.len;
-  o->flab = fl.data;
-  o->fdst = fd.data;
+  VEC_FREE(&ms);
+  VEC_FREE(&mlab);
+  VEC_FREE(&mdst);
+  intvec_t fl = {.data = o->flab, .len = nm}, fd = {.data = o->fdst, .len = nm};
   o->roff = xcalloc(npairs + 2, sizeof *o->roff);
   for (size_t e = 0; e < fl.len; e++) o->roff[fd.data[e] + 1]++;
   for (size_t p = 0; p < npairs; p++) o->roff[p + 1] += o->roff[p];
