@@ -79,7 +79,26 @@ static lts_t *deterministic_bounded(search_t *s, const lts_t *l) {
   return d;
 }
 
-/* The plant for system `sys` (M, or an OASIS abstraction of it). */
+/* The successor of deterministic l's state x by label, or -1 (x's moves
+ * are sorted by label). */
+static int det_step(const lts_t *l, int x, int label) {
+  int lo = l->succ_off[x], hi = l->succ_off[x + 1];
+  while (lo < hi) {
+    int mid = (lo + hi) / 2;
+    if (l->succ_label[mid] < label)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < l->succ_off[x + 1] && l->succ_label[lo] == label ? l->succ_dst[lo] : -1;
+}
+
+/* The plant for system `sys` (M, or an OASIS abstraction of it): the
+ * reachable part of dm ‖ de ‖ P_err ‖ progress monitors, built directly
+ * from the three deterministic parts (as lts_compose's parallel
+ * composition, one error state; in BFS order, each state's moves by
+ * label, so the numbering is that of composing first and then adding the
+ * monitors). */
 static bool plant_build(search_t *s, const lts_t *sys) {
   const robustify_problem_t *p = s->p;
   plant_t *g = &s->g;
@@ -91,61 +110,129 @@ static bool plant_build(search_t *s, const lts_t *sys) {
     return false;
   }
   lts_t *parts[3] = {dm, de, lts_property(p->safety)};
-  lts_t *c = lts_compose((const lts_t *const *)parts, 3);
   g->nlabels = (int)labels->names.count;
-  g->alpha = bitset_new((size_t)g->nlabels);
-  for (int i = 0; i < 2; i++)
-    for (int a = 0; a < parts[i]->nalphabet; a++) bitset_set(g->alpha, (size_t)parts[i]->alphabet[a]);
-  for (int i = 0; i < 3; i++) lts_free(parts[i]);
-  int *bit = xmalloc((size_t)g->nlabels * sizeof *bit);
-  for (int l = 0; l < g->nlabels; l++) bit[l] = -1;
+  int nl = g->nlabels;
+  g->alpha = bitset_new((size_t)nl);
+  uint8_t *in = xcalloc((size_t)nl + 1, 1); /* bit i: label in part i's alphabet */
+  for (int i = 0; i < 3; i++)
+    for (int a = 0; a < parts[i]->nalphabet; a++) {
+      in[parts[i]->alphabet[a]] |= (uint8_t)(1 << i);
+      if (i < 2) bitset_set(g->alpha, (size_t)parts[i]->alphabet[a]);
+    }
+  int *bit = xmalloc((size_t)nl * sizeof *bit);
+  for (int l = 0; l < nl; l++) bit[l] = -1;
   for (int i = 0; i < p->nprogress; i++) bit[p->progress[i]] = i;
   int full = (1 << p->nprogress) - 1;
   size_t nmask = (size_t)1 << p->nprogress;
-  /* (c state, mask) -> G id, BFS order; the error state of c is one G state */
-  int *id = xmalloc((size_t)c->nstates * nmask * sizeof *id);
-  memset(id, -1, (size_t)c->nstates * nmask * sizeof *id);
-  VEC(int) qc = {0}, qm = {0}, off = {0}, lab = {0}, dst = {0};
+  /* (dm, de, P, mask) -> G id: a direct table when small, else a keytab */
+  size_t n0 = (size_t)dm->nstates, n1 = (size_t)de->nstates, n2 = (size_t)parts[2]->nstates;
+  size_t space = n0 * n1 * n2 * nmask;
+  bool direct = n0 && space / n0 == n1 * n2 * nmask && space <= ((size_t)1 << 22);
+  int *id = NULL;
+  keytab_t tab;
+  keytab_init(&tab);
+  VEC(int) tab_id = {0};
+  if (direct) {
+    id = xmalloc((space + 1) * sizeof *id);
+    memset(id, -1, (space + 1) * sizeof *id);
+  }
+  VEC(int) qx = {0}, off = {0}, lab = {0}, dst = {0};
+  intvec_t ql = {0}, qd = {0};
   g->error = -1;
-  id[(size_t)c->init * nmask] = 0;
-  VEC_PUSH(&qc, c->init);
-  VEC_PUSH(&qm, 0);
+  int tuple[4] = {dm->init, de->init, parts[2]->init, 0};
+#define STATE_ID(t, out)                                                                                     \
+  do {                                                                                                       \
+    int *slot_;                                                                                              \
+    if (direct) {                                                                                            \
+      slot_ = &id[(((size_t)(t)[0] * n1 + (size_t)(t)[1]) * n2 + (size_t)(t)[2]) * nmask + (size_t)(t)[3]];  \
+    } else {                                                                                                 \
+      bool added_;                                                                                           \
+      int k_ = keytab_add(&tab, (t), 4, &added_);                                                            \
+      if (added_) VEC_PUSH(&tab_id, -1);                                                                     \
+      slot_ = &tab_id.data[k_];                                                                              \
+    }                                                                                                        \
+    if (*slot_ < 0) {                                                                                        \
+      *slot_ = (int)(qx.len / 4);                                                                            \
+      for (int i_ = 0; i_ < 4; i_++) VEC_PUSH(&qx, (t)[i_]);                                                 \
+    }                                                                                                        \
+    (out) = *slot_;                                                                                          \
+  } while (0)
+  int first;
+  STATE_ID(tuple, first);
+  (void)first;
   bool ok = true;
-  for (size_t h = 0; h < qc.len; h++) {
-    if (over_states(s, qc.len) || out_of_time(s)) {
+  for (size_t h = 0; h < qx.len / 4; h++) {
+    if (over_states(s, qx.len / 4) || out_of_time(s)) {
       ok = false;
       break;
     }
-    int cs = qc.data[h], m = qm.data[h];
     VEC_PUSH(&off, (int)lab.len);
-    for (int i = c->succ_off[cs]; i < c->succ_off[cs + 1]; i++) {
-      int l = c->succ_label[i], t = c->succ_dst[i];
-      int tm = t == c->error ? 0 : (bit[l] >= 0 ? m | (1 << bit[l]) : m);
-      size_t key = (size_t)t * nmask + (size_t)tm;
-      if (id[key] < 0) {
-        id[key] = (int)qc.len;
-        VEC_PUSH(&qc, t);
-        VEC_PUSH(&qm, tm);
-        if (t == c->error) g->error = id[key];
+    int x[4];
+    memcpy(x, qx.data + 4 * h, sizeof x);
+    if ((int)h == g->error) continue; /* the error state has no moves */
+    VEC_CLEAR(&ql);
+    VEC_CLEAR(&qd);
+    for (int i = 0; i < 3; i++) { /* each label once: from the first part that has it */
+      const lts_t *l = parts[i];
+      for (int t = l->succ_off[x[i]]; t < l->succ_off[x[i] + 1]; t++) {
+        int a = l->succ_label[t];
+        if (in[a] & ((1 << i) - 1)) continue;
+        int nx[4] = {x[0], x[1], x[2], x[3]};
+        bool enabled = true, err = false;
+        for (int j = i; j < 3 && enabled; j++) {
+          if (!(in[a] >> j & 1)) continue;
+          nx[j] = j == i ? l->succ_dst[t] : det_step(parts[j], x[j], a);
+          enabled = nx[j] >= 0;
+          err = err || (enabled && nx[j] == parts[j]->error);
+        }
+        if (!enabled) continue;
+        int d;
+        if (err) {
+          if (g->error < 0) {
+            int et[4] = {-1, -1, -1, -1};
+            g->error = (int)(qx.len / 4);
+            for (int k = 0; k < 4; k++) VEC_PUSH(&qx, et[k]);
+          }
+          d = g->error;
+        } else {
+          nx[3] = bit[a] >= 0 ? x[3] | (1 << bit[a]) : x[3];
+          STATE_ID(nx, d);
+        }
+        VEC_PUSH(&ql, a);
+        VEC_PUSH(&qd, d);
       }
-      VEC_PUSH(&lab, l);
-      VEC_PUSH(&dst, id[key]);
+    }
+    /* by label: insertion sort of the state's few moves */
+    for (size_t k = 1; k < ql.len; k++) {
+      int a = ql.data[k], d = qd.data[k];
+      size_t j = k;
+      for (; j > 0 && ql.data[j - 1] > a; j--) ql.data[j] = ql.data[j - 1], qd.data[j] = qd.data[j - 1];
+      ql.data[j] = a, qd.data[j] = d;
+    }
+    for (size_t k = 0; k < ql.len; k++) {
+      VEC_PUSH(&lab, ql.data[k]);
+      VEC_PUSH(&dst, qd.data[k]);
     }
   }
+#undef STATE_ID
   VEC_PUSH(&off, (int)lab.len);
-  g->n = (int)qc.len;
+  g->n = (int)(qx.len / 4);
   g->ntrans = (int)lab.len;
-  g->marked = bitset_new(qc.len);
-  for (size_t h = 0; h < qc.len; h++)
-    if (qm.data[h] == full && qc.data[h] != c->error) bitset_set(g->marked, h);
+  g->marked = bitset_new((size_t)g->n);
+  for (int h = 0; h < g->n; h++)
+    if (h != g->error && qx.data[4 * h + 3] == full) bitset_set(g->marked, (size_t)h);
   g->off = off.data;
   g->lab = lab.data;
   g->dst = dst.data;
+  for (int i = 0; i < 3; i++) lts_free(parts[i]);
   free(id);
+  keytab_free(&tab);
+  VEC_FREE(&tab_id);
+  free(in);
   free(bit);
-  VEC_FREE(&qc);
-  VEC_FREE(&qm);
-  lts_free(c);
+  VEC_FREE(&qx);
+  VEC_FREE(&ql);
+  VEC_FREE(&qd);
   return ok;
 }
 
