@@ -124,17 +124,18 @@ static bool plant_build(search_t *s, const lts_t *sys) {
   for (int i = 0; i < p->nprogress; i++) bit[p->progress[i]] = i;
   int full = (1 << p->nprogress) - 1;
   size_t nmask = (size_t)1 << p->nprogress;
-  /* (dm, de, P, mask) -> G id: a direct table when small, else a keytab */
+  /* (dm, de, P) -> its number c (a direct table when small, else a
+   * keytab), then (c, mask) -> G id in cid[c * nmask + mask] */
   size_t n0 = (size_t)dm->nstates, n1 = (size_t)de->nstates, n2 = (size_t)parts[2]->nstates;
-  size_t space = n0 * n1 * n2 * nmask;
-  bool direct = n0 && space / n0 == n1 * n2 * nmask && space <= ((size_t)1 << 22);
-  int *id = NULL;
+  size_t space = n0 * n1 * n2;
+  bool direct = n0 && space / n0 == n1 * n2 && space <= ((size_t)1 << 24);
+  int *cnum = NULL, ncomp = 0;
   keytab_t tab;
   keytab_init(&tab);
-  VEC(int) tab_id = {0};
+  VEC(int) cid = {0};
   if (direct) {
-    id = xmalloc((space + 1) * sizeof *id);
-    memset(id, -1, (space + 1) * sizeof *id);
+    cnum = xmalloc((space + 1) * sizeof *cnum);
+    memset(cnum, -1, (space + 1) * sizeof *cnum);
   }
   VEC(int) qx = {0}, off = {0}, lab = {0}, dst = {0};
   intvec_t ql = {0}, qd = {0};
@@ -142,20 +143,23 @@ static bool plant_build(search_t *s, const lts_t *sys) {
   int tuple[4] = {dm->init, de->init, parts[2]->init, 0};
 #define STATE_ID(t, out)                                                                                     \
   do {                                                                                                       \
-    int *slot_;                                                                                              \
+    int c_;                                                                                                  \
     if (direct) {                                                                                            \
-      slot_ = &id[(((size_t)(t)[0] * n1 + (size_t)(t)[1]) * n2 + (size_t)(t)[2]) * nmask + (size_t)(t)[3]];  \
+      int *slot_ = &cnum[((size_t)(t)[0] * n1 + (size_t)(t)[1]) * n2 + (size_t)(t)[2]];                      \
+      if (*slot_ < 0) *slot_ = ncomp++;                                                                      \
+      c_ = *slot_;                                                                                           \
     } else {                                                                                                 \
       bool added_;                                                                                           \
-      int k_ = keytab_add(&tab, (t), 4, &added_);                                                            \
-      if (added_) VEC_PUSH(&tab_id, -1);                                                                     \
-      slot_ = &tab_id.data[k_];                                                                              \
+      c_ = keytab_add(&tab, (t), 3, &added_);                                                                \
+      ncomp = (int)tab.count;                                                                                \
     }                                                                                                        \
-    if (*slot_ < 0) {                                                                                        \
-      *slot_ = (int)(qx.len / 4);                                                                            \
+    while (cid.len < (size_t)ncomp * nmask) VEC_PUSH(&cid, -1);                                              \
+    int *g_ = &cid.data[(size_t)c_ * nmask + (size_t)(t)[3]];                                                \
+    if (*g_ < 0) {                                                                                           \
+      *g_ = (int)(qx.len / 4);                                                                               \
       for (int i_ = 0; i_ < 4; i_++) VEC_PUSH(&qx, (t)[i_]);                                                 \
     }                                                                                                        \
-    (out) = *slot_;                                                                                          \
+    (out) = *g_;                                                                                             \
   } while (0)
   int first;
   STATE_ID(tuple, first);
@@ -225,9 +229,9 @@ static bool plant_build(search_t *s, const lts_t *sys) {
   g->lab = lab.data;
   g->dst = dst.data;
   for (int i = 0; i < 3; i++) lts_free(parts[i]);
-  free(id);
+  free(cnum);
   keytab_free(&tab);
-  VEC_FREE(&tab_id);
+  VEC_FREE(&cid);
   free(in);
   free(bit);
   VEC_FREE(&qx);
