@@ -100,7 +100,7 @@ interrupt robustness INT '^partial: interrupted by a signal' robustness "$tmp/r.
 interrupt envelope TERM '^partial: interrupted by a signal' envelope "$tmp/ring.yaml"
 interrupt envelope-json INT '"partial": true' envelope "$tmp/ring.yaml" -f json
 # robustify's plant (37 794 states) is built before the search, without polling
-limit=$((limit * 5)) interrupt robustify INT '^bounded: interrupted by a signal' robustify \
+limit=$((limit * 5)) interrupt robustify INT '^partial: interrupted by a signal' robustify \
   tests/data/robustify_voting2/config-pareto.json
 interrupt masking INT '"reason": "interrupted by a signal; stopped while' masking "$tmp/m.yaml" --weak false -f json
 interrupt eventb INT '^inconclusive: interrupted by a signal; the report is partial' eventb "$tmp/fermat.yaml"
