@@ -1450,20 +1450,36 @@ static void oasis_run(search_t *s, robustify_result_t *out) {
       if (out_of_time(s)) break;
       for (int i = 0; i < k; i++) abs[i] = list[a[i]];
       lts_t *m = robustify_abstraction(p->sys, abs, k);
+      /* whether a supervisor exists is asked of m minimised (the same
+       * language, so the same answer: pump-3's abstractions of 1 586
+       * states have 756); the first abstraction, whose plant size is
+       * reported, and the one with a supervisor are synthesised on m
+       * itself, so the solution is as Fortis reports it */
+      lts_t *mm = s->nsynth == 0 ? NULL : lts_minimise(m);
       plant_free(&s->g);
       memset(&s->g, 0, sizeof s->g);
-      bool built = plant_build(s, m);
+      bool built = plant_build(s, mm ? mm : m);
       if (built && s->nsynth == 0) {
         out->plant_states = s->g.n;
         out->plant_trans = s->g.ntrans;
       }
+      synth_t y;
+      if (built) {
+        synth_run(&y, s, all.c, all.o);
+        s->nsynth++;
+        if (y.exists && mm) {
+          synth_free(&y);
+          plant_free(&s->g);
+          memset(&s->g, 0, sizeof s->g);
+          built = plant_build(s, m);
+          if (built) synth_run(&y, s, all.c, all.o);
+        }
+      }
+      lts_free(mm);
       if (!built) {
         lts_free(m);
         break;
       }
-      synth_t y;
-      synth_run(&y, s, all.c, all.o);
-      s->nsynth++;
       if (y.exists) {
         robustify_solution_t *sol = out->sols = xcalloc(1, sizeof *out->sols);
         out->nsols = 1;
