@@ -61,10 +61,6 @@ static bool over_states(search_t *s, size_t n) {
   return s->bounded;
 }
 
-static lts_t *deterministic(const lts_t *l) {
-  return lts_is_deterministic(l) ? lts_copy(l) : lts_determinise(l, true);
-}
-
 static bool stop_search(void *s) { return out_of_time(s); }
 
 /* l determinised within the search's limits (--max-states bounds the
@@ -1628,13 +1624,20 @@ void robustify_result_free(robustify_result_t *r) {
   memset(r, 0, sizeof *r);
 }
 
+/* l itself when deterministic, else its determinisation (then *owned). */
+static const lts_t *det_borrow(const lts_t *l, lts_t **owned) {
+  *owned = lts_is_deterministic(l) ? NULL : lts_determinise(l, true);
+  return *owned ? *owned : l;
+}
+
 lts_t *robustify_design(const lts_t *sys, const robustify_solution_t *s) {
-  lts_t *m = deterministic(s->base ? s->base : sys);
+  lts_t *own;
+  const lts_t *m = det_borrow(s->base ? s->base : sys, &own);
   const lts_t *parts[2] = {m, s->sup};
   lts_t *d = lts_compose(parts, 2);
   lts_t *min = lts_minimise(d);
   lts_free(d);
-  lts_free(m);
+  lts_free(own);
   return min;
 }
 
@@ -1752,9 +1755,9 @@ static bool progress_holds(const lts_t *l, const int *progress, int nprogress) {
 const char *robustify_check(const robustify_problem_t *p, const robustify_solution_t *s,
                             const lts_t *design) {
   int nlabels = (int)p->sys->labels->names.count;
-  lts_t *sys = deterministic(s->base ? s->base : p->sys), *dev = deterministic(p->dev),
-        *prop = lts_property(p->safety);
-  lts_t *des = deterministic(design);
+  lts_t *sys_own = NULL, *dev_own = NULL, *des_own = NULL, *prop = lts_property(p->safety);
+  const lts_t *sys = det_borrow(s->base ? s->base : p->sys, &sys_own), *dev = det_borrow(p->dev, &dev_own),
+              *des = det_borrow(design, &des_own);
   const lts_t *cl_parts[3] = {des, dev, prop}, *orig_parts[2] = {sys, dev};
   lts_t *cl = lts_compose(cl_parts, 3), *orig = lts_compose(orig_parts, 2);
   bitword_t *alpha = bitset_new((size_t)nlabels), *ctrl = bitset_new((size_t)nlabels);
@@ -1769,11 +1772,12 @@ const char *robustify_check(const robustify_problem_t *p, const robustify_soluti
     if ((s->kept >> k & 1) && !lts_accepts(cl, alpha, &p->pref[k], nlabels))
       why = "a preferred behaviour reported kept is not";
   /* walk the closed loop beside the original M ‖ E': only controllable,
-   * observable actions may be missing, nothing may be added */
-  lts_t *cl2 = NULL;
+   * observable actions may be missing, nothing may be added. The closed
+   * loop is cl: P_err enables every action of αP in every state and cl
+   * reaches no error, so on the actions of M ‖ E' it moves as design ‖ E'
+   * (an action of P alone moves only P: not a move of the design) */
+  const lts_t *cl2 = cl;
   if (!why) {
-    const lts_t *parts[2] = {des, dev};
-    cl2 = lts_compose(parts, 2);
     bitword_t *obs = bitset_new((size_t)nlabels);
     for (int i = 0; i < s->nobs; i++) bitset_set(obs, (size_t)s->obs[i]);
     keytab_t seen; /* reachable pairs only: the product of the two sizes can be far too large */
@@ -1799,7 +1803,8 @@ const char *robustify_check(const robustify_problem_t *p, const robustify_soluti
         }
       }
       for (int i = cl2->succ_off[a]; i < cl2->succ_off[a + 1] && !why; i++)
-        if (lts_step(orig, b, cl2->succ_label[i]) < 0) why = "the design adds behaviour the original lacks";
+        if (bitset_get(alpha, (size_t)cl2->succ_label[i]) && lts_step(orig, b, cl2->succ_label[i]) < 0)
+          why = "the design adds behaviour the original lacks";
     }
     VEC_FREE(&qa);
     VEC_FREE(&qb);
@@ -1808,12 +1813,11 @@ const char *robustify_check(const robustify_problem_t *p, const robustify_soluti
   }
   free(alpha);
   free(ctrl);
-  lts_free(cl2);
   lts_free(cl);
   lts_free(orig);
-  lts_free(sys);
-  lts_free(dev);
+  lts_free(sys_own);
+  lts_free(dev_own);
   lts_free(prop);
-  lts_free(des);
+  lts_free(des_own);
   return why;
 }
