@@ -940,8 +940,9 @@ static void events_key(const search_t *s, events_t e, intvec_t *key) {
     if (bitset_get(e.o, (size_t)l)) VEC_PUSH(key, l);
 }
 
-/* A cached synthesis of e with one candidate controllable action more
- * and the same O: its id, and that action in *newly; -1 when none. */
+/* A cached synthesis of e with one candidate controllable action more,
+ * the same O and a supervisor, whose bad sets are kept: its id, and that
+ * action in *newly; -1 when none. */
 static int cached_superset(search_t *s, events_t e, intvec_t *key, int *newly) {
   for (int i = 0; i < s->p->nctrl; i++) {
     int l = s->p->ctrl[i].label;
@@ -950,7 +951,7 @@ static int cached_superset(search_t *s, events_t e, intvec_t *key, int *newly) {
     events_key(s, e, key);
     bitset_clear_bit(e.c, (size_t)l);
     int id = keytab_find(&s->cache, key->data, key->len);
-    if (id >= 0 && (!s->cache_exists.data[id] || s->cache_bad.data[id])) {
+    if (id >= 0 && s->cache_bad.data[id]) {
       *newly = l;
       return id;
     }
@@ -958,13 +959,40 @@ static int cached_superset(search_t *s, events_t e, intvec_t *key, int *newly) {
   return -1;
 }
 
+/* What the cached syntheses of e with one candidate action more (C ∪ {a},
+ * or O ∪ {b}) say of e: with less control or less observation the good
+ * observation sets only shrink and so does the closed loop (for O ⊆ O',
+ * every O'-set inside a good O-set is good: those sets meet the
+ * fixpoint's conditions, and the fixpoint keeps every family that does).
+ * False when one of them has no supervisor (then e has none); else
+ * *among gets the behaviours all of them keep. */
+static bool supersets_allow(search_t *s, events_t e, intvec_t *key, uint64_t *among) {
+  *among = ~(uint64_t)0;
+  for (int pass = 0; pass < 2; pass++) {
+    const robustify_event_t *ev = pass ? s->p->obs : s->p->ctrl;
+    bitword_t *set = pass ? e.o : e.c;
+    for (int i = 0, n = pass ? s->p->nobs : s->p->nctrl; i < n; i++) {
+      int l = ev[i].label;
+      if (bitset_get(set, (size_t)l) || !bitset_get(s->g.alpha, (size_t)l)) continue;
+      bitset_set(set, (size_t)l);
+      events_key(s, e, key);
+      bitset_clear_bit(set, (size_t)l);
+      int id = keytab_find(&s->cache, key->data, key->len);
+      if (id < 0) continue;
+      if (!s->cache_exists.data[id]) return false;
+      *among &= s->cache_kept.data[id];
+    }
+  }
+  return true;
+}
+
 /* Synthesis with a cache: whether a supervisor exists for e and which
- * preferred behaviours its closed loop keeps. A synthesis with the same O
- * and one controllable action more, already run, answers it in part (with
- * fewer controllable actions the bad sets only grow): none there, none
- * here; else the fixpoint starts from its bad sets and only its kept
- * behaviours are tried. Counted as a synthesis either way, as Fortis counts
- * the sets it synthesises for. */
+ * preferred behaviours its closed loop keeps. The syntheses already run
+ * for e with one action more answer it in part (supersets_allow): none
+ * there, none here; else only the behaviours they all keep are tried, and
+ * the fixpoint starts from the bad sets of one with the same O and one
+ * controllable action more (cached_superset). Counted as a synthesis
+ * either way, as Fortis counts the sets it synthesises for. */
 static bool evaluate(search_t *s, events_t e, uint64_t *kept) {
   intvec_t key = {0};
   events_key(s, e, &key);
@@ -972,16 +1000,17 @@ static bool evaluate(search_t *s, events_t e, uint64_t *kept) {
   int id = keytab_add(&s->cache, key.data, key.len, &added);
   if (added) {
     s->nsynth++;
-    int newly = -1, sup = cached_superset(s, e, &key, &newly);
+    uint64_t among;
     bool exists = false;
     uint64_t k = 0;
     bitword_t *bad = NULL;
-    if (sup < 0 || s->cache_exists.data[sup]) {
+    if (supersets_allow(s, e, &key, &among)) {
+      int newly = -1, sup = cached_superset(s, e, &key, &newly);
       synth_t y;
       synth_run_from(&y, s, e.c, e.o, sup >= 0 ? s->cache_bad.data[sup] : NULL, newly);
       exists = y.exists;
       if (exists) {
-        k = kept_mask(&y, sup >= 0 ? s->cache_kept.data[sup] : ~(uint64_t)0);
+        k = kept_mask(&y, among);
         size_t nsets = y.o->sets.count;
         if (s->bad_bytes < ROBUSTIFY_CACHE_BYTES) { /* kept for warm starts below this set */
           bad = bitset_new(nsets);
