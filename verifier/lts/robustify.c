@@ -42,6 +42,8 @@ typedef struct {
   size_t bad_bytes;
   int nsynth;
   long *pref_w, *ctrl_w, *obs_w;
+  lts_t *dev_det, *prop; /* E' determinised and P_err, built with the first plant (OASIS builds many) */
+  size_t plant_hint, trans_hint; /* sizes of the last plant built, to size the next one's arrays */
 } search_t;
 
 static bool out_of_time(search_t *s) {
@@ -100,12 +102,14 @@ static bool plant_build(search_t *s, const lts_t *sys) {
   plant_t *g = &s->g;
   lts_labels_t *labels = sys->labels;
   g->nlabels = (int)labels->names.count;
-  lts_t *dm = deterministic_bounded(s, sys), *de = dm ? deterministic_bounded(s, p->dev) : NULL;
-  if (!de) {
+  lts_t *dm = deterministic_bounded(s, sys);
+  if (dm && !s->dev_det) s->dev_det = deterministic_bounded(s, p->dev);
+  if (!dm || !s->dev_det) {
     lts_free(dm);
     return false;
   }
-  lts_t *parts[3] = {dm, de, lts_property(p->safety)};
+  if (!s->prop) s->prop = lts_property(p->safety);
+  const lts_t *de = s->dev_det, *parts[3] = {dm, de, s->prop};
   g->nlabels = (int)labels->names.count;
   int nl = g->nlabels;
   g->alpha = bitset_new((size_t)nl);
@@ -134,6 +138,10 @@ static bool plant_build(search_t *s, const lts_t *sys) {
     memset(cnum, -1, (space + 1) * sizeof *cnum);
   }
   VEC(int) qx = {0}, off = {0}, lab = {0}, dst = {0};
+  VEC_RESERVE(&qx, 4 * s->plant_hint + 4);
+  VEC_RESERVE(&off, s->plant_hint + 2);
+  VEC_RESERVE(&lab, s->trans_hint + 1);
+  VEC_RESERVE(&dst, s->trans_hint + 1);
   intvec_t ql = {0}, qd = {0};
   g->error = -1;
   int tuple[4] = {dm->init, de->init, parts[2]->init, 0};
@@ -162,7 +170,7 @@ static bool plant_build(search_t *s, const lts_t *sys) {
   (void)first;
   bool ok = true;
   for (size_t h = 0; h < qx.len / 4; h++) {
-    if (over_states(s, qx.len / 4) || out_of_time(s)) {
+    if (over_states(s, qx.len / 4) || ((h & 255) == 0 && out_of_time(s))) {
       ok = false;
       break;
     }
@@ -224,7 +232,9 @@ static bool plant_build(search_t *s, const lts_t *sys) {
   g->off = off.data;
   g->lab = lab.data;
   g->dst = dst.data;
-  for (int i = 0; i < 3; i++) lts_free(parts[i]);
+  lts_free(dm);
+  s->plant_hint = (size_t)g->n;
+  s->trans_hint = (size_t)g->ntrans;
   free(cnum);
   keytab_free(&tab);
   VEC_FREE(&cid);
@@ -508,7 +518,7 @@ static observer_t *observer_build(search_t *s, const bitword_t *obs) {
   close_set(&c, o, &seeds);
   bool ok = true;
   for (size_t q = 0; q < o->sets.count; q++) {
-    if (over_states(s, o->sets.keys.len) || out_of_time(s)) {
+    if (over_states(s, o->sets.keys.len) || ((q & 255) == 0 && out_of_time(s))) {
       ok = false;
       break;
     }
@@ -1636,6 +1646,8 @@ void robustify_run(const robustify_problem_t *p, robustify_result_t *out) {
   free(s.pref_w);
   free(s.ctrl_w);
   free(s.obs_w);
+  lts_free(s.dev_det);
+  lts_free(s.prop);
 }
 
 void robustify_result_free(robustify_result_t *r) {
