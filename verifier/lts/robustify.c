@@ -1483,6 +1483,30 @@ lts_t *robustify_abstraction(const lts_t *sys, const int *abs, int nabs) {
  * first, each size in lexicographic order (OrderedPowerSetIterator); for
  * each, one synthesis on the abstraction that decouples it, with every
  * candidate controllable/observable; the first supervisor is the solution. */
+/* Deterministic l as a key equal for equal LTSs up to state numbering:
+ * the error state's and each state's moves (label, target) in BFS order
+ * from init, moves by label, states numbered as found. */
+static void canonical_key(const lts_t *l, intvec_t *key) {
+  int *num = xmalloc(((size_t)l->nstates + 1) * sizeof *num),
+      *order = xmalloc(((size_t)l->nstates + 1) * sizeof *order);
+  for (int i = 0; i < l->nstates; i++) num[i] = -1;
+  int n = 0;
+  num[l->init] = n, order[n++] = l->init;
+  VEC_CLEAR(key);
+  for (int h = 0; h < n; h++) {
+    int x = order[h];
+    VEC_PUSH(key, x == l->error ? -2 : l->succ_off[x + 1] - l->succ_off[x]);
+    for (int t = l->succ_off[x]; t < l->succ_off[x + 1]; t++) {
+      int d = l->succ_dst[t];
+      if (num[d] < 0) num[d] = n, order[n++] = d;
+      VEC_PUSH(key, l->succ_label[t]);
+      VEC_PUSH(key, num[d]);
+    }
+  }
+  free(num);
+  free(order);
+}
+
 static void oasis_run(search_t *s, robustify_result_t *out) {
   const robustify_problem_t *p = s->p;
   int nl = (int)p->sys->labels->names.count;
@@ -1502,6 +1526,9 @@ static void oasis_run(search_t *s, robustify_result_t *out) {
   }
   int *a = xmalloc(((size_t)n + 1) * sizeof *a), *abs = xmalloc(((size_t)n + 1) * sizeof *abs);
   bool found = false;
+  keytab_t seen; /* languages of the abstractions tried (minimised, canonical_key) */
+  keytab_init(&seen);
+  intvec_t akey = {0};
   for (int k = 0; k <= n && !found && !s->bounded; k++) {
     comb_first(a, k);
     do {
@@ -1510,10 +1537,24 @@ static void oasis_run(search_t *s, robustify_result_t *out) {
       lts_t *m = robustify_abstraction(p->sys, abs, k);
       /* whether a supervisor exists is asked of m minimised (the same
        * language, so the same answer: pump-3's abstractions of 1 586
-       * states have 756); the first abstraction, whose plant size is
-       * reported, and the one with a supervisor are synthesised on m
-       * itself, so the solution is as Fortis reports it */
-      lts_t *mm = s->nsynth == 0 ? NULL : lts_minimise(m);
+       * states have 756), once per language (canonical_key; voting-4-4:
+       * 1 024 subsets, 512 languages); the first abstraction, whose
+       * plant size is reported, and the one with a supervisor are
+       * synthesised on m itself, so the solution is as Fortis reports it */
+      lts_t *mm = lts_minimise(m);
+      canonical_key(mm, &akey);
+      bool fresh;
+      keytab_add(&seen, akey.data, akey.len, &fresh);
+      if (!fresh) { /* the language of an abstraction already found without a supervisor */
+        s->nsynth++;
+        lts_free(mm);
+        lts_free(m);
+        continue;
+      }
+      if (s->nsynth == 0) {
+        lts_free(mm);
+        mm = NULL;
+      }
       plant_free(&s->g);
       memset(&s->g, 0, sizeof s->g);
       bool built = plant_build(s, mm ? mm : m);
@@ -1564,6 +1605,8 @@ static void oasis_run(search_t *s, robustify_result_t *out) {
     } while (!found && !s->bounded && comb_next(a, k, n));
   }
   out->no_supervisor = !found && !s->bounded;
+  keytab_free(&seen);
+  VEC_FREE(&akey);
   free(a);
   free(abs);
   free(list);
