@@ -44,6 +44,7 @@ typedef struct {
   long *pref_w, *ctrl_w, *obs_w;
   lts_t *dev_det, *prop; /* E' determinised and P_err, built with the first plant (OASIS builds many) */
   size_t plant_hint, trans_hint; /* sizes of the last plant built, to size the next one's arrays */
+  size_t pairs_hint, moves_hint; /* and of the last observer */
 } search_t;
 
 static bool out_of_time(search_t *s) {
@@ -390,16 +391,32 @@ typedef struct {
 
 static bool ctrl_has(const synth_t *y, int l) { return bitset_get(y->ctrl, (size_t)l); }
 
-static int cmp_int(const void *a, const void *b) {
-  int x = *(const int *)a, y = *(const int *)b;
-  return (x > y) - (x < y);
-}
-
-/* Ascending; insertion sort when short (most observation sets are). */
+/* Ascending: quicksort (median of three) down to runs of 24, then one
+ * insertion sort (most observation sets are short); no comparison callback,
+ * recursion only into the smaller side. */
 static void sort_ints(int *a, size_t n) {
-  if (n > 24) {
-    qsort(a, n, sizeof(int), cmp_int);
-    return;
+  while (n > 24) {
+    size_t m = n / 2;
+    int x = a[0], y = a[m], z = a[n - 1];
+    int pivot = x < y ? (y < z ? y : x < z ? z : x) : (x < z ? x : y < z ? z : y);
+    size_t i = 0, j = n - 1;
+    for (;;) {
+      while (a[i] < pivot) i++;
+      while (a[j] > pivot) j--;
+      if (i >= j) break;
+      int t = a[i];
+      a[i++] = a[j];
+      a[j--] = t;
+    }
+    /* a[0..j] <= pivot <= a[j+1..n) */
+    if (j + 1 < n - j - 1) {
+      sort_ints(a, j + 1);
+      a += j + 1;
+      n -= j + 1;
+    } else {
+      sort_ints(a + j + 1, n - j - 1);
+      n = j + 1;
+    }
   }
   for (size_t i = 1; i < n; i++) {
     int v = a[i];
@@ -514,6 +531,10 @@ static observer_t *observer_build(search_t *s, const bitword_t *obs) {
   int *cnt = xcalloc((size_t)nl + 1, sizeof *cnt), *start = xmalloc(((size_t)nl + 1) * sizeof *start);
   intvec_t seeds = {0}, labs = {0}, mem = {0}, ml = {0}, md = {0}, mi = {0}, bd = {0}, bi = {0};
   intvec_t ms = {0}, mlab = {0}, mdst = {0}; /* pair moves (source, label, target) */
+  VEC_RESERVE(&ms, s->moves_hint + 1);
+  VEC_RESERVE(&mlab, s->moves_hint + 1);
+  VEC_RESERVE(&mdst, s->moves_hint + 1);
+  VEC_RESERVE(&o->sets.keys, s->pairs_hint + 1);
   VEC_PUSH(&seeds, 0);
   close_set(&c, o, &seeds);
   bool ok = true;
@@ -620,6 +641,8 @@ static observer_t *observer_build(search_t *s, const bitword_t *obs) {
     }
   /* pair moves, CSR by source (in the order found); then reversed, CSR by target */
   size_t nm = ms.len;
+  s->moves_hint = nm;
+  s->pairs_hint = npairs;
   o->foff = xcalloc(npairs + 2, sizeof *o->foff);
   for (size_t e = 0; e < nm; e++) o->foff[ms.data[e] + 1]++;
   for (size_t p = 0; p < npairs; p++) o->foff[p + 1] += o->foff[p];
