@@ -30,7 +30,7 @@ run() { # dir, config, label, fortis time
 try:
   j = json.load(open(sys.argv[1])); s = j["solutions"]
   print("no supervisor" if j["no_supervisor"] else "%d sol, (%d,%d), %d syn" % (len(s), len(s[0]["controllable"]), len(s[0]["observable"]), j["syntheses"]) if s else "0 sol")
-except Exception: print("-")' /tmp/robustify_bench.$$)
+except Exception: print("no report (--timeout'"'"'s watchdog ended it 30 s past the limit)")' /tmp/robustify_bench.$$)
   [ "$rc" = 5 ] && sols="partial: $sols"
   [ "$rc" != 0 ] && [ "$rc" != 5 ] && sols="exit $rc"
   local cpu target
