@@ -15,6 +15,9 @@
 typedef struct observer observer_t;
 typedef VEC(int) intvec_t;
 
+/* Observers kept per plant (observer_get). */
+#define ROBUSTIFY_OBSERVERS 4
+
 /* Bound on the bad sets kept for warm starts (see evaluate). */
 #define ROBUSTIFY_CACHE_BYTES ((size_t)256 << 20)
 
@@ -25,8 +28,9 @@ typedef struct {
   int n, error, ntrans, nlabels;
   int *off, *lab, *dst;
   bitword_t *marked;
-  bitword_t *alpha;        /* labels of M ‖ E' */
-  observer_t *observer[2]; /* the last two observers used on G (a cache), or NULL */
+  bitword_t *alpha; /* labels of M ‖ E' */
+  observer_t
+      *observer[ROBUSTIFY_OBSERVERS]; /* the observers last used on G, most recent first (a cache), or NULL */
 } plant_t;
 
 typedef struct {
@@ -250,8 +254,7 @@ static bool plant_build(search_t *s, const lts_t *sys) {
 static void observer_free(observer_t *o);
 
 static void plant_free(plant_t *g) {
-  observer_free(g->observer[0]);
-  observer_free(g->observer[1]);
+  for (int i = 0; i < ROBUSTIFY_OBSERVERS; i++) observer_free(g->observer[i]);
   free(g->off);
   free(g->lab);
   free(g->dst);
@@ -700,22 +703,24 @@ static observer_t *observer_build(search_t *s, const bitword_t *obs) {
 }
 
 /* The observer of O on the current plant: a cached one when it is for O
- * (the last two: the fast search tries O minus one action, then goes back
- * to O), else a fresh one. */
+ * (the last ROBUSTIFY_OBSERVERS used: the fast search tries O minus one
+ * action, then goes back to O; the Pareto search's layers revisit a few O
+ * in turn), else a fresh one. */
 static observer_t *observer_get(search_t *s, const bitword_t *obs) {
   plant_t *g = &s->g;
   observer_t **c = g->observer;
-  if (c[0] && bitset_equal(c[0]->obs, obs, (size_t)g->nlabels)) return c[0];
-  if (c[1] && bitset_equal(c[1]->obs, obs, (size_t)g->nlabels)) {
-    observer_t *t = c[0];
-    c[0] = c[1];
-    c[1] = t;
-    return c[0];
+  int i = 0;
+  while (i < ROBUSTIFY_OBSERVERS && !(c[i] && bitset_equal(c[i]->obs, obs, (size_t)g->nlabels))) i++;
+  observer_t *hit = i < ROBUSTIFY_OBSERVERS ? c[i] : NULL;
+  if (!hit) {
+    i = ROBUSTIFY_OBSERVERS - 1;
+    observer_free(c[i]);
+    c[i] = NULL;
+    hit = observer_build(s, obs);
   }
-  observer_free(c[1]);
-  c[1] = c[0];
-  c[0] = observer_build(s, obs);
-  return c[0];
+  for (; i > 0; i--) c[i] = c[i - 1]; /* most recent first */
+  c[0] = hit;
+  return hit;
 }
 
 /* Least fixpoint: a set is bad when it holds the error state, when an
@@ -1673,9 +1678,10 @@ void robustify_run(const robustify_problem_t *p, robustify_result_t *out) {
       out->max_kept = kept;
       events_t init = remove_unnecessary(&s, all);
       /* the search on G minimised, the solutions on G */
-      observer_free(s.g.observer[0]);
-      observer_free(s.g.observer[1]);
-      s.g.observer[0] = s.g.observer[1] = NULL;
+      for (int i = 0; i < ROBUSTIFY_OBSERVERS; i++) {
+        observer_free(s.g.observer[i]);
+        s.g.observer[i] = NULL;
+      }
       cache_drop_bad(&s);
       plant_t full = s.g, small;
       bool minimised = plant_minimise(&s, &small);
