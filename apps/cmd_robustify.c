@@ -375,11 +375,15 @@ typedef struct {
   bool iterations;                      /* maxIter != 1: say which bracket found each solution */
 } report_t;
 
-/* Why a bounded search stopped (a fresh string): the text report's
- * "bounded:" line and the JSON envelope's reason. */
+/* Why a limited search stopped (a fresh string): the text report's
+ * "partial:" line (as every command's) and the JSON envelope's reason;
+ * the time limit and a signal in ism/stop's words. */
 static char *bounded_reason(const robustify_result_t *res) {
   if (strcmp(res->limit, "signal") == 0) return xasprintf("interrupted by a signal; no solution synthesised");
-  return xasprintf("the %s limit stopped the search; %s", res->limit,
+  const char *what = strcmp(res->limit, "timeout") == 0      ? "the time limit (--timeout) ran out"
+                     : strcmp(res->limit, "max-states") == 0 ? "the state bound (--max-states) was reached"
+                                                             : res->limit;
+  return xasprintf("%s; the search stopped, %s", what,
                    res->nsols ? "best solution so far" : "no solution found before it");
 }
 
@@ -393,7 +397,7 @@ static void text_report(const report_t *r, lts_labels_t *labels, strbuf_t *sb) {
   strbuf_printf(sb, "method: %s\n", r->method);
   if (res->bounded) {
     char *why = bounded_reason(res);
-    strbuf_printf(sb, "bounded: %s\n", why);
+    strbuf_printf(sb, "partial: %s\n", why);
     free(why);
   }
   if (res->no_supervisor)
@@ -809,7 +813,7 @@ const cli_command_t cmd_robustify = {
         "the redesign against E. `expect:` keys: solutions, syntheses, cost, utility, kept,\n"
         "controllable, observable, supervisor_states, supervisor_transitions (of the first solution),\n"
         "plant_states, no_supervisor, bounded, a_not_b, b_not_a. Exit 5 when --max-states, --timeout\n"
-        "or a signal stopped the search (one best solution so far is printed, marked bounded; none\n"
+        "or a signal stopped the search (one best solution so far is printed, marked partial; none\n"
         "after a signal).\n"
         "Format and semantics: docs/robustify.md.",
     .options = options,

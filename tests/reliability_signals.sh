@@ -100,7 +100,7 @@ interrupt robustness INT '^partial: interrupted by a signal' robustness "$tmp/r.
 interrupt envelope TERM '^partial: interrupted by a signal' envelope "$tmp/ring.yaml"
 interrupt envelope-json INT '"partial": true' envelope "$tmp/ring.yaml" -f json
 # robustify's plant (37 794 states) is built before the search, without polling
-limit=$((limit * 5)) interrupt robustify INT '^bounded: interrupted by a signal' robustify \
+limit=$((limit * 5)) interrupt robustify INT '^partial: interrupted by a signal' robustify \
   tests/data/robustify_voting2/config-pareto.json
 interrupt masking INT '"reason": "interrupted by a signal; stopped while' masking "$tmp/m.yaml" --weak false -f json
 interrupt eventb INT '^inconclusive: interrupted by a signal; the report is partial' eventb "$tmp/fermat.yaml"
@@ -118,7 +118,7 @@ DELAY=3 interrupt robustness-delta TERM '^partial: interrupted by a signal; the 
   "$tmp/delta.yaml" --no-minimize --max-states 100000000
 DELAY=3 interrupt robustness-explain INT '^partial: interrupted by a signal; the explanations are incomplete' robustness \
   "$tmp/explain.yaml" --max-states 100000000
-DELAY=3 interrupt robustify-plant INT '^bounded: interrupted by a signal' robustify "$tmp/plant.json"
+DELAY=3 interrupt robustify-plant INT '^partial: interrupted by a signal' robustify "$tmp/plant.json"
 DELAY=3 interrupt envelope-brute INT '^partial: interrupted by a signal; no result' envelope "$tmp/brute.yaml"
 # check -j: every child stops and reports (none is killed: 0 errors), the
 # files not started are inconclusive, the run exits 5; sequential the same

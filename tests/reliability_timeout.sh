@@ -86,7 +86,7 @@ run envelope 5 '^partial: the time limit \(--timeout\) ran out' envelope "$tmp/r
 # robustify builds its plant (37 794 states) before the search and synthesises the
 # best set found once more after the limit, neither interruptible: 2.4 s on an idle
 # machine, 7.9 s measured on a loaded one
-slack=20 run robustify 5 '^bounded: the timeout limit stopped the search' robustify \
+slack=20 run robustify 5 '^partial: the time limit \(--timeout\) ran out; the search stopped' robustify \
   tests/data/robustify_voting2/config-pareto.json
 
 run masking 5 '^partial: the time limit \(--timeout\) ran out; stopped while' masking "$tmp/m.yaml" --weak false
@@ -125,7 +125,7 @@ run robustness-delta 5 '^partial: the time limit \(--timeout\) ran out; the comp
 run robustness-delta-json 5 '"partial": true' robustness "$tmp/delta.yaml" --no-minimize -f json
 run robustness-explain 5 '^partial: the time limit \(--timeout\) ran out; the explanations are incomplete' \
   robustness "$tmp/explain.yaml" --max-states 100000000
-run robustify-plant 5 '^bounded: the timeout limit stopped the search' robustify "$tmp/plant.json"
+run robustify-plant 5 '^partial: the time limit \(--timeout\) ran out' robustify "$tmp/plant.json"
 run envelope-brute 5 '^partial: the time limit \(--timeout\) ran out; no result' envelope "$tmp/brute.yaml"
 grep -Eq 'brute.yaml:[0-9]+:[0-9]+: error: the time limit \(--timeout\) ran out: stopped after [0-9]+ of 32768 deviation sets' \
   "$tmp/err" || {

@@ -69,7 +69,6 @@ static void test_controllability(void) {
     int after_b = lts_step(design, design->init, lts_label(&L, "b"));
     CHECK(after_b >= 0 && lts_step(design, after_b, lts_label(&L, "v")) == design->init);
     CHECK(robustify_check(&pb, s, design) == NULL);
-    lts_free(design);
     /* the re-check refuses the original (unsafe) and a design that stops after b (v unreachable) */
     const char *why = robustify_check(&pb, s, m);
     CHECK(why && strstr(why, "safety"));
@@ -77,6 +76,25 @@ static void test_controllability(void) {
     why = robustify_check(&pb, s, stuck);
     CHECK(why && strstr(why, "progress"));
     lts_free(stuck);
+    /* ... one that refuses the uncontrollable b, one that offers v where M
+     * does not (kept behaviours not asked: b, v is not kept by them); an
+     * action of P alone (z) is no move of the design */
+    robustify_solution_t s0 = *s;
+    s0.kept = 0;
+    lts_t *no_b = load(&L, "NB = (a -> NB | v -> NB) + {b, u}.");
+    why = robustify_check(&pb, &s0, no_b);
+    CHECK(why && strstr(why, "blocks"));
+    lts_free(no_b);
+    lts_t *more = load(&L, "D = (b -> D | v -> D) + {a, u}.");
+    why = robustify_check(&pb, &s0, more);
+    CHECK(why && strstr(why, "adds"));
+    lts_free(more);
+    lts_t *pz = load(&L, "PZ = (a -> PZ | b -> PZ | v -> PZ | z -> PZ) + {u}.");
+    robustify_problem_t pbz = pb;
+    pbz.safety = pz;
+    CHECK(robustify_check(&pbz, s, design) == NULL);
+    lts_free(pz);
+    lts_free(design);
   }
   robustify_result_free(&r);
   lts_free(m);

@@ -15,6 +15,12 @@
 typedef struct observer observer_t;
 typedef VEC(int) intvec_t;
 
+/* Observers kept per plant (observer_get). */
+#define ROBUSTIFY_OBSERVERS 4
+
+/* Bound on the bad sets kept for warm starts (see evaluate). */
+#define ROBUSTIFY_CACHE_BYTES ((size_t)256 << 20)
+
 /* G = M ‖ E' ‖ P_err ‖ progress monitors, deterministic. Invariants:
  * transitions of g are lab/dst[off[g] .. off[g+1]) sorted by label; the
  * error state (P violated) has none; marked = every progress action seen. */
@@ -22,8 +28,9 @@ typedef struct {
   int n, error, ntrans, nlabels;
   int *off, *lab, *dst;
   bitword_t *marked;
-  bitword_t *alpha;        /* labels of M ‖ E' */
-  observer_t *observer[2]; /* the last two observers used on G (a cache), or NULL */
+  bitword_t *alpha; /* labels of M ‖ E' */
+  observer_t
+      *observer[ROBUSTIFY_OBSERVERS]; /* the observers last used on G, most recent first (a cache), or NULL */
 } plant_t;
 
 typedef struct {
@@ -35,8 +42,13 @@ typedef struct {
   keytab_t cache; /* (sorted C, -1, sorted O) -> entry */
   VEC(uint8_t) cache_exists;
   VEC(uint64_t) cache_kept;
+  VEC(bitword_t *) cache_bad; /* the bad sets of an entry with a supervisor (its O's observer), or NULL */
+  size_t bad_bytes;
   int nsynth;
   long *pref_w, *ctrl_w, *obs_w;
+  lts_t *dev_det, *prop; /* E' determinised and P_err, built with the first plant (OASIS builds many) */
+  size_t plant_hint, trans_hint; /* sizes of the last plant built, to size the next one's arrays */
+  size_t pairs_hint, moves_hint; /* and of the last observer */
 } search_t;
 
 static bool out_of_time(search_t *s) {
@@ -56,10 +68,6 @@ static bool over_states(search_t *s, size_t n) {
   return s->bounded;
 }
 
-static lts_t *deterministic(const lts_t *l) {
-  return lts_is_deterministic(l) ? lts_copy(l) : lts_determinise(l, true);
-}
-
 static bool stop_search(void *s) { return out_of_time(s); }
 
 /* l determinised within the search's limits (--max-states bounds the
@@ -74,87 +82,179 @@ static lts_t *deterministic_bounded(search_t *s, const lts_t *l) {
   return d;
 }
 
-/* The plant for system `sys` (M, or an OASIS abstraction of it). */
+/* The successor of deterministic l's state x by label, or -1 (x's moves
+ * are sorted by label). */
+static int det_step(const lts_t *l, int x, int label) {
+  int lo = l->succ_off[x], hi = l->succ_off[x + 1];
+  while (lo < hi) {
+    int mid = (lo + hi) / 2;
+    if (l->succ_label[mid] < label)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < l->succ_off[x + 1] && l->succ_label[lo] == label ? l->succ_dst[lo] : -1;
+}
+
+/* The plant for system `sys` (M, or an OASIS abstraction of it): the
+ * reachable part of dm ‖ de ‖ P_err ‖ progress monitors, built directly
+ * from the three deterministic parts (as lts_compose's parallel
+ * composition, one error state; in BFS order, each state's moves by
+ * label, so the numbering is that of composing first and then adding the
+ * monitors). */
 static bool plant_build(search_t *s, const lts_t *sys) {
   const robustify_problem_t *p = s->p;
   plant_t *g = &s->g;
   lts_labels_t *labels = sys->labels;
   g->nlabels = (int)labels->names.count;
-  lts_t *dm = deterministic_bounded(s, sys), *de = dm ? deterministic_bounded(s, p->dev) : NULL;
-  if (!de) {
+  lts_t *dm = deterministic_bounded(s, sys);
+  if (dm && !s->dev_det) s->dev_det = deterministic_bounded(s, p->dev);
+  if (!dm || !s->dev_det) {
     lts_free(dm);
     return false;
   }
-  lts_t *parts[3] = {dm, de, lts_property(p->safety)};
-  /* --max-states and --timeout bound the product too (it can dwarf its parts) */
-  lts_t *c = lts_compose_bounded((const lts_t *const *)parts, 3, p->max_states, stop_search, s);
-  if (!c) {
-    for (int i = 0; i < 3; i++) lts_free(parts[i]);
-    if (!s->bounded) over_states(s, (size_t)p->max_states + 1);
-    return false;
-  }
+  if (!s->prop) s->prop = lts_property(p->safety);
+  const lts_t *de = s->dev_det, *parts[3] = {dm, de, s->prop};
   g->nlabels = (int)labels->names.count;
-  g->alpha = bitset_new((size_t)g->nlabels);
-  for (int i = 0; i < 2; i++)
-    for (int a = 0; a < parts[i]->nalphabet; a++) bitset_set(g->alpha, (size_t)parts[i]->alphabet[a]);
-  for (int i = 0; i < 3; i++) lts_free(parts[i]);
-  int *bit = xmalloc((size_t)g->nlabels * sizeof *bit);
-  for (int l = 0; l < g->nlabels; l++) bit[l] = -1;
+  int nl = g->nlabels;
+  g->alpha = bitset_new((size_t)nl);
+  uint8_t *in = xcalloc((size_t)nl + 1, 1); /* bit i: label in part i's alphabet */
+  for (int i = 0; i < 3; i++)
+    for (int a = 0; a < parts[i]->nalphabet; a++) {
+      in[parts[i]->alphabet[a]] |= (uint8_t)(1 << i);
+      if (i < 2) bitset_set(g->alpha, (size_t)parts[i]->alphabet[a]);
+    }
+  int *bit = xmalloc((size_t)nl * sizeof *bit);
+  for (int l = 0; l < nl; l++) bit[l] = -1;
   for (int i = 0; i < p->nprogress; i++) bit[p->progress[i]] = i;
   int full = (1 << p->nprogress) - 1;
   size_t nmask = (size_t)1 << p->nprogress;
-  /* (c state, mask) -> G id, BFS order; the error state of c is one G state */
-  int *id = xmalloc((size_t)c->nstates * nmask * sizeof *id);
-  memset(id, -1, (size_t)c->nstates * nmask * sizeof *id);
-  VEC(int) qc = {0}, qm = {0}, off = {0}, lab = {0}, dst = {0};
+  /* (dm, de, P) -> its number c (a direct table when small, else a
+   * keytab), then (c, mask) -> G id in cid[c * nmask + mask] */
+  size_t n0 = (size_t)dm->nstates, n1 = (size_t)de->nstates, n2 = (size_t)parts[2]->nstates;
+  size_t space = n0 * n1 * n2;
+  bool direct = n0 && space / n0 == n1 * n2 && space <= ((size_t)1 << 24);
+  int *cnum = NULL, ncomp = 0;
+  keytab_t tab;
+  keytab_init(&tab);
+  VEC(int) cid = {0};
+  if (direct) {
+    cnum = xmalloc((space + 1) * sizeof *cnum);
+    memset(cnum, -1, (space + 1) * sizeof *cnum);
+  }
+  VEC(int) qx = {0}, off = {0}, lab = {0}, dst = {0};
+  VEC_RESERVE(&qx, 4 * s->plant_hint + 4);
+  VEC_RESERVE(&off, s->plant_hint + 2);
+  VEC_RESERVE(&lab, s->trans_hint + 1);
+  VEC_RESERVE(&dst, s->trans_hint + 1);
+  intvec_t ql = {0}, qd = {0};
   g->error = -1;
-  id[(size_t)c->init * nmask] = 0;
-  VEC_PUSH(&qc, c->init);
-  VEC_PUSH(&qm, 0);
+  int tuple[4] = {dm->init, de->init, parts[2]->init, 0};
+#define STATE_ID(t, out)                                                                                     \
+  do {                                                                                                       \
+    int c_;                                                                                                  \
+    if (direct) {                                                                                            \
+      int *slot_ = &cnum[((size_t)(t)[0] * n1 + (size_t)(t)[1]) * n2 + (size_t)(t)[2]];                      \
+      if (*slot_ < 0) *slot_ = ncomp++;                                                                      \
+      c_ = *slot_;                                                                                           \
+    } else {                                                                                                 \
+      bool added_;                                                                                           \
+      c_ = keytab_add(&tab, (t), 3, &added_);                                                                \
+      ncomp = (int)tab.count;                                                                                \
+    }                                                                                                        \
+    while (cid.len < (size_t)ncomp * nmask) VEC_PUSH(&cid, -1);                                              \
+    int *g_ = &cid.data[(size_t)c_ * nmask + (size_t)(t)[3]];                                                \
+    if (*g_ < 0) {                                                                                           \
+      *g_ = (int)(qx.len / 4);                                                                               \
+      for (int i_ = 0; i_ < 4; i_++) VEC_PUSH(&qx, (t)[i_]);                                                 \
+    }                                                                                                        \
+    (out) = *g_;                                                                                             \
+  } while (0)
+  int first;
+  STATE_ID(tuple, first);
+  (void)first;
   bool ok = true;
-  for (size_t h = 0; h < qc.len; h++) {
-    if (over_states(s, qc.len) || out_of_time(s)) {
+  for (size_t h = 0; h < qx.len / 4; h++) {
+    if (over_states(s, qx.len / 4) || ((h & 255) == 0 && out_of_time(s))) {
       ok = false;
       break;
     }
-    int cs = qc.data[h], m = qm.data[h];
     VEC_PUSH(&off, (int)lab.len);
-    for (int i = c->succ_off[cs]; i < c->succ_off[cs + 1]; i++) {
-      int l = c->succ_label[i], t = c->succ_dst[i];
-      int tm = t == c->error ? 0 : (bit[l] >= 0 ? m | (1 << bit[l]) : m);
-      size_t key = (size_t)t * nmask + (size_t)tm;
-      if (id[key] < 0) {
-        id[key] = (int)qc.len;
-        VEC_PUSH(&qc, t);
-        VEC_PUSH(&qm, tm);
-        if (t == c->error) g->error = id[key];
+    int x[4];
+    memcpy(x, qx.data + 4 * h, sizeof x);
+    if ((int)h == g->error) continue; /* the error state has no moves */
+    VEC_CLEAR(&ql);
+    VEC_CLEAR(&qd);
+    for (int i = 0; i < 3; i++) { /* each label once: from the first part that has it */
+      const lts_t *l = parts[i];
+      for (int t = l->succ_off[x[i]]; t < l->succ_off[x[i] + 1]; t++) {
+        int a = l->succ_label[t];
+        if (in[a] & ((1 << i) - 1)) continue;
+        int nx[4] = {x[0], x[1], x[2], x[3]};
+        bool enabled = true, err = false;
+        for (int j = i; j < 3 && enabled; j++) {
+          if (!(in[a] >> j & 1)) continue;
+          nx[j] = j == i ? l->succ_dst[t] : det_step(parts[j], x[j], a);
+          enabled = nx[j] >= 0;
+          err = err || (enabled && nx[j] == parts[j]->error);
+        }
+        if (!enabled) continue;
+        int d;
+        if (err) {
+          if (g->error < 0) {
+            int et[4] = {-1, -1, -1, -1};
+            g->error = (int)(qx.len / 4);
+            for (int k = 0; k < 4; k++) VEC_PUSH(&qx, et[k]);
+          }
+          d = g->error;
+        } else {
+          nx[3] = bit[a] >= 0 ? x[3] | (1 << bit[a]) : x[3];
+          STATE_ID(nx, d);
+        }
+        VEC_PUSH(&ql, a);
+        VEC_PUSH(&qd, d);
       }
-      VEC_PUSH(&lab, l);
-      VEC_PUSH(&dst, id[key]);
+    }
+    /* by label: insertion sort of the state's few moves */
+    for (size_t k = 1; k < ql.len; k++) {
+      int a = ql.data[k], d = qd.data[k];
+      size_t j = k;
+      for (; j > 0 && ql.data[j - 1] > a; j--) ql.data[j] = ql.data[j - 1], qd.data[j] = qd.data[j - 1];
+      ql.data[j] = a, qd.data[j] = d;
+    }
+    for (size_t k = 0; k < ql.len; k++) {
+      VEC_PUSH(&lab, ql.data[k]);
+      VEC_PUSH(&dst, qd.data[k]);
     }
   }
+#undef STATE_ID
   VEC_PUSH(&off, (int)lab.len);
-  g->n = (int)qc.len;
+  g->n = (int)(qx.len / 4);
   g->ntrans = (int)lab.len;
-  g->marked = bitset_new(qc.len);
-  for (size_t h = 0; h < qc.len; h++)
-    if (qm.data[h] == full && qc.data[h] != c->error) bitset_set(g->marked, h);
+  g->marked = bitset_new((size_t)g->n);
+  for (int h = 0; h < g->n; h++)
+    if (h != g->error && qx.data[4 * h + 3] == full) bitset_set(g->marked, (size_t)h);
   g->off = off.data;
   g->lab = lab.data;
   g->dst = dst.data;
-  free(id);
+  lts_free(dm);
+  s->plant_hint = (size_t)g->n;
+  s->trans_hint = (size_t)g->ntrans;
+  free(cnum);
+  keytab_free(&tab);
+  VEC_FREE(&cid);
+  free(in);
   free(bit);
-  VEC_FREE(&qc);
-  VEC_FREE(&qm);
-  lts_free(c);
+  VEC_FREE(&qx);
+  VEC_FREE(&ql);
+  VEC_FREE(&qd);
   return ok;
 }
 
 static void observer_free(observer_t *o);
 
 static void plant_free(plant_t *g) {
-  observer_free(g->observer[0]);
-  observer_free(g->observer[1]);
+  for (int i = 0; i < ROBUSTIFY_OBSERVERS; i++) observer_free(g->observer[i]);
   free(g->off);
   free(g->lab);
   free(g->dst);
@@ -176,7 +276,13 @@ static bool plant_minimise(search_t *s, plant_t *out) {
   int *block = xmalloc(((size_t)g->n + 1) * sizeof *block),
       *next = xmalloc(((size_t)g->n + 1) * sizeof *next);
   for (int i = 0; i < g->n; i++) block[i] = i == g->error ? 1 : bitset_get(g->marked, (size_t)i) ? 2 : 0;
-  intvec_t key = {0};
+  /* each round: signatures hashed into an open-addressing table of
+   * representatives (a state whose signature was seen first), compared
+   * move by move, no key built */
+  size_t cap = 64;
+  while (cap < 2 * (size_t)g->n + 2) cap *= 2;
+  int *rep_of = xmalloc(cap * sizeof *rep_of);
+  uint64_t *hash_of = xmalloc(cap * sizeof *hash_of);
   int nblocks = -1;
   bool ok = true;
   for (;;) {
@@ -184,27 +290,44 @@ static bool plant_minimise(search_t *s, plant_t *out) {
       ok = false;
       break;
     }
-    keytab_t tab;
-    keytab_init(&tab);
+    memset(rep_of, -1, cap * sizeof *rep_of);
+    int count = 0;
     for (int i = 0; i < g->n; i++) {
-      VEC_CLEAR(&key);
-      VEC_PUSH(&key, block[i]);
-      for (int t = g->off[i]; t < g->off[i + 1]; t++) {
-        VEC_PUSH(&key, g->lab[t]);
-        VEC_PUSH(&key, block[g->dst[t]]);
+      uint64_t h = 1469598103934665603ull ^ (uint64_t)(uint32_t)block[i];
+      for (int t = g->off[i]; t < g->off[i + 1]; t++)
+        h = ((h ^ (uint64_t)(uint32_t)g->lab[t]) * 1099511628211ull ^ (uint64_t)(uint32_t)block[g->dst[t]]) *
+            1099511628211ull;
+      h ^= h >> 29;
+      h *= 0xbf58476d1ce4e5b9ull;
+      h ^= h >> 32;
+      size_t slot = (size_t)h & (cap - 1);
+      for (;; slot = (slot + 1) & (cap - 1)) {
+        int r = rep_of[slot];
+        if (r < 0) {
+          rep_of[slot] = i;
+          hash_of[slot] = h;
+          next[i] = count++;
+          break;
+        }
+        if (hash_of[slot] != h || block[r] != block[i] ||
+            g->off[r + 1] - g->off[r] != g->off[i + 1] - g->off[i])
+          continue;
+        int a = g->off[r], b = g->off[i];
+        while (a < g->off[r + 1] && g->lab[a] == g->lab[b] && block[g->dst[a]] == block[g->dst[b]]) a++, b++;
+        if (a == g->off[r + 1]) {
+          next[i] = next[r];
+          break;
+        }
       }
-      bool added;
-      next[i] = keytab_add(&tab, key.data, key.len, &added);
     }
-    int count = (int)tab.count;
-    keytab_free(&tab);
     int *t = block;
     block = next;
     next = t;
     if (count == nblocks) break;
     nblocks = count;
   }
-  VEC_FREE(&key);
+  free(rep_of);
+  free(hash_of);
   if (ok) {
     memset(out, 0, sizeof *out);
     out->n = nblocks;
@@ -249,11 +372,14 @@ static bool plant_minimise(search_t *s, plant_t *out) {
 struct observer {
   bitword_t *obs; /* the O it is built for */
   keytab_t sets;
-  VEC(int) toff, tlab, tdst; /* observable transitions of set i: [toff[i], toff[i+1]), by label */
-  int *pair_set;             /* set of each pair */
-  bool *has_error;           /* sets holding the error state */
-  int *foff, *flab, *fdst;   /* pair moves (none into the error state), CSR by source pair */
-  int *roff, *rsrc;          /* the same reversed: source pairs, CSR by target pair */
+  VEC(int) toff, tlab, tdst;  /* observable transitions of set i: [toff[i], toff[i+1]), by label */
+  int *pair_set;              /* set of each pair */
+  bool *has_error;            /* sets holding the error state */
+  int *foff, *flab, *fdst;    /* pair moves (none into the error state), CSR by source pair */
+  int *roff, *rsrc;           /* the same reversed: source pairs, CSR by target pair */
+  int *rtoff, *rtsrc, *rtlab; /* set moves reversed: (source set, label), CSR by target set */
+  int *loff, *lsrc, *ldst;    /* set moves by label: (source, target), CSR by label */
+  intvec_t *witness; /* per preferred behaviour: pairs of a closed-loop trace accepting it, or empty */
 };
 
 /* One synthesis for controllable set C and observable set O (bitsets over
@@ -261,23 +387,39 @@ struct observer {
 typedef struct {
   search_t *s;
   const bitword_t *ctrl, *obs;
-  const observer_t *o;
-  bool *bad, *reach; /* per set */
+  observer_t *o;
+  bool *bad, *reach; /* per set; reach only after synth_reach */
   bool exists;
 } synth_t;
 
 static bool ctrl_has(const synth_t *y, int l) { return bitset_get(y->ctrl, (size_t)l); }
 
-static int cmp_int(const void *a, const void *b) {
-  int x = *(const int *)a, y = *(const int *)b;
-  return (x > y) - (x < y);
-}
-
-/* Ascending; insertion sort when short (most observation sets are). */
+/* Ascending: quicksort (median of three) down to runs of 24, then one
+ * insertion sort (most observation sets are short); no comparison callback,
+ * recursion only into the smaller side. */
 static void sort_ints(int *a, size_t n) {
-  if (n > 24) {
-    qsort(a, n, sizeof(int), cmp_int);
-    return;
+  while (n > 24) {
+    size_t m = n / 2;
+    int x = a[0], y = a[m], z = a[n - 1];
+    int pivot = x < y ? (y < z ? y : x < z ? z : x) : (x < z ? x : y < z ? z : y);
+    size_t i = 0, j = n - 1;
+    for (;;) {
+      while (a[i] < pivot) i++;
+      while (a[j] > pivot) j--;
+      if (i >= j) break;
+      int t = a[i];
+      a[i++] = a[j];
+      a[j--] = t;
+    }
+    /* a[0..j] <= pivot <= a[j+1..n) */
+    if (j + 1 < n - j - 1) {
+      sort_ints(a, j + 1);
+      a += j + 1;
+      n -= j + 1;
+    } else {
+      sort_ints(a + j + 1, n - j - 1);
+      n = j + 1;
+    }
   }
   for (size_t i = 1; i < n; i++) {
     int v = a[i];
@@ -301,27 +443,53 @@ static void observer_free(observer_t *o) {
   free(o->fdst);
   free(o->roff);
   free(o->rsrc);
+  free(o->rtoff);
+  free(o->rtsrc);
+  free(o->rtlab);
+  free(o->loff);
+  free(o->lsrc);
+  free(o->ldst);
+  for (int i = 0; o->witness && i < ROBUSTIFY_MAX_PREFERRED; i++) VEC_FREE(&o->witness[i]);
+  free(o->witness);
   free(o);
 }
 
-/* Adds the unobservable closure of seeds[0..n) as a set; returns its id. */
-static int close_set(const plant_t *g, observer_t *o, intvec_t *seeds, int *stamp, int *epoch) {
-  (*epoch)++;
+/* Scratch of one observer construction: the unobservable moves of G
+ * (CSR by source), a stamp per G state for closures, the seeds already
+ * closed (sorted seeds -> set id) and positions of states in a set. */
+typedef struct {
+  int *uoff, *udst;
+  int *stamp, epoch;
+  keytab_t seeded;
+  VEC(int) seeded_id;
+  int *pos;
+} closer_t;
+
+/* The set id of the unobservable closure of seeds (sorted and made
+ * unique here; they are G states), added when new. */
+static int close_set(closer_t *c, observer_t *o, intvec_t *seeds) {
+  c->epoch++;
   size_t k = 0;
   for (size_t i = 0; i < seeds->len; i++)
-    if (stamp[seeds->data[i]] != *epoch) stamp[seeds->data[i]] = *epoch, seeds->data[k++] = seeds->data[i];
+    if (c->stamp[seeds->data[i]] != c->epoch)
+      c->stamp[seeds->data[i]] = c->epoch, seeds->data[k++] = seeds->data[i];
   seeds->len = k;
-  for (size_t i = 0; i < seeds->len; i++) {
-    int x = seeds->data[i];
-    for (int t = g->off[x]; t < g->off[x + 1]; t++)
-      if (!bitset_get(o->obs, (size_t)g->lab[t]) && stamp[g->dst[t]] != *epoch) {
-        stamp[g->dst[t]] = *epoch;
-        VEC_PUSH(seeds, g->dst[t]);
-      }
-  }
   sort_ints(seeds->data, seeds->len);
   bool added;
-  return keytab_add(&o->sets, seeds->data, seeds->len, &added);
+  int sid = keytab_add(&c->seeded, seeds->data, seeds->len, &added);
+  if (!added) return c->seeded_id.data[sid];
+  for (size_t i = 0; i < seeds->len; i++) {
+    int x = seeds->data[i];
+    for (int t = c->uoff[x]; t < c->uoff[x + 1]; t++)
+      if (c->stamp[c->udst[t]] != c->epoch) {
+        c->stamp[c->udst[t]] = c->epoch;
+        VEC_PUSH(seeds, c->udst[t]);
+      }
+  }
+  if (seeds->len > k) sort_ints(seeds->data, seeds->len);
+  int id = keytab_add(&o->sets, seeds->data, seeds->len, &added);
+  VEC_PUSH(&c->seeded_id, id);
+  return id;
 }
 
 /* The successor set of set q by observable label l, or -1. */
@@ -337,72 +505,131 @@ static int set_step(const observer_t *o, int q, int l) {
   return lo < o->toff.data[q + 1] && o->tlab.data[lo] == l ? o->tdst.data[lo] : -1;
 }
 
-/* The pair reached from pair (x in set q) by G transition (l, x2); -1 when
- * the observation has no such set (never for a transition of a member). */
-static int pair_step(const observer_t *o, int q, int l, int x2) {
-  int tq = bitset_get(o->obs, (size_t)l) ? set_step(o, q, l) : q;
-  if (tq < 0) return -1;
-  size_t m;
-  const int *mem = keytab_key(&o->sets, tq, &m);
-  const int *hit = bsearch(&x2, mem, m, sizeof(int), cmp_int);
-  assert(hit);
-  return (int)(o->sets.off.data[tq] + (size_t)(hit - mem));
-}
-
 /* The observer of O: every observation set reachable from {init}, and the
- * pair moves both ways. NULL when a limit stopped it. */
+ * pair moves both ways. NULL when a limit stopped it. Each set's
+ * observable moves are bucketed by label in one pass over its members'
+ * transitions; a pair's moves are found as the sets are: by position in
+ * the successor set (observable) or in the set itself (unobservable). */
 static observer_t *observer_build(search_t *s, const bitword_t *obs) {
   const plant_t *g = &s->g;
+  int nl = g->nlabels;
   observer_t *o = xcalloc(1, sizeof *o);
-  o->obs = bitset_new((size_t)g->nlabels);
-  memcpy(o->obs, obs, BITSET_WORDS((size_t)g->nlabels) * sizeof *obs);
+  o->obs = bitset_new((size_t)nl);
+  memcpy(o->obs, obs, BITSET_WORDS((size_t)nl) * sizeof *obs);
   keytab_init(&o->sets);
-  int *stamp = xcalloc((size_t)g->n, sizeof *stamp);
-  int epoch = 0;
-  intvec_t seeds = {0}, labs = {0};
+  closer_t c = {0};
+  c.uoff = xcalloc((size_t)g->n + 2, sizeof *c.uoff);
+  for (int x = 0; x < g->n; x++) {
+    c.uoff[x + 1] = c.uoff[x];
+    for (int t = g->off[x]; t < g->off[x + 1]; t++) c.uoff[x + 1] += !bitset_get(obs, (size_t)g->lab[t]);
+  }
+  c.udst = xmalloc(((size_t)c.uoff[g->n] + 1) * sizeof *c.udst);
+  for (int x = 0, k = 0; x < g->n; x++)
+    for (int t = g->off[x]; t < g->off[x + 1]; t++)
+      if (!bitset_get(obs, (size_t)g->lab[t])) c.udst[k++] = g->dst[t];
+  c.stamp = xcalloc((size_t)g->n + 1, sizeof *c.stamp);
+  c.pos = xmalloc(((size_t)g->n + 1) * sizeof *c.pos);
+  keytab_init(&c.seeded);
+  /* per set: its observable moves (label, dst, member), bucketed by label */
+  int *cnt = xcalloc((size_t)nl + 1, sizeof *cnt), *start = xmalloc(((size_t)nl + 1) * sizeof *start);
+  intvec_t seeds = {0}, labs = {0}, mem = {0}, ml = {0}, md = {0}, mi = {0}, bd = {0}, bi = {0};
+  intvec_t ms = {0}, mlab = {0}, mdst = {0}; /* pair moves (source, label, target) */
+  VEC_RESERVE(&ms, s->moves_hint + 1);
+  VEC_RESERVE(&mlab, s->moves_hint + 1);
+  VEC_RESERVE(&mdst, s->moves_hint + 1);
+  VEC_RESERVE(&o->sets.keys, s->pairs_hint + 1);
   VEC_PUSH(&seeds, 0);
-  close_set(g, o, &seeds, stamp, &epoch);
+  close_set(&c, o, &seeds);
   bool ok = true;
   for (size_t q = 0; q < o->sets.count; q++) {
-    if (over_states(s, o->sets.keys.len) || out_of_time(s)) {
+    if (over_states(s, o->sets.keys.len) || ((q & 255) == 0 && out_of_time(s))) {
       ok = false;
       break;
     }
     VEC_PUSH(&o->toff, (int)o->tlab.len);
-    size_t m;
-    const int *mem = keytab_key(&o->sets, (int)q, &m);
+    size_t m, base = o->sets.off.data[q];
+    const int *km = keytab_key(&o->sets, (int)q, &m);
+    VEC_CLEAR(&mem);
+    for (size_t i = 0; i < m; i++) VEC_PUSH(&mem, km[i]);
     VEC_CLEAR(&labs);
-    for (size_t i = 0; i < m; i++)
-      for (int t = g->off[mem[i]]; t < g->off[mem[i] + 1]; t++)
-        if (bitset_get(obs, (size_t)g->lab[t])) VEC_PUSH(&labs, g->lab[t]);
-    sort_ints(labs.data, labs.len);
-    for (size_t li = 0; li < labs.len; li++) {
-      if (li && labs.data[li] == labs.data[li - 1]) continue;
-      int l = labs.data[li];
-      VEC_CLEAR(&seeds);
-      mem = keytab_key(&o->sets, (int)q, &m);
-      for (size_t i = 0; i < m; i++) {
-        /* a member's transitions are sorted by label */
-        int lo = g->off[mem[i]], hi = g->off[mem[i] + 1];
-        while (lo < hi) {
-          int mid = (lo + hi) / 2;
-          if (g->lab[mid] < l)
-            lo = mid + 1;
-          else
-            hi = mid;
+    VEC_CLEAR(&ml);
+    VEC_CLEAR(&md);
+    VEC_CLEAR(&mi);
+    for (size_t i = 0; i < m; i++) c.pos[mem.data[i]] = (int)i;
+    for (size_t i = 0; i < m; i++) {
+      int x = mem.data[i];
+      for (int t = g->off[x]; t < g->off[x + 1]; t++) {
+        int l = g->lab[t], d = g->dst[t];
+        if (!bitset_get(obs, (size_t)l)) { /* inside the set */
+          if (d != g->error) {
+            VEC_PUSH(&ms, (int)(base + i));
+            VEC_PUSH(&mlab, l);
+            VEC_PUSH(&mdst, (int)base + c.pos[d]);
+          }
+          continue;
         }
-        for (int t = lo; t < g->off[mem[i] + 1] && g->lab[t] == l; t++) VEC_PUSH(&seeds, g->dst[t]);
+        if (cnt[l]++ == 0) VEC_PUSH(&labs, l);
+        VEC_PUSH(&ml, l);
+        VEC_PUSH(&md, d);
+        VEC_PUSH(&mi, (int)i);
       }
-      int to = close_set(g, o, &seeds, stamp, &epoch);
+    }
+    sort_ints(labs.data, labs.len);
+    int total = 0;
+    for (size_t li = 0; li < labs.len; li++) start[labs.data[li]] = total, total += cnt[labs.data[li]];
+    VEC_CLEAR(&bd);
+    VEC_CLEAR(&bi);
+    for (int k = 0; k < total; k++) {
+      VEC_PUSH(&bd, 0);
+      VEC_PUSH(&bi, 0);
+    }
+    for (size_t k = 0; k < ml.len; k++) {
+      int j = start[ml.data[k]]++;
+      bd.data[j] = md.data[k];
+      bi.data[j] = mi.data[k];
+    }
+    for (size_t li = 0, from = 0; li < labs.len; li++) {
+      int l = labs.data[li], n = cnt[l];
+      cnt[l] = 0;
+      VEC_CLEAR(&seeds);
+      for (int k = 0; k < n; k++) VEC_PUSH(&seeds, bd.data[from + (size_t)k]);
+      int to = close_set(&c, o, &seeds);
       VEC_PUSH(&o->tlab, l);
       VEC_PUSH(&o->tdst, to);
+      size_t tm, tbase = o->sets.off.data[to];
+      const int *tk = keytab_key(&o->sets, to, &tm);
+      for (size_t i = 0; i < tm; i++) c.pos[tk[i]] = (int)i;
+      for (int k = 0; k < n; k++) {
+        int d = bd.data[from + (size_t)k];
+        if (d == g->error) continue;
+        VEC_PUSH(&ms, (int)base + bi.data[from + (size_t)k]);
+        VEC_PUSH(&mlab, l);
+        VEC_PUSH(&mdst, (int)tbase + c.pos[d]);
+      }
+      from += (size_t)n;
     }
   }
   VEC_PUSH(&o->toff, (int)o->tlab.len);
+  free(cnt);
+  free(start);
+  free(c.uoff);
+  free(c.udst);
+  free(c.stamp);
+  free(c.pos);
+  keytab_free(&c.seeded);
+  VEC_FREE(&c.seeded_id);
   VEC_FREE(&seeds);
   VEC_FREE(&labs);
-  free(stamp);
+  VEC_FREE(&mem);
+  VEC_FREE(&ml);
+  VEC_FREE(&md);
+  VEC_FREE(&mi);
+  VEC_FREE(&bd);
+  VEC_FREE(&bi);
   if (!ok) {
+    VEC_FREE(&ms);
+    VEC_FREE(&mlab);
+    VEC_FREE(&mdst);
     observer_free(o);
     return NULL;
   }
@@ -415,23 +642,29 @@ static observer_t *observer_build(search_t *s, const bitword_t *obs) {
       o->pair_set[p] = q;
       if (o->sets.keys.data[p] == g->error) o->has_error[q] = true;
     }
-  /* forward pair moves, CSR by source; then reversed, CSR by target */
-  o->foff = xmalloc((npairs + 2) * sizeof *o->foff);
-  intvec_t fl = {0}, fd = {0};
-  for (size_t p = 0; p < npairs; p++) {
-    o->foff[p] = (int)fl.len;
-    int x = o->sets.keys.data[p], q = o->pair_set[p];
-    for (int t = g->off[x]; t < g->off[x + 1]; t++) {
-      if (g->dst[t] == g->error) continue;
-      int r = pair_step(o, q, g->lab[t], g->dst[t]);
-      if (r < 0) continue;
-      VEC_PUSH(&fl, g->lab[t]);
-      VEC_PUSH(&fd, r);
+  /* pair moves, CSR by source (in the order found); then reversed, CSR by target */
+  size_t nm = ms.len;
+  s->moves_hint = nm;
+  s->pairs_hint = npairs;
+  o->foff = xcalloc(npairs + 2, sizeof *o->foff);
+  for (size_t e = 0; e < nm; e++) o->foff[ms.data[e] + 1]++;
+  for (size_t p = 0; p < npairs; p++) o->foff[p + 1] += o->foff[p];
+  o->flab = xmalloc((nm + 1) * sizeof *o->flab);
+  o->fdst = xmalloc((nm + 1) * sizeof *o->fdst);
+  {
+    int *ffill = xmalloc((npairs + 1) * sizeof *ffill);
+    memcpy(ffill, o->foff, npairs * sizeof *ffill);
+    for (size_t e = 0; e < nm; e++) {
+      int j = ffill[ms.data[e]]++;
+      o->flab[j] = mlab.data[e];
+      o->fdst[j] = mdst.data[e];
     }
+    free(ffill);
   }
-  o->foff[npairs] = (int)fl.len;
-  o->flab = fl.data;
-  o->fdst = fd.data;
+  VEC_FREE(&ms);
+  VEC_FREE(&mlab);
+  VEC_FREE(&mdst);
+  intvec_t fl = {.data = o->flab, .len = nm}, fd = {.data = o->fdst, .len = nm};
   o->roff = xcalloc(npairs + 2, sizeof *o->roff);
   for (size_t e = 0; e < fl.len; e++) o->roff[fd.data[e] + 1]++;
   for (size_t p = 0; p < npairs; p++) o->roff[p + 1] += o->roff[p];
@@ -441,63 +674,101 @@ static observer_t *observer_build(search_t *s, const bitword_t *obs) {
   for (size_t p = 0; p < npairs; p++)
     for (int e = o->foff[p]; e < o->foff[p + 1]; e++) o->rsrc[fill[o->fdst[e]]++] = (int)p;
   free(fill);
+  /* set moves reversed (by target set) and by label, for the syntheses'
+   * backward propagation and their warm starts */
+  size_t nt = o->tlab.len;
+  o->rtoff = xcalloc((size_t)nsets + 2, sizeof *o->rtoff);
+  o->loff = xcalloc((size_t)g->nlabels + 2, sizeof *o->loff);
+  for (size_t t = 0; t < nt; t++) o->rtoff[o->tdst.data[t] + 1]++, o->loff[o->tlab.data[t] + 1]++;
+  for (int q = 0; q < nsets; q++) o->rtoff[q + 1] += o->rtoff[q];
+  for (int l = 0; l < g->nlabels; l++) o->loff[l + 1] += o->loff[l];
+  o->rtsrc = xmalloc((nt + 1) * sizeof *o->rtsrc);
+  o->rtlab = xmalloc((nt + 1) * sizeof *o->rtlab);
+  o->lsrc = xmalloc((nt + 1) * sizeof *o->lsrc);
+  o->ldst = xmalloc((nt + 1) * sizeof *o->ldst);
+  int *rfill = xmalloc(((size_t)nsets + 1) * sizeof *rfill),
+      *lfill = xmalloc(((size_t)g->nlabels + 1) * sizeof *lfill);
+  memcpy(rfill, o->rtoff, (size_t)nsets * sizeof *rfill);
+  memcpy(lfill, o->loff, (size_t)g->nlabels * sizeof *lfill);
+  for (int q = 0; q < nsets; q++)
+    for (int t = o->toff.data[q]; t < o->toff.data[q + 1]; t++) {
+      int r = o->tdst.data[t], l = o->tlab.data[t], i = rfill[r]++, j = lfill[l]++;
+      o->rtsrc[i] = q, o->rtlab[i] = l;
+      o->lsrc[j] = q, o->ldst[j] = r;
+    }
+  free(rfill);
+  free(lfill);
+  o->witness = xcalloc(ROBUSTIFY_MAX_PREFERRED, sizeof *o->witness);
   return o;
 }
 
 /* The observer of O on the current plant: a cached one when it is for O
- * (the last two: the fast search tries O minus one action, then goes back
- * to O), else a fresh one. */
-static const observer_t *observer_get(search_t *s, const bitword_t *obs) {
+ * (the last ROBUSTIFY_OBSERVERS used: the fast search tries O minus one
+ * action, then goes back to O; the Pareto search's layers revisit a few O
+ * in turn), else a fresh one. */
+static observer_t *observer_get(search_t *s, const bitword_t *obs) {
   plant_t *g = &s->g;
   observer_t **c = g->observer;
-  if (c[0] && bitset_equal(c[0]->obs, obs, (size_t)g->nlabels)) return c[0];
-  if (c[1] && bitset_equal(c[1]->obs, obs, (size_t)g->nlabels)) {
-    observer_t *t = c[0];
-    c[0] = c[1];
-    c[1] = t;
-    return c[0];
+  int i = 0;
+  while (i < ROBUSTIFY_OBSERVERS && !(c[i] && bitset_equal(c[i]->obs, obs, (size_t)g->nlabels))) i++;
+  observer_t *hit = i < ROBUSTIFY_OBSERVERS ? c[i] : NULL;
+  if (!hit) {
+    i = ROBUSTIFY_OBSERVERS - 1;
+    observer_free(c[i]);
+    c[i] = NULL;
+    hit = observer_build(s, obs);
   }
-  observer_free(c[1]);
-  c[1] = c[0];
-  c[0] = observer_build(s, obs);
-  return c[0];
+  for (; i > 0; i--) c[i] = c[i - 1]; /* most recent first */
+  c[0] = hit;
+  return hit;
 }
 
-/* Greatest fixpoint: a set is bad when it holds the error state, when an
+/* Least fixpoint: a set is bad when it holds the error state, when an
  * uncontrollable observable action leads to a bad set, or when one of its
- * members cannot reach a marked state through good sets. */
-static void solve(synth_t *y) {
+ * members cannot reach a marked state through good sets.
+ *
+ * Warm start: `start` (nsets bits, or NULL) is the fixpoint for the same
+ * observer and C ∪ {newly}. The operator grows when C shrinks and its
+ * coreachability part does not depend on C, so iterating from `start`
+ * reaches this C's fixpoint exactly; when no `newly` move leads from a good
+ * set into a bad one, `start` is already that fixpoint. */
+static void solve(synth_t *y, const bitword_t *start, int newly) {
   const plant_t *g = &y->s->g;
   const observer_t *o = y->o;
   int nsets = (int)o->sets.count;
   size_t npairs = o->sets.keys.len;
   y->bad = xmalloc((size_t)nsets + 1);
-  memcpy(y->bad, o->has_error, (size_t)nsets * sizeof *y->bad);
-  bool *co = xmalloc(npairs + 1);
-  int *queue = xmalloc((npairs + 1) * sizeof *queue);
-  /* sets reaching set r by an uncontrollable observable action, CSR by r */
-  int *uoff = xcalloc((size_t)nsets + 2, sizeof *uoff);
-  for (int t = 0; t < (int)o->tlab.len; t++)
-    if (!ctrl_has(y, o->tlab.data[t])) uoff[o->tdst.data[t] + 1]++;
-  for (int q = 0; q < nsets; q++) uoff[q + 1] += uoff[q];
-  int *usrc = xmalloc(((size_t)uoff[nsets] + 1) * sizeof *usrc);
-  int *ufill = xmalloc(((size_t)nsets + 1) * sizeof *ufill);
-  memcpy(ufill, uoff, (size_t)nsets * sizeof *ufill);
-  for (int q = 0; q < nsets; q++)
-    for (int t = o->toff.data[q]; t < o->toff.data[q + 1]; t++)
-      if (!ctrl_has(y, o->tlab.data[t])) usrc[ufill[o->tdst.data[t]]++] = q;
-  free(ufill);
   int *work = xmalloc(((size_t)nsets + 1) * sizeof *work), nwork = 0;
-  for (int q = 0; q < nsets; q++)
-    if (y->bad[q]) work[nwork++] = q;
+  if (start) {
+    for (int q = 0; q < nsets; q++) y->bad[q] = bitset_get(start, (size_t)q);
+    for (int j = o->loff[newly]; j < o->loff[newly + 1]; j++)
+      if (y->bad[o->ldst[j]] && !y->bad[o->lsrc[j]]) {
+        y->bad[o->lsrc[j]] = true;
+        work[nwork++] = o->lsrc[j];
+      }
+  } else {
+    memcpy(y->bad, o->has_error, (size_t)nsets * sizeof *y->bad);
+    for (int q = 0; q < nsets; q++)
+      if (y->bad[q]) work[nwork++] = q;
+  }
+  bool grew = !start || nwork > 0;
+  bool *co = NULL;
+  int *queue = NULL;
   for (;;) {
     while (nwork > 0) { /* an uncontrollable move into a bad set makes its source bad */
       int r = work[--nwork];
-      for (int i = uoff[r]; i < uoff[r + 1]; i++)
-        if (!y->bad[usrc[i]]) {
-          y->bad[usrc[i]] = true;
-          work[nwork++] = usrc[i];
+      for (int i = o->rtoff[r]; i < o->rtoff[r + 1]; i++) {
+        int q = o->rtsrc[i];
+        if (!y->bad[q] && !ctrl_has(y, o->rtlab[i])) {
+          y->bad[q] = true;
+          work[nwork++] = q;
         }
+      }
+    }
+    if (!grew || y->bad[0] || out_of_time(y->s)) break;
+    if (!co) {
+      co = xmalloc(npairs + 1);
+      queue = xmalloc((npairs + 1) * sizeof *queue);
     }
     size_t head = 0, tail = 0;
     for (size_t p = 0; p < npairs; p++) {
@@ -516,15 +787,20 @@ static void solve(synth_t *y) {
         y->bad[o->pair_set[p]] = true;
         work[nwork++] = o->pair_set[p];
       }
-    if (nwork == 0 || out_of_time(y->s)) break;
+    if (nwork == 0) break;
   }
-  free(uoff);
-  free(usrc);
   free(work);
   free(co);
   free(queue);
+  /* bad[0] ends the fixpoint early: no supervisor, whatever else is bad */
   y->exists = !y->bad[0] && !y->s->bounded;
-  /* sets the supervisor reaches */
+}
+
+/* The sets the supervisor reaches (y->reach), for the supervisor itself
+ * and removeUnnecessary. */
+static void synth_reach(synth_t *y) {
+  const observer_t *o = y->o;
+  int nsets = o ? (int)o->sets.count : 0;
   y->reach = xcalloc((size_t)nsets + 1, sizeof *y->reach);
   if (!y->exists) return;
   int *stack = xmalloc((size_t)nsets * sizeof *stack), top = 0;
@@ -545,37 +821,51 @@ static void synth_free(synth_t *y) {
   free(y->reach);
 }
 
-static void synth_run(synth_t *y, search_t *s, const bitword_t *ctrl, const bitword_t *obs) {
+/* One synthesis for C and O; warm-started from `start` as solve says. */
+static void synth_run_from(synth_t *y, search_t *s, const bitword_t *ctrl, const bitword_t *obs,
+                           const bitword_t *start, int newly) {
   memset(y, 0, sizeof *y);
   y->s = s;
   y->ctrl = ctrl;
   y->obs = obs;
   y->o = observer_get(s, obs);
-  if (!y->o) {
-    y->reach = xcalloc(1, sizeof *y->reach);
-    return;
-  }
-  solve(y);
+  if (!y->o) return;
+  solve(y, start, newly);
+}
+
+static void synth_run(synth_t *y, search_t *s, const bitword_t *ctrl, const bitword_t *obs) {
+  synth_run_from(y, s, ctrl, obs, NULL, -1);
 }
 
 /* Whether the closed loop has a trace whose projection on pref's alphabet
- * is pref's word (Fortis's acceptsSubWord). */
-static bool accepts(const synth_t *y, const robustify_pref_t *w) {
+ * is pref's word (Fortis's acceptsSubWord). The observer keeps the pairs of
+ * the last accepting trace found for each behaviour: when they all lie in
+ * good sets, that trace is in this closed loop too (pair moves depend on O
+ * only), and no search is needed. */
+static bool accepts(const synth_t *y, int wi) {
   const plant_t *g = &y->s->g;
-  const observer_t *o = y->o;
+  const robustify_pref_t *w = &y->s->p->pref[wi];
+  observer_t *o = y->o;
+  intvec_t *wit = &o->witness[wi];
+  if (wit->len > 0) {
+    size_t i = 0;
+    while (i < wit->len && !y->bad[o->pair_set[wit->data[i]]]) i++;
+    if (i == wit->len) return true;
+  }
   size_t npairs = o->sets.keys.len, len = (size_t)w->len + 1;
   bitword_t *in_alpha = bitset_new((size_t)g->nlabels);
   for (int i = 0; i < w->nalpha; i++) bitset_set(in_alpha, (size_t)w->alpha[i]);
   bitword_t *seen = bitset_new(npairs * len);
-  VEC(int) qp = {0}, qk = {0};
+  VEC(int) qp = {0}, qk = {0}, from = {0};
   VEC_PUSH(&qp, 0); /* pair (init, set 0): init is the first member of set 0 */
   VEC_PUSH(&qk, 0);
+  VEC_PUSH(&from, -1);
   bitset_set(seen, 0);
-  bool found = false;
-  for (size_t h = 0; h < qp.len && !found; h++) {
+  size_t found = (size_t)-1;
+  for (size_t h = 0; h < qp.len; h++) {
     int p = qp.data[h], k = qk.data[h];
     if (k == w->len) {
-      found = true;
+      found = h;
       break;
     }
 #define VISIT(np, nk)                                                                                        \
@@ -585,6 +875,7 @@ static bool accepts(const synth_t *y, const robustify_pref_t *w) {
       bitset_set(seen, key_);                                                                                \
       VEC_PUSH(&qp, (np));                                                                                   \
       VEC_PUSH(&qk, (nk));                                                                                   \
+      VEC_PUSH(&from, (int)h);                                                                               \
     }                                                                                                        \
   } while (0)
     if (!bitset_get(g->alpha, (size_t)w->word[k])) VISIT(p, k + 1); /* the word's own move */
@@ -598,17 +889,23 @@ static bool accepts(const synth_t *y, const robustify_pref_t *w) {
     }
 #undef VISIT
   }
+  if (found != (size_t)-1) {
+    VEC_CLEAR(wit);
+    for (int h = (int)found; h >= 0; h = from.data[h]) VEC_PUSH(wit, qp.data[h]);
+  }
   VEC_FREE(&qp);
   VEC_FREE(&qk);
+  VEC_FREE(&from);
   free(seen);
   free(in_alpha);
-  return found;
+  return found != (size_t)-1;
 }
 
-static uint64_t kept_mask(const synth_t *y) {
+/* The behaviours among `among` the closed loop keeps. */
+static uint64_t kept_mask(const synth_t *y, uint64_t among) {
   uint64_t m = 0;
   for (int i = 0; i < y->s->p->npref; i++)
-    if (accepts(y, &y->s->p->pref[i])) m |= (uint64_t)1 << i;
+    if ((among >> i & 1) && accepts(y, i)) m |= (uint64_t)1 << i;
   return m;
 }
 
@@ -616,8 +913,9 @@ static uint64_t kept_mask(const synth_t *y) {
  * between them. With `complete`, as Fortis's constructSupervisor: a
  * self-loop for every observable action it never needs to block
  * (uncontrollable, or not possible in the plant there). */
-static lts_t *supervisor(const synth_t *y, lts_labels_t *labels, bool complete, bitword_t *disabled) {
+static lts_t *supervisor(synth_t *y, lts_labels_t *labels, bool complete, bitword_t *disabled) {
   const plant_t *g = &y->s->g;
+  if (!y->reach) synth_reach(y);
   const observer_t *o = y->o;
   int nsets = (int)o->sets.count;
   int *num = xmalloc((size_t)nsets * sizeof *num);
@@ -680,24 +978,104 @@ static void events_key(const search_t *s, events_t e, intvec_t *key) {
     if (bitset_get(e.o, (size_t)l)) VEC_PUSH(key, l);
 }
 
+/* A cached synthesis of e with one candidate controllable action more,
+ * the same O and a supervisor, whose bad sets are kept: its id, and that
+ * action in *newly; -1 when none. */
+static int cached_superset(search_t *s, events_t e, intvec_t *key, int *newly) {
+  for (int i = 0; i < s->p->nctrl; i++) {
+    int l = s->p->ctrl[i].label;
+    if (bitset_get(e.c, (size_t)l) || !bitset_get(s->g.alpha, (size_t)l)) continue;
+    bitset_set(e.c, (size_t)l);
+    events_key(s, e, key);
+    bitset_clear_bit(e.c, (size_t)l);
+    int id = keytab_find(&s->cache, key->data, key->len);
+    if (id >= 0 && s->cache_bad.data[id]) {
+      *newly = l;
+      return id;
+    }
+  }
+  return -1;
+}
+
+/* What the cached syntheses of e with one candidate action more (C ∪ {a},
+ * or O ∪ {b}) say of e: with less control or less observation the good
+ * observation sets only shrink and so does the closed loop (for O ⊆ O',
+ * every O'-set inside a good O-set is good: those sets meet the
+ * fixpoint's conditions, and the fixpoint keeps every family that does).
+ * False when one of them has no supervisor (then e has none); else
+ * *among gets the behaviours all of them keep. */
+static bool supersets_allow(search_t *s, events_t e, intvec_t *key, uint64_t *among) {
+  *among = ~(uint64_t)0;
+  for (int pass = 0; pass < 2; pass++) {
+    const robustify_event_t *ev = pass ? s->p->obs : s->p->ctrl;
+    bitword_t *set = pass ? e.o : e.c;
+    for (int i = 0, n = pass ? s->p->nobs : s->p->nctrl; i < n; i++) {
+      int l = ev[i].label;
+      if (bitset_get(set, (size_t)l) || !bitset_get(s->g.alpha, (size_t)l)) continue;
+      bitset_set(set, (size_t)l);
+      events_key(s, e, key);
+      bitset_clear_bit(set, (size_t)l);
+      int id = keytab_find(&s->cache, key->data, key->len);
+      if (id < 0) continue;
+      if (!s->cache_exists.data[id]) return false;
+      *among &= s->cache_kept.data[id];
+    }
+  }
+  return true;
+}
+
 /* Synthesis with a cache: whether a supervisor exists for e and which
- * preferred behaviours its closed loop keeps. */
+ * preferred behaviours its closed loop keeps. The syntheses already run
+ * for e with one action more answer it in part (supersets_allow): none
+ * there, none here; else only the behaviours they all keep are tried, and
+ * the fixpoint starts from the bad sets of one with the same O and one
+ * controllable action more (cached_superset). Counted as a synthesis
+ * either way, as Fortis counts the sets it synthesises for. */
 static bool evaluate(search_t *s, events_t e, uint64_t *kept) {
   intvec_t key = {0};
   events_key(s, e, &key);
   bool added;
   int id = keytab_add(&s->cache, key.data, key.len, &added);
-  VEC_FREE(&key);
   if (added) {
-    synth_t y;
-    synth_run(&y, s, e.c, e.o);
     s->nsynth++;
-    VEC_PUSH(&s->cache_exists, y.exists);
-    VEC_PUSH(&s->cache_kept, y.exists ? kept_mask(&y) : 0);
-    synth_free(&y);
+    uint64_t among;
+    bool exists = false;
+    uint64_t k = 0;
+    bitword_t *bad = NULL;
+    if (supersets_allow(s, e, &key, &among)) {
+      int newly = -1, sup = cached_superset(s, e, &key, &newly);
+      synth_t y;
+      synth_run_from(&y, s, e.c, e.o, sup >= 0 ? s->cache_bad.data[sup] : NULL, newly);
+      exists = y.exists;
+      if (exists) {
+        k = kept_mask(&y, among);
+        size_t nsets = y.o->sets.count;
+        if (s->bad_bytes < ROBUSTIFY_CACHE_BYTES) { /* kept for warm starts below this set */
+          bad = bitset_new(nsets);
+          for (size_t q = 0; q < nsets; q++)
+            if (y.bad[q]) bitset_set(bad, q);
+          s->bad_bytes += BITSET_WORDS(nsets) * sizeof *bad;
+        }
+      }
+      synth_free(&y);
+    }
+    VEC_PUSH(&s->cache_exists, exists);
+    VEC_PUSH(&s->cache_kept, k);
+    VEC_PUSH(&s->cache_bad, bad);
   }
+  VEC_FREE(&key);
   *kept = s->cache_kept.data[id];
   return s->cache_exists.data[id];
+}
+
+/* Drops the cached bad sets (they number the sets of the current plant's
+ * observers), before the plant changes. */
+static void cache_drop_bad(search_t *s) {
+  for (size_t i = 0; i < s->cache_bad.len; i++) {
+    free(s->cache_bad.data[i]);
+    s->cache_bad.data[i] = NULL;
+  }
+  s->bad_bytes = 0;
 }
 
 static bool satisfies(search_t *s, events_t e, uint64_t want) {
@@ -750,6 +1128,7 @@ static events_t remove_unnecessary(search_t *s, events_t e) {
    * to the same set */
   int nl = s->g.nlabels;
   const observer_t *o = y.o;
+  synth_reach(&y);
   bitword_t *uc = bitset_new((size_t)nl), *uo = bitset_new((size_t)nl), *can = bitset_new((size_t)nl);
   for (int l = 0; l < nl; l++)
     if (bitset_get(e.o, (size_t)l)) bitset_set(uc, (size_t)l), bitset_set(uo, (size_t)l);
@@ -960,7 +1339,7 @@ static bool make_solution(search_t *s, const candidate_t *cand, robustify_soluti
     synth_free(&y);
     return false;
   }
-  sol->kept = kept_mask(&y);
+  sol->kept = kept_mask(&y, ~(uint64_t)0);
   bitword_t *dis = bitset_new((size_t)s->g.nlabels);
   sol->sup = supervisor(&y, s->p->sys->labels, false, dis);
   synth_free(&y);
@@ -1132,6 +1511,30 @@ lts_t *robustify_abstraction(const lts_t *sys, const int *abs, int nabs) {
  * first, each size in lexicographic order (OrderedPowerSetIterator); for
  * each, one synthesis on the abstraction that decouples it, with every
  * candidate controllable/observable; the first supervisor is the solution. */
+/* Deterministic l as a key equal for equal LTSs up to state numbering:
+ * the error state's and each state's moves (label, target) in BFS order
+ * from init, moves by label, states numbered as found. */
+static void canonical_key(const lts_t *l, intvec_t *key) {
+  int *num = xmalloc(((size_t)l->nstates + 1) * sizeof *num),
+      *order = xmalloc(((size_t)l->nstates + 1) * sizeof *order);
+  for (int i = 0; i < l->nstates; i++) num[i] = -1;
+  int n = 0;
+  num[l->init] = n, order[n++] = l->init;
+  VEC_CLEAR(key);
+  for (int h = 0; h < n; h++) {
+    int x = order[h];
+    VEC_PUSH(key, x == l->error ? -2 : l->succ_off[x + 1] - l->succ_off[x]);
+    for (int t = l->succ_off[x]; t < l->succ_off[x + 1]; t++) {
+      int d = l->succ_dst[t];
+      if (num[d] < 0) num[d] = n, order[n++] = d;
+      VEC_PUSH(key, l->succ_label[t]);
+      VEC_PUSH(key, num[d]);
+    }
+  }
+  free(num);
+  free(order);
+}
+
 static void oasis_run(search_t *s, robustify_result_t *out) {
   const robustify_problem_t *p = s->p;
   int nl = (int)p->sys->labels->names.count;
@@ -1151,30 +1554,63 @@ static void oasis_run(search_t *s, robustify_result_t *out) {
   }
   int *a = xmalloc(((size_t)n + 1) * sizeof *a), *abs = xmalloc(((size_t)n + 1) * sizeof *abs);
   bool found = false;
+  keytab_t seen; /* languages of the abstractions tried (minimised, canonical_key) */
+  keytab_init(&seen);
+  intvec_t akey = {0};
   for (int k = 0; k <= n && !found && !s->bounded; k++) {
     comb_first(a, k);
     do {
       if (out_of_time(s)) break;
       for (int i = 0; i < k; i++) abs[i] = list[a[i]];
       lts_t *m = robustify_abstraction(p->sys, abs, k);
+      /* whether a supervisor exists is asked of m minimised (the same
+       * language, so the same answer: pump-3's abstractions of 1 586
+       * states have 756), once per language (canonical_key; voting-4-4:
+       * 1 024 subsets, 512 languages); the first abstraction, whose
+       * plant size is reported, and the one with a supervisor are
+       * synthesised on m itself, so the solution is as Fortis reports it */
+      lts_t *mm = lts_minimise(m);
+      canonical_key(mm, &akey);
+      bool fresh;
+      keytab_add(&seen, akey.data, akey.len, &fresh);
+      if (!fresh) { /* the language of an abstraction already found without a supervisor */
+        s->nsynth++;
+        lts_free(mm);
+        lts_free(m);
+        continue;
+      }
+      if (s->nsynth == 0) {
+        lts_free(mm);
+        mm = NULL;
+      }
       plant_free(&s->g);
       memset(&s->g, 0, sizeof s->g);
-      bool built = plant_build(s, m);
+      bool built = plant_build(s, mm ? mm : m);
       if (built && s->nsynth == 0) {
         out->plant_states = s->g.n;
         out->plant_trans = s->g.ntrans;
       }
+      synth_t y;
+      if (built) {
+        synth_run(&y, s, all.c, all.o);
+        s->nsynth++;
+        if (y.exists && mm) {
+          synth_free(&y);
+          plant_free(&s->g);
+          memset(&s->g, 0, sizeof s->g);
+          built = plant_build(s, m);
+          if (built) synth_run(&y, s, all.c, all.o);
+        }
+      }
+      lts_free(mm);
       if (!built) {
         lts_free(m);
         break;
       }
-      synth_t y;
-      synth_run(&y, s, all.c, all.o);
-      s->nsynth++;
       if (y.exists) {
         robustify_solution_t *sol = out->sols = xcalloc(1, sizeof *out->sols);
         out->nsols = 1;
-        sol->kept = out->max_kept = kept_mask(&y);
+        sol->kept = out->max_kept = kept_mask(&y, ~(uint64_t)0);
         for (int i = 0; i < p->npref; i++)
           if (sol->kept >> i & 1) sol->utility += s->pref_w[i];
         bitword_t *dis = bitset_new((size_t)nl), *hid = bitset_new((size_t)nl);
@@ -1197,6 +1633,8 @@ static void oasis_run(search_t *s, robustify_result_t *out) {
     } while (!found && !s->bounded && comb_next(a, k, n));
   }
   out->no_supervisor = !found && !s->bounded;
+  keytab_free(&seen);
+  VEC_FREE(&akey);
   free(a);
   free(abs);
   free(list);
@@ -1240,14 +1678,17 @@ void robustify_run(const robustify_problem_t *p, robustify_result_t *out) {
       out->max_kept = kept;
       events_t init = remove_unnecessary(&s, all);
       /* the search on G minimised, the solutions on G */
-      observer_free(s.g.observer[0]);
-      observer_free(s.g.observer[1]);
-      s.g.observer[0] = s.g.observer[1] = NULL;
+      for (int i = 0; i < ROBUSTIFY_OBSERVERS; i++) {
+        observer_free(s.g.observer[i]);
+        s.g.observer[i] = NULL;
+      }
+      cache_drop_bad(&s);
       plant_t full = s.g, small;
       bool minimised = plant_minimise(&s, &small);
       if (minimised) s.g = small;
       candidate_list_t cands = {0};
       if (!s.bounded) iterate(&s, init, kept, &cands, &out->iterations);
+      cache_drop_bad(&s);
       if (minimised) {
         plant_free(&s.g);
         s.g = full;
@@ -1272,9 +1713,13 @@ void robustify_run(const robustify_problem_t *p, robustify_result_t *out) {
   keytab_free(&s.cache);
   VEC_FREE(&s.cache_exists);
   VEC_FREE(&s.cache_kept);
+  cache_drop_bad(&s);
+  VEC_FREE(&s.cache_bad);
   free(s.pref_w);
   free(s.ctrl_w);
   free(s.obs_w);
+  lts_free(s.dev_det);
+  lts_free(s.prop);
 }
 
 void robustify_result_free(robustify_result_t *r) {
@@ -1292,13 +1737,20 @@ void robustify_result_free(robustify_result_t *r) {
   memset(r, 0, sizeof *r);
 }
 
+/* l itself when deterministic, else its determinisation (then *owned). */
+static const lts_t *det_borrow(const lts_t *l, lts_t **owned) {
+  *owned = lts_is_deterministic(l) ? NULL : lts_determinise(l, true);
+  return *owned ? *owned : l;
+}
+
 lts_t *robustify_design(const lts_t *sys, const robustify_solution_t *s) {
-  lts_t *m = deterministic(s->base ? s->base : sys);
+  lts_t *own;
+  const lts_t *m = det_borrow(s->base ? s->base : sys, &own);
   const lts_t *parts[2] = {m, s->sup};
   lts_t *d = lts_compose(parts, 2);
   lts_t *min = lts_minimise(d);
   lts_free(d);
-  lts_free(m);
+  lts_free(own);
   return min;
 }
 
@@ -1416,9 +1868,9 @@ static bool progress_holds(const lts_t *l, const int *progress, int nprogress) {
 const char *robustify_check(const robustify_problem_t *p, const robustify_solution_t *s,
                             const lts_t *design) {
   int nlabels = (int)p->sys->labels->names.count;
-  lts_t *sys = deterministic(s->base ? s->base : p->sys), *dev = deterministic(p->dev),
-        *prop = lts_property(p->safety);
-  lts_t *des = deterministic(design);
+  lts_t *sys_own = NULL, *dev_own = NULL, *des_own = NULL, *prop = lts_property(p->safety);
+  const lts_t *sys = det_borrow(s->base ? s->base : p->sys, &sys_own), *dev = det_borrow(p->dev, &dev_own),
+              *des = det_borrow(design, &des_own);
   const lts_t *cl_parts[3] = {des, dev, prop}, *orig_parts[2] = {sys, dev};
   lts_t *cl = lts_compose(cl_parts, 3), *orig = lts_compose(orig_parts, 2);
   bitword_t *alpha = bitset_new((size_t)nlabels), *ctrl = bitset_new((size_t)nlabels);
@@ -1433,11 +1885,12 @@ const char *robustify_check(const robustify_problem_t *p, const robustify_soluti
     if ((s->kept >> k & 1) && !lts_accepts(cl, alpha, &p->pref[k], nlabels))
       why = "a preferred behaviour reported kept is not";
   /* walk the closed loop beside the original M ‖ E': only controllable,
-   * observable actions may be missing, nothing may be added */
-  lts_t *cl2 = NULL;
+   * observable actions may be missing, nothing may be added. The closed
+   * loop is cl: P_err enables every action of αP in every state and cl
+   * reaches no error, so on the actions of M ‖ E' it moves as design ‖ E'
+   * (an action of P alone moves only P: not a move of the design) */
+  const lts_t *cl2 = cl;
   if (!why) {
-    const lts_t *parts[2] = {des, dev};
-    cl2 = lts_compose(parts, 2);
     bitword_t *obs = bitset_new((size_t)nlabels);
     for (int i = 0; i < s->nobs; i++) bitset_set(obs, (size_t)s->obs[i]);
     keytab_t seen; /* reachable pairs only: the product of the two sizes can be far too large */
@@ -1463,7 +1916,8 @@ const char *robustify_check(const robustify_problem_t *p, const robustify_soluti
         }
       }
       for (int i = cl2->succ_off[a]; i < cl2->succ_off[a + 1] && !why; i++)
-        if (lts_step(orig, b, cl2->succ_label[i]) < 0) why = "the design adds behaviour the original lacks";
+        if (bitset_get(alpha, (size_t)cl2->succ_label[i]) && lts_step(orig, b, cl2->succ_label[i]) < 0)
+          why = "the design adds behaviour the original lacks";
     }
     VEC_FREE(&qa);
     VEC_FREE(&qb);
@@ -1472,12 +1926,11 @@ const char *robustify_check(const robustify_problem_t *p, const robustify_soluti
   }
   free(alpha);
   free(ctrl);
-  lts_free(cl2);
   lts_free(cl);
   lts_free(orig);
-  lts_free(sys);
-  lts_free(dev);
+  lts_free(sys_own);
+  lts_free(dev_own);
   lts_free(prop);
-  lts_free(des);
+  lts_free(des_own);
   return why;
 }
