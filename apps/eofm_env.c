@@ -47,7 +47,7 @@ lts_t *eofm_env_load(fsp_config_t *c, const ynode_t *node, const lts_t *sys, eof
   memset(out, 0, sizeof *out);
   out->max_errors = -1;
   out->max_states = EOFM_ENV_MAX_STATES;
-  size_t before = d->errors;
+  size_t before = diag_error_count(d);
   ydoc_check_keys(node, env_keys, sizeof env_keys / sizeof *env_keys, "an EOFM environment", d);
   const ynode_t *n_file = ydoc_require(node, "eofm", "an EOFM environment", d);
   const ynode_t *n_max = ydoc_get(node, "max_errors");
@@ -79,16 +79,16 @@ lts_t *eofm_env_load(fsp_config_t *c, const ynode_t *node, const lts_t *sys, eof
   if (n_file) out->budget_loc = n_states ? n_states->loc : n_file->loc;
   if (!ok || !sys) return NULL;
   char *full = out->file[0] == '/' ? xstrdup(out->file) : xasprintf("%s%s", c->dir, out->file);
-  size_t errors_before_read = d->errors;
+  size_t errors_before_read = diag_error_count(d);
   out->model = eofm_parse_file(full, d);
   free(full);
-  if (!out->model && d->errors == errors_before_read)
+  if (!out->model && diag_error_count(d) == errors_before_read)
     diag_error(d, n_file->loc, "cannot read '%s'", out->file);
   if (!out->model && d->count > 0 && d->items[d->count - 1].loc.file == NULL)
     d->items[d->count - 1].loc = n_file->loc;
   if (!out->model) return NULL;
   out->plan = eofm_plan_new(out->model, &out->world, d);
-  if (!out->plan || d->errors != before) return NULL;
+  if (!out->plan || diag_error_count(d) != before) return NULL;
   out->raw = eofm_translate(out->plan, NULL, &c->labels, out->max_states, &out->exceeded, d);
   if (out->exceeded)
     diag_error(d, out->budget_loc, "the translated task model has more than %d states (raise max_states)",

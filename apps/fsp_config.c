@@ -40,11 +40,11 @@ static lts_t *load_lts_file(fsp_config_t *c, const ynode_t *node, size_t i, cons
                full, fsm ? "fsm" : "aut", name);
     return NULL;
   }
-  size_t before = d->errors;
+  size_t before = diag_error_count(d);
   bool limit = false;
   lts_t *raw = fsm ? fsm_read_file(full, &c->labels, c->max_states, &limit, d)
                    : aut_read_file(full, &c->labels, c->max_states, &limit, d);
-  if (!raw && d->errors == before) diag_error(d, item_loc(node, i), "cannot read '%s'", full);
+  if (!raw && diag_error_count(d) == before) diag_error(d, item_loc(node, i), "cannot read '%s'", full);
   if (!raw && d->count > 0 && d->items[d->count - 1].loc.file == NULL)
     d->items[d->count - 1].loc = item_loc(node, i);
   if (limit) c->limit_hit = true;
@@ -81,9 +81,9 @@ static lts_t *load_one(fsp_config_t *c, const ynode_t *node, size_t i, const cha
     }
     return l;
   }
-  size_t before = d->errors;
+  size_t before = diag_error_count(d);
   fsp_file_t *f = fsp_parse_file(full, &c->labels, d);
-  if (!f && d->errors == before) diag_error(d, item_loc(node, i), "cannot read '%s'", full);
+  if (!f && diag_error_count(d) == before) diag_error(d, item_loc(node, i), "cannot read '%s'", full);
   if (!f && d->count > 0 && d->items[d->count - 1].loc.file == NULL)
     d->items[d->count - 1].loc = item_loc(node, i);
   free(full);

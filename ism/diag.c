@@ -65,6 +65,8 @@ void diag_verror(diag_list_t *d, loc_t loc, const char *fmt, va_list ap) { add(d
 
 bool diag_has_errors(const diag_list_t *d) { return d->errors > 0 || d->dropped > 0; }
 
+size_t diag_error_count(const diag_list_t *d) { return d->errors + d->dropped; }
+
 const char *diag_add_source(diag_list_t *d, const char *path, const char *text) {
   for (size_t i = 0; i < d->nsources; i++)
     if (strcmp(d->sources[i].path, path) == 0) return d->sources[i].path;

@@ -51,6 +51,10 @@ void diag_note(diag_list_t *d, loc_t loc, const char *fmt, ...) __attribute__((f
 /* diag_error for callers that take their own variable arguments. */
 void diag_verror(diag_list_t *d, loc_t loc, const char *fmt, va_list ap) __attribute__((format(printf, 3, 0)));
 bool diag_has_errors(const diag_list_t *d);
+/* Errors reported so far, recorded or dropped past max_errors: the number to
+ * compare before and after a step (`errors` alone stops growing at the cap,
+ * so a step's errors past it would go unseen). */
+size_t diag_error_count(const diag_list_t *d);
 
 /* Registers a file's text (copied) and returns the stable path string to
  * use in loc_t.file. Registering the same path twice returns the first copy. */

@@ -402,7 +402,7 @@ static void index_rules(loader_t *l) {
 static ism_model_t *load(loader_t *l, const char *path) {
   ism_model_t *m = l->m;
   diag_list_t *diags = l->diags;
-  size_t errors_before = diags->errors + diags->dropped;
+  size_t errors_before = diag_error_count(diags);
   const ynode_t *root = ydoc_load_file(path, &m->arena, diags);
   if (!root || !ydoc_expect_kind(root, YNODE_MAP, "a model file", diags)) {
     ism_free(m);
@@ -447,7 +447,7 @@ static ism_model_t *load(loader_t *l, const char *path) {
   load_uncertainty(l, ydoc_get(root, "uncertainty"));
   load_options(l, ydoc_get(root, "verify"));
   if ((n = ydoc_get(root, "expect"))) m->expect = n;
-  if (diags->errors + diags->dropped > errors_before) {
+  if (diag_error_count(diags) > errors_before) {
     ism_free(m);
     return NULL;
   }

@@ -35,9 +35,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   diag_init(&diags);
   char *printed = parse_print(text, &scope, &arena, &diags);
   if (printed) {
-    size_t before = diags.errors;
+    size_t before = diag_error_count(&diags);
     char *again = parse_print(printed, &scope, &arena, &diags);
-    if (!again || diags.errors != before || strcmp(again, printed) != 0) {
+    if (!again || diag_error_count(&diags) != before || strcmp(again, printed) != 0) {
       fprintf(stderr, "fuzz: '%s' printed as '%s', which reads back as '%s'\n", text, printed,
               again ? again : "(error)");
       abort();

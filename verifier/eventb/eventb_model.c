@@ -373,7 +373,7 @@ eventb_model_t *eventb_load(const char *path, diag_list_t *diags) {
   eventb_model_t *m = xcalloc(1, sizeof *m);
   arena_init(&m->arena);
   loader_t l = {m, diags, &m->arena};
-  size_t errors_before = diags->errors + diags->dropped;
+  size_t errors_before = diag_error_count(diags);
   const ynode_t *root = ydoc_load_file(path, &m->arena, diags);
   if (!root || !ydoc_expect_kind(root, YNODE_MAP, "a model file", diags)) {
     eventb_free(m);
@@ -411,7 +411,7 @@ eventb_model_t *eventb_load(const char *path, diag_list_t *diags) {
         EVENTB_MAX_CTRL, m->nctrl);
   load_options(&l, ydoc_get(root, "eventb"));
   if ((n = ydoc_get(root, "expect"))) m->expect = n;
-  if (diags->errors + diags->dropped > errors_before) {
+  if (diag_error_count(diags) > errors_before) {
     eventb_free(m);
     return NULL;
   }

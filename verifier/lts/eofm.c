@@ -708,7 +708,7 @@ eofm_t *eofm_parse_string(const char *name, const char *text, diag_list_t *diags
   if (!diag_source_conceal_binary(diags, m->path) && *start != '<' && strncmp(start, "\xef\xbb\xbf<", 4) != 0)
     diag_source_conceal(diags, m->path);
   reader_t r = {m, diags, text, {0}, {0}};
-  size_t before = diags->errors;
+  size_t before = diag_error_count(diags);
   xmlError first;
   memset(&first, 0, sizeof first);
   /* libxml2 2.9 has no per-context structured handler: set it around the call */
@@ -734,7 +734,7 @@ eofm_t *eofm_parse_string(const char *name, const char *text, diag_list_t *diags
   if (ctxt) xmlFreeParserCtxt(ctxt);
   VEC_FREE(&r.links);
   VEC_FREE(&r.cond_nodes);
-  if (diags->errors != before) {
+  if (diag_error_count(diags) != before) {
     eofm_free(m);
     return NULL;
   }

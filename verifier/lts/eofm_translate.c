@@ -259,11 +259,11 @@ eofm_plan_t *eofm_plan_new(const eofm_t *m, const eofm_world_t *w, diag_list_t *
   }
   p->action_labels = arena_alloc(&p->arena, (m->hactions.len + 1) * sizeof *p->action_labels);
   for (size_t i = 0; i < m->hactions.len; i++) p->action_labels[i] = m->hactions.data[i].name;
-  size_t before = diags->errors;
+  size_t before = diag_error_count(diags);
   check_world(p, diags);
-  for (size_t i = 0; diags->errors == before && i < p->w->nworld; i++) check_world_rule(p, i, diags);
-  if (diags->errors == before) check_unfolding(m, diags);
-  if (diags->errors != before) {
+  for (size_t i = 0; diag_error_count(diags) == before && i < p->w->nworld; i++) check_world_rule(p, i, diags);
+  if (diag_error_count(diags) == before) check_unfolding(m, diags);
+  if (diag_error_count(diags) != before) {
     eofm_plan_delete(p);
     return NULL;
   }

@@ -288,7 +288,7 @@ static void build_slots(maskd_program_t *prog) {
 }
 
 static void check_program(maskd_program_t *prog, diag_list_t *diags) {
-  size_t before = diags->errors;
+  size_t before = diag_error_count(diags);
   if (prog->enums.len) {
     for (size_t i = 0; i < prog->enums.len; i++)
       for (size_t j = 0; j < i; j++)
@@ -306,7 +306,7 @@ static void check_program(maskd_program_t *prog, diag_list_t *diags) {
   }
   check_instances(prog, diags);
   for (size_t r = 0; r < prog->runs.len; r++) check_run(prog, &prog->runs.data[r], diags);
-  if (diags->errors > before) return;
+  if (diag_error_count(diags) > before) return;
   for (size_t i = 0; i < prog->insts.len; i++)
     if (prog->insts.data[i].run < 0)
       diag_warning(diags, prog->insts.data[i].loc, "instance '%s' is never run", prog->insts.data[i].name);
@@ -321,8 +321,8 @@ maskd_program_t *maskd_new(void) {
 }
 
 maskd_program_t *maskd_finish(maskd_program_t *prog, size_t errors_before, diag_list_t *diags) {
-  if (diags->errors == errors_before) check_program(prog, diags);
-  if (diags->errors > errors_before) {
+  if (diag_error_count(diags) == errors_before) check_program(prog, diags);
+  if (diag_error_count(diags) > errors_before) {
     maskd_free(prog);
     return NULL;
   }
@@ -331,7 +331,7 @@ maskd_program_t *maskd_finish(maskd_program_t *prog, size_t errors_before, diag_
 
 maskd_program_t *maskd_parse(const char *text, loc_t start, int indent, diag_list_t *diags) {
   maskd_program_t *prog = maskd_new();
-  size_t before = diags->errors;
+  size_t before = diag_error_count(diags);
   maskd_parse_syntax(prog, text, start, indent, diags);
   return maskd_finish(prog, before, diags);
 }

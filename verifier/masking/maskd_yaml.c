@@ -248,7 +248,7 @@ maskd_program_t *maskd_yaml_read(const ynode_t *model, diag_list_t *diags) {
   maskd_program_t *prog = maskd_new();
   prog->yaml = true;
   reader_t r = {prog, diags};
-  size_t before = diags->errors;
+  size_t before = diag_error_count(diags);
   if (!ydoc_expect_kind(model, YNODE_MAP, what, diags)) return maskd_finish(prog, before, diags);
   ydoc_check_keys(model, keys, sizeof keys / sizeof *keys, what, diags);
   read_enums(&r, ydoc_get(model, "enums"));
