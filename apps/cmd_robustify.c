@@ -607,8 +607,9 @@ static int run_robustify(cli_ctx_t *ctx, const cli_command_t *self, const char *
   for (int a = 0; a < dev->nalphabet; a++) bitset_set(alpha, (size_t)dev->alphabet[a]);
   const cli_value_t *mv = cli_opt(self, values, "method");
   const char *method = mv->set ? mv->s : c.method;
-  ok = events(ctx, &r.labels, alpha, c.ctrl, c.ctrl_map, "'controllable'", &lists.ctrl) &
-       events(ctx, &r.labels, alpha, c.obs, c.obs_map, "'observable'", &lists.obs);
+  bool ctrl_ok = events(ctx, &r.labels, alpha, c.ctrl, c.ctrl_map, "'controllable'", &lists.ctrl);
+  bool obs_ok = events(ctx, &r.labels, alpha, c.obs, c.obs_map, "'observable'", &lists.obs); /* both reported */
+  ok = ctrl_ok && obs_ok;
   if (c.progress) {
     if (!ydoc_expect_kind(c.progress, YNODE_SEQ, "'progress'", d))
       ok = false;
