@@ -36,8 +36,12 @@ cli_value_t *verify_options_resolve(cli_ctx_t *ctx, const cli_command_t *self, c
 }
 
 bool verify_rank(const ism_model_t *m, const rank_options_t *ropt, cex_t *cexs, size_t n) {
-  boundary_ctx_t *bc = ropt->mode == ISM_MODE_ACTUAL ? boundary_new(m, 50000000ULL) : NULL;
-  for (size_t k = 0; bc && k < n && !(ropt->stop && ropt->stop(ropt->stop_arg)); k++) {
+  bool actual = ropt->mode == ISM_MODE_ACTUAL;
+  for (size_t k = 0; actual && k < n && !(ropt->stop && ropt->stop(ropt->stop_arg)); k++) {
+    /* a solver per counterexample: its witness then does not depend on
+     * which counterexamples were classified before (a shard or an MPI rank
+     * classifies only some; docs/scale-out.md) */
+    boundary_ctx_t *bc = boundary_new(m, 50000000ULL);
     cex_t keep;
     cex_copy(&keep, &cexs[k], m->nvars);
     boundary_t b = boundary_classify(bc, &cexs[k]);
@@ -47,8 +51,8 @@ bool verify_rank(const ism_model_t *m, const rank_options_t *ropt, cex_t *cexs, 
     cexs[k].boundary_only = b == BOUNDARY_ONLY;
     free(msg);
     cex_free(&keep);
+    boundary_delete(bc);
   }
-  boundary_delete(bc);
   return rank_all(m, ropt, cexs, n);
 }
 
