@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/resource.h>
+
 #include <mpi.h>
 
 #include "apps/verify_options.h"
@@ -72,9 +74,21 @@ static uint64_t fingerprint(size_t n, const int *prefixes, int depth) {
 
 typedef struct {
   const verify_job_t *job;
-  pthread_mutex_t lock; /* one thread at a time talks MPI */
+  pthread_mutex_t lock; /* one thread at a time talks MPI; guards the counts */
   char *failure;
+  size_t subtrees, cexs; /* searched and sent, for --stats */
+  unsigned long long paths;
 } worker_t;
+
+/* This process's CPU time so far (user + system), in seconds. */
+static double cpu_seconds(void) {
+  struct rusage ru;
+  getrusage(RUSAGE_SELF, &ru);
+  return (double)ru.ru_utime.tv_sec + (double)ru.ru_stime.tv_sec +
+         ((double)ru.ru_utime.tv_usec + (double)ru.ru_stime.tv_usec) * 1e-6;
+}
+
+static bool stats(const verify_job_t *job) { return cli_opt(job->self, job->given, "stats")->set; }
 
 static long worker_next(void *ctx, size_t n, const int *prefixes, int depth) {
   worker_t *w = ctx;
@@ -95,6 +109,7 @@ static void worker_done(void *ctx, size_t index, explore_result_t *part) {
   char *failure = NULL;
   char *json = verify_part_json(w->job, (long)index, part, &failure);
   pthread_mutex_lock(&w->lock);
+  w->subtrees++, w->paths += part->paths, w->cexs += part->ncexs;
   send_text(json, TAG_PART, 0);
   if (failure && !w->failure)
     w->failure = failure;
@@ -117,6 +132,9 @@ static int work(const verify_job_t *job) {
     explore_result_free(&top);
   }
   send_text(w.failure ? w.failure : "", TAG_DONE, 0);
+  if (stats(job))
+    fprintf(job->ctx->err, "ismv: rank %d: %zu subtrees, %llu paths, %zu counterexamples, %.2f s CPU\n", world.rank,
+            w.subtrees, w.paths, w.cexs, cpu_seconds());
   free(w.failure);
   pthread_mutex_destroy(&w.lock);
   return CLI_EXIT_OK;
@@ -228,6 +246,9 @@ int mpi_verify_search(const verify_job_t *job, explore_result_t *res) {
     if (!verify_rank(job->m, job->ropt, top.cexs, top.ncexs) && !top.reason)
       top.reason = "the time limit (--timeout) ran out while ranking; the later counterexamples are unranked";
   }
+  if (stats(job))
+    fprintf(job->ctx->err, "ismv: rank 0: %llu paths above the split, %zu subtrees handed out, %.2f s CPU\n",
+            top.paths, c.top.n, cpu_seconds());
   int rc = -1;
   if (c.failure) {
     fprintf(job->ctx->err, "ismv: error: %s; no report\n", c.failure);
