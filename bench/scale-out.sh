@@ -12,8 +12,9 @@
 #  2. --shard I/N for N = 2 and 4 (SHARDS), shard after shard: subtrees,
 #     paths and CPU seconds per shard, and the same balance figures;
 #  3. growth per bound (GROWTH, default 3 4 5 6): single process, paths,
-#     CPU seconds and peak memory, and each one's ratio to the bound below,
-#     the figures docs/scale-out.md extrapolates to bound 16.
+#     CPU seconds (the ranked report, and the search alone) and peak memory,
+#     each with its ratio to the bound below: the figures docs/scale-out.md
+#     extrapolates to bound 16.
 # Wall time on a shared machine is noisy; CPU seconds are the figures to compare.
 #   ISMV=build/release/ismv bash bench/scale-out.sh
 set -u
@@ -90,9 +91,10 @@ fi
 
 if [[ " $TABLES " == *" 3 "* ]]; then
   echo
-  echo "3. growth per bound: $ISMV verify $MODEL --bound K --jobs 1 (ranked, the default report)"
-  printf '%-6s %9s %7s %9s %7s %9s %7s\n' bound paths x cpu_s x peak_MB x
-  prev_p= prev_c= prev_m=
+  echo "3. growth per bound: $ISMV verify $MODEL --bound K --jobs 1: the default (ranked) report, and the search alone (--probability none)"
+  printf '%-6s %9s %6s %9s %6s %9s %6s %9s %6s\n' bound paths x cpu_s x search_s x peak_MB x
+  ratio() { [ -n "$2" ] && awk "BEGIN {printf \"%.2f\", $1 / $2}" || echo -; }
+  prev_p= prev_c= prev_s= prev_m=
   for k in $GROWTH; do
     /usr/bin/time -f '%U %S %M' -o "$tmp/time" "$ISMV" verify "$MODEL" --bound "$k" --jobs 1 -q --stats \
       >/dev/null 2>"$tmp/err"
@@ -100,9 +102,12 @@ if [[ " $TABLES " == *" 3 "* ]]; then
     paths=$(sed -n 's/^ismv: \([0-9]*\) paths.*/\1/p' "$tmp/err")
     cpu=$(calc "$user + $sys")
     mb=$(awk "BEGIN {printf \"%.0f\", $mem / 1024}")
-    ratio() { [ -n "$2" ] && awk "BEGIN {printf \"%.2f\", $1 / $2}" || echo -; }
-    printf '%-6s %9s %7s %9.2f %7s %9s %7s\n' "$k" "$paths" "$(ratio "$paths" "$prev_p")" "$cpu" \
-      "$(ratio "$cpu" "$prev_c")" "$mb" "$(ratio "$mb" "$prev_m")"
-    prev_p=$paths prev_c=$cpu prev_m=$mb
+    /usr/bin/time -f '%U %S' -o "$tmp/time" "$ISMV" verify "$MODEL" --bound "$k" --jobs 1 -q --probability none \
+      >/dev/null 2>&1
+    read -r user sys < <(tail -1 "$tmp/time")
+    search=$(calc "$user + $sys")
+    printf '%-6s %9s %6s %9.2f %6s %9.2f %6s %9s %6s\n' "$k" "$paths" "$(ratio "$paths" "$prev_p")" "$cpu" \
+      "$(ratio "$cpu" "$prev_c")" "$search" "$(ratio "$search" "$prev_s")" "$mb" "$(ratio "$mb" "$prev_m")"
+    prev_p=$paths prev_c=$cpu prev_s=$search prev_m=$mb
   done
 fi
