@@ -19,7 +19,9 @@ uint64_t distribute_hash(const void *data, size_t n, uint64_t h) {
 /* ---- writing ---- */
 
 static void put_double(strbuf_t *sb, double x) {
-  if (isfinite(x))
+  if (x == 0 && signbit(x)) /* strbuf_json_number writes 0: a report may show "-0" */
+    strbuf_puts(sb, "-0");
+  else if (isfinite(x))
     strbuf_json_number(sb, x);
   else
     strbuf_puts(sb, isnan(x) ? "\"nan\"" : x > 0 ? "\"inf\"" : "\"-inf\"");
