@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <sys/resource.h>
 
@@ -52,10 +53,20 @@ static void send_text(const char *text, int tag, int to) {
   MPI_Send(text, (int)strlen(text), MPI_CHAR, to, tag, MPI_COMM_WORLD);
 }
 
-/* Receives the next message from anyone: its text (caller frees), tag and sender. */
+/* Receives the next message from `from` (or anyone): its text (caller
+ * frees), tag and sender. Waits by polling with short sleeps, not in
+ * MPI_Probe: Open MPI's blocking calls spin, and rank 0, which waits most of
+ * the run, would take a core from the ranks that search. */
 static char *receive(int from, int *tag, int *source) {
   MPI_Status st;
-  MPI_Probe(from, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
+  long pause_ns = 50000;
+  for (int ready = 0;;) {
+    MPI_Iprobe(from, MPI_ANY_TAG, MPI_COMM_WORLD, &ready, &st);
+    if (ready) break;
+    struct timespec ts = {0, pause_ns};
+    nanosleep(&ts, NULL);
+    if (pause_ns < 2000000) pause_ns *= 2; /* at most 2 ms late */
+  }
   int len = 0;
   MPI_Get_count(&st, MPI_CHAR, &len);
   char *buf = xmalloc((size_t)len + 1);
