@@ -282,7 +282,7 @@ int verify_command(cli_ctx_t *ctx, const cli_command_t *self, const char *path, 
   if (!res.replay_failed && ranked) {
     if (res.ncexs && !preranked)
       progress_phase(&progress.line, "verify: ranking %zu counterexamples", res.ncexs);
-    if (!preranked) all_ranked = verify_rank(m, &ropt, res.cexs, res.ncexs);
+    if (!preranked) all_ranked = verify_rank_split(m, &ropt, res.cexs, res.ncexs, explore_split_depth(&opt));
     bad = recheck(m, opt.mode, &res);
   }
   progress_end(&progress.line);

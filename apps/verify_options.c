@@ -35,13 +35,28 @@ cli_value_t *verify_options_resolve(cli_ctx_t *ctx, const cli_command_t *self, c
   return merged;
 }
 
-bool verify_rank(const ism_model_t *m, const rank_options_t *ropt, cex_t *cexs, size_t n) {
+/* Whether a and b lie in different subtrees of a split at depth d (> 0):
+ * their first d rules differ. */
+static bool other_subtree(const cex_t *a, const cex_t *b, int d) {
+  return memcmp(a->rules, b->rules, (size_t)d * sizeof *a->rules) != 0;
+}
+
+bool verify_rank_split(const ism_model_t *m, const rank_options_t *ropt, cex_t *cexs, size_t n, int split_depth) {
   bool actual = ropt->mode == ISM_MODE_ACTUAL;
+  /* one boundary solver for those above the split (or all, without one) and
+   * a fresh one for each subtree's, in the order given */
+  boundary_ctx_t *top = actual ? boundary_new(m, 50000000ULL) : NULL, *sub = NULL;
+  const cex_t *sub_first = NULL;
   for (size_t k = 0; actual && k < n && !(ropt->stop && ropt->stop(ropt->stop_arg)); k++) {
-    /* a solver per counterexample: its witness then does not depend on
-     * which counterexamples were classified before (a shard or an MPI rank
-     * classifies only some; docs/scale-out.md) */
-    boundary_ctx_t *bc = boundary_new(m, 50000000ULL);
+    boundary_ctx_t *bc = top;
+    if (split_depth > 0 && cexs[k].length > split_depth) {
+      if (!sub || other_subtree(&cexs[k], sub_first, split_depth)) {
+        boundary_delete(sub);
+        sub = boundary_new(m, 50000000ULL);
+        sub_first = &cexs[k];
+      }
+      bc = sub;
+    }
     cex_t keep;
     cex_copy(&keep, &cexs[k], m->nvars);
     boundary_t b = boundary_classify(bc, &cexs[k]);
@@ -51,9 +66,14 @@ bool verify_rank(const ism_model_t *m, const rank_options_t *ropt, cex_t *cexs, 
     cexs[k].boundary_only = b == BOUNDARY_ONLY;
     free(msg);
     cex_free(&keep);
-    boundary_delete(bc);
   }
+  boundary_delete(sub);
+  boundary_delete(top);
   return rank_all(m, ropt, cexs, n);
+}
+
+bool verify_rank(const ism_model_t *m, const rank_options_t *ropt, cex_t *cexs, size_t n) {
+  return verify_rank_split(m, ropt, cexs, n, -1);
 }
 
 void verify_progress_show(void *ctx, const explore_progress_t *p) {
