@@ -3,7 +3,8 @@
 # Prints three tables for MODEL (default the robot-car explorer) at BOUND
 # (default 6), split at depth SPLIT (default 2), one thread per rank:
 #  1. mpirun -np 1, 2, 4 (RANKS; --oversubscribe): wall and CPU seconds of
-#     the whole run (/usr/bin/time on mpirun: every rank's CPU), speed-up in
+#     the whole run (-np 1: /usr/bin/time; more ranks: the sum of the ranks'
+#     own, from --stats, as mpirun's rusage may miss them), speed-up in
 #     wall time over -np 1, and per rank its subtrees, paths and CPU seconds
 #     (--stats); "balance" is the busiest worker's CPU over the workers'
 #     mean, "work speed-up" the workers' total CPU over the busiest one's:
@@ -50,6 +51,8 @@ if [[ " $TABLES " == *" 1 "* ]]; then
       /usr/bin/time -f '%e %U %S' -o "$tmp/time" mpirun --oversubscribe -np "$np" "$ISMV_MPI" "${args[@]}" --stats \
         >"$tmp/out.$np" 2>"$tmp/err"
       read -r wall user sys < <(tail -1 "$tmp/time")
+      # mpirun's rusage does not always include its ranks': add up theirs (--stats)
+      ranks_cpu=$(sed -n 's/^ismv: rank [0-9]*: .* \([0-9.]*\) s CPU$/\1/p' "$tmp/err" | awk '{s += $1} END {print s + 0}')
       [ -z "$base" ] && base=$wall
       per=$(sed -n 's/^ismv: rank \([0-9]*\): \([0-9]*\) subtrees, \([0-9]*\) paths, [0-9]* counterexamples, \([0-9.]*\) s CPU$/\1:\2\/\3\/\4/p' "$tmp/err" | sort -n | tr '\n' ' ')
       bal=$(sed -n 's/^ismv: rank [0-9]*: [0-9]* subtrees, .* \([0-9.]*\) s CPU$/\1/p' "$tmp/err" | balance)
@@ -57,7 +60,9 @@ if [[ " $TABLES " == *" 1 "* ]]; then
       # --stats puts seconds into the report: compare without them
       sed -E 's/[0-9]+\.[0-9]{3} s//g' "$tmp/out.$np" >"$tmp/cmp.$np"
       same=$(cmp -s "$tmp/cmp.$np" "$tmp/cmp.$(echo $RANKS | cut -d' ' -f1)" && echo "" || echo " REPORT DIFFERS")
-      printf '%-5s %9s %9.2f %9.2f %8s %10s  %s%s\n' "$np" "$wall" "$(calc "$user + $sys")" \
+      cpu=$(calc "$user + $sys")
+      [ "$np" != 1 ] && cpu=$ranks_cpu
+      printf '%-5s %9s %9.2f %9.2f %8s %10s  %s%s\n' "$np" "$wall" "$cpu" \
         "$(calc "$base / $wall")" ${bal% *} ${bal#* } "$per" "$same"
     done
   fi
