@@ -18,7 +18,7 @@
 
 /* Messages, all as bytes (text): a worker asks for a subtree with
  * "N FRONTIER" (its number of subtrees and their fingerprint, which must be
- * rank 0's), rank 0 answers with the index or -1; a worker sends each
+ * rank 0's; "0 0" when it does not split), rank 0 answers with the index or -1; a worker sends each
  * searched subtree as JSON, and once it has no more, DONE with nothing
  * (success) or what failed. */
 enum { TAG_REQUEST = 1, TAG_ASSIGN, TAG_PART, TAG_DONE };
@@ -133,7 +133,15 @@ static void worker_done(void *ctx, size_t index, explore_result_t *part) {
 static int work(const verify_job_t *job) {
   worker_t w = {.job = job};
   pthread_mutex_init(&w.lock, NULL);
-  if (explore_split_depth(job->opt) > 0) { /* else rank 0 searches it all */
+  if (explore_split_depth(job->opt) <= 0) { /* rank 0 searches it all, if it does not split either */
+    char *answer = NULL;
+    pthread_mutex_lock(&w.lock);
+    send_text("0 0", TAG_REQUEST, 0);
+    int tag, source;
+    answer = receive(0, &tag, &source);
+    pthread_mutex_unlock(&w.lock);
+    free(answer);
+  } else {
     explore_options_t opt = *job->opt;
     opt.next_subtree = worker_next;
     opt.subtree_done = worker_done;
@@ -251,7 +259,8 @@ int mpi_verify_search(const verify_job_t *job, explore_result_t *res) {
   }
   for (size_t p = 0; p < c.top.n && !c.failure; p++)
     if (!c.have[p])
-      fail(&c, xasprintf("subtree %zu was handed to rank %d, which never sent it back", p, c.owner[p]));
+      fail(&c, c.owner[p] ? xasprintf("subtree %zu was handed to rank %d, which never sent it back", p, c.owner[p])
+                          : xasprintf("no rank asked for subtree %zu", p));
   if (top.replay_failed) fail(&c, xstrdup(top.replay_message));
   if (!c.failure && job->ranked && top.ncexs) { /* the counterexamples above the split */
     if (!verify_rank(job->m, job->ropt, top.cexs, top.ncexs) && !top.reason)
