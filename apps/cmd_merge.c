@@ -60,11 +60,11 @@ static int load(cli_ctx_t *ctx, const char *const *paths, int npaths, json_doc_t
       return CLI_EXIT_INVALID;
     }
     double of = json_num(root, "of", 0), shard = json_num(root, "shard", 0);
-    if (f == 0) *nshards = (int)of;
-    if (!(of >= 1 && of <= 100000 && shard >= 1 && shard <= of)) {
+    if (!(of >= 1 && of <= 100000 && shard >= 1 && shard <= of && of == (int)of && shard == (int)shard)) {
       fprintf(ctx->err, "ismv: error: %s: 'shard' and 'of' are out of range\n", paths[f]);
       return CLI_EXIT_INVALID;
     }
+    if (f == 0) *nshards = (int)of;
     if ((int)of != *nshards || strcmp(json_str(root, "run", ""), json_str(docs[0]->root, "run", "")) != 0) {
       fprintf(ctx->err,
               "ismv: error: %s and %s are shards of different runs (model, options or number of shards differ)\n",

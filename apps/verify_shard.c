@@ -286,7 +286,16 @@ static int merged(const verify_job_t *job, explore_result_t *res) {
   if (strcmp(key, json_str(mg->shards[0], "run", "")) != 0)
     return merge_error(job, CLI_EXIT_USAGE,
                        xasprintf("%s: its options do not give the run it records (edited?)", mg->paths[0]));
-  size_t n = (size_t)json_num(mg->shards[0], "subtrees", 0);
+  double subtrees = json_num(mg->shards[0], "subtrees", -1);
+  if (!(subtrees >= 0 && subtrees <= 1e8 && subtrees == (double)(size_t)subtrees))
+    return merge_error(job, CLI_EXIT_INVALID, xasprintf("%s: 'subtrees' is not a count", mg->paths[0]));
+  size_t n = (size_t)subtrees;
+  for (int i = 1; i < mg->nshards; i++)
+    if (json_num(mg->shards[i], "subtrees", -1) != subtrees ||
+        strcmp(json_str(mg->shards[i], "frontier", ""), json_str(mg->shards[0], "frontier", "")) != 0)
+      return merge_error(job, CLI_EXIT_USAGE,
+                         xasprintf("%s and %s split the search into other subtrees (a different machine's solver?)",
+                                   mg->paths[0], mg->paths[i]));
   explore_result_t top = {0}, *parts = xcalloc(n + 1, sizeof *parts);
   bool *have = xcalloc(n + 1, sizeof *have);
   char *why = NULL;

@@ -4,7 +4,7 @@
 # JSON, for N = 1, 2 and 5, on two bundled apps (bound 4, split at depth 2:
 # 12 and 20 subtrees, so N = 5 leaves no shard empty); the shards' subtrees
 # are exactly those of the run, each once. Then the errors: a missing shard
-# (exit 6, named), a shard given twice and shards of different runs (exit 1),
+# (exit 6, named), a shard given twice, shards of different runs or splits (exit 1),
 # a failed shard (exit 6), and --shard with a malformed I/N (exit 1).
 set -u
 cd "$(dirname "$0")/.."
@@ -78,6 +78,12 @@ sed 's/^"error": null/"error": "counterexample 1 of subtree 3 failed its re-chec
 expect_error 6 "shard 2 of 2 ($tmp/failed.json) failed" merge "$t.1-2.json" "$tmp/failed.json"
 sed 's/{"index":1,/{"index":3,/' "$t.2-2.json" >"$tmp/moved.json"
 expect_error 2 "subtree 3 is not one of shard 2 of 2" merge "$t.1-2.json" "$tmp/moved.json"
+sed 's/^"subtrees": [0-9]*,/"subtrees": 1e300,/' "$t.2-2.json" >"$tmp/huge2.json"
+expect_error 1 "split the search into other subtrees" merge "$t.1-2.json" "$tmp/huge2.json"
+sed 's/^"subtrees": [0-9]*,/"subtrees": 1e300,/' "$t.1-2.json" >"$tmp/huge1.json"
+expect_error 2 "'subtrees' is not a count" merge "$tmp/huge1.json" "$t.2-2.json"
+sed 's/^"of": 2,/"of": 1e300,/' "$t.1-2.json" >"$tmp/of.json"
+expect_error 2 "'shard' and 'of' are out of range" merge "$tmp/of.json" "$t.2-2.json"
 expect_error 1 "takes I/N" verify examples/thermostat/thermostat.yaml --shard 3/2
 expect_error 1 "takes I/N" verify examples/thermostat/thermostat.yaml --shard 0/2
 expect_error 1 "cannot go with --strategy per-path" verify examples/thermostat/thermostat.yaml --shard 1/2 --strategy per-path
