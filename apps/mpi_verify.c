@@ -277,7 +277,7 @@ int mpi_verify_search(const verify_job_t *job, explore_result_t *res) {
     memset(res, 0, sizeof *res);
     rc = CLI_EXIT_INTERNAL;
   } else {
-    verify_assemble(job, &top, c.parts, c.top.n, res);
+    verify_assemble(&top, c.parts, c.top.n, res);
   }
   free(c.parts), free(c.owner), free(c.have), free(c.failure);
   return rc;

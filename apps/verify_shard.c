@@ -91,15 +91,13 @@ char *verify_part_json(const verify_job_t *job, long index, explore_result_t *pa
   return strbuf_take(&sb);
 }
 
-void verify_assemble(const verify_job_t *job, explore_result_t *top, explore_result_t *parts, size_t n,
-                     explore_result_t *res) {
+void verify_assemble(explore_result_t *top, explore_result_t *parts, size_t n, explore_result_t *res) {
   memset(res, 0, sizeof *res);
   distribute_add_part(res, top);
   for (size_t p = 0; p < n; p++) distribute_add_part(res, &parts[p]);
   /* probability, then depth-first path order: a total order, so the same
    * as rank_all's over the same counterexamples (unranked: path order) */
   cex_sort_by_probability(res->cexs, res->ncexs);
-  (void)job;
   res->verdict = res->ncexs ? EXPLORE_VIOLATED : res->reason ? EXPLORE_INCONCLUSIVE : EXPLORE_VERIFIED;
 }
 
@@ -340,7 +338,7 @@ static int merged(const verify_job_t *job, explore_result_t *res) {
     free(parts), free(have);
     return merge_error(job, code, why);
   }
-  verify_assemble(job, &top, parts, n, res);
+  verify_assemble(&top, parts, n, res);
   free(parts), free(have);
   return -1;
 }

@@ -65,8 +65,7 @@ char *verify_part_json(const verify_job_t *job, long index, explore_result_t *pa
 /* The whole result from the search above the split (top) and the parts of
  * the n subtrees, each exactly once (parts[p] for subtree p); takes over
  * and empties them. Sorted as the single run sorts them. */
-void verify_assemble(const verify_job_t *job, explore_result_t *top, explore_result_t *parts, size_t n,
-                     explore_result_t *res);
+void verify_assemble(explore_result_t *top, explore_result_t *parts, size_t n, explore_result_t *res);
 
 /* The options of a run that decide its result, as a JSON object (the
  * command line's own, without --shard, -o, --format, --jobs, --quiet). */
