@@ -8,6 +8,8 @@
 #   make screenshots  redraw docs/img/report-*.png (ismv report in headless Chromium)
 #   make doc          man page, bash/zsh completion and ismv.pc under build/MODE/doc
 #   make install      PREFIX=/usr/local DESTDIR= : program, man page, completion, docs, library
+#   make MPI=1        also build/$(MODE)/ismv-mpi, `verify` over MPI ranks (Open MPI: ./setup.sh --mpi);
+#                     the default when mpicc and mpirun are installed, MPI=0 to skip (docs/scale-out.md)
 MODE ?= release
 BUILD := build/$(MODE)
 CC ?= cc
@@ -35,6 +37,18 @@ ifeq ($(GRAPHVIZ),1)
   PC_LIBS := -L$(GV_PLUGINS) -Wl,-rpath,$(GV_PLUGINS) -lgvplugin_dot_layout -lgvplugin_core $(PC_LIBS)
 endif
 
+# ismv-mpi: the same program, `verify` also over MPI ranks (apps/mpi_verify.c). Only
+# the files that know of MPI are compiled again, with -DISMV_MPI, into $(BUILD)/mpi;
+# the rest is libismv.a.
+MPI ?= $(shell command -v mpicc >/dev/null 2>&1 && command -v mpirun >/dev/null 2>&1 && echo 1 || echo 0)
+MPI_BIN := $(BUILD)/ismv-mpi
+MPI_OBJ := $(BUILD)/mpi/apps/mpi_main.o $(BUILD)/mpi/apps/mpi_verify.o $(BUILD)/mpi/apps/verify_shard.o
+ifeq ($(MPI),1)
+  MPI_CFLAGS = -DISMV_MPI $(shell mpicc --showme:compile)
+  MPI_LIBS = $(shell mpicc --showme:link)
+  MPI_TARGET := $(MPI_BIN)
+endif
+
 ifeq ($(MODE),release)
   CFLAGS_MODE := -O2 -g
 else ifeq ($(MODE),debug)
@@ -53,7 +67,8 @@ else
 endif
 CFLAGS += $(CFLAGS_BASE) $(CFLAGS_MODE)
 
-LIB_SRC := $(sort $(wildcard ism/*.c verifier/*.c verifier/*/*.c probability/*.c)) $(filter-out apps/main.c apps/docgen_main.c,$(sort $(wildcard apps/*.c)))
+LIB_SRC := $(sort $(wildcard ism/*.c verifier/*.c verifier/*/*.c probability/*.c)) \
+           $(filter-out apps/main.c apps/docgen_main.c apps/mpi_main.c apps/mpi_verify.c,$(sort $(wildcard apps/*.c)))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC := $(sort $(wildcard tests/unit/*_test.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
@@ -63,7 +78,7 @@ FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/tests/%)
 FUZZ_SECONDS ?= 60
 
 .PHONY: all check bench format clean doc install uninstall fuzz fuzz-build screenshots
-all: $(BIN)
+all: $(BIN) $(MPI_TARGET)
 
 $(BUILD)/libismv.a: $(LIB_OBJ)
 	@rm -f $@
@@ -71,6 +86,14 @@ $(BUILD)/libismv.a: $(LIB_OBJ)
 
 $(BIN): $(BUILD)/apps/main.o $(BUILD)/libismv.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/mpi/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(MPI_CFLAGS) -c -o $@ $<
+
+# its own verify_shard.o comes first, so the archive's is not linked
+$(MPI_BIN): $(MPI_OBJ) $(BUILD)/libismv.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(MPI_LIBS)
 
 $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(BUILD)/libismv.a
 	@mkdir -p $(dir $@)
@@ -135,8 +158,8 @@ build/fuzz/tests/%: $(BUILD)/tests/fuzz/%.o $(BUILD)/libismv.a
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-check: $(BIN) $(UNIT_BIN) doc
-	@ISMV=$(BIN) UNIT_DIR=$(BUILD)/tests MODE=$(MODE) bash tests/run.sh
+check: $(BIN) $(MPI_TARGET) $(UNIT_BIN) doc
+	@ISMV=$(BIN) ISMV_MPI=$(MPI_TARGET) UNIT_DIR=$(BUILD)/tests MODE=$(MODE) bash tests/run.sh
 
 # The README's screenshots of a verify and a robustness report (headless Chromium).
 screenshots: $(BIN)
@@ -151,7 +174,7 @@ format:
 clean:
 	rm -rf build
 
--include $(LIB_OBJ:.o=.d) $(BUILD)/apps/main.d $(BUILD)/apps/docgen_main.d $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/unit/%.d) \
+-include $(LIB_OBJ:.o=.d) $(MPI_OBJ:.o=.d) $(BUILD)/apps/main.d $(BUILD)/apps/docgen_main.d $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/unit/%.d) \
          $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/tests/fuzz/%.d)
 
 # Keep the object files of the test programs and fuzz harnesses (make would

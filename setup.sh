@@ -4,6 +4,8 @@
 #   ./setup.sh            install (as root) or print the install line, build, run the example
 #   ./setup.sh --deps     only make sure the dependencies (build and test) are installed
 #   ./setup.sh --build-deps   only what building ismv needs (used by the GitHub Action)
+#   ./setup.sh --mpi      only Open MPI, for `make MPI=1` (ismv-mpi: verify over MPI ranks,
+#                         docs/scale-out.md; make builds it by default once mpicc is installed)
 set -euo pipefail
 cd "$(dirname "$0")"
 build_packages=(build-essential pkg-config libz3-dev libgsl-dev libyaml-dev libxml2-dev libgraphviz-dev)
@@ -12,7 +14,9 @@ build_packages=(build-essential pkg-config libz3-dev libgsl-dev libyaml-dev libx
 # the HTML reports (tests/report_browser.sh)
 test_packages=(python3 python3-jsonschema time man-db zsh clang-14 libclang-rt-14-dev chromium)
 packages=("${build_packages[@]}" "${test_packages[@]}")
+mpi_packages=(libopenmpi-dev openmpi-bin)
 [ "${1:-}" = --build-deps ] && packages=("${build_packages[@]}")
+[ "${1:-}" = --mpi ] && packages=("${mpi_packages[@]}")
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -29,6 +33,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   fi
 fi
 [ "${1:-}" = --build-deps ] && exit 0
+[ "${1:-}" = --mpi ] && exit 0
 # Microsoft's SARIF Multitool (npm) validates the SARIF ismv writes, in `make check`
 # (tests/sarif_validate.sh); it goes to .tools/, outside build/ so `make clean` keeps it.
 multitool=.tools/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool

@@ -29,7 +29,7 @@
 
 static const cli_command_t *const commands[] = {
     &cmd_verify,  &cmd_simulate, &cmd_robustness, &cmd_robustify, &cmd_envelope,
-    &cmd_masking, &cmd_eventb,   &cmd_report,     &cmd_check,
+    &cmd_masking, &cmd_eventb,   &cmd_report,     &cmd_check,    &cmd_merge,
 };
 enum { NCOMMANDS = sizeof commands / sizeof *commands };
 

@@ -15,6 +15,7 @@
 #include "apps/verify_options.h"
 #include "apps/verify_report.h"
 #include "apps/verify_topk.h"
+#include "apps/verify_shard.h"
 #include "ism/ism.h"
 #include "ism/stop.h"
 #include "ism/strbuf.h"
@@ -63,6 +64,9 @@ static const cli_option_t options[] = {
      "no progress line on stderr (shown only when stderr is a terminal)"},
     {"stats", 0, OPT_FLAG, NULL, NULL, NULL, 0, -1,
      "add timings to the report and print statistics on stderr"},
+    {"shard", 0, OPT_STRING, "I/N", NULL, NULL, 0, -1,
+     "search only shard I of N (1 <= I <= N) of the split's subtrees and write a shard report (JSON) "
+     "for `ismv merge` (docs/scale-out.md)"},
 };
 
 /* Replays every ranked counterexample and checks its probability: NULL,
@@ -229,11 +233,12 @@ static int run_streaming(cli_ctx_t *ctx, const ism_model_t *m, explore_options_t
 enum { AUTO_TOPK_BOUND = 7 };
 
 static bool use_topk(const cli_command_t *self, const cli_value_t *values, const explore_options_t *opt,
-                     const char *format, bool ranked, bool all, bool expect, const char **refused) {
+                     const char *format, bool ranked, bool all, bool expect, bool part, const char **refused) {
   const cli_value_t *v = cli_opt(self, values, "search");
   *refused = !ranked                                            ? "--probability none"
              : all                                              ? "--all"
              : expect                                           ? "an expect: block (it needs the totals)"
+             : part ? "--shard, ismv merge or mpirun (they combine full results)"
              : opt->strategy != EXPLORE_INCREMENTAL             ? "--strategy per-path"
              : strcmp(format, "text") && strcmp(format, "json") ? "this --format (text and json only)"
                                                                 : NULL;
@@ -243,8 +248,8 @@ static bool use_topk(const cli_command_t *self, const cli_value_t *values, const
   return auto_topk;
 }
 
-static int run_verify(cli_ctx_t *ctx, const cli_command_t *self, const char *path,
-                      const cli_value_t *values) {
+int verify_command(cli_ctx_t *ctx, const cli_command_t *self, const char *path, const cli_value_t *values,
+                   const verify_merge_t *merge) {
   ism_model_t *m = ism_load(path, &ctx->diags);
   if (!m) return CLI_EXIT_INVALID;
   if (!assume_check(m, &ctx->diags)) {
@@ -285,7 +290,9 @@ static int run_verify(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
     const char *why =
         cli_opt(self, given, "top")->set /* a model's top: does not apply to --all */
             ? "--all writes every counterexample: it cannot go with --top"
-            : m->expect ? "--all --format json cannot check an expect: block; run without --all" : NULL;
+        : verify_is_part(self, given, merge) ? "--all --format json streams the search: it cannot be sharded, "
+                                               "merged or run under mpirun; use --format text"
+        : m->expect ? "--all --format json cannot check an expect: block; run without --all" : NULL;
     int rc = CLI_EXIT_USAGE;
     if (why) {
       fprintf(ctx->err, "ismv: error: %s\n", why);
@@ -302,7 +309,8 @@ static int run_verify(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
   bool all_ranked = true;
   bool all = cli_opt(self, values, "all")->set;
   const char *refused = NULL;
-  bool topk = use_topk(self, values, &opt, format, ranked, all, m->expect != NULL, &refused);
+  bool topk = use_topk(self, values, &opt, format, ranked, all, m->expect != NULL, verify_is_part(self, given, merge),
+                       &refused);
   if (topk && refused) {
     fprintf(ctx->err, "ismv: error: --search top-k cannot go with %s; use --search full\n", refused);
     free(merged);
@@ -319,10 +327,19 @@ static int run_verify(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
     all_ranked = !tk.unranked;
     bad = tk.bad, tk.bad = NULL;
   } else {
-    explore_run(m, &opt, &res);
+    bool preranked = false;
+    verify_job_t job = {ctx, self, given, m, &opt, &ropt, ranked, merge};
+    int part_rc = verify_search(&job, &res, &preranked); /* a shard, an MPI worker: its part ends here */
+    if (part_rc >= 0) {
+      progress_end(&progress.line);
+      free(merged);
+      ism_free(m);
+      return part_rc;
+    }
     if (!res.replay_failed && ranked) {
-      if (res.ncexs) progress_phase(&progress.line, "verify: ranking %zu counterexamples", res.ncexs);
-      all_ranked = verify_rank(m, &ropt, res.cexs, res.ncexs);
+      if (res.ncexs && !preranked)
+        progress_phase(&progress.line, "verify: ranking %zu counterexamples", res.ncexs);
+      if (!preranked) all_ranked = verify_rank_split(m, &ropt, res.cexs, res.ncexs, explore_split_depth(&opt));
       bad = recheck(m, opt.mode, &res);
     }
   }
@@ -402,6 +419,11 @@ static int run_verify(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
   free(merged);
   ism_free(m);
   return rc ? rc : cli_exit_code(&outcome);
+}
+
+static int run_verify(cli_ctx_t *ctx, const cli_command_t *self, const char *path,
+                      const cli_value_t *values) {
+  return verify_command(ctx, self, path, values, NULL);
 }
 
 const cli_command_t cmd_verify = {

@@ -13,5 +13,6 @@ extern const cli_command_t cmd_envelope;
 extern const cli_command_t cmd_check;
 extern const cli_command_t cmd_eventb;
 extern const cli_command_t cmd_report;
+extern const cli_command_t cmd_merge;
 
 #endif

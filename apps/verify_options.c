@@ -49,12 +49,37 @@ static void classify(boundary_ctx_t *bc, const ism_model_t *m, const rank_option
   cex_free(&keep);
 }
 
-bool verify_rank(const ism_model_t *m, const rank_options_t *ropt, cex_t *cexs, size_t n) {
-  boundary_ctx_t *bc = ropt->mode == ISM_MODE_ACTUAL ? boundary_new(m, VERIFY_BOUNDARY_RLIMIT) : NULL;
-  for (size_t k = 0; bc && k < n && !(ropt->stop && ropt->stop(ropt->stop_arg)); k++)
+/* Whether a and b lie in different subtrees of a split at depth d (> 0):
+ * their first d rules differ. */
+static bool other_subtree(const cex_t *a, const cex_t *b, int d) {
+  return memcmp(a->rules, b->rules, (size_t)d * sizeof *a->rules) != 0;
+}
+
+bool verify_rank_split(const ism_model_t *m, const rank_options_t *ropt, cex_t *cexs, size_t n, int split_depth) {
+  bool actual = ropt->mode == ISM_MODE_ACTUAL;
+  /* one boundary solver for those above the split (or all, without one) and
+   * a fresh one for each subtree's, in the order given */
+  boundary_ctx_t *top = actual ? boundary_new(m, VERIFY_BOUNDARY_RLIMIT) : NULL, *sub = NULL;
+  const cex_t *sub_first = NULL;
+  for (size_t k = 0; actual && k < n && !(ropt->stop && ropt->stop(ropt->stop_arg)); k++) {
+    boundary_ctx_t *bc = top;
+    if (split_depth > 0 && cexs[k].length > split_depth) {
+      if (!sub || other_subtree(&cexs[k], sub_first, split_depth)) {
+        boundary_delete(sub);
+        sub = boundary_new(m, VERIFY_BOUNDARY_RLIMIT);
+        sub_first = &cexs[k];
+      }
+      bc = sub;
+    }
     classify(bc, m, ropt, &cexs[k]);
-  boundary_delete(bc);
+  }
+  boundary_delete(sub);
+  boundary_delete(top);
   return rank_all(m, ropt, cexs, n);
+}
+
+bool verify_rank(const ism_model_t *m, const rank_options_t *ropt, cex_t *cexs, size_t n) {
+  return verify_rank_split(m, ropt, cexs, n, -1);
 }
 
 struct verify_ranker {

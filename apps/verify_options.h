@@ -28,6 +28,13 @@ cli_value_t *verify_options_resolve(cli_ctx_t *ctx, const cli_command_t *self, c
  * values stay; so they do with ropt->optimise false), then rank_all.
  * Returns false when ropt->stop ended it early (the rest are unranked). */
 bool verify_rank(const ism_model_t *m, const rank_options_t *ropt, cex_t *cexs, size_t n);
+/* The same for the counterexamples of a search split at split_depth (> 0;
+ * explore_split_depth), in depth-first order: those of each subtree are
+ * classified by a boundary solver of their own, those above the split by
+ * another, so that a subtree's witnesses are the same whether its
+ * counterexamples are ranked with all the others or alone (a shard, an MPI
+ * rank: docs/scale-out.md). split_depth <= 0: one solver for all. */
+bool verify_rank_split(const ism_model_t *m, const rank_options_t *ropt, cex_t *cexs, size_t n, int split_depth);
 
 /* The solver budget of each boundary-only decision. */
 #define VERIFY_BOUNDARY_RLIMIT 50000000ULL

@@ -982,6 +982,10 @@ static int split_depth_for(const explore_options_t *opt) {
   return d > 0 && d < opt->bound ? d : -1;
 }
 
+int explore_split_depth(const explore_options_t *opt) {
+  return opt->strategy == EXPLORE_INCREMENTAL ? split_depth_for(opt) : -1;
+}
+
 typedef struct {
   const ism_model_t *m;
   const explore_options_t *opt;
@@ -1020,9 +1024,18 @@ static void search_subtree(split_work_t *w, size_t p) {
   explorer_free(&x);
 }
 
+/* The next subtree to search: the next in order, or the one opt->next_subtree names. */
+static bool next_task(split_work_t *w, size_t *p) {
+  const explore_options_t *opt = w->opt;
+  if (!opt->next_subtree) return (*p = atomic_fetch_add(&w->next, 1)) < w->nprefixes;
+  long q = opt->next_subtree(opt->subtree_ctx, w->nprefixes, w->prefixes, w->depth);
+  *p = q >= 0 ? (size_t)q : 0;
+  return q >= 0 && (size_t)q < w->nprefixes;
+}
+
 static void *split_worker(void *arg) {
   split_work_t *w = arg;
-  for (size_t p; (p = atomic_fetch_add(&w->next, 1)) < w->nprefixes;) {
+  for (size_t p; next_task(w, &p);) {
     stream_t *s = w->stream;
     if (s) { /* do not run ahead of the output by more than the window */
       pthread_mutex_lock(&s->lock);
@@ -1031,6 +1044,10 @@ static void *split_worker(void *arg) {
     }
     search_subtree(w, p);
     if (w->stream) stream_subtree_done(w->stream, p);
+    if (w->opt->subtree_done) {
+      w->opt->subtree_done(w->opt->subtree_ctx, p, &w->results[p]);
+      explore_result_free(&w->results[p]);
+    }
   }
   return NULL;
 }
@@ -1120,6 +1137,7 @@ static void run_split(explorer_t *top, const explore_options_t *opt, explore_res
 void explore_run(const ism_model_t *m, const explore_options_t *opt, explore_result_t *res) {
   memset(res, 0, sizeof *res);
   assert(opt->bound >= 1);
+  assert(!(opt->on_cex && opt->next_subtree));
   explorer_t x;
   explorer_init(&x, m, opt, res, now_seconds());
   extend_prep_t *prep = opt->solver_only ? NULL : extend_prepare(m);

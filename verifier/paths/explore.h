@@ -51,6 +51,8 @@ typedef struct explore_topk {
   void (*part_done)(void *ctx, void *part);
 } explore_topk_t;
 
+typedef struct explore_result explore_result_t;
+
 typedef struct {
   int bound; /* maximal path length (rules), >= 1 */
   ism_mode_t mode;
@@ -79,9 +81,23 @@ typedef struct {
   int split_depth; /* depth below which subtrees get a solver each (and a thread);
                       0 = never, -1 = automatic (2 from bound 7 on, 3 when streaming). The values
                       reported depend on it (other solvers), the paths do not. */
+  /* Distribution (optional; verifier/paths/distribute.h): with next_subtree
+   * set, the incremental search below the split takes its subtrees from it
+   * instead of searching all: a search thread calls next_subtree with the
+   * number of subtrees and their prefixes (depth rules each, depth-first
+   * order) for the index of the next subtree to search, -1 when none is
+   * left, and hands each searched subtree's result to subtree_done, which
+   * may take over its counterexamples (depth-first order, not yet
+   * re-checked: set part->cexs NULL); the rest of part is freed after. The
+   * run's result then holds only the search above the split. Both are
+   * called from any search thread, several at once: they must be
+   * thread-safe. Not with on_cex. */
+  long (*next_subtree)(void *ctx, size_t nsubtrees, const int *prefixes, int depth);
+  void (*subtree_done)(void *ctx, size_t index, explore_result_t *part);
+  void *subtree_ctx;
 } explore_options_t;
 
-typedef struct {
+struct explore_result {
   explore_verdict_t verdict;
   cex_t *cexs; /* in discovery order (depth-first, rule order) */
   size_t ncexs;
@@ -103,11 +119,15 @@ typedef struct {
   char *reason_owned;
   bool replay_failed; /* a counterexample failed its re-check (internal error) */
   char *replay_message;
-} explore_result_t;
+};
 
 /* Runs the exploration. Never fails on a loaded model: solver trouble makes
  * the verdict inconclusive. The result owns its memory. */
 void explore_run(const ism_model_t *m, const explore_options_t *opt, explore_result_t *res);
 void explore_result_free(explore_result_t *res);
+
+/* The depth at which a run with these options splits the search into
+ * subtrees (split_depth resolved), or -1 when it does not split. */
+int explore_split_depth(const explore_options_t *opt);
 
 #endif

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# `mpirun -np N ismv-mpi verify` (make MPI=1; docs/scale-out.md): rank 0
+# hands the subtrees out, the other ranks search and rank them, and rank 0's
+# report is the single process's, byte for byte, with its exit code: text and
+# JSON, `mpirun --oversubscribe -np 3` on two bundled apps (bound 4, split at
+# depth 2), and -np 2 with --jobs 2 (a worker's threads ask for subtrees
+# too). A rank whose search differs (here: another --split-depth, run MPMD)
+# is exit 6 with the rank named and no report. Skipped (passing, with a
+# note) when ismv-mpi was not built: Open MPI is not installed.
+set -u
+cd "$(dirname "$0")/.."
+: "${ISMV:?set ISMV to the ismv binary}"
+if [ -z "${ISMV_MPI:-}" ] || ! command -v mpirun >/dev/null; then
+  echo "skipped: no ismv-mpi (install Open MPI: ./setup.sh --mpi)"
+  exit 0
+fi
+ISMV_MPI=$(cd "$(dirname "$ISMV_MPI")" && pwd)/$(basename "$ISMV_MPI")
+# mpirun refuses root unless told (CI containers run as root); Open MPI's own
+# leaks are not ours (ASan builds)
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 ASAN_OPTIONS=${ASAN_OPTIONS:-}:detect_leaks=0
+# no network needed: shared memory and loopback only
+export OMPI_MCA_btl=self,vader OMPI_MCA_btl_tcp_if_include=lo OMPI_MCA_oob_tcp_if_include=lo
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+status=0
+fail() { echo "FAIL: $*" >&2; status=1; }
+bound=4
+[ "${MODE:-}" = asan ] && bound=3
+
+check_app() { # NP, MODEL, options...
+  local np=$1 model=$2
+  shift 2
+  local args=(--bound "$bound" --split-depth 2 -q "$@")
+  for format in text json; do
+    "$ISMV" verify "$model" "${args[@]}" --format "$format" >"$tmp/single" 2>/dev/null
+    local want=$?
+    mpirun --oversubscribe -np "$np" "$ISMV_MPI" verify "$model" "${args[@]}" --format "$format" \
+      >"$tmp/mpi" 2>"$tmp/err"
+    local rc=$?
+    [ $rc = $want ] || fail "$model -np $np $format: exit $rc, single process $want: $(grep ismv "$tmp/err")"
+    cmp -s "$tmp/single" "$tmp/mpi" || { fail "$model -np $np $* $format: the report differs"; diff "$tmp/single" "$tmp/mpi" | head -5; }
+  done
+}
+
+check_app 3 examples/thermostat/thermostat.yaml
+check_app 3 examples/robotcar/explorer.yaml --top 3
+check_app 2 examples/thermostat/thermostat.yaml --jobs 2
+
+m=examples/thermostat/thermostat.yaml
+mpirun --oversubscribe -np 1 "$ISMV_MPI" verify "$m" --bound "$bound" --split-depth 2 -q : \
+  -np 1 "$ISMV_MPI" verify "$m" --bound "$bound" --split-depth 3 -q >"$tmp/mpi" 2>"$tmp/err"
+rc=$?
+[ $rc = 6 ] || fail "a rank with another split: exit $rc, expected 6"
+grep -q "ismv: error: rank 1 split the search into other subtrees" "$tmp/err" || fail "no message naming rank 1: $(cat "$tmp/err")"
+[ -s "$tmp/mpi" ] && fail "a failed run wrote a report"
+exit $status
