@@ -78,6 +78,12 @@ static bool label(cursor_t *c, lts_labels_t *labels, int *out) {
     from = c->p;
     to = comma;
     while (to > from && (to[-1] == ' ' || to[-1] == '\t')) to--;
+    const char *quote = memchr(from, '"', (size_t)(to - from));
+    if (quote) { /* a label is written quoted, without escapes: it could not be read back */
+      c->p = quote;
+      diag_error(c->d, here(c), "a label cannot contain '\"'");
+      return false;
+    }
     c->p = comma;
   }
   size_t n = (size_t)(to - from);

@@ -1,0 +1,1 @@
+robustness tests/cases/fsp/aut_quote.yaml
