@@ -729,6 +729,10 @@ static int run_command(const cli_command_t *cmd, int argc, char **argv, FILE *ou
         ctx.input = files[f];
         int r = cmd->run(&ctx, cmd, files[f], values);
         cli_time_limit_end();
+        /* An error reported is never a success: a loader that goes on after
+         * an error (a duplicate YAML key) must not lead to exit 0. (A failed
+         * expect: is reported as an error with exit 10, and stays 10.) */
+        if (r == CLI_EXIT_OK && diag_has_errors(&ctx.diags)) r = CLI_EXIT_INVALID;
         cli_render_diags(&ctx);
         rc = cli_worst_exit(rc, r);
       }

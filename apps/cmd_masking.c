@@ -295,8 +295,9 @@ static int run_masking(cli_ctx_t *ctx, const cli_command_t *self, const char *pa
   masking_game_t game = {0};
   int rc = CLI_EXIT_INVALID;
   const ynode_t *root = ydoc_load_file(path, &arena, &ctx->diags);
-  if (!root || !ydoc_expect_kind(root, YNODE_MAP, "a masking config", &ctx->diags) || !read_config(ctx, root, &cfg))
-    goto done;
+  if (!root || diag_has_errors(&ctx->diags) || !ydoc_expect_kind(root, YNODE_MAP, "a masking config", &ctx->diags) ||
+      !read_config(ctx, root, &cfg))
+    goto done; /* a duplicate key is reported while the document still loads */
   const ynode_t *nom = ydoc_require(root, "nominal", "a masking config", &ctx->diags);
   const ynode_t *impl = ydoc_require(root, "implementation", "a masking config", &ctx->diags);
   bool ok = nom && load_side(ctx, path, nom, "'nominal'", &arena, &spec);

@@ -338,6 +338,7 @@ static void expand_v(builder_t *b, masking_node_t x) {
 }
 
 static void dedup_tail(builder_t *b, size_t first) {
+  if (b->succ.len - first < 2) return; /* nothing to sort (and succ.data may still be NULL) */
   qsort(b->succ.data + first, b->succ.len - first, sizeof(int), cmp_int);
   size_t w = first;
   for (size_t i = first; i < b->succ.len; i++)
