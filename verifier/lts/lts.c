@@ -708,9 +708,11 @@ static void cache_expand(tuple_cache_t *c, int id) {
   c->at.data[id] = (int)c->moves.len;
   c->ntau.data[id] = (int)ntau;
   c->nvis.data[id] = (int)(c->found.len - ntau) / 2;
-  VEC_RESERVE(&c->moves, c->moves.len + c->found.len);
-  memcpy(c->moves.data + c->moves.len, c->found.data, c->found.len * sizeof(int));
-  c->moves.len += c->found.len;
+  if (c->found.len) { /* (an empty vector's data may be NULL) */
+    VEC_RESERVE(&c->moves, c->moves.len + c->found.len);
+    memcpy(c->moves.data + c->moves.len, c->found.data, c->found.len * sizeof(int));
+    c->moves.len += c->found.len;
+  }
 }
 
 /* Closes `set` (tuple ids, all stamped c->now) under τ; false when the
@@ -821,6 +823,7 @@ lts_t *lts_determinise_composed(const lts_t *const *parts, int n, const int *kee
       int u = keytab_key(&sets, (int)qi, &len)[j];
       if (all_end && !tuple_is_end(&z, keytab_key(&c.tuples, u, &len))) all_end = false;
       cache_expand(&c, u); /* done by the closure already */
+      if (c.nvis.data[u] == 0) continue; /* (an empty vector's data may be NULL) */
       const int *vis = c.moves.data + c.at.data[u] + c.ntau.data[u];
       VEC_RESERVE(&moves, moves.len + 2 * (size_t)c.nvis.data[u]);
       memcpy(moves.data + moves.len, vis, 2 * (size_t)c.nvis.data[u] * sizeof(int));
