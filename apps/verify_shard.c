@@ -93,8 +93,8 @@ char *verify_part_json(const verify_job_t *job, long index, explore_result_t *pa
 
 void verify_assemble(explore_result_t *top, explore_result_t *parts, size_t n, explore_result_t *res) {
   memset(res, 0, sizeof *res);
-  distribute_add_part(res, top);
-  for (size_t p = 0; p < n; p++) distribute_add_part(res, &parts[p]);
+  explore_result_add(res, top);
+  for (size_t p = 0; p < n; p++) explore_result_add(res, &parts[p]);
   /* probability, then depth-first path order: a total order, so the same
    * as rank_all's over the same counterexamples (unranked: path order) */
   cex_sort_by_probability(res->cexs, res->ncexs);

@@ -168,7 +168,7 @@ static void collect(void *ctx, size_t index, explore_result_t *part) {
   (void)index;
   half_t *h = ctx;
   h->subtrees++;
-  distribute_add_part(&h->got, part);
+  explore_result_add(&h->got, part);
 }
 
 static int by_path(const void *pa, const void *pb) {
@@ -194,10 +194,10 @@ static void halves(ism_model_t *m) {
   CHECK(top[0].paths == top[1].paths && top[0].ncexs == top[1].ncexs);
   CHECK(h[0].subtrees + h[1].subtrees >= 4);
   explore_result_t all = {0};
-  distribute_add_part(&all, &top[0]);
+  explore_result_add(&all, &top[0]);
   explore_result_free(&top[1]);
-  distribute_add_part(&all, &h[0].got);
-  distribute_add_part(&all, &h[1].got);
+  explore_result_add(&all, &h[0].got);
+  explore_result_add(&all, &h[1].got);
   qsort(all.cexs, all.ncexs, sizeof *all.cexs, by_path);
   CHECK(all.paths == whole.paths && all.pruned == whole.pruned && all.solver_checks == whole.solver_checks);
   CHECK(all.ncexs == whole.ncexs);

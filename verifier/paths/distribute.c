@@ -227,7 +227,9 @@ char *distribute_read_part(const json_t *node, const ism_model_t *m, long *index
   part->seconds = get_double(&r, json_get(node, "seconds"));
   const json_t *reason = json_get(node, "reason");
   if (reason && reason->kind == JSON_STRING)
-    part->reason = part->reason_owned = xstrdup(reason->text);
+    part->reason = strcmp(reason->text, EXPLORE_INTERRUPTED) == 0 /* the reason compared by pointer */
+                       ? EXPLORE_INTERRUPTED
+                       : (part->reason_owned = xstrdup(reason->text));
   else if (!reason || reason->kind != JSON_NULL)
     bad(&r, node, "'reason' must be a string or null");
   const json_t *cexs = field(&r, node, "counterexamples", JSON_ARRAY);
@@ -245,23 +247,3 @@ char *distribute_read_part(const json_t *node, const ism_model_t *m, long *index
   return r.why;
 }
 
-void distribute_add_part(explore_result_t *into, explore_result_t *part) {
-  if (part->ncexs) {
-    into->cexs = xrealloc(into->cexs, (into->ncexs + part->ncexs) * sizeof *into->cexs);
-    memcpy(into->cexs + into->ncexs, part->cexs, part->ncexs * sizeof *part->cexs);
-    into->ncexs += part->ncexs;
-  }
-  part->ncexs = 0;
-  into->paths += part->paths;
-  into->pruned += part->pruned;
-  into->solver_checks += part->solver_checks;
-  into->extended_prefixes += part->extended_prefixes;
-  into->extended_failures += part->extended_failures;
-  into->solver_prefixes += part->solver_prefixes;
-  into->solver_failures += part->solver_failures;
-  into->seconds += part->seconds;
-  if (!into->reason && part->reason)
-    into->reason = strcmp(part->reason, EXPLORE_INTERRUPTED) == 0 ? EXPLORE_INTERRUPTED
-                                                                  : (into->reason_owned = xstrdup(part->reason));
-  explore_result_free(part);
-}

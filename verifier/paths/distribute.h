@@ -40,9 +40,4 @@ void distribute_write_part(strbuf_t *sb, const ism_model_t *m, long index, const
  * wrong (caller frees); *part is then empty. */
 char *distribute_read_part(const json_t *node, const ism_model_t *m, long *index, explore_result_t *part);
 
-/* Adds part's counts and counterexamples to into and empties part. A
- * reason is kept when into has none (first stopped part in the order of
- * the calls, as the single run does). */
-void distribute_add_part(explore_result_t *into, explore_result_t *part);
-
 #endif

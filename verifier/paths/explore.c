@@ -1060,7 +1060,7 @@ static int jobs_for(const explore_options_t *opt, size_t tasks) {
   return (int)n;
 }
 
-static void merge_result(explore_result_t *into, explore_result_t *part) {
+void explore_result_add(explore_result_t *into, explore_result_t *part) {
   if (part->ncexs) {
     into->cexs = xrealloc(into->cexs, (into->ncexs + part->ncexs) * sizeof *into->cexs);
     memcpy(into->cexs + into->ncexs, part->cexs, part->ncexs * sizeof *part->cexs);
@@ -1076,6 +1076,7 @@ static void merge_result(explore_result_t *into, explore_result_t *part) {
   into->extended_failures += part->extended_failures;
   into->solver_prefixes += part->solver_prefixes;
   into->solver_failures += part->solver_failures;
+  into->seconds += part->seconds; /* (a run's own total is set after its parts are added) */
   if (!into->reason && part->reason) {
     into->reason =
         part->reason == part->reason_owned ? (into->reason_owned = part->reason_owned) : part->reason;
@@ -1128,7 +1129,7 @@ static void run_split(explorer_t *top, const explore_options_t *opt, explore_res
     free(s->top), free(s->done);
     s->top = NULL, s->ntop = s->top_next = 0, s->n = 0, s->done = NULL;
   }
-  for (size_t p = 0; p < n; p++) merge_result(res, &w.results[p]);
+  for (size_t p = 0; p < n; p++) explore_result_add(res, &w.results[p]);
   free(w.results);
   pthread_mutex_destroy(&w.lock);
   if (res->ncexs > 1) qsort(res->cexs, res->ncexs, sizeof *res->cexs, compare_paths);

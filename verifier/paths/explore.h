@@ -124,6 +124,10 @@ struct explore_result {
 /* Runs the exploration. Never fails on a loaded model: solver trouble makes
  * the verdict inconclusive. The result owns its memory. */
 void explore_run(const ism_model_t *m, const explore_options_t *opt, explore_result_t *res);
+/* Adds a part of a search (a subtree's result) to `into`: its counterexamples
+ * (moved, after those already there), every count, its reason when `into`
+ * has none (owned strings change hands); frees what is left of the part. */
+void explore_result_add(explore_result_t *into, explore_result_t *part);
 void explore_result_free(explore_result_t *res);
 
 /* The depth at which a run with these options splits the search into
