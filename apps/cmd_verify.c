@@ -320,7 +320,7 @@ int verify_command(cli_ctx_t *ctx, const cli_command_t *self, const char *path, 
   topk_t tk;
   if (topk) {
     explore_topk_t side;
-    topk_init(&tk, m, &ropt, top, min_prob, &side);
+    topk_init(&tk, m, &ropt, opt.bound, top, min_prob, &side);
     opt.topk = &side;
     explore_run(m, &opt, &res);
     topk_finish(&tk, &res);
@@ -388,7 +388,8 @@ int verify_command(cli_ctx_t *ctx, const cli_command_t *self, const char *path, 
                          .joint = ropt.estimator == RANK_JOINT};
   if (top > 0 && (size_t)top < kept) rep.shown = (size_t)top;
   rep.classes_view = top <= 0 && !all;
-  if (topk) rep.topk = true, rep.found = tk.found, rep.found_boundary_only = tk.found_boundary_only;
+  if (topk) rep.topk = true, rep.found = tk.found, rep.found_boundary_only = tk.found_boundary_only,
+              rep.bounded = tk.bounded;
   bool html = strcmp(format, "html") == 0;
   char *text = verify_render(&rep, html ? "json" : format);
   if (m->expect) {

@@ -234,6 +234,7 @@ static void render_text(strbuf_t *sb, const verify_report_t *rep) {
   strbuf_printf(sb, "\nstats: %llu paths, %llu pruned, %llu solver checks", res->paths, res->pruned,
                 res->solver_checks);
   if (rep->topk) strbuf_printf(sb, ", %llu cut by the top-K search", res->cut);
+  if (rep->topk) strbuf_printf(sb, ", %zu not ranked by their bound", rep->bounded);
   if (rep->timings) strbuf_printf(sb, ", %.3f s", res->seconds);
   strbuf_putc(sb, '\n');
 }
@@ -378,7 +379,7 @@ static void render_json(strbuf_t *sb, const verify_report_t *rep) {
   strbuf_printf(
       sb, "%s],\n  \"stats\": {\"complete\": %s, \"paths\": %llu, \"pruned\": %llu, \"solver_checks\": %llu",
       rep->shown ? "\n  " : "", res->reason ? "false" : "true", res->paths, res->pruned, res->solver_checks);
-  if (rep->topk) strbuf_printf(sb, ", \"cut\": %llu", res->cut);
+  if (rep->topk) strbuf_printf(sb, ", \"cut\": %llu, \"bounded\": %zu", res->cut, rep->bounded);
   if (rep->timings) {
     strbuf_printf(sb,
                   ", \"extended_failures\": %llu, \"solver_failures\": %llu, \"extended_prefixes\": %llu, "

@@ -27,6 +27,7 @@ typedef struct {
    * are not known: found counts what the search met before it cut the rest. */
   bool topk;
   size_t found, found_boundary_only;
+  size_t bounded; /* of those found, not ranked: their bound (probability/bound.h) could not enter the report */
 } verify_report_t;
 
 /* The report in `format` ("text", "json", "sarif", "junit"); caller frees. */

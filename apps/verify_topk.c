@@ -5,6 +5,7 @@
 
 #include "apps/verify_options.h"
 #include "ism/alloc.h"
+#include "probability/bound.h"
 #include "verifier/boundary.h"
 
 /* The class (rule, action) among classes[0..n), or NULL. */
@@ -18,7 +19,7 @@ static topk_class_t *class_of(topk_class_t *classes, size_t n, int rule, int act
  * list that has a failure, and the model-wide failure. In mode actual each
  * do: position of a class is decided on its own (boundary_class); the class
  * is empty (or boundary-only) when every one of its positions is. */
-static void make_classes(topk_t *t, boundary_ctx_t *bc) {
+static void make_classes(topk_t *t, boundary_ctx_t *bc, bound_t *hull, int depth) {
   const ism_model_t *m = t->m;
   size_t cap = 0;
   for (size_t r = 0; r < m->nrules; r++) cap += m->rules[r].nsteps + 1;
@@ -35,7 +36,8 @@ static void make_classes(topk_t *t, boundary_ctx_t *bc) {
         *c = (topk_class_t){(int)r, action, bc != NULL, bc != NULL, 1, false, 0};
       }
       if (!bc) continue;
-      c->empty = c->empty && boundary_class(bc, (int)r, p, false) == BOUNDARY_ONLY;
+      c->empty = c->empty && (bound_class_empty(hull, (int)r, p, depth) ||
+                              boundary_class(bc, (int)r, p, false) == BOUNDARY_ONLY);
       c->bound_only = c->bound_only && (c->empty || boundary_class(bc, (int)r, p, true) == BOUNDARY_ONLY);
     }
   }
@@ -89,24 +91,28 @@ static void trim(const topk_t *t, cex_t *kept, size_t *n) {
   *n = out;
 }
 
+/* Can no member of class cl found from now on, at best (cl->bound_only,
+ * cl->cap), enter the report of part p? */
+static bool cannot_enter(const topk_part_t *p, const topk_class_t *cl) {
+  const topk_t *t = p->run;
+  bool best_known = false, in_prefix = true;
+  size_t above = 0; /* kept ones before any later member, in the --min-prob prefix */
+  for (size_t q = 0; q < p->nkept; q++) {
+    const cex_t *c = &p->kept[q];
+    in_prefix = in_prefix && c->has_probability && c->probability >= t->min_prob;
+    if (!beats(c, cl)) break; /* those that beat it are a prefix of the kept ones */
+    if (c->rules[c->length - 1] == cl->rule && c->fail_action == cl->action) best_known = true;
+    above += in_prefix;
+  }
+  bool listed_full = t->top <= 0 || above >= (size_t)t->top || (t->min_prob > 0 && cl->cap < t->min_prob);
+  return best_known && listed_full;
+}
+
 /* Closes the classes none of whose later members can enter the report. */
 static void close_classes(topk_part_t *p) {
   const topk_t *t = p->run;
-  for (size_t k = 0; k < t->nclasses; k++) {
-    topk_class_t *cl = &p->classes[k];
-    if (cl->closed) continue;
-    bool best_known = false, in_prefix = true;
-    size_t above = 0; /* kept ones before any later member, in the --min-prob prefix */
-    for (size_t q = 0; q < p->nkept; q++) {
-      const cex_t *c = &p->kept[q];
-      in_prefix = in_prefix && c->has_probability && c->probability >= t->min_prob;
-      if (!beats(c, cl)) break; /* those that beat it are a prefix of the kept ones */
-      if (c->rules[c->length - 1] == cl->rule && c->fail_action == cl->action) best_known = true;
-      above += in_prefix;
-    }
-    bool listed_full = t->top <= 0 || above >= (size_t)t->top || (t->min_prob > 0 && cl->cap < t->min_prob);
-    cl->closed = best_known && listed_full;
-  }
+  for (size_t k = 0; k < t->nclasses; k++)
+    if (!p->classes[k].closed) p->classes[k].closed = cannot_enter(p, &p->classes[k]);
   update_open_rules(p);
 }
 
@@ -130,6 +136,17 @@ static void take(void *arg, cex_t *c) {
     cex_free(c);
     return;
   }
+  /* c's own bound (probability/bound.h): when even that cannot enter the report, c is not ranked */
+  double ub = p->bound ? bound_path(p->bound, c) : 1;
+  if (cl && ub < cl->cap) {
+    topk_class_t at_best = *cl;
+    at_best.cap = ub;
+    if (cannot_enter(p, &at_best)) {
+      p->bounded++;
+      cex_free(c);
+      return;
+    }
+  }
   if (!p->unranked && !verify_ranker_rank(p->ranker, c)) p->unranked = true;
   p->found_boundary_only += c->boundary_only;
   char *msg = cex_replay(t->m, t->ropt->mode, c);
@@ -137,6 +154,8 @@ static void take(void *arg, cex_t *c) {
   free(msg);
   if (c->has_probability && !(c->probability >= 0 && c->probability <= 1) && !p->bad)
     p->bad = xasprintf("a counterexample has probability %g outside [0, 1]", c->probability);
+  if (c->has_probability && c->probability > ub && !p->bad)
+    p->bad = xasprintf("a counterexample has probability %.17g above its bound %.17g", c->probability, ub);
   insert(&p->kept, &p->nkept, c);
   trim(t, p->kept, &p->nkept);
   close_classes(p);
@@ -160,6 +179,7 @@ static void *part_new(void *arg, const int *prefix, int depth) {
   memcpy(p->classes, t->classes, t->nclasses * sizeof *p->classes);
   p->open_rules = xcalloc(t->m->nrules + 1, sizeof *p->open_rules);
   p->ranker = verify_ranker_new(t->m, t->ropt);
+  p->bound = t->ropt->estimator == RANK_JOINT ? bound_new(t->m) : NULL;
   for (size_t k = 0; depth > 0 && k < t->nseed; k++) {
     if (!before_prefix(&t->seed[k], prefix, depth)) continue;
     cex_t c;
@@ -194,18 +214,22 @@ static void part_done(void *arg, void *part) {
   trim(t, t->kept, &t->nkept);
   t->found += p->found;
   t->found_boundary_only += p->found_boundary_only;
+  t->bounded += p->bounded;
   t->unranked |= p->unranked;
   if (p->bad && !t->bad) t->bad = p->bad, p->bad = NULL;
   verify_ranker_delete(p->ranker);
+  bound_delete(p->bound);
   free(p->kept), free(p->classes), free(p->open_rules), free(p->bad);
   free(p);
 }
 
-void topk_init(topk_t *t, const ism_model_t *m, const rank_options_t *ropt, long long top, double min_prob,
-               explore_topk_t *side) {
+void topk_init(topk_t *t, const ism_model_t *m, const rank_options_t *ropt, int bound, long long top,
+               double min_prob, explore_topk_t *side) {
   *t = (topk_t){.m = m, .ropt = ropt, .top = top, .min_prob = min_prob};
   boundary_ctx_t *bc = ropt->mode == ISM_MODE_ACTUAL ? boundary_new(m, VERIFY_BOUNDARY_RLIMIT) : NULL;
-  make_classes(t, bc);
+  bound_t *hull = bc ? bound_new(m) : NULL;
+  make_classes(t, bc, hull, bound);
+  bound_delete(hull);
   boundary_delete(bc);
   *side = (explore_topk_t){t, part_new, open_rules, take, part_done};
 }

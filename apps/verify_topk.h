@@ -38,6 +38,8 @@ typedef struct {
   size_t nkept;
   size_t found, found_boundary_only;
   verify_ranker_t *ranker;
+  struct bound *bound; /* the joint estimator's bound per counterexample, or NULL (per-rule) */
+  size_t bounded;      /* found, but not ranked: their bound could not enter the report */
   bool unranked;
   char *bad;
 } topk_part_t;
@@ -55,15 +57,18 @@ typedef struct topk {
   size_t nseed;
   bool seeded;
   size_t found, found_boundary_only; /* every counterexample the search handed over */
+  size_t bounded;                    /* of them, not ranked: their bound could not enter the report */
   bool unranked;                     /* the ranking stopped (time limit, signal) */
   char *bad;                         /* a failed self-check, or NULL */
 } topk_t;
 
-/* Prepares the classes of m (in mode actual each is decided empty or
- * boundary-only with the solver: verifier/boundary.h) and the search's
- * side: *side is for explore_options_t.topk. Borrows m and ropt. */
-void topk_init(topk_t *t, const ism_model_t *m, const rank_options_t *ropt, long long top, double min_prob,
-               explore_topk_t *side);
+/* Prepares the classes of m for a search up to `bound` rules (in mode
+ * actual each is decided empty or boundary-only with the solver on its last
+ * step, verifier/boundary.h, and empty by the interval hulls of the values
+ * reachable within the bound, probability/bound.h) and the search's side:
+ * *side is for explore_options_t.topk. Borrows m and ropt. */
+void topk_init(topk_t *t, const ism_model_t *m, const rank_options_t *ropt, int bound, long long top,
+               double min_prob, explore_topk_t *side);
 void topk_free(topk_t *t);
 
 /* Moves the kept counterexamples (in the report's order) into res->cexs. */

@@ -1,0 +1,665 @@
+#include "probability/bound.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ism/alloc.h"
+#include "probability/dist.h"
+
+/* The joint estimator's limits (joint.c): at most MAXF new errors of a
+ * stage are conditioned, at most MAX_CUTS cuts per error and MAX_CELLS
+ * cells per stage; past them a stage's weight is an indicator (0 or 1). */
+enum { MAXF = 8, MAX_CUTS = 64, MAX_CELLS = 4096 };
+
+/* Relative and absolute slack against rounding: every interval computed
+ * here is widened by it, so the bound stays above the estimator's own
+ * floating-point cell masses. */
+#define SLACK 1e-9
+
+typedef struct {
+  double lo, hi; /* empty when lo > hi */
+} ival_t;
+
+/* A value in g * s + r for the symbol s of the evaluation (g = 0: r alone). */
+typedef struct {
+  double g;
+  ival_t r;
+} lin_t;
+
+typedef enum { SP_NOW, SP_NEXT, SP_NORM, SP_ERR } space_t;
+
+/* What a variable read means in one evaluation: now[v] (unprimed sensing
+ * value: sensed in a sense stage, true before an action in an action stage),
+ * next[v] (primed), norm[v] (normal value, actual in an action stage). */
+typedef struct {
+  const ism_model_t *m;
+  const lin_t *now, *next, *norm;
+  ival_t sbox; /* the symbol's box, for folding a non-affine use */
+} view_t;
+
+struct bound {
+  const ism_model_t *m;
+  dist_t *dist;       /* [nv] */
+  bool *has_dist;     /* [nv]: uncertain, real, normalisable (joint's new errors) */
+  const expr_t **rhs; /* [nactions * nv]: the effect defining x' (joint's substitution), or NULL */
+  bool **constraint;  /* [nactions][neffects]: an effect checked as a constraint */
+  /* the hull along the path: true values at the sensing, normal values, after values, actual values */
+  ival_t *truth, *normal, *after, *actual, *errbox;
+  ival_t *sensed_truth, *sensed_normal; /* the step's sensing: what its condition and assignments read */
+  lin_t *now, *next, *norm;             /* the views' storage */
+};
+
+static const ival_t ALL = {-INFINITY, INFINITY};
+static const ival_t NONE = {INFINITY, -INFINITY};
+
+static bool empty(ival_t a) { return !(a.lo <= a.hi); }
+static ival_t point(double x) { return (ival_t){x, x}; }
+static ival_t meet(ival_t a, ival_t b) { return (ival_t){fmax(a.lo, b.lo), fmin(a.hi, b.hi)}; }
+static ival_t join(ival_t a, ival_t b) {
+  if (empty(a)) return b;
+  if (empty(b)) return a;
+  return (ival_t){fmin(a.lo, b.lo), fmax(a.hi, b.hi)};
+}
+static ival_t widen(ival_t a) {
+  if (empty(a)) return a;
+  return (ival_t){a.lo - SLACK * (1 + fabs(a.lo)), a.hi + SLACK * (1 + fabs(a.hi))};
+}
+static ival_t add(ival_t a, ival_t b) { return (ival_t){a.lo + b.lo, a.hi + b.hi}; }
+
+/* x * y with 0 * inf = 0 (an interval end that is 0 times an unbounded one). */
+static double times(double x, double y) { return x == 0 || y == 0 ? 0 : x * y; }
+
+static ival_t mul(ival_t a, ival_t b) {
+  double p[4] = {times(a.lo, b.lo), times(a.lo, b.hi), times(a.hi, b.lo), times(a.hi, b.hi)};
+  ival_t r = {p[0], p[0]};
+  for (int k = 1; k < 4; k++) r.lo = fmin(r.lo, p[k]), r.hi = fmax(r.hi, p[k]);
+  return r;
+}
+
+static ival_t scale(ival_t a, double c) { return mul(a, point(c)); }
+
+static ival_t fold(lin_t l, ival_t sbox) { return l.g == 0 ? l.r : add(scale(sbox, l.g), l.r); }
+static lin_t konst(ival_t r) { return (lin_t){0, r}; }
+static bool is_point(lin_t l) { return l.g == 0 && l.r.lo == l.r.hi && isfinite(l.r.lo); }
+
+static ival_t of_type(type_t t) { return t.kind == TYPE_BOOL ? (ival_t){0, 1} : ALL; }
+
+static lin_t eval(const view_t *w, const expr_t *e) {
+  lin_t a, b;
+  switch (e->kind) {
+  case EXPR_INT: return konst(point((double)e->u.ival));
+  case EXPR_REAL: return konst(point(e->u.real.value));
+  case EXPR_BOOL: return konst(point(e->u.bval));
+  case EXPR_VAR: {
+    int v = e->u.var.id;
+    const ism_var_t *var = &w->m->vars[v];
+    if (var->type.kind != TYPE_REAL && var->type.kind != TYPE_INT) return konst(of_type(var->type));
+    return !var->sensing ? w->norm[v] : e->u.var.primed ? w->next[v] : w->now[v];
+  }
+  case EXPR_TOREAL: return eval(w, e->u.op.a);
+  case EXPR_NEG: a = eval(w, e->u.op.a); return (lin_t){-a.g, {-a.r.hi, -a.r.lo}};
+  case EXPR_ADD:
+  case EXPR_SUB: {
+    a = eval(w, e->u.op.a), b = eval(w, e->u.op.b);
+    if (e->kind == EXPR_SUB) b = (lin_t){-b.g, {-b.r.hi, -b.r.lo}};
+    return (lin_t){a.g + b.g, add(a.r, b.r)};
+  }
+  case EXPR_MUL:
+    a = eval(w, e->u.op.a), b = eval(w, e->u.op.b);
+    if (is_point(b)) return (lin_t){a.g * b.r.lo, scale(a.r, b.r.lo)};
+    if (is_point(a)) return (lin_t){b.g * a.r.lo, scale(b.r, a.r.lo)};
+    return konst(mul(fold(a, w->sbox), fold(b, w->sbox)));
+  case EXPR_DIV: {
+    a = eval(w, e->u.op.a), b = eval(w, e->u.op.b);
+    if (e->type.kind == TYPE_REAL && is_point(b) && b.r.lo != 0)
+      return (lin_t){a.g / b.r.lo, scale(a.r, 1 / b.r.lo)};
+    ival_t d = fold(b, w->sbox);
+    if (e->type.kind != TYPE_REAL || !(d.lo > 0 || d.hi < 0)) return konst(ALL); /* integer division rounds */
+    return konst(mul(fold(a, w->sbox), (ival_t){1 / d.hi, 1 / d.lo}));
+  }
+  case EXPR_ABS: {
+    ival_t x = fold(eval(w, e->u.op.a), w->sbox);
+    if (x.lo >= 0) return konst(x);
+    if (x.hi <= 0) return konst((ival_t){-x.hi, -x.lo});
+    return konst((ival_t){0, fmax(-x.lo, x.hi)});
+  }
+  case EXPR_MIN:
+  case EXPR_MAX: {
+    ival_t x = fold(eval(w, e->u.op.a), w->sbox), y = fold(eval(w, e->u.op.b), w->sbox);
+    if (e->kind == EXPR_MIN) return konst((ival_t){fmin(x.lo, y.lo), fmin(x.hi, y.hi)});
+    return konst((ival_t){fmax(x.lo, y.lo), fmax(x.hi, y.hi)});
+  }
+  case EXPR_ITE:
+    if (e->type.kind == TYPE_BOOL) return konst((ival_t){0, 1});
+    return konst(join(fold(eval(w, e->u.op.b), w->sbox), fold(eval(w, e->u.op.c), w->sbox)));
+  default: return konst(of_type(e->type)); /* %, comparisons and connectives as values, enums */
+  }
+}
+
+static bool numeric_comparison(const expr_t *e) {
+  if (e->kind < EXPR_EQ || e->kind > EXPR_GE) return false;
+  type_kind_t k = e->u.op.a->type.kind;
+  return k == TYPE_INT || k == TYPE_REAL;
+}
+
+static expr_kind_t negated(expr_kind_t k) {
+  switch (k) {
+  case EXPR_LT: return EXPR_GE;
+  case EXPR_LE: return EXPR_GT;
+  case EXPR_GT: return EXPR_LE;
+  case EXPR_GE: return EXPR_LT;
+  case EXPR_EQ: return EXPR_NE;
+  default: return EXPR_EQ;
+  }
+}
+
+/* The values of the symbol for which g s + d can satisfy `d op 0` for some d in r. */
+static ival_t solve(double g, ival_t r, expr_kind_t op) {
+  if (empty(r)) return NONE;
+  bool le = op == EXPR_LT || op == EXPR_LE || op == EXPR_EQ,
+       ge = op == EXPR_GT || op == EXPR_GE || op == EXPR_EQ;
+  if (!le && !ge) return ALL; /* != */
+  if (g == 0) return (le && r.lo > 0) || (ge && r.hi < 0) ? NONE : ALL;
+  ival_t s = ALL;
+  if (le) { /* g s <= -r.lo */
+    double t = -r.lo / g;
+    s = g > 0 ? meet(s, (ival_t){-INFINITY, t}) : meet(s, (ival_t){t, INFINITY});
+  }
+  if (ge) { /* g s >= -r.hi */
+    double t = -r.hi / g;
+    s = g > 0 ? meet(s, (ival_t){t, INFINITY}) : meet(s, (ival_t){-INFINITY, t});
+  }
+  return isnan(s.lo) || isnan(s.hi) ? ALL : widen(s);
+}
+
+/* A superset of the symbol's values for which e (negated: not e) can hold
+ * at some point of the view's boxes. */
+static ival_t allowed(const view_t *w, const expr_t *e, bool neg) {
+  if (!e) return neg ? NONE : ALL;
+  if (numeric_comparison(e)) {
+    lin_t a = eval(w, e->u.op.a), b = eval(w, e->u.op.b);
+    return solve(a.g - b.g, add(a.r, (ival_t){-b.r.hi, -b.r.lo}), neg ? negated(e->kind) : e->kind);
+  }
+  switch (e->kind) {
+  case EXPR_BOOL: return e->u.bval != neg ? ALL : NONE;
+  case EXPR_NOT: return allowed(w, e->u.op.a, !neg);
+  case EXPR_AND:
+  case EXPR_OR: {
+    ival_t a = allowed(w, e->u.op.a, neg), b = allowed(w, e->u.op.b, neg);
+    return (e->kind == EXPR_AND) != neg ? meet(a, b) : join(a, b);
+  }
+  case EXPR_IMPLIES: { /* not a or b; negated: a and not b */
+    ival_t a = allowed(w, e->u.op.a, !neg), b = allowed(w, e->u.op.b, neg);
+    return neg ? meet(a, b) : join(a, b);
+  }
+  default: return ALL;
+  }
+}
+
+/* ---- the estimator's treatment of a stage (joint.c's atoms and aff_eval) ---- */
+
+typedef struct {
+  const bound_t *b;
+  int action;       /* -1: a sense stage */
+  const bool *mine; /* [nv]: the stage's conditioned errors */
+} stage_t;
+
+/* Does e read error v (through a primed value's definition in an action stage)? */
+static bool reads(const stage_t *st, const expr_t *e, int v) {
+  if (!e) return false;
+  if (e->kind == EXPR_VAR) {
+    const ism_model_t *m = st->b->m;
+    int x = e->u.var.id;
+    bool sensing = m->vars[x].sensing;
+    if (st->action < 0) return sensing && !e->u.var.primed && x == v;
+    if (!sensing) return x == v;
+    if (!e->u.var.primed) return false;
+    const expr_t *rhs = st->b->rhs[(size_t)st->action * m->nvars + (size_t)x];
+    return rhs && m->vars[x].type.kind == TYPE_REAL && reads(st, rhs, v);
+  }
+  if (e->kind < EXPR_NEG) return false;
+  return reads(st, e->u.op.a, v) || (e->kind >= EXPR_ADD && reads(st, e->u.op.b, v)) ||
+         (e->kind == EXPR_ITE && reads(st, e->u.op.c, v));
+}
+
+static bool reads_any(const stage_t *st, const expr_t *e) {
+  for (size_t v = 0; v < st->b->m->nvars; v++)
+    if (st->mine[v] && reads(st, e, (int)v)) return true;
+  return false;
+}
+
+/* Is e affine in the stage's errors as joint.c's aff_eval sees it (each
+ * product and quotient with an error-free constant side)? Conservative:
+ * a divisor must be a literal. */
+static bool affine(const stage_t *st, const expr_t *e) {
+  if (!reads_any(st, e)) return true;
+  switch (e->kind) {
+  case EXPR_VAR: {
+    const ism_model_t *m = st->b->m;
+    int x = e->u.var.id;
+    if (m->vars[x].type.kind != TYPE_REAL) return false;
+    if (st->action < 0 || !m->vars[x].sensing) return true;
+    return affine(st, st->b->rhs[(size_t)st->action * m->nvars + (size_t)x]);
+  }
+  case EXPR_NEG: return affine(st, e->u.op.a);
+  case EXPR_ADD:
+  case EXPR_SUB: return e->type.kind == TYPE_REAL && affine(st, e->u.op.a) && affine(st, e->u.op.b);
+  case EXPR_MUL:
+    return e->type.kind == TYPE_REAL && !(reads_any(st, e->u.op.a) && reads_any(st, e->u.op.b)) &&
+           affine(st, e->u.op.a) && affine(st, e->u.op.b);
+  case EXPR_DIV:
+    return e->type.kind == TYPE_REAL && (e->u.op.b->kind == EXPR_REAL || e->u.op.b->kind == EXPR_INT) &&
+           (e->u.op.b->kind == EXPR_REAL ? e->u.op.b->u.real.value != 0 : e->u.op.b->u.ival != 0) &&
+           affine(st, e->u.op.a);
+  default: return false;
+  }
+}
+
+/* Counts, over the atoms joint.c cuts along (the same walk), those that read
+ * error v; *safe stays true while every such atom is a real comparison
+ * affine in v that reads no other error of the stage (v is then never drawn
+ * unconditioned: the stage's weight is the exact mass of its cells). */
+static void atoms(const stage_t *st, const expr_t *e, int v, int *count, bool *safe) {
+  if (!e) return;
+  if (numeric_comparison(e)) {
+    if (!reads(st, e, v)) return;
+    ++*count;
+    bool alone = true;
+    for (size_t x = 0; x < st->b->m->nvars && alone; x++)
+      if ((int)x != v && st->mine[x] && reads(st, e, (int)x)) alone = false;
+    *safe =
+        *safe && alone && e->u.op.a->type.kind == TYPE_REAL && affine(st, e->u.op.a) && affine(st, e->u.op.b);
+    return;
+  }
+  switch (e->kind) {
+  case EXPR_NOT: atoms(st, e->u.op.a, v, count, safe); return;
+  case EXPR_AND:
+  case EXPR_OR:
+  case EXPR_IMPLIES:
+  case EXPR_IFF:
+  case EXPR_EQ:
+  case EXPR_NE: atoms(st, e->u.op.a, v, count, safe), atoms(st, e->u.op.b, v, count, safe); return;
+  case EXPR_ITE:
+    if (e->type.kind == TYPE_BOOL) {
+      atoms(st, e->u.op.a, v, count, safe), atoms(st, e->u.op.b, v, count, safe),
+          atoms(st, e->u.op.c, v, count, safe);
+      return;
+    }
+    /* fallthrough */
+  default:
+    if (reads(st, e, v)) *safe = false;
+  }
+}
+
+/* The expressions whose atoms the stage cuts along: n of them into ex. */
+static size_t stage_exprs(const bound_t *b, int action, int state, int rule, const expr_t **ex) {
+  const ism_model_t *m = b->m;
+  size_t n = 0;
+  if (action < 0) {
+    for (const int *q = m->rules_from[state]; *q >= 0; q++) {
+      ex[n++] = m->rules[*q].when;
+      if (m->selection == ISM_SELECT_FIRST && *q == rule) break;
+    }
+    return n;
+  }
+  const ism_action_t *a = &m->actions[action];
+  for (size_t k = 0; k < a->neffects; k++)
+    if (b->constraint[action][k]) ex[n++] = a->effects[k];
+  ex[n++] = a->failure;
+  return n;
+}
+
+/* The errors of the stage whose weight factor is exactly the mass of the
+ * cells they satisfy: safe[v]. False everywhere when the stage may overflow. */
+static void safe_errors(const bound_t *b, int action, int state, int rule, bool *safe) {
+  const ism_model_t *m = b->m;
+  size_t nv = m->nvars;
+  bool *mine = xcalloc(nv + 1, sizeof *mine);
+  int nfresh = 0;
+  for (size_t v = 0; v < nv; v++) {
+    safe[v] = false;
+    if (!b->has_dist[v]) continue;
+    bool in = action < 0 ? m->vars[v].sensing : !m->vars[v].sensing && m->actions[action].reads[v];
+    if (in) mine[v] = true, nfresh++;
+  }
+  const expr_t **ex = xcalloc(m->nrules + (action < 0 ? 0 : m->actions[action].neffects) + 2, sizeof *ex);
+  size_t nex = stage_exprs(b, action, state, rule, ex);
+  stage_t st = {b, action, mine};
+  double cells = 1;
+  int slot = 0;
+  for (size_t v = 0; v < nv; v++) {
+    if (!mine[v]) continue;
+    int count = 0;
+    bool ok = slot++ < MAXF; /* past MAXF errors joint draws them unconditioned */
+    for (size_t k = 0; k < nex; k++) atoms(&st, ex[k], (int)v, &count, &ok);
+    cells *= count + 1;
+    safe[v] = ok && count < MAX_CUTS;
+  }
+  if (cells > MAX_CELLS || nfresh > MAXF)
+    for (size_t v = 0; v < nv; v++) safe[v] = false;
+  free(ex);
+  free(mine);
+}
+
+/* ---- the hull along the path ---- */
+
+/* The views' kinds besides an action's id (>= 0). */
+enum { VIEW_SENSE = -1, VIEW_TRUTH = -2 };
+
+/* Fills the views: in a sense stage now = true + error, norm = normal; on
+ * the true values (the assumption, the model-wide failure) now = true; in
+ * an action stage now = true before, norm = actual, next = after (its
+ * definition evaluated in the same view where the effect defines it).
+ * The symbol (space sp, variable v; v < 0: none) reads as 1 s. */
+static view_t make_view(bound_t *b, int action, space_t sp, int v) {
+  const ism_model_t *m = b->m;
+  size_t nv = m->nvars;
+  view_t w = {m, b->now, b->next, b->norm, ALL};
+  for (size_t x = 0; x < nv; x++) {
+    bool sensing = m->vars[x].sensing;
+    if (action < 0) {
+      b->now[x] = konst(sensing && action == VIEW_SENSE ? add(b->truth[x], b->errbox[x]) : b->truth[x]);
+      b->norm[x] = konst(b->normal[x]);
+    } else {
+      b->now[x] = konst(b->truth[x]);
+      b->norm[x] = konst(b->actual[x]);
+    }
+    b->next[x] = konst(b->after[x]);
+  }
+  if (v >= 0) {
+    bool s_err = sp == SP_ERR;
+    if (sp == SP_NORM || (s_err && !m->vars[v].sensing)) {
+      w.sbox = s_err ? b->errbox[v] : b->normal[v];
+      b->norm[v] = (lin_t){1, s_err ? b->normal[v] : point(0)};
+    } else if (sp == SP_NEXT) {
+      w.sbox = b->after[v];
+      b->next[v] = (lin_t){1, point(0)};
+    } else if (s_err) { /* a sensing error: sensed = true + s */
+      w.sbox = b->errbox[v];
+      b->now[v] = (lin_t){1, b->truth[v]};
+    } else { /* a true value: sensed = s + error in a sense stage */
+      w.sbox = b->truth[v];
+      b->now[v] = (lin_t){1, action == VIEW_SENSE ? b->errbox[v] : point(0)};
+    }
+  }
+  if (action >= 0)
+    for (size_t x = 0; x < nv; x++) {
+      const expr_t *rhs = b->rhs[(size_t)action * nv + x];
+      if (rhs && !(sp == SP_NEXT && (int)x == v)) b->next[x] = eval(&w, rhs);
+    }
+  return w;
+}
+
+/* Narrows every box of space sp by e (negated: not e); false when one empties. */
+static bool narrow(bound_t *b, int action, space_t sp, const expr_t *e, bool neg) {
+  const ism_model_t *m = b->m;
+  ival_t *box = sp == SP_NOW ? b->truth : sp == SP_NEXT ? b->after : b->normal;
+  for (size_t v = 0; v < m->nvars; v++) {
+    if (m->vars[v].sensing != (sp != SP_NORM)) continue;
+    if (m->vars[v].type.kind != TYPE_REAL && m->vars[v].type.kind != TYPE_INT) continue;
+    view_t w = make_view(b, action, sp, (int)v);
+    box[v] = meet(box[v], allowed(&w, e, neg));
+    if (empty(box[v])) return false;
+  }
+  return true;
+}
+
+/* The stage's weight factor at most: the product of its safe errors' masses
+ * over the values the stage's constraint allows them. */
+static double stage_bound(bound_t *b, int action, int state, int rule, const expr_t *constraint, bool neg) {
+  const ism_model_t *m = b->m;
+  bool *safe = xcalloc(m->nvars + 1, sizeof *safe);
+  safe_errors(b, action, state, rule, safe);
+  double p = 1;
+  for (size_t v = 0; v < m->nvars && p > 0; v++) {
+    if (!safe[v]) continue;
+    view_t w = make_view(b, action, SP_ERR, (int)v);
+    ival_t s = meet(allowed(&w, constraint, neg), b->errbox[v]);
+    p *= empty(s) ? 0 : fmin(1, dist_mass(&b->dist[v], s.lo, s.hi) * (1 + SLACK) + SLACK);
+  }
+  free(safe);
+  return p;
+}
+
+static void init_hull(bound_t *b) {
+  const ism_model_t *m = b->m;
+  for (size_t v = 0; v < m->nvars; v++) {
+    const ism_var_t *var = &m->vars[v];
+    b->truth[v] =
+        var->sensing && var->has_range ? (ival_t){var->range_lo, var->range_hi} : of_type(var->type);
+    b->normal[v] = of_type(var->type);
+    if (!var->sensing && var->init) { /* a constant expression: the views are not read */
+      view_t w = {m, b->now, b->next, b->norm, ALL};
+      b->normal[v] = widen(fold(eval(&w, var->init), ALL));
+    }
+  }
+}
+
+/* The sense stage of a step (rule from state): narrows the true values to
+ * those the rule can be taken from; false when none. */
+static bool sense(bound_t *b, int state, int rule) {
+  const ism_model_t *m = b->m;
+  for (size_t v = 0; v < m->nvars; v++)
+    if (m->vars[v].sensing && m->vars[v].has_range)
+      b->truth[v] = meet(b->truth[v], (ival_t){m->vars[v].range_lo, m->vars[v].range_hi});
+  bool alive = narrow(b, VIEW_SENSE, SP_NOW, m->rules[rule].when, false);
+  if (m->selection == ISM_SELECT_FIRST)
+    for (const int *q = m->rules_from[state]; *q != rule && alive; q++)
+      alive = narrow(b, VIEW_SENSE, SP_NOW, m->rules[*q].when, true);
+  return alive;
+}
+
+/* Fills the action's actual values and the hull of its after-values
+ * before any narrowing. */
+static void action_values(bound_t *b, int action) {
+  const ism_model_t *m = b->m;
+  size_t nv = m->nvars;
+  for (size_t v = 0; v < nv; v++) {
+    b->actual[v] = b->normal[v];
+    if (!m->vars[v].sensing && m->vars[v].uncertain) b->actual[v] = add(b->normal[v], b->errbox[v]);
+    b->after[v] = m->vars[v].sensing ? ALL : b->normal[v];
+  }
+  view_t w = make_view(b, action, SP_NOW, -1);
+  for (size_t v = 0; v < nv; v++) /* the defined after-values */
+    if (m->vars[v].sensing && b->rhs[(size_t)action * nv + v]) b->after[v] = widen(fold(w.next[v], ALL));
+}
+
+/* Narrows the values of space sp by the action's constraint: its effects
+ * checked as constraints and its failure (or, unless want_fail, its absence). */
+static bool action_narrow(bound_t *b, int action, bool want_fail, space_t sp) {
+  const ism_action_t *a = &b->m->actions[action];
+  bool alive = true;
+  for (size_t k = 0; k < a->neffects && alive; k++)
+    if (b->constraint[action][k]) alive = narrow(b, action, sp, a->effects[k], false);
+  if (alive && a->failure) alive = narrow(b, action, sp, a->failure, !want_fail);
+  return alive;
+}
+
+/* One action (want_fail: the path's failing one), its true values before
+ * already narrowed by it: its factor's bound; the true values become the
+ * hull of its after-values. */
+static double act(bound_t *b, int action, bool want_fail, bool *alive) {
+  const ism_model_t *m = b->m;
+  const ism_action_t *a = &m->actions[action];
+  action_values(b, action);
+  *alive = action_narrow(b, action, want_fail, SP_NEXT);
+  if (!*alive) return 0;
+  double p = 1; /* each conjunct of the stage's constraint bounds its factor */
+  for (size_t k = 0; k < a->neffects; k++)
+    if (b->constraint[action][k]) p = fmin(p, stage_bound(b, action, -1, -1, a->effects[k], false));
+  if (a->failure) p = fmin(p, stage_bound(b, action, -1, -1, a->failure, !want_fail));
+  for (size_t v = 0; v < m->nvars; v++)
+    if (m->vars[v].sensing) b->truth[v] = b->after[v];
+  return p;
+}
+
+/* Narrows the true values before an action by what the action needs of
+ * them: a sampled run whose state cannot pass it has weight 0. */
+static bool before_action(bound_t *b, int action, bool want_fail) {
+  action_values(b, action);
+  return action_narrow(b, action, want_fail, SP_NOW);
+}
+
+/* Swaps the current true (and normal) values with those of the sensing. */
+static void swap_sensed(bound_t *b, bool normal) {
+  ival_t *t = b->truth;
+  b->truth = b->sensed_truth, b->sensed_truth = t;
+  if (!normal) return;
+  t = b->normal;
+  b->normal = b->sensed_normal, b->sensed_normal = t;
+}
+
+/* The bound of the sense stage of a step, at the values of its sensing. */
+static double sense_bound(bound_t *b, int state, int rule) {
+  swap_sensed(b, true);
+  double p = stage_bound(b, VIEW_SENSE, state, rule, b->m->rules[rule].when, false);
+  swap_sensed(b, true);
+  return p;
+}
+
+/* One step of a path from the hull in b->truth and b->normal: rule from
+ * state, failing at do: position fail_position when last (-1: the
+ * model-wide failure), else without failure. Leaves the hull after the
+ * step; multiplies *p (unless NULL) by the bound of the step's stages.
+ * Returns false when no run can take the step so. */
+static bool step(bound_t *b, int state, int rule_id, bool last, int fail_position, double *p) {
+  const ism_model_t *m = b->m;
+  const ism_rule_t *rule = &m->rules[rule_id];
+  bool ended = false, sensed = false, alive = sense(b, state, rule_id);
+  memcpy(b->sensed_truth, b->truth, m->nvars * sizeof *b->truth);
+  memcpy(b->sensed_normal, b->normal, m->nvars * sizeof *b->normal);
+  for (size_t q = 0; q < rule->nsteps && alive && !ended; q++) {
+    const ism_step_t *st = &rule->steps[q];
+    if (st->kind == ISM_STEP_ASSIGN) { /* reads the sensed values and the current normal ones */
+      swap_sensed(b, false);
+      view_t w = make_view(b, VIEW_SENSE, SP_NOW, -1);
+      ival_t x = widen(fold(eval(&w, st->value), ALL));
+      swap_sensed(b, false);
+      b->normal[st->var] = x;
+      continue;
+    }
+    ended = last && (int)q == fail_position;
+    if (!(alive = before_action(b, st->action, ended))) break;
+    if (!sensed) { /* the true values are still those of the sensing, narrowed by the first action */
+      memcpy(b->sensed_truth, b->truth, m->nvars * sizeof *b->truth);
+      if (p) *p *= sense_bound(b, state, rule_id);
+      sensed = true;
+    }
+    double f = act(b, st->action, ended, &alive);
+    if (p) *p *= f;
+  }
+  if (alive && !sensed && p) *p *= sense_bound(b, state, rule_id);
+  for (size_t v = 0; v < m->nvars && !rule->has_action; v++) /* free again at the next sensing */
+    if (m->vars[v].sensing && m->vars[v].dynamic) b->truth[v] = of_type(m->vars[v].type);
+  if (alive && !ended && m->failure) /* the model-wide failure: at the last step only if it is the path's */
+    alive = narrow(b, VIEW_TRUTH, SP_NOW, m->failure, !(last && fail_position < 0));
+  return alive;
+}
+
+/* The hull of the initial values: ranges, initial normal values, the assumption. */
+static bool initial(bound_t *b) {
+  const ism_model_t *m = b->m;
+  init_hull(b);
+  bool alive = true;
+  for (size_t k = 0; k < m->nassume && alive; k++) alive = narrow(b, VIEW_TRUTH, SP_NOW, m->assume[k], false);
+  return alive;
+}
+
+/* Each stage's factor is bounded over the hull of the states a sampled run
+ * of positive weight can be in there: narrowed by the stage's own
+ * constraint and, for the sense stage, by the step's first action. */
+double bound_path(bound_t *b, const cex_t *c) {
+  bool alive = initial(b);
+  double p = 1;
+  for (int k = 0; k < c->length && alive && p > 0; k++)
+    alive = step(b, c->states[k], c->rules[k], k + 1 == c->length, c->fail_position, &p);
+  if (!alive) return 0;
+  return p < 0 ? 0 : p > 1 ? 1 : p;
+}
+
+bool bound_class_empty(bound_t *b, int rule, int fail_position, int depth) {
+  const ism_model_t *m = b->m;
+  size_t nv = m->nvars, ns = m->nstates, box = 2 * nv + 1;
+  /* hull[s]: the values at a sensing in state s after k steps without failure; cur, next: k and k + 1 */
+  ival_t *cur = xcalloc(ns * box, sizeof *cur), *next = xcalloc(ns * box, sizeof *next);
+  bool *at = xcalloc(ns, sizeof *at), *at_next = xcalloc(ns, sizeof *at_next);
+  bool empty_class = true;
+  if (initial(b)) {
+    at[m->initial] = true;
+    memcpy(cur + (size_t)m->initial * box, b->truth, nv * sizeof *b->truth);
+    memcpy(cur + (size_t)m->initial * box + nv, b->normal, nv * sizeof *b->normal);
+  }
+  for (int k = 0; k < depth && empty_class; k++) {
+    int from = m->rules[rule].from;
+    if (at[from]) { /* the class's rule, failing, from this level's hull */
+      memcpy(b->truth, cur + (size_t)from * box, nv * sizeof *b->truth);
+      memcpy(b->normal, cur + (size_t)from * box + nv, nv * sizeof *b->normal);
+      empty_class = !step(b, from, rule, true, fail_position, NULL);
+    }
+    if (k + 1 == depth) break;
+    memset(at_next, 0, ns * sizeof *at_next);
+    for (size_t r = 0; r < m->nrules; r++) {
+      int s = m->rules[r].from, t = m->rules[r].to;
+      if (!at[s]) continue;
+      memcpy(b->truth, cur + (size_t)s * box, nv * sizeof *b->truth);
+      memcpy(b->normal, cur + (size_t)s * box + nv, nv * sizeof *b->normal);
+      if (!step(b, s, (int)r, false, -2, NULL)) continue;
+      ival_t *h = next + (size_t)t * box;
+      for (size_t v = 0; v < nv; v++) {
+        h[v] = at_next[t] ? join(h[v], b->truth[v]) : b->truth[v];
+        h[nv + v] = at_next[t] ? join(h[nv + v], b->normal[v]) : b->normal[v];
+      }
+      at_next[t] = true;
+    }
+    ival_t *swap = cur;
+    cur = next, next = swap;
+    bool *sw = at;
+    at = at_next, at_next = sw;
+  }
+  free(cur), free(next), free(at), free(at_next);
+  return empty_class;
+}
+
+bound_t *bound_new(const ism_model_t *m) {
+  bound_t *b = xcalloc(1, sizeof *b);
+  size_t nv = m->nvars, n = nv + 1;
+  b->m = m;
+  b->dist = xcalloc(n, sizeof *b->dist);
+  b->has_dist = xcalloc(n, sizeof *b->has_dist);
+  b->errbox = xcalloc(n, sizeof *b->errbox);
+  for (size_t v = 0; v < nv; v++) {
+    const ism_var_t *var = &m->vars[v];
+    b->has_dist[v] = var->uncertain && var->type.kind == TYPE_REAL && dist_of_var(var, &b->dist[v]);
+    b->errbox[v] = var->uncertain ? (ival_t){var->err_lo, var->err_hi} : point(0);
+  }
+  b->rhs = xcalloc(m->nactions * nv + 1, sizeof *b->rhs);
+  b->constraint = xcalloc(m->nactions + 1, sizeof *b->constraint);
+  for (size_t a = 0; a < m->nactions; a++) {
+    const ism_action_t *act = &m->actions[a];
+    b->constraint[a] = xcalloc(act->neffects + 1, sizeof **b->constraint);
+    for (size_t k = 0; k < act->neffects; k++) {
+      const expr_t *rhs = NULL;
+      int v = ism_effect_defines(m, act->effects[k], &rhs);
+      if (v >= 0 && !b->rhs[a * nv + (size_t)v])
+        b->rhs[a * nv + (size_t)v] = rhs;
+      else
+        b->constraint[a][k] = true;
+    }
+  }
+  ival_t **boxes[] = {&b->truth, &b->normal, &b->after, &b->actual, &b->sensed_truth, &b->sensed_normal};
+  for (size_t k = 0; k < 6; k++) *boxes[k] = xcalloc(n, sizeof(ival_t));
+  b->now = xcalloc(n, sizeof *b->now), b->next = xcalloc(n, sizeof *b->next),
+  b->norm = xcalloc(n, sizeof *b->norm);
+  return b;
+}
+
+void bound_delete(bound_t *b) {
+  if (!b) return;
+  for (size_t a = 0; a < b->m->nactions; a++) free(b->constraint[a]);
+  free(b->constraint), free(b->rhs), free(b->dist), free(b->has_dist), free(b->errbox);
+  free(b->truth), free(b->normal), free(b->after), free(b->actual), free(b->sensed_truth),
+      free(b->sensed_normal);
+  free(b->now), free(b->next), free(b->norm);
+  free(b);
+}

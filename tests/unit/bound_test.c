@@ -1,0 +1,118 @@
+/* Unit tests of the per-counterexample bound (probability/bound.c).
+ * Closed form: on the analytic model (tests/cases/probability/analytic.yaml)
+ * the walk fails only from d <= 12 (u <= 2) and the rule needs d + e >= 12,
+ * so the sensing error needs e >= 0: the bound is P(e >= 0) = 1/2 (the
+ * joint probability itself is at most 1/8). Soundness against the
+ * estimator: every counterexample of every bundled app at bounds 1..B
+ * (B = 3, or BOUND_TEST_BOUND), ranked as `verify` ranks them (joint
+ * estimator), has a probability at most its bound, and its class
+ * (last rule, failing position) is not found empty within the bound. The
+ * thermostat's t13 class is found empty (a hand proof below). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "apps/verify_options.h"
+#include "probability/bound.h"
+#include "tests/unit/check.h"
+
+static ism_model_t *load(const char *path) {
+  diag_list_t diags;
+  diag_init(&diags);
+  ism_model_t *m = ism_load(path, &diags);
+  diag_free(&diags);
+  CHECK(m != NULL);
+  return m;
+}
+
+static void analytic(void) {
+  ism_model_t *m = load("tests/cases/probability/analytic.yaml");
+  if (!m) return;
+  explore_options_t opt = {
+      .bound = 1, .mode = ISM_MODE_ACTUAL, .strategy = EXPLORE_INCREMENTAL, .split_depth = -1};
+  explore_result_t res;
+  explore_run(m, &opt, &res);
+  CHECK(res.ncexs == 1);
+  bound_t *b = bound_new(m);
+  if (res.ncexs == 1) {
+    double p = bound_path(b, &res.cexs[0]);
+    if (!(fabs(p - 0.5) <= 1e-6)) {
+      fprintf(stderr, "analytic: bound %.9f, want 0.5\n", p);
+      check_failures++;
+    }
+  }
+  bound_delete(b);
+  explore_result_free(&res);
+  ism_free(m);
+}
+
+/* The thermostat's class (t13, temp < 12 after drift) is empty: the room
+ * enters `cool` only by coolOn, which needs a sensed 22 + 3 (t3: true >=
+ * 24.5) or 22 (t12: true > 21.5) and lowers it by at most 2 without
+ * failing (not below 16), so it is >= 16 there and drift (at most 2) leaves
+ * it >= 14. Its other classes are not: t16 (ventilate) has members at bound 2. */
+static void thermostat(void) {
+  ism_model_t *m = load("examples/thermostat/thermostat.yaml");
+  if (!m) return;
+  int t13 = -1, t16 = -1;
+  for (size_t r = 0; r < m->nrules; r++) {
+    if (strcmp(m->rules[r].id, "t13") == 0) t13 = (int)r;
+    if (strcmp(m->rules[r].id, "t16") == 0) t16 = (int)r;
+  }
+  bound_t *b = bound_new(m);
+  CHECK(t13 >= 0 && bound_class_empty(b, t13, -1, 12));
+  CHECK(t16 >= 0 && !bound_class_empty(b, t16, -1, 2));
+  bound_delete(b);
+  ism_free(m);
+}
+
+static void sound(const char *path, int bound) {
+  ism_model_t *m = load(path);
+  if (!m) return;
+  explore_options_t opt = {
+      .bound = bound, .mode = ISM_MODE_ACTUAL, .strategy = EXPLORE_INCREMENTAL, .split_depth = -1};
+  explore_result_t res;
+  explore_run(m, &opt, &res);
+  rank_options_t ro;
+  rank_options_init(&ro, ISM_MODE_ACTUAL);
+  ro.jobs = 2;
+  CHECK(verify_rank(m, &ro, res.cexs, res.ncexs));
+  bound_t *b = bound_new(m);
+  size_t below = 0;
+  for (size_t k = 0; k < res.ncexs; k++) {
+    const cex_t *c = &res.cexs[k];
+    double p = bound_path(b, c);
+    below += p < 1;
+    if (bound_class_empty(b, c->rules[c->length - 1], c->fail_position, bound)) {
+      fprintf(stderr, "%s: counterexample %zu (length %d) in a class found empty\n", path, k, c->length);
+      check_failures++;
+    }
+    if (getenv("BOUND_TEST_VERBOSE"))
+      fprintf(stderr, "  %zu: length %d, last rule %s, probability %.4f%s, bound %.4f\n", k, c->length,
+              m->rules[c->rules[c->length - 1]].id, c->probability,
+              c->boundary_only ? " (boundary-only)" : "", p);
+    if (!(p >= 0 && p <= 1) || (c->has_probability && c->probability > p)) {
+      fprintf(stderr, "%s: counterexample %zu (length %d): probability %.9g above its bound %.9g\n", path, k,
+              c->length, c->probability, p);
+      check_failures++;
+    }
+  }
+  fprintf(stderr, "%s, bound %d: %zu counterexamples, %zu with a bound below 1\n", path, bound, res.ncexs,
+          below);
+  bound_delete(b);
+  explore_result_free(&res);
+  ism_free(m);
+}
+
+int main(void) {
+  analytic();
+  thermostat();
+  const char *apps[] = {"examples/cruise/cruise.yaml",          "examples/drone/drone.yaml",
+                        "examples/robotcar/cautious.yaml",      "examples/robotcar/explorer.yaml",
+                        "examples/robotcar/wall-follower.yaml", "examples/thermostat/thermostat.yaml"};
+  const char *env = getenv("BOUND_TEST_BOUND");
+  int bound = env ? atoi(env) : 3;
+  for (size_t a = 0; a < sizeof apps / sizeof *apps; a++) sound(apps[a], bound);
+  return CHECK_RESULT();
+}
