@@ -19,7 +19,7 @@ static topk_class_t *class_of(topk_class_t *classes, size_t n, int rule, int act
  * list that has a failure, and the model-wide failure. In mode actual each
  * do: position of a class is decided on its own (boundary_class); the class
  * is empty (or boundary-only) when every one of its positions is. */
-static void make_classes(topk_t *t, boundary_ctx_t *bc, bound_t *hull, int depth) {
+static void make_classes(topk_t *t, boundary_ctx_t *bc, const double *lo, const double *hi) {
   const ism_model_t *m = t->m;
   size_t cap = 0;
   for (size_t r = 0; r < m->nrules; r++) cap += m->rules[r].nsteps + 1;
@@ -36,9 +36,9 @@ static void make_classes(topk_t *t, boundary_ctx_t *bc, bound_t *hull, int depth
         *c = (topk_class_t){(int)r, action, bc != NULL, bc != NULL, 1, false, 0};
       }
       if (!bc) continue;
-      c->empty = c->empty && (bound_class_empty(hull, (int)r, p, depth) ||
-                              boundary_class(bc, (int)r, p, false) == BOUNDARY_ONLY);
-      c->bound_only = c->bound_only && (c->empty || boundary_class(bc, (int)r, p, true) == BOUNDARY_ONLY);
+      const double *l = lo + (size_t)rule->from * m->nvars, *h = hi + (size_t)rule->from * m->nvars;
+      c->empty = c->empty && boundary_class(bc, (int)r, p, false, l, h) == BOUNDARY_ONLY;
+      c->bound_only = c->bound_only && (c->empty || boundary_class(bc, (int)r, p, true, l, h) == BOUNDARY_ONLY);
     }
   }
   for (size_t k = 0; k < t->nclasses; k++) {
@@ -227,9 +227,16 @@ void topk_init(topk_t *t, const ism_model_t *m, const rank_options_t *ropt, int 
                double min_prob, explore_topk_t *side) {
   *t = (topk_t){.m = m, .ropt = ropt, .top = top, .min_prob = min_prob};
   boundary_ctx_t *bc = ropt->mode == ISM_MODE_ACTUAL ? boundary_new(m, VERIFY_BOUNDARY_RLIMIT) : NULL;
-  bound_t *hull = bc ? bound_new(m) : NULL;
-  make_classes(t, bc, hull, bound);
-  bound_delete(hull);
+  /* the values each rule's last sensing can have within the bound (probability/bound.h) */
+  size_t n = m->nstates * m->nvars + 1;
+  double *lo = xmalloc(n * sizeof *lo), *hi = xmalloc(n * sizeof *hi);
+  if (bc) {
+    bound_t *hull = bound_new(m);
+    bound_reach(hull, bound, lo, hi);
+    bound_delete(hull);
+  }
+  make_classes(t, bc, lo, hi);
+  free(lo), free(hi);
   boundary_delete(bc);
   *side = (explore_topk_t){t, part_new, open_rules, take, part_done};
 }

@@ -173,13 +173,34 @@ static ival_t solve(double g, ival_t r, expr_kind_t op) {
   return isnan(s.lo) || isnan(s.hi) ? ALL : widen(s);
 }
 
+static void uncertain_var(void *ctx, const expr_t *var) {
+  const ism_model_t *m = ((const view_t *)ctx)->m;
+  if (m->vars[var->u.var.id].uncertain || m->vars[var->u.var.id].type.kind != TYPE_INT)
+    ((view_t *)ctx)->sbox.lo = NAN;
+}
+
+/* Does comparison e compare integers (int operands reading no variable
+ * with an error, so every value it can take is an integer)? */
+static bool integral(const ism_model_t *m, const expr_t *e) {
+  if (e->u.op.a->type.kind != TYPE_INT || e->u.op.b->type.kind != TYPE_INT) return false;
+  view_t probe = {m, NULL, NULL, NULL, {0, 0}};
+  expr_visit_vars(e, uncertain_var, &probe);
+  return !isnan(probe.sbox.lo);
+}
+
 /* A superset of the symbol's values for which e (negated: not e) can hold
  * at some point of the view's boxes. */
 static ival_t allowed(const view_t *w, const expr_t *e, bool neg) {
   if (!e) return neg ? NONE : ALL;
   if (numeric_comparison(e)) {
     lin_t a = eval(w, e->u.op.a), b = eval(w, e->u.op.b);
-    return solve(a.g - b.g, add(a.r, (ival_t){-b.r.hi, -b.r.lo}), neg ? negated(e->kind) : e->kind);
+    expr_kind_t op = neg ? negated(e->kind) : e->kind;
+    ival_t d = add(a.r, (ival_t){-b.r.hi, -b.r.lo});
+    if (integral(w->m, e)) { /* integers: a < b is a <= b - 1 */
+      if (op == EXPR_LT) op = EXPR_LE, d = add(d, point(1));
+      if (op == EXPR_GT) op = EXPR_GE, d = add(d, point(-1));
+    }
+    return solve(a.g - b.g, d, op);
   }
   switch (e->kind) {
   case EXPR_BOOL: return e->u.bval != neg ? ALL : NONE;
@@ -369,9 +390,9 @@ static view_t make_view(bound_t *b, int action, space_t sp, int v) {
   }
   if (v >= 0) {
     bool s_err = sp == SP_ERR;
-    if (sp == SP_NORM || (s_err && !m->vars[v].sensing)) {
+    if (sp == SP_NORM || (s_err && !m->vars[v].sensing)) { /* in an action stage: actual = normal + error */
       w.sbox = s_err ? b->errbox[v] : b->normal[v];
-      b->norm[v] = (lin_t){1, s_err ? b->normal[v] : point(0)};
+      b->norm[v] = (lin_t){1, s_err ? b->normal[v] : action >= 0 ? b->errbox[v] : point(0)};
     } else if (sp == SP_NEXT) {
       w.sbox = b->after[v];
       b->next[v] = (lin_t){1, point(0)};
@@ -392,17 +413,26 @@ static view_t make_view(bound_t *b, int action, space_t sp, int v) {
 }
 
 /* Narrows every box of space sp by e (negated: not e); false when one empties. */
-static bool narrow(bound_t *b, int action, space_t sp, const expr_t *e, bool neg) {
+static bool narrow_space(bound_t *b, int action, space_t sp, const expr_t *e, bool neg) {
   const ism_model_t *m = b->m;
   ival_t *box = sp == SP_NOW ? b->truth : sp == SP_NEXT ? b->after : b->normal;
   for (size_t v = 0; v < m->nvars; v++) {
-    if (m->vars[v].sensing != (sp != SP_NORM)) continue;
-    if (m->vars[v].type.kind != TYPE_REAL && m->vars[v].type.kind != TYPE_INT) continue;
+    const ism_var_t *var = &m->vars[v];
+    if (var->sensing != (sp != SP_NORM)) continue;
+    if (var->type.kind != TYPE_REAL && var->type.kind != TYPE_INT) continue;
     view_t w = make_view(b, action, sp, (int)v);
     box[v] = meet(box[v], allowed(&w, e, neg));
+    if (var->type.kind == TYPE_INT && !var->uncertain && !empty(box[v])) /* integer values */
+      box[v] = (ival_t){ceil(box[v].lo - 1e-6), floor(box[v].hi + 1e-6)};
     if (empty(box[v])) return false;
   }
   return true;
+}
+
+/* Narrows the values of space sp (true values now or after) and the normal
+ * values by e (negated: not e); false when a box empties. */
+static bool narrow(bound_t *b, int action, space_t sp, const expr_t *e, bool neg) {
+  return narrow_space(b, action, sp, e, neg) && narrow_space(b, action, SP_NORM, e, neg);
 }
 
 /* The stage's weight factor at most: the product of its safe errors' masses
@@ -578,25 +608,25 @@ double bound_path(bound_t *b, const cex_t *c) {
   return p < 0 ? 0 : p > 1 ? 1 : p;
 }
 
-bool bound_class_empty(bound_t *b, int rule, int fail_position, int depth) {
+void bound_reach(bound_t *b, int depth, double *lo, double *hi) {
   const ism_model_t *m = b->m;
   size_t nv = m->nvars, ns = m->nstates, box = 2 * nv + 1;
-  /* hull[s]: the values at a sensing in state s after k steps without failure; cur, next: k and k + 1 */
+  /* cur[s], next[s]: the true and normal values at a sensing in state s after k and k + 1 steps */
   ival_t *cur = xcalloc(ns * box, sizeof *cur), *next = xcalloc(ns * box, sizeof *next);
   bool *at = xcalloc(ns, sizeof *at), *at_next = xcalloc(ns, sizeof *at_next);
-  bool empty_class = true;
+  for (size_t i = 0; i < ns * nv; i++) lo[i] = INFINITY, hi[i] = -INFINITY;
   if (initial(b)) {
     at[m->initial] = true;
     memcpy(cur + (size_t)m->initial * box, b->truth, nv * sizeof *b->truth);
     memcpy(cur + (size_t)m->initial * box + nv, b->normal, nv * sizeof *b->normal);
   }
-  for (int k = 0; k < depth && empty_class; k++) {
-    int from = m->rules[rule].from;
-    if (at[from]) { /* the class's rule, failing, from this level's hull */
-      memcpy(b->truth, cur + (size_t)from * box, nv * sizeof *b->truth);
-      memcpy(b->normal, cur + (size_t)from * box + nv, nv * sizeof *b->normal);
-      empty_class = !step(b, from, rule, true, fail_position, NULL);
-    }
+  for (int k = 0; k < depth; k++) {
+    for (size_t s = 0; s < ns; s++) /* what level k adds to the hull of s */
+      for (size_t v = 0; v < nv && at[s]; v++) {
+        ival_t x = m->vars[v].sensing ? cur[s * box + v] : cur[s * box + nv + v];
+        if (m->vars[v].type.kind != TYPE_REAL && m->vars[v].type.kind != TYPE_INT) x = ALL;
+        lo[s * nv + v] = fmin(lo[s * nv + v], x.lo), hi[s * nv + v] = fmax(hi[s * nv + v], x.hi);
+      }
     if (k + 1 == depth) break;
     memset(at_next, 0, ns * sizeof *at_next);
     for (size_t r = 0; r < m->nrules; r++) {
@@ -618,7 +648,6 @@ bool bound_class_empty(bound_t *b, int rule, int fail_position, int depth) {
     at = at_next, at_next = sw;
   }
   free(cur), free(next), free(at), free(at_next);
-  return empty_class;
 }
 
 bound_t *bound_new(const ism_model_t *m) {

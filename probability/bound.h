@@ -26,12 +26,13 @@ void bound_delete(bound_t *b);
  * never c's values. Not thread-safe on one b. */
 double bound_path(bound_t *b, const cex_t *c);
 
-/* Whether no path of at most `depth` rules can end in rule `rule` failing
- * at its do: position fail_position (-1: the model-wide failure) in mode
- * actual (the solver's semantics of a counterexample: errors within their
- * ranges, effects, no failure before): the interval hulls of the values
- * reachable in each state after k steps without failure, k < depth, do not
- * let it fail. False says nothing (the hulls over-approximate). */
-bool bound_class_empty(bound_t *b, int rule, int fail_position, int depth);
+/* The values a path of fewer than `depth` rules (without failure, in the
+ * solver's semantics of mode actual: errors within their ranges, effects,
+ * `assume:`) can have at its last sensing, per state: an interval hull
+ * [lo, hi][state * nvars + v] of the true value of each sensing variable
+ * and the value of each normal one (infinite ends: unbounded; bool and enum
+ * variables: unbounded). A state no such path reaches has lo > hi for every
+ * variable. lo and hi have room for nstates * nvars. */
+void bound_reach(bound_t *b, int depth, double *lo, double *hi);
 
 #endif

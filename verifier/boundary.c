@@ -1,5 +1,7 @@
 #include "verifier/boundary.h"
 
+#include <math.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -395,9 +397,12 @@ static bool assigned(const ism_model_t *m, int v) {
   return false;
 }
 
-boundary_t boundary_class(boundary_ctx_t *b, int rule, int fail_position, bool strict) {
+boundary_t boundary_class(boundary_ctx_t *b, int rule, int fail_position, bool strict, const double *lo,
+                          const double *hi) {
   const ism_model_t *m = b->m;
   size_t nv = m->nvars;
+  for (size_t v = 0; v < nv && lo; v++)
+    if (!(lo[v] <= hi[v])) return BOUNDARY_ONLY; /* the rule's state is not reached */
   int states[2] = {m->rules[rule].from, m->rules[rule].to};
   cex_t c = {.length = 1, .rules = &rule, .states = states, .fail_position = fail_position};
   size_t mark = smt_mark(b->s);
@@ -411,6 +416,14 @@ boundary_t boundary_class(boundary_ctx_t *b, int rule, int fail_position, bool s
   encode_start(&x);
   for (size_t v = 0; v < nv; v++)
     if (m->vars[v].sensing || assigned(m, (int)v)) x.T[v] = (val_t){fresh(&x, (int)v, "@0"), false};
+  for (size_t v = 0; v < nv && lo; v++) { /* within the given box */
+    type_kind_t k = m->vars[v].type.kind;
+    if (k != TYPE_REAL && k != TYPE_INT) continue;
+    if (isfinite(lo[v]))
+      VEC_PUSH(&x.cs, smt_op(x.s, EXPR_GE, x.T[v].t, k == TYPE_INT ? smt_int(x.s, (long long)ceil(lo[v])) : smt_real(x.s, lo[v]), 0));
+    if (isfinite(hi[v]))
+      VEC_PUSH(&x.cs, smt_op(x.s, EXPR_LE, x.T[v].t, k == TYPE_INT ? smt_int(x.s, (long long)floor(hi[v])) : smt_real(x.s, hi[v]), 0));
+  }
   encode_step(&x, 0);
   for (size_t k = 0; k < x.cs.len; k++) smt_assert(x.s, x.cs.data[k]);
   smt_assert(x.s, smt_op(x.s, EXPR_GT, x.slack, smt_real(x.s, 0), 0));

@@ -46,7 +46,13 @@ boundary_t boundary_classify(boundary_ctx_t *b, cex_t *c);
  * encoding. strict: BOUNDARY_ONLY means every counterexample
  * of the class is boundary-only. Not strict (comparisons as written):
  * BOUNDARY_ONLY means the class has no counterexample at all. Mode actual
- * only (errors within their ranges). */
-boundary_t boundary_class(boundary_ctx_t *b, int rule, int fail_position, bool strict);
+ * only (errors within their ranges). With lo and hi (else NULL), [nvars]
+ * each: the values at the last sensing (true sensing values, normal
+ * values) are within [lo[v], hi[v]] (an infinite end: no bound; bool and
+ * enum variables: none); the caller vouches that every path of the class
+ * reaches it so (e.g. probability/bound.h's reachable hulls); lo[v] > hi[v]
+ * says no path reaches the rule's state: BOUNDARY_ONLY at once. */
+boundary_t boundary_class(boundary_ctx_t *b, int rule, int fail_position, bool strict, const double *lo,
+                          const double *hi);
 
 #endif

@@ -5,8 +5,8 @@
  * joint probability itself is at most 1/8). Soundness against the
  * estimator: every counterexample of every bundled app at bounds 1..B
  * (B = 3, or BOUND_TEST_BOUND), ranked as `verify` ranks them (joint
- * estimator), has a probability at most its bound, and its class
- * (last rule, failing position) is not found empty within the bound. The
+ * estimator), has a probability at most its bound, and the solver's values
+ * at each of its sensings lie in the reachable hull of that state. The
  * thermostat's t13 class is found empty (a hand proof below). */
 #include <math.h>
 #include <stdio.h>
@@ -15,6 +15,7 @@
 
 #include "apps/verify_options.h"
 #include "probability/bound.h"
+#include "verifier/boundary.h"
 #include "tests/unit/check.h"
 
 static ism_model_t *load(const char *path) {
@@ -49,21 +50,36 @@ static void analytic(void) {
 
 /* The thermostat's class (t13, temp < 12 after drift) is empty: the room
  * enters `cool` only by coolOn, which needs a sensed 22 + 3 (t3: true >=
- * 24.5) or 22 (t12: true > 21.5) and lowers it by at most 2 without
- * failing (not below 16), so it is >= 16 there and drift (at most 2) leaves
- * it >= 14. Its other classes are not: t16 (ventilate) has members at bound 2. */
+ * 24.5) or more than 22 (t12: true > 21.5, error at most 0.5) and lowers
+ * it by gain + error <= 2, so temp >= 19.5 in `cool` (its hull's lower
+ * end, up to the slack) and drift (at most 2) leaves it >= 17.5. The solver
+ * finds the class empty within the hull, but not without it (the one-step
+ * check alone: temp = 12 is in range). */
 static void thermostat(void) {
   ism_model_t *m = load("examples/thermostat/thermostat.yaml");
   if (!m) return;
-  int t13 = -1, t16 = -1;
-  for (size_t r = 0; r < m->nrules; r++) {
+  int t13 = -1, cool = -1, temp = -1;
+  for (size_t r = 0; r < m->nrules; r++)
     if (strcmp(m->rules[r].id, "t13") == 0) t13 = (int)r;
-    if (strcmp(m->rules[r].id, "t16") == 0) t16 = (int)r;
-  }
+  for (size_t s = 0; s < m->nstates; s++)
+    if (strcmp(m->states[s], "cool") == 0) cool = (int)s;
+  for (size_t v = 0; v < m->nvars; v++)
+    if (strcmp(m->vars[v].name, "temp") == 0) temp = (int)v;
+  CHECK(t13 >= 0 && cool >= 0 && temp >= 0);
+  if (t13 < 0 || cool < 0 || temp < 0) return;
+  size_t n = m->nstates * m->nvars;
+  double *lo = xmalloc(n * sizeof *lo), *hi = xmalloc(n * sizeof *hi);
   bound_t *b = bound_new(m);
-  CHECK(t13 >= 0 && bound_class_empty(b, t13, -1, 12));
-  CHECK(t16 >= 0 && !bound_class_empty(b, t16, -1, 2));
+  bound_reach(b, 12, lo, hi);
+  double *l = lo + (size_t)cool * m->nvars, *h = hi + (size_t)cool * m->nvars;
+  if (!(fabs(l[temp] - 19.5) <= 1e-6)) fprintf(stderr, "cool: temp in [%.9g, %.9g]\n", l[temp], h[temp]);
+  CHECK(fabs(l[temp] - 19.5) <= 1e-6);
+  boundary_ctx_t *bc = boundary_new(m, VERIFY_BOUNDARY_RLIMIT);
+  CHECK(boundary_class(bc, t13, -1, false, l, h) == BOUNDARY_ONLY);
+  CHECK(boundary_class(bc, t13, -1, false, NULL, NULL) == BOUNDARY_INTERIOR);
+  boundary_delete(bc);
   bound_delete(b);
+  free(lo), free(hi);
   ism_free(m);
 }
 
@@ -79,15 +95,24 @@ static void sound(const char *path, int bound) {
   ro.jobs = 2;
   CHECK(verify_rank(m, &ro, res.cexs, res.ncexs));
   bound_t *b = bound_new(m);
-  size_t below = 0;
+  size_t n = m->nstates * m->nvars + 1, below = 0;
+  double *lo = xmalloc(n * sizeof *lo), *hi = xmalloc(n * sizeof *hi);
+  bound_reach(b, bound, lo, hi);
   for (size_t k = 0; k < res.ncexs; k++) {
     const cex_t *c = &res.cexs[k];
     double p = bound_path(b, c);
     below += p < 1;
-    if (bound_class_empty(b, c->rules[c->length - 1], c->fail_position, bound)) {
-      fprintf(stderr, "%s: counterexample %zu (length %d) in a class found empty\n", path, k, c->length);
-      check_failures++;
-    }
+    for (int q = 0; q < c->length; q++) /* the solver's values at each sensing lie in the hull of its state */
+      for (size_t v = 0; v < m->nvars; v++) {
+        size_t i = (size_t)c->states[q] * m->nvars + v;
+        double x = c->truth[(size_t)q * m->nvars + v];
+        if (m->vars[v].type.kind != TYPE_REAL && m->vars[v].type.kind != TYPE_INT) continue;
+        if (!(x >= lo[i] - 1e-6 && x <= hi[i] + 1e-6)) {
+          fprintf(stderr, "%s: counterexample %zu, step %d: %s = %g outside its hull [%g, %g]\n", path, k,
+                  q + 1, m->vars[v].name, x, lo[i], hi[i]);
+          check_failures++;
+        }
+      }
     if (getenv("BOUND_TEST_VERBOSE"))
       fprintf(stderr, "  %zu: length %d, last rule %s, probability %.4f%s, bound %.4f\n", k, c->length,
               m->rules[c->rules[c->length - 1]].id, c->probability,
@@ -100,6 +125,7 @@ static void sound(const char *path, int bound) {
   }
   fprintf(stderr, "%s, bound %d: %zu counterexamples, %zu with a bound below 1\n", path, bound, res.ncexs,
           below);
+  free(lo), free(hi);
   bound_delete(b);
   explore_result_free(&res);
   ism_free(m);
