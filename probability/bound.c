@@ -279,18 +279,21 @@ static bool affine(const stage_t *st, const expr_t *e) {
 
 /* Counts, over the atoms joint.c cuts along (the same walk), those that read
  * error v; *safe stays true while every such atom is a real comparison
- * affine in v that reads no other error of the stage (v is then never drawn
- * unconditioned: the stage's weight is the exact mass of its cells). */
+ * affine in the stage's errors in which v has the highest slot among the
+ * errors it reads. joint.c then never draws v unconditioned (it keeps the
+ * last error of an atom conditioned and draws the others first): the
+ * stage's weight is the exact mass, over the errors it conditions, of the
+ * cells where its constraint holds given the others. */
 static void atoms(const stage_t *st, const expr_t *e, int v, int *count, bool *safe) {
   if (!e) return;
   if (numeric_comparison(e)) {
     if (!reads(st, e, v)) return;
     ++*count;
-    bool alone = true;
-    for (size_t x = 0; x < st->b->m->nvars && alone; x++)
-      if ((int)x != v && st->mine[x] && reads(st, e, (int)x)) alone = false;
+    bool top = true;
+    for (size_t x = (size_t)v + 1; x < st->b->m->nvars && top; x++)
+      if (st->mine[x] && reads(st, e, (int)x)) top = false;
     *safe =
-        *safe && alone && e->u.op.a->type.kind == TYPE_REAL && affine(st, e->u.op.a) && affine(st, e->u.op.b);
+        *safe && top && e->u.op.a->type.kind == TYPE_REAL && affine(st, e->u.op.a) && affine(st, e->u.op.b);
     return;
   }
   switch (e->kind) {
