@@ -55,7 +55,8 @@ measure() { # BUDGET ARGS... -> "wall-seconds MB cpu-seconds" of the whole run; 
 }
 
 case " $TABLES " in *" 1 "*)
-  echo "engines, exploration only (--probability none); seconds from --stats"
+  echo "engines, exploration only (--probability none); seconds from --stats (wall of the search)"
+  echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
   printf '%-16s %5s %9s %8s %9s %8s %9s %8s %8s\n' app bound incr_s checks solver_s checks perpath_s checks pp/incr
   for model in $apps; do
     app=$(basename "$model" .yaml)
@@ -71,6 +72,7 @@ else: print('%.1fx' % (float(t3) / max(float(t1), 1e-3)))")
       printf '%-16s %5s %9s %8s %9s %8s %9s %8s %8s\n' "$app" "$k" "$t1" "$c1" "$t2" "$c2" "$t3" "$c3" "$ratio"
     done
   done
+  echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
   echo
 esac
 
