@@ -1008,8 +1008,11 @@ static int tau_components(const lts_t *l, int *group, int *rep) {
  * of its states, its members marked in a bitset that only they are cleared
  * from (clearing and scanning the whole set per state made it quadratic in
  * the number of states). A closure is sorted by qsort when small, by a scan
- * of the bitset when it is a large part of the states. */
-static void closures_compute(const lts_t *l, closures_t *c) {
+ * of the bitset when it is a large part of the states. The closures of a
+ * τ-DAG can still be quadratic in its size (and the walks in its
+ * transitions), so stop(arg) (may be NULL) is polled every 2^16 τ-edges
+ * walked: when it returns true, nothing is kept and the result is false. */
+static bool closures_compute(const lts_t *l, closures_t *c, bool (*stop)(void *), void *arg) {
   size_t words = BITSET_WORDS((size_t)l->nstates);
   bitword_t *bits = bitset_new((size_t)l->nstates);
   VEC(int) list = {0};
@@ -1017,7 +1020,17 @@ static void closures_compute(const lts_t *l, closures_t *c) {
   int *rep = xmalloc(((size_t)l->nstates + 1) * sizeof(int));
   int ngroups = tau_components(l, c->group, rep);
   c->off = xmalloc(((size_t)ngroups + 1) * sizeof(int));
+  size_t walked = 0;
   for (int g = 0; g < ngroups; g++) {
+    if (stop && walked >= ((size_t)1 << 16)) {
+      walked = 0;
+      if (stop(arg)) {
+        VEC_FREE(&list);
+        free(rep), free(bits), free(c->group), free(c->off);
+        *c = (closures_t){0};
+        return false;
+      }
+    }
     int s = rep[g];
     size_t first = list.len;
     c->off[g] = (int)first;
@@ -1025,7 +1038,8 @@ static void closures_compute(const lts_t *l, closures_t *c) {
     VEC_PUSH(&list, s);
     for (size_t h = first; h < list.len; h++) { /* the list is the DFS stack */
       int u = list.data[h];
-      for (int i = l->succ_off[u]; i < l->succ_off[u + 1] && l->succ_label[i] == LTS_TAU; i++)
+      walked++;
+      for (int i = l->succ_off[u]; i < l->succ_off[u + 1] && l->succ_label[i] == LTS_TAU; i++, walked++)
         if (!bitset_get(bits, (size_t)l->succ_dst[i])) {
           bitset_set(bits, (size_t)l->succ_dst[i]);
           VEC_PUSH(&list, l->succ_dst[i]);
@@ -1049,6 +1063,7 @@ static void closures_compute(const lts_t *l, closures_t *c) {
   c->list = list.data;
   free(rep);
   free(bits);
+  return true;
 }
 
 static void closures_free(closures_t *c) {
@@ -1066,7 +1081,7 @@ lts_t *lts_determinise(const lts_t *l, bool error_absorbing) {
 lts_t *lts_determinise_bounded(const lts_t *l, bool error_absorbing, long max_states, bool (*stop)(void *),
                                void *arg) {
   closures_t cl;
-  closures_compute(l, &cl);
+  if (!closures_compute(l, &cl, stop, arg)) return NULL;
   size_t n = (size_t)l->nstates;
   bitword_t *acc = bitset_new(n);
   VEC(int) set = {0};
@@ -1250,7 +1265,7 @@ lts_t *lts_minimise(const lts_t *l) {
   }
   int n = l->nstates;
   closures_t cl;
-  closures_compute(l, &cl);
+  if (!closures_compute(l, &cl, stop_poll, NULL)) return lts_reachable(l); /* stopped: as below */
   /* saturated relation s =a=> t as CSR: for τ, t ∈ closure(s);
    * for a ≠ τ, t ∈ closure(u) with s τ* v -a-> u. */
   VEC(int) sat_off = {0}, sat_label = {0}, sat_dst = {0};
@@ -1258,7 +1273,7 @@ lts_t *lts_minimise(const lts_t *l) {
   size_t work = 0;
   bool stopped = false;
   for (int s = 0; s < n && !stopped; s++) {
-    size_t before = sat_label.len;
+    size_t scanned = 0; /* closure members and transitions looked at for s */
     VEC_PUSH(&sat_off, (int)sat_label.len);
     for (int k = clo_begin(&cl, s); k < clo_end(&cl, s); k++) {
       VEC_PUSH(&sat_label, LTS_TAU);
@@ -1269,9 +1284,11 @@ lts_t *lts_minimise(const lts_t *l) {
       size_t from = sat_dst.len; /* this (s, a)'s targets; their bits are cleared after */
       for (int k = clo_begin(&cl, s); k < clo_end(&cl, s); k++) {
         int v = cl.list[k];
+        scanned += 1 + (size_t)(l->succ_off[v + 1] - l->succ_off[v]);
         for (int i = l->succ_off[v]; i < l->succ_off[v + 1]; i++) {
           if (l->succ_label[i] != label) continue;
           int u = l->succ_dst[i];
+          scanned += (size_t)(clo_end(&cl, u) - clo_begin(&cl, u));
           for (int j = clo_begin(&cl, u); j < clo_end(&cl, u); j++) {
             int t = cl.list[j];
             if (!bitset_get(seen, (size_t)t)) {
@@ -1284,7 +1301,7 @@ lts_t *lts_minimise(const lts_t *l) {
       }
       for (size_t i = from; i < sat_dst.len; i++) bitset_clear_bit(seen, (size_t)sat_dst.data[i]);
     }
-    stopped = minimise_stop_due(&work, (size_t)l->nalphabet + sat_label.len - before);
+    stopped = minimise_stop_due(&work, (size_t)l->nalphabet + scanned);
   }
   VEC_PUSH(&sat_off, (int)sat_label.len);
   free(seen);
@@ -1375,8 +1392,11 @@ lts_t *lts_remove_error(const lts_t *l) {
   return r;
 }
 
-lts_t *lts_property(const lts_t *p) {
-  lts_t *d = lts_is_deterministic(p) ? lts_copy(p) : lts_determinise(p, true);
+lts_t *lts_property(const lts_t *p) { return lts_property_bounded(p, 0, NULL, NULL); }
+
+lts_t *lts_property_bounded(const lts_t *p, long max_states, bool (*stop)(void *), void *arg) {
+  lts_t *d = lts_is_deterministic(p) ? lts_copy(p) : lts_determinise_bounded(p, true, max_states, stop, arg);
+  if (!d) return NULL;
   lts_builder_t b;
   builder_like(&b, d);
   b.nstates = d->nstates;
