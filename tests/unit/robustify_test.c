@@ -192,9 +192,9 @@ static void test_abstraction(void) {
   lts_labels_init(&L);
   lts_t *m = load(&L, "M = (a -> b -> c -> M).");
   int a = lts_label(&L, "a"), b = lts_label(&L, "b"), c = lts_label(&L, "c");
-  lts_t *none = robustify_abstraction(m, NULL, 0);
+  lts_t *none = robustify_abstraction(m, NULL, 0, 0, NULL, NULL);
   CHECK(none->nstates == 3 && none->ntrans == 3 && none->nalphabet == 3);
-  lts_t *dec = robustify_abstraction(m, &b, 1);
+  lts_t *dec = robustify_abstraction(m, &b, 1, 0, NULL, NULL);
   CHECK(dec->nstates == 4 && dec->ntrans == 8 && dec->nalphabet == 3);
   lts_t *min = lts_minimise(dec);
   CHECK(min->nstates == 2 && min->ntrans == 4);

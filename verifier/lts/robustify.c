@@ -1482,7 +1482,8 @@ static void events_from(search_t *s, const robustify_event_t *ev, int n, bitword
 
 /* ------------------------------------------------------------ OASIS */
 
-lts_t *robustify_abstraction(const lts_t *sys, const int *abs, int nabs) {
+lts_t *robustify_abstraction(const lts_t *sys, const int *abs, int nabs, long max_states, bool (*stop)(void *),
+                             void *arg) {
   int *in = xmalloc(((size_t)sys->nalphabet + 1) * sizeof *in),
       *out = xmalloc(((size_t)sys->nalphabet + 1) * sizeof *out);
   int nin = 0, nout = 0;
@@ -1495,8 +1496,9 @@ lts_t *robustify_abstraction(const lts_t *sys, const int *abs, int nabs) {
       out[nout++] = sys->alphabet[a];
   }
   lts_t *h1 = lts_hide(sys, in, nin), *h2 = lts_hide(sys, out, nout);
-  lts_t *d[2] = {lts_determinise(h1, false), lts_determinise(h2, false)};
-  lts_t *c = lts_compose((const lts_t *const *)d, 2);
+  lts_t *d[2] = {lts_determinise_bounded(h1, false, max_states, stop, arg), NULL};
+  if (d[0]) d[1] = lts_determinise_bounded(h2, false, max_states, stop, arg);
+  lts_t *c = d[1] ? lts_compose_bounded((const lts_t *const *)d, 2, max_states, stop, arg) : NULL;
   lts_free(h1);
   lts_free(h2);
   lts_free(d[0]);
@@ -1562,7 +1564,11 @@ static void oasis_run(search_t *s, robustify_result_t *out) {
     do {
       if (out_of_time(s)) break;
       for (int i = 0; i < k; i++) abs[i] = list[a[i]];
-      lts_t *m = robustify_abstraction(p->sys, abs, k);
+      lts_t *m = robustify_abstraction(p->sys, abs, k, p->max_states, stop_search, s);
+      if (!m) {
+        if (!s->bounded) s->bounded = true, s->limit = "max-states";
+        break;
+      }
       /* whether a supervisor exists is asked of m minimised (the same
        * language, so the same answer: pump-3's abstractions of 1 586
        * states have 756), once per language (canonical_key; voting-4-4:
@@ -1570,6 +1576,11 @@ static void oasis_run(search_t *s, robustify_result_t *out) {
        * plant size is reported, and the one with a supervisor are
        * synthesised on m itself, so the solution is as Fortis reports it */
       lts_t *mm = lts_minimise(m);
+      if (out_of_time(s)) { /* lts_minimise stopped (mm is m unminimised) */
+        lts_free(mm);
+        lts_free(m);
+        break;
+      }
       canonical_key(mm, &akey);
       bool fresh;
       keytab_add(&seen, akey.data, akey.len, &fresh);

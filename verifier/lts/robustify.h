@@ -110,8 +110,12 @@ lts_t *robustify_design(const lts_t *sys, const robustify_solution_t *s);
  * the rest, (M with abs hidden) ‖ (M with everything else hidden), each
  * determinised, not minimised (as Fortis): M's orderings among the other
  * actions and among abs are kept, those between the two groups dropped.
- * A fresh LTS over αM. */
-lts_t *robustify_abstraction(const lts_t *sys, const int *abs, int nabs);
+ * A fresh LTS over αM, or NULL when a determinisation or the product
+ * passes max_states states (<= 0: no limit) or stop(arg) (may be NULL;
+ * polled as lts_determinise_bounded and lts_compose_bounded poll it)
+ * returns true. */
+lts_t *robustify_abstraction(const lts_t *sys, const int *abs, int nabs, long max_states, bool (*stop)(void *),
+                             void *arg);
 
 /* Re-checks solution s with its design (robustify_design) on closed loops
  * built by lts_compose, independently of the synthesis state space:
