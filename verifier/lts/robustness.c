@@ -331,12 +331,14 @@ static int *explain_one(explainer_t *x, const robust_trace_t *rt, int *out_len) 
       int a = md->succ_label[k], dst = md->succ_dst[k], j = i;
       bool goal = dst == md->error;
       if (a != LTS_TAU && x->in_t[a]) {
+        /* σ's last action ends the search before it counts as a fault:
+         * a σ ending in a fault is explained (T_σ has both moves there) */
         if (i < len - 1 && a == rt->trace[i])
           j = i + 1;
-        else if ((i == len - 1 || x->anywhere) && x->is_fault[a])
-          j = i;
         else if (i == len - 1 && a == rt->trace[len - 1])
           goal = true;
+        else if ((i == len - 1 || x->anywhere) && x->is_fault[a])
+          j = i;
         else
           continue;
       }
