@@ -134,4 +134,25 @@ grep -Eq 'brute.yaml:[0-9]+:[0-9]+: error: the time limit \(--timeout\) ran out:
   echo "FAIL: envelope-brute: the stopped search is not located"
   fail=1
 }
+
+# subset constructions that poll since the fourth round of issue 11 (the
+# FSP compiler's `deterministic` and `property`, robustify's OASIS
+# abstractions; main's binary ended after 12.5 s CPU, the 30 s grace, and
+# 12.6 s CPU): they compile in well under a second, then the subset
+# construction (its tau-closures in det.yaml and oasis.json) runs on
+T=1
+run fsp-deterministic 5 '^partial: the time limit \(--timeout\) ran out; no result' robustness "$tmp/det.yaml" \
+  --max-states 100000000
+grep -q 'dag.lts:7:17: error: the time limit (--timeout) ran out: the compilation stopped here' "$tmp/err" || {
+  echo "FAIL: fsp-deterministic: the stop is not located at the deterministic process"
+  fail=1
+}
+run fsp-property 5 '^partial: the time limit \(--timeout\) ran out; no result' robustness "$tmp/prop.yaml" \
+  --max-states 100000000
+grep -q 'guess-p.lts:1:10: error: the time limit (--timeout) ran out: the compilation stopped here' "$tmp/err" || {
+  echo "FAIL: fsp-property: the stop is not located at the property"
+  fail=1
+}
+run robustify-oasis 5 '^partial: the time limit \(--timeout\) ran out; the search stopped, no solution found' \
+  robustify "$tmp/oasis.json"
 exit $fail
