@@ -113,7 +113,11 @@ static bool plant_build(search_t *s, const lts_t *sys) {
     lts_free(dm);
     return false;
   }
-  if (!s->prop) s->prop = lts_property(p->safety);
+  if (!s->prop && !(s->prop = lts_property_bounded(p->safety, p->max_states, stop_search, s))) {
+    if (!s->bounded) s->bounded = true, s->limit = "max-states";
+    lts_free(dm);
+    return false;
+  }
   const lts_t *de = s->dev_det, *parts[3] = {dm, de, s->prop};
   g->nlabels = (int)labels->names.count;
   int nl = g->nlabels;
