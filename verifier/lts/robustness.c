@@ -160,9 +160,9 @@ void robust_error_classes(const lts_t *t, robust_traces_t *out) {
 }
 
 bool robust_delta(const lts_t *w, const lts_t *ref, robust_traces_t *out) {
-  lts_t *ref_err = lts_property(ref);
+  lts_t *ref_err = lts_property_bounded(ref, 0, stop_poll, NULL);
   const lts_t *parts[2] = {w, ref_err};
-  lts_t *t = lts_compose_bounded(parts, 2, 0, stop_poll, NULL);
+  lts_t *t = ref_err ? lts_compose_bounded(parts, 2, 0, stop_poll, NULL) : NULL;
   lts_free(ref_err);
   if (!t) {
     *out = (robust_traces_t){0};
