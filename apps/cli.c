@@ -562,29 +562,33 @@ static int parse_value(FILE *err, const cli_command_t *cmd, const cli_option_t *
   return usage_error(err, cmd->name, "option '%.*s' %s", (int)len, name, why);
 }
 
+bool cli_file_option(const cli_option_t *o, const ynode_t *n, cli_value_t *v, diag_list_t *diags) {
+  char why[256];
+  if (n->kind != YNODE_SCALAR) {
+    diag_error(diags, n->loc, "'%s' must be a single value", o->name);
+    return false;
+  }
+  if (o->type == OPT_FLAG) {
+    bool b = false;
+    bool ok = ydoc_bool(n, &b, o->name, diags);
+    *v = (cli_value_t){.set = b, .i = b, .s = n->text};
+    return ok;
+  }
+  if (check_value(o, n->text, v, why, sizeof why)) return true;
+  diag_error(diags, n->loc, "'%s' %s", o->name, why);
+  return false;
+}
+
 cli_value_t *cli_merge_file_options(const cli_command_t *cmd, const cli_value_t *values, const ynode_t *map,
                                     diag_list_t *diags) {
   cli_value_t *merged = xcalloc(cmd->noptions + 1, sizeof *merged);
   memcpy(merged, values, cmd->noptions * sizeof *merged);
   bool ok = true;
   for (size_t k = 0; map && map->kind == YNODE_MAP && k < map->len; k++) {
-    const ynode_t *n = map->items[k];
     size_t i = 0;
     while (i < cmd->noptions && strcmp(cmd->options[i].name, map->keys[k]->text) != 0) i++;
     if (i == cmd->noptions || values[i].set) continue;
-    const cli_option_t *o = &cmd->options[i];
-    char why[256];
-    if (n->kind != YNODE_SCALAR) {
-      ok = false;
-      diag_error(diags, n->loc, "'%s' must be a single value", o->name);
-    } else if (o->type == OPT_FLAG) {
-      bool b = false;
-      ok &= ydoc_bool(n, &b, o->name, diags);
-      merged[i] = (cli_value_t){.set = b, .i = b, .s = n->text};
-    } else if (!check_value(o, n->text, &merged[i], why, sizeof why)) {
-      ok = false;
-      diag_error(diags, n->loc, "'%s' %s", o->name, why);
-    }
+    ok &= cli_file_option(&cmd->options[i], map->items[k], &merged[i], diags);
   }
   if (ok) return merged;
   free(merged);

@@ -167,6 +167,11 @@ int cli_exit_code(const cli_outcome_t *o);
 cli_value_t *cli_merge_file_options(const cli_command_t *cmd, const cli_value_t *values, const ynode_t *map,
                                     diag_list_t *diags);
 
+/* One entry of a model's or configuration's options, node n, for option o,
+ * parsed and range-checked exactly as on the command line into *v (a flag
+ * reads true/false); false after a located error. */
+bool cli_file_option(const cli_option_t *o, const ynode_t *n, cli_value_t *v, diag_list_t *diags);
+
 /* The time limit a model's options block `map` (may be NULL) sets with
  * `timeout:` (or its older name `budget:`), checked as --timeout is, when
  * the command line set none: starts it (cli_time_limit_start) and records
