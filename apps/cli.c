@@ -325,19 +325,34 @@ static bool write_all(int fd, const char *text, size_t len) {
   return true;
 }
 
+/* A fresh file next to path (its name in *tmp, to free), mode 0666 less
+ * the umask; -1 with errno set when it cannot be made. */
+static int temp_next_to(const char *path, char **tmp) {
+  const char *slash = strrchr(path, '/');
+  *tmp = slash ? xasprintf("%.*s/.%s.XXXXXX", (int)(slash - path), path, slash + 1)
+               : xasprintf(".%s.XXXXXX", path);
+  int fd = mkstemp(*tmp);
+  if (fd < 0) return -1;
+  mode_t mask = umask(0);
+  umask(mask);
+  if (fchmod(fd, 0666 & ~mask) != 0) {
+    int e = errno;
+    close(fd), unlink(*tmp);
+    errno = e;
+    return -1;
+  }
+  return fd;
+}
+
 /* Writes text to a fresh file next to path, then renames it over path: a
  * reader sees the old file or the new one, never a part, and a symbolic
  * link at path is replaced, not followed. */
 static bool replace_file(const char *path, const char *text, const char **why) {
-  const char *slash = strrchr(path, '/');
-  char *tmp = slash ? xasprintf("%.*s/.%s.XXXXXX", (int)(slash - path), path, slash + 1)
-                    : xasprintf(".%s.XXXXXX", path);
-  int fd = mkstemp(tmp);
+  char *tmp;
+  int fd = temp_next_to(path, &tmp);
   bool ok = fd >= 0;
   if (ok) {
-    mode_t mask = umask(0);
-    umask(mask);
-    ok = fchmod(fd, 0666 & ~mask) == 0 && write_all(fd, text, strlen(text));
+    ok = write_all(fd, text, strlen(text));
     ok = close(fd) == 0 && ok;
     ok = ok && rename(tmp, path) == 0;
     if (!ok) *why = strerror(errno), unlink(tmp);
@@ -346,6 +361,38 @@ static bool replace_file(const char *path, const char *text, const char **why) {
   }
   free(tmp);
   return ok;
+}
+
+int cli_stream_open(cli_ctx_t *ctx, const char *path, cli_stream_t *s) {
+  *s = (cli_stream_t){NULL, NULL, path};
+  struct stat st;
+  bool exists = stat(path, &st) == 0;
+  if (exists && is_input(ctx, &st)) {
+    fprintf(ctx->err, "ismv: error: will not write over the input file '%s'\n", path);
+    return CLI_EXIT_USAGE;
+  }
+  int fd = exists && !S_ISREG(st.st_mode) ? open(path, O_WRONLY | O_CLOEXEC) : temp_next_to(path, &s->tmp);
+  if (fd >= 0 && !(s->f = fdopen(fd, "w"))) close(fd);
+  if (s->f) return CLI_EXIT_OK;
+  fprintf(ctx->err, "ismv: error: cannot write '%s': %s\n", path, strerror(errno));
+  if (s->tmp) unlink(s->tmp);
+  free(s->tmp);
+  s->tmp = NULL;
+  return CLI_EXIT_INTERNAL;
+}
+
+int cli_stream_close(cli_ctx_t *ctx, cli_stream_t *s) {
+  errno = 0;
+  bool ok = !ferror(s->f);
+  ok = fclose(s->f) == 0 && ok; /* closed once, whatever happened */
+  ok = ok && (!s->tmp || rename(s->tmp, s->path) == 0);
+  if (!ok) {
+    fprintf(ctx->err, "ismv: error: cannot write '%s': %s\n", s->path, errno ? strerror(errno) : "write error");
+    if (s->tmp) unlink(s->tmp);
+  }
+  free(s->tmp);
+  *s = (cli_stream_t){0};
+  return ok ? CLI_EXIT_OK : CLI_EXIT_INTERNAL;
 }
 
 int cli_write_file(cli_ctx_t *ctx, const char *path, const char *text) {

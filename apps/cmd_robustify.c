@@ -507,16 +507,6 @@ static void json_report(const report_t *r, lts_labels_t *labels, strbuf_t *sb) {
   strbuf_puts(sb, "\n}\n");
 }
 
-static int write_file(cli_ctx_t *ctx, const char *path, const char *text) {
-  FILE *f = fopen(path, "w");
-  if (!f || fputs(text, f) < 0 || fclose(f) != 0) {
-    fprintf(ctx->err, "ismv: error: cannot write '%s'\n", path);
-    if (f) fclose(f);
-    return CLI_EXIT_USAGE;
-  }
-  return CLI_EXIT_OK;
-}
-
 /* ------------------------------------------------------------ compare */
 
 static const char *const compare_keys[] = {"environment", "property"};
@@ -718,8 +708,8 @@ static int run_robustify(cli_ctx_t *ctx, const cli_command_t *self, const char *
   bool json = strcmp(format, "json") == 0; /* written last: it states the exit code */
   rc = json ? CLI_EXIT_OK : cli_write_output(ctx, text);
   const cli_value_t *fv = cli_opt(self, values, "fsp"), *dv = cli_opt(self, values, "dot");
-  if (rc == CLI_EXIT_OK && fv->set) rc = write_file(ctx, fv->s, strbuf_str(&fsp));
-  if (rc == CLI_EXIT_OK && dv->set) rc = write_file(ctx, dv->s, strbuf_str(&dot));
+  if (rc == CLI_EXIT_OK && fv->set) rc = cli_write_file(ctx, fv->s, strbuf_str(&fsp));
+  if (rc == CLI_EXIT_OK && dv->set) rc = cli_write_file(ctx, dv->s, strbuf_str(&dot));
   const cli_value_t *av = cli_opt(self, values, "write-aut");
   if (rc == CLI_EXIT_OK && av->set && res.nsols > 0) {
     strbuf_t aut;

@@ -169,9 +169,11 @@ static int run_streaming(cli_ctx_t *ctx, const ism_model_t *m, explore_options_t
                      NULL,
                      {0},
                      &vp->line};
-  if (ctx->output_path && !(so.out = fopen(ctx->output_path, "w"))) {
-    fprintf(ctx->err, "ismv: error: cannot write '%s': %s\n", ctx->output_path, strerror(errno));
-    return CLI_EXIT_INTERNAL;
+  cli_stream_t file = {0}; /* -o: a temporary file renamed at the end, never an input */
+  if (ctx->output_path) {
+    int rc = cli_stream_open(ctx, ctx->output_path, &file);
+    if (rc) return rc;
+    so.out = file.f;
   }
   memset(&res, 0, sizeof res);
   strbuf_init(&so.sb);
@@ -203,9 +205,11 @@ static int run_streaming(cli_ctx_t *ctx, const ism_model_t *m, explore_options_t
   fputs(so.sb.data, so.out);
   strbuf_free(&so.sb);
   int rc = CLI_EXIT_OK;
-  if (so.out != ctx->out ? fclose(so.out) != 0 : fflush(so.out) != 0) {
-    fprintf(ctx->err, "ismv: error: cannot write '%s': %s\n", ctx->output_path ? ctx->output_path : "stdout",
-            strerror(errno));
+  errno = 0;
+  if (file.f)
+    rc = cli_stream_close(ctx, &file);
+  else if (fflush(so.out) != 0 || ferror(so.out)) {
+    fprintf(ctx->err, "ismv: error: cannot write the report: %s\n", errno ? strerror(errno) : "write error");
     rc = CLI_EXIT_INTERNAL;
   }
   if (stats)
