@@ -795,7 +795,7 @@ static int run_command(const cli_command_t *cmd, int argc, char **argv, FILE *ou
   return rc;
 }
 
-int cli_main(int argc, char **argv, FILE *out, FILE *err) {
+static int dispatch(int argc, char **argv, FILE *out, FILE *err) {
   if (argc < 2) {
     print_main_help(err);
     return CLI_EXIT_USAGE;
@@ -821,4 +821,16 @@ int cli_main(int argc, char **argv, FILE *out, FILE *err) {
     fprintf(err, "ismv: error: unknown command '%s'\n", name);
   fprintf(err, "(see 'ismv --help')\n");
   return CLI_EXIT_USAGE;
+}
+
+/* Whatever wrote to `out` (help, --version, a report printed in pieces),
+ * a write error there is exit 6 with a message, reported once. */
+int cli_main(int argc, char **argv, FILE *out, FILE *err) {
+  int rc = dispatch(argc, argv, out, err);
+  errno = 0;
+  if ((fflush(out) != 0 || ferror(out)) && rc != CLI_EXIT_INTERNAL) {
+    fprintf(err, "ismv: error: cannot write the output: %s\n", errno ? strerror(errno) : "write error");
+    rc = CLI_EXIT_INTERNAL;
+  }
+  return rc;
 }

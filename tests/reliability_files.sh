@@ -83,6 +83,10 @@ if [ -w /dev/full ]; then
   expect_rc 6 "robustify --fsp /dev/full" "$ISMV" robustify "$tmp/v2/config-fast.json" --fsp /dev/full
   expect_rc 6 "eventb --svg /dev/full" "$ISMV" eventb "$tmp/heater.yaml" --svg /dev/full
   expect_rc 6 "robustness --dot /dev/full" "$ISMV" robustness examples/robustness/abp/abp.yaml --dot /dev/full
+  for what in --help --version "masking --help"; do # were exit 0
+    expect_rc 6 "$what on a full stdout" bash -c "\"\$0\" $what >/dev/full" "$ISMV"
+    grep -q "cannot write the output" "$tmp/err" || { echo "FAIL: $what on a full stdout: no message"; fail=1; }
+  done
   expect_rc 6 "simulate --svg /dev/full" "$ISMV" simulate examples/robotcar/explorer.yaml --bound 3 --runs 10 \
     --svg /dev/full
 fi
