@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Inputs and outputs that are not plain files (issue 11): a FIFO as input is
-# refused at once (not waited on); -o never overwrites an input; a report
+# refused at once (not waited on) by every reader, a file over 64 MiB too; -o never overwrites an input; a report
 # that cannot be written (-o into a missing directory, stdout or -o on a
 # full device) is exit 6 with a message; -o replaces a symbolic link instead
 # of writing through it, and a finished -o file holds the whole report.
@@ -27,6 +27,17 @@ expect_rc() { # WANT DESCRIPTION COMMAND...
 mkfifo "$tmp/fifo"
 expect_rc 2 "FIFO input" timeout 5 "$ISMV" verify "$tmp/fifo"
 grep -q "not a regular file" "$tmp/err" || { echo "FAIL: FIFO message"; fail=1; }
+
+# the other readers refuse a FIFO the same way (libxml2's EOFM, .aut, JSON)
+mkfifo "$tmp/fifo.aut" "$tmp/fifo.xml" "$tmp/fifo.json"
+printf 'kind: robustness\nsystem: fifo.aut\nproperty: fifo.aut\nenvironment: {eofm: fifo.xml}\n' >"$tmp/fifos.yaml"
+expect_rc 2 "FIFO .aut and EOFM inputs" timeout 5 "$ISMV" robustness "$tmp/fifos.yaml"
+grep -q "fifo.aut': not a regular file" "$tmp/err" || { echo "FAIL: FIFO .aut message"; fail=1; }
+expect_rc 2 "FIFO JSON input" timeout 5 "$ISMV" report "$tmp/fifo.json"
+# the size cap, 64 MiB, checked before reading (a sparse file: no disk used)
+truncate -s 65M "$tmp/big.yaml"
+expect_rc 2 "a 65 MiB input" timeout 5 "$ISMV" verify "$tmp/big.yaml"
+grep -q "larger than 64 MiB" "$tmp/err" || { echo "FAIL: size cap message"; fail=1; }
 
 cp "$model" "$tmp/m.yaml"
 expect_rc 1 "-o onto the input" "$ISMV" verify "$tmp/m.yaml" -o "$tmp/m.yaml"
