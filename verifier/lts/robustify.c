@@ -520,17 +520,10 @@ static int close_set(closer_t *c, observer_t *o, intvec_t *seeds) {
   return id;
 }
 
-/* The successor set of set q by observable label l, or -1. */
-static int set_step(const observer_t *o, int q, int l) {
-  int lo = o->toff.data[q], hi = o->toff.data[q + 1];
-  while (lo < hi) {
-    int mid = (lo + hi) / 2;
-    if (o->tlab.data[mid] < l)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo < o->toff.data[q + 1] && o->tlab.data[lo] == l ? o->tdst.data[lo] : -1;
+/* succ[l] (-1 for every label before) becomes the successor set of set q
+ * by each observable label l it moves on; with `undo`, -1 again. */
+static void set_moves(const observer_t *o, int q, int *succ, bool undo) {
+  for (int t = o->toff.data[q]; t < o->toff.data[q + 1]; t++) succ[o->tlab.data[t]] = undo ? -1 : o->tdst.data[t];
 }
 
 /* The observer of O: every observation set reachable from {init}, and the
@@ -954,6 +947,8 @@ static lts_t *supervisor(synth_t *y, lts_labels_t *labels, bool complete, bitwor
   for (int l = 0; l < g->nlabels; l++)
     if (bitset_get(y->obs, (size_t)l)) lts_builder_alphabet_add(&b, l);
   bitword_t *can = bitset_new((size_t)g->nlabels);
+  int *succ = xmalloc(((size_t)g->nlabels + 1) * sizeof *succ);
+  for (int l = 0; l < g->nlabels; l++) succ[l] = -1;
   for (int q = 0; q < nsets; q++) {
     if (!y->reach[q]) continue;
     bitset_zero(can, (size_t)g->nlabels);
@@ -961,9 +956,10 @@ static lts_t *supervisor(synth_t *y, lts_labels_t *labels, bool complete, bitwor
     const int *mem = keytab_key(&o->sets, q, &m);
     for (size_t i = 0; i < m; i++)
       for (int t = g->off[mem[i]]; t < g->off[mem[i] + 1]; t++) bitset_set(can, (size_t)g->lab[t]);
+    set_moves(o, q, succ, false);
     for (int l = 0; l < g->nlabels; l++) {
       if (!bitset_get(y->obs, (size_t)l)) continue;
-      int r = set_step(o, q, l);
+      int r = succ[l];
       if (r >= 0 && !y->bad[r])
         lts_builder_add(&b, num[q], l, num[r]);
       else if (!ctrl_has(y, l) || !bitset_get(can, (size_t)l)) {
@@ -971,7 +967,9 @@ static lts_t *supervisor(synth_t *y, lts_labels_t *labels, bool complete, bitwor
       } else if (disabled)
         bitset_set(disabled, (size_t)l);
     }
+    set_moves(o, q, succ, true);
   }
+  free(succ);
   free(can);
   free(num);
   return lts_freeze(&b);
@@ -997,13 +995,17 @@ static void events_free(events_t e) {
   free(e.o);
 }
 
+/* e's key: the words of its bitsets C and O, each as two ints (equal for
+ * equal sets, and short: pump-3's 45 labels make 4 ints) */
 static void events_key(const search_t *s, events_t e, intvec_t *key) {
+  size_t w = BITSET_WORDS((size_t)s->g.nlabels);
   VEC_CLEAR(key);
-  for (int l = 0; l < s->g.nlabels; l++)
-    if (bitset_get(e.c, (size_t)l)) VEC_PUSH(key, l);
-  VEC_PUSH(key, -1);
-  for (int l = 0; l < s->g.nlabels; l++)
-    if (bitset_get(e.o, (size_t)l)) VEC_PUSH(key, l);
+  for (int pass = 0; pass < 2; pass++)
+    for (size_t i = 0; i < w; i++) {
+      bitword_t x = (pass ? e.o : e.c)[i];
+      VEC_PUSH(key, (int)(uint32_t)x);
+      VEC_PUSH(key, (int)(uint32_t)(x >> 32));
+    }
 }
 
 /* A cached synthesis of e with one candidate controllable action more,
@@ -1160,6 +1162,8 @@ static events_t remove_unnecessary(search_t *s, events_t e) {
   bitword_t *uc = bitset_new((size_t)nl), *uo = bitset_new((size_t)nl), *can = bitset_new((size_t)nl);
   for (int l = 0; l < nl; l++)
     if (bitset_get(e.o, (size_t)l)) bitset_set(uc, (size_t)l), bitset_set(uo, (size_t)l);
+  int *succ = xmalloc(((size_t)nl + 1) * sizeof *succ);
+  for (int l = 0; l < nl; l++) succ[l] = -1;
   for (int q = 0; q < (int)o->sets.count; q++) {
     if (!y.reach[q]) continue;
     bitset_zero(can, (size_t)nl);
@@ -1167,15 +1171,18 @@ static events_t remove_unnecessary(search_t *s, events_t e) {
     const int *mem = keytab_key(&o->sets, q, &m);
     for (size_t i = 0; i < m; i++)
       for (int t = s->g.off[mem[i]]; t < s->g.off[mem[i] + 1]; t++) bitset_set(can, (size_t)s->g.lab[t]);
+    set_moves(o, q, succ, false);
     for (int l = 0; l < nl; l++) {
       if (!bitset_get(uc, (size_t)l)) continue;
-      int to = set_step(o, q, l);
+      int to = succ[l];
       if (to >= 0 && !y.bad[to]) {
         if (to != q) bitset_clear_bit(uo, (size_t)l);
       } else if (bitset_get(e.c, (size_t)l) && bitset_get(can, (size_t)l)) /* disabled here */
         bitset_clear_bit(uc, (size_t)l), bitset_clear_bit(uo, (size_t)l);
     }
+    set_moves(o, q, succ, true);
   }
+  free(succ);
   free(can);
   synth_free(&y);
   long used = 0;
