@@ -864,8 +864,9 @@ const cli_command_t cmd_robustify = {
         "the redesign against E. `expect:` keys: solutions, syntheses, cost, utility, kept,\n"
         "controllable, observable, supervisor_states, supervisor_transitions (of the first solution),\n"
         "plant_states, no_supervisor, bounded, a_not_b, b_not_a. Exit 5 when --max-states, --timeout\n"
-        "or a signal stopped the search (one best solution so far is printed, marked partial; none\n"
-        "after a signal).\n"
+        "or a signal stopped the search or the final phase (the best solution so far is printed, marked\n"
+        "partial; after a time limit the final phase has 10 s to synthesise it again, past that or after\n"
+        "a signal it is printed as its sets and cost, without supervisor and design).\n"
         "Format and semantics: docs/robustify.md.",
     .options = options,
     .noptions = sizeof options / sizeof *options,
