@@ -371,7 +371,7 @@ typedef struct {
   const robustify_result_t *res;
   lts_t **designs;
   const char *method;
-  int compare_a_not_b, compare_b_not_a; /* -1 without compare */
+  int compare_a_not_b, compare_b_not_a; /* -1 without compare, -2 when a stop came first */
   bool iterations;                      /* maxIter != 1: say which bracket found each solution */
 } report_t;
 
@@ -456,6 +456,7 @@ static void text_report(const report_t *r, lts_labels_t *labels, strbuf_t *sb) {
     strbuf_printf(sb, "  supervisor: %d states, %d transitions\n", s->sup->nstates, s->sup->ntrans);
     strbuf_printf(sb, "  design: %d states, %d transitions\n", r->designs[i]->nstates, r->designs[i]->ntrans);
   }
+  if (r->compare_a_not_b == -2) strbuf_puts(sb, "\ncompare: not made (stopped)\n");
   if (r->compare_a_not_b >= 0)
     strbuf_printf(sb,
                   "\ncompare (robustness against the normative environment):\n"
@@ -582,14 +583,10 @@ static bool compare(fsp_config_t *r, const ynode_t *n, const lts_t *sys, const l
       lts_t *wa = robust_weakest_assumption(sys, prop, alpha, na, true, &ea);
       lts_t *wb = robust_weakest_assumption(design, prop, alpha, na, true, &eb);
       robust_traces_t x = {0}, y = {0};
-      if (!wa || !wb || !robust_delta(wa, wb, &x) || !robust_delta(wb, wa, &y)) { /* a stop request */
-        diag_error(d, n->loc, "%s while comparing the robustness of the two designs",
-                   stop_message() ? stop_message() : "stopped");
-        r->limit_hit = true;
-        ok = false;
-      }
-      *a_not_b = x.ntraces;
-      *b_not_a = y.ntraces;
+      bool stopped = !wa || !wb || !robust_delta(wa, wb, &x) || !robust_delta(wb, wa, &y);
+      /* a stop request: the solutions are still reported, without the comparison (-2) */
+      *a_not_b = stopped ? -2 : x.ntraces;
+      *b_not_a = stopped ? -2 : y.ntraces;
       robust_traces_free(&x);
       robust_traces_free(&y);
       lts_free(wa);
@@ -743,6 +740,10 @@ static int run_robustify(cli_ctx_t *ctx, const cli_command_t *self, const char *
   if (c.compare && res.nsols > 0 && designs[0] &&
       !compare(&r, c.compare, sys, designs[0], &rep.compare_a_not_b, &rep.compare_b_not_a))
     goto done;
+  if (rep.compare_a_not_b == -2 && !res.bounded) { /* the comparison stopped: a partial report */
+    res.bounded = true;
+    res.limit = stop_reason() == STOP_SIGNAL ? "signal" : "timeout";
+  }
 
   const cli_value_t *fmt = cli_opt(self, values, "format");
   const char *format = fmt->set ? fmt->s : "text";
