@@ -51,6 +51,10 @@ typedef struct {
   int nsynth;
   long *pref_w, *ctrl_w, *obs_w;
   lts_t *dev_det, *prop; /* E' determinised and P_err, built with the first plant (OASIS builds many) */
+  int *step[3];          /* parts 1, 2 (E', P_err): step[i][x * step_nl + a] = x's successor by a or -1 */
+  int step_nl;
+  int *cnum;             /* plant_build's direct table of composite tuples, all -1 between builds */
+  size_t cnum_cap;
   size_t plant_hint, trans_hint; /* sizes of the last plant built, to size the next one's arrays */
   size_t pairs_hint, moves_hint; /* and of the last observer */
 } search_t;
@@ -124,6 +128,18 @@ static int det_step(const lts_t *l, int x, int label) {
   return lo < l->succ_off[x + 1] && l->succ_label[lo] == label ? l->succ_dst[lo] : -1;
 }
 
+/* Deterministic l's moves as a table t[x * nl + a] (successor or -1), or
+ * NULL when it would pass 2^22 entries. */
+static int *step_table(const lts_t *l, int nl) {
+  size_t n = (size_t)l->nstates * (size_t)nl;
+  if (n > ((size_t)1 << 22)) return NULL;
+  int *t = xmalloc((n + 1) * sizeof *t);
+  memset(t, -1, (n + 1) * sizeof *t);
+  for (int x = 0; x < l->nstates; x++)
+    for (int i = l->succ_off[x]; i < l->succ_off[x + 1]; i++) t[(size_t)x * (size_t)nl + (size_t)l->succ_label[i]] = l->succ_dst[i];
+  return t;
+}
+
 /* The plant for system `sys` (M, or an OASIS abstraction of it): the
  * reachable part of dm ‖ de ‖ P_err ‖ progress monitors, built directly
  * from the three deterministic parts (as lts_compose's parallel
@@ -145,6 +161,10 @@ static bool plant_build(search_t *s, const lts_t *sys) {
   const lts_t *de = s->dev_det, *parts[3] = {dm, de, s->prop};
   g->nlabels = (int)labels->names.count;
   int nl = g->nlabels;
+  if (s->step_nl != nl) { /* E' and P_err are the same for every plant of the run */
+    for (int i = 1; i < 3; i++) free(s->step[i]), s->step[i] = step_table(parts[i], nl);
+    s->step_nl = nl;
+  }
   g->alpha = bitset_new((size_t)nl);
   uint8_t *in = xcalloc((size_t)nl + 1, 1); /* bit i: label in part i's alphabet */
   for (int i = 0; i < 3; i++)
@@ -166,9 +186,14 @@ static bool plant_build(search_t *s, const lts_t *sys) {
   keytab_t tab;
   keytab_init(&tab);
   VEC(int) cid = {0};
-  if (direct) {
-    cnum = xmalloc((space + 1) * sizeof *cnum);
-    memset(cnum, -1, (space + 1) * sizeof *cnum);
+  if (direct) { /* kept between builds (OASIS builds hundreds): reset by the tuples used, below */
+    if (s->cnum_cap < space + 1) {
+      free(s->cnum);
+      s->cnum_cap = space + 1;
+      s->cnum = xmalloc(s->cnum_cap * sizeof *s->cnum);
+      memset(s->cnum, -1, s->cnum_cap * sizeof *s->cnum);
+    }
+    cnum = s->cnum;
   }
   VEC(int) qx = {0}, off = {0}, lab = {0}, dst = {0};
   VEC_RESERVE(&qx, 4 * s->plant_hint + 4);
@@ -222,7 +247,9 @@ static bool plant_build(search_t *s, const lts_t *sys) {
         bool enabled = true, err = false;
         for (int j = i; j < 3 && enabled; j++) {
           if (!(in[a] >> j & 1)) continue;
-          nx[j] = j == i ? l->succ_dst[t] : det_step(parts[j], x[j], a);
+          nx[j] = j == i        ? l->succ_dst[t]
+                  : s->step[j] ? s->step[j][(size_t)x[j] * (size_t)nl + (size_t)a]
+                               : det_step(parts[j], x[j], a);
           enabled = nx[j] >= 0;
           err = err || (enabled && nx[j] == parts[j]->error);
         }
@@ -268,7 +295,9 @@ static bool plant_build(search_t *s, const lts_t *sys) {
   lts_free(dm);
   s->plant_hint = (size_t)g->n;
   s->trans_hint = (size_t)g->ntrans;
-  free(cnum);
+  for (size_t h = 0; direct && h < qx.len / 4; h++) /* the direct table back to all -1 */
+    if ((int)h != g->error)
+      cnum[((size_t)qx.data[4 * h] * n1 + (size_t)qx.data[4 * h + 1]) * n2 + (size_t)qx.data[4 * h + 2]] = -1;
   keytab_free(&tab);
   VEC_FREE(&cid);
   free(in);
@@ -1781,6 +1810,9 @@ void robustify_run(const robustify_problem_t *p, robustify_result_t *out) {
   free(s.obs_w);
   lts_free(s.dev_det);
   lts_free(s.prop);
+  free(s.step[1]);
+  free(s.step[2]);
+  free(s.cnum);
 }
 
 void robustify_result_free(robustify_result_t *r) {
