@@ -348,15 +348,30 @@ typedef struct {
   int n;
   int *alpha; /* union alphabet, sorted */
   int nalpha;
-  bool *has; /* has[a * n + p]: label alpha[a] is in part p's alphabet */
+  int *index; /* index[label] = its position in alpha or -1, for labels 0 .. alpha[nalpha-1] */
+  bool *has;  /* has[a * n + p]: label alpha[a] is in part p's alphabet */
   keytab_t states;
   lts_builder_t b;
   int error; /* composite error state or -1 */
 } compose_t;
 
 static int alpha_index(const compose_t *c, int label) {
-  const int *p = bsearch(&label, c->alpha, (size_t)c->nalpha, sizeof(int), cmp_int);
-  return p ? (int)(p - c->alpha) : -1;
+  return c->nalpha > 0 && label >= 0 && label <= c->alpha[c->nalpha - 1] ? c->index[label] : -1;
+}
+
+/* The sorted union, without repeats, of sorted a[0..na) and sorted b[0..nb)
+ * (each without repeats) into out; returns its length. */
+static size_t merge_unique(const int *a, size_t na, const int *b, size_t nb, int *out) {
+  size_t i = 0, j = 0, k = 0;
+  while (i < na && j < nb) {
+    int x = a[i] <= b[j] ? a[i] : b[j];
+    if (a[i] == x) i++;
+    if (b[j] == x) j++;
+    out[k++] = x;
+  }
+  while (i < na) out[k++] = a[i++];
+  while (j < nb) out[k++] = b[j++];
+  return k;
 }
 
 /* The first index in [i, e) of l's successor labels that is >= label (the
@@ -443,6 +458,9 @@ static lts_t *compose(const lts_t *const *parts, int n, long max_states, long ma
   for (int p = 0, k = 0; p < n; p++)
     for (int i = 0; i < parts[p]->nalphabet; i++) c.alpha[k++] = parts[p]->alphabet[i];
   c.nalpha = sort_unique(c.alpha, total);
+  c.index = xmalloc(((size_t)(c.nalpha ? c.alpha[c.nalpha - 1] : 0) + 1) * sizeof *c.index);
+  for (int l = 0; c.nalpha && l <= c.alpha[c.nalpha - 1]; l++) c.index[l] = -1;
+  for (int a = 0; a < c.nalpha; a++) c.index[c.alpha[a]] = a;
   c.has = xcalloc((size_t)c.nalpha * (size_t)n + 1, sizeof(bool));
   for (int p = 0; p < n; p++)
     for (int i = 0; i < parts[p]->nalphabet; i++)
@@ -459,7 +477,7 @@ static lts_t *compose(const lts_t *const *parts, int n, long max_states, long ma
   int *next = xmalloc((size_t)n * sizeof *next);
   int *lo = xmalloc((size_t)n * sizeof *lo), *hi = xmalloc((size_t)n * sizeof *hi),
       *cur = xmalloc((size_t)n * sizeof *cur);
-  int *cand = NULL;
+  int *cand = NULL, *merged = NULL;
   bool *keep = NULL;
   size_t cand_cap = 0;
 
@@ -503,20 +521,25 @@ static lts_t *compose(const lts_t *const *parts, int n, long max_states, long ma
         if (!is_end(parts[p], tuple[p])) all_end = false;
       if (all_end) lts_builder_mark_end(&c.b, src);
     }
-    /* candidate labels: every label leaving some part */
+    /* candidate labels: every label leaving some part (each part's are
+     * sorted: merged part by part) */
     size_t ncand = 0;
     for (int p = 0; p < n; p++) {
       const lts_t *l = parts[p];
-      size_t need = ncand + (size_t)(l->succ_off[tuple[p] + 1] - l->succ_off[tuple[p]]);
+      int from = l->succ_off[tuple[p]], to = l->succ_off[tuple[p] + 1];
+      size_t need = ncand + (size_t)(to - from);
       if (need > cand_cap) {
         cand_cap = 2 * need;
         cand = xrealloc(cand, cand_cap * sizeof *cand);
+        merged = xrealloc(merged, cand_cap * sizeof *merged);
         keep = xrealloc(keep, cand_cap * sizeof *keep);
       }
-      for (int i = l->succ_off[tuple[p]]; i < l->succ_off[tuple[p] + 1]; i++)
-        cand[ncand++] = l->succ_label[i];
+      size_t m = 0; /* this part's labels without repeats (nondeterminism) */
+      for (int i = from; i < to; i++)
+        if (m == 0 || merged[m - 1] != l->succ_label[i]) merged[m++] = l->succ_label[i];
+      memcpy(merged + m, cand, ncand * sizeof *cand);
+      ncand = merge_unique(merged + m, ncand, merged, m, cand);
     }
-    ncand = (size_t)sort_unique(cand, (int)ncand);
     if (prio) apply_priority(&c, prio, tuple, cand, ncand, keep, lo, hi);
     for (size_t ci = 0; ci < ncand; ci++) {
       int label = cand[ci];
@@ -560,6 +583,7 @@ static lts_t *compose(const lts_t *const *parts, int n, long max_states, long ma
   lts_t *r = over ? NULL : lts_freeze(&c.b);
   lts_builder_free(&c.b);
   free(cand);
+  free(merged);
   free(keep);
   free(tuple);
   free(next);
@@ -570,6 +594,7 @@ static lts_t *compose(const lts_t *const *parts, int n, long max_states, long ma
   VEC_FREE(&todo);
   keytab_free(&c.states);
   free(c.alpha);
+  free(c.index);
   free(c.has);
   return r;
 }
@@ -1264,15 +1289,29 @@ lts_t *lts_minimise(const lts_t *l) {
     return r;
   }
   int n = l->nstates;
+  bool tau_free = true;
+  for (int i = 0; i < l->succ_off[n] && tau_free; i++) tau_free = l->succ_label[i] != LTS_TAU;
   closures_t cl;
-  if (!closures_compute(l, &cl, stop_poll, NULL)) return lts_reachable(l); /* stopped: as below */
+  if (!tau_free && !closures_compute(l, &cl, stop_poll, NULL)) return lts_reachable(l); /* stopped: as below */
   /* saturated relation s =a=> t as CSR: for τ, t ∈ closure(s);
-   * for a ≠ τ, t ∈ closure(u) with s τ* v -a-> u. */
+   * for a ≠ τ, t ∈ closure(u) with s τ* v -a-> u. Without τ moves the
+   * closures are {s}: (τ, s) and s's own moves, already sorted by (label,
+   * target) and without repeats, the same lists as the loop below makes. */
   VEC(int) sat_off = {0}, sat_label = {0}, sat_dst = {0};
   bitword_t *seen = bitset_new((size_t)n);
   size_t work = 0;
   bool stopped = false;
-  for (int s = 0; s < n && !stopped; s++) {
+  for (int s = 0; s < n && tau_free && !stopped; s++) {
+    VEC_PUSH(&sat_off, (int)sat_label.len);
+    VEC_PUSH(&sat_label, LTS_TAU);
+    VEC_PUSH(&sat_dst, s);
+    for (int i = l->succ_off[s]; i < l->succ_off[s + 1]; i++) {
+      VEC_PUSH(&sat_label, l->succ_label[i]);
+      VEC_PUSH(&sat_dst, l->succ_dst[i]);
+    }
+    stopped = minimise_stop_due(&work, (size_t)(l->succ_off[s + 1] - l->succ_off[s]) + 1);
+  }
+  for (int s = 0; s < n && !tau_free && !stopped; s++) {
     size_t scanned = 0; /* closure members and transitions looked at for s */
     VEC_PUSH(&sat_off, (int)sat_label.len);
     for (int k = clo_begin(&cl, s); k < clo_end(&cl, s); k++) {
@@ -1320,7 +1359,9 @@ lts_t *lts_minimise(const lts_t *l) {
       VEC_CLEAR(&sig);
       for (int i = sat_off.data[s]; i < sat_off.data[s + 1]; i++)
         VEC_PUSH(&sig, ((sig_t){sat_label.data[i], block[sat_dst.data[i]]}));
-      if (sig.len) qsort(sig.data, sig.len, sizeof *sig.data, cmp_sig);
+      size_t sorted = 1; /* a deterministic LTS's moves come sorted: no qsort then */
+      while (sorted < sig.len && cmp_sig(&sig.data[sorted - 1], &sig.data[sorted]) <= 0) sorted++;
+      if (sorted < sig.len) qsort(sig.data, sig.len, sizeof *sig.data, cmp_sig);
       VEC_CLEAR(&key);
       VEC_PUSH(&key, block[s]);
       for (size_t i = 0; i < sig.len; i++) {
@@ -1342,7 +1383,7 @@ lts_t *lts_minimise(const lts_t *l) {
   VEC_FREE(&sat_off);
   VEC_FREE(&sat_label);
   VEC_FREE(&sat_dst);
-  closures_free(&cl);
+  if (!tau_free) closures_free(&cl);
   if (stopped) { /* the input as it is: equivalent, not minimal */
     free(block);
     free(nblock);
