@@ -15,14 +15,15 @@ static const cli_option_t options[] = {
     {"output", 'o', OPT_STRING, "FILE", NULL, "stdout", 0, -1, "write the report to FILE"},
 };
 
-/* The verify values a shard report records (its "options"), with merge's
- * --format and -o. Strings are borrowed from the document. */
-static bool values_of(cli_ctx_t *ctx, const json_t *doc, const char *path, const cli_value_t *own,
+/* The verify values a shard report records (its "options" and "search"),
+ * with merge's --format and -o. Strings are borrowed from the document.
+ * Returns 0, or the exit code of what is wrong (reported). */
+static int values_of(cli_ctx_t *ctx, const json_t *doc, const char *path, const cli_value_t *own,
                       cli_value_t *values) {
   const json_t *o = json_get(doc, "options");
   if (!o || o->kind != JSON_OBJECT) {
     fprintf(ctx->err, "ismv: error: %s: no 'options' object\n", path);
-    return false;
+    return CLI_EXIT_INVALID;
   }
   for (size_t k = 0; k < o->len; k++) {
     size_t i = 0;
@@ -35,18 +36,33 @@ static bool values_of(cli_ctx_t *ctx, const json_t *doc, const char *path, const
     if (!fits) {
       fprintf(ctx->err, "ismv: error: %s: option '%s' is not one of verify's, or of the wrong type\n", path,
               o->keys[k]);
-      return false;
+      return CLI_EXIT_INVALID;
     }
     values[i] = (cli_value_t){.set = true, .i = (long long)v->number, .r = v->number, .s = v->text};
     if (opt->type == OPT_FLAG) values[i].i = 1;
   }
+  /* the search the shards ran: the merge renders its result */
+  const char *search = json_str(doc, "search", "");
+  if (strcmp(search, "top-k") && strcmp(search, "full")) {
+    fprintf(ctx->err, "ismv: error: %s: 'search' is neither \"top-k\" nor \"full\"\n", path);
+    return CLI_EXIT_INVALID;
+  }
+  const char *format = own[0].set ? own[0].s : "text";
+  if (strcmp(search, "top-k") == 0 && strcmp(format, "text") && strcmp(format, "json")) {
+    fprintf(ctx->err,
+            "ismv: error: the shards ran the top-K search (the default report from bound 7): they merge into "
+            "text or json; for --format %s run them with --search full\n",
+            format);
+    return CLI_EXIT_USAGE;
+  }
   for (size_t i = 0; i < cmd_verify.noptions; i++) {
     const char *name = cmd_verify.options[i].name;
+    if (strcmp(name, "search") == 0) values[i] = (cli_value_t){.set = true, .s = search};
     if (strcmp(name, "format") == 0) values[i] = own[0];
     if (strcmp(name, "output") == 0) values[i] = own[1];
     if (strcmp(name, "quiet") == 0) values[i] = (cli_value_t){.set = true, .i = 1};
   }
-  return true;
+  return CLI_EXIT_OK;
 }
 
 /* Loads the reports and puts them in shard order: every shard of one run once, none failed. */
@@ -55,8 +71,9 @@ static int load(cli_ctx_t *ctx, const char *const *paths, int npaths, json_doc_t
   for (int f = 0; f < npaths; f++) {
     if (!(docs[f] = json_load(paths[f], &ctx->diags))) return CLI_EXIT_INVALID;
     const json_t *root = docs[f]->root;
-    if (json_num(root, "ismv_shard", 0) != 1) {
-      fprintf(ctx->err, "ismv: error: %s is not a shard report of `ismv verify --shard` (format 1)\n", paths[f]);
+    if (json_num(root, "ismv_shard", 0) != VERIFY_SHARD_FORMAT) {
+      fprintf(ctx->err, "ismv: error: %s is not a shard report of this `ismv verify --shard` (format %d)\n",
+              paths[f], VERIFY_SHARD_FORMAT);
       return CLI_EXIT_INVALID;
     }
     double of = json_num(root, "of", 0), shard = json_num(root, "shard", 0);
@@ -106,7 +123,7 @@ static int run_merge(cli_ctx_t *ctx, const cli_command_t *self, const char *cons
   cli_value_t *verify_values = xcalloc(cmd_verify.noptions + 1, sizeof *verify_values);
   int nshards = 0;
   int rc = load(ctx, paths, npaths, docs, shards, shard_paths, &nshards);
-  if (!rc && !values_of(ctx, shards[0], shard_paths[0], values, verify_values)) rc = CLI_EXIT_INVALID;
+  if (!rc) rc = values_of(ctx, shards[0], shard_paths[0], values, verify_values);
   if (!rc) {
     verify_merge_t merge = {nshards, shards, shard_paths};
     const char *model = json_str(shards[0], "model", NULL);
