@@ -187,11 +187,12 @@ typedef struct {
   bool *have;
   size_t next;
   char *failure; /* the first failure, with its rank */
-  char *cut;     /* the first rank cut short by a budget, and why, or NULL */
+  char *cut;     /* the first rank whose part a budget cut short, and why, or NULL */
+  char *idle;    /* the first worker a budget stopped above the split (it took no subtree), or NULL */
 } coordinator_t;
 
-static void cut_short(coordinator_t *c, int source, const char *reason) {
-  if (!c->cut) c->cut = xasprintf("rank %d cut short (%s)", source, reason);
+static void cut_short(char **note, int source, const char *reason) {
+  if (!*note) *note = xasprintf("rank %d cut short (%s)", source, reason);
 }
 
 static void fail(coordinator_t *c, char *msg) {
@@ -233,7 +234,7 @@ static void on_part(coordinator_t *c, int source, const char *text) {
     why = xasprintf("subtree %ld was not handed to it", index);
   else if (!why && topk.topk != (c->job->topk != NULL))
     why = xasprintf("a part of the %s search (other options?)", topk.topk ? "top-K" : "full");
-  if (!why && part.reason) cut_short(c, source, part.reason);
+  if (!why && part.reason) cut_short(&c->cut, source, part.reason);
   if (doc && why) explore_result_free(&part);
   if (why) {
     fail(c, xasprintf("rank %d sent a result rank 0 cannot use: %s", source, why));
@@ -267,17 +268,26 @@ int mpi_verify_search(const verify_job_t *job, explore_result_t *res) {
     char *text = receive(MPI_ANY_SOURCE, &tag, &source);
     if (tag == TAG_REQUEST) on_request(&c, source, text);
     if (tag == TAG_PART) on_part(&c, source, text);
-    if (tag == TAG_CUT) cut_short(&c, source, text);
+    if (tag == TAG_CUT) cut_short(&c.idle, source, text);
     if (tag == TAG_DONE) {
       done++;
       if (*text) fail(&c, xasprintf("rank %d failed: %s", source, text));
     }
     free(text);
   }
+  /* A worker stopped above the split asks for nothing: the others search
+   * its share; only when no rank asked for a subtree is the run incomplete. */
+  size_t unasked = 0;
   for (size_t p = 0; p < c.top.n && !c.failure; p++)
-    if (!c.have[p] && !(c.cut && !c.owner[p])) /* a rank cut short above the split asks for none */
-      fail(&c, c.owner[p] ? xasprintf("subtree %zu was handed to rank %d, which never sent it back", p, c.owner[p])
-                          : xasprintf("no rank asked for subtree %zu", p));
+    if (c.owner[p] && !c.have[p])
+      fail(&c, xasprintf("subtree %zu was handed to rank %d, which never sent it back", p, c.owner[p]));
+    else if (!c.owner[p] && !c.idle)
+      fail(&c, xasprintf("no rank asked for subtree %zu", p));
+    else
+      unasked += !c.owner[p];
+  if (unasked && !c.cut) {
+    c.cut = xasprintf("%s; %zu of %zu subtrees not searched", c.idle, unasked, c.top.n);
+  }
   if (top.replay_failed) fail(&c, xstrdup(top.replay_message));
   if (!c.failure && job->ranked && top.ncexs) { /* the counterexamples above the split */
     if (!verify_rank(job->m, job->ropt, top.cexs, top.ncexs) && !top.reason)
@@ -308,6 +318,6 @@ int mpi_verify_search(const verify_job_t *job, explore_result_t *res) {
     }
     free(bad);
   }
-  free(c.parts), free(c.topk), free(c.owner), free(c.have), free(c.failure), free(c.cut);
+  free(c.parts), free(c.topk), free(c.owner), free(c.have), free(c.failure), free(c.cut), free(c.idle);
   return rc;
 }
