@@ -100,6 +100,13 @@ static double cpu_seconds(void) {
          ((double)ru.ru_utime.tv_usec + (double)ru.ru_stime.tv_usec) * 1e-6;
 }
 
+/* This process's peak resident memory so far, in MB. */
+static double peak_mb(void) {
+  struct rusage ru;
+  getrusage(RUSAGE_SELF, &ru);
+  return (double)ru.ru_maxrss / 1024; /* kilobytes on Linux */
+}
+
 static bool stats(const verify_job_t *job) { return cli_opt(job->self, job->given, "stats")->set; }
 
 static long worker_next(void *ctx, size_t n, const int *prefixes, int depth) {
@@ -150,8 +157,8 @@ static int work(const verify_job_t *job) {
   }
   send_text(w.failure ? w.failure : "", TAG_DONE, 0);
   if (stats(job))
-    fprintf(job->ctx->err, "ismv: rank %d: %zu subtrees, %llu paths, %zu counterexamples, %.2f s CPU\n", world.rank,
-            w.subtrees, w.paths, w.cexs, cpu_seconds());
+    fprintf(job->ctx->err, "ismv: rank %d: %zu subtrees, %llu paths, %zu counterexamples sent, %.2f s CPU, %.0f MB peak\n",
+            world.rank, w.subtrees, w.paths, w.cexs, cpu_seconds(), peak_mb());
   free(w.failure);
   pthread_mutex_destroy(&w.lock);
   return CLI_EXIT_OK;
@@ -294,8 +301,9 @@ int mpi_verify_search(const verify_job_t *job, explore_result_t *res) {
       top.reason = "the time limit (--timeout) ran out while ranking; the later counterexamples are unranked";
   }
   if (stats(job))
-    fprintf(job->ctx->err, "ismv: rank 0: %llu paths above the split, %zu subtrees handed out, %.2f s CPU\n",
-            top.paths, c.top.n, cpu_seconds());
+    fprintf(job->ctx->err,
+            "ismv: rank 0: %llu paths above the split, %zu subtrees handed out, %.2f s CPU, %.0f MB peak\n", top.paths,
+            c.top.n, cpu_seconds(), peak_mb());
   int rc = -1;
   if (c.failure) {
     fprintf(job->ctx->err, "ismv: error: %s; no report\n", c.failure);

@@ -71,6 +71,23 @@ static void set_failure(char **failure, char *msg) {
     free(msg);
 }
 
+/* Drops from a subtree's kept counterexamples the copies of those the part
+ * above the split kept (its seeds, explore_topk_t.part_new): the receiver
+ * has them from the part above the split, and merging a copy changes
+ * nothing (topk_merge_part keeps what the union of the parts would keep). */
+static void drop_seeds(const topk_t *t, topk_part_result_t *r) {
+  size_t out = 0;
+  for (size_t k = 0; k < r->nkept; k++) {
+    bool seed = false;
+    for (size_t q = 0; q < t->nseed && !seed; q++) seed = cex_compare(&r->kept[k], &t->seed[q]) == 0;
+    if (seed)
+      cex_free(&r->kept[k]);
+    else
+      r->kept[out++] = r->kept[k];
+  }
+  r->nkept = out;
+}
+
 /* The JSON of one part (index -1: above the split). A part of the full
  * search is re-checked and ranked here; a top-K part (topk) was ranked and
  * re-checked as it was found: its kept counterexamples are replayed again. */
@@ -81,6 +98,7 @@ static char *part_json(const verify_job_t *job, long index, explore_result_t *pa
   distribute_topk_t extra = {0};
   if (topk) {
     assert(part->ncexs == 0);
+    if (index >= 0) drop_seeds(job->topk, topk);
     part->cexs = topk->kept, part->ncexs = topk->nkept;
     topk->kept = NULL, topk->nkept = 0;
     extra = (distribute_topk_t){true, topk->found_boundary_only, topk->unranked};
