@@ -11,7 +11,8 @@
 #include "ism/json.h"
 
 static const cli_option_t options[] = {
-    {"format", 'f', OPT_CHOICE, NULL, "text|json|sarif|junit|html", "text", 0, -1, "output format (as verify's)"},
+    {"format", 'f', OPT_CHOICE, NULL, "text|json|sarif|junit|html", "text", 0, -1,
+     "output format (as verify's)"},
     {"output", 'o', OPT_STRING, "FILE", NULL, "stdout", 0, -1, "write the report to FILE"},
 };
 
@@ -19,7 +20,7 @@ static const cli_option_t options[] = {
  * with merge's --format and -o. Strings are borrowed from the document.
  * Returns 0, or the exit code of what is wrong (reported). */
 static int values_of(cli_ctx_t *ctx, const json_t *doc, const char *path, const cli_value_t *own,
-                      cli_value_t *values) {
+                     cli_value_t *values) {
   const json_t *o = json_get(doc, "options");
   if (!o || o->kind != JSON_OBJECT) {
     fprintf(ctx->err, "ismv: error: %s: no 'options' object\n", path);
@@ -30,9 +31,9 @@ static int values_of(cli_ctx_t *ctx, const json_t *doc, const char *path, const 
     while (i < cmd_verify.noptions && strcmp(cmd_verify.options[i].name, o->keys[k]) != 0) i++;
     const json_t *v = o->items[k];
     const cli_option_t *opt = i < cmd_verify.noptions ? &cmd_verify.options[i] : NULL;
-    bool fits = opt && (opt->type == OPT_FLAG     ? v->kind == JSON_BOOL
+    bool fits = opt && (opt->type == OPT_FLAG                           ? v->kind == JSON_BOOL
                         : opt->type == OPT_INT || opt->type == OPT_REAL ? v->kind == JSON_NUMBER
-                                                                         : v->kind == JSON_STRING);
+                                                                        : v->kind == JSON_STRING);
     if (!fits) {
       fprintf(ctx->err, "ismv: error: %s: option '%s' is not one of verify's, or of the wrong type\n", path,
               o->keys[k]);
@@ -66,8 +67,8 @@ static int values_of(cli_ctx_t *ctx, const json_t *doc, const char *path, const 
 }
 
 /* Loads the reports and puts them in shard order: every shard of one run once, none failed. */
-static int load(cli_ctx_t *ctx, const char *const *paths, int npaths, json_doc_t **docs, const json_t **shards,
-                const char **shard_paths, int *nshards) {
+static int load(cli_ctx_t *ctx, const char *const *paths, int npaths, json_doc_t **docs,
+                const json_t **shards, const char **shard_paths, int *nshards) {
   for (int f = 0; f < npaths; f++) {
     if (!(docs[f] = json_load(paths[f], &ctx->diags))) return CLI_EXIT_INVALID;
     const json_t *root = docs[f]->root;
@@ -83,9 +84,10 @@ static int load(cli_ctx_t *ctx, const char *const *paths, int npaths, json_doc_t
     }
     if (f == 0) *nshards = (int)of;
     if ((int)of != *nshards || strcmp(json_str(root, "run", ""), json_str(docs[0]->root, "run", "")) != 0) {
-      fprintf(ctx->err,
-              "ismv: error: %s and %s are shards of different runs (model, options or number of shards differ)\n",
-              paths[0], paths[f]);
+      fprintf(
+          ctx->err,
+          "ismv: error: %s and %s are shards of different runs (model, options or number of shards differ)\n",
+          paths[0], paths[f]);
       return CLI_EXIT_USAGE;
     }
     int i = (int)shard - 1;
@@ -98,7 +100,8 @@ static int load(cli_ctx_t *ctx, const char *const *paths, int npaths, json_doc_t
     shard_paths[i] = paths[f];
     const json_t *error = json_get(root, "error");
     if (error && error->kind == JSON_STRING) {
-      fprintf(ctx->err, "ismv: error: shard %d of %d (%s) failed: %s\n", i + 1, *nshards, paths[f], error->text);
+      fprintf(ctx->err, "ismv: error: shard %d of %d (%s) failed: %s\n", i + 1, *nshards, paths[f],
+              error->text);
       return CLI_EXIT_INTERNAL;
     }
   }

@@ -157,7 +157,8 @@ static int work(const verify_job_t *job) {
   }
   send_text(w.failure ? w.failure : "", TAG_DONE, 0);
   if (stats(job))
-    fprintf(job->ctx->err, "ismv: rank %d: %zu subtrees, %llu paths, %zu counterexamples sent, %.2f s CPU, %.0f MB peak\n",
+    fprintf(job->ctx->err,
+            "ismv: rank %d: %zu subtrees, %llu paths, %zu counterexamples sent, %.2f s CPU, %.0f MB peak\n",
             world.rank, w.subtrees, w.paths, w.cexs, cpu_seconds(), peak_mb());
   free(w.failure);
   pthread_mutex_destroy(&w.lock);
@@ -186,11 +187,11 @@ static long coordinator_next(void *ctx, size_t n, const int *prefixes, int depth
 typedef struct {
   const verify_job_t *job;
   top_t top;
-  bool top_cut; /* rank 0's search above the split was cut short: it hands out nothing */
+  bool top_cut;            /* rank 0's search above the split was cut short: it hands out nothing */
   explore_result_t *parts; /* full search: each subtree's, until all are in */
   distribute_topk_t *topk;
   explore_result_t merged; /* top-K search: the counts of the parts merged as they came */
-  int *owner; /* [n]: the rank a subtree was handed to, or 0 */
+  int *owner;              /* [n]: the rank a subtree was handed to, or 0 */
   bool *have;
   size_t next;
   char *failure; /* the first failure, with its rank */
@@ -236,7 +237,8 @@ static void on_part(coordinator_t *c, int source, const char *text) {
   explore_result_t part;
   distribute_topk_t topk;
   long index = -1;
-  char *why = doc ? distribute_read_part(doc->root, c->job->m, &index, &part, &topk) : xstrdup("malformed JSON");
+  char *why =
+      doc ? distribute_read_part(doc->root, c->job->m, &index, &part, &topk) : xstrdup("malformed JSON");
   if (!why && (index < 0 || (size_t)index >= c->top.n || c->owner[index] != source || c->have[index]))
     why = xasprintf("subtree %ld was not handed to it", index);
   else if (!why && topk.topk != (c->job->topk != NULL))
@@ -302,8 +304,8 @@ int mpi_verify_search(const verify_job_t *job, explore_result_t *res) {
   }
   if (stats(job))
     fprintf(job->ctx->err,
-            "ismv: rank 0: %llu paths above the split, %zu subtrees handed out, %.2f s CPU, %.0f MB peak\n", top.paths,
-            c.top.n, cpu_seconds(), peak_mb());
+            "ismv: rank 0: %llu paths above the split, %zu subtrees handed out, %.2f s CPU, %.0f MB peak\n",
+            top.paths, c.top.n, cpu_seconds(), peak_mb());
   int rc = -1;
   if (c.failure) {
     fprintf(job->ctx->err, "ismv: error: %s; no report\n", c.failure);

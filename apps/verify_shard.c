@@ -112,12 +112,14 @@ static char *part_json(const verify_job_t *job, long index, explore_result_t *pa
   }
   if (!why && !topk && job->ranked && part->ncexs) {
     if (!verify_rank(m, job->ropt, part->cexs, part->ncexs) && !part->reason)
-      part->reason = "the time limit (--timeout) ran out while ranking; the later counterexamples are unranked";
+      part->reason =
+          "the time limit (--timeout) ran out while ranking; the later counterexamples are unranked";
     for (size_t k = 0; k < part->ncexs && !why; k++) {
       const cex_t *c = &part->cexs[k];
       char *msg = cex_replay(m, job->opt->mode, c);
       if (msg)
-        why = xasprintf("ranked counterexample %zu of subtree %ld failed its re-check: %s", k + 1, index, msg);
+        why =
+            xasprintf("ranked counterexample %zu of subtree %ld failed its re-check: %s", k + 1, index, msg);
       else if (c->has_probability && !(c->probability >= 0 && c->probability <= 1))
         why = xasprintf("counterexample %zu of subtree %ld has probability %g outside [0, 1]", k + 1, index,
                         c->probability);
@@ -245,8 +247,8 @@ char *verify_search_share(const verify_job_t *job, const verify_share_t *share, 
   if (job->topk) { /* what the part above the split kept is in the run */
     explore_result_t t = {0};
     topk_finish(job->topk, &t);
-    kept = (topk_part_result_t){t.cexs, t.ncexs, top.nstreamed, job->topk->found_boundary_only,
-                                job->topk->unranked, job->topk->bad};
+    kept = (topk_part_result_t){
+        t.cexs, t.ncexs, top.nstreamed, job->topk->found_boundary_only, job->topk->unranked, job->topk->bad};
     job->topk->bad = NULL;
   }
   if (!with_top) { /* one process reports the counterexamples above the split */
@@ -271,8 +273,8 @@ char *verify_search_share(const verify_job_t *job, const verify_share_t *share, 
 void verify_add_part(const verify_job_t *job, explore_result_t *res, explore_result_t *part,
                      const distribute_topk_t *topk) {
   if (job->topk && topk && topk->topk) {
-    topk_part_result_t r = {part->cexs, part->ncexs, part->nstreamed, topk->found_boundary_only, topk->unranked,
-                            NULL};
+    topk_part_result_t r = {part->cexs,     part->ncexs, part->nstreamed, topk->found_boundary_only,
+                            topk->unranked, NULL};
     part->cexs = NULL, part->ncexs = 0;
     topk_merge_part(job->topk, &r);
   }
@@ -280,7 +282,8 @@ void verify_add_part(const verify_job_t *job, explore_result_t *res, explore_res
 }
 
 char *verify_assemble(const verify_job_t *job, explore_result_t *top, const distribute_topk_t *top_topk,
-                      explore_result_t *parts, const distribute_topk_t *topk, size_t n, explore_result_t *res) {
+                      explore_result_t *parts, const distribute_topk_t *topk, size_t n,
+                      explore_result_t *res) {
   memset(res, 0, sizeof *res);
   verify_add_part(job, res, top, top_topk);
   for (size_t p = 0; p < n; p++) verify_add_part(job, res, &parts[p], topk ? &topk[p] : NULL);
@@ -380,7 +383,8 @@ static int run_shard(const verify_job_t *job, const char *spec) {
     return CLI_EXIT_USAGE;
   }
   if (job->opt->strategy != EXPLORE_INCREMENTAL) {
-    fprintf(ctx->err, "ismv: error: --shard splits the incremental search; it cannot go with --strategy per-path\n");
+    fprintf(ctx->err,
+            "ismv: error: --shard splits the incremental search; it cannot go with --strategy per-path\n");
     return CLI_EXIT_USAGE;
   }
   char digest[17], key[17];
@@ -414,7 +418,8 @@ static int run_shard(const verify_job_t *job, const char *spec) {
   strbuf_json_string(&sb, job->m->path);
   strbuf_printf(&sb, ",\n\"model_digest\": \"%s\",\n\"run\": \"%s\",\n\"options\": %s,\n", digest, key,
                 strbuf_str(&options));
-  strbuf_printf(&sb, "\"search\": \"%s\",\n\"split_depth\": %d,\n\"subtrees\": %zu,\n\"frontier\": \"%016" PRIx64
+  strbuf_printf(&sb,
+                "\"search\": \"%s\",\n\"split_depth\": %d,\n\"subtrees\": %zu,\n\"frontier\": \"%016" PRIx64
                 "\",\n\"error\": ",
                 job->topk ? "top-k" : "full", depth, s.nsubtrees, s.frontier);
   if (s.failure)
@@ -501,7 +506,8 @@ static void subtree_count(const verify_job_t *job, size_t *n, char **why, int *c
       *n = (size_t)subtrees;
       ref = i;
     } else if (json_num(mg->shards[i], "subtrees", -1) != (double)*n ||
-               strcmp(json_str(mg->shards[i], "frontier", ""), json_str(mg->shards[ref], "frontier", "")) != 0) {
+               strcmp(json_str(mg->shards[i], "frontier", ""), json_str(mg->shards[ref], "frontier", "")) !=
+                   0) {
       *why = xasprintf("%s and %s split the search into other subtrees (a different machine's solver?)",
                        mg->paths[ref], mg->paths[i]);
       *code = CLI_EXIT_USAGE;
@@ -547,8 +553,11 @@ static char *read_shards(const verify_job_t *job, merge_parts_t *mp) {
     long index;
     if (tnode && tnode->kind != JSON_NULL && !(why = read_part(job, tnode, mg->paths[i], &index, &t, &tx))) {
       if (top_complete(mg, i) && first < 0)
-        first = i, counts = (explore_result_t){.paths = t.paths, .pruned = t.pruned, .cut = t.cut,
-                                               .nstreamed = t.nstreamed, .solver_checks = t.solver_checks,
+        first = i, counts = (explore_result_t){.paths = t.paths,
+                                               .pruned = t.pruned,
+                                               .cut = t.cut,
+                                               .nstreamed = t.nstreamed,
+                                               .solver_checks = t.solver_checks,
                                                .extended_prefixes = t.extended_prefixes,
                                                .extended_failures = t.extended_failures,
                                                .solver_prefixes = t.solver_prefixes,
@@ -584,7 +593,8 @@ static int merged(const verify_job_t *job, explore_result_t *res) {
   const verify_merge_t *mg = job->merge;
   char digest[17], key[17];
   if (!model_digest(job->m->path, digest))
-    return merge_error(job, CLI_EXIT_INVALID, xasprintf("cannot read '%s': %s", job->m->path, strerror(errno)));
+    return merge_error(job, CLI_EXIT_INVALID,
+                       xasprintf("cannot read '%s': %s", job->m->path, strerror(errno)));
   if (strcmp(digest, json_str(mg->shards[0], "model_digest", "")) != 0)
     return merge_error(job, CLI_EXIT_USAGE,
                        xasprintf("the model '%s' has changed since the shards ran (digest %s, shards %s)",

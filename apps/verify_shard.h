@@ -33,13 +33,13 @@ typedef struct {
 typedef struct {
   cli_ctx_t *ctx;
   const cli_command_t *self; /* cmd_verify */
-  const cli_value_t *given; /* the command line's own values (not the model's verify: block) */
+  const cli_value_t *given;  /* the command line's own values (not the model's verify: block) */
   const ism_model_t *m;
   const explore_options_t *opt;
   const rank_options_t *ropt;
-  bool ranked;                /* counterexamples get probabilities */
+  bool ranked;                 /* counterexamples get probabilities */
   const verify_merge_t *merge; /* ismv merge: the shard reports; else NULL */
-  topk_t *topk; /* the top-K search's run (opt->topk is its side), or NULL: the full search */
+  topk_t *topk;                /* the top-K search's run (opt->topk is its side), or NULL: the full search */
 } verify_job_t;
 
 /* Gets the result to report: from the search in this process, from the
@@ -103,7 +103,8 @@ void verify_add_part(const verify_job_t *job, explore_result_t *res, explore_res
  * kept counterexamples are merged in job->topk and re-checked. Returns NULL
  * or a failed self-check (caller frees). */
 char *verify_assemble(const verify_job_t *job, explore_result_t *top, const distribute_topk_t *top_topk,
-                      explore_result_t *parts, const distribute_topk_t *topk, size_t n, explore_result_t *res);
+                      explore_result_t *parts, const distribute_topk_t *topk, size_t n,
+                      explore_result_t *res);
 
 /* The options of a run that decide its result, as a JSON object (the
  * command line's own, without --shard, -o, --format, --jobs, --quiet, --search:

@@ -45,16 +45,20 @@ static ism_model_t *load(void) {
   return m;
 }
 
-static bool same_double(double a, double b) { return memcmp(&a, &b, sizeof a) == 0 || (isnan(a) && isnan(b)); }
+static bool same_double(double a, double b) {
+  return memcmp(&a, &b, sizeof a) == 0 || (isnan(a) && isnan(b));
+}
 
 static bool same_cex(const cex_t *a, const cex_t *b, size_t nv) {
   if (a->length != b->length || a->nactions != b->nactions || a->fail_position != b->fail_position ||
       a->fail_action != b->fail_action || a->boundary_known != b->boundary_known ||
       a->boundary_only != b->boundary_only || a->has_probability != b->has_probability ||
-      !same_double(a->probability, b->probability) || !same_double(a->probability_error, b->probability_error))
+      !same_double(a->probability, b->probability) ||
+      !same_double(a->probability_error, b->probability_error))
     return false;
   size_t len = (size_t)a->length;
-  if (memcmp(a->rules, b->rules, len * sizeof *a->rules) || memcmp(a->states, b->states, (len + 1) * sizeof *a->states))
+  if (memcmp(a->rules, b->rules, len * sizeof *a->rules) ||
+      memcmp(a->states, b->states, (len + 1) * sizeof *a->states))
     return false;
   for (size_t k = 0; k < (len + 1) * nv; k++)
     if (!same_double(a->truth[k], b->truth[k])) return false;
@@ -71,7 +75,8 @@ static bool same_cex(const cex_t *a, const cex_t *b, size_t nv) {
   return true;
 }
 
-static char *text_of(const ism_model_t *m, long index, const explore_result_t *part, const distribute_topk_t *topk) {
+static char *text_of(const ism_model_t *m, long index, const explore_result_t *part,
+                     const distribute_topk_t *topk) {
   strbuf_t sb;
   strbuf_init(&sb);
   distribute_write_part(&sb, m, index, part, topk);
@@ -91,7 +96,8 @@ static char *read_text(const ism_model_t *m, const char *text, long *index, expl
 }
 
 static void round_trip(ism_model_t *m) {
-  explore_options_t opt = {.bound = 3, .mode = ISM_MODE_ACTUAL, .strategy = EXPLORE_INCREMENTAL, .split_depth = 0};
+  explore_options_t opt = {
+      .bound = 3, .mode = ISM_MODE_ACTUAL, .strategy = EXPLORE_INCREMENTAL, .split_depth = 0};
   explore_result_t res;
   explore_run(m, &opt, &res);
   CHECK(res.ncexs >= 2);
@@ -120,7 +126,8 @@ static void round_trip(ism_model_t *m) {
   CHECK(back.cut == 123 && back.nstreamed == 45);
   CHECK(topk_back.topk && topk_back.found_boundary_only == 6 && topk_back.unranked);
   CHECK_STREQ(back.reason, "the time budget is exhausted");
-  for (size_t k = 0; k < res.ncexs && k < back.ncexs; k++) CHECK(same_cex(&res.cexs[k], &back.cexs[k], m->nvars));
+  for (size_t k = 0; k < res.ncexs && k < back.ncexs; k++)
+    CHECK(same_cex(&res.cexs[k], &back.cexs[k], m->nvars));
   char *again = text_of(m, 17, &back, &topk_back);
   CHECK_STREQ(again, text);
   free(again);
@@ -208,7 +215,8 @@ static void halves(ism_model_t *m) {
   qsort(all.cexs, all.ncexs, sizeof *all.cexs, by_path);
   CHECK(all.paths == whole.paths && all.pruned == whole.pruned && all.solver_checks == whole.solver_checks);
   CHECK(all.ncexs == whole.ncexs);
-  for (size_t k = 0; k < all.ncexs && k < whole.ncexs; k++) CHECK(same_cex(&all.cexs[k], &whole.cexs[k], m->nvars));
+  for (size_t k = 0; k < all.ncexs && k < whole.ncexs; k++)
+    CHECK(same_cex(&all.cexs[k], &whole.cexs[k], m->nvars));
   explore_result_free(&all);
   explore_result_free(&whole);
 }

@@ -79,12 +79,13 @@ static void put_cex(strbuf_t *sb, size_t nv, const cex_t *c) {
 
 void distribute_write_part(strbuf_t *sb, const ism_model_t *m, long index, const explore_result_t *part,
                            const distribute_topk_t *topk) {
-  strbuf_printf(sb,
-                "{\"index\":%ld,\"paths\":%llu,\"pruned\":%llu,\"cut\":%llu,\"found\":%zu,\"solver_checks\":%llu,"
-                "\"extended_prefixes\":%llu,\"extended_failures\":%llu,\"solver_prefixes\":%llu,"
-                "\"solver_failures\":%llu,\"seconds\":",
-                index, part->paths, part->pruned, part->cut, part->nstreamed, part->solver_checks,
-                part->extended_prefixes, part->extended_failures, part->solver_prefixes, part->solver_failures);
+  strbuf_printf(
+      sb,
+      "{\"index\":%ld,\"paths\":%llu,\"pruned\":%llu,\"cut\":%llu,\"found\":%zu,\"solver_checks\":%llu,"
+      "\"extended_prefixes\":%llu,\"extended_failures\":%llu,\"solver_prefixes\":%llu,"
+      "\"solver_failures\":%llu,\"seconds\":",
+      index, part->paths, part->pruned, part->cut, part->nstreamed, part->solver_checks,
+      part->extended_prefixes, part->extended_failures, part->solver_prefixes, part->solver_failures);
   put_double(sb, part->seconds);
   strbuf_puts(sb, ",\"reason\":");
   if (part->reason)
@@ -168,7 +169,8 @@ static int *ints(reader_t *r, const json_t *o, const char *key, size_t n, long l
   if (a && a->len != n) bad(r, a, "an array of the wrong length");
   for (size_t k = 0; a && k < a->len && k < n; k++) {
     const json_t *v = a->items[k];
-    if (v->kind != JSON_NUMBER || !(v->number >= 0 && v->number < (double)hi) || v->number != floor(v->number))
+    if (v->kind != JSON_NUMBER || !(v->number >= 0 && v->number < (double)hi) ||
+        v->number != floor(v->number))
       bad(r, v, "an id out of range");
     else
       out[k] = (int)v->number;
@@ -261,4 +263,3 @@ char *distribute_read_part(const json_t *node, const ism_model_t *m, long *index
   if (r.why) explore_result_free(part);
   return r.why;
 }
-
