@@ -532,6 +532,9 @@ static char *cut_reason(const verify_merge_t *mg) {
   return reason;
 }
 
+/* What the shards sent. The full search: shard 1's search above the split
+ * (top) and every subtree's part, until all are in. The top-K search: the
+ * counts of every part in top, their kept counterexamples in job->topk. */
 typedef struct {
   explore_result_t top, *parts;
   distribute_topk_t top_topk, *topk;
@@ -565,7 +568,9 @@ static char *read_shards(const verify_job_t *job, merge_parts_t *mp) {
       else if (top_complete(mg, i) && !same_counts(&counts, &t))
         why = xasprintf("%s and %s searched above the split differently (a different machine's solver?)",
                         mg->paths[first], mg->paths[i]);
-      if (i == 0)
+      if (i == 0 && job->topk) /* merged in the order read, as rank 0 does: the merge is order-free */
+        verify_add_part(job, &mp->top, &t, &tx);
+      else if (i == 0)
         mp->top = t, mp->top_topk = tx;
       else
         explore_result_free(&t);
@@ -582,7 +587,10 @@ static char *read_shards(const verify_job_t *job, merge_parts_t *mp) {
         explore_result_free(&part);
         break;
       }
-      mp->parts[index] = part, mp->topk[index] = px;
+      if (job->topk)
+        verify_add_part(job, &mp->top, &part, &px);
+      else
+        mp->parts[index] = part, mp->topk[index] = px;
       mp->have[index] = true;
     }
   }
