@@ -124,6 +124,7 @@ cut_case() { # NAME, MODEL, expected merge exit, options...
     fail "$name: the merged report does not name the shard cut short: $(cat "$tmp/m.txt")"
   "$ISMV" merge "$tmp/$name.cut1.json" "$tmp/$name.cut2.json" --format json >"$tmp/m.json" 2>/dev/null
   grep -q '"partial": true' "$tmp/m.json" || fail "$name: the merged JSON is not marked partial"
+  grep -q '"reason": "shard 2 of 2 cut short' "$tmp/m.json" || fail "$name: the merged JSON does not name the shard"
 }
 cut_case drone examples/drone/drone.yaml 5 --bound 7
 grep -q "^altitude-hold-drone: inconclusive" "$tmp/m.txt" || fail "drone cut short: not inconclusive: $(head -1 "$tmp/m.txt")"
