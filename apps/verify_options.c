@@ -139,8 +139,8 @@ struct verify_ranker {
 
 verify_ranker_t *verify_ranker_new(const ism_model_t *m, const rank_options_t *ropt) {
   verify_ranker_t *v = xmalloc(sizeof *v);
-  *v = (verify_ranker_t){m, ropt, ropt->mode == ISM_MODE_ACTUAL ? boundary_new(m, VERIFY_BOUNDARY_RLIMIT) : NULL,
-                         {0}, rank_session_new(m, ropt)};
+  *v = (verify_ranker_t){.m = m, .ropt = ropt, .rank = rank_session_new(m, ropt)};
+  if (ropt->mode == ISM_MODE_ACTUAL) v->bc = boundary_new(m, VERIFY_BOUNDARY_RLIMIT);
   class_cache_init(&v->cc, m);
   return v;
 }
