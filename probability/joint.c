@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_qrng.h>
+
 #include "ism/alloc.h"
 #include "probability/dist.h"
 #include "probability/lowdisc.h"
@@ -15,6 +17,16 @@ enum { MAXF = 8, MAX_CUTS = 64, MAX_CELLS = 4096, GRID = 9, GOLDEN_STEPS = 8, ED
 
 /* The maximisation's low-discrepancy starts, and how many of the best get a local search. */
 enum { STARTS = 16, CLIMBS = 2, SELECT_SAMPLES = 1000, MEMO_MAX = 1 << 16 };
+
+/* The long estimates (randomised quasi-Monte Carlo): the first QDIM draws of
+ * a sample come from a point of Sobol's sequence shifted by one of
+ * REPLICATES random shifts (sample i: shift i mod REPLICATES, point
+ * i / REPLICATES); the error bar is the Student t half-width (9 degrees of
+ * freedom: T_975) of the replicates' means. From LONG_MIN samples on they
+ * stop, at a multiple of LONG_STEP, once it is within 0.5% of the estimate
+ * plus 0.0005. */
+enum { QDIM = 40, REPLICATES = 10, LONG_MIN = 500, LONG_STEP = 250 };
+static const double T_975 = 2.262157;
 
 /* An affine form c + sum g[i] * x_i in a stage's new errors x_i; mask says
  * which x_i it reads (also when it is not affine in them: ok false). */
@@ -29,9 +41,12 @@ typedef struct {
  * the same numbers, whatever was evaluated before (common random numbers). */
 typedef struct {
   uint64_t s;
+  const double *q; /* the long estimates' randomly shifted quasi-random point (its first QDIM draws), or NULL */
+  int qk;          /* q's next coordinate */
 } rng_t;
 
 static double uniform01(rng_t *r) {
+  if (r->q && r->qk < QDIM) return r->q[r->qk++];
   uint64_t z = (r->s += 0x9e3779b97f4a7c15ULL);
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
@@ -40,7 +55,7 @@ static double uniform01(rng_t *r) {
 }
 
 static rng_t rng_for(unsigned long seed, unsigned long sample) {
-  rng_t r = {(uint64_t)seed * 0x2545f4914f6cdd1dULL ^ ((uint64_t)sample + 1) * 0x9e3779b97f4a7c15ULL};
+  rng_t r = {(uint64_t)seed * 0x2545f4914f6cdd1dULL ^ ((uint64_t)sample + 1) * 0x9e3779b97f4a7c15ULL, NULL, 0};
   uniform01(&r);
   return r;
 }
@@ -780,10 +795,80 @@ static void estimate(joint_t *j, const cex_t *c, unsigned long samples, unsigned
   moments_result(&mo, p, error);
 }
 
+/* A long estimate in progress (randomised quasi-Monte Carlo, QDIM above). */
+typedef struct {
+  gsl_qrng *sobol;
+  unsigned long seed, n;
+  double base[QDIM], point[QDIM], shift[REPLICATES][QDIM], sum[REPLICATES];
+  unsigned long count[REPLICATES];
+  moments_t all;
+} long_est_t;
+
+static void long_init(long_est_t *le, unsigned long seed) {
+  memset(le, 0, sizeof *le);
+  le->sobol = gsl_qrng_alloc(gsl_qrng_sobol, QDIM);
+  le->seed = seed;
+  for (int q = 0; q < REPLICATES; q++) {
+    rng_t r = rng_for(seed ^ 0x3c6ef372UL, (unsigned long)q);
+    for (int k = 0; k < QDIM; k++) le->shift[q][k] = uniform01(&r);
+  }
+}
+
+static void long_free(long_est_t *le) { gsl_qrng_free(le->sobol); }
+
+/* The generator of the next sample: its first QDIM draws from the shifted
+ * point, the rest from the sample's own stream. */
+static rng_t long_rng(long_est_t *le) {
+  int q = (int)(le->n % REPLICATES);
+  if (q == 0) gsl_qrng_get(le->sobol, le->base);
+  for (int k = 0; k < QDIM; k++) {
+    double u = le->base[k] + le->shift[q][k];
+    if (u >= 1) u -= 1;
+    le->point[k] = u > 0 ? u : 0x1p-54;
+  }
+  rng_t r = rng_for(le->seed, le->n);
+  r.q = le->point;
+  return r;
+}
+
+static void long_add(long_est_t *le, double w) {
+  int q = (int)(le->n % REPLICATES);
+  moments_add(&le->all, w);
+  le->sum[q] += w, le->count[q]++, le->n++;
+}
+
+/* The mean of every sample; the error bar from the replicates' means (0
+ * when every sample has the same weight). */
+static void long_result(const long_est_t *le, double *p, double *error) {
+  moments_result(&le->all, p, error);
+  if (*error == 0) return;
+  moments_t rm = {0};
+  for (int q = 0; q < REPLICATES; q++)
+    if (le->count[q]) moments_add(&rm, le->sum[q] / (double)le->count[q]);
+  double mean, half;
+  moments_result(&rm, &mean, &half);
+  *error = rm.n < REPLICATES ? 1 : half / 1.96 * T_975;
+}
+
+/* Stop now? From LONG_MIN samples on, at multiples of LONG_STEP. */
+static bool long_done(const long_est_t *le) {
+  if (le->n < LONG_MIN || le->n % LONG_STEP) return false;
+  double p, half;
+  long_result(le, &p, &half);
+  return half <= 0.005 * p + 0.0005;
+}
+
 void joint_estimate(joint_t *j, const cex_t *c, unsigned long samples, unsigned long seed, double *p,
                     double *error) {
   j->rec = NULL;
-  estimate(j, c, samples, seed, p, error);
+  long_est_t le;
+  long_init(&le, seed);
+  while (le.n < samples && !long_done(&le)) {
+    rng_t r = long_rng(&le);
+    long_add(&le, sample_path(j, c, &r));
+  }
+  long_result(&le, p, error);
+  long_free(&le);
 }
 
 /* ---- the most likely environment ---- */
@@ -1157,15 +1242,15 @@ bool joint_maximise(joint_t *j, cex_t *c) {
         rs[k]->actual[a * nv + v] = c->actions[a].actual[v];
       }
     }
-  moments_t mo = {0};
+  long_est_t le;
+  long_init(&le, j->o.seed ^ 0x7f4a7c15UL);
   unsigned long n = j->o.final_samples ? j->o.final_samples : 1;
-  for (unsigned long i = 0; i < n; i++) {
-    if (i >= 1000 && i % 500 == 0 && precise_enough(&mo)) break;
-    rng_t r = rng_for(j->o.seed ^ 0x7f4a7c15UL, i);
+  while (le.n < n && !long_done(&le)) {
+    rng_t r = long_rng(&le);
     j->rec = &cur;
     cur.score = INFINITY;
     double w = sample_path(j, c, &r);
-    moments_add(&mo, w);
+    long_add(&le, w);
     if (w > 0 && cur.score < keep.score) {
       record_t t = keep;
       keep = cur, cur = t;
@@ -1176,7 +1261,8 @@ bool joint_maximise(joint_t *j, cex_t *c) {
   }
   j->rec = NULL;
   c->has_probability = true;
-  moments_result(&mo, &c->probability, &c->probability_error);
+  long_result(&le, &c->probability, &c->probability_error);
+  long_free(&le);
   bool replaced = isfinite(keep.score);
   if (replaced) {
     memcpy(c->truth, keep.truth, ((size_t)c->length + 1) * nv * sizeof(double));
