@@ -685,15 +685,6 @@ static bool covered(const setlist_t *l, const bitword_t *y, int nt) {
   return false;
 }
 
-/* Grows the robust x the search holds (from its base) to a maximal one
- * over cand, in index order, and appends a copy to *found. */
-static void grow_into(search_t *s, const bitword_t *cand, bitword_t *const *compat, setlist_t *found) {
-  int nt = s->ev->space.ntrans;
-  bitword_t *mask = set_full(nt);
-  grow_outside(s, cand, compat, mask);
-  free(mask);
-  VEC_PUSH(&found->sets, set_copy(s->x, nt));
-}
 
 /* compat[v] for each candidate v: the candidates t with {v, t} robust
  * (every robust set holding v lies inside it), |cand|² checks; NULL for
@@ -813,14 +804,17 @@ static void run_default(const envelope_t *ev, maxset_t *out, envelope_result_t *
   }
   mark_t base = mark(&s);
   bitword_t *cand = candidates(&s);
+  /* the first maximal set before the pairs, so a stopped run has one */
+  setlist_t found = {0};
+  for (int t = 0; t < nt; t++)
+    if (bitset_get(cand, (size_t)t)) try_add(&s, t);
+  VEC_PUSH(&found.sets, set_copy(s.x, nt));
+  rollback(&s, base);
   bitword_t **compat = pair_compat(&s, cand);
   bitword_t *uv = bitset_new((size_t)nt);
   maxset_t *done = xcalloc((size_t)nt + 1, sizeof *done);
   for (int v = 0; v < nt; v++) done[v].nbits = nt;
-  setlist_t found = {0};
   long polls = 0;
-  if (!s.timed_out) grow_into(&s, cand, compat, &found);
-  rollback(&s, base);
   for (size_t i = 0; i < found.sets.len && !s.timed_out; i++) {
     const bitword_t *m = found.sets.data[i];
     for (int v = 0; v < nt && !s.timed_out; v++) {
