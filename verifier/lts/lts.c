@@ -661,9 +661,63 @@ typedef VEC(int) intvec_t;
  * moves[at .. at+ntau) its τ-successors, then nvis (label, successor)
  * pairs (-1 stands for the error state); and a stamp for the closure
  * under construction. */
+/* Tuple ids by tuple, indexed by the state of one part (`by`, the part
+ * with the most states): per state of that part its records (the other
+ * n - 1 states, then the id), scanned linearly (few per state). One or two
+ * cache misses per lookup where a general hash table of int sequences
+ * (keytab) took three per probe: pump-5 looks up 31 M product edges. */
+typedef struct {
+  int n, by;
+  intvec_t keys; /* tuple id -> its n states */
+  intvec_t *rec; /* per state of part `by` */
+  int nrec, count;
+} tuple_index_t;
+
+static void tuple_index_init(tuple_index_t *x, const lts_t *const *parts, int n) {
+  memset(x, 0, sizeof *x);
+  x->n = n;
+  for (int p = 1; p < n; p++)
+    if (parts[p]->nstates > parts[x->by]->nstates) x->by = p;
+  x->nrec = parts[x->by]->nstates;
+  x->rec = xcalloc((size_t)x->nrec + 1, sizeof *x->rec);
+}
+
+static void tuple_index_free(tuple_index_t *x) {
+  for (int i = 0; i < x->nrec; i++) VEC_FREE(&x->rec[i]);
+  free(x->rec);
+  VEC_FREE(&x->keys);
+}
+
+static const int *tuple_index_key(const tuple_index_t *x, int id) { return x->keys.data + (size_t)id * (size_t)x->n; }
+
+/* The id of tuple t, numbered in order of first sight (*added: new). */
+static int tuple_index_add(tuple_index_t *x, const int *t, bool *added) {
+  int n = x->n, by = x->by;
+  intvec_t *r = &x->rec[t[by]];
+  for (size_t j = 0; j < r->len; j += (size_t)n) {
+    const int *o = r->data + j;
+    int q = 0;
+    for (int p = 0; p < n; p++) {
+      if (p == by) continue;
+      if (o[q] != t[p]) break;
+      q++;
+    }
+    if (q == n - 1) {
+      *added = false;
+      return o[n - 1];
+    }
+  }
+  *added = true;
+  for (int p = 0; p < n; p++)
+    if (p != by) VEC_PUSH(r, t[p]);
+  VEC_PUSH(r, x->count);
+  for (int p = 0; p < n; p++) VEC_PUSH(&x->keys, t[p]);
+  return x->count++;
+}
+
 typedef struct {
   lazy_product_t *z;
-  keytab_t tuples;
+  tuple_index_t tuples;
   intvec_t at, ntau, nvis; /* per tuple; at is -1 until computed */
   intvec_t moves;
   intvec_t stamp; /* per tuple */
@@ -674,7 +728,7 @@ typedef struct {
 
 static int cache_id(tuple_cache_t *c, const int *t) {
   bool added;
-  int id = keytab_add(&c->tuples, t, (size_t)c->z->n, &added);
+  int id = tuple_index_add(&c->tuples, t, &added);
   if (added) {
     VEC_PUSH(&c->at, -1);
     VEC_PUSH(&c->ntau, 0);
@@ -699,8 +753,7 @@ static void visible_emit(void *arg, int label, const int *dst) {
 /* The moves of tuple `id`, computed from the parts on first use. */
 static void cache_expand(tuple_cache_t *c, int id) {
   if (c->at.data[id] >= 0) return;
-  size_t len;
-  memcpy(c->tuple, keytab_key(&c->tuples, id, &len), (size_t)c->z->n * sizeof(int));
+  memcpy(c->tuple, tuple_index_key(&c->tuples, id), (size_t)c->z->n * sizeof(int));
   VEC_CLEAR(&c->found);
   lazy_moves(c->z, c->tuple, true, c->next, found_emit, c);
   size_t ntau = c->found.len;
@@ -773,7 +826,7 @@ lts_t *lts_determinise_composed(const lts_t *const *parts, int n, const int *kee
   tuple_cache_t c;
   memset(&c, 0, sizeof c);
   c.z = &z;
-  keytab_init(&c.tuples);
+  tuple_index_init(&c.tuples, parts, n);
   c.tuple = xmalloc((size_t)n * sizeof(int));
   c.next = xmalloc((size_t)n * sizeof(int));
 
@@ -821,7 +874,7 @@ lts_t *lts_determinise_composed(const lts_t *const *parts, int n, const int *kee
     for (size_t j = 0; j < m; j++) {
       size_t len;
       int u = keytab_key(&sets, (int)qi, &len)[j];
-      if (all_end && !tuple_is_end(&z, keytab_key(&c.tuples, u, &len))) all_end = false;
+      if (all_end && !tuple_is_end(&z, tuple_index_key(&c.tuples, u))) all_end = false;
       cache_expand(&c, u); /* done by the closure already */
       if (c.nvis.data[u] == 0) continue; /* (an empty vector's data may be NULL) */
       const int *vis = c.moves.data + c.at.data[u] + c.ntau.data[u];
@@ -869,7 +922,7 @@ lts_t *lts_determinise_composed(const lts_t *const *parts, int n, const int *kee
   lts_t *r = stopped ? NULL : lts_freeze(&b);
   lts_builder_free(&b);
   keytab_free(&sets);
-  keytab_free(&c.tuples);
+  tuple_index_free(&c.tuples);
   VEC_FREE(&c.at);
   VEC_FREE(&c.ntau);
   VEC_FREE(&c.nvis);
