@@ -835,7 +835,9 @@ lts_t *lts_determinise_composed(const lts_t *const *parts, int n, const int *kee
   lts_builder_init(&b, parts[0]->labels);
   for (int a = 0; a < z.nlabels; a++)
     if (z.known[a] && !z.hidden[a]) lts_builder_alphabet_add(&b, a);
-  intvec_t set = {0}, sid = {0}, moves = {0}, order = {0};
+  intvec_t set = {0}, sid = {0}, moves = {0}, order = {0}, present = {0};
+  int *lpos = xmalloc(((size_t)z.nlabels + 1) * sizeof *lpos); /* per label: -1, a count, then a position */
+  for (int a = 0; a <= z.nlabels; a++) lpos[a] = -1;
   keytab_t sets;
   keytab_init(&sets);
   int error = -1;
@@ -883,16 +885,33 @@ lts_t *lts_determinise_composed(const lts_t *const *parts, int n, const int *kee
       moves.len += 2 * (size_t)c.nvis.data[u];
     }
     if (all_end && m > 0) lts_builder_mark_end(&b, src);
-    /* the moves grouped by label, in label order */
+    /* the moves grouped by label, in label order, each label's in their
+     * order (a counting sort over the labels present: an insertion sort of
+     * the moves took a tenth of pump-5's time) */
     size_t nm = moves.len / 2;
     VEC_RESERVE(&order, nm + 1);
-    for (size_t k = 0; k < nm; k++) order.data[k] = (int)k;
-    for (size_t k = 1; k < nm; k++) { /* insertion: a subset's moves are few */
-      int x = order.data[k];
-      size_t j = k;
-      for (; j > 0 && moves.data[2 * order.data[j - 1]] > moves.data[2 * x]; j--) order.data[j] = order.data[j - 1];
-      order.data[j] = x;
+    VEC_CLEAR(&present);
+    for (size_t k = 0; k < nm; k++) {
+      int l = moves.data[2 * k];
+      if (lpos[l] < 0) {
+        lpos[l] = 0;
+        VEC_PUSH(&present, l);
+      }
+      lpos[l]++;
     }
+    for (size_t k = 1; k < present.len; k++) { /* insertion: the labels present are few */
+      int x = present.data[k];
+      size_t j = k;
+      for (; j > 0 && present.data[j - 1] > x; j--) present.data[j] = present.data[j - 1];
+      present.data[j] = x;
+    }
+    for (size_t k = 0, start = 0; k < present.len; k++) {
+      int count = lpos[present.data[k]];
+      lpos[present.data[k]] = (int)start;
+      start += (size_t)count;
+    }
+    for (size_t k = 0; k < nm; k++) order.data[lpos[moves.data[2 * k]]++] = (int)k;
+    for (size_t k = 0; k < present.len; k++) lpos[present.data[k]] = -1;
     for (size_t g = 0; g < nm;) {
       int label = moves.data[2 * order.data[g]];
       VEC_CLEAR(&set);
@@ -935,6 +954,8 @@ lts_t *lts_determinise_composed(const lts_t *const *parts, int n, const int *kee
   VEC_FREE(&sid);
   VEC_FREE(&moves);
   VEC_FREE(&order);
+  VEC_FREE(&present);
+  free(lpos);
   free(z.has);
   free(z.hidden);
   free(z.known);
