@@ -938,8 +938,7 @@ lts_t *lts_determinise_composed(const lts_t *const *parts, int n, const int *kee
       lts_builder_add(&b, src, label, sid.data[id]);
     }
   }
-  lts_t *r = stopped ? NULL : lts_freeze(&b);
-  lts_builder_free(&b);
+  /* everything of the subset construction is freed before W is frozen */
   keytab_free(&sets);
   tuple_index_free(&c.tuples);
   VEC_FREE(&c.at);
@@ -963,6 +962,8 @@ lts_t *lts_determinise_composed(const lts_t *const *parts, int n, const int *kee
   free(z.lo);
   free(z.hi);
   free(z.cur);
+  lts_t *r = stopped ? NULL : lts_freeze(&b);
+  lts_builder_free(&b);
   return r;
 }
 
