@@ -656,21 +656,19 @@ static void lazy_moves(lazy_product_t *z, const int *tuple, bool want_tau, int *
 
 typedef VEC(int) intvec_t;
 
-/* The composite tuples met so far, numbered in order of discovery, each
- * with its moves after restriction, computed once when first needed:
- * moves[at .. at+ntau) its τ-successors, then nvis (label, successor)
- * pairs (-1 stands for the error state); and a stamp for the closure
- * under construction. */
-/* Tuple ids by tuple, indexed by the state of one part (`by`, the part
- * with the most states): per state of that part its records (the other
- * n - 1 states, then the id), scanned linearly (few per state). One or two
- * cache misses per lookup where a general hash table of int sequences
- * (keytab) took three per probe: pump-5 looks up 31 M product edges. */
+/* Tuple ids by tuple, chained by the state of one part (`by`, the part
+ * with the most states): head[s] is the last tuple with that state, next[id]
+ * the one before; a lookup walks the chain comparing the stored tuples.
+ * Few tuples share a state of the largest part (pump-5: 6.3 on average),
+ * and the chains cost 4 bytes per state and per tuple where a general hash
+ * table of int sequences (keytab) took three cache misses per probe and
+ * per-state vectors 80 bytes per state. */
 typedef struct {
   int n, by;
   intvec_t keys; /* tuple id -> its n states */
-  intvec_t *rec; /* per state of part `by` */
-  int nrec, count;
+  intvec_t next; /* tuple id -> the previous tuple in its chain, -1 at the end */
+  int *head;     /* per state of part `by` */
+  int nhead, count;
 } tuple_index_t;
 
 static void tuple_index_init(tuple_index_t *x, const lts_t *const *parts, int n) {
@@ -678,51 +676,54 @@ static void tuple_index_init(tuple_index_t *x, const lts_t *const *parts, int n)
   x->n = n;
   for (int p = 1; p < n; p++)
     if (parts[p]->nstates > parts[x->by]->nstates) x->by = p;
-  x->nrec = parts[x->by]->nstates;
-  x->rec = xcalloc((size_t)x->nrec + 1, sizeof *x->rec);
+  x->nhead = parts[x->by]->nstates;
+  x->head = xmalloc(((size_t)x->nhead + 1) * sizeof *x->head);
+  for (int i = 0; i < x->nhead; i++) x->head[i] = -1;
 }
 
 static void tuple_index_free(tuple_index_t *x) {
-  for (int i = 0; i < x->nrec; i++) VEC_FREE(&x->rec[i]);
-  free(x->rec);
+  free(x->head);
   VEC_FREE(&x->keys);
+  VEC_FREE(&x->next);
 }
 
 static const int *tuple_index_key(const tuple_index_t *x, int id) { return x->keys.data + (size_t)id * (size_t)x->n; }
 
 /* The id of tuple t, numbered in order of first sight (*added: new). */
 static int tuple_index_add(tuple_index_t *x, const int *t, bool *added) {
-  int n = x->n, by = x->by;
-  intvec_t *r = &x->rec[t[by]];
-  for (size_t j = 0; j < r->len; j += (size_t)n) {
-    const int *o = r->data + j;
-    int q = 0;
-    for (int p = 0; p < n; p++) {
-      if (p == by) continue;
-      if (o[q] != t[p]) break;
-      q++;
-    }
-    if (q == n - 1) {
+  int n = x->n;
+  size_t bytes = (size_t)n * sizeof *t;
+  for (int id = x->head[t[x->by]]; id >= 0; id = x->next.data[id])
+    if (memcmp(x->keys.data + (size_t)id * (size_t)n, t, bytes) == 0) {
       *added = false;
-      return o[n - 1];
+      return id;
     }
-  }
   *added = true;
-  for (int p = 0; p < n; p++)
-    if (p != by) VEC_PUSH(r, t[p]);
-  VEC_PUSH(r, x->count);
+  VEC_PUSH(&x->next, x->head[t[x->by]]);
+  x->head[t[x->by]] = x->count;
   for (int p = 0; p < n; p++) VEC_PUSH(&x->keys, t[p]);
   return x->count++;
 }
 
+/* The composite tuples met so far, numbered in order of discovery, each
+ * with its moves after restriction, computed once when first needed:
+ * moves[at .. at+ntau) its τ-successors, then nvis visible successors (-1
+ * stands for the error state) whose labels are at the same positions of a
+ * parallel array: one byte each, the label's index in `keep`, when fewer
+ * than 256 labels are kept (pump-5: 31 M moves, 49 labels), else the label
+ * itself (4 bytes); and a mark bit for the set under construction. */
 typedef struct {
   lazy_product_t *z;
   tuple_index_t tuples;
   intvec_t at, ntau, nvis; /* per tuple; at is -1 until computed */
   intvec_t moves;
-  intvec_t stamp; /* per tuple */
-  int now;        /* the current closure's stamp */
-  intvec_t found; /* the emitted successors of one expansion (ids, -1: error) */
+  VEC(unsigned char) lab8; /* labels as keep indices (narrow) */
+  intvec_t lab32;          /* labels (wide) */
+  bool wide;
+  const int *keep;
+  int *kidx;              /* kidx[label]: its index in keep (narrow) */
+  VEC(bitword_t) mark;    /* per tuple: in the set under construction */
+  intvec_t found;         /* the emitted successors of one expansion (ids, -1: error) */
   int *tuple, *next;
 } tuple_cache_t;
 
@@ -733,10 +734,25 @@ static int cache_id(tuple_cache_t *c, const int *t) {
     VEC_PUSH(&c->at, -1);
     VEC_PUSH(&c->ntau, 0);
     VEC_PUSH(&c->nvis, 0);
-    VEC_PUSH(&c->stamp, 0);
+    if ((size_t)id / 64 >= c->mark.len) VEC_PUSH(&c->mark, 0);
   }
   return id;
 }
+
+static bool cache_marked(const tuple_cache_t *c, int id) { return bitset_get(c->mark.data, (size_t)id); }
+static void cache_mark(tuple_cache_t *c, int id) { bitset_set(c->mark.data, (size_t)id); }
+static void cache_unmark_all(tuple_cache_t *c, const intvec_t *set) {
+  for (size_t k = 0; k < set->len; k++) bitset_clear_bit(c->mark.data, (size_t)set->data[k]);
+}
+
+static void cache_push_label(tuple_cache_t *c, int label) {
+  if (c->wide)
+    VEC_PUSH(&c->lab32, label);
+  else
+    VEC_PUSH(&c->lab8, (unsigned char)(label == LTS_TAU ? 0 : c->kidx[label]));
+}
+
+static int cache_label(const tuple_cache_t *c, size_t i) { return c->wide ? c->lab32.data[i] : c->keep[c->lab8.data[i]]; }
 
 static void found_emit(void *arg, int label, const int *dst) {
   (void)label;
@@ -761,15 +777,18 @@ static void cache_expand(tuple_cache_t *c, int id) {
   c->at.data[id] = (int)c->moves.len;
   c->ntau.data[id] = (int)ntau;
   c->nvis.data[id] = (int)(c->found.len - ntau) / 2;
-  if (c->found.len) { /* (an empty vector's data may be NULL) */
-    VEC_RESERVE(&c->moves, c->moves.len + c->found.len);
-    memcpy(c->moves.data + c->moves.len, c->found.data, c->found.len * sizeof(int));
-    c->moves.len += c->found.len;
+  for (size_t k = 0; k < ntau; k++) {
+    VEC_PUSH(&c->moves, c->found.data[k]);
+    cache_push_label(c, LTS_TAU);
+  }
+  for (size_t k = ntau; k < c->found.len; k += 2) {
+    VEC_PUSH(&c->moves, c->found.data[k + 1]);
+    cache_push_label(c, c->found.data[k]);
   }
 }
 
-/* Closes `set` (tuple ids, all stamped c->now) under τ; false when the
- * error state is reached. */
+/* Closes `set` (tuple ids, all marked) under τ, marking what it adds;
+ * false when the error state is reached. */
 static bool cache_close(tuple_cache_t *c, intvec_t *set) {
   for (size_t k = 0; k < set->len; k++) {
     int u = set->data[k];
@@ -777,8 +796,8 @@ static bool cache_close(tuple_cache_t *c, intvec_t *set) {
     for (int j = 0; j < c->ntau.data[u]; j++) {
       int v = c->moves.data[c->at.data[u] + j];
       if (v < 0) return false;
-      if (c->stamp.data[v] != c->now) {
-        c->stamp.data[v] = c->now;
+      if (!cache_marked(c, v)) {
+        cache_mark(c, v);
         VEC_PUSH(set, v);
       }
     }
@@ -827,6 +846,12 @@ lts_t *lts_determinise_composed(const lts_t *const *parts, int n, const int *kee
   memset(&c, 0, sizeof c);
   c.z = &z;
   tuple_index_init(&c.tuples, parts, n);
+  c.keep = keep;
+  c.wide = nkeep > 255;
+  c.kidx = xmalloc(((size_t)z.nlabels + 1) * sizeof *c.kidx);
+  for (int a = 0; a <= z.nlabels; a++) c.kidx[a] = -1;
+  for (int i = 0; i < nkeep; i++)
+    if (keep[i] >= 0 && keep[i] < z.nlabels) c.kidx[keep[i]] = i;
   c.tuple = xmalloc((size_t)n * sizeof(int));
   c.next = xmalloc((size_t)n * sizeof(int));
 
@@ -849,10 +874,10 @@ lts_t *lts_determinise_composed(const lts_t *const *parts, int n, const int *kee
   bool closed = false;
   if (!init_error) {
     int t0 = cache_id(&c, c.tuple);
-    c.now = 1;
-    c.stamp.data[t0] = c.now;
+    cache_mark(&c, t0);
     VEC_PUSH(&set, t0);
     closed = cache_close(&c, &set);
+    cache_unmark_all(&c, &set);
   }
   if (!closed) {
     b.error = error = b.init = lts_builder_add_state(&b);
@@ -878,11 +903,11 @@ lts_t *lts_determinise_composed(const lts_t *const *parts, int n, const int *kee
       int u = keytab_key(&sets, (int)qi, &len)[j];
       if (all_end && !tuple_is_end(&z, tuple_index_key(&c.tuples, u))) all_end = false;
       cache_expand(&c, u); /* done by the closure already */
-      if (c.nvis.data[u] == 0) continue; /* (an empty vector's data may be NULL) */
-      const int *vis = c.moves.data + c.at.data[u] + c.ntau.data[u];
-      VEC_RESERVE(&moves, moves.len + 2 * (size_t)c.nvis.data[u]);
-      memcpy(moves.data + moves.len, vis, 2 * (size_t)c.nvis.data[u] * sizeof(int));
-      moves.len += 2 * (size_t)c.nvis.data[u];
+      size_t v0 = (size_t)c.at.data[u] + (size_t)c.ntau.data[u];
+      for (size_t x = v0; x < v0 + (size_t)c.nvis.data[u]; x++) {
+        VEC_PUSH(&moves, cache_label(&c, x));
+        VEC_PUSH(&moves, c.moves.data[x]);
+      }
     }
     if (all_end && m > 0) lts_builder_mark_end(&b, src);
     /* the moves grouped by label, in label order, each label's in their
@@ -915,18 +940,18 @@ lts_t *lts_determinise_composed(const lts_t *const *parts, int n, const int *kee
     for (size_t g = 0; g < nm;) {
       int label = moves.data[2 * order.data[g]];
       VEC_CLEAR(&set);
-      c.now++;
       bool to_error = false;
       for (; g < nm && moves.data[2 * order.data[g]] == label; g++) {
         int v = moves.data[2 * order.data[g] + 1];
         if (v < 0)
           to_error = true;
-        else if (c.stamp.data[v] != c.now) {
-          c.stamp.data[v] = c.now;
+        else if (!cache_marked(&c, v)) {
+          cache_mark(&c, v);
           VEC_PUSH(&set, v);
         }
       }
       if (!to_error) to_error = !cache_close(&c, &set);
+      cache_unmark_all(&c, &set);
       if (to_error) {
         if (error < 0) b.error = error = lts_builder_add_state(&b);
         lts_builder_add(&b, src, label, error);
@@ -945,7 +970,10 @@ lts_t *lts_determinise_composed(const lts_t *const *parts, int n, const int *kee
   VEC_FREE(&c.ntau);
   VEC_FREE(&c.nvis);
   VEC_FREE(&c.moves);
-  VEC_FREE(&c.stamp);
+  VEC_FREE(&c.lab8);
+  VEC_FREE(&c.lab32);
+  free(c.kidx);
+  VEC_FREE(&c.mark);
   VEC_FREE(&c.found);
   free(c.tuple);
   free(c.next);
