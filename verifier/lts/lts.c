@@ -147,6 +147,56 @@ static void sort_run(int *lab, int *dst, size_t n) {
  * then), each state's short run sorted and deduplicated in place;
  * predecessors bucketed by label then, stably, by target, which leaves each
  * target's run in (label, src) order. */
+/* Completes l from its successor arrays (succ_off, succ_label, succ_dst,
+ * ntrans; sorted by (label, dst) without duplicates): the predecessors, the
+ * alphabet (alpha and every label on a transition; nlabels bounds the
+ * transitions' labels) and the END states. */
+static void freeze_finish(lts_t *l, int nlabels, const int *alpha, size_t nalpha, const int *ends, size_t nends) {
+  int n = l->nstates, m = l->ntrans;
+  if (!l->pred_off) l->pred_off = xcalloc((size_t)n + 1, sizeof(int));
+  /* by label (stable), then by target (stable) */
+  int *count = xcalloc((size_t)nlabels + 1, sizeof(int));
+  int *order = xmalloc(((size_t)m + 1) * sizeof(int));
+  for (int i = 0; i < m; i++) count[l->succ_label[i] + 1]++;
+  for (int a = 0; a < nlabels; a++) count[a + 1] += count[a];
+  for (int i = 0; i < m; i++) order[count[l->succ_label[i]]++] = i;
+  free(count);
+  memset(l->pred_off, 0, ((size_t)n + 1) * sizeof(int));
+  for (int i = 0; i < m; i++) l->pred_off[l->succ_dst[i] + 1]++;
+  for (int s = 0; s < n; s++) l->pred_off[s + 1] += l->pred_off[s];
+  int *cursor = xmalloc(((size_t)n + 1) * sizeof(int));
+  memcpy(cursor, l->pred_off, ((size_t)n + 1) * sizeof(int));
+  int *src = xmalloc(((size_t)m + 1) * sizeof(int));
+  for (int s = 0; s < n; s++)
+    for (int i = l->succ_off[s]; i < l->succ_off[s + 1]; i++) src[i] = s;
+  l->pred_label = xmalloc(((size_t)m + 1) * sizeof(int));
+  l->pred_src = xmalloc(((size_t)m + 1) * sizeof(int));
+  for (int k = 0; k < m; k++) {
+    int i = order[k];
+    int at = cursor[l->succ_dst[i]]++;
+    l->pred_label[at] = l->succ_label[i];
+    l->pred_src[at] = src[i];
+  }
+  free(src);
+  free(cursor);
+  free(order);
+  /* the alphabet: the labels added explicitly and those on a transition */
+  for (size_t i = 0; i < nalpha; i++)
+    if (alpha[i] >= nlabels) nlabels = alpha[i] + 1;
+  bool *in = xcalloc((size_t)nlabels + 1, sizeof *in);
+  for (size_t i = 0; i < nalpha; i++) in[alpha[i]] = true;
+  for (int i = 0; i < m; i++) in[l->succ_label[i]] = true;
+  in[LTS_TAU] = false;
+  l->alphabet = xmalloc(((size_t)nlabels + 1) * sizeof(int));
+  for (int a = 0; a < nlabels; a++)
+    if (in[a]) l->alphabet[l->nalphabet++] = a;
+  free(in);
+  if (nends > 0) {
+    l->end = bitset_new((size_t)n);
+    for (size_t i = 0; i < nends; i++) bitset_set(l->end, (size_t)ends[i]);
+  }
+}
+
 lts_t *lts_freeze(lts_builder_t *b) {
   lts_t *l = xcalloc(1, sizeof *l);
   l->labels = b->labels;
@@ -190,47 +240,7 @@ lts_t *lts_freeze(lts_builder_t *b) {
   l->ntrans = m;
   l->succ_label = xrealloc(lab, ((size_t)m + 1) * sizeof(int));
   l->succ_dst = xrealloc(dst, ((size_t)m + 1) * sizeof(int));
-  /* by label (stable), then by target (stable) */
-  int *count = xcalloc((size_t)nlabels + 1, sizeof(int));
-  int *order = xmalloc(((size_t)m + 1) * sizeof(int));
-  for (int i = 0; i < m; i++) count[l->succ_label[i] + 1]++;
-  for (int a = 0; a < nlabels; a++) count[a + 1] += count[a];
-  for (int i = 0; i < m; i++) order[count[l->succ_label[i]]++] = i;
-  free(count);
-  memset(l->pred_off, 0, ((size_t)n + 1) * sizeof(int));
-  for (int i = 0; i < m; i++) l->pred_off[l->succ_dst[i] + 1]++;
-  for (int s = 0; s < n; s++) l->pred_off[s + 1] += l->pred_off[s];
-  int *cursor = xmalloc(((size_t)n + 1) * sizeof(int));
-  memcpy(cursor, l->pred_off, ((size_t)n + 1) * sizeof(int));
-  int *src = xmalloc(((size_t)m + 1) * sizeof(int));
-  for (int s = 0; s < n; s++)
-    for (int i = l->succ_off[s]; i < l->succ_off[s + 1]; i++) src[i] = s;
-  l->pred_label = xmalloc(((size_t)m + 1) * sizeof(int));
-  l->pred_src = xmalloc(((size_t)m + 1) * sizeof(int));
-  for (int k = 0; k < m; k++) {
-    int i = order[k];
-    int at = cursor[l->succ_dst[i]]++;
-    l->pred_label[at] = l->succ_label[i];
-    l->pred_src[at] = src[i];
-  }
-  free(src);
-  free(cursor);
-  free(order);
-  /* the alphabet: the labels added explicitly and those on a transition */
-  for (size_t i = 0; i < b->nalpha; i++)
-    if (b->alpha[i] >= nlabels) nlabels = b->alpha[i] + 1;
-  bool *in = xcalloc((size_t)nlabels + 1, sizeof *in);
-  for (size_t i = 0; i < b->nalpha; i++) in[b->alpha[i]] = true;
-  for (int i = 0; i < m; i++) in[l->succ_label[i]] = true;
-  in[LTS_TAU] = false;
-  l->alphabet = xmalloc(((size_t)nlabels + 1) * sizeof(int));
-  for (int a = 0; a < nlabels; a++)
-    if (in[a]) l->alphabet[l->nalphabet++] = a;
-  free(in);
-  if (b->nends > 0) {
-    l->end = bitset_new((size_t)n);
-    for (size_t i = 0; i < b->nends; i++) bitset_set(l->end, (size_t)b->ends[i]);
-  }
+  freeze_finish(l, nlabels, b->alpha, b->nalpha, b->ends, b->nends);
   lts_builder_free(b);
   return l;
 }
@@ -772,7 +782,9 @@ static void cache_expand(tuple_cache_t *c, int id) {
   memcpy(c->tuple, tuple_index_key(&c->tuples, id), (size_t)c->z->n * sizeof(int));
   VEC_CLEAR(&c->found);
   lazy_moves(c->z, c->tuple, true, c->next, found_emit, c);
-  size_t ntau = c->found.len;
+  /* two hidden labels may lead to the same tuple (pump-5: 1 M of 9.2 M) */
+  size_t ntau = (size_t)sort_unique(c->found.data, (int)c->found.len);
+  c->found.len = ntau;
   lazy_moves(c->z, c->tuple, false, c->next, visible_emit, c);
   c->at.data[id] = (int)c->moves.len;
   c->ntau.data[id] = (int)ntau;
@@ -856,10 +868,16 @@ lts_t *lts_determinise_composed(const lts_t *const *parts, int n, const int *kee
   c.next = xmalloc((size_t)n * sizeof(int));
 
   /* the result's alphabet: the composition's, restricted to `keep` */
-  lts_builder_t b;
-  lts_builder_init(&b, parts[0]->labels);
+  intvec_t walpha = {0};
   for (int a = 0; a < z.nlabels; a++)
-    if (z.known[a] && !z.hidden[a]) lts_builder_alphabet_add(&b, a);
+    if (z.known[a] && !z.hidden[a]) VEC_PUSH(&walpha, a);
+  /* the result written as it comes, in successor-array form: its states
+   * are numbered in order of discovery and expanded in that order (the
+   * error state, never expanded, in between), each one's moves in label
+   * order, one per label: sorted and without duplicates already, so no
+   * builder records (12 bytes per transition) and no sort */
+  int wn = 0;
+  intvec_t woff = {0}, wlab = {0}, wdst = {0}, wend = {0};
   intvec_t set = {0}, sid = {0}, moves = {0}, order = {0}, present = {0};
   int *lpos = xmalloc(((size_t)z.nlabels + 1) * sizeof *lpos); /* per label: -1, a count, then a position */
   for (int a = 0; a <= z.nlabels; a++) lpos[a] = -1;
@@ -880,12 +898,11 @@ lts_t *lts_determinise_composed(const lts_t *const *parts, int n, const int *kee
     cache_unmark_all(&c, &set);
   }
   if (!closed) {
-    b.error = error = b.init = lts_builder_add_state(&b);
+    error = wn++; /* the initial state */
   } else {
     sort_unique(set.data, (int)set.len);
     keytab_add(&sets, set.data, set.len, &added);
-    VEC_PUSH(&sid, lts_builder_add_state(&b));
-    b.init = 0;
+    VEC_PUSH(&sid, wn++);
   }
   bool stopped = false;
   for (size_t qi = 0; qi < sets.count; qi++) {
@@ -894,6 +911,7 @@ lts_t *lts_determinise_composed(const lts_t *const *parts, int n, const int *kee
       break;
     }
     int src = sid.data[qi];
+    while ((int)woff.len <= src) VEC_PUSH(&woff, (int)wlab.len);
     bool all_end = true;
     VEC_CLEAR(&moves); /* label, dst id pairs */
     size_t m;
@@ -909,7 +927,7 @@ lts_t *lts_determinise_composed(const lts_t *const *parts, int n, const int *kee
         VEC_PUSH(&moves, c.moves.data[x]);
       }
     }
-    if (all_end && m > 0) lts_builder_mark_end(&b, src);
+    if (all_end && m > 0) VEC_PUSH(&wend, src);
     /* the moves grouped by label, in label order, each label's in their
      * order (a counting sort over the labels present: an insertion sort of
      * the moves took a tenth of pump-5's time) */
@@ -953,14 +971,16 @@ lts_t *lts_determinise_composed(const lts_t *const *parts, int n, const int *kee
       if (!to_error) to_error = !cache_close(&c, &set);
       cache_unmark_all(&c, &set);
       if (to_error) {
-        if (error < 0) b.error = error = lts_builder_add_state(&b);
-        lts_builder_add(&b, src, label, error);
+        if (error < 0) error = wn++;
+        VEC_PUSH(&wlab, label);
+        VEC_PUSH(&wdst, error);
         continue;
       }
       sort_unique(set.data, (int)set.len);
       int id = keytab_add(&sets, set.data, set.len, &added);
-      if (added) VEC_PUSH(&sid, lts_builder_add_state(&b));
-      lts_builder_add(&b, src, label, sid.data[id]);
+      if (added) VEC_PUSH(&sid, wn++);
+      VEC_PUSH(&wlab, label);
+      VEC_PUSH(&wdst, sid.data[id]);
     }
   }
   /* everything of the subset construction is freed before W is frozen */
@@ -990,8 +1010,26 @@ lts_t *lts_determinise_composed(const lts_t *const *parts, int n, const int *kee
   free(z.lo);
   free(z.hi);
   free(z.cur);
-  lts_t *r = stopped ? NULL : lts_freeze(&b);
-  lts_builder_free(&b);
+  lts_t *r = NULL;
+  if (!stopped) {
+    while ((int)woff.len <= wn) VEC_PUSH(&woff, (int)wlab.len);
+    r = xcalloc(1, sizeof *r);
+    r->labels = parts[0]->labels;
+    r->nstates = wn;
+    r->init = 0;
+    r->error = error;
+    r->ntrans = (int)wlab.len;
+    r->succ_off = xrealloc(woff.data, ((size_t)wn + 1) * sizeof(int));
+    r->succ_label = xrealloc(wlab.data, (wlab.len + 1) * sizeof(int));
+    r->succ_dst = xrealloc(wdst.data, (wdst.len + 1) * sizeof(int));
+    woff.data = wlab.data = wdst.data = NULL;
+    freeze_finish(r, z.nlabels, walpha.data, walpha.len, wend.data, wend.len);
+  }
+  VEC_FREE(&woff);
+  VEC_FREE(&wlab);
+  VEC_FREE(&wdst);
+  VEC_FREE(&wend);
+  VEC_FREE(&walpha);
   return r;
 }
 
