@@ -628,8 +628,8 @@ static void grow_outside(search_t *s, const bitword_t *universe, bitword_t *cons
   int nt = s->ev->space.ntrans;
   size_t nw = words(nt);
   for (int t = 0; t < nt; t++)
-    if (bitset_get(universe, (size_t)t) && bitset_get(mask, (size_t)t) && !bitset_get(s->x, (size_t)t) &&
-        try_add(s, t))
+    if (bitset_get(universe, (size_t)t) && (!compat || bitset_get(mask, (size_t)t)) &&
+        !bitset_get(s->x, (size_t)t) && try_add(s, t) && compat)
       for (size_t w = 0; w < nw; w++) mask[w] &= compat[t][w];
 }
 
@@ -644,7 +644,7 @@ static void add_new_around(search_t *s, int v, const bitword_t *uv, const bitwor
   int nt = s->ev->space.ntrans;
   size_t nw = words(nt);
   mark_t base = mark(s);
-  bitword_t *mask = set_copy(compat[v], nt);
+  bitword_t *mask = compat ? set_copy(compat[v], nt) : NULL;
   enumerate_t en = {.s = s, .cand = uv, .excluded = bitset_new((size_t)nt), .compat = compat, .mask = mask};
   en.failed.nw = nw;
   for (size_t i = 0; i < found->sets.len; i++) {
@@ -659,8 +659,8 @@ static void add_new_around(search_t *s, int v, const bitword_t *uv, const bitwor
     bool seed = find_seed(&en);
     s->watch = false;
     if (!seed || s->timed_out) break; /* a stopped search cannot grow a seed */
-    bitword_t *grow = set_full(nt);
-    for (size_t k = 0; k < s->added.len; k++)
+    bitword_t *grow = compat ? set_full(nt) : NULL;
+    for (size_t k = 0; compat && k < s->added.len; k++)
       for (size_t w = 0; w < nw; w++) grow[w] &= compat[s->added.data[k]][w];
     grow_outside(s, uv, compat, grow);
     grow_outside(s, cand, compat, grow);
@@ -686,12 +686,20 @@ static bool covered(const setlist_t *l, const bitword_t *y, int nt) {
 }
 
 
+static long pair_table_limit = 1L << 24;
+
+void envelope_set_pair_table_limit(long max_pairs) { pair_table_limit = max_pairs; }
+
 /* compat[v] for each candidate v: the candidates t with {v, t} robust
  * (every robust set holding v lies inside it), |cand|² checks; NULL for
  * the others. Polls the stop request: a stopped search leaves them wrong,
- * so the caller then uses none. */
+ * so the caller then uses none. NULL (no table: nothing is pruned by
+ * pairs) past pair_table_limit pairs or 8 times as many bits (|cand| rows
+ * of |D| bits): by default 16 M checks and 16 MB at most. */
 static bitword_t **pair_compat(search_t *s, const bitword_t *cand) {
   int nt = s->ev->space.ntrans;
+  long ncand = (long)bitset_count(cand, (size_t)nt);
+  if (ncand * ncand > pair_table_limit || ncand * (long)nt > 8 * pair_table_limit) return NULL;
   mark_t base = mark(s);
   bitword_t **compat = xcalloc((size_t)nt + 1, sizeof *compat);
   s->watch = true;
@@ -822,7 +830,7 @@ static void run_default(const envelope_t *ev, maxset_t *out, envelope_result_t *
       /* the pruned ones below make no check that would poll */
       if ((++polls & 63) == 0 && stop_requested()) s.timed_out = true;
       /* every Y lies in {v} ∪ (M ∩ compat[v]): none is new when that is covered */
-      for (size_t w = 0; w < nw; w++) uv[w] = m[w] & compat[v][w];
+      for (size_t w = 0; w < nw; w++) uv[w] = compat ? m[w] & compat[v][w] : m[w];
       bitset_set(uv, (size_t)v);
       if (covered(&found, uv, nt)) continue;
       bitset_clear_bit(uv, (size_t)v);
@@ -844,7 +852,7 @@ static void run_default(const envelope_t *ev, maxset_t *out, envelope_result_t *
   r->partial = s.timed_out;
   setlist_free(&found);
   for (int v = 0; v < nt; v++) {
-    free(compat[v]);
+    if (compat) free(compat[v]);
     maxset_free(&done[v]);
   }
   free(done);
