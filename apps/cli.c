@@ -325,19 +325,34 @@ static bool write_all(int fd, const char *text, size_t len) {
   return true;
 }
 
+/* A fresh file next to path (its name in *tmp, to free), mode 0666 less
+ * the umask; -1 with errno set when it cannot be made. */
+static int temp_next_to(const char *path, char **tmp) {
+  const char *slash = strrchr(path, '/');
+  *tmp = slash ? xasprintf("%.*s/.%s.XXXXXX", (int)(slash - path), path, slash + 1)
+               : xasprintf(".%s.XXXXXX", path);
+  int fd = mkstemp(*tmp);
+  if (fd < 0) return -1;
+  mode_t mask = umask(0);
+  umask(mask);
+  if (fchmod(fd, 0666 & ~mask) != 0) {
+    int e = errno;
+    close(fd), unlink(*tmp);
+    errno = e;
+    return -1;
+  }
+  return fd;
+}
+
 /* Writes text to a fresh file next to path, then renames it over path: a
  * reader sees the old file or the new one, never a part, and a symbolic
  * link at path is replaced, not followed. */
 static bool replace_file(const char *path, const char *text, const char **why) {
-  const char *slash = strrchr(path, '/');
-  char *tmp = slash ? xasprintf("%.*s/.%s.XXXXXX", (int)(slash - path), path, slash + 1)
-                    : xasprintf(".%s.XXXXXX", path);
-  int fd = mkstemp(tmp);
+  char *tmp;
+  int fd = temp_next_to(path, &tmp);
   bool ok = fd >= 0;
   if (ok) {
-    mode_t mask = umask(0);
-    umask(mask);
-    ok = fchmod(fd, 0666 & ~mask) == 0 && write_all(fd, text, strlen(text));
+    ok = write_all(fd, text, strlen(text));
     ok = close(fd) == 0 && ok;
     ok = ok && rename(tmp, path) == 0;
     if (!ok) *why = strerror(errno), unlink(tmp);
@@ -346,6 +361,38 @@ static bool replace_file(const char *path, const char *text, const char **why) {
   }
   free(tmp);
   return ok;
+}
+
+int cli_stream_open(cli_ctx_t *ctx, const char *path, cli_stream_t *s) {
+  *s = (cli_stream_t){NULL, NULL, path};
+  struct stat st;
+  bool exists = stat(path, &st) == 0;
+  if (exists && is_input(ctx, &st)) {
+    fprintf(ctx->err, "ismv: error: will not write over the input file '%s'\n", path);
+    return CLI_EXIT_USAGE;
+  }
+  int fd = exists && !S_ISREG(st.st_mode) ? open(path, O_WRONLY | O_CLOEXEC) : temp_next_to(path, &s->tmp);
+  if (fd >= 0 && !(s->f = fdopen(fd, "w"))) close(fd);
+  if (s->f) return CLI_EXIT_OK;
+  fprintf(ctx->err, "ismv: error: cannot write '%s': %s\n", path, strerror(errno));
+  if (s->tmp) unlink(s->tmp);
+  free(s->tmp);
+  s->tmp = NULL;
+  return CLI_EXIT_INTERNAL;
+}
+
+int cli_stream_close(cli_ctx_t *ctx, cli_stream_t *s) {
+  errno = 0;
+  bool ok = !ferror(s->f);
+  ok = fclose(s->f) == 0 && ok; /* closed once, whatever happened */
+  ok = ok && (!s->tmp || rename(s->tmp, s->path) == 0);
+  if (!ok) {
+    fprintf(ctx->err, "ismv: error: cannot write '%s': %s\n", s->path, errno ? strerror(errno) : "write error");
+    if (s->tmp) unlink(s->tmp);
+  }
+  free(s->tmp);
+  *s = (cli_stream_t){0};
+  return ok ? CLI_EXIT_OK : CLI_EXIT_INTERNAL;
 }
 
 int cli_write_file(cli_ctx_t *ctx, const char *path, const char *text) {
@@ -562,29 +609,33 @@ static int parse_value(FILE *err, const cli_command_t *cmd, const cli_option_t *
   return usage_error(err, cmd->name, "option '%.*s' %s", (int)len, name, why);
 }
 
+bool cli_file_option(const cli_option_t *o, const ynode_t *n, cli_value_t *v, diag_list_t *diags) {
+  char why[256];
+  if (n->kind != YNODE_SCALAR) {
+    diag_error(diags, n->loc, "'%s' must be a single value", o->name);
+    return false;
+  }
+  if (o->type == OPT_FLAG) {
+    bool b = false;
+    bool ok = ydoc_bool(n, &b, o->name, diags);
+    *v = (cli_value_t){.set = b, .i = b, .s = n->text};
+    return ok;
+  }
+  if (check_value(o, n->text, v, why, sizeof why)) return true;
+  diag_error(diags, n->loc, "'%s' %s", o->name, why);
+  return false;
+}
+
 cli_value_t *cli_merge_file_options(const cli_command_t *cmd, const cli_value_t *values, const ynode_t *map,
                                     diag_list_t *diags) {
   cli_value_t *merged = xcalloc(cmd->noptions + 1, sizeof *merged);
   memcpy(merged, values, cmd->noptions * sizeof *merged);
   bool ok = true;
   for (size_t k = 0; map && map->kind == YNODE_MAP && k < map->len; k++) {
-    const ynode_t *n = map->items[k];
     size_t i = 0;
     while (i < cmd->noptions && strcmp(cmd->options[i].name, map->keys[k]->text) != 0) i++;
     if (i == cmd->noptions || values[i].set) continue;
-    const cli_option_t *o = &cmd->options[i];
-    char why[256];
-    if (n->kind != YNODE_SCALAR) {
-      ok = false;
-      diag_error(diags, n->loc, "'%s' must be a single value", o->name);
-    } else if (o->type == OPT_FLAG) {
-      bool b = false;
-      ok &= ydoc_bool(n, &b, o->name, diags);
-      merged[i] = (cli_value_t){.set = b, .i = b, .s = n->text};
-    } else if (!check_value(o, n->text, &merged[i], why, sizeof why)) {
-      ok = false;
-      diag_error(diags, n->loc, "'%s' %s", o->name, why);
-    }
+    ok &= cli_file_option(&cmd->options[i], map->items[k], &merged[i], diags);
   }
   if (ok) return merged;
   free(merged);
@@ -744,7 +795,7 @@ static int run_command(const cli_command_t *cmd, int argc, char **argv, FILE *ou
   return rc;
 }
 
-int cli_main(int argc, char **argv, FILE *out, FILE *err) {
+static int dispatch(int argc, char **argv, FILE *out, FILE *err) {
   if (argc < 2) {
     print_main_help(err);
     return CLI_EXIT_USAGE;
@@ -770,4 +821,16 @@ int cli_main(int argc, char **argv, FILE *out, FILE *err) {
     fprintf(err, "ismv: error: unknown command '%s'\n", name);
   fprintf(err, "(see 'ismv --help')\n");
   return CLI_EXIT_USAGE;
+}
+
+/* Whatever wrote to `out` (help, --version, a report printed in pieces),
+ * a write error there is exit 6 with a message, reported once. */
+int cli_main(int argc, char **argv, FILE *out, FILE *err) {
+  int rc = dispatch(argc, argv, out, err);
+  errno = 0;
+  if ((fflush(out) != 0 || ferror(out)) && rc != CLI_EXIT_INTERNAL) {
+    fprintf(err, "ismv: error: cannot write the output: %s\n", errno ? strerror(errno) : "write error");
+    rc = CLI_EXIT_INTERNAL;
+  }
+  return rc;
 }

@@ -125,6 +125,21 @@ int cli_write_output(cli_ctx_t *ctx, const char *text);
  * regular file, e.g. /dev/null); never over a file the run has read. */
 int cli_write_file(cli_ctx_t *ctx, const char *path, const char *text);
 
+/* A report written piece by piece (verify --all -f json) to `path` under
+ * the same rules: cli_stream_open refuses a file the run has read
+ * (CLI_EXIT_USAGE) and opens a temporary file next to path (path itself
+ * when it is no regular file), CLI_EXIT_INTERNAL when it cannot (both
+ * reported); s->f is then the stream to write. cli_stream_close closes it
+ * and renames it over path: CLI_EXIT_OK, or CLI_EXIT_INTERNAL (reported,
+ * the temporary file removed) after any write error. */
+typedef struct {
+  FILE *f;
+  char *tmp;        /* the temporary file, or NULL when writing path in place */
+  const char *path; /* borrowed */
+} cli_stream_t;
+int cli_stream_open(cli_ctx_t *ctx, const char *path, cli_stream_t *s);
+int cli_stream_close(cli_ctx_t *ctx, cli_stream_t *s);
+
 /* The report of a run a stop request (ism/stop.h) ended before it had any
  * result: "partial: WHY; WHAT" as text (format NULL or "text"), as JSON the
  * envelope alone (apps/json_envelope.h: ctx->command and ctx->input, verdict
@@ -166,6 +181,11 @@ int cli_exit_code(const cli_outcome_t *o);
  * or NULL after reporting. Entries of map that name no option are ignored. */
 cli_value_t *cli_merge_file_options(const cli_command_t *cmd, const cli_value_t *values, const ynode_t *map,
                                     diag_list_t *diags);
+
+/* One entry of a model's or configuration's options, node n, for option o,
+ * parsed and range-checked exactly as on the command line into *v (a flag
+ * reads true/false); false after a located error. */
+bool cli_file_option(const cli_option_t *o, const ynode_t *n, cli_value_t *v, diag_list_t *diags);
 
 /* The time limit a model's options block `map` (may be NULL) sets with
  * `timeout:` (or its older name `budget:`), checked as --timeout is, when

@@ -66,13 +66,7 @@ static int write_svg(cli_ctx_t *ctx, const eventb_model_t *m, const eventb_resul
     return CLI_EXIT_USAGE;
   }
   char *text = eventb_render_svg(m, res);
-  FILE *f = fopen(path, "w");
-  int rc = CLI_EXIT_OK;
-  if (!f || fputs(text, f) < 0 || fclose(f) != 0) {
-    fprintf(ctx->err, "ismv: error: cannot write '%s': %s\n", path, strerror(errno));
-    if (f) fclose(f);
-    rc = CLI_EXIT_USAGE;
-  }
+  int rc = cli_write_file(ctx, path, text);
   free(text);
   return rc;
 }

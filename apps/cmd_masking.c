@@ -178,9 +178,14 @@ static bool read_config(cli_ctx_t *ctx, const ynode_t *root, config_t *c) {
   ok &= read_flag(ctx, root, "no-nominal-match", &c->no_nominal_match);
   ok &= read_flag(ctx, root, "fault-answers", &c->fault_answers);
   const ynode_t *ms = ydoc_get(root, "max-states");
-  if (ms && (!ydoc_int(ms, &c->max_states, "'max-states'", &ctx->diags) || c->max_states < 1)) {
-    if (c->max_states < 1) diag_error(&ctx->diags, ms->loc, "'max-states' must be at least 1");
-    ok = false;
+  if (ms) { /* as --max-states: the same parser and range */
+    const cli_option_t *o = options;
+    while (strcmp(o->name, "max-states") != 0) o++;
+    cli_value_t v;
+    if (cli_file_option(o, ms, &v, &ctx->diags))
+      c->max_states = v.i;
+    else
+      ok = false;
   }
   c->expect = ydoc_get(root, "expect");
   return ok;

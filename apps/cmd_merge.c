@@ -11,52 +11,70 @@
 #include "ism/json.h"
 
 static const cli_option_t options[] = {
-    {"format", 'f', OPT_CHOICE, NULL, "text|json|sarif|junit|html", "text", 0, -1, "output format (as verify's)"},
+    {"format", 'f', OPT_CHOICE, NULL, "text|json|sarif|junit|html", "text", 0, -1,
+     "output format (as verify's)"},
     {"output", 'o', OPT_STRING, "FILE", NULL, "stdout", 0, -1, "write the report to FILE"},
 };
 
-/* The verify values a shard report records (its "options"), with merge's
- * --format and -o. Strings are borrowed from the document. */
-static bool values_of(cli_ctx_t *ctx, const json_t *doc, const char *path, const cli_value_t *own,
-                      cli_value_t *values) {
+/* The verify values a shard report records (its "options" and "search"),
+ * with merge's --format and -o. Strings are borrowed from the document.
+ * Returns 0, or the exit code of what is wrong (reported). */
+static int values_of(cli_ctx_t *ctx, const json_t *doc, const char *path, const cli_value_t *own,
+                     cli_value_t *values) {
   const json_t *o = json_get(doc, "options");
   if (!o || o->kind != JSON_OBJECT) {
     fprintf(ctx->err, "ismv: error: %s: no 'options' object\n", path);
-    return false;
+    return CLI_EXIT_INVALID;
   }
   for (size_t k = 0; k < o->len; k++) {
     size_t i = 0;
     while (i < cmd_verify.noptions && strcmp(cmd_verify.options[i].name, o->keys[k]) != 0) i++;
     const json_t *v = o->items[k];
     const cli_option_t *opt = i < cmd_verify.noptions ? &cmd_verify.options[i] : NULL;
-    bool fits = opt && (opt->type == OPT_FLAG     ? v->kind == JSON_BOOL
+    bool fits = opt && (opt->type == OPT_FLAG                           ? v->kind == JSON_BOOL
                         : opt->type == OPT_INT || opt->type == OPT_REAL ? v->kind == JSON_NUMBER
-                                                                         : v->kind == JSON_STRING);
+                                                                        : v->kind == JSON_STRING);
     if (!fits) {
       fprintf(ctx->err, "ismv: error: %s: option '%s' is not one of verify's, or of the wrong type\n", path,
               o->keys[k]);
-      return false;
+      return CLI_EXIT_INVALID;
     }
     values[i] = (cli_value_t){.set = true, .i = (long long)v->number, .r = v->number, .s = v->text};
     if (opt->type == OPT_FLAG) values[i].i = 1;
   }
+  /* the search the shards ran: the merge renders its result */
+  const char *search = json_str(doc, "search", "");
+  if (strcmp(search, "top-k") && strcmp(search, "full")) {
+    fprintf(ctx->err, "ismv: error: %s: 'search' is neither \"top-k\" nor \"full\"\n", path);
+    return CLI_EXIT_INVALID;
+  }
+  const char *format = own[0].set ? own[0].s : "text";
+  if (strcmp(search, "top-k") == 0 && strcmp(format, "text") && strcmp(format, "json")) {
+    fprintf(ctx->err,
+            "ismv: error: the shards ran the top-K search (the default report from bound 7): they merge into "
+            "text or json; for --format %s run them with --search full\n",
+            format);
+    return CLI_EXIT_USAGE;
+  }
   for (size_t i = 0; i < cmd_verify.noptions; i++) {
     const char *name = cmd_verify.options[i].name;
+    if (strcmp(name, "search") == 0) values[i] = (cli_value_t){.set = true, .s = search};
     if (strcmp(name, "format") == 0) values[i] = own[0];
     if (strcmp(name, "output") == 0) values[i] = own[1];
     if (strcmp(name, "quiet") == 0) values[i] = (cli_value_t){.set = true, .i = 1};
   }
-  return true;
+  return CLI_EXIT_OK;
 }
 
 /* Loads the reports and puts them in shard order: every shard of one run once, none failed. */
-static int load(cli_ctx_t *ctx, const char *const *paths, int npaths, json_doc_t **docs, const json_t **shards,
-                const char **shard_paths, int *nshards) {
+static int load(cli_ctx_t *ctx, const char *const *paths, int npaths, json_doc_t **docs,
+                const json_t **shards, const char **shard_paths, int *nshards) {
   for (int f = 0; f < npaths; f++) {
     if (!(docs[f] = json_load(paths[f], &ctx->diags))) return CLI_EXIT_INVALID;
     const json_t *root = docs[f]->root;
-    if (json_num(root, "ismv_shard", 0) != 1) {
-      fprintf(ctx->err, "ismv: error: %s is not a shard report of `ismv verify --shard` (format 1)\n", paths[f]);
+    if (json_num(root, "ismv_shard", 0) != VERIFY_SHARD_FORMAT) {
+      fprintf(ctx->err, "ismv: error: %s is not a shard report of this `ismv verify --shard` (format %d)\n",
+              paths[f], VERIFY_SHARD_FORMAT);
       return CLI_EXIT_INVALID;
     }
     double of = json_num(root, "of", 0), shard = json_num(root, "shard", 0);
@@ -66,9 +84,10 @@ static int load(cli_ctx_t *ctx, const char *const *paths, int npaths, json_doc_t
     }
     if (f == 0) *nshards = (int)of;
     if ((int)of != *nshards || strcmp(json_str(root, "run", ""), json_str(docs[0]->root, "run", "")) != 0) {
-      fprintf(ctx->err,
-              "ismv: error: %s and %s are shards of different runs (model, options or number of shards differ)\n",
-              paths[0], paths[f]);
+      fprintf(
+          ctx->err,
+          "ismv: error: %s and %s are shards of different runs (model, options or number of shards differ)\n",
+          paths[0], paths[f]);
       return CLI_EXIT_USAGE;
     }
     int i = (int)shard - 1;
@@ -81,7 +100,8 @@ static int load(cli_ctx_t *ctx, const char *const *paths, int npaths, json_doc_t
     shard_paths[i] = paths[f];
     const json_t *error = json_get(root, "error");
     if (error && error->kind == JSON_STRING) {
-      fprintf(ctx->err, "ismv: error: shard %d of %d (%s) failed: %s\n", i + 1, *nshards, paths[f], error->text);
+      fprintf(ctx->err, "ismv: error: shard %d of %d (%s) failed: %s\n", i + 1, *nshards, paths[f],
+              error->text);
       return CLI_EXIT_INTERNAL;
     }
   }
@@ -106,7 +126,7 @@ static int run_merge(cli_ctx_t *ctx, const cli_command_t *self, const char *cons
   cli_value_t *verify_values = xcalloc(cmd_verify.noptions + 1, sizeof *verify_values);
   int nshards = 0;
   int rc = load(ctx, paths, npaths, docs, shards, shard_paths, &nshards);
-  if (!rc && !values_of(ctx, shards[0], shard_paths[0], values, verify_values)) rc = CLI_EXIT_INVALID;
+  if (!rc) rc = values_of(ctx, shards[0], shard_paths[0], values, verify_values);
   if (!rc) {
     verify_merge_t merge = {nshards, shards, shard_paths};
     const char *model = json_str(shards[0], "model", NULL);
@@ -129,6 +149,9 @@ const cli_command_t cmd_merge = {
         "Reads the shard reports that `ismv verify MODEL.yaml --shard I/N -o SHARD.json` wrote for I = 1..N\n"
         "and writes the report the single run `ismv verify MODEL.yaml` with the same options gives, byte\n"
         "for byte, with the same exit code (the model file must be where the shards read it, unchanged).\n"
+        "Shards of the top-K search (the default report from bound 7) split at depth 2 unless told:\n"
+        "their report is that of the single run with --split-depth 2 (docs/scale-out.md). A shard cut\n"
+        "short by --timeout makes the report partial, naming the shard.\n"
         "Every shard must be given once, all of the same run (model, options, N): shards missing, or\n"
         "one that failed, are an internal error (exit 6) naming them; a shard given twice or shards of\n"
         "different runs are a usage error (exit 1). docs/scale-out.md.",

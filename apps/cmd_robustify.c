@@ -371,7 +371,7 @@ typedef struct {
   const robustify_result_t *res;
   lts_t **designs;
   const char *method;
-  int compare_a_not_b, compare_b_not_a; /* -1 without compare */
+  int compare_a_not_b, compare_b_not_a; /* -1 without compare, -2 when a stop came first */
   bool iterations;                      /* maxIter != 1: say which bracket found each solution */
 } report_t;
 
@@ -379,12 +379,21 @@ typedef struct {
  * "partial:" line (as every command's) and the JSON envelope's reason;
  * the time limit and a signal in ism/stop's words. */
 static char *bounded_reason(const robustify_result_t *res) {
-  if (strcmp(res->limit, "signal") == 0) return xasprintf("interrupted by a signal; no solution synthesised");
-  const char *what = strcmp(res->limit, "timeout") == 0      ? "the time limit (--timeout) ran out"
+  const char *what = strcmp(res->limit, "signal") == 0       ? "interrupted by a signal"
+                     : strcmp(res->limit, "timeout") == 0    ? "the time limit (--timeout) ran out"
                      : strcmp(res->limit, "max-states") == 0 ? "the state bound (--max-states) was reached"
                                                              : res->limit;
-  return xasprintf("%s; the search stopped, %s", what,
-                   res->nsols ? "best solution so far" : "no solution found before it");
+  int bare = 0;
+  for (int i = 0; i < res->nsols; i++) bare += !res->sols[i].sup;
+  char *unsynth = bare ? xasprintf("; %d solution%s not synthesised again (no supervisor, no design)", bare,
+                                   bare == 1 ? "" : "s")
+                       : xasprintf("%s", "");
+  char *why = res->search_done ? xasprintf("%s after the search%s", what, unsynth)
+                               : xasprintf("%s; the search stopped, %s%s", what,
+                                           res->nsols ? "best solution so far" : "no solution found before it",
+                                           unsynth);
+  free(unsynth);
+  return why;
 }
 
 static void text_report(const report_t *r, lts_labels_t *labels, strbuf_t *sb) {
@@ -425,20 +434,29 @@ static void text_report(const report_t *r, lts_labels_t *labels, strbuf_t *sb) {
     text_labels(sb, labels, s->ctrl, s->nctrl);
     strbuf_puts(sb, "\n  observable: ");
     text_labels(sb, labels, s->obs, s->nobs);
-    strbuf_printf(sb, "\n  cost: %ld\n  disabled somewhere: ", s->cost);
-    text_labels(sb, labels, s->disabled, s->ndisabled);
+    strbuf_printf(sb, "\n  cost: %ld\n", s->cost);
+    if (s->sup) {
+      strbuf_puts(sb, "  disabled somewhere: ");
+      text_labels(sb, labels, s->disabled, s->ndisabled);
+      strbuf_putc(sb, '\n');
+    }
     int kept = 0;
     for (int k = 0; k < res->npref; k++) kept += (int)(s->kept >> k & 1);
-    strbuf_printf(sb, "\n  preferred kept: %d/%d (utility %ld)\n", kept, res->npref, s->utility);
+    strbuf_printf(sb, "  preferred kept: %d/%d (utility %ld)\n", kept, res->npref, s->utility);
     for (int k = 0; k < res->npref; k++) {
       if (!(s->kept >> k & 1)) continue;
       strbuf_puts(sb, "    ");
       text_labels(sb, labels, r->lists->pref.data[k].word, r->lists->pref.data[k].len);
       strbuf_putc(sb, '\n');
     }
+    if (!s->sup) {
+      strbuf_puts(sb, "  supervisor, design: not synthesised again (stopped)\n");
+      continue;
+    }
     strbuf_printf(sb, "  supervisor: %d states, %d transitions\n", s->sup->nstates, s->sup->ntrans);
     strbuf_printf(sb, "  design: %d states, %d transitions\n", r->designs[i]->nstates, r->designs[i]->ntrans);
   }
+  if (r->compare_a_not_b == -2) strbuf_puts(sb, "\ncompare: not made (stopped)\n");
   if (r->compare_a_not_b >= 0)
     strbuf_printf(sb,
                   "\ncompare (robustness against the normative environment):\n"
@@ -493,7 +511,12 @@ static void json_report(const report_t *r, lts_labels_t *labels, strbuf_t *sb) {
     strbuf_printf(sb, ", \"cost\": %ld, \"utility\": %ld, \"kept\": [", s->cost, s->utility);
     for (int k = 0, first = 1; k < res->npref; k++)
       if (s->kept >> k & 1) strbuf_printf(sb, "%s%d", first ? "" : ", ", k), first = 0;
-    strbuf_puts(sb, "], \"disabled\": ");
+    strbuf_puts(sb, "]");
+    if (!s->sup) { /* a stop came before it was synthesised again */
+      strbuf_puts(sb, ", \"synthesised\": false}");
+      continue;
+    }
+    strbuf_puts(sb, ", \"disabled\": ");
     json_labels(sb, labels, s->disabled, s->ndisabled);
     strbuf_printf(sb, ", \"supervisor\": {\"states\": %d, \"transitions\": %d}", s->sup->nstates,
                   s->sup->ntrans);
@@ -507,14 +530,16 @@ static void json_report(const report_t *r, lts_labels_t *labels, strbuf_t *sb) {
   strbuf_puts(sb, "\n}\n");
 }
 
-static int write_file(cli_ctx_t *ctx, const char *path, const char *text) {
-  FILE *f = fopen(path, "w");
-  if (!f || fputs(text, f) < 0 || fclose(f) != 0) {
-    fprintf(ctx->err, "ismv: error: cannot write '%s'\n", path);
-    if (f) fclose(f);
-    return CLI_EXIT_USAGE;
-  }
-  return CLI_EXIT_OK;
+/* The final phase's stop (robustify_final_stop) as a callback for the
+ * designs and their re-checks. */
+typedef struct {
+  const robustify_problem_t *p;
+  robustify_result_t *res;
+} final_t;
+
+static bool final_stop(void *arg) {
+  final_t *f = arg;
+  return robustify_final_stop(f->p, f->res);
 }
 
 /* ------------------------------------------------------------ compare */
@@ -548,14 +573,10 @@ static bool compare(fsp_config_t *r, const ynode_t *n, const lts_t *sys, const l
       lts_t *wa = robust_weakest_assumption(sys, prop, alpha, na, true, &ea);
       lts_t *wb = robust_weakest_assumption(design, prop, alpha, na, true, &eb);
       robust_traces_t x = {0}, y = {0};
-      if (!wa || !wb || !robust_delta(wa, wb, &x) || !robust_delta(wb, wa, &y)) { /* a stop request */
-        diag_error(d, n->loc, "%s while comparing the robustness of the two designs",
-                   stop_message() ? stop_message() : "stopped");
-        r->limit_hit = true;
-        ok = false;
-      }
-      *a_not_b = x.ntraces;
-      *b_not_a = y.ntraces;
+      bool stopped = !wa || !wb || !robust_delta(wa, wb, &x) || !robust_delta(wb, wa, &y);
+      /* a stop request: the solutions are still reported, without the comparison (-2) */
+      *a_not_b = stopped ? -2 : x.ntraces;
+      *b_not_a = stopped ? -2 : y.ntraces;
       robust_traces_free(&x);
       robust_traces_free(&y);
       lts_free(wa);
@@ -672,9 +693,23 @@ static int run_robustify(cli_ctx_t *ctx, const cli_command_t *self, const char *
   };
   robustify_run(&p, &res);
   designs = xcalloc((size_t)res.nsols + 1, sizeof *designs);
+  final_t fin = {&p, &res};
   for (int i = 0; i < res.nsols; i++) {
-    designs[i] = robustify_design(sys, &res.sols[i]);
-    const char *why = robustify_check(&p, &res.sols[i], designs[i]);
+    robustify_solution_t *sol = &res.sols[i];
+    if (!sol->sup) continue;
+    designs[i] = robustify_design_bounded(sys, sol, final_stop, &fin);
+    const char *why = designs[i] ? robustify_check_bounded(&p, sol, designs[i], final_stop, &fin)
+                                 : ROBUSTIFY_CHECK_STOPPED;
+    if (why == ROBUSTIFY_CHECK_STOPPED) { /* reported as sets, without what was not re-checked */
+      lts_free(designs[i]);
+      designs[i] = NULL;
+      lts_free(sol->sup);
+      sol->sup = NULL;
+      free(sol->disabled);
+      sol->disabled = NULL;
+      sol->ndisabled = 0;
+      continue;
+    }
     if (why) {
       fprintf(ctx->err, "ismv: internal error: solution %d fails its re-check: %s\n", i + 1, why);
       rc = CLI_EXIT_INTERNAL;
@@ -692,9 +727,13 @@ static int run_robustify(cli_ctx_t *ctx, const cli_command_t *self, const char *
                   -1,
                   -1,
                   p.method != ROBUSTIFY_SIMPLE && p.max_iter != 1};
-  if (c.compare && res.nsols > 0 &&
+  if (c.compare && res.nsols > 0 && designs[0] &&
       !compare(&r, c.compare, sys, designs[0], &rep.compare_a_not_b, &rep.compare_b_not_a))
     goto done;
+  if (rep.compare_a_not_b == -2 && !res.bounded) { /* the comparison stopped: a partial report */
+    res.bounded = true;
+    res.limit = stop_reason() == STOP_SIGNAL ? "signal" : "timeout";
+  }
 
   const cli_value_t *fmt = cli_opt(self, values, "format");
   const char *format = fmt->set ? fmt->s : "text";
@@ -702,7 +741,7 @@ static int run_robustify(cli_ctx_t *ctx, const cli_command_t *self, const char *
   strbuf_init(&sb);
   strbuf_init(&fsp);
   strbuf_init(&dot);
-  if (res.nsols > 0) {
+  if (res.nsols > 0 && designs[0]) {
     design_fsp(designs[0], &fsp);
     lts_to_dot(designs[0], "robustified", &dot);
   }
@@ -718,10 +757,10 @@ static int run_robustify(cli_ctx_t *ctx, const cli_command_t *self, const char *
   bool json = strcmp(format, "json") == 0; /* written last: it states the exit code */
   rc = json ? CLI_EXIT_OK : cli_write_output(ctx, text);
   const cli_value_t *fv = cli_opt(self, values, "fsp"), *dv = cli_opt(self, values, "dot");
-  if (rc == CLI_EXIT_OK && fv->set) rc = write_file(ctx, fv->s, strbuf_str(&fsp));
-  if (rc == CLI_EXIT_OK && dv->set) rc = write_file(ctx, dv->s, strbuf_str(&dot));
+  if (rc == CLI_EXIT_OK && fv->set) rc = cli_write_file(ctx, fv->s, strbuf_str(&fsp));
+  if (rc == CLI_EXIT_OK && dv->set) rc = cli_write_file(ctx, dv->s, strbuf_str(&dot));
   const cli_value_t *av = cli_opt(self, values, "write-aut");
-  if (rc == CLI_EXIT_OK && av->set && res.nsols > 0) {
+  if (rc == CLI_EXIT_OK && av->set && res.nsols > 0 && designs[0]) {
     strbuf_t aut;
     strbuf_init(&aut);
     aut_write(designs[0], &aut);
@@ -730,8 +769,10 @@ static int run_robustify(cli_ctx_t *ctx, const cli_command_t *self, const char *
   }
   strbuf_free(&fsp);
   strbuf_free(&dot);
-  if (rc == CLI_EXIT_OK && (strcmp(format, "fsp") == 0 || strcmp(format, "dot") == 0) && res.nsols == 0)
-    fprintf(ctx->err, "ismv: no solution, nothing to print as %s\n", format);
+  if (rc == CLI_EXIT_OK && (strcmp(format, "fsp") == 0 || strcmp(format, "dot") == 0) &&
+      (res.nsols == 0 || !designs[0]))
+    fprintf(ctx->err, "ismv: %s, nothing to print as %s\n", res.nsols ? "no design (stopped)" : "no solution",
+            format);
   cli_outcome_t outcome = {.analysis = CLI_EXIT_OK,
                            .complete = !res.bounded,
                            .expect = -1,
@@ -749,8 +790,8 @@ static int run_robustify(cli_ctx_t *ctx, const cli_command_t *self, const char *
         {"kept", EXPECT_NUMBER, kept, false, NULL},
         {"controllable", EXPECT_NUMBER, s0 ? s0->nctrl : -1, false, NULL},
         {"observable", EXPECT_NUMBER, s0 ? s0->nobs : -1, false, NULL},
-        {"supervisor_states", EXPECT_NUMBER, s0 ? s0->sup->nstates : -1, false, NULL},
-        {"supervisor_transitions", EXPECT_NUMBER, s0 ? s0->sup->ntrans : -1, false, NULL},
+        {"supervisor_states", EXPECT_NUMBER, s0 && s0->sup ? s0->sup->nstates : -1, false, NULL},
+        {"supervisor_transitions", EXPECT_NUMBER, s0 && s0->sup ? s0->sup->ntrans : -1, false, NULL},
         {"plant_states", EXPECT_NUMBER, res.plant_states, false, NULL},
         {"no_supervisor", EXPECT_BOOL, 0, res.no_supervisor, NULL},
         {"bounded", EXPECT_BOOL, 0, res.bounded, NULL},
@@ -814,8 +855,9 @@ const cli_command_t cmd_robustify = {
         "the redesign against E. `expect:` keys: solutions, syntheses, cost, utility, kept,\n"
         "controllable, observable, supervisor_states, supervisor_transitions (of the first solution),\n"
         "plant_states, no_supervisor, bounded, a_not_b, b_not_a. Exit 5 when --max-states, --timeout\n"
-        "or a signal stopped the search (one best solution so far is printed, marked partial; none\n"
-        "after a signal).\n"
+        "or a signal stopped the search or the final phase (the best solution so far is printed, marked\n"
+        "partial; after a time limit the final phase has 10 s to synthesise it again, past that or after\n"
+        "a signal it is printed as its sets and cost, without supervisor and design).\n"
         "Format and semantics: docs/robustify.md.",
     .options = options,
     .noptions = sizeof options / sizeof *options,

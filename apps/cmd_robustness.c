@@ -539,9 +539,9 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
   strbuf_t dot;
   strbuf_init(&dot);
   if (strcmp(format, "dot") == 0 || cli_opt(self, values, "dot")->set) { /* drawn only when asked */
-    lts_t *err = lts_property(env_view);
+    lts_t *err = lts_property_bounded(env_view, 0, stop_poll, NULL);
     const lts_t *parts[2] = {a.w, err};
-    lts_t *t = lts_compose_bounded(parts, 2, 0, stop_poll, NULL);
+    lts_t *t = err ? lts_compose_bounded(parts, 2, 0, stop_poll, NULL) : NULL;
     lts_to_dot(a.w, "weakest_assumption", &dot);
     if (t) lts_to_dot(t, "delta", &dot); /* not after a stop */
     lts_free(t);

@@ -169,9 +169,11 @@ static int run_streaming(cli_ctx_t *ctx, const ism_model_t *m, explore_options_t
                      NULL,
                      {0},
                      &vp->line};
-  if (ctx->output_path && !(so.out = fopen(ctx->output_path, "w"))) {
-    fprintf(ctx->err, "ismv: error: cannot write '%s': %s\n", ctx->output_path, strerror(errno));
-    return CLI_EXIT_INTERNAL;
+  cli_stream_t file = {0}; /* -o: a temporary file renamed at the end, never an input */
+  if (ctx->output_path) {
+    int rc = cli_stream_open(ctx, ctx->output_path, &file);
+    if (rc) return rc;
+    so.out = file.f;
   }
   memset(&res, 0, sizeof res);
   strbuf_init(&so.sb);
@@ -203,9 +205,11 @@ static int run_streaming(cli_ctx_t *ctx, const ism_model_t *m, explore_options_t
   fputs(so.sb.data, so.out);
   strbuf_free(&so.sb);
   int rc = CLI_EXIT_OK;
-  if (so.out != ctx->out ? fclose(so.out) != 0 : fflush(so.out) != 0) {
-    fprintf(ctx->err, "ismv: error: cannot write '%s': %s\n", ctx->output_path ? ctx->output_path : "stdout",
-            strerror(errno));
+  errno = 0;
+  if (file.f)
+    rc = cli_stream_close(ctx, &file);
+  else if (fflush(so.out) != 0 || ferror(so.out)) {
+    fprintf(ctx->err, "ismv: error: cannot write the report: %s\n", errno ? strerror(errno) : "write error");
     rc = CLI_EXIT_INTERNAL;
   }
   if (stats)
@@ -233,12 +237,11 @@ static int run_streaming(cli_ctx_t *ctx, const ism_model_t *m, explore_options_t
 enum { AUTO_TOPK_BOUND = 7 };
 
 static bool use_topk(const cli_command_t *self, const cli_value_t *values, const explore_options_t *opt,
-                     const char *format, bool ranked, bool all, bool expect, bool part, const char **refused) {
+                     const char *format, bool ranked, bool all, bool expect, const char **refused) {
   const cli_value_t *v = cli_opt(self, values, "search");
   *refused = !ranked                                            ? "--probability none"
              : all                                              ? "--all"
              : expect                                           ? "an expect: block (it needs the totals)"
-             : part ? "--shard, ismv merge or mpirun (they combine full results)"
              : opt->strategy != EXPLORE_INCREMENTAL             ? "--strategy per-path"
              : strcmp(format, "text") && strcmp(format, "json") ? "this --format (text and json only)"
                                                                 : NULL;
@@ -309,8 +312,7 @@ int verify_command(cli_ctx_t *ctx, const cli_command_t *self, const char *path, 
   bool all_ranked = true;
   bool all = cli_opt(self, values, "all")->set;
   const char *refused = NULL;
-  bool topk = use_topk(self, values, &opt, format, ranked, all, m->expect != NULL, verify_is_part(self, given, merge),
-                       &refused);
+  bool topk = use_topk(self, values, &opt, format, ranked, all, m->expect != NULL, &refused);
   if (topk && refused) {
     fprintf(ctx->err, "ismv: error: --search top-k cannot go with %s; use --search full\n", refused);
     free(merged);
@@ -318,30 +320,30 @@ int verify_command(cli_ctx_t *ctx, const cli_command_t *self, const char *path, 
     return CLI_EXIT_USAGE;
   }
   topk_t tk;
+  explore_topk_t side;
   if (topk) {
-    explore_topk_t side;
+    if (verify_is_part(self, given, merge)) verify_part_split(&opt);
     topk_init(&tk, m, &ropt, opt.bound, top, min_prob, &side);
     opt.topk = &side;
-    explore_run(m, &opt, &res);
+  }
+  bool preranked = false;
+  verify_job_t job = {ctx, self, given, m, &opt, &ropt, ranked, merge, topk ? &tk : NULL};
+  int part_rc = verify_search(&job, &res, &preranked); /* a shard, an MPI worker: its part ends here */
+  if (part_rc >= 0) {
+    progress_end(&progress.line);
+    if (topk) topk_free(&tk);
+    free(merged);
+    ism_free(m);
+    return part_rc;
+  }
+  if (topk) {
     topk_finish(&tk, &res);
     all_ranked = !tk.unranked;
     bad = tk.bad, tk.bad = NULL;
-  } else {
-    bool preranked = false;
-    verify_job_t job = {ctx, self, given, m, &opt, &ropt, ranked, merge};
-    int part_rc = verify_search(&job, &res, &preranked); /* a shard, an MPI worker: its part ends here */
-    if (part_rc >= 0) {
-      progress_end(&progress.line);
-      free(merged);
-      ism_free(m);
-      return part_rc;
-    }
-    if (!res.replay_failed && ranked) {
-      if (res.ncexs && !preranked)
-        progress_phase(&progress.line, "verify: ranking %zu counterexamples", res.ncexs);
-      if (!preranked) all_ranked = verify_rank_split(m, &ropt, res.cexs, res.ncexs, explore_split_depth(&opt));
-      bad = recheck(m, opt.mode, &res);
-    }
+  } else if (!res.replay_failed && ranked) {
+    if (res.ncexs && !preranked) progress_phase(&progress.line, "verify: ranking %zu counterexamples", res.ncexs);
+    if (!preranked) all_ranked = verify_rank_split(m, &ropt, res.cexs, res.ncexs, explore_split_depth(&opt));
+    bad = recheck(m, opt.mode, &res);
   }
   progress_end(&progress.line);
   if (!all_ranked && !res.reason)

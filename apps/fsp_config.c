@@ -54,6 +54,25 @@ static lts_t *load_lts_file(fsp_config_t *c, const ynode_t *node, size_t i, cons
   return l;
 }
 
+/* l's property error LTS (freeing l) when `how` asks for one: its subset
+ * construction bounded by --max-states and the stop request, either a
+ * limit error at the file's entry. */
+static lts_t *as_property(fsp_config_t *c, const ynode_t *node, size_t i, const char *path, fsp_load_t how,
+                          lts_t *l) {
+  if (!l || !(how == FSP_LOAD_PROPERTY || (how == FSP_LOAD_PROPERTY_UNLESS_ERROR && l->error < 0))) return l;
+  lts_t *p = lts_property_bounded(l, c->max_states, stop_poll, NULL);
+  lts_free(l);
+  if (!p) {
+    c->limit_hit = true;
+    if (stop_requested())
+      diag_error(&c->ctx->diags, item_loc(node, i), "%s while making '%s' a property", stop_message(), path);
+    else
+      diag_error(&c->ctx->diags, item_loc(node, i),
+                 "the property '%s' has too many states (limit %ld; raise --max-states)", path, c->max_states);
+  }
+  return p;
+}
+
 /* Parses one file and compiles its chosen process, or reports why not. */
 static lts_t *load_one(fsp_config_t *c, const ynode_t *node, size_t i, const char *path,
                        const char *preferred, fsp_load_t how, fsp_file_t **last_file) {
@@ -74,12 +93,7 @@ static lts_t *load_one(fsp_config_t *c, const ynode_t *node, size_t i, const cha
   if (aut || fsm) {
     lts_t *l = load_lts_file(c, node, i, full, colon ? preferred : NULL, fsm);
     free(full);
-    if (l && (how == FSP_LOAD_PROPERTY || (how == FSP_LOAD_PROPERTY_UNLESS_ERROR && l->error < 0))) {
-      lts_t *p = lts_property(l);
-      lts_free(l);
-      l = p;
-    }
-    return l;
+    return as_property(c, node, i, path, how, l);
   }
   size_t before = diag_error_count(d);
   fsp_file_t *f = fsp_parse_file(full, &c->labels, d);
@@ -103,12 +117,7 @@ static lts_t *load_one(fsp_config_t *c, const ynode_t *node, size_t i, const cha
   }
   lts_t *l = fsp_compile(f, name, d);
   if (!l && fsp_limit_reached(f)) c->limit_hit = true;
-  if (l && (how == FSP_LOAD_PROPERTY || (how == FSP_LOAD_PROPERTY_UNLESS_ERROR && l->error < 0))) {
-    lts_t *p = lts_property(l);
-    lts_free(l);
-    l = p;
-  }
-  return l;
+  return as_property(c, node, i, path, how, l);
 }
 
 lts_t *fsp_config_load(fsp_config_t *c, const ynode_t *node, const char *what, const char *preferred,

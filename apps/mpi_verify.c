@@ -19,9 +19,10 @@
 /* Messages, all as bytes (text): a worker asks for a subtree with
  * "N FRONTIER" (its number of subtrees and their fingerprint, which must be
  * rank 0's; "0 0" when it does not split), rank 0 answers with the index or -1; a worker sends each
- * searched subtree as JSON, and once it has no more, DONE with nothing
- * (success) or what failed. */
-enum { TAG_REQUEST = 1, TAG_ASSIGN, TAG_PART, TAG_DONE };
+ * searched subtree as JSON, CUT with the reason when a budget cut its search
+ * above the split short (it then asks for nothing), and once it has no
+ * more, DONE with nothing (success) or what failed. */
+enum { TAG_REQUEST = 1, TAG_ASSIGN, TAG_PART, TAG_DONE, TAG_CUT };
 
 /* MPI is process-wide: whether it was started, and this process's place. */
 static struct {
@@ -99,6 +100,13 @@ static double cpu_seconds(void) {
          ((double)ru.ru_utime.tv_usec + (double)ru.ru_stime.tv_usec) * 1e-6;
 }
 
+/* This process's peak resident memory so far, in MB. */
+static double peak_mb(void) {
+  struct rusage ru;
+  getrusage(RUSAGE_SELF, &ru);
+  return (double)ru.ru_maxrss / 1024; /* kilobytes on Linux */
+}
+
 static bool stats(const verify_job_t *job) { return cli_opt(job->self, job->given, "stats")->set; }
 
 static long worker_next(void *ctx, size_t n, const int *prefixes, int depth) {
@@ -115,10 +123,9 @@ static long worker_next(void *ctx, size_t n, const int *prefixes, int depth) {
   return index;
 }
 
-static void worker_done(void *ctx, size_t index, explore_result_t *part) {
+static void worker_done(void *ctx, size_t index, char *json, const explore_result_t *part, char *failure) {
+  (void)index;
   worker_t *w = ctx;
-  char *failure = NULL;
-  char *json = verify_part_json(w->job, (long)index, part, &failure);
   pthread_mutex_lock(&w->lock);
   w->subtrees++, w->paths += part->paths, w->cexs += part->ncexs;
   send_text(json, TAG_PART, 0);
@@ -142,18 +149,17 @@ static int work(const verify_job_t *job) {
     pthread_mutex_unlock(&w.lock);
     free(answer);
   } else {
-    explore_options_t opt = *job->opt;
-    opt.next_subtree = worker_next;
-    opt.subtree_done = worker_done;
-    opt.subtree_ctx = &w;
-    explore_result_t top;
-    explore_run(job->m, &opt, &top); /* above the split: rank 0 reports it */
-    explore_result_free(&top);
+    verify_share_t share = {worker_next, worker_done, &w};
+    char *top_cut = NULL; /* above the split: rank 0 reports it */
+    free(verify_search_share(job, &share, false, &w.failure, &top_cut));
+    if (top_cut) send_text(top_cut, TAG_CUT, 0);
+    free(top_cut);
   }
   send_text(w.failure ? w.failure : "", TAG_DONE, 0);
   if (stats(job))
-    fprintf(job->ctx->err, "ismv: rank %d: %zu subtrees, %llu paths, %zu counterexamples, %.2f s CPU\n", world.rank,
-            w.subtrees, w.paths, w.cexs, cpu_seconds());
+    fprintf(job->ctx->err,
+            "ismv: rank %d: %zu subtrees, %llu paths, %zu counterexamples sent, %.2f s CPU, %.0f MB peak\n",
+            world.rank, w.subtrees, w.paths, w.cexs, cpu_seconds(), peak_mb());
   free(w.failure);
   pthread_mutex_destroy(&w.lock);
   return CLI_EXIT_OK;
@@ -181,12 +187,21 @@ static long coordinator_next(void *ctx, size_t n, const int *prefixes, int depth
 typedef struct {
   const verify_job_t *job;
   top_t top;
-  explore_result_t *parts;
-  int *owner; /* [n]: the rank a subtree was handed to, or 0 */
+  bool top_cut;            /* rank 0's search above the split was cut short: it hands out nothing */
+  explore_result_t *parts; /* full search: each subtree's, until all are in */
+  distribute_topk_t *topk;
+  explore_result_t merged; /* top-K search: the counts of the parts merged as they came */
+  int *owner;              /* [n]: the rank a subtree was handed to, or 0 */
   bool *have;
   size_t next;
   char *failure; /* the first failure, with its rank */
+  char *cut;     /* the first rank whose part a budget cut short, and why, or NULL */
+  char *idle;    /* the first worker a budget stopped above the split (it took no subtree), or NULL */
 } coordinator_t;
+
+static void cut_short(char **note, int source, const char *reason) {
+  if (!*note) *note = xasprintf("rank %d cut short (%s)", source, reason);
+}
 
 static void fail(coordinator_t *c, char *msg) {
   if (!c->failure)
@@ -199,7 +214,9 @@ static void on_request(coordinator_t *c, int source, const char *text) {
   size_t n = 0;
   uint64_t frontier = 0;
   long index = -1;
-  if (sscanf(text, "%zu %" SCNx64, &n, &frontier) != 2 || n != c->top.n || frontier != c->top.frontier)
+  if (c->top_cut) /* rank 0 does not know the subtrees: none is searched */
+    ;
+  else if (sscanf(text, "%zu %" SCNx64, &n, &frontier) != 2 || n != c->top.n || frontier != c->top.frontier)
     fail(c, xasprintf("rank %d split the search into other subtrees (%zu, not %zu): a different model or "
                       "options?",
                       source, n, c->top.n));
@@ -218,17 +235,24 @@ static void on_part(coordinator_t *c, int source, const char *text) {
   snprintf(name, sizeof name, "rank %d", source);
   json_doc_t *doc = json_parse(name, text, &diags);
   explore_result_t part;
+  distribute_topk_t topk;
   long index = -1;
-  char *why = doc ? distribute_read_part(doc->root, c->job->m, &index, &part) : xstrdup("malformed JSON");
-  if (!why && (index < 0 || (size_t)index >= c->top.n || c->owner[index] != source || c->have[index])) {
+  char *why =
+      doc ? distribute_read_part(doc->root, c->job->m, &index, &part, &topk) : xstrdup("malformed JSON");
+  if (!why && (index < 0 || (size_t)index >= c->top.n || c->owner[index] != source || c->have[index]))
     why = xasprintf("subtree %ld was not handed to it", index);
-    explore_result_free(&part);
-  }
+  else if (!why && topk.topk != (c->job->topk != NULL))
+    why = xasprintf("a part of the %s search (other options?)", topk.topk ? "top-K" : "full");
+  if (!why && part.reason) cut_short(&c->cut, source, part.reason);
+  if (doc && why) explore_result_free(&part);
   if (why) {
     fail(c, xasprintf("rank %d sent a result rank 0 cannot use: %s", source, why));
     free(why);
   } else {
-    c->parts[index] = part;
+    if (c->job->topk) /* merged at once (the merge does not depend on the order): memory stays small */
+      verify_add_part(c->job, &c->merged, &part, &topk);
+    else
+      c->parts[index] = part, c->topk[index] = topk;
     c->have[index] = true;
   }
   if (doc) json_free(doc);
@@ -243,7 +267,9 @@ int mpi_verify_search(const verify_job_t *job, explore_result_t *res) {
   opt.subtree_ctx = &c.top;
   explore_result_t top;
   explore_run(job->m, &opt, &top);
+  c.top_cut = top.reason != NULL;
   c.parts = xcalloc(c.top.n + 1, sizeof *c.parts);
+  c.topk = xcalloc(c.top.n + 1, sizeof *c.topk);
   c.owner = xcalloc(c.top.n + 1, sizeof *c.owner);
   c.have = xcalloc(c.top.n + 1, sizeof *c.have);
   for (int done = 0; done < world.size - 1;) {
@@ -251,34 +277,57 @@ int mpi_verify_search(const verify_job_t *job, explore_result_t *res) {
     char *text = receive(MPI_ANY_SOURCE, &tag, &source);
     if (tag == TAG_REQUEST) on_request(&c, source, text);
     if (tag == TAG_PART) on_part(&c, source, text);
+    if (tag == TAG_CUT) cut_short(&c.idle, source, text);
     if (tag == TAG_DONE) {
       done++;
       if (*text) fail(&c, xasprintf("rank %d failed: %s", source, text));
     }
     free(text);
   }
+  /* A worker stopped above the split asks for nothing: the others search
+   * its share; only when no rank asked for a subtree is the run incomplete. */
+  size_t unasked = 0;
   for (size_t p = 0; p < c.top.n && !c.failure; p++)
-    if (!c.have[p])
-      fail(&c, c.owner[p] ? xasprintf("subtree %zu was handed to rank %d, which never sent it back", p, c.owner[p])
-                          : xasprintf("no rank asked for subtree %zu", p));
+    if (c.owner[p] && !c.have[p])
+      fail(&c, xasprintf("subtree %zu was handed to rank %d, which never sent it back", p, c.owner[p]));
+    else if (!c.owner[p] && !c.idle)
+      fail(&c, xasprintf("no rank asked for subtree %zu", p));
+    else
+      unasked += !c.owner[p];
+  if (unasked && !c.cut) {
+    c.cut = xasprintf("%s; %zu of %zu subtrees not searched", c.idle, unasked, c.top.n);
+  }
   if (top.replay_failed) fail(&c, xstrdup(top.replay_message));
   if (!c.failure && job->ranked && top.ncexs) { /* the counterexamples above the split */
     if (!verify_rank(job->m, job->ropt, top.cexs, top.ncexs) && !top.reason)
       top.reason = "the time limit (--timeout) ran out while ranking; the later counterexamples are unranked";
   }
   if (stats(job))
-    fprintf(job->ctx->err, "ismv: rank 0: %llu paths above the split, %zu subtrees handed out, %.2f s CPU\n",
-            top.paths, c.top.n, cpu_seconds());
+    fprintf(job->ctx->err,
+            "ismv: rank 0: %llu paths above the split, %zu subtrees handed out, %.2f s CPU, %.0f MB peak\n",
+            top.paths, c.top.n, cpu_seconds(), peak_mb());
   int rc = -1;
   if (c.failure) {
     fprintf(job->ctx->err, "ismv: error: %s; no report\n", c.failure);
     explore_result_free(&top);
+    explore_result_free(&c.merged);
     for (size_t p = 0; p < c.top.n; p++) explore_result_free(&c.parts[p]);
     memset(res, 0, sizeof *res);
     rc = CLI_EXIT_INTERNAL;
   } else {
-    verify_assemble(&top, c.parts, c.top.n, res);
+    explore_result_add(&top, &c.merged);
+    char *bad = verify_assemble(job, &top, NULL, c.parts, c.topk, c.top.n, res);
+    if (bad) {
+      fprintf(job->ctx->err, "ismv: error: %s; no report\n", bad);
+      explore_result_free(res);
+      rc = CLI_EXIT_INTERNAL;
+    } else if (c.cut) { /* the report names the rank */
+      free(res->reason_owned);
+      res->reason = res->reason_owned = c.cut, c.cut = NULL;
+      if (!res->ncexs && !res->nstreamed) res->verdict = EXPLORE_INCONCLUSIVE;
+    }
+    free(bad);
   }
-  free(c.parts), free(c.owner), free(c.have), free(c.failure);
+  free(c.parts), free(c.topk), free(c.owner), free(c.have), free(c.failure), free(c.cut), free(c.idle);
   return rc;
 }

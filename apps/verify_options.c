@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ism/alloc.h"
 #include "ism/stop.h"
 #include "verifier/boundary.h"
 
@@ -35,9 +36,52 @@ cli_value_t *verify_options_resolve(cli_ctx_t *ctx, const cli_command_t *self, c
   return merged;
 }
 
+/* What is known of the classes (last rule, do: position of the failing
+ * action) as a whole: every member boundary-only whatever the path before
+ * (boundary_class, strict), so that their members need no solver call of
+ * their own. Decided on first use with a solver of its own, so the
+ * per-counterexample solver sees the same checks as without it. */
+typedef struct {
+  const ism_model_t *m;
+  boundary_ctx_t *bc;
+  signed char *known; /* [rule * stride + position + 1]: -1 not decided, 0 not all, 1 all boundary-only */
+  size_t stride;
+} class_cache_t;
+
+static void class_cache_init(class_cache_t *cc, const ism_model_t *m) {
+  cc->m = m, cc->bc = NULL, cc->stride = 2;
+  for (size_t r = 0; r < m->nrules; r++)
+    if (m->rules[r].nsteps + 2 > cc->stride) cc->stride = m->rules[r].nsteps + 2;
+  cc->known = xmalloc(m->nrules * cc->stride + 1);
+  memset(cc->known, -1, m->nrules * cc->stride + 1);
+}
+
+static void class_cache_free(class_cache_t *cc) {
+  boundary_delete(cc->bc);
+  free(cc->known);
+}
+
+static bool class_boundary_only(class_cache_t *cc, const cex_t *c) {
+  if (c->length < 1) return false;
+  int rule = c->rules[c->length - 1], pos = c->fail_position;
+  if (pos < -1 || (size_t)(pos + 1) >= cc->stride) return false;
+  signed char *k = &cc->known[(size_t)rule * cc->stride + (size_t)(pos + 1)];
+  if (*k < 0) {
+    if (!cc->bc) cc->bc = boundary_new(cc->m, VERIFY_BOUNDARY_RLIMIT);
+    *k = boundary_class(cc->bc, rule, pos, true, NULL, NULL) == BOUNDARY_ONLY;
+  }
+  return *k == 1;
+}
+
 /* Decides c boundary-only or not (mode actual, bc set); an interior
- * witness that fails its re-check is dropped, the solver's values stay. */
-static void classify(boundary_ctx_t *bc, const ism_model_t *m, const rank_options_t *ropt, cex_t *c) {
+ * witness that fails its re-check is dropped, the solver's values stay.
+ * A member of a class that is boundary-only as a whole needs no check. */
+static void classify(boundary_ctx_t *bc, class_cache_t *cc, const ism_model_t *m, const rank_options_t *ropt,
+                     cex_t *c) {
+  if (class_boundary_only(cc, c)) {
+    c->boundary_known = c->boundary_only = true;
+    return;
+  }
   cex_t keep;
   cex_copy(&keep, c, m->nvars);
   boundary_t b = boundary_classify(bc, c);
@@ -61,6 +105,8 @@ bool verify_rank_split(const ism_model_t *m, const rank_options_t *ropt, cex_t *
    * a fresh one for each subtree's, in the order given */
   boundary_ctx_t *top = actual ? boundary_new(m, VERIFY_BOUNDARY_RLIMIT) : NULL, *sub = NULL;
   const cex_t *sub_first = NULL;
+  class_cache_t cc;
+  class_cache_init(&cc, m);
   for (size_t k = 0; actual && k < n && !(ropt->stop && ropt->stop(ropt->stop_arg)); k++) {
     boundary_ctx_t *bc = top;
     if (split_depth > 0 && cexs[k].length > split_depth) {
@@ -71,8 +117,9 @@ bool verify_rank_split(const ism_model_t *m, const rank_options_t *ropt, cex_t *
       }
       bc = sub;
     }
-    classify(bc, m, ropt, &cexs[k]);
+    classify(bc, &cc, m, ropt, &cexs[k]);
   }
+  class_cache_free(&cc);
   boundary_delete(sub);
   boundary_delete(top);
   return rank_all(m, ropt, cexs, n);
@@ -86,20 +133,21 @@ struct verify_ranker {
   const ism_model_t *m;
   const rank_options_t *ropt;
   boundary_ctx_t *bc; /* mode actual, else NULL */
+  class_cache_t cc;
   rank_session_t *rank;
 };
 
 verify_ranker_t *verify_ranker_new(const ism_model_t *m, const rank_options_t *ropt) {
   verify_ranker_t *v = xmalloc(sizeof *v);
-  *v = (verify_ranker_t){m, ropt,
-                         ropt->mode == ISM_MODE_ACTUAL ? boundary_new(m, VERIFY_BOUNDARY_RLIMIT) : NULL,
-                         rank_session_new(m, ropt)};
+  *v = (verify_ranker_t){.m = m, .ropt = ropt, .rank = rank_session_new(m, ropt)};
+  if (ropt->mode == ISM_MODE_ACTUAL) v->bc = boundary_new(m, VERIFY_BOUNDARY_RLIMIT);
+  class_cache_init(&v->cc, m);
   return v;
 }
 
 bool verify_ranker_rank(verify_ranker_t *v, cex_t *c) {
   if (v->ropt->stop && v->ropt->stop(v->ropt->stop_arg)) return false;
-  if (v->bc) classify(v->bc, v->m, v->ropt, c);
+  if (v->bc) classify(v->bc, &v->cc, v->m, v->ropt, c);
   rank_session_rank(v->rank, c);
   return true;
 }
@@ -107,6 +155,7 @@ bool verify_ranker_rank(verify_ranker_t *v, cex_t *c) {
 void verify_ranker_delete(verify_ranker_t *v) {
   if (!v) return;
   boundary_delete(v->bc);
+  class_cache_free(&v->cc);
   rank_session_delete(v->rank);
   free(v);
 }

@@ -38,7 +38,8 @@ static void make_classes(topk_t *t, boundary_ctx_t *bc, const double *lo, const 
       if (!bc) continue;
       const double *l = lo + (size_t)rule->from * m->nvars, *h = hi + (size_t)rule->from * m->nvars;
       c->empty = c->empty && boundary_class(bc, (int)r, p, false, l, h) == BOUNDARY_ONLY;
-      c->bound_only = c->bound_only && (c->empty || boundary_class(bc, (int)r, p, true, l, h) == BOUNDARY_ONLY);
+      c->bound_only =
+          c->bound_only && (c->empty || boundary_class(bc, (int)r, p, true, l, h) == BOUNDARY_ONLY);
     }
   }
   for (size_t k = 0; k < t->nclasses; k++) {
@@ -192,35 +193,55 @@ static void *part_new(void *arg, const int *prefix, int depth) {
 
 static const bool *open_rules(void *arg) { return ((topk_part_t *)arg)->open_rules; }
 
-/* Merges a part into the run; the result does not depend on the order of
- * the parts (a sort by cex_compare, a total order on distinct paths, then
- * the same trim). */
-static void part_done(void *arg, void *part) {
-  topk_t *t = arg;
-  topk_part_t *p = part;
+/* Merges a part's result into the run; the result does not depend on the
+ * order of the parts (a sort by cex_compare, a total order on distinct
+ * paths, then the same trim). Takes what r owns. */
+static void merge_result(topk_t *t, topk_part_result_t *r) {
   if (!t->seeded) { /* the part above the split comes first */
     t->seeded = true;
-    t->seed = xcalloc(p->nkept + 1, sizeof *t->seed);
-    for (size_t k = 0; k < p->nkept; k++) cex_copy(&t->seed[t->nseed++], &p->kept[k], t->m->nvars);
+    t->seed = xcalloc(r->nkept + 1, sizeof *t->seed);
+    for (size_t k = 0; k < r->nkept; k++) cex_copy(&t->seed[t->nseed++], &r->kept[k], t->m->nvars);
   }
-  for (size_t k = 0; k < p->nkept; k++) {
+  for (size_t k = 0; k < r->nkept; k++) {
     bool twice = false; /* a seed the part kept: the run has it already */
-    for (size_t q = 0; q < t->nkept && !twice; q++) twice = cex_compare(&p->kept[k], &t->kept[q]) == 0;
+    for (size_t q = 0; q < t->nkept && !twice; q++) twice = cex_compare(&r->kept[k], &t->kept[q]) == 0;
     if (twice)
-      cex_free(&p->kept[k]);
+      cex_free(&r->kept[k]);
     else
-      insert(&t->kept, &t->nkept, &p->kept[k]);
+      insert(&t->kept, &t->nkept, &r->kept[k]);
   }
   trim(t, t->kept, &t->nkept);
-  t->found += p->found;
-  t->found_boundary_only += p->found_boundary_only;
-  t->bounded += p->bounded;
-  t->unranked |= p->unranked;
-  if (p->bad && !t->bad) t->bad = p->bad, p->bad = NULL;
+  t->found += r->found;
+  t->found_boundary_only += r->found_boundary_only;
+  t->bounded += r->bounded;
+  t->unranked |= r->unranked;
+  if (r->bad && !t->bad) t->bad = r->bad, r->bad = NULL;
+  free(r->kept), free(r->bad);
+  *r = (topk_part_result_t){0};
+}
+
+void topk_part_detach(void *part, topk_part_result_t *out) {
+  topk_part_t *p = part;
+  *out = (topk_part_result_t){p->kept,     p->nkept, p->found,  p->found_boundary_only,
+                              p->unranked, p->bad,   p->bounded};
   verify_ranker_delete(p->ranker);
   bound_delete(p->bound);
-  free(p->kept), free(p->classes), free(p->open_rules), free(p->bad);
+  free(p->classes), free(p->open_rules);
   free(p);
+}
+
+void topk_merge_part(topk_t *t, topk_part_result_t *in) { merge_result(t, in); }
+
+void topk_part_result_free(topk_part_result_t *r) {
+  for (size_t k = 0; k < r->nkept; k++) cex_free(&r->kept[k]);
+  free(r->kept), free(r->bad);
+  *r = (topk_part_result_t){0};
+}
+
+static void part_done(void *arg, void *part) {
+  topk_part_result_t r;
+  topk_part_detach(part, &r);
+  merge_result(arg, &r);
 }
 
 void topk_init(topk_t *t, const ism_model_t *m, const rank_options_t *ropt, int bound, long long top,

@@ -74,4 +74,27 @@ void topk_free(topk_t *t);
 /* Moves the kept counterexamples (in the report's order) into res->cexs. */
 void topk_finish(topk_t *t, explore_result_t *res);
 
+/* ---- parts searched in other processes (apps/verify_shard.c) ---- */
+
+/* What a part of the search hands over: the counterexamples it kept (in
+ * the report's order, ranked and re-checked) and its counts. */
+typedef struct {
+  cex_t *kept;
+  size_t nkept;
+  size_t found, found_boundary_only;
+  bool unranked;
+  char *bad;      /* a failed self-check, or NULL */
+  size_t bounded; /* found but not ranked by their bound (not carried across processes: 0 from a shard) */
+} topk_part_result_t;
+
+/* Ends a part (made by explore_topk_t.part_new) without merging it into
+ * the run: moves what it kept and its counts into *out (free it with
+ * topk_part_result_free, or merge it) and frees the part. */
+void topk_part_detach(void *part, topk_part_result_t *out);
+/* Merges a part's result into t as explore_topk_t.part_done merges a part
+ * (the part above the split first, the subtrees' in any order); takes what
+ * *in owns and empties it. */
+void topk_merge_part(topk_t *t, topk_part_result_t *in);
+void topk_part_result_free(topk_part_result_t *r);
+
 #endif

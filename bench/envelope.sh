@@ -40,8 +40,8 @@ row "PCA pump" examples/envelope/pump/pump.yaml "1.9 s"
 # under a controller that allows a and b; P counts a's modulo n and makes b
 # an error when the count is n-1. |Δ| doubles with n. The paper's DFS
 # branches over every subset of a state set's successors and is refused
-# past 2^24; the default algorithm's cost grows with |Δ| (its final search
-# proving that no further maximal set exists).
+# past 2^24; the default algorithm (input-restricted enumeration, session 6)
+# took 0.21 s of CPU at n = 10, 0.14 s at n = 11 and 5.9 s at n = 12.
 # From n = 8 on (and for oyster-1 below) one run each under GNU time with a
 # 120 s budget (past it the answer is partial, exit 5): wall and CPU
 # (user+sys) seconds, peak RSS, and issue 12's target (10 s and 500 MB,

@@ -314,6 +314,14 @@ json_doc_t *json_parse(const char *file, const char *text, diag_list_t *diags) {
                    .arena = &doc->arena,
                    .diags = diags};
   if (setjmp(ps->fail) == 0) {
+    skip_space(ps);
+    /* a file whose first token starts no JSON value (a system file named
+     * by mistake) or that is no text: its lines and bytes are never echoed */
+    bool binary = diag_source_conceal_binary(diags, file);
+    if (*ps->p && (binary || !strchr("{[\"tfn-0123456789", *ps->p))) {
+      diag_source_conceal(diags, file);
+      fail(ps, "expected a JSON value at the start of the file: is this a JSON file?");
+    }
     doc->root = parse_value(ps, 0);
     skip_space(ps);
     if (*ps->p) unexpected(ps, "end of file after the value");

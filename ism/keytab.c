@@ -11,6 +11,7 @@ void keytab_init(keytab_t *t) {
   VEC_PUSH(&t->off, 0);
   t->table_cap = 64;
   t->table = xmalloc(t->table_cap * sizeof *t->table);
+  t->hashes = xmalloc(t->table_cap * sizeof *t->hashes);
   memset(t->table, -1, t->table_cap * sizeof *t->table);
 }
 
@@ -18,7 +19,9 @@ void keytab_free(keytab_t *t) {
   VEC_FREE(&t->keys);
   VEC_FREE(&t->off);
   free(t->table);
+  free(t->hashes);
   t->table = NULL;
+  t->hashes = NULL;
   t->count = 0;
 }
 
@@ -41,9 +44,11 @@ const int *keytab_key(const keytab_t *t, int id, size_t *n) {
   return t->keys.data + t->off.data[id];
 }
 
-static size_t slot_of(const keytab_t *t, const int *k, size_t n) {
-  size_t mask = t->table_cap - 1, i = (size_t)hash_ints(k, n) & mask;
+/* The slot of key k[0..n) with hash h, or the empty slot where it goes. */
+static size_t slot_of(const keytab_t *t, const int *k, size_t n, uint64_t h) {
+  size_t mask = t->table_cap - 1, i = (size_t)h & mask;
   for (; t->table[i] >= 0; i = (i + 1) & mask) {
+    if (t->hashes[i] != h) continue;
     size_t m;
     const int *o = keytab_key(t, t->table[i], &m);
     if (m == n && (n == 0 || memcmp(o, k, n * sizeof *k) == 0)) break;
@@ -51,10 +56,13 @@ static size_t slot_of(const keytab_t *t, const int *k, size_t n) {
   return i;
 }
 
-int keytab_find(const keytab_t *t, const int *k, size_t n) { return t->table[slot_of(t, k, n)]; }
+int keytab_find(const keytab_t *t, const int *k, size_t n) {
+  return t->table[slot_of(t, k, n, hash_ints(k, n))];
+}
 
 int keytab_add(keytab_t *t, const int *k, size_t n, bool *added) {
-  size_t slot = slot_of(t, k, n);
+  uint64_t h = hash_ints(k, n);
+  size_t slot = slot_of(t, k, n, h);
   if (t->table[slot] >= 0) {
     *added = false;
     return t->table[slot];
@@ -64,16 +72,25 @@ int keytab_add(keytab_t *t, const int *k, size_t n, bool *added) {
   for (size_t i = 0; i < n; i++) VEC_PUSH(&t->keys, k[i]);
   VEC_PUSH(&t->off, t->keys.len);
   t->table[slot] = id;
-  if (2 * t->count >= t->table_cap) {
-    free(t->table);
+  t->hashes[slot] = h;
+  if (2 * t->count >= t->table_cap) { /* ids move to the doubled table by their stored hashes */
+    int *old = t->table;
+    uint64_t *old_h = t->hashes;
+    size_t old_cap = t->table_cap;
     t->table_cap *= 2;
     t->table = xmalloc(t->table_cap * sizeof *t->table);
+    t->hashes = xmalloc(t->table_cap * sizeof *t->hashes);
     memset(t->table, -1, t->table_cap * sizeof *t->table);
-    for (size_t j = 0; j < t->count; j++) {
-      size_t m;
-      const int *o = keytab_key(t, (int)j, &m);
-      t->table[slot_of(t, o, m)] = (int)j;
+    size_t mask = t->table_cap - 1;
+    for (size_t j = 0; j < old_cap; j++) {
+      if (old[j] < 0) continue;
+      size_t i = (size_t)old_h[j] & mask;
+      while (t->table[i] >= 0) i = (i + 1) & mask;
+      t->table[i] = old[j];
+      t->hashes[i] = old_h[j];
     }
+    free(old);
+    free(old_h);
   }
   return id;
 }

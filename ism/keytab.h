@@ -7,15 +7,19 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "ism/vec.h"
 
 /* Invariant: key `id` is keys[off[id] .. off[id+1]); table is open
- * addressing over ids (-1 empty), table_cap a power of two > 2 * count. */
+ * addressing over ids (-1 empty), table_cap a power of two > 2 * count;
+ * hashes[i] is the hash of table[i]'s key (compared before the key, and
+ * reused when the table grows). */
 typedef struct {
   VEC(int) keys;
   VEC(size_t) off;
   int *table;
+  uint64_t *hashes;
   size_t table_cap;
   size_t count;
 } keytab_t;

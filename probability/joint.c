@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_qrng.h>
+
 #include "ism/alloc.h"
 #include "probability/dist.h"
 #include "probability/lowdisc.h"
@@ -15,6 +17,16 @@ enum { MAXF = 8, MAX_CUTS = 64, MAX_CELLS = 4096, GRID = 9, GOLDEN_STEPS = 8, ED
 
 /* The maximisation's low-discrepancy starts, and how many of the best get a local search. */
 enum { STARTS = 16, CLIMBS = 2, SELECT_SAMPLES = 1000, MEMO_MAX = 1 << 16 };
+
+/* The long estimates (randomised quasi-Monte Carlo): the first QDIM draws of
+ * a sample come from a point of Sobol's sequence shifted by one of
+ * REPLICATES random shifts (sample i: shift i mod REPLICATES, point
+ * i / REPLICATES); the error bar is the Student t half-width (9 degrees of
+ * freedom: T_975) of the replicates' means. From LONG_MIN samples on they
+ * stop, at a multiple of LONG_STEP, once it is within 0.5% of the estimate
+ * plus 0.0005. */
+enum { QDIM = 40, REPLICATES = 10, LONG_MIN = 500, LONG_STEP = 250 };
+static const double T_975 = 2.262157;
 
 /* An affine form c + sum g[i] * x_i in a stage's new errors x_i; mask says
  * which x_i it reads (also when it is not affine in them: ok false). */
@@ -29,9 +41,13 @@ typedef struct {
  * the same numbers, whatever was evaluated before (common random numbers). */
 typedef struct {
   uint64_t s;
+  const double
+      *q; /* the long estimates' randomly shifted quasi-random point (its first QDIM draws), or NULL */
+  int qk; /* q's next coordinate */
 } rng_t;
 
 static double uniform01(rng_t *r) {
+  if (r->q && r->qk < QDIM) return r->q[r->qk++];
   uint64_t z = (r->s += 0x9e3779b97f4a7c15ULL);
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
@@ -40,7 +56,8 @@ static double uniform01(rng_t *r) {
 }
 
 static rng_t rng_for(unsigned long seed, unsigned long sample) {
-  rng_t r = {(uint64_t)seed * 0x2545f4914f6cdd1dULL ^ ((uint64_t)sample + 1) * 0x9e3779b97f4a7c15ULL};
+  rng_t r = {(uint64_t)seed * 0x2545f4914f6cdd1dULL ^ ((uint64_t)sample + 1) * 0x9e3779b97f4a7c15ULL, NULL,
+             0};
   uniform01(&r);
   return r;
 }
@@ -71,6 +88,8 @@ typedef struct {
   int var;
   int step; /* the first step of a run that reads it */
   double lo, hi;
+  bool unread; /* no stage, assignment, effect or failure reads it (mark_unread): the objective is flat in it
+                */
 } param_t;
 
 /* The run being sampled, with what it records for the caller. */
@@ -780,10 +799,80 @@ static void estimate(joint_t *j, const cex_t *c, unsigned long samples, unsigned
   moments_result(&mo, p, error);
 }
 
+/* A long estimate in progress (randomised quasi-Monte Carlo, QDIM above). */
+typedef struct {
+  gsl_qrng *sobol;
+  unsigned long seed, n;
+  double base[QDIM], point[QDIM], shift[REPLICATES][QDIM], sum[REPLICATES];
+  unsigned long count[REPLICATES];
+  moments_t all;
+} long_est_t;
+
+static void long_init(long_est_t *le, unsigned long seed) {
+  memset(le, 0, sizeof *le);
+  le->sobol = gsl_qrng_alloc(gsl_qrng_sobol, QDIM);
+  le->seed = seed;
+  for (int q = 0; q < REPLICATES; q++) {
+    rng_t r = rng_for(seed ^ 0x3c6ef372UL, (unsigned long)q);
+    for (int k = 0; k < QDIM; k++) le->shift[q][k] = uniform01(&r);
+  }
+}
+
+static void long_free(long_est_t *le) { gsl_qrng_free(le->sobol); }
+
+/* The generator of the next sample: its first QDIM draws from the shifted
+ * point, the rest from the sample's own stream. */
+static rng_t long_rng(long_est_t *le) {
+  int q = (int)(le->n % REPLICATES);
+  if (q == 0) gsl_qrng_get(le->sobol, le->base);
+  for (int k = 0; k < QDIM; k++) {
+    double u = le->base[k] + le->shift[q][k];
+    if (u >= 1) u -= 1;
+    le->point[k] = u > 0 ? u : 0x1p-54;
+  }
+  rng_t r = rng_for(le->seed, le->n);
+  r.q = le->point;
+  return r;
+}
+
+static void long_add(long_est_t *le, double w) {
+  int q = (int)(le->n % REPLICATES);
+  moments_add(&le->all, w);
+  le->sum[q] += w, le->count[q]++, le->n++;
+}
+
+/* The mean of every sample; the error bar from the replicates' means (0
+ * when every sample has the same weight). */
+static void long_result(const long_est_t *le, double *p, double *error) {
+  moments_result(&le->all, p, error);
+  if (*error == 0) return;
+  moments_t rm = {0};
+  for (int q = 0; q < REPLICATES; q++)
+    if (le->count[q]) moments_add(&rm, le->sum[q] / (double)le->count[q]);
+  double mean, half;
+  moments_result(&rm, &mean, &half);
+  *error = rm.n < REPLICATES ? 1 : half / 1.96 * T_975;
+}
+
+/* Stop now? From LONG_MIN samples on, at multiples of LONG_STEP. */
+static bool long_done(const long_est_t *le) {
+  if (le->n < LONG_MIN || le->n % LONG_STEP) return false;
+  double p, half;
+  long_result(le, &p, &half);
+  return half <= 0.005 * p + 0.0005;
+}
+
 void joint_estimate(joint_t *j, const cex_t *c, unsigned long samples, unsigned long seed, double *p,
                     double *error) {
   j->rec = NULL;
-  estimate(j, c, samples, seed, p, error);
+  long_est_t le;
+  long_init(&le, seed);
+  while (le.n < samples && !long_done(&le)) {
+    rng_t r = long_rng(&le);
+    long_add(&le, sample_path(j, c, &r));
+  }
+  long_result(&le, p, error);
+  long_free(&le);
 }
 
 /* ---- the most likely environment ---- */
@@ -798,13 +887,15 @@ typedef struct params {
  * so its box is the range widened by its width on each side. */
 static void push_param(params_t *ps, const ism_var_t *var, bool after, size_t index, size_t action, int v,
                        int step, bool sensed_later) {
-  param_t p = {after, index, action, v, step, -100, 100};
+  param_t p = {after, index, action, v, step, -100, 100, false};
   if (var->has_range) {
     double w = sensed_later ? 0 : var->range_hi - var->range_lo;
     p.lo = var->range_lo - w, p.hi = var->range_hi + w;
   }
   ps->p[ps->n++] = p;
 }
+
+static void mark_unread(const joint_t *j, const cex_t *c, params_t *ps);
 
 /* The free values of c's environment that are reals. */
 static void collect(const joint_t *j, const cex_t *c, params_t *ps) {
@@ -829,6 +920,80 @@ static void collect(const joint_t *j, const cex_t *c, params_t *ps) {
       if (m->vars[v].sensing && m->vars[v].type.kind == TYPE_REAL && !j->rhs[(size_t)ca->action * nv + v])
         push_param(ps, &m->vars[v], true, 0, a, (int)v, ca->step, !last);
   }
+  mark_unread(j, c, ps);
+}
+
+/* Which free values a run reads: a walk along c's path that follows, per
+ * sensing variable, the free value it holds (cur) and marks it read where
+ * an expression the run evaluates mentions the variable: the assumptions,
+ * the guards a sensing stage tests, the taken rule's assignments, every
+ * effect and failure of an action executed (its old and its new value) and
+ * the model-wide failure. Conservative (a mention is a read); the range
+ * check at each sensing is not a read, since a value in its box (its
+ * range, when a later sensing checks it) always passes it. */
+typedef struct {
+  const joint_t *j;
+  const int *cur;
+  const int *fresh; /* [nv]: the free value the executing action gives v, or -1 */
+  bool *read;       /* [number of free values] */
+} unread_ctx_t;
+
+static void mark_read(void *ctx, const expr_t *var) {
+  unread_ctx_t *u = ctx;
+  int v = var->u.var.id;
+  if (u->cur[v] >= 0) u->read[u->cur[v]] = true;
+  if (u->fresh && u->fresh[v] >= 0) u->read[u->fresh[v]] = true;
+}
+
+static void mark_unread(const joint_t *j, const cex_t *c, params_t *ps) {
+  const ism_model_t *m = j->m;
+  size_t nv = j->nv;
+  int *cur = xmalloc((nv + 1) * sizeof *cur), *fresh = xmalloc((nv + 1) * sizeof *fresh);
+  bool *read = xcalloc(ps->n + 1, sizeof *read);
+  for (size_t v = 0; v < nv; v++) cur[v] = -1;
+  for (size_t i = 0; i < ps->n; i++)
+    if (!ps->p[i].after && ps->p[i].index < nv) cur[ps->p[i].index] = (int)i;
+  unread_ctx_t u = {j, cur, NULL, read};
+  for (size_t k = 0; k < m->nassume; k++) expr_visit_vars(m->assume[k], mark_read, &u);
+  for (int k = 0; k < c->length; k++) {
+    bool last = k + 1 == c->length;
+    for (const int *q = m->rules_from[c->states[k]]; *q >= 0; q++) {
+      expr_visit_vars(m->rules[*q].when, mark_read, &u);
+      if (m->selection == ISM_SELECT_FIRST && *q == c->rules[k]) break;
+    }
+    const ism_rule_t *rule = &m->rules[c->rules[k]];
+    bool ended = false;
+    for (size_t p = 0; p < rule->nsteps && !ended; p++) {
+      const ism_step_t *st = &rule->steps[p];
+      if (st->kind == ISM_STEP_ASSIGN) {
+        expr_visit_vars(st->value, mark_read, &u);
+        continue;
+      }
+      size_t ai = 0;
+      const cex_action_t *given = cex_action_at(c, k, (int)p, &ai);
+      for (size_t v = 0; v < nv; v++) fresh[v] = -1;
+      for (size_t i = 0; i < ps->n && given; i++)
+        if (ps->p[i].after && ps->p[i].action == ai) fresh[ps->p[i].var] = (int)i;
+      const ism_action_t *act = &m->actions[st->action];
+      u.fresh = fresh;
+      for (size_t e = 0; e < act->neffects; e++) expr_visit_vars(act->effects[e], mark_read, &u);
+      if (act->failure) expr_visit_vars(act->failure, mark_read, &u);
+      u.fresh = NULL;
+      for (size_t v = 0; v < nv; v++)
+        if (m->vars[v].sensing && (j->rhs[(size_t)st->action * nv + v] || fresh[v] >= 0 || given))
+          cur[v] = fresh[v]; /* a value computed from what was read, the free value, or the record's */
+      ended = last && (int)p == c->fail_position;
+    }
+    if (!rule->has_action)
+      for (size_t v = 0; v < nv; v++)
+        if (m->vars[v].sensing && m->vars[v].dynamic) cur[v] = -1;
+    for (size_t i = 0; i < ps->n && !rule->has_action; i++)
+      if (!ps->p[i].after && ps->p[i].index == (size_t)(k + 1) * nv + (size_t)ps->p[i].var)
+        cur[ps->p[i].var] = (int)i;
+    if (!ended && m->failure) expr_visit_vars(m->failure, mark_read, &u);
+  }
+  for (size_t i = 0; i < ps->n; i++) ps->p[i].unread = !read[i];
+  free(cur), free(fresh), free(read);
 }
 
 static double *param_at(cex_t *c, const param_t *p) {
@@ -969,6 +1134,12 @@ static bool centre(joint_t *j, cex_t *c, const param_t *p, double lo, double hi,
 static bool line_search(joint_t *j, cex_t *c, const param_t *p, bool scan, double *best, bool *flat) {
   double *at = param_at(c, p), x0 = *at, fx = *best, xb = x0;
   double lo = fmin(p->lo, x0), hi = fmax(p->hi, x0), h = (hi - lo) / (GRID - 1);
+  if (scan && p->unread && x0 >= p->lo && x0 <= p->hi) { /* what the grid would find: flat over the box */
+    if (!(*best > 0)) return false;
+    *flat = true;
+    *at = lo + (GRID / 2) * h;
+    return false;
+  }
   bool same = scan;
   for (int g = 0; g < GRID && scan; g++) {
     double x = lo + g * h, f = objective(j, c, p, x);
@@ -1157,15 +1328,15 @@ bool joint_maximise(joint_t *j, cex_t *c) {
         rs[k]->actual[a * nv + v] = c->actions[a].actual[v];
       }
     }
-  moments_t mo = {0};
+  long_est_t le;
+  long_init(&le, j->o.seed ^ 0x7f4a7c15UL);
   unsigned long n = j->o.final_samples ? j->o.final_samples : 1;
-  for (unsigned long i = 0; i < n; i++) {
-    if (i >= 1000 && i % 500 == 0 && precise_enough(&mo)) break;
-    rng_t r = rng_for(j->o.seed ^ 0x7f4a7c15UL, i);
+  while (le.n < n && !long_done(&le)) {
+    rng_t r = long_rng(&le);
     j->rec = &cur;
     cur.score = INFINITY;
     double w = sample_path(j, c, &r);
-    moments_add(&mo, w);
+    long_add(&le, w);
     if (w > 0 && cur.score < keep.score) {
       record_t t = keep;
       keep = cur, cur = t;
@@ -1176,7 +1347,8 @@ bool joint_maximise(joint_t *j, cex_t *c) {
   }
   j->rec = NULL;
   c->has_probability = true;
-  moments_result(&mo, &c->probability, &c->probability_error);
+  long_result(&le, &c->probability, &c->probability_error);
+  long_free(&le);
   bool replaced = isfinite(keep.score);
   if (replaced) {
     memcpy(c->truth, keep.truth, ((size_t)c->length + 1) * nv * sizeof(double));

@@ -15,8 +15,10 @@
  * sample's weight is the product of the stages' exact cell masses. Any
  * boolean combination of such comparisons is exact per stage; a comparison
  * that reads two new errors, or is not affine, has all but one (or all)
- * of them drawn unconditioned first. The estimate is the mean weight, its
- * error bar 1.96 standard errors. A path of one stage is exact. */
+ * of them drawn unconditioned first. The estimate is the mean weight; the
+ * reported one draws its samples by randomised quasi-Monte Carlo (shifted
+ * Sobol points, 10 replicates), its error bar the Student t half-width of
+ * the replicates' means. A path of one stage is exact. */
 #ifndef PROBABILITY_JOINT_H
 #define PROBABILITY_JOINT_H
 
@@ -29,8 +31,9 @@ typedef struct joint joint_t;
 
 typedef struct {
   unsigned long search_samples; /* per evaluation while maximising (common random numbers) */
-  unsigned long final_samples;  /* at most, for the reported estimate, on a stream of its own (from 1000 on
-                                   it stops once the 95% half-width is within 0.5% of the estimate + 0.0005) */
+  unsigned long final_samples;  /* at most, for the reported estimate, on a stream of its own, randomised
+                                   quasi-Monte Carlo (from 500 on it stops once the 95% half-width is within
+                                   0.5% of the estimate + 0.0005) */
   int sweeps;                   /* most coordinate sweeps of each local search (0: no maximisation) */
   unsigned long seed;
 } joint_options_t;
@@ -44,7 +47,8 @@ void joint_delete(joint_t *j);
 
 /* The estimate at c's own environment: *p in [0, 1] and the 95% half-width
  * *error (0 when every sample has the same weight), from at most `samples`
- * samples (from 1000 on it stops at the precision final_samples does). */
+ * samples (from 500 on it stops at the precision final_samples does), drawn
+ * as final_samples are. */
 void joint_estimate(joint_t *j, const cex_t *c, unsigned long samples, unsigned long seed, double *p,
                     double *error);
 

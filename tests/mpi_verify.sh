@@ -3,10 +3,15 @@
 # hands the subtrees out, the other ranks search and rank them, and rank 0's
 # report is the single process's, byte for byte, with its exit code: text and
 # JSON, `mpirun --oversubscribe -np 3` on two bundled apps (bound 4, split at
-# depth 2), and -np 2 with --jobs 2 (a worker's threads ask for subtrees
-# too). A rank whose search differs (here: another --split-depth, run MPMD)
-# is exit 6 with the rank named and no report. Skipped (passing, with a
-# note) when ismv-mpi was not built: Open MPI is not installed.
+# depth 2), with the full and the top-K search (--search top-k), at bound 7
+# on the wall-follower (the default report, the top-K search: the ranks split
+# at depth 2 by themselves, as the single run with --split-depth 2), and
+# -np 2 with --jobs 2 (a worker's threads ask for subtrees too). A rank whose
+# search differs (here: another --split-depth, run MPMD) is exit 6 with the
+# rank named and no report. A worker a --timeout stops above the split takes
+# no subtree: with another worker the report is still the single run's;
+# alone, the report is inconclusive (exit 5) and names it. Skipped (passing,
+# with a note) when ismv-mpi was not built: Open MPI is not installed.
 set -u
 cd "$(dirname "$0")/.."
 : "${ISMV:?set ISMV to the ismv binary}"
@@ -27,12 +32,12 @@ fail() { echo "FAIL: $*" >&2; status=1; }
 bound=4
 [ "${MODE:-}" = asan ] && bound=3
 
-check_app() { # NP, MODEL, options...
-  local np=$1 model=$2
-  shift 2
-  local args=(--bound "$bound" --split-depth 2 -q "$@")
+check_app() { # NP, MODEL, the single run's extra option (one word or ""), options...
+  local np=$1 model=$2 single_extra=$3
+  shift 3
+  local args=(-q "$@")
   for format in text json; do
-    "$ISMV" verify "$model" "${args[@]}" --format "$format" >"$tmp/single" 2>/dev/null
+    "$ISMV" verify "$model" "${args[@]}" $single_extra --format "$format" >"$tmp/single" 2>/dev/null
     local want=$?
     mpirun --oversubscribe -np "$np" "$ISMV_MPI" verify "$model" "${args[@]}" --format "$format" \
       >"$tmp/mpi" 2>"$tmp/err"
@@ -42,9 +47,31 @@ check_app() { # NP, MODEL, options...
   done
 }
 
-check_app 3 examples/thermostat/thermostat.yaml
-check_app 3 examples/robotcar/explorer.yaml --top 3
-check_app 2 examples/thermostat/thermostat.yaml --jobs 2
+split=(--bound "$bound" --split-depth 2)
+check_app 3 examples/thermostat/thermostat.yaml "" "${split[@]}"
+check_app 3 examples/robotcar/explorer.yaml "" "${split[@]}" --top 3
+check_app 2 examples/thermostat/thermostat.yaml "" "${split[@]}" --jobs 2
+check_app 3 examples/thermostat/thermostat.yaml "" "${split[@]}" --search top-k
+check_app 3 examples/robotcar/explorer.yaml "" "${split[@]}" --search top-k --top 3
+check_app 3 examples/robotcar/wall-follower.yaml --split-depth=2 --bound 7
+grep -q '"search": "top-k"' "$tmp/mpi" || fail "wall-follower at bound 7: not the top-K search by default"
+
+# a worker stopped by --timeout above the split (1 ms: before its search
+# ends) asks for no subtree
+w=examples/robotcar/wall-follower.yaml
+"$ISMV" verify "$w" "${split[@]}" --search top-k -q >"$tmp/single" 2>/dev/null
+mpirun --oversubscribe -np 2 "$ISMV_MPI" verify "$w" "${split[@]}" --search top-k -q : \
+  -np 1 "$ISMV_MPI" verify "$w" "${split[@]}" --search top-k -q --timeout 0.001 >"$tmp/mpi" 2>"$tmp/err"
+rc=$?
+[ $rc = 10 ] || fail "a worker stopped above the split, another one: exit $rc, expected 10: $(grep ismv "$tmp/err")"
+cmp -s "$tmp/single" "$tmp/mpi" || fail "a worker stopped above the split, another one: the report differs"
+d=examples/drone/drone.yaml # --search full: the top-K search proves every class of the drone empty, no subtree
+mpirun --oversubscribe -np 1 "$ISMV_MPI" verify "$d" --bound 7 -q --search full : \
+  -np 1 "$ISMV_MPI" verify "$d" --bound 7 -q --search full --timeout 0.001 >"$tmp/mpi" 2>"$tmp/err"
+rc=$?
+[ $rc = 5 ] || fail "the only worker stopped above the split: exit $rc, expected 5: $(grep ismv "$tmp/err")"
+grep -q "^inconclusive: rank 1 cut short (the time limit (--timeout) ran out); 2 of 2 subtrees not searched" "$tmp/mpi" ||
+  fail "the only worker stopped above the split: the report does not name it: $(cat "$tmp/mpi")"
 
 m=examples/thermostat/thermostat.yaml
 mpirun --oversubscribe -np 1 "$ISMV_MPI" verify "$m" --bound "$bound" --split-depth 2 -q : \

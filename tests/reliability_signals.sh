@@ -120,6 +120,14 @@ DELAY=3 interrupt robustness-explain INT '^partial: interrupted by a signal; the
   "$tmp/explain.yaml" --max-states 100000000
 DELAY=3 interrupt robustify-plant INT '^partial: interrupted by a signal' robustify "$tmp/plant.json"
 DELAY=3 interrupt envelope-brute INT '^partial: interrupted by a signal; no result' envelope "$tmp/brute.yaml"
+# subset constructions: the FSP compiler's, robustify's OASIS abstractions
+# (fourth round of issue 11); det.yaml and oasis.json signalled 3 s in, after
+# they composed their 10^6 transitions
+DELAY=3 interrupt fsp-deterministic INT '^partial: interrupted by a signal; no result' robustness "$tmp/det.yaml" \
+  --max-states 100000000
+interrupt fsp-property TERM '^partial: interrupted by a signal; no result' robustness "$tmp/prop.yaml" \
+  --max-states 100000000
+DELAY=3 interrupt robustify-oasis INT '^partial: interrupted by a signal' robustify "$tmp/oasis.json"
 # check -j: every child stops and reports (none is killed: 0 errors), the
 # files not started are inconclusive, the run exits 5; sequential the same
 for j in 2 1; do

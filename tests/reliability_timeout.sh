@@ -134,4 +134,27 @@ grep -Eq 'brute.yaml:[0-9]+:[0-9]+: error: the time limit \(--timeout\) ran out:
   echo "FAIL: envelope-brute: the stopped search is not located"
   fail=1
 }
+
+# subset constructions that poll since the fourth round of issue 11 (the
+# FSP compiler's `deterministic` and `property`, robustify's OASIS
+# abstractions; main's binary ended after 12.1 s CPU (23.6 s wall), the 30 s
+# grace, and 12.6 s CPU (15.5 s wall)): the limit is 3 s, as det.yaml and
+# oasis.json first compose 10^6 transitions (0.1-0.3 s CPU, but once over 1 s
+# of wall time under make check's load: the stop then came while loading),
+# then the subset construction (its tau-closures) runs on for seconds
+T=3
+run fsp-deterministic 5 '^partial: the time limit \(--timeout\) ran out; no result' robustness "$tmp/det.yaml" \
+  --max-states 100000000
+grep -q 'dag.lts:7:17: error: the time limit (--timeout) ran out: the compilation stopped here' "$tmp/err" || {
+  echo "FAIL: fsp-deterministic: the stop is not located at the deterministic process"
+  fail=1
+}
+run fsp-property 5 '^partial: the time limit \(--timeout\) ran out; no result' robustness "$tmp/prop.yaml" \
+  --max-states 100000000
+grep -q 'guess-p.lts:1:10: error: the time limit (--timeout) ran out: the compilation stopped here' "$tmp/err" || {
+  echo "FAIL: fsp-property: the stop is not located at the property"
+  fail=1
+}
+run robustify-oasis 5 '^partial: the time limit \(--timeout\) ran out; the search stopped, no solution found' \
+  robustify "$tmp/oasis.json"
 exit $fail

@@ -2,10 +2,19 @@
 # `ismv verify --shard I/N` + `ismv merge` (docs/scale-out.md): the merged
 # report is the single run's, byte for byte, with its exit code, in text and
 # JSON, for N = 1, 2 and 5, on two bundled apps (bound 4, split at depth 2:
-# 12 and 20 subtrees, so N = 5 leaves no shard empty); the shards' subtrees
-# are exactly those of the run, each once. Then the errors: a missing shard
-# (exit 6, named), a shard given twice, shards of different runs or splits (exit 1),
-# a failed shard (exit 6), and --shard with a malformed I/N (exit 1).
+# 12 and 20 subtrees, so N = 5 leaves no shard empty), with the full search
+# and with the top-K search (--search top-k), and at bound 7, where the
+# default report is the top-K search, on the wall-follower (the shards split
+# at depth 2 by themselves: the single run with --split-depth 2); the
+# shards' subtrees are exactly those of the run, each once; the top-K merge
+# of one shard's parts reversed or shuffled is the same. The top-K
+# merges also list the same classes, counterexample paths and probabilities
+# as the single run without a split (an oracle that does not share the
+# split). A shard cut short by --timeout: merge is inconclusive (exit 5, or
+# 10 when a counterexample was found) and names the shard. Then the errors:
+# a missing shard (exit 6, named), a shard given twice, shards of different
+# runs or splits (exit 1), a failed shard (exit 6), top-K shards merged into
+# sarif (exit 1), and --shard with a malformed I/N (exit 1).
 set -u
 cd "$(dirname "$0")/.."
 : "${ISMV:?set ISMV to the ismv binary}"
@@ -16,14 +25,28 @@ fail() { echo "FAIL: $*" >&2; status=1; }
 bound=4
 [ "${MODE:-}" = asan ] && bound=3
 
-run_app() { # MODEL, extra options...
-  local model=$1 name
-  shift
-  name=$(basename "$model" .yaml)
-  local args=(--bound "$bound" --split-depth 2 "$@")
-  "$ISMV" verify "$model" "${args[@]}" -q >"$tmp/$name.single.txt" 2>/dev/null
+# The top-K report of the merge ($1) and of a single run without a split ($2)
+# list the same verdict, classes and counterexamples (path, failure,
+# probability, boundary-only); their values and counts found may differ.
+same_listing() {
+  python3 - "$1" "$2" <<'PY'
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+def listing(d):
+    cexs = [(c["path"], c["failure"], c["probability"], c["boundary_only"]) for c in d["counterexamples"]]
+    return d["verdict"], d["exit_code"], d["search"], d["classes"], cexs
+assert a["search"] == "top-k", a["search"]
+assert listing(a) == listing(b), (listing(a), listing(b))
+PY
+}
+
+run_app() { # NAME, MODEL, the single run's extra options (one word or ""), options...
+  local name=$1 model=$2 single_extra=$3
+  shift 3
+  local args=("$@")
+  "$ISMV" verify "$model" "${args[@]}" $single_extra -q >"$tmp/$name.single.txt" 2>/dev/null
   local want_rc=$?
-  "$ISMV" verify "$model" "${args[@]}" -q --format json >"$tmp/$name.single.json" 2>/dev/null
+  "$ISMV" verify "$model" "${args[@]}" $single_extra -q --format json >"$tmp/$name.single.json" 2>/dev/null
   for n in 1 2 5; do
     local files=() total=0
     for i in $(seq 1 "$n"); do
@@ -56,10 +79,57 @@ PY
     "$ISMV" merge "${rev[@]}" --format json >"$tmp/m.json" 2>/dev/null
     cmp -s "$tmp/m.json" "$tmp/$name.single.json" || { fail "$name N=$n: merged JSON differs"; diff "$tmp/$name.single.json" "$tmp/m.json" | head -5; }
   done
+  if grep -q '"search": "top-k"' "$tmp/$name.single.json"; then
+    # the top-K merge does not depend on the order of the parts (MPI merges them as they arrive)
+    for order in reversed shuffled; do
+      python3 - "$order" "$tmp/$name.1-1.json" "$tmp/$name.$order.json" <<'PY'
+import json, random, sys
+d = json.load(open(sys.argv[2]))
+if sys.argv[1] == "reversed":
+    d["parts"].reverse()
+else:
+    random.Random(18).shuffle(d["parts"])
+json.dump(d, open(sys.argv[3], "w"))
+PY
+      "$ISMV" merge "$tmp/$name.$order.json" --format json >"$tmp/m.json" 2>/dev/null
+      cmp -s "$tmp/m.json" "$tmp/$name.single.json" || fail "$name: the merge of the parts $order differs"
+    done
+    "$ISMV" verify "$model" "${args[@]}" --split-depth 0 -q --format json >"$tmp/$name.unsplit.json" 2>/dev/null
+    same_listing "$tmp/m.json" "$tmp/$name.unsplit.json" || fail "$name: the merged top-K report lists other counterexamples than the unsplit run"
+  fi
 }
 
-run_app examples/thermostat/thermostat.yaml
-run_app examples/robotcar/explorer.yaml --top 3
+run_app thermostat examples/thermostat/thermostat.yaml "" --bound "$bound" --split-depth 2
+run_app explorer examples/robotcar/explorer.yaml "" --bound "$bound" --split-depth 2 --top 3
+run_app thermostat-topk examples/thermostat/thermostat.yaml "" --bound "$bound" --split-depth 2 --search top-k
+run_app explorer-topk examples/robotcar/explorer.yaml "" --bound "$bound" --split-depth 2 --search top-k --top 3
+run_app wall-follower-b7 examples/robotcar/wall-follower.yaml --split-depth=2 --bound 7
+grep -q '"search": "top-k"' "$tmp/wall-follower-b7.single.json" || fail "wall-follower at bound 7: not the top-K search by default"
+grep -q '"split_depth": 2,' "$tmp/wall-follower-b7.1-2.json" || fail "wall-follower at bound 7: the shards did not split at depth 2"
+
+# One shard cut short by --timeout (every shard finishing in 1 ms is not
+# possible here): merge reports the run incomplete and names the shard.
+cut_case() { # NAME, MODEL, expected merge exit, options...
+  local name=$1 model=$2 want=$3
+  shift 3
+  "$ISMV" verify "$model" "$@" --shard 1/2 -o "$tmp/$name.cut1.json" 2>/dev/null
+  "$ISMV" verify "$model" "$@" --shard 2/2 --timeout 0.001 -o "$tmp/$name.cut2.json" 2>"$tmp/err"
+  local rc=$?
+  [ $rc = 5 ] || fail "$name: the shard cut short exits $rc, expected 5"
+  grep -q "shard 2 of 2: .*cut short: the time limit (--timeout) ran out" "$tmp/err" || fail "$name: shard stderr: $(cat "$tmp/err")"
+  "$ISMV" merge "$tmp/$name.cut1.json" "$tmp/$name.cut2.json" >"$tmp/m.txt" 2>"$tmp/err"
+  rc=$?
+  [ $rc = "$want" ] || fail "$name: merge of a shard cut short exits $rc, expected $want"
+  grep -q "shard 2 of 2 cut short ($tmp/$name.cut2.json: the time limit (--timeout) ran out)" "$tmp/m.txt" ||
+    fail "$name: the merged report does not name the shard cut short: $(cat "$tmp/m.txt")"
+  "$ISMV" merge "$tmp/$name.cut1.json" "$tmp/$name.cut2.json" --format json >"$tmp/m.json" 2>/dev/null
+  grep -q '"partial": true' "$tmp/m.json" || fail "$name: the merged JSON is not marked partial"
+  grep -q '"reason": "shard 2 of 2 cut short' "$tmp/m.json" || fail "$name: the merged JSON does not name the shard"
+}
+cut_case drone examples/drone/drone.yaml 5 --bound 7
+grep -q "^altitude-hold-drone: inconclusive" "$tmp/m.txt" || fail "drone cut short: not inconclusive: $(head -1 "$tmp/m.txt")"
+cut_case thermostat-cut examples/thermostat/thermostat.yaml 10 --bound "$bound" --split-depth 2 --search top-k
+grep -q "^search incomplete: shard 2 of 2 cut short" "$tmp/m.txt" || fail "thermostat cut short: $(cat "$tmp/m.txt")"
 
 t=$tmp/thermostat
 expect_error() { # RC, PATTERN, ismv args...
@@ -89,4 +159,5 @@ expect_error 1 "takes I/N" verify examples/thermostat/thermostat.yaml --shard 0/
 expect_error 1 "cannot go with --strategy per-path" verify examples/thermostat/thermostat.yaml --shard 1/2 --strategy per-path
 expect_error 1 "cannot be sharded" verify examples/thermostat/thermostat.yaml --shard 1/2 --all --format json
 expect_error 2 "is not a shard report" merge "$tmp/thermostat.single.json"
+expect_error 1 "they merge into text or json" merge "$tmp/thermostat-topk.1-2.json" "$tmp/thermostat-topk.2-2.json" --format sarif
 exit $status

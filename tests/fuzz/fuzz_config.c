@@ -1,6 +1,8 @@
-/* The configuration loaders of `ismv robustness` and `ismv envelope` (the
- * files a configuration names mostly do not exist next to the input: the
- * loaders' checks are the point). */
+/* The configuration loaders of `ismv robustness`, `ismv envelope` and
+ * `ismv robustify` (YAML, or Fortis's JSON read as YAML; the files a
+ * configuration names mostly do not exist next to the input: the loaders'
+ * checks are the point; robustify under small limits, as its search on a
+ * loaded model may be long). */
 #include "tests/fuzz/fuzz_util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -9,5 +11,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   char *envelope[] = {"ismv", "envelope", (char *)path, NULL};
   fuzz_cli(3, robustness);
   fuzz_cli(3, envelope);
+  char *robustify[] = {"ismv", "robustify", (char *)path, "--max-states", "20000", "--timeout", "2", NULL};
+  fuzz_cli(sizeof robustify / sizeof *robustify - 1, robustify);
   return 0;
 }

@@ -4,7 +4,8 @@
 # minutes or more (call it from the repository root):
 #   DIR/r.yaml       robustness: five interleaved counters (4.5e7 states):
 #                    the composition (with --max-states 100000000)
-#   DIR/ring.yaml    envelope: a ring of 13 states, |Δ| = 2^12 maximal deviations
+#   DIR/ring.yaml    envelope: a ring of 16 states, |Δ| = 2^15 maximal deviations
+#                    (2 153 found in 3 s of CPU; n = 13 now takes 2.5 s)
 #   DIR/m.yaml       masking: BRP N100 with 20000 retransmissions (~1.4e7 states;
 #                    with 1000 the strong game (--weak false) took only 0.6 s idle)
 #   DIR/fermat.yaml  eventb: an invariant whose proof is Fermat's n = 3 (Z3
@@ -40,12 +41,26 @@
 #                    "glitch, a.tick")
 #   DIR/brute.yaml   envelope --algorithm brute-force: 2^15 deviation sets of a
 #                    3-state ring, each composed with a 20001-state controller
+# and inputs on which a subset construction that used not to poll runs for
+# seconds (the FSP compiler's, robustify's OASIS abstractions):
+#   DIR/det.yaml     robustness: an FSP `deterministic` process whose tau-closures
+#                    are quadratic (J || S hiding go: 400 layers of 50 states, each
+#                    state with a tau to every state of the next layer; 10^6
+#                    transitions, closures of 2e8 states walking 10^10 edges;
+#                    main's binary: 12.5 s CPU, 850 MB)
+#   DIR/prop.yaml    robustness: a nondeterministic FSP `property` that guesses
+#                    which a is 25 actions before `done` (2^26 subsets; main's
+#                    binary ran into the 30 s grace)
+#   DIR/oasis.json   robustify --method oasis: the same J || S, not hidden and
+#                    ending in STOP, so its first abstraction (everything
+#                    hidden) has the same quadratic tau-closures (main's binary:
+#                    12.6 s CPU, 870 MB, before it polled again)
 # In the tree: tests/data/robustify_voting2/config-pareto.json, voting-4-4
 # of Fortis' thesis examples, Pareto (over 10 minutes, docs/robustify.md).
 . "$(dirname "${BASH_SOURCE[0]}")/ring.sh"
 
 long_runs_setup() {
-  local dir=$1 n=13 i
+  local dir=$1 n=16 i
   cat >"$dir/sys.lts" <<'EOF'
 C(N=9) = C[0],
 C[i:0..N] = (tick -> C[(i+1)%(N+1)] | reset -> C[0]).
@@ -137,4 +152,26 @@ EOF
   echo 'property P = (a -> P | b -> P).' >"$dir/brute-p.lts"
   printf 'kind: envelope\nenvironment: brute-env.lts\ncontroller: brute-ctrl.lts\nproperty: brute-p.lts\n' >"$dir/brute.yaml"
   printf 'algorithm: brute-force\n' >>"$dir/brute.yaml"
+  for side in dag dagsys; do
+    {
+      printf 'const W = 49\nconst M = 400\nJ = J[0],\n'
+      printf 'J[j:0..M] = (when (j < M) go[k:0..W] -> J[j+1] | when (j == M) done -> STOP).\n'
+      printf 'S = S[0],\nS[i:0..W] = (go[k:0..W] -> S[k] | done -> S[0]).\n'
+      if [ $side = dag ]; then printf 'deterministic ||D = (J || S)\\{go}.\n'; else printf '||D = (J || S).\n'; fi
+    } >"$dir/$side.lts"
+  done
+  printf '{"sys": ["dagsys.lts"], "env": [], "dev": ["done-env.lts"], "safety": ["done-p.lts"], "method": "oasis",\n' \
+    >"$dir/oasis.json"
+  printf ' "options": {"progress": [], "controllableMap": {"1": ["done"]}, "observableMap": {"0": ["done"]}}}\n' \
+    >>"$dir/oasis.json"
+  echo 'ENV = (done -> ENV).' >"$dir/done-env.lts"
+  echo 'property P = (done -> P).' >"$dir/done-p.lts"
+  printf 'kind: robustness\nsystem: dag.lts\nenvironment: done-env.lts\nproperty: done-p.lts\n' >"$dir/det.yaml"
+  cat >"$dir/guess-p.lts" <<'EOF2'
+property P = (a -> P | b -> P | a -> Q[1]),
+Q[i:1..26] = (when (i < 26) a -> Q[i + 1] | when (i < 26) b -> Q[i + 1] | when (i == 26) done -> P).
+EOF2
+  echo 'SYS = (a -> SYS | b -> SYS | done -> SYS).' >"$dir/ab.lts"
+  echo 'ENV = (a -> ENV | b -> ENV | done -> ENV).' >"$dir/ab-env.lts"
+  printf 'kind: robustness\nsystem: ab.lts\nenvironment: ab-env.lts\nproperty: guess-p.lts\n' >"$dir/prop.yaml"
 }

@@ -45,16 +45,20 @@ static ism_model_t *load(void) {
   return m;
 }
 
-static bool same_double(double a, double b) { return memcmp(&a, &b, sizeof a) == 0 || (isnan(a) && isnan(b)); }
+static bool same_double(double a, double b) {
+  return memcmp(&a, &b, sizeof a) == 0 || (isnan(a) && isnan(b));
+}
 
 static bool same_cex(const cex_t *a, const cex_t *b, size_t nv) {
   if (a->length != b->length || a->nactions != b->nactions || a->fail_position != b->fail_position ||
       a->fail_action != b->fail_action || a->boundary_known != b->boundary_known ||
       a->boundary_only != b->boundary_only || a->has_probability != b->has_probability ||
-      !same_double(a->probability, b->probability) || !same_double(a->probability_error, b->probability_error))
+      !same_double(a->probability, b->probability) ||
+      !same_double(a->probability_error, b->probability_error))
     return false;
   size_t len = (size_t)a->length;
-  if (memcmp(a->rules, b->rules, len * sizeof *a->rules) || memcmp(a->states, b->states, (len + 1) * sizeof *a->states))
+  if (memcmp(a->rules, b->rules, len * sizeof *a->rules) ||
+      memcmp(a->states, b->states, (len + 1) * sizeof *a->states))
     return false;
   for (size_t k = 0; k < (len + 1) * nv; k++)
     if (!same_double(a->truth[k], b->truth[k])) return false;
@@ -71,26 +75,29 @@ static bool same_cex(const cex_t *a, const cex_t *b, size_t nv) {
   return true;
 }
 
-static char *text_of(const ism_model_t *m, long index, const explore_result_t *part) {
+static char *text_of(const ism_model_t *m, long index, const explore_result_t *part,
+                     const distribute_topk_t *topk) {
   strbuf_t sb;
   strbuf_init(&sb);
-  distribute_write_part(&sb, m, index, part);
+  distribute_write_part(&sb, m, index, part, topk);
   return strbuf_take(&sb);
 }
 
 /* Reads text back as a part: NULL and *part filled, or the error. */
-static char *read_text(const ism_model_t *m, const char *text, long *index, explore_result_t *part) {
+static char *read_text(const ism_model_t *m, const char *text, long *index, explore_result_t *part,
+                       distribute_topk_t *topk) {
   diag_list_t diags;
   diag_init(&diags);
   json_doc_t *doc = json_parse("part", text, &diags);
-  char *why = doc ? distribute_read_part(doc->root, m, index, part) : xstrdup("not JSON");
+  char *why = doc ? distribute_read_part(doc->root, m, index, part, topk) : xstrdup("not JSON");
   if (doc) json_free(doc);
   diag_free(&diags);
   return why;
 }
 
 static void round_trip(ism_model_t *m) {
-  explore_options_t opt = {.bound = 3, .mode = ISM_MODE_ACTUAL, .strategy = EXPLORE_INCREMENTAL, .split_depth = 0};
+  explore_options_t opt = {
+      .bound = 3, .mode = ISM_MODE_ACTUAL, .strategy = EXPLORE_INCREMENTAL, .split_depth = 0};
   explore_result_t res;
   explore_run(m, &opt, &res);
   CHECK(res.ncexs >= 2);
@@ -105,18 +112,23 @@ static void round_trip(ism_model_t *m) {
   res.cexs[1].probability_error = -INFINITY;
   res.cexs[1].truth[1] = 1e308;
   res.reason = "the time budget is exhausted";
-  char *text = text_of(m, 17, &res);
+  res.cut = 123, res.nstreamed = 45; /* a top-K part's */
+  distribute_topk_t topk = {true, 6, true}, topk_back;
+  char *text = text_of(m, 17, &res, &topk);
   explore_result_t back;
   long index = 0;
-  char *why = read_text(m, text, &index, &back);
+  char *why = read_text(m, text, &index, &back, &topk_back);
   CHECK(why == NULL);
   if (why) fprintf(stderr, "  %s\n", why);
   CHECK(index == 17);
   CHECK(back.ncexs == res.ncexs && back.paths == res.paths && back.pruned == res.pruned &&
         back.solver_checks == res.solver_checks && back.solver_failures == res.solver_failures);
+  CHECK(back.cut == 123 && back.nstreamed == 45);
+  CHECK(topk_back.topk && topk_back.found_boundary_only == 6 && topk_back.unranked);
   CHECK_STREQ(back.reason, "the time budget is exhausted");
-  for (size_t k = 0; k < res.ncexs && k < back.ncexs; k++) CHECK(same_cex(&res.cexs[k], &back.cexs[k], m->nvars));
-  char *again = text_of(m, 17, &back);
+  for (size_t k = 0; k < res.ncexs && k < back.ncexs; k++)
+    CHECK(same_cex(&res.cexs[k], &back.cexs[k], m->nvars));
+  char *again = text_of(m, 17, &back, &topk_back);
   CHECK_STREQ(again, text);
   free(again);
   explore_result_free(&back);
@@ -129,13 +141,15 @@ static void round_trip(ism_model_t *m) {
       {"\"truth\":[", "\"truth\":[1,", "wrong length"},
       {"\"paths\":", "\"pathz\":", "'paths' is missing"},
       {"\"fail_action\":", "\"fail_action\":1e9,\"x\":", "out of range"},
+      {"\"found_boundary_only\":", "\"found_boundary_only\":-1,\"x\":", "out of range"},
+      {"\"topk\":", "\"topk\":1,\"x\":", "'topk' must be an object"},
   };
   for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
     const char *at = strstr(text, cases[c].from);
     CHECK(at != NULL);
     if (!at) continue;
     char *bad = xasprintf("%.*s%s%s", (int)(at - text), text, cases[c].to, at + strlen(cases[c].from));
-    why = read_text(m, bad, &index, &back);
+    why = read_text(m, bad, &index, &back, &topk_back);
     CHECK(why && strstr(why, cases[c].want));
     if (why && !strstr(why, cases[c].want)) fprintf(stderr, "  case %zu: %s\n", c, why);
     CHECK(back.ncexs == 0 && back.cexs == NULL);
@@ -201,7 +215,8 @@ static void halves(ism_model_t *m) {
   qsort(all.cexs, all.ncexs, sizeof *all.cexs, by_path);
   CHECK(all.paths == whole.paths && all.pruned == whole.pruned && all.solver_checks == whole.solver_checks);
   CHECK(all.ncexs == whole.ncexs);
-  for (size_t k = 0; k < all.ncexs && k < whole.ncexs; k++) CHECK(same_cex(&all.cexs[k], &whole.cexs[k], m->nvars));
+  for (size_t k = 0; k < all.ncexs && k < whole.ncexs; k++)
+    CHECK(same_cex(&all.cexs[k], &whole.cexs[k], m->nvars));
   explore_result_free(&all);
   explore_result_free(&whole);
 }

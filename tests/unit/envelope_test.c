@@ -6,7 +6,13 @@
  *  - differential: the default and the paper algorithm agree on every
  *    benchmark, and agree with brute force on the running example and on
  *    a few hundred random tiny problems (with and without P_env);
- *  - comparison verdicts and their witnesses. */
+ *  - comparison verdicts and their witnesses;
+ *  - the ring family of bench/envelope.sh: the default algorithm equals the
+ *    previous one (ENVELOPE_CLAUSES) for n = 4..10 (and, without its pair
+ *    table, for n = 4..9; so does half of the random problems below); for n = 11 |Δ| = 2^10,
+ *    every d robust and (every 16th) maximal by composing E_d with C and
+ *    P_err (lts_compose, not the meta-system); and the two agree on a few
+ *    hundred random problems larger than brute force takes. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -349,10 +355,180 @@ static void test_random(void) {
   }
 }
 
+/* ------------------------------------------------------------- ring */
+
+/* tests/lib/ring.sh's ring: E cycles through n states by a (b in its
+ * alphabet), C allows a and b, P forbids b after n-1 a's (counted mod n). */
+static void ring(lts_labels_t *L, int n, lts_t **env, lts_t **ctrl, lts_t **prop) {
+  int a = lts_label(L, "a"), b = lts_label(L, "b");
+  lts_builder_t e, c, p;
+  lts_builder_init(&e, L);
+  lts_builder_init(&c, L);
+  lts_builder_init(&p, L);
+  for (int i = 0; i < n; i++) {
+    lts_builder_add_state(&e);
+    lts_builder_add_state(&p);
+  }
+  lts_builder_add_state(&c);
+  lts_builder_t *all[3] = {&e, &c, &p};
+  for (int k = 0; k < 3; k++) {
+    lts_builder_alphabet_add(all[k], a);
+    lts_builder_alphabet_add(all[k], b);
+  }
+  for (int i = 0; i < n; i++) {
+    lts_builder_add(&e, i, a, (i + 1) % n);
+    lts_builder_add(&p, i, a, (i + 1) % n);
+    if (i < n - 1) lts_builder_add(&p, i, b, 0);
+  }
+  lts_builder_add(&c, 0, a, 0);
+  lts_builder_add(&c, 0, b, 0);
+  *env = lts_freeze(&e);
+  *ctrl = lts_freeze(&c);
+  lts_t *pd = lts_freeze(&p);
+  *prop = lts_property(pd);
+  lts_free(pd);
+}
+
+/* Robustness by definition, independent of the meta-system: E_d ‖ C ‖ P_err
+ * reaches no error. */
+static bool robust_composed(const envelope_space_t *sp, const lts_t *env, const lts_t *ctrl, const lts_t *prop,
+                            const bitword_t *d) {
+  lts_builder_t b;
+  lts_builder_init(&b, env->labels);
+  for (int s = 0; s < env->nstates; s++) lts_builder_add_state(&b);
+  b.init = env->init;
+  for (int a = 0; a < sp->nactions; a++) lts_builder_alphabet_add(&b, sp->actions[a]);
+  for (int t = 0; t < sp->ntrans; t++)
+    if (bitset_get(d, (size_t)t)) {
+      int j = t % sp->nq, i = (t / sp->nq) % sp->nq, a = t / (sp->nq * sp->nq);
+      lts_builder_add(&b, sp->states[i], sp->actions[a], sp->states[j]);
+    }
+  lts_t *ed = lts_freeze(&b);
+  const lts_t *parts[3] = {ed, ctrl, prop};
+  lts_t *c = lts_compose(parts, 3);
+  bool ok = c->error < 0;
+  lts_free(c);
+  lts_free(ed);
+  return ok;
+}
+
+static void test_ring(void) {
+  for (int n = 4; n <= 11; n++) {
+    lts_labels_t L;
+    lts_labels_init(&L);
+    lts_t *env, *ctrl, *prop;
+    ring(&L, n, &env, &ctrl, &prop);
+    envelope_problem_t p = {env, ctrl, prop, NULL};
+    char *err = NULL;
+    envelope_t *ev = envelope_new(&p, 1000000, &err);
+    CHECK(ev != NULL);
+    const envelope_space_t *sp = envelope_space(ev);
+    envelope_result_t r;
+    CHECK(envelope_compute(ev, ENVELOPE_DEFAULT, &r, &err));
+    CHECK(!r.partial && r.ndeltas == 1 << (n - 1));
+    if (n <= 10) {
+      envelope_result_t old;
+      CHECK(envelope_compute(ev, ENVELOPE_CLAUSES, &old, &err));
+      if (!same_delta(sp, &r, &old)) {
+        fprintf(stderr, "ring n = %d: %d sets, the previous algorithm %d\n", n, r.ndeltas, old.ndeltas);
+        check_failures++;
+      }
+      if (n <= 9) { /* and without the pair table */
+        envelope_result_t bare;
+        envelope_set_pair_table_limit(0);
+        CHECK(envelope_compute(ev, ENVELOPE_DEFAULT, &bare, &err));
+        envelope_set_pair_table_limit(1L << 24);
+        if (!same_delta(sp, &bare, &old)) {
+          fprintf(stderr, "ring n = %d without pairs: %d sets, the previous algorithm %d\n", n, bare.ndeltas,
+                  old.ndeltas);
+          check_failures++;
+        }
+        envelope_result_free(&bare);
+      }
+      envelope_result_free(&old);
+    } else {
+      int bad = 0;
+      bitword_t *x = bitset_new((size_t)sp->ntrans);
+      for (int k = 0; k < r.ndeltas; k++) {
+        if (!robust_composed(sp, env, ctrl, prop, r.deltas[k])) bad++;
+        if (k % 16) continue;
+        for (int t = 0; t < sp->ntrans; t++) {
+          if (bitset_get(r.deltas[k], (size_t)t)) continue;
+          memcpy(x, r.deltas[k], BITSET_WORDS((size_t)sp->ntrans) * sizeof *x);
+          bitset_set(x, (size_t)t);
+          if (robust_composed(sp, env, ctrl, prop, x)) bad++;
+        }
+      }
+      free(x);
+      if (bad) {
+        fprintf(stderr, "ring n = %d: %d sets not robust or not maximal\n", n, bad);
+        check_failures++;
+      }
+    }
+    envelope_result_free(&r);
+    envelope_free(ev);
+    lts_free(env);
+    lts_free(ctrl);
+    lts_free(prop);
+    lts_labels_free(&L);
+  }
+}
+
+/* The default algorithm against the previous one on random problems with
+ * 3-4 environment states (18-32 deviation transitions: past brute force). */
+static void test_random_larger(void) {
+  static const char *const env_l[] = {"a", "b"}, *ctrl_l[] = {"a", "b", "c"}, *prop_l[] = {"a", "b"},
+                           *envp_l[] = {"a", "b"};
+  int agree = 0, cases = 200;
+  for (int i = 0; i < cases; i++) {
+    lts_labels_t L;
+    lts_labels_init(&L);
+    lts_t *env = random_lts(&L, 3 + i % 2, env_l, 2, false, 15);
+    lts_t *ctrl = i % 2 ? random_lts(&L, 1 + rnd(3), ctrl_l, 3, false, 70) : random_lts(&L, 1, ctrl_l, 2, false, 100);
+    lts_t *pd = random_lts(&L, 4 + rnd(3), prop_l, 2, true, 95), *prop = lts_property(pd);
+    lts_t *ed = i % 3 == 0 ? random_lts(&L, 2, envp_l, 2, true, 85) : NULL, *envp = ed ? lts_property(ed) : NULL;
+    envelope_problem_t p = {env, ctrl, prop, envp};
+    char *err = NULL;
+    envelope_t *ev = envelope_new(&p, 100000, &err);
+    envelope_result_t r1, r2;
+    bool no_pairs = i % 2 == 1; /* half of them without the pair table */
+    if (no_pairs) envelope_set_pair_table_limit(0);
+    bool ok = ev && envelope_compute(ev, ENVELOPE_DEFAULT, &r1, &err);
+    envelope_set_pair_table_limit(1L << 24);
+    if (ok && envelope_compute(ev, ENVELOPE_CLAUSES, &r2, &err)) {
+      if (getenv("ENVELOPE_TEST_VERBOSE")) fprintf(stderr, "larger %d: %d deltas%s, %d transitions\n", i, r1.ndeltas, r1.normal_unsafe ? " (unsafe)" : "", envelope_space(ev)->ntrans);
+      if (same_delta(envelope_space(ev), &r1, &r2))
+        agree++;
+      else
+        fprintf(stderr, "larger random case %d: %d vs %d sets\n", i, r1.ndeltas, r2.ndeltas);
+      envelope_result_free(&r1);
+      envelope_result_free(&r2);
+    } else {
+      fprintf(stderr, "larger random case %d: %s\n", i, err ? err : "failed");
+      free(err);
+      if (ok) envelope_result_free(&r1);
+    }
+    envelope_free(ev);
+    lts_free(env);
+    lts_free(ctrl);
+    lts_free(pd);
+    lts_free(prop);
+    lts_free(ed);
+    lts_free(envp);
+    lts_labels_free(&L);
+  }
+  if (agree != cases) {
+    fprintf(stderr, "larger random: %d/%d cases agree\n", agree, cases);
+    check_failures++;
+  }
+}
+
 int main(void) {
   test_benchmarks();
   test_compare();
   test_random();
+  test_random_larger();
+  test_ring();
   if (check_failures) fprintf(stderr, "%d check(s) failed\n", check_failures);
   return check_failures != 0;
 }

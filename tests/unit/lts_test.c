@@ -184,7 +184,8 @@ static bool same_lts(const lts_t *x, const lts_t *y) {
 
 /* Differential: lts_determinise_composed equals determinising the stored
  * restricted composition, array for array, on random parts that share
- * labels, with τ, error and END states, and kept sets of every size. */
+ * labels, with τ, error and END states, and kept sets of every size (a
+ * third with 300 more kept labels the parts do not use). */
 static void test_determinise_composed(lts_labels_t *L) {
   int agreed = 0;
   for (int round = 0; round < 300; round++) {
@@ -192,11 +193,16 @@ static void test_determinise_composed(lts_labels_t *L) {
     lts_t *parts[3];
     for (int p = 0; p < n; p++)
       parts[p] = random_lts(L, 2 + rnd(7), rnd(16), 2 + rnd(3), rnd(3), rnd(3) == 0, rnd(4) == 0);
-    int keep[8], nkeep = 0;
+    int keep[320], nkeep = 0;
     char name[32];
     for (int k = 0; k < 6; k++)
       if (rnd(2)) {
         snprintf(name, sizeof name, "l%d", k);
+        keep[nkeep++] = lts_label(L, name);
+      }
+    if (round % 3 == 0) /* over 255 kept labels: the moves' labels are stored wide */
+      for (int k = 0; k < 300; k++) {
+        snprintf(name, sizeof name, "w%d", k);
         keep[nkeep++] = lts_label(L, name);
       }
     /* sorted, as lts_restrict wants */

@@ -192,9 +192,9 @@ static void test_abstraction(void) {
   lts_labels_init(&L);
   lts_t *m = load(&L, "M = (a -> b -> c -> M).");
   int a = lts_label(&L, "a"), b = lts_label(&L, "b"), c = lts_label(&L, "c");
-  lts_t *none = robustify_abstraction(m, NULL, 0);
+  lts_t *none = robustify_abstraction(m, NULL, 0, 0, NULL, NULL);
   CHECK(none->nstates == 3 && none->ntrans == 3 && none->nalphabet == 3);
-  lts_t *dec = robustify_abstraction(m, &b, 1);
+  lts_t *dec = robustify_abstraction(m, &b, 1, 0, NULL, NULL);
   CHECK(dec->nstates == 4 && dec->ntrans == 8 && dec->nalphabet == 3);
   lts_t *min = lts_minimise(dec);
   CHECK(min->nstates == 2 && min->ntrans == 4);
@@ -208,10 +208,98 @@ static void test_abstraction(void) {
   lts_labels_free(&L);
 }
 
+/* A stop callback that says stop from its `at`-th poll on (0-based). */
+typedef struct {
+  int polls, at;
+} stopper_t;
+
+static bool stop_at(void *arg) {
+  stopper_t *t = arg;
+  return t->polls++ >= t->at;
+}
+
+static bool stop_now(void *arg) {
+  (void)arg;
+  return true;
+}
+
+/* The stop path, at every poll of test_controllability's Pareto search:
+ * a stop in the search leaves its best set so far (never nothing once a
+ * set was found); a stop after the search, while the solution is
+ * synthesised again, leaves the search's solution (C = {a}, cost 1, "b, v"
+ * kept) without a supervisor. The designs and re-checks stop too. */
+static void test_stop(void) {
+  lts_labels_t L;
+  lts_labels_init(&L);
+  lts_t *m = load(&L, "M = (a -> P1 | b -> P2), P1 = (u -> M), P2 = (v -> M).");
+  lts_t *e = load(&L, "E = (a -> E | b -> E | u -> E | v -> E).");
+  lts_t *p = load(&L, "P = (a -> P | b -> P | v -> P) + {u}.");
+  int progress[] = {lts_label(&L, "v")};
+  int word[] = {lts_label(&L, "b"), lts_label(&L, "v")};
+  robustify_pref_t pref = {word, 2, word, 2, 3};
+  robustify_event_t ctrl[] = {ev(&L, "a", 1), ev(&L, "b", 1)};
+  robustify_event_t obs[] = {ev(&L, "a", 0), ev(&L, "b", 0), ev(&L, "u", 0), ev(&L, "v", 0)};
+  stopper_t t = {0, 1 << 30};
+  robustify_problem_t pb = {.sys = m,
+                            .dev = e,
+                            .safety = p,
+                            .progress = progress,
+                            .nprogress = 1,
+                            .pref = &pref,
+                            .npref = 1,
+                            .ctrl = ctrl,
+                            .nctrl = 2,
+                            .obs = obs,
+                            .nobs = 4,
+                            .method = ROBUSTIFY_PARETO,
+                            .stop = stop_at,
+                            .stop_arg = &t};
+  robustify_result_t full;
+  robustify_run(&pb, &full);
+  int npolls = t.polls;
+  CHECK(!full.bounded && full.search_done && full.nsols == 1 && full.sols[0].sup != NULL);
+  CHECK(npolls > 3);
+  int in_final = 0, first_found = -1;
+  for (int k = 0; k < npolls; k++) {
+    t = (stopper_t){0, k};
+    robustify_result_t r;
+    robustify_run(&pb, &r);
+    CHECK(r.bounded && strcmp(r.limit, "timeout") == 0);
+    if (r.nsols > 0 && first_found < 0) first_found = k;
+    CHECK(first_found < 0 || r.nsols > 0); /* never nothing once a set was found */
+    for (int i = 0; i < r.nsols; i++) CHECK(r.sols[i].cost >= full.sols[0].cost);
+    if (r.search_done) {
+      in_final++;
+      CHECK(r.nsols == 1 && r.nsynth == full.nsynth);
+      if (r.nsols == 1) {
+        const robustify_solution_t *s = &r.sols[0];
+        CHECK(s->sup == NULL && s->ndisabled == 0);
+        CHECK(s->nctrl == 1 && s->ctrl[0] == lts_label(&L, "a") && s->nobs == 4);
+        CHECK(s->cost == 1 && s->kept == 1 && s->utility == full.sols[0].utility);
+      }
+    }
+    robustify_result_free(&r);
+  }
+  CHECK(in_final > 0 && first_found >= 0);
+  /* the design and the re-check of a solution stop too */
+  robustify_solution_t *s = &full.sols[0];
+  CHECK(robustify_design_bounded(m, s, stop_now, NULL) == NULL);
+  lts_t *design = robustify_design(m, s);
+  CHECK(robustify_check_bounded(&pb, s, design, stop_now, NULL) == ROBUSTIFY_CHECK_STOPPED);
+  CHECK(robustify_check(&pb, s, design) == NULL);
+  lts_free(design);
+  robustify_result_free(&full);
+  lts_free(m);
+  lts_free(e);
+  lts_free(p);
+  lts_labels_free(&L);
+}
+
 int main(void) {
   test_abstraction();
   test_controllability();
   test_partial_observation();
   test_weights();
+  test_stop();
   return CHECK_RESULT();
 }

@@ -87,6 +87,56 @@ static void test_deadline_in_product(lts_labels_t *L) {
   lts_free(y);
 }
 
+/* Counts its calls; true from call number `at` on (0: never). */
+typedef struct {
+  int calls, at;
+} counting_stop_t;
+
+static bool counting_stop(void *arg) {
+  counting_stop_t *c = arg;
+  c->calls++;
+  return c->at > 0 && c->calls >= c->at;
+}
+
+/* The τ-closures before a subset construction: a τ-chain 0 -> 1 -> ... ->
+ * n-1 with `x` from n-1 back to 0 has closures of n, n-1, ..., 1 states
+ * (2 000 000 in all for n = 2000), so they are polled some 30 times before
+ * the subset loop polls once; unstopped, its determinisation is one
+ * subset (all states) with an x self-loop, and its property that state
+ * plus the error state. */
+static void test_closure_stop(lts_labels_t *L) {
+  int n = 2000, x = lts_label(L, "x");
+  lts_builder_t b;
+  lts_builder_init(&b, L);
+  for (int i = 0; i < n; i++) lts_builder_add_state(&b);
+  for (int i = 0; i + 1 < n; i++) lts_builder_add(&b, i, LTS_TAU, i + 1);
+  lts_builder_add(&b, n - 1, x, 0);
+  lts_t *chain = lts_freeze(&b);
+  lts_builder_free(&b);
+  counting_stop_t never = {0, 0};
+  lts_t *d = lts_determinise_bounded(chain, false, 0, counting_stop, &never);
+  CHECK(d && d->nstates == 1 && d->ntrans == 1 && lts_step(d, 0, x) == 0);
+  CHECK(never.calls >= 2 * 1000 * 1000 / 65536); /* the closures polled, then the subsets once */
+  lts_free(d);
+  counting_stop_t second = {0, 2}; /* the second poll is inside the closures */
+  CHECK(lts_determinise_bounded(chain, false, 0, counting_stop, &second) == NULL && second.calls == 2);
+  /* lts_property: determinised the same way; a stop gives NULL */
+  lts_t *p = lts_property_bounded(chain, 0, NULL, NULL);
+  CHECK(p && p->nstates == 2 && p->error == 1 && lts_step(p, 0, x) == 0);
+  lts_free(p);
+  counting_stop_t first = {0, 1};
+  CHECK(lts_property_bounded(chain, 0, counting_stop, &first) == NULL);
+  stop_request(STOP_TIMEOUT); /* lts_minimise's closures: its input, unminimised */
+  lts_t *m = lts_minimise(chain);
+  CHECK(m && m->nstates == n);
+  lts_free(m);
+  stop_clear();
+  m = lts_minimise(chain);
+  CHECK(m && m->nstates == 1);
+  lts_free(m);
+  lts_free(chain);
+}
+
 static void test_robustness(lts_labels_t *L) {
   lts_t *m = counter(L, "a", 3), *env = reset_only(L, "a"), *p = counter(L, "a", 1);
   lts_t *perr = lts_property(p);
@@ -149,6 +199,7 @@ int main(void) {
   lts_labels_init(&L);
   test_compose_bounded(&L);
   test_deadline_in_product(&L);
+  test_closure_stop(&L);
   test_robustness(&L);
   lts_labels_free(&L);
   return CHECK_RESULT();

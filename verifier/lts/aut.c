@@ -112,6 +112,9 @@ static bool line_end(cursor_t *c) {
 static bool header(cursor_t *c, long *init, long *ntrans, long *nstates) {
   skip_ws(c);
   if (c->end - c->p < 3 || strncmp(c->p, "des", 3) != 0) {
+    /* not an Aldebaran file at all (a system file named by mistake): its
+     * lines are never echoed */
+    diag_source_conceal(c->d, here(c).file);
     diag_error(c->d, here(c), "expected the header 'des (initial, transitions, states)'");
     return false;
   }

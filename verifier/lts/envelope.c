@@ -407,14 +407,24 @@ static bool visit(search_t *s, int i, int q) {
 }
 
 static bool propagate(search_t *s, int i) {
+  /* locals: the pushes below could alias the meta-system's arrays for the compiler */
   const meta_t *m = &s->ev->meta[i];
+  const int *off = m->off, *dst = m->dst, *tag = m->tag;
+  const bitword_t *x = s->x, *losing = m->losing;
+  bitword_t *reached = s->reached[i];
   while (s->work.len) {
     int q = VEC_POP(&s->work);
-    for (int e = m->off[q]; e < m->off[q + 1]; e++)
-      if ((m->tag[e] < 0 || bitset_get(s->x, (size_t)m->tag[e])) && !visit(s, i, m->dst[e])) {
+    for (int e = off[q], end = off[q + 1]; e < end; e++) {
+      int t = tag[e], y = dst[e];
+      if ((t >= 0 && !bitset_get(x, (size_t)t)) || bitset_get(reached, (size_t)y)) continue;
+      if (bitset_get(losing, (size_t)y)) { /* a reached state is never losing (visit) */
         VEC_CLEAR(&s->work);
         return false;
       }
+      bitset_set(reached, (size_t)y);
+      VEC_PUSH(&s->trail[i], y);
+      VEC_PUSH(&s->work, y);
+    }
   }
   return true;
 }
@@ -426,21 +436,25 @@ static bool search_start(search_t *s) {
   return true;
 }
 
-/* Adds transition t to x if x ∪ {t} stays robust; else leaves all as it was. */
-static bool try_add(search_t *s, int t) {
+/* Adds the n transitions ts to x if x ∪ ts stays robust (one check); else
+ * leaves all as it was. */
+static bool try_add_all(search_t *s, const int *ts, int n) {
   s->checks++;
   if (s->watch && (s->checks & 255) == 0 && stop_requested()) s->timed_out = true;
   if (s->timed_out) return false;
   mark_t before = mark(s);
-  bitset_set(s->x, (size_t)t);
-  VEC_PUSH(&s->added, t);
+  for (int j = 0; j < n; j++) {
+    bitset_set(s->x, (size_t)ts[j]);
+    VEC_PUSH(&s->added, ts[j]);
+  }
   for (int i = 0; i < s->ev->nmeta; i++) {
     const meta_t *m = &s->ev->meta[i];
     bool ok = true;
-    for (int k = m->toff[t]; k < m->toff[t + 1] && ok; k++) {
-      int e = m->tedge[k];
-      if (bitset_get(s->reached[i], (size_t)m->esrc[e])) ok = visit(s, i, m->dst[e]);
-    }
+    for (int j = 0; j < n && ok; j++)
+      for (int k = m->toff[ts[j]]; k < m->toff[ts[j] + 1] && ok; k++) {
+        int e = m->tedge[k];
+        if (bitset_get(s->reached[i], (size_t)m->esrc[e])) ok = visit(s, i, m->dst[e]);
+      }
     if (!ok || !propagate(s, i)) {
       VEC_CLEAR(&s->work);
       rollback(s, before);
@@ -449,6 +463,9 @@ static bool try_add(search_t *s, int t) {
   }
   return true;
 }
+
+/* Adds transition t to x if x ∪ {t} stays robust; else leaves all as it was. */
+static bool try_add(search_t *s, int t) { return try_add_all(s, &t, 1); }
 
 bool envelope_robust(const envelope_t *ev, const bitword_t *d) {
   search_t s;
@@ -519,11 +536,13 @@ enum { FAILED_MEMO_MAX = 1 << 22 }; /* learned failed sets kept (memory: ~50 byt
 
 typedef struct {
   search_t *s;
-  const bitword_t *cand;    /* transitions robust on their own */
-  VEC(bitword_t *) clauses; /* per found maximal d: cand ∖ d; a new one must hit each */
+  const bitword_t *cand;    /* the transitions that may join x (its universe) */
+  VEC(bitword_t *) clauses; /* per set found: cand ∖ it; a new one must hit each */
   bitword_t *excluded;      /* transitions ruled out on the current search branch */
   setset_t failed;          /* sets x with no robust extension hitting every clause: as
                                clauses only accumulate, they stay failed (learning) */
+  bitword_t *const *compat; /* compat[t]: the candidates u with {t, u} robust, or NULL */
+  bitword_t *mask;          /* with compat, ∩ compat[t] over t in x: only these can join x */
 } enumerate_t;
 
 /* The number of set bits (inline: without -mpopcnt the builtin is a call). */
@@ -545,7 +564,8 @@ static bool find_seed(enumerate_t *en) {
    * clause); one with none fails the branch at once. A literal is unusable
    * when excluded on this branch: a transition that could not be added to a
    * subset of x cannot be added to x (robustness is downward closed), and
-   * one whose branch failed is tried by no later sibling. */
+   * one whose branch failed is tried by no later sibling; or when outside
+   * the mask: some t in x and it are not robust together. */
   const bitword_t *clause = NULL;
   int best = INT_MAX;
   for (size_t c = 0; c < en->clauses.len && best > 0; c++) {
@@ -554,7 +574,8 @@ static bool find_seed(enumerate_t *en) {
     for (size_t w = 0; w < nw && !hit; w++) hit = (cl[w] & s->x[w]) != 0;
     if (hit) continue;
     int usable = 0;
-    for (size_t w = 0; w < nw && usable < best; w++) usable += pop64(cl[w] & ~en->excluded[w]);
+    for (size_t w = 0; w < nw && usable < best; w++)
+      usable += pop64(cl[w] & ~en->excluded[w] & (en->mask ? en->mask[w] : ~(bitword_t)0));
     if (usable < best) best = usable, clause = cl;
   }
   if (!clause) return true;
@@ -563,13 +584,21 @@ static bool find_seed(enumerate_t *en) {
   VEC(int) tried = {0};
   bool found = false;
   for (int t = 0; t < nt && !found && !s->timed_out; t++) {
-    if (!bitset_get(clause, (size_t)t) || bitset_get(en->excluded, (size_t)t)) continue;
+    if (!bitset_get(clause, (size_t)t) || bitset_get(en->excluded, (size_t)t) ||
+        (en->mask && !bitset_get(en->mask, (size_t)t)))
+      continue;
     mark_t m = mark(s);
     if (try_add(s, t)) {
-      if (find_seed(en))
-        found = true;
-      else
-        rollback(s, m);
+      bitword_t *outer = en->mask, *inner = NULL;
+      if (outer) { /* below, only what t is compatible with can join */
+        inner = xmalloc(nw * sizeof *inner);
+        for (size_t w = 0; w < nw; w++) inner[w] = outer[w] & en->compat[t][w];
+        en->mask = inner;
+      }
+      found = find_seed(en);
+      en->mask = outer;
+      free(inner);
+      if (!found) rollback(s, m);
     }
     if (!found) {
       bitset_set(en->excluded, (size_t)t);
@@ -583,8 +612,146 @@ static bool find_seed(enumerate_t *en) {
   return found;
 }
 
-static void run_default(const envelope_t *ev, maxset_t *out, envelope_result_t *r) {
+typedef struct {
+  VEC(bitword_t *) sets;
+} setlist_t;
+
+static void setlist_free(setlist_t *l) {
+  for (size_t i = 0; i < l->sets.len; i++) free(l->sets.data[i]);
+  VEC_FREE(&l->sets);
+}
+
+/* Grows x by the transitions of universe outside it, in index order (as
+ * try_add on each), skipping those outside mask (the pairs rule them out);
+ * mask is narrowed by compat of each transition added. */
+static void grow_outside(search_t *s, const bitword_t *universe, bitword_t *const *compat, bitword_t *mask) {
+  int nt = s->ev->space.ntrans;
+  size_t nw = words(nt);
+  for (int t = 0; t < nt; t++)
+    if (bitset_get(universe, (size_t)t) && (!compat || bitset_get(mask, (size_t)t)) &&
+        !bitset_get(s->x, (size_t)t) && try_add(s, t) && compat)
+      for (size_t w = 0; w < nw; w++) mask[w] &= compat[t][w];
+}
+
+/* For the robust x the search holds, x containing v (its base): every
+ * maximal robust Y ⊆ x ∪ uv that no set of *found contains is grown to a
+ * maximal set over cand, in index order, and appended to *found. Seeds by
+ * find_seed: each must hit uv ∖ F for every F found that holds v (else it
+ * lies in F). A stop during a seed search ends it: the sets appended are
+ * maximal, the list may miss some. */
+static void add_new_around(search_t *s, int v, const bitword_t *uv, const bitword_t *cand, bitword_t *const *compat,
+                           setlist_t *found) {
+  int nt = s->ev->space.ntrans;
+  size_t nw = words(nt);
+  mark_t base = mark(s);
+  bitword_t *mask = compat ? set_copy(compat[v], nt) : NULL;
+  enumerate_t en = {.s = s, .cand = uv, .excluded = bitset_new((size_t)nt), .compat = compat, .mask = mask};
+  en.failed.nw = nw;
+  for (size_t i = 0; i < found->sets.len; i++) {
+    const bitword_t *f = found->sets.data[i];
+    if (!bitset_get(f, (size_t)v)) continue;
+    bitword_t *clause = bitset_new((size_t)nt);
+    for (size_t w = 0; w < nw; w++) clause[w] = uv[w] & ~f[w];
+    VEC_PUSH(&en.clauses, clause);
+  }
+  for (;;) {
+    s->watch = true;
+    bool seed = find_seed(&en);
+    s->watch = false;
+    if (!seed || s->timed_out) break; /* a stopped search cannot grow a seed */
+    bitword_t *grow = compat ? set_full(nt) : NULL;
+    for (size_t k = 0; compat && k < s->added.len; k++)
+      for (size_t w = 0; w < nw; w++) grow[w] &= compat[s->added.data[k]][w];
+    grow_outside(s, uv, compat, grow);
+    grow_outside(s, cand, compat, grow);
+    free(grow);
+    VEC_PUSH(&found->sets, set_copy(s->x, nt));
+    bitword_t *clause = bitset_new((size_t)nt);
+    for (size_t w = 0; w < nw; w++) clause[w] = uv[w] & ~s->x[w];
+    VEC_PUSH(&en.clauses, clause);
+    rollback(s, base);
+  }
+  rollback(s, base);
+  for (size_t c = 0; c < en.clauses.len; c++) free(en.clauses.data[c]);
+  VEC_FREE(&en.clauses);
+  free(en.excluded);
+  free(mask);
+  setset_free(&en.failed);
+}
+
+static bool covered(const setlist_t *l, const bitword_t *y, int nt) {
+  for (size_t i = 0; i < l->sets.len; i++)
+    if (bitset_subset(y, l->sets.data[i], (size_t)nt)) return true;
+  return false;
+}
+
+
+static long pair_table_limit = 1L << 24;
+
+void envelope_set_pair_table_limit(long max_pairs) { pair_table_limit = max_pairs; }
+
+/* compat[v] for each candidate v: the candidates t with {v, t} robust
+ * (every robust set holding v lies inside it), |cand|² checks; NULL for
+ * the others. Polls the stop request: a stopped search leaves them wrong,
+ * so the caller then uses none. NULL (no table: nothing is pruned by
+ * pairs) past pair_table_limit pairs or 8 times as many bits (|cand| rows
+ * of |D| bits): by default 16 M checks and 16 MB at most. */
+static bitword_t **pair_compat(search_t *s, const bitword_t *cand) {
+  int nt = s->ev->space.ntrans;
+  long ncand = (long)bitset_count(cand, (size_t)nt);
+  if (ncand * ncand > pair_table_limit || ncand * (long)nt > 8 * pair_table_limit) return NULL;
+  mark_t base = mark(s);
+  bitword_t **compat = xcalloc((size_t)nt + 1, sizeof *compat);
+  s->watch = true;
+  for (int v = 0; v < nt && !s->timed_out; v++) {
+    if (!bitset_get(cand, (size_t)v)) continue;
+    compat[v] = bitset_new((size_t)nt);
+    bitset_set(compat[v], (size_t)v);
+    if (!try_add(s, v)) break;
+    mark_t one = mark(s);
+    for (int t = 0; t < nt; t++)
+      if (t != v && bitset_get(cand, (size_t)t) && try_add(s, t)) {
+        bitset_set(compat[v], (size_t)t);
+        rollback(s, one);
+      }
+    rollback(s, base);
+  }
+  s->watch = false;
+  return compat;
+}
+
+/* The robust deviations' candidates: the transitions robust on their own
+ * (every maximal set is made of them). */
+static bitword_t *candidates(search_t *s) {
+  const envelope_space_t *sp = &s->ev->space;
+  mark_t base = mark(s);
+  bitword_t *cand = bitset_new((size_t)sp->ntrans);
+  for (int t = 0; t < sp->ntrans; t++)
+    if (!bitset_get(sp->normal, (size_t)t) && try_add(s, t)) {
+      bitset_set(cand, (size_t)t);
+      rollback(s, base);
+    }
+  return cand;
+}
+
+/* Appends each found set (deviation transitions) with E's own to out. */
+static void add_deltas(const envelope_space_t *sp, const setlist_t *found, maxset_t *out) {
+  size_t nw = words(sp->ntrans);
+  for (size_t i = 0; i < found->sets.len; i++) {
+    bitword_t *d = bitset_new((size_t)sp->ntrans);
+    for (size_t w = 0; w < nw; w++) d[w] = found->sets.data[i][w] | sp->normal[w];
+    VEC_PUSH(&out->sets, d);
+  }
+}
+
+/* The previous default (ENVELOPE_CLAUSES): seeds hitting the blocking
+ * clause cand ∖ d of every d found, by find_seed over all candidates, each
+ * grown over the candidates in index order. Its final search, proving no
+ * seed is left, grew about sevenfold per ring step (docs/envelope.md). */
+static void run_clauses(const envelope_t *ev, maxset_t *out, envelope_result_t *r) {
   const envelope_space_t *sp = &ev->space;
+  int nt = sp->ntrans;
+  size_t nw = words(nt);
   search_t s;
   search_init(&s, ev);
   if (!search_start(&s)) {
@@ -593,37 +760,104 @@ static void run_default(const envelope_t *ev, maxset_t *out, envelope_result_t *
     return;
   }
   mark_t base = mark(&s);
-  bitword_t *cand = bitset_new((size_t)sp->ntrans);
-  for (int t = 0; t < sp->ntrans; t++)
-    if (!bitset_get(sp->normal, (size_t)t) && try_add(&s, t)) {
-      bitset_set(cand, (size_t)t);
-      rollback(&s, base);
-    }
-  enumerate_t en = {.s = &s, .cand = cand, .excluded = bitset_new((size_t)sp->ntrans)};
-  en.failed.nw = words(sp->ntrans);
-  size_t nw = words(sp->ntrans);
+  bitword_t *cand = candidates(&s);
+  enumerate_t en = {.s = &s, .cand = cand, .excluded = bitset_new((size_t)nt)};
+  en.failed.nw = nw;
+  setlist_t found = {0};
   for (;;) {
     s.watch = true;
     bool seed = find_seed(&en);
     s.watch = false;
-    if (!seed) break;
-    for (int t = 0; t < sp->ntrans; t++)
+    if (!seed || s.timed_out) break; /* a stopped search cannot grow a seed */
+    for (int t = 0; t < nt; t++)
       if (bitset_get(cand, (size_t)t) && !bitset_get(s.x, (size_t)t)) try_add(&s, t);
-    bitword_t *d = bitset_new((size_t)sp->ntrans), *clause = bitset_new((size_t)sp->ntrans);
-    for (size_t w = 0; w < nw; w++) {
-      d[w] = s.x[w] | sp->normal[w];
-      clause[w] = cand[w] & ~s.x[w];
-    }
-    VEC_PUSH(&out->sets, d);
+    bitword_t *clause = bitset_new((size_t)nt);
+    for (size_t w = 0; w < nw; w++) clause[w] = cand[w] & ~s.x[w];
+    VEC_PUSH(&found.sets, set_copy(s.x, nt));
     VEC_PUSH(&en.clauses, clause);
     rollback(&s, base);
   }
+  add_deltas(sp, &found, out);
   r->checks = s.checks;
   r->partial = s.timed_out;
+  setlist_free(&found);
   for (size_t c = 0; c < en.clauses.len; c++) free(en.clauses.data[c]);
   VEC_FREE(&en.clauses);
   free(en.excluded);
   setset_free(&en.failed);
+  free(cand);
+  search_free(&s);
+}
+
+/* Δ by the input-restricted route of Cohen, Kimelfeld and Sagiv (JCSS 2008,
+ * "Generating all maximal induced subgraphs for hereditary and
+ * connected-hereditary graph properties"), valid for any downward-closed
+ * property: from one maximal M, for each candidate v ∉ M, every maximal
+ * robust subset Y of M ∪ {v} containing v is grown to a maximal set of the
+ * whole space. Every maximal T is reached: of the sets found, take M with
+ * the largest M ∩ T; if M ≠ T pick v ∈ T ∖ M; (M ∩ T) ∪ {v} is robust, so
+ * some Y contains it, and the set grown from Y (or a found one containing
+ * Y) meets T in more. A Y inside a set already found is skipped (the same
+ * argument holds with that set), so every set grown is new. */
+static void run_default(const envelope_t *ev, maxset_t *out, envelope_result_t *r) {
+  const envelope_space_t *sp = &ev->space;
+  int nt = sp->ntrans;
+  size_t nw = words(nt);
+  search_t s;
+  search_init(&s, ev);
+  if (!search_start(&s)) {
+    r->normal_unsafe = true;
+    search_free(&s);
+    return;
+  }
+  mark_t base = mark(&s);
+  bitword_t *cand = candidates(&s);
+  /* the first maximal set before the pairs, so a stopped run has one */
+  setlist_t found = {0};
+  for (int t = 0; t < nt; t++)
+    if (bitset_get(cand, (size_t)t)) try_add(&s, t);
+  VEC_PUSH(&found.sets, set_copy(s.x, nt));
+  rollback(&s, base);
+  bitword_t **compat = pair_compat(&s, cand);
+  bitword_t *uv = bitset_new((size_t)nt);
+  maxset_t *done = xcalloc((size_t)nt + 1, sizeof *done);
+  for (int v = 0; v < nt; v++) done[v].nbits = nt;
+  long polls = 0;
+  for (size_t i = 0; i < found.sets.len && !s.timed_out; i++) {
+    const bitword_t *m = found.sets.data[i];
+    for (int v = 0; v < nt && !s.timed_out; v++) {
+      if (!bitset_get(cand, (size_t)v) || bitset_get(m, (size_t)v)) continue;
+      /* the pruned ones below make no check that would poll */
+      if ((++polls & 63) == 0 && stop_requested()) s.timed_out = true;
+      /* every Y lies in {v} ∪ (M ∩ compat[v]): none is new when that is covered */
+      for (size_t w = 0; w < nw; w++) uv[w] = compat ? m[w] & compat[v][w] : m[w];
+      bitset_set(uv, (size_t)v);
+      if (covered(&found, uv, nt)) continue;
+      bitset_clear_bit(uv, (size_t)v);
+      /* nor when an earlier (M', v) had a universe containing this one: every
+       * maximal Y of {v} ∪ (M' ∩ compat[v]) lies in a set found since, and
+       * each Y here lies in one of those */
+      bool seen = false;
+      for (size_t k = 0; k < done[v].sets.len && !seen; k++)
+        seen = bitset_subset(uv, done[v].sets.data[k], (size_t)nt);
+      if (seen) continue;
+      if (!try_add(&s, v)) break; /* only when stopped: v alone is robust */
+      add_new_around(&s, v, uv, cand, compat, &found);
+      if (!s.timed_out) maxset_insert(&done[v], uv);
+      rollback(&s, base);
+    }
+  }
+  add_deltas(sp, &found, out);
+  r->checks = s.checks;
+  r->partial = s.timed_out;
+  setlist_free(&found);
+  for (int v = 0; v < nt; v++) {
+    if (compat) free(compat[v]);
+    maxset_free(&done[v]);
+  }
+  free(done);
+  free(compat);
+  free(uv);
   free(cand);
   search_free(&s);
 }
@@ -853,6 +1087,7 @@ bool envelope_compute(envelope_t *ev, envelope_algorithm_t algorithm, envelope_r
   bool ok = true;
   switch (algorithm) {
   case ENVELOPE_DEFAULT: run_default(ev, &m, out); break;
+  case ENVELOPE_CLAUSES: run_clauses(ev, &m, out); break;
   case ENVELOPE_PAPER: ok = run_paper(ev, &m, out, error); break;
   case ENVELOPE_BRUTE_FORCE: ok = run_brute(ev, &m, out, error); break;
   }

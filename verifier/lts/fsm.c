@@ -116,8 +116,10 @@ lts_t *fsm_read_string(const char *name, const char *text, lts_labels_t *labels,
 #define ERR(loc, ...) (diag_error(diags, loc, __VA_ARGS__), errors++)
   if (!next_line(&r, &l))
     ERR(((loc_t){file, 1, 1}), "expected the number of states, found an empty file");
-  else if (l.nfields != 1 || (nstates = number_field(&l, 0)) < 1)
+  else if (l.nfields != 1 || (nstates = number_field(&l, 0)) < 1) {
+    diag_source_conceal(diags, file); /* not an FSM file at all: never echoed */
     ERR(at(&r, &l, 0), "expected the number of states (a positive number) on the first line");
+  }
   else if (max > 0 && nstates > max) {
     ERR(at(&r, &l, 0), "%ld states: more than the limit %ld (raise --max-states)", nstates, max);
     if (limit_hit) *limit_hit = true;

@@ -475,6 +475,21 @@ static lts_t *keep_temp(fsp_ctx_t *c, lts_t *l) {
   return l;
 }
 
+/* p's `property` error LTS, or its `deterministic` form, of l: the
+ * subset construction is bounded by max_states and stops at a stop
+ * request (ism/stop.h), either a located limit error at p. */
+static lts_t *property_of(fsp_ctx_t *c, const lts_t *l, const fsp_proc_def_t *p) {
+  lts_t *r = lts_property_bounded(l, c->f->max_states, stop_poll, NULL);
+  if (!r) fsp_fail_limit(c, p->loc, "the property '%s' has too many states", p->name);
+  return keep_temp(c, r);
+}
+
+static lts_t *deterministic_of(fsp_ctx_t *c, const lts_t *l, const fsp_proc_def_t *p) {
+  lts_t *r = lts_determinise_bounded(l, false, c->f->max_states, stop_poll, NULL);
+  if (!r) fsp_fail_limit(c, p->loc, "the deterministic form of '%s' has too many states", p->name);
+  return keep_temp(c, r);
+}
+
 static lts_t *apply_relabel(fsp_ctx_t *c, const lts_t *l, const relabel_t *r) {
   lts_builder_t *b = xmalloc(sizeof *b);
   VEC_PUSH(&c->builders, b);
@@ -661,7 +676,7 @@ static lts_t *compile_primitive(fsp_ctx_t *c, fsp_proc_def_t *p, const fsp_val_t
   lts_t *l = apply_trailer(c, raw, true);
   c->env.len = env_len;
   lts_t *r = keep_temp(c, lts_reachable(l));
-  if (p->property) r = keep_temp(c, lts_property(r));
+  if (p->property) r = property_of(c, r, p);
   c->interns.len--;
   intern_free(c->inst);
   free(c->inst);
@@ -981,7 +996,7 @@ static lts_t *compile_composite(fsp_ctx_t *c, fsp_proc_def_t *p, const fsp_val_t
   if (at(c, FSP_TOK_BACKSLASH) || at(c, FSP_TOK_AT)) l = hide_or_restrict(c, l);
   c->env.len = env_len;
   lts_t *r = keep_temp(c, lts_reachable(l));
-  if (p->property) r = keep_temp(c, lts_property(r));
+  if (p->property) r = property_of(c, r, p);
   return r;
 }
 
@@ -1005,7 +1020,7 @@ static void def_machines(fsp_ctx_t *c, fsp_proc_def_t *p, const fsp_val_t *args,
   else {
     lts_t *l =
         p->composite ? compile_composite(c, p, args, nargs, loc) : compile_primitive(c, p, args, nargs, loc);
-    if (p->deterministic && !lts_is_deterministic(l)) l = keep_temp(c, lts_determinise(l, false));
+    if (p->deterministic && !lts_is_deterministic(l)) l = deterministic_of(c, l, p);
     if (p->minimal) l = keep_temp(c, lts_minimise(l));
     if (p->minimal && stop_requested()) /* lts_minimise gave up (unminimised) */
       fsp_fail_limit(c, loc, "the minimisation of '%s' stopped", p->name);

@@ -148,8 +148,9 @@ void lts_tau_closure(const lts_t *lts, int s, bitword_t *out);
  * weakest-assumption construction asks for. Result is deterministic. */
 lts_t *lts_determinise(const lts_t *lts, bool error_absorbing);
 /* The same, but gives up and returns NULL once it has more than max_states
- * subsets (<= 0: no limit) or when stop(arg) (polled every 256 subsets,
- * may be NULL) returns true. */
+ * subsets (<= 0: no limit) or when stop(arg) (may be NULL) returns true:
+ * polled every 256 subsets, and every 2^16 τ-edges while the τ-closures
+ * are computed (quadratic in a τ-DAG's size). */
 lts_t *lts_determinise_bounded(const lts_t *lts, bool error_absorbing, long max_states, bool (*stop)(void *),
                                void *arg);
 
@@ -174,6 +175,10 @@ lts_t *lts_remove_error(const lts_t *lts);
  * first if needed, then every label of the alphabet not enabled in a state
  * leads to the error state. */
 lts_t *lts_property(const lts_t *lts);
+/* The same, its determinisation bounded as lts_determinise_bounded's:
+ * NULL past max_states subsets (<= 0: no limit) or when stop(arg) returns
+ * true (the FSP compiler's `property` processes pass stop_poll). */
+lts_t *lts_property_bounded(const lts_t *lts, long max_states, bool (*stop)(void *), void *arg);
 
 /* Breadth-first search from init. Tie-break: states are expanded in
  * queue order and their transitions in (label id, dst) order; the first

@@ -3,6 +3,7 @@
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "ism/alloc.h"
 #include "ism/stop.h"
@@ -37,8 +38,11 @@ typedef struct {
   const robustify_problem_t *p;
   plant_t g;
   bool watch_stop; /* a stop request (ism/stop.h) bounds the search */
+  bool final;      /* the final phase: a time limit stops it ROBUSTIFY_FINAL_GRACE s after it came */
   bool bounded;
-  const char *limit;
+  bool search_done;
+  const char *limit; /* the first limit that stopped something, or NULL */
+  long long stop_seen_ns;
   keytab_t cache; /* (sorted C, -1, sorted O) -> entry */
   VEC(uint8_t) cache_exists;
   VEC(uint64_t) cache_kept;
@@ -47,24 +51,55 @@ typedef struct {
   int nsynth;
   long *pref_w, *ctrl_w, *obs_w;
   lts_t *dev_det, *prop; /* E' determinised and P_err, built with the first plant (OASIS builds many) */
+  int *step[3];          /* parts 1, 2 (E', P_err): step[i][x * step_nl + a] = x's successor by a or -1 */
+  int step_nl;
+  int *cnum;             /* plant_build's direct table of composite tuples, all -1 between builds */
+  size_t cnum_cap;
   size_t plant_hint, trans_hint; /* sizes of the last plant built, to size the next one's arrays */
   size_t pairs_hint, moves_hint; /* and of the last observer */
 } search_t;
 
+static long long now_ns(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (long long)t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+/* Whether a stop request must end the current phase now: at once in the
+ * search, after a signal or when p->stop asks; a time limit gives the
+ * final phase ROBUSTIFY_FINAL_GRACE seconds from when it was first seen
+ * (*seen_ns). *why: which stop, when the answer is true. */
+static bool stop_due(const robustify_problem_t *p, bool final, long long *seen_ns, const char **why) {
+  if (!(p->stop ? p->stop(p->stop_arg) : stop_requested())) return false;
+  bool signal = !p->stop && stop_reason() == STOP_SIGNAL;
+  long long now = now_ns();
+  if (!*seen_ns) *seen_ns = now;
+  if (final && !signal && !p->stop && now - *seen_ns < (long long)(ROBUSTIFY_FINAL_GRACE * 1e9)) return false;
+  *why = signal ? "signal" : "timeout";
+  return true;
+}
+
+static void set_bounded(search_t *s, const char *why) {
+  s->bounded = true;
+  if (!s->limit) s->limit = why;
+}
+
 static bool out_of_time(search_t *s) {
-  if (s->bounded) return true;
-  if (s->watch_stop && stop_requested()) {
-    s->bounded = true;
-    s->limit = stop_reason() == STOP_SIGNAL ? "signal" : "timeout";
-  }
+  const char *why;
+  if (!s->bounded && s->watch_stop && stop_due(s->p, s->final, &s->stop_seen_ns, &why)) set_bounded(s, why);
   return s->bounded;
 }
 
+bool robustify_final_stop(const robustify_problem_t *p, robustify_result_t *r) {
+  const char *why;
+  if (!stop_due(p, true, &r->stop_seen_ns, &why)) return false;
+  if (!r->bounded) r->limit = why;
+  r->bounded = true;
+  return true;
+}
+
 static bool over_states(search_t *s, size_t n) {
-  if (s->p->max_states > 0 && n > (size_t)s->p->max_states) {
-    s->bounded = true;
-    s->limit = "max-states";
-  }
+  if (s->p->max_states > 0 && n > (size_t)s->p->max_states) set_bounded(s, "max-states");
   return s->bounded;
 }
 
@@ -75,10 +110,7 @@ static bool stop_search(void *s) { return out_of_time(s); }
 static lts_t *deterministic_bounded(search_t *s, const lts_t *l) {
   if (lts_is_deterministic(l)) return lts_copy(l);
   lts_t *d = lts_determinise_bounded(l, true, s->p->max_states, stop_search, s);
-  if (!d && !s->bounded) {
-    s->bounded = true;
-    s->limit = "max-states";
-  }
+  if (!d && !s->bounded) set_bounded(s, "max-states");
   return d;
 }
 
@@ -94,6 +126,18 @@ static int det_step(const lts_t *l, int x, int label) {
       hi = mid;
   }
   return lo < l->succ_off[x + 1] && l->succ_label[lo] == label ? l->succ_dst[lo] : -1;
+}
+
+/* Deterministic l's moves as a table t[x * nl + a] (successor or -1), or
+ * NULL when it would pass 2^22 entries. */
+static int *step_table(const lts_t *l, int nl) {
+  size_t n = (size_t)l->nstates * (size_t)nl;
+  if (n > ((size_t)1 << 22)) return NULL;
+  int *t = xmalloc((n + 1) * sizeof *t);
+  memset(t, -1, (n + 1) * sizeof *t);
+  for (int x = 0; x < l->nstates; x++)
+    for (int i = l->succ_off[x]; i < l->succ_off[x + 1]; i++) t[(size_t)x * (size_t)nl + (size_t)l->succ_label[i]] = l->succ_dst[i];
+  return t;
 }
 
 /* The plant for system `sys` (M, or an OASIS abstraction of it): the
@@ -113,10 +157,18 @@ static bool plant_build(search_t *s, const lts_t *sys) {
     lts_free(dm);
     return false;
   }
-  if (!s->prop) s->prop = lts_property(p->safety);
+  if (!s->prop && !(s->prop = lts_property_bounded(p->safety, p->max_states, stop_search, s))) {
+    if (!s->bounded) s->bounded = true, s->limit = "max-states";
+    lts_free(dm);
+    return false;
+  }
   const lts_t *de = s->dev_det, *parts[3] = {dm, de, s->prop};
   g->nlabels = (int)labels->names.count;
   int nl = g->nlabels;
+  if (s->step_nl != nl) { /* E' and P_err are the same for every plant of the run */
+    for (int i = 1; i < 3; i++) free(s->step[i]), s->step[i] = step_table(parts[i], nl);
+    s->step_nl = nl;
+  }
   g->alpha = bitset_new((size_t)nl);
   uint8_t *in = xcalloc((size_t)nl + 1, 1); /* bit i: label in part i's alphabet */
   for (int i = 0; i < 3; i++)
@@ -138,9 +190,14 @@ static bool plant_build(search_t *s, const lts_t *sys) {
   keytab_t tab;
   keytab_init(&tab);
   VEC(int) cid = {0};
-  if (direct) {
-    cnum = xmalloc((space + 1) * sizeof *cnum);
-    memset(cnum, -1, (space + 1) * sizeof *cnum);
+  if (direct) { /* kept between builds (OASIS builds hundreds): reset by the tuples used, below */
+    if (s->cnum_cap < space + 1) {
+      free(s->cnum);
+      s->cnum_cap = space + 1;
+      s->cnum = xmalloc(s->cnum_cap * sizeof *s->cnum);
+      memset(s->cnum, -1, s->cnum_cap * sizeof *s->cnum);
+    }
+    cnum = s->cnum;
   }
   VEC(int) qx = {0}, off = {0}, lab = {0}, dst = {0};
   VEC_RESERVE(&qx, 4 * s->plant_hint + 4);
@@ -194,7 +251,9 @@ static bool plant_build(search_t *s, const lts_t *sys) {
         bool enabled = true, err = false;
         for (int j = i; j < 3 && enabled; j++) {
           if (!(in[a] >> j & 1)) continue;
-          nx[j] = j == i ? l->succ_dst[t] : det_step(parts[j], x[j], a);
+          nx[j] = j == i        ? l->succ_dst[t]
+                  : s->step[j] ? s->step[j][(size_t)x[j] * (size_t)nl + (size_t)a]
+                               : det_step(parts[j], x[j], a);
           enabled = nx[j] >= 0;
           err = err || (enabled && nx[j] == parts[j]->error);
         }
@@ -240,7 +299,9 @@ static bool plant_build(search_t *s, const lts_t *sys) {
   lts_free(dm);
   s->plant_hint = (size_t)g->n;
   s->trans_hint = (size_t)g->ntrans;
-  free(cnum);
+  for (size_t h = 0; direct && h < qx.len / 4; h++) /* the direct table back to all -1 */
+    if ((int)h != g->error)
+      cnum[((size_t)qx.data[4 * h] * n1 + (size_t)qx.data[4 * h + 1]) * n2 + (size_t)qx.data[4 * h + 2]] = -1;
   keytab_free(&tab);
   VEC_FREE(&cid);
   free(in);
@@ -492,17 +553,10 @@ static int close_set(closer_t *c, observer_t *o, intvec_t *seeds) {
   return id;
 }
 
-/* The successor set of set q by observable label l, or -1. */
-static int set_step(const observer_t *o, int q, int l) {
-  int lo = o->toff.data[q], hi = o->toff.data[q + 1];
-  while (lo < hi) {
-    int mid = (lo + hi) / 2;
-    if (o->tlab.data[mid] < l)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo < o->toff.data[q + 1] && o->tlab.data[lo] == l ? o->tdst.data[lo] : -1;
+/* succ[l] (-1 for every label before) becomes the successor set of set q
+ * by each observable label l it moves on; with `undo`, -1 again. */
+static void set_moves(const observer_t *o, int q, int *succ, bool undo) {
+  for (int t = o->toff.data[q]; t < o->toff.data[q + 1]; t++) succ[o->tlab.data[t]] = undo ? -1 : o->tdst.data[t];
 }
 
 /* The observer of O: every observation set reachable from {init}, and the
@@ -926,6 +980,8 @@ static lts_t *supervisor(synth_t *y, lts_labels_t *labels, bool complete, bitwor
   for (int l = 0; l < g->nlabels; l++)
     if (bitset_get(y->obs, (size_t)l)) lts_builder_alphabet_add(&b, l);
   bitword_t *can = bitset_new((size_t)g->nlabels);
+  int *succ = xmalloc(((size_t)g->nlabels + 1) * sizeof *succ);
+  for (int l = 0; l < g->nlabels; l++) succ[l] = -1;
   for (int q = 0; q < nsets; q++) {
     if (!y->reach[q]) continue;
     bitset_zero(can, (size_t)g->nlabels);
@@ -933,9 +989,10 @@ static lts_t *supervisor(synth_t *y, lts_labels_t *labels, bool complete, bitwor
     const int *mem = keytab_key(&o->sets, q, &m);
     for (size_t i = 0; i < m; i++)
       for (int t = g->off[mem[i]]; t < g->off[mem[i] + 1]; t++) bitset_set(can, (size_t)g->lab[t]);
+    set_moves(o, q, succ, false);
     for (int l = 0; l < g->nlabels; l++) {
       if (!bitset_get(y->obs, (size_t)l)) continue;
-      int r = set_step(o, q, l);
+      int r = succ[l];
       if (r >= 0 && !y->bad[r])
         lts_builder_add(&b, num[q], l, num[r]);
       else if (!ctrl_has(y, l) || !bitset_get(can, (size_t)l)) {
@@ -943,7 +1000,9 @@ static lts_t *supervisor(synth_t *y, lts_labels_t *labels, bool complete, bitwor
       } else if (disabled)
         bitset_set(disabled, (size_t)l);
     }
+    set_moves(o, q, succ, true);
   }
+  free(succ);
   free(can);
   free(num);
   return lts_freeze(&b);
@@ -969,13 +1028,17 @@ static void events_free(events_t e) {
   free(e.o);
 }
 
+/* e's key: the words of its bitsets C and O, each as two ints (equal for
+ * equal sets, and short: pump-3's 45 labels make 4 ints) */
 static void events_key(const search_t *s, events_t e, intvec_t *key) {
+  size_t w = BITSET_WORDS((size_t)s->g.nlabels);
   VEC_CLEAR(key);
-  for (int l = 0; l < s->g.nlabels; l++)
-    if (bitset_get(e.c, (size_t)l)) VEC_PUSH(key, l);
-  VEC_PUSH(key, -1);
-  for (int l = 0; l < s->g.nlabels; l++)
-    if (bitset_get(e.o, (size_t)l)) VEC_PUSH(key, l);
+  for (int pass = 0; pass < 2; pass++)
+    for (size_t i = 0; i < w; i++) {
+      bitword_t x = (pass ? e.o : e.c)[i];
+      VEC_PUSH(key, (int)(uint32_t)x);
+      VEC_PUSH(key, (int)(uint32_t)(x >> 32));
+    }
 }
 
 /* A cached synthesis of e with one candidate controllable action more,
@@ -1132,6 +1195,8 @@ static events_t remove_unnecessary(search_t *s, events_t e) {
   bitword_t *uc = bitset_new((size_t)nl), *uo = bitset_new((size_t)nl), *can = bitset_new((size_t)nl);
   for (int l = 0; l < nl; l++)
     if (bitset_get(e.o, (size_t)l)) bitset_set(uc, (size_t)l), bitset_set(uo, (size_t)l);
+  int *succ = xmalloc(((size_t)nl + 1) * sizeof *succ);
+  for (int l = 0; l < nl; l++) succ[l] = -1;
   for (int q = 0; q < (int)o->sets.count; q++) {
     if (!y.reach[q]) continue;
     bitset_zero(can, (size_t)nl);
@@ -1139,15 +1204,18 @@ static events_t remove_unnecessary(search_t *s, events_t e) {
     const int *mem = keytab_key(&o->sets, q, &m);
     for (size_t i = 0; i < m; i++)
       for (int t = s->g.off[mem[i]]; t < s->g.off[mem[i] + 1]; t++) bitset_set(can, (size_t)s->g.lab[t]);
+    set_moves(o, q, succ, false);
     for (int l = 0; l < nl; l++) {
       if (!bitset_get(uc, (size_t)l)) continue;
-      int to = set_step(o, q, l);
+      int to = succ[l];
       if (to >= 0 && !y.bad[to]) {
         if (to != q) bitset_clear_bit(uo, (size_t)l);
       } else if (bitset_get(e.c, (size_t)l) && bitset_get(can, (size_t)l)) /* disabled here */
         bitset_clear_bit(uc, (size_t)l), bitset_clear_bit(uo, (size_t)l);
     }
+    set_moves(o, q, succ, true);
   }
+  free(succ);
   free(can);
   synth_free(&y);
   long used = 0;
@@ -1327,26 +1395,40 @@ static int *labels_of(const search_t *s, const bitword_t *b, int *n) {
   return l;
 }
 
-/* Turns candidate e into a reported solution (a fresh synthesis). */
+/* The behaviours the search found e's closed loop keeps (its cache entry). */
+static uint64_t cached_kept(search_t *s, events_t e) {
+  intvec_t key = {0};
+  events_key(s, e, &key);
+  int id = keytab_find(&s->cache, key.data, key.len);
+  VEC_FREE(&key);
+  return id >= 0 ? s->cache_kept.data[id] : 0;
+}
+
+/* Turns candidate e into a reported solution (a fresh synthesis); after a
+ * stop, the sets without a supervisor and the behaviours the search found
+ * kept. False when e has no supervisor. */
 static bool make_solution(search_t *s, const candidate_t *cand, robustify_solution_t *sol) {
   events_t e = cand->e;
   memset(sol, 0, sizeof *sol);
   sol->iteration = cand->iteration;
   sol->target = cand->target;
-  synth_t y;
-  synth_run(&y, s, e.c, e.o);
-  if (!y.exists) {
+  synth_t y = {0};
+  if (!out_of_time(s)) synth_run(&y, s, e.c, e.o);
+  if (!y.exists && !s->bounded) {
     synth_free(&y);
     return false;
   }
-  sol->kept = kept_mask(&y, ~(uint64_t)0);
-  bitword_t *dis = bitset_new((size_t)s->g.nlabels);
-  sol->sup = supervisor(&y, s->p->sys->labels, false, dis);
+  if (y.exists) {
+    sol->kept = kept_mask(&y, ~(uint64_t)0);
+    bitword_t *dis = bitset_new((size_t)s->g.nlabels);
+    sol->sup = supervisor(&y, s->p->sys->labels, false, dis);
+    sol->disabled = labels_of(s, dis, &sol->ndisabled);
+    free(dis);
+  } else
+    sol->kept = cached_kept(s, e);
   synth_free(&y);
   sol->ctrl = labels_of(s, e.c, &sol->nctrl);
   sol->obs = labels_of(s, e.o, &sol->nobs);
-  sol->disabled = labels_of(s, dis, &sol->ndisabled);
-  free(dis);
   sol->cost = cost_of(s, e);
   for (int i = 0; i < s->p->npref; i++)
     if (sol->kept >> i & 1) sol->utility += s->pref_w[i];
@@ -1482,7 +1564,8 @@ static void events_from(search_t *s, const robustify_event_t *ev, int n, bitword
 
 /* ------------------------------------------------------------ OASIS */
 
-lts_t *robustify_abstraction(const lts_t *sys, const int *abs, int nabs) {
+lts_t *robustify_abstraction(const lts_t *sys, const int *abs, int nabs, long max_states, bool (*stop)(void *),
+                             void *arg) {
   int *in = xmalloc(((size_t)sys->nalphabet + 1) * sizeof *in),
       *out = xmalloc(((size_t)sys->nalphabet + 1) * sizeof *out);
   int nin = 0, nout = 0;
@@ -1495,8 +1578,9 @@ lts_t *robustify_abstraction(const lts_t *sys, const int *abs, int nabs) {
       out[nout++] = sys->alphabet[a];
   }
   lts_t *h1 = lts_hide(sys, in, nin), *h2 = lts_hide(sys, out, nout);
-  lts_t *d[2] = {lts_determinise(h1, false), lts_determinise(h2, false)};
-  lts_t *c = lts_compose((const lts_t *const *)d, 2);
+  lts_t *d[2] = {lts_determinise_bounded(h1, false, max_states, stop, arg), NULL};
+  if (d[0]) d[1] = lts_determinise_bounded(h2, false, max_states, stop, arg);
+  lts_t *c = d[1] ? lts_compose_bounded((const lts_t *const *)d, 2, max_states, stop, arg) : NULL;
   lts_free(h1);
   lts_free(h2);
   lts_free(d[0]);
@@ -1562,7 +1646,11 @@ static void oasis_run(search_t *s, robustify_result_t *out) {
     do {
       if (out_of_time(s)) break;
       for (int i = 0; i < k; i++) abs[i] = list[a[i]];
-      lts_t *m = robustify_abstraction(p->sys, abs, k);
+      lts_t *m = robustify_abstraction(p->sys, abs, k, p->max_states, stop_search, s);
+      if (!m) {
+        if (!s->bounded) s->bounded = true, s->limit = "max-states";
+        break;
+      }
       /* whether a supervisor exists is asked of m minimised (the same
        * language, so the same answer: pump-3's abstractions of 1 586
        * states have 756), once per language (canonical_key; voting-4-4:
@@ -1570,6 +1658,11 @@ static void oasis_run(search_t *s, robustify_result_t *out) {
        * plant size is reported, and the one with a supervisor are
        * synthesised on m itself, so the solution is as Fortis reports it */
       lts_t *mm = lts_minimise(m);
+      if (out_of_time(s)) { /* lts_minimise stopped (mm is m unminimised) */
+        lts_free(mm);
+        lts_free(m);
+        break;
+      }
       canonical_key(mm, &akey);
       bool fresh;
       keytab_add(&seen, akey.data, akey.len, &fresh);
@@ -1590,16 +1683,21 @@ static void oasis_run(search_t *s, robustify_result_t *out) {
         out->plant_states = s->g.n;
         out->plant_trans = s->g.ntrans;
       }
-      synth_t y;
+      synth_t y = {0};
+      bool exists = false;
+      uint64_t kept = 0;
       if (built) {
         synth_run(&y, s, all.c, all.o);
         s->nsynth++;
-        if (y.exists && mm) {
+        exists = y.exists;
+        if (exists) kept = kept_mask(&y, ~(uint64_t)0); /* m's language: the same on mm */
+        if (exists) s->final = s->search_done = true;
+        if (exists && mm) { /* again on m itself, in the final phase: only a stop can fail it */
           synth_free(&y);
+          memset(&y, 0, sizeof y);
           plant_free(&s->g);
           memset(&s->g, 0, sizeof s->g);
-          built = plant_build(s, m);
-          if (built) synth_run(&y, s, all.c, all.o);
+          if (plant_build(s, m)) synth_run(&y, s, all.c, all.o);
         }
       }
       lts_free(mm);
@@ -1607,17 +1705,19 @@ static void oasis_run(search_t *s, robustify_result_t *out) {
         lts_free(m);
         break;
       }
-      if (y.exists) {
+      if (exists) {
         robustify_solution_t *sol = out->sols = xcalloc(1, sizeof *out->sols);
         out->nsols = 1;
-        sol->kept = out->max_kept = kept_mask(&y, ~(uint64_t)0);
+        sol->kept = out->max_kept = kept;
         for (int i = 0; i < p->npref; i++)
           if (sol->kept >> i & 1) sol->utility += s->pref_w[i];
         bitword_t *dis = bitset_new((size_t)nl), *hid = bitset_new((size_t)nl);
-        sol->sup = supervisor(&y, p->sys->labels, false, dis);
+        if (y.exists) {
+          sol->sup = supervisor(&y, p->sys->labels, false, dis);
+          sol->disabled = labels_of(s, dis, &sol->ndisabled);
+        }
         sol->ctrl = labels_of(s, all.c, &sol->nctrl);
         sol->obs = labels_of(s, all.o, &sol->nobs);
-        sol->disabled = labels_of(s, dis, &sol->ndisabled);
         for (int i = 0; i < k; i++) bitset_set(hid, (size_t)abs[i]);
         sol->hidden = labels_of(s, hid, &sol->nhidden);
         sol->cost = cost_of(s, all);
@@ -1633,6 +1733,7 @@ static void oasis_run(search_t *s, robustify_result_t *out) {
     } while (!found && !s->bounded && comb_next(a, k, n));
   }
   out->no_supervisor = !found && !s->bounded;
+  s->search_done = s->search_done || out->no_supervisor;
   keytab_free(&seen);
   VEC_FREE(&akey);
   free(a);
@@ -1667,9 +1768,10 @@ void robustify_run(const robustify_problem_t *p, robustify_result_t *out) {
     events_from(&s, p->obs, p->nobs, all.o);
     uint64_t kept = 0;
     if (!evaluate(&s, all, &kept))
-      out->no_supervisor = !s.bounded;
+      out->no_supervisor = s.search_done = !s.bounded;
     else if (p->method == ROBUSTIFY_SIMPLE) {
       out->max_kept = kept;
+      s.final = s.search_done = true;
       candidate_list_t one = {0};
       VEC_PUSH(&one, ((candidate_t){events_copy(&s, all), 1, kept}));
       collect(&s, &one, 1, out);
@@ -1694,12 +1796,13 @@ void robustify_run(const robustify_problem_t *p, robustify_result_t *out) {
         s.g = full;
       }
       bool was_bounded = s.bounded;
-      /* the final synthesis: one least-cost set found so far when bounded,
-       * none after a signal (whoever sent it wants the run to end) */
+      /* the final synthesis, of one least-cost set found so far when
+       * bounded; a time limit gives it ROBUSTIFY_FINAL_GRACE seconds, a
+       * signal none (the sets are reported without a supervisor) */
       s.bounded = false;
-      s.watch_stop = false;
-      bool signalled = was_bounded && strcmp(s.limit, "signal") == 0;
-      collect(&s, &cands, signalled ? 0 : was_bounded ? 1 : (int)cands.len, out);
+      s.final = true;
+      s.search_done = !was_bounded;
+      collect(&s, &cands, was_bounded ? 1 : (int)cands.len, out);
       s.bounded = was_bounded || s.bounded;
       candidates_free(&cands);
       events_free(init);
@@ -1709,6 +1812,8 @@ void robustify_run(const robustify_problem_t *p, robustify_result_t *out) {
   out->nsynth = s.nsynth;
   out->bounded = s.bounded;
   out->limit = s.limit;
+  out->search_done = s.search_done;
+  out->stop_seen_ns = s.stop_seen_ns;
   plant_free(&s.g);
   keytab_free(&s.cache);
   VEC_FREE(&s.cache_exists);
@@ -1720,6 +1825,9 @@ void robustify_run(const robustify_problem_t *p, robustify_result_t *out) {
   free(s.obs_w);
   lts_free(s.dev_det);
   lts_free(s.prop);
+  free(s.step[1]);
+  free(s.step[2]);
+  free(s.cnum);
 }
 
 void robustify_result_free(robustify_result_t *r) {
@@ -1743,15 +1851,20 @@ static const lts_t *det_borrow(const lts_t *l, lts_t **owned) {
   return *owned ? *owned : l;
 }
 
-lts_t *robustify_design(const lts_t *sys, const robustify_solution_t *s) {
+lts_t *robustify_design_bounded(const lts_t *sys, const robustify_solution_t *s, bool (*stop)(void *),
+                                void *arg) {
   lts_t *own;
   const lts_t *m = det_borrow(s->base ? s->base : sys, &own);
   const lts_t *parts[2] = {m, s->sup};
-  lts_t *d = lts_compose(parts, 2);
-  lts_t *min = lts_minimise(d);
+  lts_t *d = lts_compose_bounded(parts, 2, 0, stop, arg);
+  lts_t *min = d ? lts_minimise(d) : NULL;
   lts_free(d);
   lts_free(own);
   return min;
+}
+
+lts_t *robustify_design(const lts_t *sys, const robustify_solution_t *s) {
+  return robustify_design_bounded(sys, s, NULL, NULL);
 }
 
 /* ------------------------------------------------------------ re-check */
@@ -1865,14 +1978,30 @@ static bool progress_holds(const lts_t *l, const int *progress, int nprogress) {
   return ok;
 }
 
+const char ROBUSTIFY_CHECK_STOPPED[] = "stopped before the re-check decided";
+
 const char *robustify_check(const robustify_problem_t *p, const robustify_solution_t *s,
                             const lts_t *design) {
+  return robustify_check_bounded(p, s, design, NULL, NULL);
+}
+
+const char *robustify_check_bounded(const robustify_problem_t *p, const robustify_solution_t *s,
+                                    const lts_t *design, bool (*stop)(void *), void *arg) {
   int nlabels = (int)p->sys->labels->names.count;
   lts_t *sys_own = NULL, *dev_own = NULL, *des_own = NULL, *prop = lts_property(p->safety);
   const lts_t *sys = det_borrow(s->base ? s->base : p->sys, &sys_own), *dev = det_borrow(p->dev, &dev_own),
               *des = det_borrow(design, &des_own);
   const lts_t *cl_parts[3] = {des, dev, prop}, *orig_parts[2] = {sys, dev};
-  lts_t *cl = lts_compose(cl_parts, 3), *orig = lts_compose(orig_parts, 2);
+  lts_t *cl = lts_compose_bounded(cl_parts, 3, 0, stop, arg);
+  lts_t *orig = cl ? lts_compose_bounded(orig_parts, 2, 0, stop, arg) : NULL;
+  if (!orig) {
+    lts_free(cl);
+    lts_free(sys_own);
+    lts_free(dev_own);
+    lts_free(prop);
+    lts_free(des_own);
+    return ROBUSTIFY_CHECK_STOPPED;
+  }
   bitword_t *alpha = bitset_new((size_t)nlabels), *ctrl = bitset_new((size_t)nlabels);
   for (int a = 0; a < orig->nalphabet; a++) bitset_set(alpha, (size_t)orig->alphabet[a]);
   for (int i = 0; i < s->nctrl; i++) bitset_set(ctrl, (size_t)s->ctrl[i]);
@@ -1901,6 +2030,10 @@ const char *robustify_check(const robustify_problem_t *p, const robustify_soluti
     bool added;
     keytab_add(&seen, (int[2]){cl2->init, orig->init}, 2, &added);
     for (size_t h = 0; h < qa.len && !why; h++) {
+      if ((h & 1023) == 0 && stop && stop(arg)) {
+        why = ROBUSTIFY_CHECK_STOPPED;
+        break;
+      }
       int a = qa.data[h], b = qb.data[h];
       for (int i = orig->succ_off[b]; i < orig->succ_off[b + 1] && !why; i++) {
         int l = orig->succ_label[i], ta = lts_step(cl2, a, l);

@@ -60,7 +60,17 @@ typedef struct {
    * ROBUSTIFY_SIMPLE. */
   int max_iter;
   long max_states; /* bound on plant states and on observation-set members; 0 = none */
+  /* Polled instead of ism/stop's request when not NULL (tests, embedding):
+   * true stops the search and the final phase at once, with no grace. */
+  bool (*stop)(void *arg);
+  void *stop_arg;
 } robustify_problem_t;
+
+/* Seconds the final phase (each solution synthesised again on the plant,
+ * its design and its re-check) may run past a time limit before it gives
+ * up on the solutions it has not finished: well inside the 30 s after
+ * which --timeout's watchdog ends the process with no report. */
+#define ROBUSTIFY_FINAL_GRACE 10.0
 
 typedef struct {
   int *ctrl, nctrl;         /* controllable labels, sorted by name */
@@ -68,7 +78,8 @@ typedef struct {
   uint64_t kept;            /* bit i: preferred behaviour i is kept */
   long utility;             /* sum of the kept behaviours' weights */
   long cost;                /* sum of the weights of ctrl and obs (>= 0) */
-  lts_t *sup;               /* the supervisor over obs, completed (see robustify_supervisor) */
+  lts_t *sup;               /* the supervisor over obs; NULL when a stop came before it was
+                             * synthesised again (then disabled is empty, and kept is the search's) */
   int *disabled, ndisabled; /* labels the supervisor disables in some reachable state, sorted by name */
   lts_t *base;              /* OASIS: the abstraction of M the supervisor controls; NULL: M */
   int *hidden, nhidden;     /* OASIS: the actions decoupled in base, sorted by name */
@@ -84,8 +95,10 @@ typedef struct {
   int plant_states; /* of M ‖ E' ‖ P ‖ progress monitors */
   int plant_trans;
   bool no_supervisor; /* none exists even with every candidate action */
-  bool bounded;       /* a limit stopped the search: sols is the best found so far
-                         (none after a signal) */
+  bool bounded;       /* a limit stopped the search or the final phase: sols is the
+                         best found so far, some perhaps without a supervisor */
+  bool search_done;   /* the search ran to its end (a stop came in the final phase) */
+  long long stop_seen_ns; /* when the run first saw a stop request (CLOCK_MONOTONIC), or 0 */
   const char *limit;  /* which limit when bounded: "max-states", or a stop request
                          (ism/stop.h) of "timeout" or "signal" */
   uint64_t max_kept;  /* behaviours the maximal supervisor keeps */
@@ -96,7 +109,10 @@ typedef struct {
 
 /* Runs the search of p.method. Borrows everything in p; fills *out, which
  * the caller releases with robustify_result_free. Never fails except on
- * out-of-memory; a limit sets out->bounded. */
+ * out-of-memory; a limit sets out->bounded. A stop request ends the search;
+ * its best sets are then synthesised again within ROBUSTIFY_FINAL_GRACE
+ * (robustify_final_stop), and those it does not reach are reported
+ * without a supervisor. */
 void robustify_run(const robustify_problem_t *p, robustify_result_t *out);
 void robustify_result_free(robustify_result_t *r);
 
@@ -105,13 +121,26 @@ void robustify_result_free(robustify_result_t *r);
  * Outside the contexts E' allows it may refuse actions M offers; under E'
  * it differs from M (the abstraction) only by disabled actions. */
 lts_t *robustify_design(const lts_t *sys, const robustify_solution_t *s);
+/* The same, NULL when stop(arg) (may be NULL) returns true first. */
+lts_t *robustify_design_bounded(const lts_t *sys, const robustify_solution_t *s, bool (*stop)(void *),
+                                void *arg);
+
+/* Whether the final phase must stop: p->stop says so, a signal came, or a
+ * time limit ran out more than ROBUSTIFY_FINAL_GRACE seconds ago (the first
+ * call that sees it starts the clock, in r->stop_seen_ns). Sets r->bounded
+ * and r->limit when it answers true. */
+bool robustify_final_stop(const robustify_problem_t *p, robustify_result_t *r);
 
 /* Fortis's OASIS abstracter: M with the labels abs[0..nabs) decoupled from
  * the rest, (M with abs hidden) ‖ (M with everything else hidden), each
  * determinised, not minimised (as Fortis): M's orderings among the other
  * actions and among abs are kept, those between the two groups dropped.
- * A fresh LTS over αM. */
-lts_t *robustify_abstraction(const lts_t *sys, const int *abs, int nabs);
+ * A fresh LTS over αM, or NULL when a determinisation or the product
+ * passes max_states states (<= 0: no limit) or stop(arg) (may be NULL;
+ * polled as lts_determinise_bounded and lts_compose_bounded poll it)
+ * returns true. */
+lts_t *robustify_abstraction(const lts_t *sys, const int *abs, int nabs, long max_states, bool (*stop)(void *),
+                             void *arg);
 
 /* Re-checks solution s with its design (robustify_design) on closed loops
  * built by lts_compose, independently of the synthesis state space:
@@ -120,6 +149,11 @@ lts_t *robustify_abstraction(const lts_t *sys, const int *abs, int nabs);
  * M ‖ E' (OASIS: s->base ‖ E') the design only blocks controllable
  * observable actions and adds nothing. Returns NULL when all hold, else what failed (static text). */
 const char *robustify_check(const robustify_problem_t *p, const robustify_solution_t *s, const lts_t *design);
+/* The same, returning ROBUSTIFY_CHECK_STOPPED (nothing was decided) when
+ * stop(arg) (may be NULL) returns true first. */
+extern const char ROBUSTIFY_CHECK_STOPPED[];
+const char *robustify_check_bounded(const robustify_problem_t *p, const robustify_solution_t *s,
+                                    const lts_t *design, bool (*stop)(void *), void *arg);
 
 /* Fortis's weights (computeWeights): classes 0..3 in order; inside a class
  * preferred behaviours, then controllable, then observable actions, each

@@ -160,9 +160,9 @@ void robust_error_classes(const lts_t *t, robust_traces_t *out) {
 }
 
 bool robust_delta(const lts_t *w, const lts_t *ref, robust_traces_t *out) {
-  lts_t *ref_err = lts_property(ref);
+  lts_t *ref_err = lts_property_bounded(ref, 0, stop_poll, NULL);
   const lts_t *parts[2] = {w, ref_err};
-  lts_t *t = lts_compose_bounded(parts, 2, 0, stop_poll, NULL);
+  lts_t *t = ref_err ? lts_compose_bounded(parts, 2, 0, stop_poll, NULL) : NULL;
   lts_free(ref_err);
   if (!t) {
     *out = (robust_traces_t){0};
@@ -331,12 +331,14 @@ static int *explain_one(explainer_t *x, const robust_trace_t *rt, int *out_len) 
       int a = md->succ_label[k], dst = md->succ_dst[k], j = i;
       bool goal = dst == md->error;
       if (a != LTS_TAU && x->in_t[a]) {
+        /* σ's last action ends the search before it counts as a fault:
+         * a σ ending in a fault is explained (T_σ has both moves there) */
         if (i < len - 1 && a == rt->trace[i])
           j = i + 1;
-        else if ((i == len - 1 || x->anywhere) && x->is_fault[a])
-          j = i;
         else if (i == len - 1 && a == rt->trace[len - 1])
           goal = true;
+        else if ((i == len - 1 || x->anywhere) && x->is_fault[a])
+          j = i;
         else
           continue;
       }

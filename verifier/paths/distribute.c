@@ -77,19 +77,24 @@ static void put_cex(strbuf_t *sb, size_t nv, const cex_t *c) {
   strbuf_putc(sb, '}');
 }
 
-void distribute_write_part(strbuf_t *sb, const ism_model_t *m, long index, const explore_result_t *part) {
-  strbuf_printf(sb,
-                "{\"index\":%ld,\"paths\":%llu,\"pruned\":%llu,\"solver_checks\":%llu,"
-                "\"extended_prefixes\":%llu,\"extended_failures\":%llu,\"solver_prefixes\":%llu,"
-                "\"solver_failures\":%llu,\"seconds\":",
-                index, part->paths, part->pruned, part->solver_checks, part->extended_prefixes,
-                part->extended_failures, part->solver_prefixes, part->solver_failures);
+void distribute_write_part(strbuf_t *sb, const ism_model_t *m, long index, const explore_result_t *part,
+                           const distribute_topk_t *topk) {
+  strbuf_printf(
+      sb,
+      "{\"index\":%ld,\"paths\":%llu,\"pruned\":%llu,\"cut\":%llu,\"found\":%zu,\"solver_checks\":%llu,"
+      "\"extended_prefixes\":%llu,\"extended_failures\":%llu,\"solver_prefixes\":%llu,"
+      "\"solver_failures\":%llu,\"seconds\":",
+      index, part->paths, part->pruned, part->cut, part->nstreamed, part->solver_checks,
+      part->extended_prefixes, part->extended_failures, part->solver_prefixes, part->solver_failures);
   put_double(sb, part->seconds);
   strbuf_puts(sb, ",\"reason\":");
   if (part->reason)
     strbuf_json_string(sb, part->reason);
   else
     strbuf_puts(sb, "null");
+  if (topk && topk->topk)
+    strbuf_printf(sb, ",\"topk\":{\"found_boundary_only\":%llu,\"unranked\":%s}", topk->found_boundary_only,
+                  topk->unranked ? "true" : "false");
   strbuf_puts(sb, ",\"counterexamples\":[");
   for (size_t k = 0; k < part->ncexs; k++) {
     if (k) strbuf_puts(sb, ",\n");
@@ -164,7 +169,8 @@ static int *ints(reader_t *r, const json_t *o, const char *key, size_t n, long l
   if (a && a->len != n) bad(r, a, "an array of the wrong length");
   for (size_t k = 0; a && k < a->len && k < n; k++) {
     const json_t *v = a->items[k];
-    if (v->kind != JSON_NUMBER || !(v->number >= 0 && v->number < (double)hi) || v->number != floor(v->number))
+    if (v->kind != JSON_NUMBER || !(v->number >= 0 && v->number < (double)hi) ||
+        v->number != floor(v->number))
       bad(r, v, "an id out of range");
     else
       out[k] = (int)v->number;
@@ -209,9 +215,11 @@ static void read_cex(reader_t *r, const json_t *o, const ism_model_t *m, cex_t *
   c->probability_error = get_double(r, json_get(o, "probability_error"));
 }
 
-char *distribute_read_part(const json_t *node, const ism_model_t *m, long *index, explore_result_t *part) {
+char *distribute_read_part(const json_t *node, const ism_model_t *m, long *index, explore_result_t *part,
+                           distribute_topk_t *topk) {
   reader_t r = {0};
   memset(part, 0, sizeof *part);
+  if (topk) *topk = (distribute_topk_t){0};
   if (!node || node->kind != JSON_OBJECT) {
     bad(&r, node, "a part of the search must be an object");
     return r.why;
@@ -219,6 +227,8 @@ char *distribute_read_part(const json_t *node, const ism_model_t *m, long *index
   *index = (long)get_int(&r, node, "index", -1, 1LL << 40);
   part->paths = (unsigned long long)get_int(&r, node, "paths", 0, 1LL << 62);
   part->pruned = (unsigned long long)get_int(&r, node, "pruned", 0, 1LL << 62);
+  part->cut = (unsigned long long)get_int(&r, node, "cut", 0, 1LL << 62);
+  part->nstreamed = (size_t)get_int(&r, node, "found", 0, 1LL << 50);
   part->solver_checks = (unsigned long long)get_int(&r, node, "solver_checks", 0, 1LL << 62);
   part->extended_prefixes = (unsigned long long)get_int(&r, node, "extended_prefixes", 0, 1LL << 62);
   part->extended_failures = (unsigned long long)get_int(&r, node, "extended_failures", 0, 1LL << 62);
@@ -232,6 +242,13 @@ char *distribute_read_part(const json_t *node, const ism_model_t *m, long *index
                        : (part->reason_owned = xstrdup(reason->text));
   else if (!reason || reason->kind != JSON_NULL)
     bad(&r, node, "'reason' must be a string or null");
+  const json_t *extra = json_get(node, "topk");
+  if (extra && extra->kind != JSON_OBJECT) bad(&r, extra, "'topk' must be an object");
+  if (extra && extra->kind == JSON_OBJECT && topk) {
+    topk->topk = true;
+    topk->found_boundary_only = (unsigned long long)get_int(&r, extra, "found_boundary_only", 0, 1LL << 50);
+    topk->unranked = get_bool(&r, extra, "unranked");
+  }
   const json_t *cexs = field(&r, node, "counterexamples", JSON_ARRAY);
   size_t n = cexs && !r.why ? cexs->len : 0;
   part->cexs = xcalloc(n + 1, sizeof *part->cexs);
@@ -246,4 +263,3 @@ char *distribute_read_part(const json_t *node, const ism_model_t *m, long *index
   if (r.why) explore_result_free(part);
   return r.why;
 }
-

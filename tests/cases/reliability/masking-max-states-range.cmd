@@ -1,0 +1,1 @@
+masking tests/cases/reliability/masking-max-states-range.yaml

@@ -1,0 +1,1 @@
+report tests/cases/reliability/wrong-kind.txt tests/cases/reliability/wrong-kind.bin

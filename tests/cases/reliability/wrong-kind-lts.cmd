@@ -1,0 +1,1 @@
+robustness tests/cases/reliability/wrong-kind-lts.yaml

@@ -1,0 +1,1 @@
+robustness tests/cases/robustness/fault_last.yaml
