@@ -511,6 +511,17 @@ expr_t *expr_new_binary(arena_t *arena, expr_kind_t kind, expr_t *a, expr_t *b, 
   return e;
 }
 
+expr_kind_t expr_negated_comparison(expr_kind_t k) {
+  switch (k) {
+  case EXPR_LT: return EXPR_GE;
+  case EXPR_LE: return EXPR_GT;
+  case EXPR_GT: return EXPR_LE;
+  case EXPR_GE: return EXPR_LT;
+  case EXPR_EQ: return EXPR_NE;
+  default: return EXPR_EQ;
+  }
+}
+
 expr_t *expr_new_unary(arena_t *arena, expr_kind_t kind, expr_t *a, loc_t loc) {
   return expr_new_binary(arena, kind, a, NULL, loc);
 }

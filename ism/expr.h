@@ -142,5 +142,8 @@ expr_t *expr_new_bool(arena_t *arena, bool b, loc_t loc);
 expr_t *expr_new_int(arena_t *arena, long long v, loc_t loc);
 expr_t *expr_new_var(arena_t *arena, const char *name, int id, int sym_kind, type_t type, bool primed, loc_t loc);
 const char *expr_type_name(type_t t, const expr_scope_t *scope);
+/* The comparison that holds exactly when comparison k (EXPR_EQ..EXPR_GE)
+ * does not: < and >=, <= and >, == and !=. */
+expr_kind_t expr_negated_comparison(expr_kind_t k);
 
 #endif

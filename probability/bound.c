@@ -143,17 +143,6 @@ static bool numeric_comparison(const expr_t *e) {
   return k == TYPE_INT || k == TYPE_REAL;
 }
 
-static expr_kind_t negated(expr_kind_t k) {
-  switch (k) {
-  case EXPR_LT: return EXPR_GE;
-  case EXPR_LE: return EXPR_GT;
-  case EXPR_GT: return EXPR_LE;
-  case EXPR_GE: return EXPR_LT;
-  case EXPR_EQ: return EXPR_NE;
-  default: return EXPR_EQ;
-  }
-}
-
 /* The values of the symbol for which g s + d can satisfy `d op 0` for some d in r. */
 static ival_t solve(double g, ival_t r, expr_kind_t op) {
   if (empty(r)) return NONE;
@@ -194,7 +183,7 @@ static ival_t allowed(const view_t *w, const expr_t *e, bool neg) {
   if (!e) return neg ? NONE : ALL;
   if (numeric_comparison(e)) {
     lin_t a = eval(w, e->u.op.a), b = eval(w, e->u.op.b);
-    expr_kind_t op = neg ? negated(e->kind) : e->kind;
+    expr_kind_t op = neg ? expr_negated_comparison(e->kind) : e->kind;
     ival_t d = add(a.r, (ival_t){-b.r.hi, -b.r.lo});
     if (integral(w->m, e)) { /* integers: a < b is a <= b - 1 */
       if (op == EXPR_LT) op = EXPR_LE, d = add(d, point(1));

@@ -68,17 +68,6 @@ static smt_term_t below(enc_t *x, smt_term_t a, smt_term_t b) {
   return smt_op(x->s, EXPR_LE, smt_op(x->s, EXPR_ADD, a, x->slack, 0), b, 0);
 }
 
-static expr_kind_t negated(expr_kind_t k) {
-  switch (k) {
-  case EXPR_LT: return EXPR_GE;
-  case EXPR_LE: return EXPR_GT;
-  case EXPR_GT: return EXPR_LE;
-  case EXPR_GE: return EXPR_LT;
-  case EXPR_EQ: return EXPR_NE;
-  default: return EXPR_EQ;
-  }
-}
-
 static smt_term_t strict(enc_t *x, const expr_t *e, bool positive);
 
 static smt_term_t both(enc_t *x, smt_term_t a, smt_term_t b, bool conj) {
@@ -89,7 +78,7 @@ static smt_term_t both(enc_t *x, smt_term_t a, smt_term_t b, bool conj) {
 /* A comparison of reals that reads an error, made strict by the slack. */
 static smt_term_t strict_comparison(enc_t *x, const expr_t *e, bool positive) {
   val_t a = term(x, e->u.op.a), b = term(x, e->u.op.b);
-  expr_kind_t k = positive ? e->kind : negated(e->kind);
+  expr_kind_t k = positive ? e->kind : expr_negated_comparison(e->kind);
   if (x->plain || !(a.random || b.random) || e->u.op.a->type.kind != TYPE_REAL) {
     smt_term_t t = smt_op(x->s, e->kind, a.t, b.t, 0);
     return positive ? t : smt_op(x->s, EXPR_NOT, t, 0, 0);
