@@ -6,11 +6,11 @@
 
 #include "ism/alloc.h"
 #include "probability/dist.h"
+#include "probability/joint.h"
 
-/* The joint estimator's limits (joint.c): at most MAXF new errors of a
- * stage are conditioned, at most MAX_CUTS cuts per error and MAX_CELLS
- * cells per stage; past them a stage's weight is an indicator (0 or 1). */
-enum { MAXF = 8, MAX_CUTS = 64, MAX_CELLS = 4096 };
+/* The joint estimator's limits (joint.h): past them a stage's weight is
+ * an indicator (0 or 1). */
+enum { MAXF = JOINT_MAXF, MAX_CUTS = JOINT_MAX_CUTS, MAX_CELLS = JOINT_MAX_CELLS };
 
 /* Relative and absolute slack against rounding: every interval computed
  * here is widened by it, so the bound stays above the estimator's own

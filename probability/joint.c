@@ -13,7 +13,7 @@
 #include "probability/lowdisc.h"
 #include "probability/memo.h"
 
-enum { MAXF = 8, MAX_CUTS = 64, MAX_CELLS = 4096, GRID = 9, GOLDEN_STEPS = 8, EDGE_STEPS = 5 };
+enum { MAXF = JOINT_MAXF, MAX_CUTS = JOINT_MAX_CUTS, MAX_CELLS = JOINT_MAX_CELLS, GRID = 9, GOLDEN_STEPS = 8, EDGE_STEPS = 5 };
 
 /* The maximisation's low-discrepancy starts, and how many of the best get a local search. */
 enum { STARTS = 16, CLIMBS = 2, SELECT_SAMPLES = 1000, MEMO_MAX = 1 << 16 };

@@ -29,6 +29,13 @@
 
 typedef struct joint joint_t;
 
+/* The estimator's limits: at most JOINT_MAXF new errors of a stage are
+ * conditioned (the rest are drawn unconditioned), at most JOINT_MAX_CUTS
+ * cut points per error and JOINT_MAX_CELLS cells per stage; past them a
+ * stage's weight is an indicator (0 or 1). probability/bound.c relies on
+ * the same numbers. */
+enum { JOINT_MAXF = 8, JOINT_MAX_CUTS = 64, JOINT_MAX_CELLS = 4096 };
+
 typedef struct {
   unsigned long search_samples; /* per evaluation while maximising (common random numbers) */
   unsigned long final_samples;  /* at most, for the reported estimate, on a stream of its own, randomised
