@@ -547,7 +547,7 @@ static lts_t *compose(const lts_t *const *parts, int n, long max_states, long ma
       size_t m = 0; /* this part's labels without repeats (nondeterminism) */
       for (int i = from; i < to; i++)
         if (m == 0 || merged[m - 1] != l->succ_label[i]) merged[m++] = l->succ_label[i];
-      memcpy(merged + m, cand, ncand * sizeof *cand);
+      if (ncand > 0) memcpy(merged + m, cand, ncand * sizeof *cand); /* cand may still be NULL */
       ncand = merge_unique(merged + m, ncand, merged, m, cand);
     }
     if (prio) apply_priority(&c, prio, tuple, cand, ncand, keep, lo, hi);
