@@ -393,17 +393,7 @@ static void ring(lts_labels_t *L, int n, lts_t **env, lts_t **ctrl, lts_t **prop
  * reaches no error. */
 static bool robust_composed(const envelope_space_t *sp, const lts_t *env, const lts_t *ctrl, const lts_t *prop,
                             const bitword_t *d) {
-  lts_builder_t b;
-  lts_builder_init(&b, env->labels);
-  for (int s = 0; s < env->nstates; s++) lts_builder_add_state(&b);
-  b.init = env->init;
-  for (int a = 0; a < sp->nactions; a++) lts_builder_alphabet_add(&b, sp->actions[a]);
-  for (int t = 0; t < sp->ntrans; t++)
-    if (bitset_get(d, (size_t)t)) {
-      int j = t % sp->nq, i = (t / sp->nq) % sp->nq, a = t / (sp->nq * sp->nq);
-      lts_builder_add(&b, sp->states[i], sp->actions[a], sp->states[j]);
-    }
-  lts_t *ed = lts_freeze(&b);
+  lts_t *ed = envelope_deviation_lts(sp, env, d);
   const lts_t *parts[3] = {ed, ctrl, prop};
   lts_t *c = lts_compose(parts, 3);
   bool ok = c->error < 0;

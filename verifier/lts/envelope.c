@@ -55,6 +55,20 @@ int envelope_size(const envelope_space_t *space, const bitword_t *d) {
   return (int)bitset_count(d, (size_t)space->ntrans);
 }
 
+lts_t *envelope_deviation_lts(const envelope_space_t *sp, const lts_t *env, const bitword_t *d) {
+  lts_builder_t b;
+  lts_builder_init(&b, env->labels);
+  b.nstates = env->nstates;
+  b.init = env->init;
+  for (int a = 0; a < sp->nactions; a++) lts_builder_alphabet_add(&b, sp->actions[a]);
+  for (int t = 0; t < sp->ntrans; t++)
+    if (bitset_get(d, (size_t)t)) {
+      int j = t % sp->nq, i = (t / sp->nq) % sp->nq, a = t / (sp->nq * sp->nq);
+      lts_builder_add(&b, sp->states[i], sp->actions[a], sp->states[j]);
+    }
+  return lts_freeze(&b);
+}
+
 /* A set of pairwise incomparable transition sets (the maximal ones seen). */
 typedef struct {
   VEC(bitword_t *) sets;
@@ -748,45 +762,37 @@ static void add_deltas(const envelope_space_t *sp, const setlist_t *found, maxse
  * clause cand ∖ d of every d found, by find_seed over all candidates, each
  * grown over the candidates in index order. Its final search, proving no
  * seed is left, grew about sevenfold per ring step (docs/envelope.md). */
-static void run_clauses(const envelope_t *ev, maxset_t *out, envelope_result_t *r) {
+static void run_clauses(const envelope_t *ev, search_t *s, maxset_t *out, envelope_result_t *r) {
   const envelope_space_t *sp = &ev->space;
   int nt = sp->ntrans;
   size_t nw = words(nt);
-  search_t s;
-  search_init(&s, ev);
-  if (!search_start(&s)) {
-    r->normal_unsafe = true;
-    search_free(&s);
-    return;
-  }
-  mark_t base = mark(&s);
-  bitword_t *cand = candidates(&s);
-  enumerate_t en = {.s = &s, .cand = cand, .excluded = bitset_new((size_t)nt)};
+  mark_t base = mark(s);
+  bitword_t *cand = candidates(s);
+  enumerate_t en = {.s = s, .cand = cand, .excluded = bitset_new((size_t)nt)};
   en.failed.nw = nw;
   setlist_t found = {0};
   for (;;) {
-    s.watch = true;
+    s->watch = true;
     bool seed = find_seed(&en);
-    s.watch = false;
-    if (!seed || s.timed_out) break; /* a stopped search cannot grow a seed */
+    s->watch = false;
+    if (!seed || s->timed_out) break; /* a stopped search cannot grow a seed */
     for (int t = 0; t < nt; t++)
-      if (bitset_get(cand, (size_t)t) && !bitset_get(s.x, (size_t)t)) try_add(&s, t);
+      if (bitset_get(cand, (size_t)t) && !bitset_get(s->x, (size_t)t)) try_add(s, t);
     bitword_t *clause = bitset_new((size_t)nt);
-    for (size_t w = 0; w < nw; w++) clause[w] = cand[w] & ~s.x[w];
-    VEC_PUSH(&found.sets, set_copy(s.x, nt));
+    for (size_t w = 0; w < nw; w++) clause[w] = cand[w] & ~s->x[w];
+    VEC_PUSH(&found.sets, set_copy(s->x, nt));
     VEC_PUSH(&en.clauses, clause);
-    rollback(&s, base);
+    rollback(s, base);
   }
   add_deltas(sp, &found, out);
-  r->checks = s.checks;
-  r->partial = s.timed_out;
+  r->checks = s->checks;
+  r->partial = s->timed_out;
   setlist_free(&found);
   for (size_t c = 0; c < en.clauses.len; c++) free(en.clauses.data[c]);
   VEC_FREE(&en.clauses);
   free(en.excluded);
   setset_free(&en.failed);
   free(cand);
-  search_free(&s);
 }
 
 /* Δ by the input-restricted route of Cohen, Kimelfeld and Sagiv (JCSS 2008,
@@ -799,36 +805,29 @@ static void run_clauses(const envelope_t *ev, maxset_t *out, envelope_result_t *
  * some Y contains it, and the set grown from Y (or a found one containing
  * Y) meets T in more. A Y inside a set already found is skipped (the same
  * argument holds with that set), so every set grown is new. */
-static void run_default(const envelope_t *ev, maxset_t *out, envelope_result_t *r) {
+static void run_default(const envelope_t *ev, search_t *s, maxset_t *out, envelope_result_t *r) {
   const envelope_space_t *sp = &ev->space;
   int nt = sp->ntrans;
   size_t nw = words(nt);
-  search_t s;
-  search_init(&s, ev);
-  if (!search_start(&s)) {
-    r->normal_unsafe = true;
-    search_free(&s);
-    return;
-  }
-  mark_t base = mark(&s);
-  bitword_t *cand = candidates(&s);
+  mark_t base = mark(s);
+  bitword_t *cand = candidates(s);
   /* the first maximal set before the pairs, so a stopped run has one */
   setlist_t found = {0};
   for (int t = 0; t < nt; t++)
-    if (bitset_get(cand, (size_t)t)) try_add(&s, t);
-  VEC_PUSH(&found.sets, set_copy(s.x, nt));
-  rollback(&s, base);
-  bitword_t **compat = pair_compat(&s, cand);
+    if (bitset_get(cand, (size_t)t)) try_add(s, t);
+  VEC_PUSH(&found.sets, set_copy(s->x, nt));
+  rollback(s, base);
+  bitword_t **compat = pair_compat(s, cand);
   bitword_t *uv = bitset_new((size_t)nt);
   maxset_t *done = xcalloc((size_t)nt + 1, sizeof *done);
   for (int v = 0; v < nt; v++) done[v].nbits = nt;
   long polls = 0;
-  for (size_t i = 0; i < found.sets.len && !s.timed_out; i++) {
+  for (size_t i = 0; i < found.sets.len && !s->timed_out; i++) {
     const bitword_t *m = found.sets.data[i];
-    for (int v = 0; v < nt && !s.timed_out; v++) {
+    for (int v = 0; v < nt && !s->timed_out; v++) {
       if (!bitset_get(cand, (size_t)v) || bitset_get(m, (size_t)v)) continue;
       /* the pruned ones below make no check that would poll */
-      if ((++polls & 63) == 0 && stop_requested()) s.timed_out = true;
+      if ((++polls & 63) == 0 && stop_requested()) s->timed_out = true;
       /* every Y lies in {v} ∪ (M ∩ compat[v]): none is new when that is covered */
       for (size_t w = 0; w < nw; w++) uv[w] = compat ? m[w] & compat[v][w] : m[w];
       bitset_set(uv, (size_t)v);
@@ -841,15 +840,15 @@ static void run_default(const envelope_t *ev, maxset_t *out, envelope_result_t *
       for (size_t k = 0; k < done[v].sets.len && !seen; k++)
         seen = bitset_subset(uv, done[v].sets.data[k], (size_t)nt);
       if (seen) continue;
-      if (!try_add(&s, v)) break; /* only when stopped: v alone is robust */
-      add_new_around(&s, v, uv, cand, compat, &found);
-      if (!s.timed_out) maxset_insert(&done[v], uv);
-      rollback(&s, base);
+      if (!try_add(s, v)) break; /* only when stopped: v alone is robust */
+      add_new_around(s, v, uv, cand, compat, &found);
+      if (!s->timed_out) maxset_insert(&done[v], uv);
+      rollback(s, base);
     }
   }
   add_deltas(sp, &found, out);
-  r->checks = s.checks;
-  r->partial = s.timed_out;
+  r->checks = s->checks;
+  r->partial = s->timed_out;
   setlist_free(&found);
   for (int v = 0; v < nt; v++) {
     if (compat) free(compat[v]);
@@ -859,7 +858,6 @@ static void run_default(const envelope_t *ev, maxset_t *out, envelope_result_t *
   free(compat);
   free(uv);
   free(cand);
-  search_free(&s);
 }
 
 /* ------------------------------------------------------ paper: Alg. 1 */
@@ -990,18 +988,7 @@ enum { BRUTE_MAX_CANDIDATES = 20 };
  * request (ism/stop.h) ends a composition: the answer is then false and
  * the caller polls. */
 static bool robust_by_composition(const envelope_t *ev, const bitword_t *d) {
-  const envelope_space_t *sp = &ev->space;
-  lts_builder_t b;
-  lts_builder_init(&b, ev->env->labels);
-  b.nstates = ev->env->nstates;
-  b.init = ev->env->init;
-  for (int a = 0; a < sp->nactions; a++) lts_builder_alphabet_add(&b, sp->actions[a]);
-  for (int t = 0; t < sp->ntrans; t++)
-    if (bitset_get(d, (size_t)t)) {
-      int j = t % sp->nq, i = (t / sp->nq) % sp->nq, a = t / (sp->nq * sp->nq);
-      lts_builder_add(&b, sp->states[i], sp->actions[a], sp->states[j]);
-    }
-  lts_t *ed = lts_freeze(&b);
+  lts_t *ed = envelope_deviation_lts(&ev->space, ev->env, d);
   bool ok = true;
   for (int k = 0; k < 2 && ok; k++) {
     if (!ev->k[k]) continue;
@@ -1086,8 +1073,16 @@ bool envelope_compute(envelope_t *ev, envelope_algorithm_t algorithm, envelope_r
   maxset_t m = {.nbits = ev->space.ntrans};
   bool ok = true;
   switch (algorithm) {
-  case ENVELOPE_DEFAULT: run_default(ev, &m, out); break;
-  case ENVELOPE_CLAUSES: run_clauses(ev, &m, out); break;
+  case ENVELOPE_DEFAULT:
+  case ENVELOPE_CLAUSES: { /* both grow sets on one incremental search */
+    search_t s;
+    search_init(&s, ev);
+    if (!search_start(&s)) out->normal_unsafe = true;
+    else if (algorithm == ENVELOPE_DEFAULT) run_default(ev, &s, &m, out);
+    else run_clauses(ev, &s, &m, out);
+    search_free(&s);
+    break;
+  }
   case ENVELOPE_PAPER: ok = run_paper(ev, &m, out, error); break;
   case ENVELOPE_BRUTE_FORCE: ok = run_brute(ev, &m, out, error); break;
   }

@@ -87,6 +87,10 @@ bool envelope_robust(const envelope_t *env, const bitword_t *d);
 /* The number of transitions in d. */
 int envelope_size(const envelope_space_t *space, const bitword_t *d);
 
+/* E_d as an LTS: env's states and initial state, the space's actions as
+ * its alphabet, and the transitions whose bits are set in d. */
+lts_t *envelope_deviation_lts(const envelope_space_t *space, const lts_t *env, const bitword_t *d);
+
 typedef enum { ENVELOPE_EQUAL, ENVELOPE_MORE, ENVELOPE_LESS, ENVELOPE_INCOMPARABLE } envelope_verdict_t;
 const char *envelope_verdict_name(envelope_verdict_t v); /* "equal", "more robust", ... */
 
