@@ -162,7 +162,9 @@ static bool read_config(cli_ctx_t *ctx, const ynode_t *root, config_t *c) {
   bool ok = ydoc_check_keys(root, CONFIG_KEYS, sizeof CONFIG_KEYS / sizeof *CONFIG_KEYS, "a masking config",
                             &ctx->diags);
   const ynode_t *kind = ydoc_require(root, "kind", "a masking config", &ctx->diags);
-  if (kind && (kind->kind != YNODE_SCALAR || strcmp(kind->text, "masking") != 0)) {
+  if (!kind)
+    ok = false;
+  else if (kind->kind != YNODE_SCALAR || strcmp(kind->text, "masking") != 0) {
     diag_error(&ctx->diags, kind->loc, "'ismv masking' needs 'kind: masking'");
     ok = false;
   }

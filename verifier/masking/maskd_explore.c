@@ -87,23 +87,41 @@ static bool eval_checked(const expr_t *e, lookup_ctx_t *ctx, long long *out, con
   return true;
 }
 
-static void apply_initial(const expr_t *e, int32_t *st, const int *slot_of_sym, bool *ok, diag_list_t *diags) {
+/* Where each slot got its initial value (line 0: not set yet). MaskD applies every process's
+ * `Initial:` in order, so a later condition on a shared global overrides an earlier one; that is
+ * kept, but a different value is warned about: two processes disagreeing on a global's initial
+ * value is almost always a modelling slip. */
+typedef struct {
+  loc_t *at;
+  diag_list_t *diags;
+} initial_t;
+
+static void set_initial(initial_t *in, int32_t *st, int slot, int32_t v, const expr_t *e, const char *name) {
+  if (in->at[slot].line != 0 && st[slot] != v)
+    diag_warning(in->diags, e->loc,
+                 "'%s' is initially %ld here but %ld at line %d:%d; the later condition wins (as in MaskD)",
+                 name, (long)v, (long)st[slot], in->at[slot].line, in->at[slot].col);
+  st[slot] = v;
+  in->at[slot] = e->loc;
+}
+
+static void apply_initial(initial_t *in, const expr_t *e, int32_t *st, const int *slot_of_sym, bool *ok) {
   if (e->kind == EXPR_AND) {
-    apply_initial(e->u.op.a, st, slot_of_sym, ok, diags);
-    apply_initial(e->u.op.b, st, slot_of_sym, ok, diags);
+    apply_initial(in, e->u.op.a, st, slot_of_sym, ok);
+    apply_initial(in, e->u.op.b, st, slot_of_sym, ok);
     return;
   }
   lookup_ctx_t ctx = {st, slot_of_sym};
   long long v;
   if (e->kind == EXPR_VAR) {
-    st[slot_of_sym[e->u.var.id]] = 1;
+    set_initial(in, st, slot_of_sym[e->u.var.id], 1, e, e->u.var.name);
   } else if (e->kind == EXPR_NOT) {
-    st[slot_of_sym[e->u.op.a->u.var.id]] = 0;
+    set_initial(in, st, slot_of_sym[e->u.op.a->u.var.id], 0, e, e->u.op.a->u.var.name);
   } else if (e->kind == EXPR_EQ) {
     const expr_t *var = e->u.op.a->kind == EXPR_VAR ? e->u.op.a : e->u.op.b;
     const expr_t *val = var == e->u.op.a ? e->u.op.b : e->u.op.a;
-    if (eval_checked(val, &ctx, &v, "in the initial condition", diags))
-      st[slot_of_sym[var->u.var.id]] = (int32_t)v;
+    if (eval_checked(val, &ctx, &v, "in the initial condition", in->diags))
+      set_initial(in, st, slot_of_sym[var->u.var.id], (int32_t)v, e, var->u.var.name);
     else
       *ok = false;
   }
@@ -151,11 +169,13 @@ maskd_status_t maskd_explore(const maskd_program_t *p, intern_t *labels, size_t 
   }
   int32_t *cur = xcalloc(n + 1, sizeof *cur), *nxt = xcalloc(n + 1, sizeof *nxt);
   bool ok = true;
+  initial_t in = {xcalloc(n + 1, sizeof *in.at), diags};
   for (size_t r = 0; r < p->runs.len; r++) {
     const maskd_run_t *run = &p->runs.data[r];
     const maskd_proc_t *pr = &p->procs.data[p->insts.data[run->inst_id].proc];
-    apply_initial(pr->initial, cur, run->slot_of_sym, &ok, diags);
+    apply_initial(&in, pr->initial, cur, run->slot_of_sym, &ok);
   }
+  free(in.at);
   rehash(&sp, 64);
   bool added;
   intern_state(&sp, cur, &added);

@@ -1,0 +1,1 @@
+masking tests/cases/masking/initial-conflict.yaml
