@@ -160,6 +160,10 @@ static void dot_deltas(strbuf_t *sb, const envelope_space_t *sp, const lts_t *en
 
 /* ---------------------------------------------------------------- run */
 
+/* `expect:` keys, in the order of the results checked after the run. */
+static const expect_key_t EXPECT_KEYS[] = {
+    {"delta_size", EXPECT_NUMBER}, {"largest", EXPECT_NUMBER}, {"normal_unsafe", EXPECT_BOOL}, {"verdict", EXPECT_STRING}};
+
 static const char *const config_keys[] = {"kind",           "environment", "controller", "property",
                                           "env-properties", "compare",     "algorithm",  "expect"};
 static const char *const compare_keys[] = {"controller", "property"};
@@ -413,7 +417,8 @@ static int run_envelope(cli_ctx_t *ctx, const cli_command_t *self, const char *p
       ok = false;
     }
   }
-  if (n_expect && !ydoc_expect_kind(n_expect, YNODE_MAP, "'expect'", &ctx->diags)) ok = false;
+  /* "verdict" only with compare: (it names the comparison's outcome) */
+  if (!expect_validate(ctx, n_expect, EXPECT_KEYS, n_cmp ? 4 : 3)) ok = false;
   if (!ok || !n_env || !n_ctrl || !n_prop) goto done;
 
   x.env = fsp_config_load(&r, n_env, "'environment'", NULL, FSP_LOAD_PLAIN, &x.env_files, NULL);
@@ -498,7 +503,7 @@ static int run_envelope(cli_ctx_t *ctx, const cli_command_t *self, const char *p
         {"normal_unsafe", EXPECT_BOOL, 0, x.ra.normal_unsafe, NULL},
         {"verdict", EXPECT_STRING, 0, false, envelope_verdict_name(verdict)},
     };
-    outcome.expect = expect_check(ctx, n_expect, actual, n_cmp ? 4 : 3);
+    outcome.expect = expect_check(ctx, n_expect, EXPECT_KEYS, actual, n_cmp ? 4 : 3);
     outcome.expect_verdict = true; /* each key states the envelope the analysis decides */
   }
   if (rc == CLI_EXIT_OK) rc = cli_exit_code(&outcome);

@@ -94,10 +94,20 @@ static size_t uncertain_variables(const eventb_model_t *m) {
   return n;
 }
 
+/* `expect:` keys, in the order of the results checked after the run. */
+static const expect_key_t EXPECT_KEYS[] = {
+    {"invariant", EXPECT_BOOL}, {"feasibility", EXPECT_BOOL}, {"partitioning", EXPECT_BOOL},
+    {"injected-invariant", EXPECT_BOOL}, {"method", EXPECT_STRING}, {"events", EXPECT_NUMBER},
+    {"vacuous", EXPECT_NUMBER}, {"max-error", EXPECT_NUMBER_OR_NULL}};
+
 static int run_eventb(cli_ctx_t *ctx, const cli_command_t *self, const char *path,
                       const cli_value_t *values) {
   eventb_model_t *m = eventb_load(path, &ctx->diags);
   if (!m) return CLI_EXIT_INVALID;
+  if (!expect_validate(ctx, m->expect, EXPECT_KEYS, sizeof EXPECT_KEYS / sizeof *EXPECT_KEYS)) {
+    eventb_free(m);
+    return CLI_EXIT_INVALID;
+  }
   const cli_value_t *v;
   eventb_options_t opt = {.method = EVENTB_AUTO};
   if ((v = cli_opt(self, values, "robustify"))->set)
@@ -146,7 +156,7 @@ static int run_eventb(cli_ctx_t *ctx, const cli_command_t *self, const char *pat
         {"vacuous", EXPECT_NUMBER, (double)res.robust.nvacuous_all, false, NULL},
         {"max-error", me->value ? EXPECT_NUMBER : EXPECT_NULL, me->number, false, NULL},
     };
-    outcome.expect = expect_check(ctx, m->expect, actual, sizeof actual / sizeof *actual);
+    outcome.expect = expect_check(ctx, m->expect, EXPECT_KEYS, actual, sizeof actual / sizeof *actual);
     outcome.expect_verdict = true; /* the checks' verdicts are keys of the block */
   }
   /* the files besides the report first: the report's JSON states the exit code */

@@ -153,6 +153,10 @@ typedef struct {
   const ynode_t *expect;
 } config_t;
 
+/* `expect:` keys, in the order of the results checked after the run. */
+static const expect_key_t EXPECT_KEYS[] = {
+    {"distance", EXPECT_NUMBER}, {"masks", EXPECT_BOOL}, {"faults", EXPECT_NUMBER_OR_NULL}};
+
 static bool read_flag(cli_ctx_t *ctx, const ynode_t *root, const char *key, bool *out) {
   const ynode_t *n = ydoc_get(root, key);
   return !n || ydoc_bool(n, out, key, &ctx->diags);
@@ -190,7 +194,7 @@ static bool read_config(cli_ctx_t *ctx, const ynode_t *root, config_t *c) {
       ok = false;
   }
   c->expect = ydoc_get(root, "expect");
-  return ok;
+  return expect_validate(ctx, c->expect, EXPECT_KEYS, sizeof EXPECT_KEYS / sizeof *EXPECT_KEYS) && ok;
 }
 
 static double seconds_since(const struct timespec *t0) {
@@ -273,7 +277,7 @@ static int report(cli_ctx_t *ctx, const cli_command_t *self, const cli_value_t *
         {"faults", w ? EXPECT_NUMBER : EXPECT_NULL, (double)(w - 1), false, NULL},
     };
     size_t n = sizeof actual / sizeof *actual;
-    outcome.expect = expect_check(ctx, expect, actual, n);
+    outcome.expect = expect_check(ctx, expect, EXPECT_KEYS, actual, n);
     /* each key says whether the implementation masks its faults */
     static const char *const verdict_keys[] = {"distance", "masks", "faults"};
     outcome.expect_verdict = expect_states_verdict(expect, verdict_keys, 3);

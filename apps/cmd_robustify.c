@@ -77,6 +77,16 @@ static bool read_max_iter(const ynode_t *n, const char *what, diag_list_t *d, lo
   return false;
 }
 
+/* `expect:` keys, in the order of the results checked after the run. */
+static const expect_key_t EXPECT_KEYS[] = {
+    {"solutions", EXPECT_NUMBER},         {"syntheses", EXPECT_NUMBER},
+    {"cost", EXPECT_NUMBER},              {"utility", EXPECT_NUMBER},
+    {"kept", EXPECT_NUMBER},              {"controllable", EXPECT_NUMBER},
+    {"observable", EXPECT_NUMBER},        {"supervisor_states", EXPECT_NUMBER},
+    {"supervisor_transitions", EXPECT_NUMBER}, {"plant_states", EXPECT_NUMBER},
+    {"no_supervisor", EXPECT_BOOL},       {"bounded", EXPECT_BOOL},
+    {"a_not_b", EXPECT_NUMBER},           {"b_not_a", EXPECT_NUMBER}};
+
 static bool read_fortis(cli_ctx_t *ctx, const ynode_t *root, config_t *c) {
   diag_list_t *d = &ctx->diags;
   bool ok =
@@ -147,12 +157,14 @@ static bool read_yaml(cli_ctx_t *ctx, const ynode_t *root, config_t *c) {
   if (!read_max_iter(ydoc_get(root, "max_iter"), "'max_iter'", d, &c->max_iter)) ok = false;
   const ynode_t *m = ydoc_get(root, "method");
   c->method_node = m;
-  if (m && ydoc_string(m, &c->method, "'method'", d) && strcmp(c->method, "pareto") &&
-      strcmp(c->method, "fast") && strcmp(c->method, "simple") && strcmp(c->method, "oasis")) {
+  if (m && !ydoc_string(m, &c->method, "'method'", d)) {
+    ok = false; /* ran pareto, printed its result and exited 2 before */
+  } else if (m && strcmp(c->method, "pareto") && strcmp(c->method, "fast") && strcmp(c->method, "simple") &&
+             strcmp(c->method, "oasis")) {
     diag_error(d, m->loc, "unknown method '%s' (expected 'pareto', 'fast', 'simple' or 'oasis')", c->method);
     ok = false;
   }
-  if (c->expect && !ydoc_expect_kind(c->expect, YNODE_MAP, "'expect'", d)) ok = false;
+  if (!expect_validate(ctx, c->expect, EXPECT_KEYS, sizeof EXPECT_KEYS / sizeof *EXPECT_KEYS)) ok = false;
   if (c->compare && !ydoc_expect_kind(c->compare, YNODE_MAP, "'compare'", d)) ok = false;
   return ok && c->sys && c->dev && c->safety;
 }
@@ -798,7 +810,7 @@ static int run_robustify(cli_ctx_t *ctx, const cli_command_t *self, const char *
         {"a_not_b", EXPECT_NUMBER, rep.compare_a_not_b, false, NULL},
         {"b_not_a", EXPECT_NUMBER, rep.compare_b_not_a, false, NULL},
     };
-    outcome.expect = expect_check(ctx, c.expect, actual, sizeof actual / sizeof *actual);
+    outcome.expect = expect_check(ctx, c.expect, EXPECT_KEYS, actual, sizeof actual / sizeof *actual);
   }
   /* holding expectations never make a bounded search complete */
   if (rc == CLI_EXIT_OK) rc = cli_exit_code(&outcome);

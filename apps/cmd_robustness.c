@@ -211,6 +211,19 @@ static const char *partial_reason(const char *what) {
   return buf;
 }
 
+/* `expect:` keys, in the order of the results checked after the run. */
+static const expect_key_t EXPECT_KEYS[] = {
+    {"classes", EXPECT_NUMBER},           {"explained", EXPECT_NUMBER},
+    {"unexplained", EXPECT_NUMBER},       {"system_states", EXPECT_NUMBER},
+    {"system_transitions", EXPECT_NUMBER}, {"environment_states", EXPECT_NUMBER},
+    {"environment_transitions", EXPECT_NUMBER}, {"assumption_states", EXPECT_NUMBER},
+    {"normal_violation", EXPECT_BOOL},    {"progress_violations", EXPECT_NUMBER},
+    {"task_model_states", EXPECT_NUMBER}, {"task_model_transitions", EXPECT_NUMBER},
+    {"unsafe", EXPECT_NUMBER},            {"expanded", EXPECT_NUMBER},
+    {"a_not_b", EXPECT_NUMBER},           {"b_not_a", EXPECT_NUMBER},
+    {"more_robust", EXPECT_BOOL}};
+#define N_EXPECT_KEYS (sizeof EXPECT_KEYS / sizeof *EXPECT_KEYS)
+
 static const char *const config_keys[] = {"kind",   "system",  "environment", "property", "deviation",
                                           "faults", "compare", "minimize",    "expect"};
 static const char *const compare_keys[] = {"system", "property"};
@@ -389,7 +402,8 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
       keys_ok = false;
     }
   }
-  if (n_expect && !ydoc_expect_kind(n_expect, YNODE_MAP, "'expect'", &ctx->diags)) keys_ok = false;
+  /* the last three keys only with compare: */
+  if (!expect_validate(ctx, n_expect, EXPECT_KEYS, N_EXPECT_KEYS - (n_cmp ? 0 : 3))) keys_ok = false;
   const char **fault_names = NULL;
   size_t nfault_names = 0;
   if (n_faults && !ydoc_string_list(n_faults, &r.arena, &fault_names, &nfault_names, "'faults'", &ctx->diags))
@@ -751,8 +765,7 @@ static int run_robustness(cli_ctx_t *ctx, const cli_command_t *self, const char 
         /* B tolerates strictly more than A */
         {"more_robust", EXPECT_BOOL, 0, n_cmp && b_not_a.ntraces > 0 && a_not_b.ntraces == 0, NULL},
     };
-    outcome.expect = expect_check(
-        ctx, n_expect, actual, n_cmp ? sizeof actual / sizeof *actual : sizeof actual / sizeof *actual - 3);
+    outcome.expect = expect_check(ctx, n_expect, EXPECT_KEYS, actual, N_EXPECT_KEYS - (n_cmp ? 0 : 3));
     outcome.expect_verdict = true; /* the block decides, as it always has */
   }
   if (rc == CLI_EXIT_OK) rc = cli_exit_code(&outcome);

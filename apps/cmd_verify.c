@@ -251,11 +251,16 @@ static bool use_topk(const cli_command_t *self, const cli_value_t *values, const
   return auto_topk;
 }
 
+/* `expect:` keys, in the order of the results checked after the run. */
+static const expect_key_t EXPECT_KEYS[] = {
+    {"verdict", EXPECT_STRING}, {"counterexamples", EXPECT_NUMBER}, {"paths", EXPECT_NUMBER}, {"pruned", EXPECT_NUMBER}};
+
 int verify_command(cli_ctx_t *ctx, const cli_command_t *self, const char *path, const cli_value_t *values,
                    const verify_merge_t *merge) {
   ism_model_t *m = ism_load(path, &ctx->diags);
   if (!m) return CLI_EXIT_INVALID;
-  if (!assume_check(m, &ctx->diags)) {
+  if (!assume_check(m, &ctx->diags) ||
+      !expect_validate(ctx, m->expect, EXPECT_KEYS, sizeof EXPECT_KEYS / sizeof *EXPECT_KEYS)) {
     ism_free(m);
     return CLI_EXIT_INVALID;
   }
@@ -403,7 +408,7 @@ int verify_command(cli_ctx_t *ctx, const cli_command_t *self, const char *path, 
         {"pruned", EXPECT_NUMBER, (double)res.pruned, false, NULL},
     };
     size_t n = sizeof actual / sizeof *actual;
-    outcome.expect = expect_check(ctx, m->expect, actual, n);
+    outcome.expect = expect_check(ctx, m->expect, EXPECT_KEYS, actual, n);
     static const char *const verdict_keys[] = {"verdict"};
     outcome.expect_verdict = expect_states_verdict(m->expect, verdict_keys, 1);
   }

@@ -1,0 +1,1 @@
+envelope tests/cases/reliability/expect-bad-envelope.yaml

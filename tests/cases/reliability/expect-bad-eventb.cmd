@@ -1,0 +1,1 @@
+eventb tests/cases/reliability/expect-bad-eventb.yaml

@@ -1,0 +1,1 @@
+masking tests/cases/reliability/expect-bad-masking.yaml

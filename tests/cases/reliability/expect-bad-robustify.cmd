@@ -1,0 +1,1 @@
+robustify tests/cases/reliability/expect-bad-robustify.yaml

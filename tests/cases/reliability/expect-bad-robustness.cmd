@@ -1,0 +1,1 @@
+robustness tests/cases/reliability/expect-bad-robustness.yaml

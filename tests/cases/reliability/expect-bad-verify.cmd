@@ -1,0 +1,1 @@
+verify tests/cases/reliability/expect-bad-verify.yaml

@@ -1,0 +1,1 @@
+robustify tests/cases/reliability/robustify-method-list.yaml
