@@ -331,64 +331,14 @@ static void plant_free(plant_t *g) {
  * are reported as G gives them. False when a limit stopped it. */
 static bool plant_minimise(search_t *s, plant_t *out) {
   const plant_t *g = &s->g;
-  /* Moore's refinement: a state's block and its moves' (label, block), G
-   * being deterministic with each state's moves sorted by label; block ids
-   * are numbered in state order, so state 0 stays in block 0 */
+  /* the coarsest partition (lts_dfa_partition) of the classes normal,
+   * error, marked; blocks numbered in state order, so state 0 stays in
+   * block 0 */
   int *block = xmalloc(((size_t)g->n + 1) * sizeof *block),
       *next = xmalloc(((size_t)g->n + 1) * sizeof *next);
   for (int i = 0; i < g->n; i++) block[i] = i == g->error ? 1 : bitset_get(g->marked, (size_t)i) ? 2 : 0;
-  /* each round: signatures hashed into an open-addressing table of
-   * representatives (a state whose signature was seen first), compared
-   * move by move, no key built */
-  size_t cap = 64;
-  while (cap < 2 * (size_t)g->n + 2) cap *= 2;
-  int *rep_of = xmalloc(cap * sizeof *rep_of);
-  uint64_t *hash_of = xmalloc(cap * sizeof *hash_of);
-  int nblocks = -1;
-  bool ok = true;
-  for (;;) {
-    if (out_of_time(s)) {
-      ok = false;
-      break;
-    }
-    memset(rep_of, -1, cap * sizeof *rep_of);
-    int count = 0;
-    for (int i = 0; i < g->n; i++) {
-      uint64_t h = 1469598103934665603ull ^ (uint64_t)(uint32_t)block[i];
-      for (int t = g->off[i]; t < g->off[i + 1]; t++)
-        h = ((h ^ (uint64_t)(uint32_t)g->lab[t]) * 1099511628211ull ^ (uint64_t)(uint32_t)block[g->dst[t]]) *
-            1099511628211ull;
-      h ^= h >> 29;
-      h *= 0xbf58476d1ce4e5b9ull;
-      h ^= h >> 32;
-      size_t slot = (size_t)h & (cap - 1);
-      for (;; slot = (slot + 1) & (cap - 1)) {
-        int r = rep_of[slot];
-        if (r < 0) {
-          rep_of[slot] = i;
-          hash_of[slot] = h;
-          next[i] = count++;
-          break;
-        }
-        if (hash_of[slot] != h || block[r] != block[i] ||
-            g->off[r + 1] - g->off[r] != g->off[i + 1] - g->off[i])
-          continue;
-        int a = g->off[r], b = g->off[i];
-        while (a < g->off[r + 1] && g->lab[a] == g->lab[b] && block[g->dst[a]] == block[g->dst[b]]) a++, b++;
-        if (a == g->off[r + 1]) {
-          next[i] = next[r];
-          break;
-        }
-      }
-    }
-    int *t = block;
-    block = next;
-    next = t;
-    if (count == nblocks) break;
-    nblocks = count;
-  }
-  free(rep_of);
-  free(hash_of);
+  int nblocks = lts_dfa_partition(g->n, g->nlabels, g->off, g->lab, g->dst, block, stop_search, s);
+  bool ok = nblocks >= 0 && !s->bounded;
   if (ok) {
     memset(out, 0, sizeof *out);
     out->n = nblocks;
