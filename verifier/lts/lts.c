@@ -1559,6 +1559,40 @@ static lts_t *collapse_tau_cycles(const lts_t *l) {
   return lts_freeze(&b);
 }
 
+/* lts_minimise of a deterministic l (no τ, at most one move per label):
+ * the same blocks as the signature refinement below finds (bisimulation
+ * is then the coarsest partition lts_dfa_partition computes), numbered
+ * alike (by least state), each block's moves from one member (the others
+ * have the same moves between blocks). */
+static lts_t *minimise_deterministic(const lts_t *l) {
+  int n = l->nstates;
+  int *block = xmalloc(((size_t)n + 1) * sizeof *block), *rep = xmalloc(((size_t)n + 1) * sizeof *rep);
+  for (int s = 0; s < n; s++) block[s] = s == l->error ? 1 : is_end(l, s) ? 2 : 0;
+  int nblocks = lts_dfa_partition(n, (int)l->labels->names.count, l->succ_off, l->succ_label, l->succ_dst, block,
+                                  stop_poll, NULL);
+  if (nblocks < 0) { /* stopped: the input as it is, as lts_minimise says */
+    free(block), free(rep);
+    return lts_reachable(l);
+  }
+  lts_builder_t b;
+  builder_like(&b, l);
+  b.nstates = nblocks;
+  b.init = block[l->init];
+  b.error = l->error >= 0 ? block[l->error] : -1;
+  for (int k = 0; k < nblocks; k++) rep[k] = -1;
+  for (int s = 0; s < n; s++) {
+    if (rep[block[s]] >= 0) continue;
+    rep[block[s]] = s;
+    if (is_end(l, s)) lts_builder_mark_end(&b, block[s]);
+    for (int i = l->succ_off[s]; i < l->succ_off[s + 1]; i++) lts_builder_add(&b, block[s], l->succ_label[i], block[l->succ_dst[i]]);
+  }
+  free(block), free(rep);
+  lts_t *q = lts_freeze(&b);
+  lts_t *r = lts_reachable(q);
+  lts_free(q);
+  return r;
+}
+
 lts_t *lts_minimise(const lts_t *l) {
   lts_t *collapsed = collapse_tau_cycles(l);
   if (collapsed) { /* it has no τ-cycle within a block left: no second collapse */
@@ -1569,6 +1603,7 @@ lts_t *lts_minimise(const lts_t *l) {
   int n = l->nstates;
   bool tau_free = true;
   for (int i = 0; i < l->succ_off[n] && tau_free; i++) tau_free = l->succ_label[i] != LTS_TAU;
+  if (tau_free && lts_is_deterministic(l)) return minimise_deterministic(l);
   closures_t cl;
   if (!tau_free && !closures_compute(l, &cl, stop_poll, NULL)) return lts_reachable(l); /* stopped: as below */
   /* saturated relation s =a=> t as CSR: for τ, t ∈ closure(s);
