@@ -1363,138 +1363,61 @@ lts_t *lts_determinise_bounded(const lts_t *l, bool error_absorbing, long max_st
 
 /* ------------------------------------------------ DFA partition refinement */
 
-/* A refinable partition of 0..n-1 (Valmari and Lehtinen's): the elements
- * of set s are elem[first[s] .. past[s]), loc[e] is e's index in elem,
- * set[e] its set; the marked elements of s are the first nmarked[s] of it,
- * and a set with marked elements is on the shared worklist `touched`. */
-typedef struct {
-  int nsets, *elem, *loc, *set, *first, *past;
-} refine_t;
-
-typedef struct {
-  int *nmarked, *touched, ntouched;
-} marks_t;
-
-static void refine_init(refine_t *r, int n) {
-  r->nsets = n > 0;
-  r->elem = xmalloc(((size_t)n + 1) * sizeof *r->elem);
-  r->loc = xmalloc(((size_t)n + 1) * sizeof *r->loc);
-  r->set = xcalloc((size_t)n + 1, sizeof *r->set);
-  r->first = xmalloc(((size_t)n + 1) * sizeof *r->first);
-  r->past = xmalloc(((size_t)n + 1) * sizeof *r->past);
-  for (int i = 0; i < n; i++) r->elem[i] = r->loc[i] = i;
-  r->first[0] = 0;
-  r->past[0] = n;
-}
-
-static void refine_free(refine_t *r) {
-  free(r->elem), free(r->loc), free(r->set), free(r->first), free(r->past);
-}
-
-static void refine_mark(refine_t *r, marks_t *m, int e) {
-  int s = r->set[e], i = r->loc[e], j = r->first[s] + m->nmarked[s];
-  r->elem[i] = r->elem[j];
-  r->loc[r->elem[i]] = i;
-  r->elem[j] = e;
-  r->loc[e] = j;
-  if (!m->nmarked[s]++) m->touched[m->ntouched++] = s;
-}
-
-/* Each touched set splits into its marked and unmarked elements (when
- * both exist); the smaller part becomes a new set. */
-static void refine_split(refine_t *r, marks_t *m) {
-  while (m->ntouched) {
-    int s = m->touched[--m->ntouched], j = r->first[s] + m->nmarked[s], z = r->nsets;
-    if (j == r->past[s]) {
-      m->nmarked[s] = 0;
-      continue;
-    }
-    if (m->nmarked[s] <= r->past[s] - j) {
-      r->first[z] = r->first[s];
-      r->past[z] = r->first[s] = j;
-    } else {
-      r->past[z] = r->past[s];
-      r->first[z] = r->past[s] = j;
-    }
-    for (int i = r->first[z]; i < r->past[z]; i++) r->set[r->elem[i]] = z;
-    m->nmarked[s] = m->nmarked[z] = 0;
-    r->nsets++;
-  }
-}
-
-int lts_dfa_partition(int n, int nlabels, const int *off, const int *lab, const int *dst, int *block,
-                      bool (*stop)(void *), void *arg) {
-  int ntrans = off[n], big = (n > ntrans ? n : ntrans) + 1;
-  marks_t m = {xcalloc((size_t)big, sizeof(int)), xmalloc((size_t)big * sizeof(int)), 0};
-  refine_t states, cords; /* cords: transitions with one label whose targets lie in one block */
-  refine_init(&states, n);
-  /* the initial classes: each but class 0 split off in turn */
-  int nclasses = 0;
-  for (int s = 0; s < n; s++) nclasses = block[s] >= nclasses ? block[s] + 1 : nclasses;
-  for (int c = 1; c < nclasses; c++) {
-    for (int s = 0; s < n; s++)
-      if (block[s] == c) refine_mark(&states, &m, s);
-    refine_split(&states, &m);
-  }
-  /* transitions by label (a counting sort), one cord per label */
-  int *tail = xmalloc(((size_t)ntrans + 1) * sizeof *tail), *cnt = xcalloc((size_t)nlabels + 2, sizeof *cnt);
-  for (int s = 0; s < n; s++)
-    for (int t = off[s]; t < off[s + 1]; t++) tail[t] = s, cnt[lab[t] + 1]++;
-  for (int a = 0; a < nlabels; a++) cnt[a + 1] += cnt[a];
-  refine_init(&cords, ntrans);
-  for (int t = 0; t < ntrans; t++) cords.elem[cnt[lab[t]]++] = t;
-  cords.nsets = 0;
-  for (int i = 0; i < ntrans; i++) {
-    int t = cords.elem[i];
-    if (i == 0 || lab[t] != lab[cords.elem[i - 1]]) {
-      if (i > 0) cords.past[cords.nsets - 1] = i;
-      cords.first[cords.nsets++] = i;
-    }
-    cords.set[t] = cords.nsets - 1;
-    cords.loc[t] = i;
-  }
-  if (ntrans > 0) cords.past[cords.nsets - 1] = ntrans;
-  free(cnt);
-  /* incoming transitions of each state, CSR by target */
-  int *in_off = xcalloc((size_t)n + 2, sizeof *in_off), *in = xmalloc(((size_t)ntrans + 1) * sizeof *in);
-  for (int t = 0; t < ntrans; t++) in_off[dst[t] + 1]++;
-  for (int s = 0; s < n; s++) in_off[s + 1] += in_off[s];
-  int *fill = xmalloc(((size_t)n + 1) * sizeof *fill);
-  memcpy(fill, in_off, (size_t)n * sizeof *fill);
-  for (int t = 0; t < ntrans; t++) in[fill[dst[t]]++] = t;
-  free(fill);
-  /* each cord splits the blocks by its tails, each new block the cords by
-   * their heads (every block but the first is new) */
-  size_t work = 0;
-  bool stopped = false;
-  for (int c = 0, b = 1; c < cords.nsets && !stopped; c++) {
-    for (int i = cords.first[c]; i < cords.past[c]; i++) refine_mark(&states, &m, tail[cords.elem[i]]);
-    refine_split(&states, &m);
-    work += (size_t)(cords.past[c] - cords.first[c]);
-    for (; b < states.nsets; b++) {
-      for (int i = states.first[b]; i < states.past[b]; i++)
-        for (int j = in_off[states.elem[i]]; j < in_off[states.elem[i] + 1]; j++) refine_mark(&cords, &m, in[j]);
-      refine_split(&cords, &m);
-      work += (size_t)(states.past[b] - states.first[b]);
-    }
-    if (work >= ((size_t)1 << 16)) {
-      work = 0;
-      stopped = stop && stop(arg);
-    }
-  }
+int lts_dfa_partition(int n, const int *off, const int *lab, const int *dst, int *block, bool (*stop)(void *),
+                      void *arg) {
+  /* Moore's rounds: a state's block and its moves' (label, block) as its
+   * signature, hashed into an open-addressing table of representatives (a
+   * state whose signature was seen first) and compared move by move, no
+   * key built; new blocks numbered in state order. Sequential passes over
+   * the moves: on robustify's plants (pump-3: 24 rounds over 139 865
+   * states) faster in CPU time than Valmari and Lehtinen's O(m log n)
+   * refinement, whose marks are a cache miss each. */
+  int *cur = xmalloc(((size_t)n + 1) * sizeof *cur), *next = xmalloc(((size_t)n + 1) * sizeof *next);
+  memcpy(cur, block, (size_t)n * sizeof *cur);
+  size_t cap = 64;
+  while (cap < 2 * (size_t)n + 2) cap *= 2;
+  int *rep_of = xmalloc(cap * sizeof *rep_of);
+  uint64_t *hash_of = xmalloc(cap * sizeof *hash_of);
   int nblocks = -1;
-  if (!stopped) { /* blocks numbered in the order of their least state */
-    int *id = m.touched; /* free now: nothing is marked */
-    for (int b = 0; b < states.nsets; b++) id[b] = -1;
-    nblocks = 0;
-    for (int s = 0; s < n; s++) {
-      int b = states.set[s];
-      if (id[b] < 0) id[b] = nblocks++;
-      block[s] = id[b];
+  for (;;) {
+    if (stop && stop(arg)) {
+      nblocks = -1;
+      break;
     }
+    memset(rep_of, -1, cap * sizeof *rep_of);
+    int count = 0;
+    for (int i = 0; i < n; i++) {
+      uint64_t h = 1469598103934665603ull ^ (uint64_t)(uint32_t)cur[i];
+      for (int t = off[i]; t < off[i + 1]; t++)
+        h = ((h ^ (uint64_t)(uint32_t)lab[t]) * 1099511628211ull ^ (uint64_t)(uint32_t)cur[dst[t]]) * 1099511628211ull;
+      h ^= h >> 29;
+      h *= 0xbf58476d1ce4e5b9ull;
+      h ^= h >> 32;
+      for (size_t slot = (size_t)h & (cap - 1);; slot = (slot + 1) & (cap - 1)) {
+        int r = rep_of[slot];
+        if (r < 0) {
+          rep_of[slot] = i;
+          hash_of[slot] = h;
+          next[i] = count++;
+          break;
+        }
+        if (hash_of[slot] != h || cur[r] != cur[i] || off[r + 1] - off[r] != off[i + 1] - off[i]) continue;
+        int a = off[r], b = off[i];
+        while (a < off[r + 1] && lab[a] == lab[b] && cur[dst[a]] == cur[dst[b]]) a++, b++;
+        if (a == off[r + 1]) {
+          next[i] = next[r];
+          break;
+        }
+      }
+    }
+    int *t = cur;
+    cur = next;
+    next = t;
+    if (count == nblocks) break; /* no block split: stable */
+    nblocks = count;
   }
-  free(m.nmarked), free(m.touched), free(tail), free(in_off), free(in);
-  refine_free(&states), refine_free(&cords);
+  if (nblocks >= 0) memcpy(block, cur, (size_t)n * sizeof *block);
+  free(cur), free(next), free(rep_of), free(hash_of);
   return nblocks;
 }
 
@@ -1568,8 +1491,7 @@ static lts_t *minimise_deterministic(const lts_t *l) {
   int n = l->nstates;
   int *block = xmalloc(((size_t)n + 1) * sizeof *block), *rep = xmalloc(((size_t)n + 1) * sizeof *rep);
   for (int s = 0; s < n; s++) block[s] = s == l->error ? 1 : is_end(l, s) ? 2 : 0;
-  int nblocks = lts_dfa_partition(n, (int)l->labels->names.count, l->succ_off, l->succ_label, l->succ_dst, block,
-                                  stop_poll, NULL);
+  int nblocks = lts_dfa_partition(n, l->succ_off, l->succ_label, l->succ_dst, block, stop_poll, NULL);
   if (nblocks < 0) { /* stopped: the input as it is, as lts_minimise says */
     free(block), free(rep);
     return lts_reachable(l);

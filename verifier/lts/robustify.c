@@ -337,7 +337,7 @@ static bool plant_minimise(search_t *s, plant_t *out) {
   int *block = xmalloc(((size_t)g->n + 1) * sizeof *block),
       *next = xmalloc(((size_t)g->n + 1) * sizeof *next);
   for (int i = 0; i < g->n; i++) block[i] = i == g->error ? 1 : bitset_get(g->marked, (size_t)i) ? 2 : 0;
-  int nblocks = lts_dfa_partition(g->n, g->nlabels, g->off, g->lab, g->dst, block, stop_search, s);
+  int nblocks = lts_dfa_partition(g->n, g->off, g->lab, g->dst, block, stop_search, s);
   bool ok = nblocks >= 0 && !s->bounded;
   if (ok) {
     memset(out, 0, sizeof *out);
