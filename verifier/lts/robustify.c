@@ -56,7 +56,7 @@ typedef struct {
   int *cnum;             /* plant_build's direct table of composite tuples, all -1 between builds */
   size_t cnum_cap;
   size_t plant_hint, trans_hint; /* sizes of the last plant built, to size the next one's arrays */
-  size_t pairs_hint, moves_hint; /* and of the last observer */
+  size_t pairs_hint, moves_hint, sets_hint, set_moves_hint; /* and of the last observer */
 } search_t;
 
 static long long now_ns(void) {
@@ -561,6 +561,10 @@ static observer_t *observer_build(search_t *s, const bitword_t *obs) {
   VEC_RESERVE(&fdst, s->moves_hint + 1);
   VEC_RESERVE(&foff, s->pairs_hint + 2);
   VEC_RESERVE(&o->sets.keys, s->pairs_hint + 1);
+  VEC_RESERVE(&o->sets.off, s->sets_hint + 2);
+  VEC_RESERVE(&o->toff, s->sets_hint + 2);
+  VEC_RESERVE(&o->tlab, s->set_moves_hint + 1);
+  VEC_RESERVE(&o->tdst, s->set_moves_hint + 1);
   VEC_PUSH(&foff, 0);
   VEC_PUSH(&seeds, 0);
   close_set(&c, o, &seeds);
@@ -627,13 +631,26 @@ static observer_t *observer_build(search_t *s, const bitword_t *obs) {
       VEC_PUSH(&o->tdst, to);
       size_t tm, tbase = o->sets.off.data[to];
       const int *tk = keytab_key(&o->sets, to, &tm);
-      for (size_t i = 0; i < tm; i++) c.pos[tk[i]] = (int)i;
+      bool few = (size_t)n * 8 < tm; /* then each target by binary search in the sorted set */
+      for (size_t i = 0; !few && i < tm; i++) c.pos[tk[i]] = (int)i;
       for (int k = 0; k < n; k++) {
         int d = bd.data[from + (size_t)k];
         if (d == g->error) continue;
-        int e = fp[bi.data[from + (size_t)k]]++;
+        int e = fp[bi.data[from + (size_t)k]]++, at;
+        if (few) {
+          size_t lo = 0, hi = tm;
+          while (hi - lo > 1) {
+            size_t mid = (lo + hi) / 2;
+            if (tk[mid] <= d)
+              lo = mid;
+            else
+              hi = mid;
+          }
+          at = (int)lo;
+        } else
+          at = c.pos[d];
         fl[e] = l;
-        fd[e] = (int)tbase + c.pos[d];
+        fd[e] = (int)(tbase + (size_t)at);
       }
       from += (size_t)n;
     }
@@ -675,6 +692,8 @@ static observer_t *observer_build(search_t *s, const bitword_t *obs) {
   size_t nm = flab.len;
   s->moves_hint = nm;
   s->pairs_hint = npairs;
+  s->sets_hint = (size_t)nsets;
+  s->set_moves_hint = o->tlab.len;
   o->foff = foff.data;
   o->flab = flab.data;
   o->fdst = fdst.data;
