@@ -17,6 +17,8 @@
 # ..."; shown as "partial" here). Only runs one at a time (its temporary
 # file is per run). BENCH_ONLY=TEXT runs only the rows whose "example,
 # method" contains TEXT (e.g. BENCH_ONLY=pump-3).
+# bench/robustify_same.sh REF_ISMV checks that a speed change left the JSON of
+# all 41 configs byte-identical to a reference binary's.
 set -u
 cd "$(dirname "$0")/.."
 ISMV=${ISMV:-build/release/ismv}

@@ -1,5 +1,6 @@
 /* Unit tests of the LTS core: composition, hiding, determinisation,
  * minimisation, property error LTS and BFS on small hand-built LTSs. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -229,6 +230,63 @@ static void test_determinise_composed(lts_labels_t *L) {
   CHECK(agreed == 300);
 }
 
+/* lts_dfa_partition against the greatest bisimulation computed pair by
+ * pair (a fixpoint over an n x n relation, no partition refinement) on
+ * random partial DFAs; blocks numbered in the order of their least state. */
+static void test_dfa_partition(void) {
+  /* a move into a dead state is not the same as no move: 0 -a-> 2, 1 and 2
+   * have none, so 1 ~ 2 but 0 stands apart */
+  int off0[] = {0, 1, 1, 1}, lab0[] = {0}, dst0[] = {2}, block0[] = {0, 0, 0};
+  CHECK(lts_dfa_partition(3, off0, lab0, dst0, block0, NULL, NULL) == 2);
+  CHECK(block0[0] == 0 && block0[1] == 1 && block0[2] == 1);
+  unsigned seed = 12345;
+#define RAND() (seed = seed * 1103515245u + 12345u, (int)((seed >> 16) & 0x7fff))
+  for (int round = 0; round < 300; round++) {
+    int n = 1 + RAND() % 40, nl = 1 + RAND() % 4, density = 1 + RAND() % 4;
+    int *off = malloc((size_t)(n + 1) * sizeof *off), *lab = malloc((size_t)(n * nl + 1) * sizeof *lab),
+        *dst = malloc((size_t)(n * nl + 1) * sizeof *dst), *block = malloc((size_t)n * sizeof *block),
+        *cls = malloc((size_t)n * sizeof *cls), *step = malloc((size_t)(n * nl) * sizeof *step);
+    off[0] = 0;
+    for (int x = 0; x < n; x++) {
+      off[x + 1] = off[x];
+      for (int a = 0; a < nl; a++) {
+        step[x * nl + a] = -1;
+        if (RAND() % 5 >= density) continue;
+        int d = RAND() % 3 == 0 ? x : RAND() % n; /* some self-loops */
+        lab[off[x + 1]] = a, dst[off[x + 1]++] = d, step[x * nl + a] = d;
+      }
+      cls[x] = block[x] = RAND() % 7 == 0 ? 1 + RAND() % 2 : 0;
+    }
+    unsigned char *eq = malloc((size_t)(n * n));
+    for (int x = 0; x < n; x++)
+      for (int y = 0; y < n; y++) eq[x * n + y] = cls[x] == cls[y];
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (int x = 0; x < n; x++)
+        for (int y = 0; y < n; y++) {
+          if (!eq[x * n + y]) continue;
+          for (int a = 0; a < nl; a++) {
+            int u = step[x * nl + a], v = step[y * nl + a];
+            if ((u < 0) != (v < 0) || (u >= 0 && !eq[u * n + v])) {
+              eq[x * n + y] = 0, changed = true;
+              break;
+            }
+          }
+        }
+    }
+    int nb = lts_dfa_partition(n, off, lab, dst, block, NULL, NULL), seen = 0;
+    bool same = nb >= 1;
+    for (int x = 0; x < n && same; x++) {
+      for (int y = 0; y < n && same; y++) same = eq[x * n + y] == (block[x] == block[y]);
+      if (block[x] == seen) seen++; /* a block's first state: the next number */
+      else same = same && block[x] < seen;
+    }
+    CHECK(same && seen == nb);
+    free(off), free(lab), free(dst), free(block), free(cls), free(step), free(eq);
+  }
+#undef RAND
+}
+
 int main(void) {
   lts_labels_t L;
   lts_labels_init(&L);
@@ -239,6 +297,7 @@ int main(void) {
   test_labels();
   test_strip_tau(&L);
   test_determinise_composed(&L);
+  test_dfa_partition();
   lts_labels_free(&L);
   return CHECK_RESULT();
 }

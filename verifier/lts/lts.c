@@ -1361,6 +1361,66 @@ lts_t *lts_determinise_bounded(const lts_t *l, bool error_absorbing, long max_st
   return r;
 }
 
+/* ------------------------------------------------ DFA partition refinement */
+
+int lts_dfa_partition(int n, const int *off, const int *lab, const int *dst, int *block, bool (*stop)(void *),
+                      void *arg) {
+  /* Moore's rounds: a state's block and its moves' (label, block) as its
+   * signature, hashed into an open-addressing table of representatives (a
+   * state whose signature was seen first) and compared move by move, no
+   * key built; new blocks numbered in state order. Sequential passes over
+   * the moves: on robustify's plants (pump-3: 24 rounds over 139 865
+   * states) faster in CPU time than Valmari and Lehtinen's O(m log n)
+   * refinement, whose marks are a cache miss each. */
+  int *cur = xmalloc(((size_t)n + 1) * sizeof *cur), *next = xmalloc(((size_t)n + 1) * sizeof *next);
+  memcpy(cur, block, (size_t)n * sizeof *cur);
+  size_t cap = 64;
+  while (cap < 2 * (size_t)n + 2) cap *= 2;
+  int *rep_of = xmalloc(cap * sizeof *rep_of);
+  uint64_t *hash_of = xmalloc(cap * sizeof *hash_of);
+  int nblocks = -1;
+  for (;;) {
+    if (stop && stop(arg)) {
+      nblocks = -1;
+      break;
+    }
+    memset(rep_of, -1, cap * sizeof *rep_of);
+    int count = 0;
+    for (int i = 0; i < n; i++) {
+      uint64_t h = 1469598103934665603ull ^ (uint64_t)(uint32_t)cur[i];
+      for (int t = off[i]; t < off[i + 1]; t++)
+        h = ((h ^ (uint64_t)(uint32_t)lab[t]) * 1099511628211ull ^ (uint64_t)(uint32_t)cur[dst[t]]) * 1099511628211ull;
+      h ^= h >> 29;
+      h *= 0xbf58476d1ce4e5b9ull;
+      h ^= h >> 32;
+      for (size_t slot = (size_t)h & (cap - 1);; slot = (slot + 1) & (cap - 1)) {
+        int r = rep_of[slot];
+        if (r < 0) {
+          rep_of[slot] = i;
+          hash_of[slot] = h;
+          next[i] = count++;
+          break;
+        }
+        if (hash_of[slot] != h || cur[r] != cur[i] || off[r + 1] - off[r] != off[i + 1] - off[i]) continue;
+        int a = off[r], b = off[i];
+        while (a < off[r + 1] && lab[a] == lab[b] && cur[dst[a]] == cur[dst[b]]) a++, b++;
+        if (a == off[r + 1]) {
+          next[i] = next[r];
+          break;
+        }
+      }
+    }
+    int *t = cur;
+    cur = next;
+    next = t;
+    if (count == nblocks) break; /* no block split: stable */
+    nblocks = count;
+  }
+  if (nblocks >= 0) memcpy(block, cur, (size_t)n * sizeof *block);
+  free(cur), free(next), free(rep_of), free(hash_of);
+  return nblocks;
+}
+
 /* ------------------------------------------------------------ minimising */
 
 typedef struct {
@@ -1422,6 +1482,39 @@ static lts_t *collapse_tau_cycles(const lts_t *l) {
   return lts_freeze(&b);
 }
 
+/* lts_minimise of a deterministic l (no τ, at most one move per label):
+ * the same blocks as the signature refinement below finds (bisimulation
+ * is then the coarsest partition lts_dfa_partition computes), numbered
+ * alike (by least state), each block's moves from one member (the others
+ * have the same moves between blocks). */
+static lts_t *minimise_deterministic(const lts_t *l) {
+  int n = l->nstates;
+  int *block = xmalloc(((size_t)n + 1) * sizeof *block), *rep = xmalloc(((size_t)n + 1) * sizeof *rep);
+  for (int s = 0; s < n; s++) block[s] = s == l->error ? 1 : is_end(l, s) ? 2 : 0;
+  int nblocks = lts_dfa_partition(n, l->succ_off, l->succ_label, l->succ_dst, block, stop_poll, NULL);
+  if (nblocks < 0) { /* stopped: the input as it is, as lts_minimise says */
+    free(block), free(rep);
+    return lts_reachable(l);
+  }
+  lts_builder_t b;
+  builder_like(&b, l);
+  b.nstates = nblocks;
+  b.init = block[l->init];
+  b.error = l->error >= 0 ? block[l->error] : -1;
+  for (int k = 0; k < nblocks; k++) rep[k] = -1;
+  for (int s = 0; s < n; s++) {
+    if (rep[block[s]] >= 0) continue;
+    rep[block[s]] = s;
+    if (is_end(l, s)) lts_builder_mark_end(&b, block[s]);
+    for (int i = l->succ_off[s]; i < l->succ_off[s + 1]; i++) lts_builder_add(&b, block[s], l->succ_label[i], block[l->succ_dst[i]]);
+  }
+  free(block), free(rep);
+  lts_t *q = lts_freeze(&b);
+  lts_t *r = lts_reachable(q);
+  lts_free(q);
+  return r;
+}
+
 lts_t *lts_minimise(const lts_t *l) {
   lts_t *collapsed = collapse_tau_cycles(l);
   if (collapsed) { /* it has no τ-cycle within a block left: no second collapse */
@@ -1432,6 +1525,7 @@ lts_t *lts_minimise(const lts_t *l) {
   int n = l->nstates;
   bool tau_free = true;
   for (int i = 0; i < l->succ_off[n] && tau_free; i++) tau_free = l->succ_label[i] != LTS_TAU;
+  if (tau_free && lts_is_deterministic(l)) return minimise_deterministic(l);
   closures_t cl;
   if (!tau_free && !closures_compute(l, &cl, stop_poll, NULL)) return lts_reachable(l); /* stopped: as below */
   /* saturated relation s =a=> t as CSR: for τ, t ∈ closure(s);

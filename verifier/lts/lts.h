@@ -154,6 +154,18 @@ lts_t *lts_determinise(const lts_t *lts, bool error_absorbing);
 lts_t *lts_determinise_bounded(const lts_t *lts, bool error_absorbing, long max_states, bool (*stop)(void *),
                                void *arg);
 
+/* The coarsest partition of a deterministic automaton's n states (moves
+ * lab/dst[off[s] .. off[s+1]), sorted by label, at most one per label)
+ * that refines the initial classes in `block` (ints) and in which the
+ * states of a block have, for every label, moves into one block or all
+ * none: strong bisimulation, i.e. minimisation of a partial DFA with `no
+ * move' distinct from a move into a dead state. On return block[s] is s's
+ * block, blocks numbered in the order of their least state; returns the
+ * number of blocks, or -1 (block unchanged) when stop(arg) (may be NULL;
+ * polled once per pass over the moves) asks to stop. */
+int lts_dfa_partition(int n, const int *off, const int *lab, const int *dst, int *block, bool (*stop)(void *),
+                      void *arg);
+
 /* Minimisation up to observational (weak) equivalence, as LTSA's
  * `minimise`: partition refinement on the τ*-saturated relation, the error
  * state only equivalent to itself, END states only to END states; the

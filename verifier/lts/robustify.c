@@ -56,7 +56,7 @@ typedef struct {
   int *cnum;             /* plant_build's direct table of composite tuples, all -1 between builds */
   size_t cnum_cap;
   size_t plant_hint, trans_hint; /* sizes of the last plant built, to size the next one's arrays */
-  size_t pairs_hint, moves_hint; /* and of the last observer */
+  size_t pairs_hint, moves_hint, sets_hint, set_moves_hint; /* and of the last observer */
 } search_t;
 
 static long long now_ns(void) {
@@ -331,64 +331,14 @@ static void plant_free(plant_t *g) {
  * are reported as G gives them. False when a limit stopped it. */
 static bool plant_minimise(search_t *s, plant_t *out) {
   const plant_t *g = &s->g;
-  /* Moore's refinement: a state's block and its moves' (label, block), G
-   * being deterministic with each state's moves sorted by label; block ids
-   * are numbered in state order, so state 0 stays in block 0 */
+  /* the coarsest partition (lts_dfa_partition) of the classes normal,
+   * error, marked; blocks numbered in state order, so state 0 stays in
+   * block 0 */
   int *block = xmalloc(((size_t)g->n + 1) * sizeof *block),
       *next = xmalloc(((size_t)g->n + 1) * sizeof *next);
   for (int i = 0; i < g->n; i++) block[i] = i == g->error ? 1 : bitset_get(g->marked, (size_t)i) ? 2 : 0;
-  /* each round: signatures hashed into an open-addressing table of
-   * representatives (a state whose signature was seen first), compared
-   * move by move, no key built */
-  size_t cap = 64;
-  while (cap < 2 * (size_t)g->n + 2) cap *= 2;
-  int *rep_of = xmalloc(cap * sizeof *rep_of);
-  uint64_t *hash_of = xmalloc(cap * sizeof *hash_of);
-  int nblocks = -1;
-  bool ok = true;
-  for (;;) {
-    if (out_of_time(s)) {
-      ok = false;
-      break;
-    }
-    memset(rep_of, -1, cap * sizeof *rep_of);
-    int count = 0;
-    for (int i = 0; i < g->n; i++) {
-      uint64_t h = 1469598103934665603ull ^ (uint64_t)(uint32_t)block[i];
-      for (int t = g->off[i]; t < g->off[i + 1]; t++)
-        h = ((h ^ (uint64_t)(uint32_t)g->lab[t]) * 1099511628211ull ^ (uint64_t)(uint32_t)block[g->dst[t]]) *
-            1099511628211ull;
-      h ^= h >> 29;
-      h *= 0xbf58476d1ce4e5b9ull;
-      h ^= h >> 32;
-      size_t slot = (size_t)h & (cap - 1);
-      for (;; slot = (slot + 1) & (cap - 1)) {
-        int r = rep_of[slot];
-        if (r < 0) {
-          rep_of[slot] = i;
-          hash_of[slot] = h;
-          next[i] = count++;
-          break;
-        }
-        if (hash_of[slot] != h || block[r] != block[i] ||
-            g->off[r + 1] - g->off[r] != g->off[i + 1] - g->off[i])
-          continue;
-        int a = g->off[r], b = g->off[i];
-        while (a < g->off[r + 1] && g->lab[a] == g->lab[b] && block[g->dst[a]] == block[g->dst[b]]) a++, b++;
-        if (a == g->off[r + 1]) {
-          next[i] = next[r];
-          break;
-        }
-      }
-    }
-    int *t = block;
-    block = next;
-    next = t;
-    if (count == nblocks) break;
-    nblocks = count;
-  }
-  free(rep_of);
-  free(hash_of);
+  int nblocks = lts_dfa_partition(g->n, g->off, g->lab, g->dst, block, stop_search, s);
+  bool ok = nblocks >= 0 && !s->bounded;
   if (ok) {
     memset(out, 0, sizeof *out);
     out->n = nblocks;
@@ -517,17 +467,19 @@ static void observer_free(observer_t *o) {
 
 /* Scratch of one observer construction: the unobservable moves of G
  * (CSR by source), a stamp per G state for closures, the seeds already
- * closed (sorted seeds -> set id) and positions of states in a set. */
+ * closed (sorted seeds of two or more states -> set id; one state: by
+ * state in `single`, no key to hash) and positions of states in a set. */
 typedef struct {
   int *uoff, *udst;
   int *stamp, epoch;
   keytab_t seeded;
   VEC(int) seeded_id;
+  int *single;
   int *pos;
 } closer_t;
 
-/* The set id of the unobservable closure of seeds (sorted and made
- * unique here; they are G states), added when new. */
+/* The set id of the unobservable closure of seeds (made unique and
+ * sorted here; they are G states), added when new. */
 static int close_set(closer_t *c, observer_t *o, intvec_t *seeds) {
   c->epoch++;
   size_t k = 0;
@@ -535,10 +487,16 @@ static int close_set(closer_t *c, observer_t *o, intvec_t *seeds) {
     if (c->stamp[seeds->data[i]] != c->epoch)
       c->stamp[seeds->data[i]] = c->epoch, seeds->data[k++] = seeds->data[i];
   seeds->len = k;
-  sort_ints(seeds->data, seeds->len);
-  bool added;
-  int sid = keytab_add(&c->seeded, seeds->data, seeds->len, &added);
-  if (!added) return c->seeded_id.data[sid];
+  int sid = -1;
+  if (k == 1) {
+    if (c->single[seeds->data[0]] >= 0) return c->single[seeds->data[0]];
+  } else {
+    sort_ints(seeds->data, seeds->len);
+    bool added;
+    sid = keytab_add(&c->seeded, seeds->data, seeds->len, &added);
+    if (!added) return c->seeded_id.data[sid];
+  }
+  int first = k == 1 ? seeds->data[0] : -1;
   for (size_t i = 0; i < seeds->len; i++) {
     int x = seeds->data[i];
     for (int t = c->uoff[x]; t < c->uoff[x + 1]; t++)
@@ -547,9 +505,13 @@ static int close_set(closer_t *c, observer_t *o, intvec_t *seeds) {
         VEC_PUSH(seeds, c->udst[t]);
       }
   }
-  if (seeds->len > k) sort_ints(seeds->data, seeds->len);
+  if (seeds->len > 1) sort_ints(seeds->data, seeds->len);
+  bool added;
   int id = keytab_add(&o->sets, seeds->data, seeds->len, &added);
-  VEC_PUSH(&c->seeded_id, id);
+  if (first >= 0)
+    c->single[first] = id;
+  else
+    VEC_PUSH(&c->seeded_id, id);
   return id;
 }
 
@@ -560,10 +522,14 @@ static void set_moves(const observer_t *o, int q, int *succ, bool undo) {
 }
 
 /* The observer of O: every observation set reachable from {init}, and the
- * pair moves both ways. NULL when a limit stopped it. Each set's
- * observable moves are bucketed by label in one pass over its members'
- * transitions; a pair's moves are found as the sets are: by position in
- * the successor set (observable) or in the set itself (unobservable). */
+ * pair moves both ways. NULL when a limit stopped it. Per set, one pass
+ * over its members' transitions counts each pair's moves (none into the
+ * error state) and each observable label's; a second writes the
+ * unobservable ones in place (target: by position in the set itself) and
+ * buckets the observable ones by label (a counting sort), whose seeds
+ * are closed into the successor sets in label order; their moves go in
+ * place too (target: by position in the successor set). A pair's moves
+ * are so its unobservable ones, then its observable ones by label. */
 static observer_t *observer_build(search_t *s, const bitword_t *obs) {
   const plant_t *g = &s->g;
   int nl = g->nlabels;
@@ -572,26 +538,34 @@ static observer_t *observer_build(search_t *s, const bitword_t *obs) {
   memcpy(o->obs, obs, BITSET_WORDS((size_t)nl) * sizeof *obs);
   keytab_init(&o->sets);
   closer_t c = {0};
+  uint8_t *is_obs = xmalloc((size_t)nl + 1);
+  for (int l = 0; l < nl; l++) is_obs[l] = bitset_get(obs, (size_t)l);
   c.uoff = xcalloc((size_t)g->n + 2, sizeof *c.uoff);
   for (int x = 0; x < g->n; x++) {
     c.uoff[x + 1] = c.uoff[x];
-    for (int t = g->off[x]; t < g->off[x + 1]; t++) c.uoff[x + 1] += !bitset_get(obs, (size_t)g->lab[t]);
+    for (int t = g->off[x]; t < g->off[x + 1]; t++) c.uoff[x + 1] += !is_obs[g->lab[t]];
   }
   c.udst = xmalloc(((size_t)c.uoff[g->n] + 1) * sizeof *c.udst);
   for (int x = 0, k = 0; x < g->n; x++)
     for (int t = g->off[x]; t < g->off[x + 1]; t++)
-      if (!bitset_get(obs, (size_t)g->lab[t])) c.udst[k++] = g->dst[t];
+      if (!is_obs[g->lab[t]]) c.udst[k++] = g->dst[t];
   c.stamp = xcalloc((size_t)g->n + 1, sizeof *c.stamp);
   c.pos = xmalloc(((size_t)g->n + 1) * sizeof *c.pos);
+  c.single = xmalloc(((size_t)g->n + 1) * sizeof *c.single);
+  memset(c.single, -1, ((size_t)g->n + 1) * sizeof *c.single);
   keytab_init(&c.seeded);
-  /* per set: its observable moves (label, dst, member), bucketed by label */
   int *cnt = xcalloc((size_t)nl + 1, sizeof *cnt), *start = xmalloc(((size_t)nl + 1) * sizeof *start);
-  intvec_t seeds = {0}, labs = {0}, mem = {0}, ml = {0}, md = {0}, mi = {0}, bd = {0}, bi = {0};
-  intvec_t ms = {0}, mlab = {0}, mdst = {0}; /* pair moves (source, label, target) */
-  VEC_RESERVE(&ms, s->moves_hint + 1);
-  VEC_RESERVE(&mlab, s->moves_hint + 1);
-  VEC_RESERVE(&mdst, s->moves_hint + 1);
+  intvec_t seeds = {0}, labs = {0}, mem = {0}, pfill = {0}, bd = {0}, bi = {0};
+  intvec_t foff = {0}, flab = {0}, fdst = {0}; /* pair moves, CSR by source pair */
+  VEC_RESERVE(&flab, s->moves_hint + 1);
+  VEC_RESERVE(&fdst, s->moves_hint + 1);
+  VEC_RESERVE(&foff, s->pairs_hint + 2);
   VEC_RESERVE(&o->sets.keys, s->pairs_hint + 1);
+  VEC_RESERVE(&o->sets.off, s->sets_hint + 2);
+  VEC_RESERVE(&o->toff, s->sets_hint + 2);
+  VEC_RESERVE(&o->tlab, s->set_moves_hint + 1);
+  VEC_RESERVE(&o->tdst, s->set_moves_hint + 1);
+  VEC_PUSH(&foff, 0);
   VEC_PUSH(&seeds, 0);
   close_set(&c, o, &seeds);
   bool ok = true;
@@ -603,92 +577,111 @@ static observer_t *observer_build(search_t *s, const bitword_t *obs) {
     VEC_PUSH(&o->toff, (int)o->tlab.len);
     size_t m, base = o->sets.off.data[q];
     const int *km = keytab_key(&o->sets, (int)q, &m);
-    VEC_CLEAR(&mem);
-    for (size_t i = 0; i < m; i++) VEC_PUSH(&mem, km[i]);
+    VEC_RESERVE(&mem, m + 1);
+    VEC_RESERVE(&pfill, m + 1);
+    memcpy(mem.data, km, m * sizeof *km); /* km moves when a set is added */
     VEC_CLEAR(&labs);
-    VEC_CLEAR(&ml);
-    VEC_CLEAR(&md);
-    VEC_CLEAR(&mi);
-    for (size_t i = 0; i < m; i++) c.pos[mem.data[i]] = (int)i;
+    size_t nmoves = flab.len, nobsm = 0;
+    for (size_t i = 0; i < m; i++) {
+      int x = mem.data[i];
+      c.pos[x] = (int)i;
+      pfill.data[i] = (int)nmoves;
+      for (int t = g->off[x]; t < g->off[x + 1]; t++) {
+        int l = g->lab[t];
+        nmoves += g->dst[t] != g->error;
+        if (is_obs[l]) {
+          nobsm++;
+          if (cnt[l]++ == 0) VEC_PUSH(&labs, l);
+        }
+      }
+      VEC_PUSH(&foff, (int)nmoves);
+    }
+    VEC_RESERVE(&flab, nmoves + 1);
+    VEC_RESERVE(&fdst, nmoves + 1);
+    flab.len = fdst.len = nmoves;
+    sort_ints(labs.data, labs.len);
+    int total = 0;
+    for (size_t li = 0; li < labs.len; li++) start[labs.data[li]] = total, total += cnt[labs.data[li]];
+    VEC_RESERVE(&bd, nobsm + 1);
+    VEC_RESERVE(&bi, nobsm + 1);
+    int *fp = pfill.data, *fl = flab.data, *fd = fdst.data;
     for (size_t i = 0; i < m; i++) {
       int x = mem.data[i];
       for (int t = g->off[x]; t < g->off[x + 1]; t++) {
         int l = g->lab[t], d = g->dst[t];
-        if (!bitset_get(obs, (size_t)l)) { /* inside the set */
-          if (d != g->error) {
-            VEC_PUSH(&ms, (int)(base + i));
-            VEC_PUSH(&mlab, l);
-            VEC_PUSH(&mdst, (int)base + c.pos[d]);
-          }
-          continue;
+        if (is_obs[l]) {
+          int j = start[l]++;
+          bd.data[j] = d;
+          bi.data[j] = (int)i;
+        } else if (d != g->error) { /* inside the set */
+          int e = fp[i]++;
+          fl[e] = l;
+          fd[e] = (int)base + c.pos[d];
         }
-        if (cnt[l]++ == 0) VEC_PUSH(&labs, l);
-        VEC_PUSH(&ml, l);
-        VEC_PUSH(&md, d);
-        VEC_PUSH(&mi, (int)i);
       }
-    }
-    sort_ints(labs.data, labs.len);
-    int total = 0;
-    for (size_t li = 0; li < labs.len; li++) start[labs.data[li]] = total, total += cnt[labs.data[li]];
-    VEC_CLEAR(&bd);
-    VEC_CLEAR(&bi);
-    for (int k = 0; k < total; k++) {
-      VEC_PUSH(&bd, 0);
-      VEC_PUSH(&bi, 0);
-    }
-    for (size_t k = 0; k < ml.len; k++) {
-      int j = start[ml.data[k]]++;
-      bd.data[j] = md.data[k];
-      bi.data[j] = mi.data[k];
     }
     for (size_t li = 0, from = 0; li < labs.len; li++) {
       int l = labs.data[li], n = cnt[l];
       cnt[l] = 0;
-      VEC_CLEAR(&seeds);
-      for (int k = 0; k < n; k++) VEC_PUSH(&seeds, bd.data[from + (size_t)k]);
+      VEC_RESERVE(&seeds, (size_t)n + 1);
+      memcpy(seeds.data, bd.data + from, (size_t)n * sizeof *seeds.data);
+      seeds.len = (size_t)n;
       int to = close_set(&c, o, &seeds);
       VEC_PUSH(&o->tlab, l);
       VEC_PUSH(&o->tdst, to);
       size_t tm, tbase = o->sets.off.data[to];
       const int *tk = keytab_key(&o->sets, to, &tm);
-      for (size_t i = 0; i < tm; i++) c.pos[tk[i]] = (int)i;
+      bool few = (size_t)n * 8 < tm; /* then each target by binary search in the sorted set */
+      for (size_t i = 0; !few && i < tm; i++) c.pos[tk[i]] = (int)i;
       for (int k = 0; k < n; k++) {
         int d = bd.data[from + (size_t)k];
         if (d == g->error) continue;
-        VEC_PUSH(&ms, (int)base + bi.data[from + (size_t)k]);
-        VEC_PUSH(&mlab, l);
-        VEC_PUSH(&mdst, (int)tbase + c.pos[d]);
+        int e = fp[bi.data[from + (size_t)k]]++, at;
+        if (few) {
+          size_t lo = 0, hi = tm;
+          while (hi - lo > 1) {
+            size_t mid = (lo + hi) / 2;
+            if (tk[mid] <= d)
+              lo = mid;
+            else
+              hi = mid;
+          }
+          at = (int)lo;
+        } else
+          at = c.pos[d];
+        fl[e] = l;
+        fd[e] = (int)(tbase + (size_t)at);
       }
       from += (size_t)n;
     }
   }
   VEC_PUSH(&o->toff, (int)o->tlab.len);
+  free(is_obs);
   free(cnt);
   free(start);
   free(c.uoff);
   free(c.udst);
   free(c.stamp);
   free(c.pos);
+  free(c.single);
   keytab_free(&c.seeded);
   VEC_FREE(&c.seeded_id);
   VEC_FREE(&seeds);
   VEC_FREE(&labs);
   VEC_FREE(&mem);
-  VEC_FREE(&ml);
-  VEC_FREE(&md);
-  VEC_FREE(&mi);
+  VEC_FREE(&pfill);
   VEC_FREE(&bd);
   VEC_FREE(&bi);
   if (!ok) {
-    VEC_FREE(&ms);
-    VEC_FREE(&mlab);
-    VEC_FREE(&mdst);
+    VEC_FREE(&foff);
+    VEC_FREE(&flab);
+    VEC_FREE(&fdst);
     observer_free(o);
     return NULL;
   }
   int nsets = (int)o->sets.count;
   size_t npairs = o->sets.keys.len;
+  assert(foff.len == npairs + 1);
   o->has_error = xcalloc((size_t)nsets + 1, sizeof *o->has_error);
   o->pair_set = xmalloc((npairs + 1) * sizeof *o->pair_set);
   for (int q = 0; q < nsets; q++)
@@ -696,28 +689,14 @@ static observer_t *observer_build(search_t *s, const bitword_t *obs) {
       o->pair_set[p] = q;
       if (o->sets.keys.data[p] == g->error) o->has_error[q] = true;
     }
-  /* pair moves, CSR by source (in the order found); then reversed, CSR by target */
-  size_t nm = ms.len;
+  size_t nm = flab.len;
   s->moves_hint = nm;
   s->pairs_hint = npairs;
-  o->foff = xcalloc(npairs + 2, sizeof *o->foff);
-  for (size_t e = 0; e < nm; e++) o->foff[ms.data[e] + 1]++;
-  for (size_t p = 0; p < npairs; p++) o->foff[p + 1] += o->foff[p];
-  o->flab = xmalloc((nm + 1) * sizeof *o->flab);
-  o->fdst = xmalloc((nm + 1) * sizeof *o->fdst);
-  {
-    int *ffill = xmalloc((npairs + 1) * sizeof *ffill);
-    memcpy(ffill, o->foff, npairs * sizeof *ffill);
-    for (size_t e = 0; e < nm; e++) {
-      int j = ffill[ms.data[e]]++;
-      o->flab[j] = mlab.data[e];
-      o->fdst[j] = mdst.data[e];
-    }
-    free(ffill);
-  }
-  VEC_FREE(&ms);
-  VEC_FREE(&mlab);
-  VEC_FREE(&mdst);
+  s->sets_hint = (size_t)nsets;
+  s->set_moves_hint = o->tlab.len;
+  o->foff = foff.data;
+  o->flab = flab.data;
+  o->fdst = fdst.data;
   intvec_t fl = {.data = o->flab, .len = nm}, fd = {.data = o->fdst, .len = nm};
   o->roff = xcalloc(npairs + 2, sizeof *o->roff);
   for (size_t e = 0; e < fl.len; e++) o->roff[fd.data[e] + 1]++;
