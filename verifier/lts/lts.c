@@ -90,13 +90,19 @@ static int cmp_fwd(const void *a, const void *b) {
 
 static int sort_unique(int *a, int n) {
   if (n == 0) return 0;
-  if (n > 16) {
+  if (n > 4096) {
     qsort(a, (size_t)n, sizeof *a, cmp_int);
-  } else { /* short arrays (a state's labels) by insertion */
-    for (int i = 1; i < n; i++) {
-      int x = a[i], j = i;
-      for (; j > 0 && a[j - 1] > x; j--) a[j] = a[j - 1];
-      a[j] = x;
+  } else { /* Shell sort (Ciura's gaps; the last pass is an insertion sort):
+            * pump-5's 6 M subsets of ~22 tuples spent 6% of the run in qsort's
+            * calls of cmp_int */
+    static const int gaps[] = {701, 301, 132, 57, 23, 10, 4, 1};
+    for (size_t g = 0; g < sizeof gaps / sizeof *gaps; g++) {
+      int h = gaps[g];
+      for (int i = h; i < n; i++) {
+        int x = a[i], j = i;
+        for (; j >= h && a[j - h] > x; j -= h) a[j] = a[j - h];
+        a[j] = x;
+      }
     }
   }
   int m = 1;
