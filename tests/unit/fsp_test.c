@@ -499,6 +499,13 @@ int main(void) {
         b.data, 3, 8,
         "assertion 'A' needs an obligation of more than 4096 alternatives (its disjunctions under X, W and R "
         "multiply); split it into several assertions");
+    /* 20 nested <-> double 20 times in negation normal form */
+    strbuf_clear(&b);
+    strbuf_puts(&b, "fluent F = <a, b>\nassert A = X ");
+    for (int i = 0; i < 20; i++) strbuf_puts(&b, "(F <-> ");
+    strbuf_puts(&b, "F");
+    for (int i = 0; i < 20; i++) strbuf_puts(&b, ")");
+    error_at(b.data, 2, 12, "the formula has more than 100000 operators once '<->' is expanded");
     strbuf_free(&b);
   }
 

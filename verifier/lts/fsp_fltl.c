@@ -205,15 +205,28 @@ static int formula_depth(const fsp_formula_t *f) {
   return max;
 }
 
+/* An upper bound of the size of f's negation normal form in either
+ * polarity, capped at FLTL_MAX_NODES + 1 (recursion bounded by
+ * FLTL_MAX_DEPTH, checked before). */
+static long nnf_bound(const fsp_formula_t *f) {
+  long a = f->a ? nnf_bound(f->a) : 0, b = f->b ? nnf_bound(f->b) : 0, r;
+  switch (f->kind) {
+  case F_FLUENT: r = 2; break; /* with its ! */
+  case F_NOT: r = a; break;
+  case F_IFF: r = 3 + 2 * a + 2 * b; break;
+  case F_UNTIL:
+  case F_WEAK: r = 2 + 2 * a + 2 * b; break; /* negated: !b W (!a && !b) */
+  default: r = 1 + a + b; break;
+  }
+  return r > FLTL_MAX_NODES ? FLTL_MAX_NODES + 1 : r;
+}
+
 /* f (negated when neg) in negation normal form: ! only on fluents, no ->
  * or <->, negations pushed through the temporal operators by their
  * dualities (!X a = X !a, ![] a = <> !a, !(a U b) = !b W (!a && !b),
  * !(a W b) = !b U (!a && !b), !(a R b) = !a U !b). Recursion bounded by
- * FLTL_MAX_DEPTH (checked before); *count counts the nodes made. */
-static fsp_formula_t *nnf(fsp_ctx_t *c, const fsp_formula_t *f, bool neg, long *count) {
-  if (++*count > FLTL_MAX_NODES)
-    fsp_fail(c, f->loc, "the formula has more than %d operators once '<->' and '->' are expanded",
-             FLTL_MAX_NODES);
+ * FLTL_MAX_DEPTH and its size by FLTL_MAX_NODES (both checked before). */
+static fsp_formula_t *nnf(fsp_ctx_t *c, const fsp_formula_t *f, bool neg) {
   loc_t l = f->loc;
   switch (f->kind) {
   case F_TRUE:
@@ -223,27 +236,25 @@ static fsp_formula_t *nnf(fsp_ctx_t *c, const fsp_formula_t *f, bool neg, long *
     x->fluent = f->fluent;
     return neg ? node(c, F_NOT, l, x, NULL) : x;
   }
-  case F_NOT: return nnf(c, f->a, !neg, count);
+  case F_NOT: return nnf(c, f->a, !neg);
   case F_AND:
   case F_OR:
-    return node(c, (f->kind == F_AND) != neg ? F_AND : F_OR, l, nnf(c, f->a, neg, count),
-                nnf(c, f->b, neg, count));
+    return node(c, (f->kind == F_AND) != neg ? F_AND : F_OR, l, nnf(c, f->a, neg), nnf(c, f->b, neg));
   case F_IMPLIES: /* !a || b; negated a && !b */
-    return node(c, neg ? F_AND : F_OR, l, nnf(c, f->a, !neg, count), nnf(c, f->b, neg, count));
+    return node(c, neg ? F_AND : F_OR, l, nnf(c, f->a, !neg), nnf(c, f->b, neg));
   case F_IFF: /* (a && b) || (!a && !b); negated (a && !b) || (!a && b) */
-    return node(c, F_OR, l, node(c, F_AND, l, nnf(c, f->a, false, count), nnf(c, f->b, neg, count)),
-                node(c, F_AND, l, nnf(c, f->a, true, count), nnf(c, f->b, !neg, count)));
+    return node(c, F_OR, l, node(c, F_AND, l, nnf(c, f->a, false), nnf(c, f->b, neg)),
+                node(c, F_AND, l, nnf(c, f->a, true), nnf(c, f->b, !neg)));
   case F_ALWAYS:
   case F_EVENTUALLY:
-    return node(c, (f->kind == F_ALWAYS) != neg ? F_ALWAYS : F_EVENTUALLY, l, nnf(c, f->a, neg, count), NULL);
-  case F_NEXT: return node(c, F_NEXT, l, nnf(c, f->a, neg, count), NULL);
+    return node(c, (f->kind == F_ALWAYS) != neg ? F_ALWAYS : F_EVENTUALLY, l, nnf(c, f->a, neg), NULL);
+  case F_NEXT: return node(c, F_NEXT, l, nnf(c, f->a, neg), NULL);
   case F_UNTIL:
   case F_WEAK:
-    if (!neg) return node(c, f->kind, l, nnf(c, f->a, false, count), nnf(c, f->b, false, count));
-    return node(c, f->kind == F_UNTIL ? F_WEAK : F_UNTIL, l, nnf(c, f->b, true, count),
-                node(c, F_AND, l, nnf(c, f->a, true, count), nnf(c, f->b, true, count)));
-  case F_RELEASE:
-    return node(c, neg ? F_UNTIL : F_RELEASE, l, nnf(c, f->a, neg, count), nnf(c, f->b, neg, count));
+    if (!neg) return node(c, f->kind, l, nnf(c, f->a, false), nnf(c, f->b, false));
+    return node(c, f->kind == F_UNTIL ? F_WEAK : F_UNTIL, l, nnf(c, f->b, true),
+                node(c, F_AND, l, nnf(c, f->a, true), nnf(c, f->b, true)));
+  case F_RELEASE: return node(c, neg ? F_UNTIL : F_RELEASE, l, nnf(c, f->a, neg), nnf(c, f->b, neg));
   }
   return NULL;
 }
@@ -276,8 +287,9 @@ void fsp_parse_assert(fsp_ctx_t *c) {
     if (formula_depth(f) > FLTL_MAX_DEPTH)
       fsp_fail(c, f->loc, "the formula nests more than %d operators deep; split it into several assertions",
                FLTL_MAX_DEPTH);
-    long count = 0;
-    f = nnf(c, f, false, &count);
+    if (nnf_bound(f) > FLTL_MAX_NODES)
+      fsp_fail(c, f->loc, "the formula has more than %d operators once '<->' is expanded", FLTL_MAX_NODES);
+    f = nnf(c, f, false);
     const fsp_formula_t *live = liveness_in(f);
     if (live)
       fsp_fail(c, live->loc,
