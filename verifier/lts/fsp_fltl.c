@@ -394,7 +394,7 @@ static void dnf_free(dnf_t *d) {
 static size_t dnf_cubes(const dnf_t *d) { return d->off.len - 1; }
 static const int *dnf_cube(const dnf_t *d, size_t k, int *n) {
   *n = d->off.data[k + 1] - d->off.data[k];
-  return d->ids.data + d->off.data[k];
+  return *n ? d->ids.data + d->off.data[k] : NULL; /* the empty cube may have no storage */
 }
 
 static void dnf_push(dnf_t *d, const int *ids, int n) {
