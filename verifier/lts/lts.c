@@ -553,7 +553,8 @@ static lts_t *compose(const lts_t *const *parts, int n, long max_states, long ma
       size_t m = 0; /* this part's labels without repeats (nondeterminism) */
       for (int i = from; i < to; i++)
         if (m == 0 || merged[m - 1] != l->succ_label[i]) merged[m++] = l->succ_label[i];
-      if (ncand > 0) memcpy(merged + m, cand, ncand * sizeof *cand); /* cand may still be NULL */
+      if (ncand + m == 0) continue; /* the buffers may still be NULL */
+      if (ncand > 0) memcpy(merged + m, cand, ncand * sizeof *cand);
       ncand = merge_unique(merged + m, ncand, merged, m, cand);
     }
     if (prio) apply_priority(&c, prio, tuple, cand, ncand, keep, lo, hi);
