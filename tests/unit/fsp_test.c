@@ -421,19 +421,28 @@ int main(void) {
 
   /* FLTL safety formulas beyond [] φ (the tableau), each against its
    * property written by hand from the definition: positions are the
-   * initial one and one after each action of the fluents; a violation is
-   * a trace after which the formula's obligations are false (an informative
-   * bad prefix); F = <a, b>, G = <c, d> unless said otherwise. */
+   * actions of the formula's fluents (position i is the i-th action, the
+   * fluents as it leaves them; LTSA's FLTL); a violation is a trace after
+   * which the formula's obligations are false (an informative bad prefix);
+   * F = <a, b>, G = <c, d> unless said otherwise. */
   const char *fg = "fluent F = <a, b>\nfluent G = <c, d>\n";
   char src[512];
-  /* X F: the first action makes F true */
-  fltl_equals("fluent F = <a, b>\nassert A = X F", "property P = (a -> Q), Q = ({a, b} -> Q).", 3);
-  /* X X F: the second one does */
-  fltl_equals("fluent F = <a, b>\nassert A = X X F",
+  /* X F: the second action makes F true */
+  fltl_equals("fluent F = <a, b>\nassert A = X F",
               "property P = ({a, b} -> Q), Q = (a -> R), R = ({a, b} -> R).", 4);
-  /* X [] F: F from the first action on: a, then never b (P and Q have the
-   * same moves: one state and ERROR once minimised) */
-  fltl_equals("fluent F = <a, b>\nassert A = X [] F", "property P = (a -> Q), Q = (a -> Q) + {b}.", 2);
+  /* X X F: the third one does */
+  fltl_equals("fluent F = <a, b>\nassert A = X X F",
+              "property P = ({a, b} -> Q), Q = ({a, b} -> R), R = (a -> S), S = ({a, b} -> S).", 5);
+  /* X [] F: F from the second action on: anything, then a only */
+  fltl_equals("fluent F = <a, b>\nassert A = X [] F", "property P = ({a, b} -> Q), Q = (a -> Q) + {b}.", 3);
+  /* [] F with F initially false: the initial valuation is no position, so
+   * the empty trace is fine; every action must leave F true (the invariant
+   * construction, and the tableau through && true) */
+  fltl_equals("fluent F = <a, b>\nassert A = [] F", "property P = (a -> P) + {b}.", 2);
+  fltl_equals("fluent F = <a, b>\nassert A = [] F && true", "property P = (a -> P) + {b}.", 2);
+  /* X F && X !F: due at the second action, which cannot meet it */
+  fltl_equals("fluent F = <a, b>\nassert A = X F && X !F", "property P = ({a, b} -> Q), Q = STOP + {a, b}.",
+              3);
   /* F W G, F initially true: no b before the first c */
   fltl_equals("fluent F = <a, b> initially 1\nfluent G = <c, d>\nassert A = F W G",
               "property P = ({a, d} -> P | c -> Q), Q = ({a, b, c, d} -> Q).", 3);

@@ -603,9 +603,11 @@ static void key_state(const int *key, size_t len, uint64_t *v, dnf_t *psi) {
 /* The deterministic property LTS of an NNF safety formula phi (no U, no <>)
  * into b: states are (fluent valuation, obligation) pairs reachable from
  * the initial valuation v0 through the actions alpha[0..na) (set/clear:
- * the bits each action makes true/false), starting at phi's progression
- * through position 0 (before any action); each action is a position: it
- * updates the valuation, then the obligation progresses through it, and
+ * the bits each action makes true/false), starting with phi due at the
+ * first action. Positions are actions, as in LTSA's FLTL (position i is
+ * the i-th action, the fluents as it leaves them; the initial valuation
+ * alone is no position): each action updates the valuation, then the
+ * obligation progresses through that position, and
  * where the obligation becomes false the action leads to the error state
  * (a violation is a trace after which the formula's obligations are
  * false: its informative bad prefixes, Kupferman and Vardi 2001; for
@@ -648,14 +650,10 @@ static tableau_result_t tableau_build(const fsp_formula_t *phi, const fluent_mov
   dnf_init(&next, false);
   int error = -1;
   bool added, over = false;
-  progress(&t, phi, v0, &psi);
-  if (dnf_cubes(&psi) == 0) {
-    error = lts_builder_add_state(b);
-  } else {
-    state_key(v0, &psi, &key);
-    keytab_add(&states, key.data, key.len, &added);
-    VEC_PUSH(&sid, lts_builder_add_state(b));
-  }
+  dnf_atom(&psi, phi->id); /* φ is due at the first action */
+  state_key(v0, &psi, &key);
+  keytab_add(&states, key.data, key.len, &added);
+  VEC_PUSH(&sid, lts_builder_add_state(b));
   for (size_t s = 0; s < states.count && !over; s++) {
     uint64_t v;
     size_t len;
@@ -755,11 +753,10 @@ lts_t *fsp_compile_assert(fsp_ctx_t *c, const fsp_proc_def_t *p) {
     tr = tableau_build(phi, &fm, f->max_states, &b);
     over = tr != TABLEAU_OK;
     error = b.error;
-  } else if (eval(phi, v0, slot)) {
+  } else { /* the initial valuation is no position: φ is checked after each action */
     VEC_PUSH(&states, v0);
     VEC_PUSH(&ids, lts_builder_add_state(&b));
-  } else
-    error = lts_builder_add_state(&b);
+  }
   b.init = 0;
   for (size_t s = 0; s < states.len && !over; s++) {
     for (size_t a = 0; a < na && !over; a++) {
