@@ -473,6 +473,17 @@ int main(void) {
       "property P = S[0][1],\nS[xr:0..1][in:0..1] = (set_xray -> if in == 1 then S[1][in] else ERROR\n"
       "  | {set_ebeam, reset} -> S[0][in] | x -> S[xr][1] | e -> if xr == 1 then ERROR else S[xr][0]).",
       4);
+  /* action names as propositions: a holds at the positions where a is the
+   * action (the fluent <a, the formula's other actions>); MTSA's on/off
+   * example: alternate, starting with on */
+  fltl_equals("assert ONOFF = [](on -> X off) && [](off -> X on) && on",
+              "property P = (on -> Q), Q = (off -> P).", 3);
+  fltl_equals("fluent F = <x, y>\nassert A = [](go -> F)",
+              "property P = (x -> Q | y -> P), Q = ({x, go} -> Q | y -> P).", 3);
+  fltl_equals("assert A = [](p[1].a -> X p[2].b)",
+              "property P = (p[1].a -> Q | p[2].b -> P), Q = (p[2].b -> P).", 3);
+  error_at("assert A = [](p[1..2].a -> X b).", 1, 15,
+           "an action in a formula must be one label; this one stands for 2");
   /* liveness formulas (in NNF) are refused at their U or <> */
   error_at(
       "fluent F = <a, b>\nassert A = <>F.", 2, 12,

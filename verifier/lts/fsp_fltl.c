@@ -10,6 +10,7 @@ typedef enum {
   F_TRUE,
   F_FALSE,
   F_FLUENT,
+  F_ACTION, /* an action label as a proposition: the fluent <a, the formula's other actions> */
   F_NOT,
   F_AND,
   F_OR,
@@ -25,10 +26,11 @@ typedef enum {
 
 struct fsp_formula {
   f_kind_t kind;
-  int fluent; /* F_FLUENT: index in f->fluents */
+  int fluent; /* F_FLUENT: index in f->fluents; F_ACTION: set when compiled (fluents.len + k) */
   loc_t loc;
   fsp_formula_t *a, *b;
-  int id; /* the tableau's numbering of the formula's subformulas */
+  int id;             /* the tableau's numbering of the formula's subformulas */
+  const char *action; /* F_ACTION: the label (the file's arena) */
 };
 
 /* ------------------------------------------------------------- fluents */
@@ -74,7 +76,7 @@ void fsp_parse_fluent(fsp_ctx_t *c) {
 
 static fsp_formula_t *node(fsp_ctx_t *c, f_kind_t k, loc_t loc, fsp_formula_t *a, fsp_formula_t *b) {
   fsp_formula_t *n = arena_alloc(&c->f->arena, sizeof *n);
-  *n = (fsp_formula_t){k, -1, loc, a, b, -1};
+  *n = (fsp_formula_t){k, -1, loc, a, b, -1, NULL};
   return n;
 }
 
@@ -101,6 +103,14 @@ static fsp_formula_t *unary(fsp_ctx_t *c) {
   } else if (fsp_is_kw(t, "true") || fsp_is_kw(t, "false")) {
     next(c);
     r = node(c, t->text[0] == 't' ? F_TRUE : F_FALSE, t->loc, NULL, NULL);
+  } else if (t->kind == FSP_TOK_LIDENT) { /* an action label, indices and all */
+    fsp_strvec_t *v = fsp_open_strs(c);
+    fsp_labels_of(c, v);
+    if (v->len != 1)
+      fsp_fail(c, t->loc, "an action in a formula must be one label; this one stands for %zu", v->len);
+    r = node(c, F_ACTION, t->loc, NULL, NULL);
+    r->action = v->data[0];
+    fsp_close_strs(c);
   } else if (t->kind == FSP_TOK_UIDENT) {
     next(c);
     r = node(c, F_FLUENT, t->loc, NULL, NULL);
@@ -108,7 +118,8 @@ static fsp_formula_t *unary(fsp_ctx_t *c) {
       if (strcmp(c->f->fluents.data[i].name, t->text) == 0) r->fluent = (int)i;
     if (r->fluent < 0) fsp_fail(c, t->loc, "undefined fluent '%s'", t->text);
   } else
-    fsp_fail(c, t->loc, "expected a fluent, '!', '[]' or '(' in the formula, found '%s'", fsp_describe(t));
+    fsp_fail(c, t->loc, "expected a fluent, an action, '!', '[]' or '(' in the formula, found '%s'",
+             fsp_describe(t));
   fsp_unnest(c);
   return r;
 }
@@ -211,7 +222,8 @@ static int formula_depth(const fsp_formula_t *f) {
 static long nnf_bound(const fsp_formula_t *f) {
   long a = f->a ? nnf_bound(f->a) : 0, b = f->b ? nnf_bound(f->b) : 0, r;
   switch (f->kind) {
-  case F_FLUENT: r = 2; break; /* with its ! */
+  case F_FLUENT:
+  case F_ACTION: r = 2; break; /* with its ! */
   case F_NOT: r = a; break;
   case F_IFF: r = 3 + 2 * a + 2 * b; break;
   case F_UNTIL:
@@ -231,9 +243,11 @@ static fsp_formula_t *nnf(fsp_ctx_t *c, const fsp_formula_t *f, bool neg) {
   switch (f->kind) {
   case F_TRUE:
   case F_FALSE: return node(c, (f->kind == F_TRUE) != neg ? F_TRUE : F_FALSE, l, NULL, NULL);
-  case F_FLUENT: {
-    fsp_formula_t *x = node(c, F_FLUENT, l, NULL, NULL);
+  case F_FLUENT:
+  case F_ACTION: {
+    fsp_formula_t *x = node(c, f->kind, l, NULL, NULL);
     x->fluent = f->fluent;
+    x->action = f->action;
     return neg ? node(c, F_NOT, l, x, NULL) : x;
   }
   case F_NOT: return nnf(c, f->a, !neg);
@@ -336,7 +350,8 @@ static bool eval(const fsp_formula_t *f, uint64_t v, const int *slot) {
     switch (n->kind) {
     case F_TRUE: r = true; break;
     case F_FALSE: r = false; break;
-    case F_FLUENT: r = (v >> slot[n->fluent]) & 1; break;
+    case F_FLUENT:
+    case F_ACTION: r = (v >> slot[n->fluent]) & 1; break;
     case F_NOT: r = !x; break;
     case F_AND: r = x && y; break;
     case F_OR: r = x || y; break;
@@ -508,7 +523,8 @@ static void progress(tableau_t *t, const fsp_formula_t *n, uint64_t v, dnf_t *ou
   switch (n->kind) {
   case F_TRUE:
   case F_FALSE: dnf_set(out, n->kind == F_TRUE); return;
-  case F_FLUENT: dnf_set(out, (v >> t->slot[n->fluent]) & 1); return;
+  case F_FLUENT:
+  case F_ACTION: dnf_set(out, (v >> t->slot[n->fluent]) & 1); return;
   case F_NOT: dnf_set(out, !((v >> t->slot[n->a->fluent]) & 1)); return;
   case F_NEXT: dnf_atom(out, n->a->id); return;
   default: break;
@@ -699,23 +715,42 @@ lts_t *fsp_compile_assert(fsp_ctx_t *c, const fsp_proc_def_t *p) {
    * any other (NNF safety) formula: the tableau */
   bool invariant = p->formula->kind == F_ALWAYS && !temporal_in(p->formula->a);
   const fsp_formula_t *phi = invariant ? p->formula->a : p->formula;
-  /* the fluents the formula uses, each given a bit */
-  int *slot = xmalloc((f->fluents.len + 1) * sizeof *slot);
-  for (size_t i = 0; i < f->fluents.len; i++) slot[i] = -1;
-  int nused = 0;
+  /* the fluents the formula uses, each given a bit; each action it names
+   * is a fluent too (index fluents.len + k in slot, its label acts[k]) */
+  VEC(int) acts = {0};
   VEC(const fsp_formula_t *) todo = {0};
   VEC_PUSH(&todo, p->formula);
   while (todo.len) {
+    fsp_formula_t *n = (fsp_formula_t *)VEC_POP(&todo);
+    if (n->kind == F_ACTION) {
+      int l = lts_label(f->labels, n->action);
+      size_t k = 0;
+      while (k < acts.len && acts.data[k] != l) k++;
+      if (k == acts.len) VEC_PUSH(&acts, l);
+      n->fluent = (int)(f->fluents.len + k);
+    }
+    if (n->a) VEC_PUSH(&todo, n->a);
+    if (n->b) VEC_PUSH(&todo, n->b);
+  }
+  size_t nslots = f->fluents.len + acts.len;
+  int *slot = xmalloc((nslots + 1) * sizeof *slot);
+  for (size_t i = 0; i < nslots; i++) slot[i] = -1;
+  int nused = 0;
+  VEC_PUSH(&todo, p->formula);
+  while (todo.len) {
     const fsp_formula_t *n = VEC_POP(&todo);
-    if (n->kind == F_FLUENT && slot[n->fluent] < 0) slot[n->fluent] = nused++;
+    if ((n->kind == F_FLUENT || n->kind == F_ACTION) && slot[n->fluent] < 0) slot[n->fluent] = nused++;
     if (n->a) VEC_PUSH(&todo, n->a);
     if (n->b) VEC_PUSH(&todo, n->b);
   }
   VEC_FREE(&todo);
   VEC_PUSH(&c->owned, slot); /* released on failure */
-  if (nused > 63) fsp_fail(c, p->loc, "assertion '%s' uses more than 63 fluents", p->name);
-  /* the alphabet: every action of a used fluent, with its effect */
+  VEC_PUSH(&c->owned, acts.data);
+  if (nused > 63) fsp_fail(c, p->loc, "assertion '%s' uses more than 63 fluents and actions", p->name);
+  /* the alphabet: every action of a used fluent, with its effect, and the
+   * actions named */
   VEC(int) alpha = {0};
+  for (size_t k = 0; k < acts.len; k++) VEC_PUSH(&alpha, acts.data[k]);
   uint64_t v0 = 0;
   for (size_t i = 0; i < f->fluents.len; i++) {
     if (slot[i] < 0) continue;
@@ -739,6 +774,9 @@ lts_t *fsp_compile_assert(fsp_ctx_t *c, const fsp_proc_def_t *p) {
         (side ? clear : set)[a] |= (uint64_t)1 << slot[i];
       }
   }
+  for (size_t k = 0; k < acts.len; k++) /* true after its action, false after any other */
+    for (size_t a = 0; a < na; a++)
+      (alpha.data[a] == acts.data[k] ? set : clear)[a] |= (uint64_t)1 << slot[f->fluents.len + k];
   /* BFS over the reachable valuations that satisfy φ */
   lts_builder_t b;
   lts_builder_init(&b, f->labels);
@@ -787,7 +825,8 @@ lts_t *fsp_compile_assert(fsp_ctx_t *c, const fsp_proc_def_t *p) {
   VEC_FREE(&alpha);
   free(set);
   free(clear);
-  c->owned.len--;
+  c->owned.len -= 2;
+  free(acts.data);
   free(slot);
   if (tr == TABLEAU_CUBES)
     fsp_fail(c, p->loc,
