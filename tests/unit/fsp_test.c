@@ -482,6 +482,9 @@ int main(void) {
               "property P = (x -> Q | y -> P), Q = ({x, go} -> Q | y -> P).", 3);
   fltl_equals("assert A = [](p[1].a -> X p[2].b)",
               "property P = (p[1].a -> Q | p[2].b -> P), Q = (p[2].b -> P).", 3);
+  error_at("fluent F[i:1..2] = <a[i], b[i]>\nassert A = forall[i:1..2] F[i].", 1, 9,
+           "indexed fluents are not supported");
+  error_at("assert A = [](forall[i:1..2] a[i]).", 1, 15, "'forall' in a formula is not supported");
   error_at("assert A = [](p[1..2].a -> X b).", 1, 15,
            "an action in a formula must be one label; this one stands for 2");
   /* liveness formulas (in NNF) are refused at their U or <> */

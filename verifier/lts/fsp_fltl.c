@@ -103,6 +103,8 @@ static fsp_formula_t *unary(fsp_ctx_t *c) {
   } else if (fsp_is_kw(t, "true") || fsp_is_kw(t, "false")) {
     next(c);
     r = node(c, t->text[0] == 't' ? F_TRUE : F_FALSE, t->loc, NULL, NULL);
+  } else if (fsp_is_kw(t, "forall") || fsp_is_kw(t, "exists") || fsp_is_kw(t, "rigid")) {
+    fsp_fail(c, t->loc, "'%s' in a formula is not supported", t->text);
   } else if (t->kind == FSP_TOK_LIDENT) { /* an action label, indices and all */
     fsp_strvec_t *v = fsp_open_strs(c);
     fsp_labels_of(c, v);
