@@ -29,7 +29,7 @@ void keytab_free(keytab_t *t) {
  * the low bits of an FNV product depend only on the low bits of the keys,
  * and the table is indexed by low bits, so tuples of composite states
  * (pump-5's 3 M pairs) clustered into probe chains hundreds long. */
-static uint64_t hash_ints(const int *k, size_t n) {
+uint64_t keytab_hash(const int *k, size_t n) {
   uint64_t h = 1469598103934665603ull ^ n;
   for (size_t i = 0; i < n; i++) h = (h ^ (uint32_t)k[i]) * 1099511628211ull;
   h ^= h >> 33;
@@ -57,11 +57,11 @@ static size_t slot_of(const keytab_t *t, const int *k, size_t n, uint64_t h) {
 }
 
 int keytab_find(const keytab_t *t, const int *k, size_t n) {
-  return t->table[slot_of(t, k, n, hash_ints(k, n))];
+  return t->table[slot_of(t, k, n, keytab_hash(k, n))];
 }
 
 int keytab_add(keytab_t *t, const int *k, size_t n, bool *added) {
-  uint64_t h = hash_ints(k, n);
+  uint64_t h = keytab_hash(k, n);
   size_t slot = slot_of(t, k, n, h);
   if (t->table[slot] >= 0) {
     *added = false;

@@ -30,6 +30,9 @@ void keytab_free(keytab_t *t);
 int keytab_add(keytab_t *t, const int *k, size_t n, bool *added);
 /* The id of key k[0..n), or -1. */
 int keytab_find(const keytab_t *t, const int *k, size_t n);
+/* The hash keytab gives k[0..n) (64 bits, every bit mixed), for tables
+ * of int sequences kept elsewhere. */
+uint64_t keytab_hash(const int *k, size_t n);
 /* Key `id` (borrowed until the next keytab_add); *n gets its length. */
 const int *keytab_key(const keytab_t *t, int id, size_t *n);
 

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "ism/strbuf.h"
 #include "verifier/lts/fsp.h"
 #include "tests/unit/check.h"
 
@@ -159,6 +160,55 @@ static void fltl_equals(const char *fltl, const char *fsp, int states) {
   fsp_free(f2);
   diag_free(&d);
   lts_labels_free(&L);
+}
+
+/* An anchor's FLTL assertion `proc` (an invariant [] φ, compiled over the
+ * reachable valuations) has `states`/`trans` (its sizes before the
+ * tableau existed), and the same assertion written "(φ') && true", which
+ * the tableau compiles, is the same property of the same size. */
+static void fltl_anchor(const char *path, const char *proc, int states, int trans) {
+  FILE *in = fopen(path, "rb");
+  char text[8192];
+  size_t n = in ? fread(text, 1, sizeof text - 1, in) : 0;
+  if (in) fclose(in);
+  text[n] = 0;
+  strbuf_t b;
+  strbuf_init(&b);
+  for (const char *line = text; *line;) { /* the assert line rewritten */
+    const char *end = strchr(line, '\n');
+    size_t len = end ? (size_t)(end - line) : strlen(line);
+    const char *eq = strchr(line, '=');
+    if (strncmp(line, "assert ", 7) == 0 && eq && eq < line + len) {
+      strbuf_putn(&b, line, (size_t)(eq - line) + 1);
+      strbuf_puts(&b, " (");
+      strbuf_putn(&b, eq + 1, len - (size_t)(eq - line) - 1);
+      strbuf_puts(&b, ") && true");
+    } else
+      strbuf_putn(&b, line, len);
+    strbuf_putc(&b, '\n');
+    line += len + (end ? 1 : 0);
+  }
+  lts_labels_t L;
+  lts_labels_init(&L);
+  diag_list_t d;
+  diag_init(&d);
+  fsp_file_t *f1 = fsp_parse_string("inv.lts", text, &L, &d),
+             *f2 = fsp_parse_string("tab.lts", b.data, &L, &d);
+  lts_t *x = f1 ? fsp_compile(f1, proc, &d) : NULL, *y = f2 ? fsp_compile(f2, proc, &d) : NULL;
+  if (!x || !y || x->nstates != states || x->ntrans != trans || y->nstates != states || y->ntrans != trans ||
+      !same_property(x, y)) {
+    fprintf(stderr, "%s %s: expected %d/%d both ways; got %d/%d and %d/%d%s%s\n", path, proc, states, trans,
+            x ? x->nstates : -1, x ? x->ntrans : -1, y ? y->nstates : -1, y ? y->ntrans : -1,
+            d.count ? ": " : "", d.count ? d.items[0].message : "");
+    check_failures++;
+  }
+  lts_free(x);
+  lts_free(y);
+  fsp_free(f1);
+  fsp_free(f2);
+  diag_free(&d);
+  lts_labels_free(&L);
+  strbuf_free(&b);
 }
 
 /* Fortis' sizes of one thesis problem (NOTES.md, from its robustness.log):
@@ -369,11 +419,122 @@ int main(void) {
       "  | b -> if x == 0 then ERROR else S[x][1] | nb -> S[x][0]).",
       4);
 
+  /* FLTL safety formulas beyond [] φ (the tableau), each against its
+   * property written by hand from the definition: positions are the
+   * actions of the formula's fluents (position i is the i-th action, the
+   * fluents as it leaves them; LTSA's FLTL); a violation is a trace after
+   * which the formula's obligations are false (an informative bad prefix);
+   * F = <a, b>, G = <c, d> unless said otherwise. */
+  const char *fg = "fluent F = <a, b>\nfluent G = <c, d>\n";
+  char src[512];
+  /* X F: the second action makes F true */
+  fltl_equals("fluent F = <a, b>\nassert A = X F",
+              "property P = ({a, b} -> Q), Q = (a -> R), R = ({a, b} -> R).", 4);
+  /* X X F: the third one does */
+  fltl_equals("fluent F = <a, b>\nassert A = X X F",
+              "property P = ({a, b} -> Q), Q = ({a, b} -> R), R = (a -> S), S = ({a, b} -> S).", 5);
+  /* X [] F: F from the second action on: anything, then a only */
+  fltl_equals("fluent F = <a, b>\nassert A = X [] F", "property P = ({a, b} -> Q), Q = (a -> Q) + {b}.", 3);
+  /* [] F with F initially false: the initial valuation is no position, so
+   * the empty trace is fine; every action must leave F true (the invariant
+   * construction, and the tableau through && true) */
+  fltl_equals("fluent F = <a, b>\nassert A = [] F", "property P = (a -> P) + {b}.", 2);
+  fltl_equals("fluent F = <a, b>\nassert A = [] F && true", "property P = (a -> P) + {b}.", 2);
+  /* X F && X !F: due at the second action, which cannot meet it */
+  fltl_equals("fluent F = <a, b>\nassert A = X F && X !F", "property P = ({a, b} -> Q), Q = STOP + {a, b}.",
+              3);
+  /* F W G, F initially true: no b before the first c */
+  fltl_equals("fluent F = <a, b> initially 1\nfluent G = <c, d>\nassert A = F W G",
+              "property P = ({a, d} -> P | c -> Q), Q = ({a, b, c, d} -> Q).", 3);
+  /* F R G, G initially true: no d before (or at) the first a */
+  fltl_equals("fluent F = <a, b>\nfluent G = <c, d> initially 1\nassert A = F R G",
+              "property P = ({b, c} -> P | a -> Q), Q = ({a, b, c, d} -> Q).", 3);
+  /* [](F -> X G): at every position after one where F holds, G holds */
+  snprintf(src, sizeof src, "%sassert A = [](F -> X G)", fg);
+  fltl_equals(src,
+              "property P = S[0][0],\nS[f:0..1][g:0..1] = (a -> if f == 1 && g == 0 then ERROR else S[1][g]\n"
+              "  | b -> if f == 1 && g == 0 then ERROR else S[0][g] | c -> S[f][1]\n"
+              "  | d -> if f == 1 then ERROR else S[f][0]).",
+              5);
+  /* !<> F is [] !F: never a */
+  fltl_equals("fluent F = <a, b>\nassert A = !<>F", "property P = (b -> P) + {a}.", 2);
+  /* !(F U G) is !G W (!F && !G): F initially true, no c before the first b */
+  fltl_equals("fluent F = <a, b> initially 1\nfluent G = <c, d>\nassert A = !(F U G)",
+              "property P = ({a, d} -> P | b -> Q), Q = ({a, b, c, d} -> Q) + {c}.", 3);
+  /* X (F && G) never holds (a and b each set one and clear the other): after
+   * h, the next action, whichever, violates */
+  fltl_equals("fluent F = <a, b>\nfluent G = <b, a>\nfluent H = <h, k>\nassert A = [](H -> X (F && G))",
+              "property P = ({a, b, k} -> P | h -> Q), Q = ({a, b, h, k} -> ERROR).", 3);
+  /* an invariant through the tableau (&& true keeps it off the invariant
+   * path) gives the invariant's property: Therac's p_s as above */
+  fltl_equals(
+      "fluent Xray = <set_xray, {set_ebeam, reset}>\nfluent EBeam = <set_ebeam, {set_xray, reset}>\n"
+      "fluent InPlace = <x, e> initially 1\nassert OVER_DOSE = [](Xray -> InPlace) && true",
+      "property P = S[0][1],\nS[xr:0..1][in:0..1] = (set_xray -> if in == 1 then S[1][in] else ERROR\n"
+      "  | {set_ebeam, reset} -> S[0][in] | x -> S[xr][1] | e -> if xr == 1 then ERROR else S[xr][0]).",
+      4);
+  /* action names as propositions: a holds at the positions where a is the
+   * action (the fluent <a, the formula's other actions>); MTSA's on/off
+   * example: alternate, starting with on */
+  fltl_equals("assert ONOFF = [](on -> X off) && [](off -> X on) && on",
+              "property P = (on -> Q), Q = (off -> P).", 3);
+  fltl_equals("fluent F = <x, y>\nassert A = [](go -> F)",
+              "property P = (x -> Q | y -> P), Q = ({x, go} -> Q | y -> P).", 3);
+  fltl_equals("assert A = [](p[1].a -> X p[2].b)",
+              "property P = (p[1].a -> Q | p[2].b -> P), Q = (p[2].b -> P).", 3);
+  error_at("fluent F[i:1..2] = <a[i], b[i]>\nassert A = forall[i:1..2] F[i].", 1, 9,
+           "indexed fluents are not supported");
+  error_at("assert A = [](forall[i:1..2] a[i]).", 1, 15, "'forall' in a formula is not supported");
+  error_at("assert A = [](p[1..2].a -> X b).", 1, 15,
+           "an action in a formula must be one label; this one stands for 2");
+  /* liveness formulas (in NNF) are refused at their U or <> */
+  error_at(
+      "fluent F = <a, b>\nassert A = <>F.", 2, 12,
+      "'<>' makes assertion 'A' a liveness formula (in negation normal form); only safety formulas compile "
+      "to property LTSs: [], X, W, R, and <> or U under a negation");
+  snprintf(src, sizeof src, "%sassert A = F U G.", fg);
+  error_at(
+      src, 3, 14,
+      "'U' makes assertion 'A' a liveness formula (in negation normal form); only safety formulas compile "
+      "to property LTSs: [], X, W, R, and <> or U under a negation");
+  snprintf(src, sizeof src, "%sassert A = ![]F.", fg);
+  error_at(
+      src, 3, 13,
+      "'<>' makes assertion 'A' a liveness formula (in negation normal form); only safety formulas compile "
+      "to property LTSs: [], X, W, R, and <> or U under a negation");
+  snprintf(src, sizeof src, "%sassert A = !(F W G).", fg);
+  error_at(
+      src, 3, 16,
+      "'U' makes assertion 'A' a liveness formula (in negation normal form); only safety formulas compile "
+      "to property LTSs: [], X, W, R, and <> or U under a negation");
+  { /* limits: a chain of 1 001 operands; 13 binary choices under X (2^13 alternatives) */
+    strbuf_t b;
+    strbuf_init(&b);
+    strbuf_puts(&b, "fluent F = <a, b>\nassert A = X F");
+    for (int i = 0; i < 1000; i++) strbuf_puts(&b, " && F");
+    const char *last = strrchr(b.data, '&');
+    error_at(b.data, 2, (int)(last - strchr(b.data, '\n')) - 1,
+             "the formula nests more than 1000 operators deep; split it into several assertions");
+    strbuf_clear(&b);
+    strbuf_puts(&b, "fluent F = <a, b>\nfluent G = <c, d>\nassert A = X F");
+    for (int i = 0; i < 13; i++) strbuf_puts(&b, " && (X F || X G)");
+    error_at(
+        b.data, 3, 8,
+        "assertion 'A' needs an obligation of more than 4096 alternatives (its disjunctions under X, W and R "
+        "multiply); split it into several assertions");
+    /* 20 nested <-> double 20 times in negation normal form */
+    strbuf_clear(&b);
+    strbuf_puts(&b, "fluent F = <a, b>\nassert A = X ");
+    for (int i = 0; i < 20; i++) strbuf_puts(&b, "(F <-> ");
+    strbuf_puts(&b, "F");
+    for (int i = 0; i < 20; i++) strbuf_puts(&b, ")");
+    error_at(b.data, 2, 12, "the formula has more than 100000 operators once '<->' is expanded");
+    strbuf_free(&b);
+  }
+
   error_at("P = (a -> ).", 1, 11, "expected a process (a name, STOP, END, ERROR or '('), found ')'");
   error_at("P = (a -> Q).", 1, 11, "undefined process 'Q'");
   error_at("P = (a -> P)", 1, 13, "expected '.' at the end of the definition, found 'end of file'");
-  error_at("fluent F = <a, b>\nassert A = <>F.", 2, 12,
-           "only safety invariants '[] formula' over fluents are supported (no nested [], <>, X, U or W)");
   error_at("fluent F = <a, b>\nassert A = [](F -> G).", 2, 20, "undefined fluent 'G'");
   error_at("animation A = \"a.xml\"\nQ = (a -> Q).", 1, 1,
            "'animation' is not supported (ismv compiles FSP processes, not FLTL or LTSA's other extensions)");
@@ -396,6 +557,22 @@ int main(void) {
     composed(pump2, 3, 760, 4794);
     composed(pump3, 3, 6248, 49854);
 #undef TE
+    /* the 6 anchor files with FLTL, through both compilations */
+    const char *FC = "../shared/anchors/lts/fortis-core/";
+    char path[512];
+    snprintf(path, sizeof path, "%sfortis/src/test/resources/specs/therac25-2/p1.lts", FC);
+    fltl_anchor(path, "OVER_DOSE", 4, 15);
+    snprintf(path, sizeof path, "%sfortis/src/test/resources/specs/voting-2/p1.lts", FC);
+    fltl_anchor(path, "SELECT_VOTE_BY_VOTER", 6, 30);
+    snprintf(path, sizeof path, "%sfortis/src/test/resources/specs/voting-2/p2.lts", FC);
+    fltl_anchor(path, "SELECT_VOTE_BY_VOTER", 10, 81);
+    snprintf(path, sizeof path, "%sthesis-examples/therac25/p_s.lts", FC);
+    fltl_anchor(path, "OVER_DOSE", 4, 15);
+    snprintf(path, sizeof path, "%sthesis-examples/therac25/p_w.lts", FC);
+    fltl_anchor(path, "OVER_DOSE", 8, 49);
+    fltl_anchor(
+        "../shared/anchors/lts/LTSA-Robust/robustness-calculator/src/main/resources/specs/pcapump.lts", "P",
+        10, 72);
     anchors("../shared/anchors/lts");
     CHECK(anchors_ok == 469);
     CHECK(anchors_rejected == 0);

@@ -1,8 +1,11 @@
 /* FLTL in the FSP front end (private to verifier/lts/fsp*.c): `fluent`
- * declarations and `assert` safety invariants [] φ (φ a propositional
- * formula over fluents), compiled to a property LTS as LTSA compiles a
- * safety formula: states are the reachable fluent valuations, an action
- * that makes φ false leads to the error state; then minimised. */
+ * declarations and `assert` safety formulas, compiled to a property LTS:
+ * an invariant [] φ (φ propositional over fluents) as LTSA compiles it
+ * (states are the reachable fluent valuations, an action that leaves φ
+ * false leads to the error state: positions are actions, the initial
+ * valuation is none); any other formula whose negation
+ * normal form has no U or <> through a progression tableau (states are a
+ * valuation and an obligation; docs/fsp.md). Both minimised. */
 #ifndef VERIFIER_LTS_FSP_FLTL_H
 #define VERIFIER_LTS_FSP_FLTL_H
 

@@ -90,13 +90,19 @@ static int cmp_fwd(const void *a, const void *b) {
 
 static int sort_unique(int *a, int n) {
   if (n == 0) return 0;
-  if (n > 16) {
+  if (n > 4096) {
     qsort(a, (size_t)n, sizeof *a, cmp_int);
-  } else { /* short arrays (a state's labels) by insertion */
-    for (int i = 1; i < n; i++) {
-      int x = a[i], j = i;
-      for (; j > 0 && a[j - 1] > x; j--) a[j] = a[j - 1];
-      a[j] = x;
+  } else { /* Shell sort (Ciura's gaps; the last pass is an insertion sort):
+            * pump-5's 6 M subsets of ~22 tuples spent 6% of the run in qsort's
+            * calls of cmp_int */
+    static const int gaps[] = {701, 301, 132, 57, 23, 10, 4, 1};
+    for (size_t g = 0; g < sizeof gaps / sizeof *gaps; g++) {
+      int h = gaps[g];
+      for (int i = h; i < n; i++) {
+        int x = a[i], j = i;
+        for (; j >= h && a[j - h] > x; j -= h) a[j] = a[j - h];
+        a[j] = x;
+      }
     }
   }
   int m = 1;
@@ -547,7 +553,8 @@ static lts_t *compose(const lts_t *const *parts, int n, long max_states, long ma
       size_t m = 0; /* this part's labels without repeats (nondeterminism) */
       for (int i = from; i < to; i++)
         if (m == 0 || merged[m - 1] != l->succ_label[i]) merged[m++] = l->succ_label[i];
-      if (ncand > 0) memcpy(merged + m, cand, ncand * sizeof *cand); /* cand may still be NULL */
+      if (ncand + m == 0) continue; /* the buffers may still be NULL */
+      if (ncand > 0) memcpy(merged + m, cand, ncand * sizeof *cand);
       ncand = merge_unique(merged + m, ncand, merged, m, cand);
     }
     if (prio) apply_priority(&c, prio, tuple, cand, ncand, keep, lo, hi);
@@ -691,29 +698,28 @@ static void lazy_moves(lazy_product_t *z, const int *tuple, bool want_tau, int *
 
 typedef VEC(int) intvec_t;
 
-/* Tuple ids by tuple, chained by the state of one part (`by`, the part
- * with the most states): head[s] is the last tuple with that state, next[id]
- * the one before; a lookup walks the chain comparing the stored tuples.
- * Few tuples share a state of the largest part (pump-5: 6.3 on average),
- * and the chains cost 4 bytes per state and per tuple where a general hash
- * table of int sequences (keytab) took three cache misses per probe and
- * per-state vectors 80 bytes per state. */
+/* Tuple ids by tuple: a chained hash table over the whole tuple (keytab's
+ * hash), head[] a power of two with at most two tuples per chain on
+ * average, next[id] the tuple before id in its chain. Chaining by the state
+ * of the largest part instead (head per state, no hash) walked 8.1 tuples
+ * per lookup on pump-5 (245 M compares for 30 M lookups): a few states of
+ * M meet most of the property's states. A general keytab costs three
+ * cache misses per probe and 12 bytes per slot. */
 typedef struct {
-  int n, by;
+  int n;
   intvec_t keys; /* tuple id -> its n states */
   intvec_t next; /* tuple id -> the previous tuple in its chain, -1 at the end */
-  int *head;     /* per state of part `by` */
-  int nhead, count;
+  int *head;     /* per hash bucket */
+  size_t mask;   /* buckets - 1 */
+  int count;
 } tuple_index_t;
 
-static void tuple_index_init(tuple_index_t *x, const lts_t *const *parts, int n) {
+static void tuple_index_init(tuple_index_t *x, int n) {
   memset(x, 0, sizeof *x);
   x->n = n;
-  for (int p = 1; p < n; p++)
-    if (parts[p]->nstates > parts[x->by]->nstates) x->by = p;
-  x->nhead = parts[x->by]->nstates;
-  x->head = xmalloc(((size_t)x->nhead + 1) * sizeof *x->head);
-  for (int i = 0; i < x->nhead; i++) x->head[i] = -1;
+  x->mask = 1023;
+  x->head = xmalloc((x->mask + 1) * sizeof *x->head);
+  memset(x->head, -1, (x->mask + 1) * sizeof *x->head);
 }
 
 static void tuple_index_free(tuple_index_t *x) {
@@ -724,33 +730,54 @@ static void tuple_index_free(tuple_index_t *x) {
 
 static const int *tuple_index_key(const tuple_index_t *x, int id) { return x->keys.data + (size_t)id * (size_t)x->n; }
 
+static bool same_tuple(const int *a, const int *b, int n) {
+  for (int p = 0; p < n; p++)
+    if (a[p] != b[p]) return false;
+  return true;
+}
+
 /* The id of tuple t, numbered in order of first sight (*added: new). */
 static int tuple_index_add(tuple_index_t *x, const int *t, bool *added) {
   int n = x->n;
-  size_t bytes = (size_t)n * sizeof *t;
-  for (int id = x->head[t[x->by]]; id >= 0; id = x->next.data[id])
-    if (memcmp(x->keys.data + (size_t)id * (size_t)n, t, bytes) == 0) {
+  size_t b = (size_t)keytab_hash(t, (size_t)n) & x->mask;
+  for (int id = x->head[b]; id >= 0; id = x->next.data[id])
+    if (same_tuple(x->keys.data + (size_t)id * (size_t)n, t, n)) {
       *added = false;
       return id;
     }
   *added = true;
-  VEC_PUSH(&x->next, x->head[t[x->by]]);
-  x->head[t[x->by]] = x->count;
+  VEC_PUSH(&x->next, x->head[b]);
+  x->head[b] = x->count;
   for (int p = 0; p < n; p++) VEC_PUSH(&x->keys, t[p]);
-  return x->count++;
+  int id = x->count++;
+  if ((size_t)x->count > 2 * (x->mask + 1)) { /* twice the buckets: rechain every tuple */
+    x->mask = 2 * x->mask + 1;
+    free(x->head);
+    x->head = xmalloc((x->mask + 1) * sizeof *x->head);
+    memset(x->head, -1, (x->mask + 1) * sizeof *x->head);
+    for (int k = 0; k < x->count; k++) {
+      size_t h = (size_t)keytab_hash(tuple_index_key(x, k), (size_t)n) & x->mask;
+      x->next.data[k] = x->head[h];
+      x->head[h] = k;
+    }
+  }
+  return id;
 }
 
 /* The composite tuples met so far, numbered in order of discovery, each
  * with its moves after restriction, computed once when first needed:
- * moves[at .. at+ntau) its τ-successors, then nvis visible successors (-1
- * stands for the error state) whose labels are at the same positions of a
- * parallel array: one byte each, the label's index in `keep`, when fewer
- * than 256 labels are kept (pump-5: 31 M moves, 49 labels), else the label
- * itself (4 bytes); and a mark bit for the set under construction. */
+ * moves[at .. at+cnt) its τ-successors, then its visible successors (-1
+ * stands for the error state), whose labels are at the same positions of a
+ * parallel array: one byte each, the label's index in `keep` (TAU8 for τ),
+ * when fewer than 255 labels are kept (pump-5: 31 M moves, 49 labels), else
+ * the label itself (4 bytes); and a mark bit for the set under
+ * construction. Where the τ-successors end is read from the labels (a
+ * count per tuple was 12 MB on pump-5). */
+#define TAU8 255
 typedef struct {
   lazy_product_t *z;
   tuple_index_t tuples;
-  intvec_t at, ntau, nvis; /* per tuple; at is -1 until computed */
+  intvec_t at, cnt; /* per tuple; at is -1 until computed */
   intvec_t moves;
   VEC(unsigned char) lab8; /* labels as keep indices (narrow) */
   intvec_t lab32;          /* labels (wide) */
@@ -759,6 +786,7 @@ typedef struct {
   int *kidx;              /* kidx[label]: its index in keep (narrow) */
   VEC(bitword_t) mark;    /* per tuple: in the set under construction */
   intvec_t found;         /* the emitted successors of one expansion (ids, -1: error) */
+  intvec_t pend, pid;     /* their tuples, queued; then their ids */
   int *tuple, *next;
 } tuple_cache_t;
 
@@ -767,8 +795,7 @@ static int cache_id(tuple_cache_t *c, const int *t) {
   int id = tuple_index_add(&c->tuples, t, &added);
   if (added) {
     VEC_PUSH(&c->at, -1);
-    VEC_PUSH(&c->ntau, 0);
-    VEC_PUSH(&c->nvis, 0);
+    VEC_PUSH(&c->cnt, 0);
     if ((size_t)id / 64 >= c->mark.len) VEC_PUSH(&c->mark, 0);
   }
   return id;
@@ -784,21 +811,58 @@ static void cache_push_label(tuple_cache_t *c, int label) {
   if (c->wide)
     VEC_PUSH(&c->lab32, label);
   else
-    VEC_PUSH(&c->lab8, (unsigned char)(label == LTS_TAU ? 0 : c->kidx[label]));
+    VEC_PUSH(&c->lab8, (unsigned char)(label == LTS_TAU ? TAU8 : c->kidx[label]));
+}
+
+static bool cache_is_tau(const tuple_cache_t *c, size_t i) {
+  return c->wide ? c->lab32.data[i] == LTS_TAU : c->lab8.data[i] == TAU8;
 }
 
 static int cache_label(const tuple_cache_t *c, size_t i) { return c->wide ? c->lab32.data[i] : c->keep[c->lab8.data[i]]; }
 
+/* The successors of one expansion are looked up together (tuple_index_
+ * lookups are independent cache misses, ~3 per lookup in a table of
+ * millions of tuples): found_emit/visible_emit queue each successor tuple
+ * in `pend`, and pend_resolve prefetches every bucket, then every chain's
+ * first tuple, then looks them up in queue order, so ids are given in the
+ * order the successors were emitted, as one lookup at a time would. */
+static int pend_push(tuple_cache_t *c, const int *dst) {
+  if (!dst) return -1;
+  int n = c->z->n;
+  for (int p = 0; p < n; p++) VEC_PUSH(&c->pend, dst[p]);
+  return (int)(c->pend.len / (size_t)n) - 1;
+}
+
+static void pend_resolve(tuple_cache_t *c) {
+  tuple_index_t *x = &c->tuples;
+  size_t n = (size_t)c->z->n, np = c->pend.len / n;
+  VEC_RESERVE(&c->pid, np + 1);
+  for (size_t k = 0; k < np; k++) { /* buckets, kept in pid meanwhile */
+    size_t b = (size_t)keytab_hash(c->pend.data + k * n, n) & x->mask;
+    c->pid.data[k] = (int)b;
+    __builtin_prefetch(&x->head[b]);
+  }
+  for (size_t k = 0; k < np; k++) {
+    int id = x->head[c->pid.data[k]];
+    if (id >= 0) {
+      __builtin_prefetch(x->keys.data + (size_t)id * n);
+      __builtin_prefetch(x->next.data + id);
+    }
+  }
+  for (size_t k = 0; k < np; k++) c->pid.data[k] = cache_id(c, c->pend.data + k * n);
+  VEC_CLEAR(&c->pend);
+}
+
 static void found_emit(void *arg, int label, const int *dst) {
   (void)label;
   tuple_cache_t *c = arg;
-  VEC_PUSH(&c->found, dst ? cache_id(c, dst) : -1);
+  VEC_PUSH(&c->found, pend_push(c, dst));
 }
 
 static void visible_emit(void *arg, int label, const int *dst) {
   tuple_cache_t *c = arg;
   VEC_PUSH(&c->found, label);
-  VEC_PUSH(&c->found, dst ? cache_id(c, dst) : -1);
+  VEC_PUSH(&c->found, pend_push(c, dst));
 }
 
 /* The moves of tuple `id`, computed from the parts on first use. */
@@ -807,18 +871,22 @@ static void cache_expand(tuple_cache_t *c, int id) {
   memcpy(c->tuple, tuple_index_key(&c->tuples, id), (size_t)c->z->n * sizeof(int));
   VEC_CLEAR(&c->found);
   lazy_moves(c->z, c->tuple, true, c->next, found_emit, c);
-  /* two hidden labels may lead to the same tuple (pump-5: 1 M of 9.2 M) */
-  size_t ntau = (size_t)sort_unique(c->found.data, (int)c->found.len);
-  c->found.len = ntau;
+  size_t nt = c->found.len;
   lazy_moves(c->z, c->tuple, false, c->next, visible_emit, c);
+  pend_resolve(c);
+  for (size_t k = 0; k < nt; k++)
+    if (c->found.data[k] >= 0) c->found.data[k] = c->pid.data[c->found.data[k]];
+  for (size_t k = nt + 1; k < c->found.len; k += 2)
+    if (c->found.data[k] >= 0) c->found.data[k] = c->pid.data[c->found.data[k]];
+  /* two hidden labels may lead to the same tuple (pump-5: 1 M of 9.2 M) */
+  size_t ntau = (size_t)sort_unique(c->found.data, (int)nt);
   c->at.data[id] = (int)c->moves.len;
-  c->ntau.data[id] = (int)ntau;
-  c->nvis.data[id] = (int)(c->found.len - ntau) / 2;
+  c->cnt.data[id] = (int)(ntau + (c->found.len - nt) / 2);
   for (size_t k = 0; k < ntau; k++) {
     VEC_PUSH(&c->moves, c->found.data[k]);
     cache_push_label(c, LTS_TAU);
   }
-  for (size_t k = ntau; k < c->found.len; k += 2) {
+  for (size_t k = nt; k < c->found.len; k += 2) {
     VEC_PUSH(&c->moves, c->found.data[k + 1]);
     cache_push_label(c, c->found.data[k]);
   }
@@ -830,8 +898,9 @@ static bool cache_close(tuple_cache_t *c, intvec_t *set) {
   for (size_t k = 0; k < set->len; k++) {
     int u = set->data[k];
     cache_expand(c, u);
-    for (int j = 0; j < c->ntau.data[u]; j++) {
-      int v = c->moves.data[c->at.data[u] + j];
+    size_t x = (size_t)c->at.data[u], e = x + (size_t)c->cnt.data[u];
+    for (; x < e && cache_is_tau(c, x); x++) {
+      int v = c->moves.data[x];
       if (v < 0) return false;
       if (!cache_marked(c, v)) {
         cache_mark(c, v);
@@ -882,9 +951,9 @@ lts_t *lts_determinise_composed(const lts_t *const *parts, int n, const int *kee
   tuple_cache_t c;
   memset(&c, 0, sizeof c);
   c.z = &z;
-  tuple_index_init(&c.tuples, parts, n);
+  tuple_index_init(&c.tuples, n);
   c.keep = keep;
-  c.wide = nkeep > 255;
+  c.wide = nkeep >= TAU8;
   c.kidx = xmalloc(((size_t)z.nlabels + 1) * sizeof *c.kidx);
   for (int a = 0; a <= z.nlabels; a++) c.kidx[a] = -1;
   for (int i = 0; i < nkeep; i++)
@@ -903,6 +972,7 @@ lts_t *lts_determinise_composed(const lts_t *const *parts, int n, const int *kee
    * builder records (12 bytes per transition) and no sort */
   int wn = 0;
   intvec_t woff = {0}, wlab = {0}, wdst = {0}, wend = {0};
+  VEC(unsigned char) wlab8 = {0}; /* W's labels as keep indices while the cache lives (narrow) */
   intvec_t set = {0}, sid = {0}, moves = {0}, order = {0}, present = {0};
   int *lpos = xmalloc(((size_t)z.nlabels + 1) * sizeof *lpos); /* per label: -1, a count, then a position */
   for (int a = 0; a <= z.nlabels; a++) lpos[a] = -1;
@@ -929,6 +999,13 @@ lts_t *lts_determinise_composed(const lts_t *const *parts, int n, const int *kee
     keytab_add(&sets, set.data, set.len, &added);
     VEC_PUSH(&sid, wn++);
   }
+#define W_PUSH_LABEL(l)                                                                                            \
+  do {                                                                                                             \
+    if (c.wide)                                                                                                    \
+      VEC_PUSH(&wlab, (l));                                                                                        \
+    else                                                                                                           \
+      VEC_PUSH(&wlab8, (unsigned char)c.kidx[l]);                                                                  \
+  } while (0)
   bool stopped = false;
   for (size_t qi = 0; qi < sets.count; qi++) {
     if (stop && (qi & 255) == 0 && stop(arg)) {
@@ -936,7 +1013,7 @@ lts_t *lts_determinise_composed(const lts_t *const *parts, int n, const int *kee
       break;
     }
     int src = sid.data[qi];
-    while ((int)woff.len <= src) VEC_PUSH(&woff, (int)wlab.len);
+    while ((int)woff.len <= src) VEC_PUSH(&woff, (int)wdst.len);
     bool all_end = true;
     VEC_CLEAR(&moves); /* label, dst id pairs */
     size_t m;
@@ -946,8 +1023,9 @@ lts_t *lts_determinise_composed(const lts_t *const *parts, int n, const int *kee
       int u = keytab_key(&sets, (int)qi, &len)[j];
       if (all_end && !tuple_is_end(&z, tuple_index_key(&c.tuples, u))) all_end = false;
       cache_expand(&c, u); /* done by the closure already */
-      size_t v0 = (size_t)c.at.data[u] + (size_t)c.ntau.data[u];
-      for (size_t x = v0; x < v0 + (size_t)c.nvis.data[u]; x++) {
+      size_t x = (size_t)c.at.data[u], e = x + (size_t)c.cnt.data[u];
+      while (x < e && cache_is_tau(&c, x)) x++;
+      for (; x < e; x++) {
         VEC_PUSH(&moves, cache_label(&c, x));
         VEC_PUSH(&moves, c.moves.data[x]);
       }
@@ -997,29 +1075,31 @@ lts_t *lts_determinise_composed(const lts_t *const *parts, int n, const int *kee
       cache_unmark_all(&c, &set);
       if (to_error) {
         if (error < 0) error = wn++;
-        VEC_PUSH(&wlab, label);
+        W_PUSH_LABEL(label);
         VEC_PUSH(&wdst, error);
         continue;
       }
       sort_unique(set.data, (int)set.len);
       int id = keytab_add(&sets, set.data, set.len, &added);
       if (added) VEC_PUSH(&sid, wn++);
-      VEC_PUSH(&wlab, label);
+      W_PUSH_LABEL(label);
       VEC_PUSH(&wdst, sid.data[id]);
     }
   }
+#undef W_PUSH_LABEL
   /* everything of the subset construction is freed before W is frozen */
   keytab_free(&sets);
   tuple_index_free(&c.tuples);
   VEC_FREE(&c.at);
-  VEC_FREE(&c.ntau);
-  VEC_FREE(&c.nvis);
+  VEC_FREE(&c.cnt);
   VEC_FREE(&c.moves);
   VEC_FREE(&c.lab8);
   VEC_FREE(&c.lab32);
   free(c.kidx);
   VEC_FREE(&c.mark);
   VEC_FREE(&c.found);
+  VEC_FREE(&c.pend);
+  VEC_FREE(&c.pid);
   free(c.tuple);
   free(c.next);
   VEC_FREE(&set);
@@ -1037,7 +1117,13 @@ lts_t *lts_determinise_composed(const lts_t *const *parts, int n, const int *kee
   free(z.cur);
   lts_t *r = NULL;
   if (!stopped) {
-    while ((int)woff.len <= wn) VEC_PUSH(&woff, (int)wlab.len);
+    while ((int)woff.len <= wn) VEC_PUSH(&woff, (int)wdst.len);
+    if (!c.wide) { /* the labels widened now that the cache is freed */
+      VEC_RESERVE(&wlab, wlab8.len + 1);
+      for (size_t k = 0; k < wlab8.len; k++) wlab.data[k] = keep[wlab8.data[k]];
+      wlab.len = wlab8.len;
+      VEC_FREE(&wlab8);
+    }
     r = xcalloc(1, sizeof *r);
     r->labels = parts[0]->labels;
     r->nstates = wn;
@@ -1052,6 +1138,7 @@ lts_t *lts_determinise_composed(const lts_t *const *parts, int n, const int *kee
   }
   VEC_FREE(&woff);
   VEC_FREE(&wlab);
+  VEC_FREE(&wlab8);
   VEC_FREE(&wdst);
   VEC_FREE(&wend);
   VEC_FREE(&walpha);

@@ -1,0 +1,1 @@
+robustness tests/cases/robustness/fortis/therac25_fltl_tableau.yaml
