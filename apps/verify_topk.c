@@ -137,8 +137,9 @@ static void take(void *arg, cex_t *c) {
     cex_free(c);
     return;
   }
-  /* c's own bound (probability/bound.h): when even that cannot enter the report, c is not ranked */
-  double ub = p->bound ? bound_path(p->bound, c) : 1;
+  /* c's own bound (probability/bound.h): the reported probability is at most
+   * min(estimate, bound_true); when even that cannot enter the report, c is not ranked */
+  double ub = p->bound ? bound_true(p->bound, c) : 1;
   if (cl && ub < cl->cap) {
     topk_class_t at_best = *cl;
     at_best.cap = ub;
@@ -257,6 +258,7 @@ void topk_init(topk_t *t, const ism_model_t *m, const rank_options_t *ropt, int 
     bound_delete(hull);
   }
   make_classes(t, bc, lo, hi);
+  t->class_checks = boundary_class_checks(bc);
   free(lo), free(hi);
   boundary_delete(bc);
   *side = (explore_topk_t){t, part_new, open_rules, take, part_done};
