@@ -17,6 +17,9 @@ enum { MAXF = JOINT_MAXF, MAX_CUTS = JOINT_MAX_CUTS, MAX_CELLS = JOINT_MAX_CELLS
  * floating-point cell masses. */
 #define SLACK 1e-9
 
+/* bound_true's cells: each error's support in SYM_CELLS cells of equal mass. */
+enum { SYM_CELLS = 32 };
+
 typedef struct {
   double lo, hi; /* empty when lo > hi */
 } ival_t;
@@ -49,6 +52,7 @@ struct bound {
   ival_t *sensed_truth, *sensed_normal; /* the step's sensing: what its condition and assignments read */
   lin_t *now, *next, *norm;             /* the views' storage */
   bool every_error; /* bound_true: every error of a stage counts, not only those joint.c conditions */
+  double *cuts;     /* [nv * (SYM_CELLS + 1)]: the cells' ends of each error with a distribution */
 };
 
 static const ival_t ALL = {-INFINITY, INFINITY};
@@ -609,7 +613,7 @@ double bound_path(bound_t *b, const cex_t *c) {
  * slot per error drawn: a sensing error of a step, an actuation error of an
  * action) plus an interval r for everything else (the environment's
  * choices, errors folded in by their range): a1 e1 + ... + an en + r. */
-enum { SYM_TERMS = 12, SYM_KEEP = 3, SYM_CELLS = 32 };
+enum { SYM_TERMS = 12, SYM_KEEP = 3, SYM_DERIVED = 256 };
 
 typedef struct {
   int n;
@@ -620,7 +624,8 @@ typedef struct {
 
 typedef struct {
   bound_t *b;
-  int *slot_var; /* [slots]: whose error a slot is */
+  int *slot_var;    /* [slots]: whose error a slot is; -1: a value the environment chooses */
+  ival_t *slot_box; /* [slots]: the error's range, or the values the environment chooses from */
   size_t nslots, cap;
   sym_t *t, *n, *actual, *next; /* [nv]: true (sensing) values, normal, actual, after */
   int *sense_slot;              /* [nv]: the step's sensing error slots, -1: not drawn yet */
@@ -637,6 +642,8 @@ typedef struct sym_event {
   double p;
   int *reads;
   size_t nreads;
+  bool atom; /* a comparison: the event is f <= 0 (up to strictness) */
+  sym_t f;
 } sym_event_t;
 
 static void note_read(symctx_t *x, int slot) {
@@ -652,9 +659,7 @@ static void note_read(symctx_t *x, int slot) {
 static sym_t sconst(ival_t r) { return (sym_t){0, {0}, {0}, r}; }
 
 /* The range of error slot k times a. */
-static ival_t slot_range(const symctx_t *x, int k, double a) {
-  return scale(x->b->errbox[x->slot_var[k]], a);
-}
+static ival_t slot_range(const symctx_t *x, int k, double a) { return scale(x->slot_box[k], a); }
 
 /* Folds the term i of f into its interval. */
 static void sfold_term(const symctx_t *x, sym_t *f, int i) {
@@ -697,16 +702,39 @@ static sym_t sscale(sym_t f, double c) {
   return f;
 }
 
-/* A fresh error of variable v: a new slot, or its range when it has no distribution. */
-static sym_t fresh_error(symctx_t *x, int v) {
-  if (!x->b->has_dist[v]) return sconst(x->b->errbox[v]);
+static sym_t new_slot(symctx_t *x, int v, ival_t box) {
   if (x->nslots == x->cap) {
     x->cap = 2 * x->cap + 8;
     x->slot_var = xrealloc(x->slot_var, x->cap * sizeof *x->slot_var);
+    x->slot_box = xrealloc(x->slot_box, x->cap * sizeof *x->slot_box);
   }
-  x->slot_var[x->nslots] = v;
+  x->slot_var[x->nslots] = v, x->slot_box[x->nslots] = box;
   sym_t f = sconst(point(0));
   f.n = 1, f.slot[0] = (int)x->nslots++, f.a[0] = 1;
+  return f;
+}
+
+/* A fresh error of variable v: a new slot, or its range when it has no distribution. */
+static sym_t fresh_error(symctx_t *x, int v) {
+  if (!x->b->has_dist[v]) return sconst(x->b->errbox[v]);
+  return new_slot(x, v, x->b->errbox[v]);
+}
+
+/* A value the environment chooses in box: a slot of its own when the box
+ * is bounded and not a point (two events that read it with opposite signs
+ * can then be added to eliminate it), else the box. */
+static sym_t env_value(symctx_t *x, ival_t box) {
+  if (!(box.lo > -INFINITY && box.hi < INFINITY) || box.lo == box.hi) return sconst(box);
+  return new_slot(x, -1, box);
+}
+
+/* Folds the environment's values of f into its interval (their worst). */
+static sym_t fold_env(const symctx_t *x, sym_t f) {
+  for (int i = 0; i < f.n;)
+    if (x->slot_var[f.slot[i]] < 0)
+      sfold_term(x, &f, i);
+    else
+      i++;
   return f;
 }
 
@@ -761,7 +789,9 @@ static sym_t seval(symctx_t *x, sview_t view, const expr_t *e) {
 static double le_mass(const symctx_t *x, int k, const int *slot, const double *a, double t) {
   if (!(t == t)) return 1;
   if (k == 0) return t >= 0 ? 1 : 0;
-  const dist_t *d = &x->b->dist[x->slot_var[slot[0]]];
+  int v = x->slot_var[slot[0]];
+  const dist_t *d = &x->b->dist[v];
+  const double *cut = x->b->cuts + (size_t)v * (SYM_CELLS + 1);
   if (k == 1) {
     if (a[0] == 0) return t >= 0 ? 1 : 0;
     ival_t s = a[0] > 0 ? (ival_t){-INFINITY, t / a[0]} : (ival_t){t / a[0], INFINITY};
@@ -769,9 +799,9 @@ static double le_mass(const symctx_t *x, int k, const int *slot, const double *a
     return empty(s) ? 0 : fmin(1, dist_mass(d, s.lo, s.hi) * (1 + SLACK) + SLACK);
   }
   double p = 0;
-  for (int j = 0; j < SYM_CELLS && p < 1; j++) {
-    double lo = j == 0 ? d->lo : dist_quantile(d, (double)j / SYM_CELLS);
-    double hi = j + 1 == SYM_CELLS ? d->hi : dist_quantile(d, (double)(j + 1) / SYM_CELLS);
+  int step = k >= 3 ? 4 : 1; /* coarser cells for the outer of three errors */
+  for (int j = 0; j < SYM_CELLS && p < 1; j += step) {
+    double lo = cut[j], hi = cut[j + step];
     double mass = dist_mass(d, lo, hi) * (1 + SLACK) + SLACK;
     double least = a[0] >= 0 ? a[0] * lo : a[0] * hi;
     p += mass * le_mass(x, k - 1, slot + 1, a + 1, t - least);
@@ -782,6 +812,7 @@ static double le_mass(const symctx_t *x, int k, const int *slot, const double *a
 /* P(f <= 0) at most: the SYM_KEEP widest errors kept, the others (and r)
  * at their least; the kept ones are the slots the relaxed event reads. */
 static double prob_le0(symctx_t *x, sym_t f) {
+  f = fold_env(x, f);
   for (int i = 0; i < f.n; i++) /* order by width, widest first */
     for (int j = i + 1; j < f.n; j++) {
       ival_t ri = slot_range(x, f.slot[i], f.a[i]), rj = slot_range(x, f.slot[j], f.a[j]);
@@ -857,10 +888,49 @@ static sym_t undefined_after(symctx_t *x, int action, int v) {
     if ((op == EXPR_LE || op == EXPR_LT || op == EXPR_EQ) && !has_hi) hi = f, has_hi = true;
     if ((op == EXPR_GE || op == EXPR_GT || op == EXPR_EQ) && !has_lo) lo = f, has_lo = true;
   }
-  if (!has_lo || !has_hi) return sconst(range);
+  if (!has_lo || !has_hi) return env_value(x, range);
   sym_t w = sadd(x, hi, lo, -1);
-  if (w.n != 0 || !(w.r.hi < INFINITY)) return sconst(range);
-  return sadd(x, lo, sconst((ival_t){0, fmax(0, w.r.hi)}), 1);
+  if (w.n != 0 || !(w.r.hi < INFINITY)) return env_value(x, range);
+  return sadd(x, lo, env_value(x, (ival_t){0, fmax(0, w.r.hi)}), 1);
+}
+
+static void push_event(symctx_t *x, double p, bool atom, sym_t f) {
+  if (x->nevents == x->events_cap) {
+    x->events_cap = 2 * x->events_cap + 8;
+    x->events = xrealloc(x->events, x->events_cap * sizeof *x->events);
+  }
+  sym_event_t *ev = &x->events[x->nevents++];
+  ev->p = p, ev->nreads = x->nreads, ev->atom = atom, ev->f = f;
+  ev->reads = xmalloc((x->nreads + 1) * sizeof *ev->reads);
+  memcpy(ev->reads, x->reads, x->nreads * sizeof *ev->reads);
+}
+
+/* Events two comparisons imply together: f <= 0 and g <= 0 give
+ * (-b) f + a g <= 0 for an environment's value read with a > 0 by f and
+ * b < 0 by g, a sum in which that value cancels (Fourier-Motzkin). One
+ * round, at most SYM_DERIVED of them. */
+static void eliminate(symctx_t *x) {
+  size_t n = x->nevents, made = 0;
+  for (size_t i = 0; i < n && made < SYM_DERIVED; i++)
+    for (size_t j = 0; j < n && made < SYM_DERIVED; j++) {
+      const sym_event_t *ei = &x->events[i], *ej = &x->events[j];
+      if (i == j || !ei->atom || !ej->atom) continue;
+      for (int s = 0; s < ei->f.n && made < SYM_DERIVED; s++) {
+        int slot = ei->f.slot[s];
+        double a = ei->f.a[s], b = 0;
+        if (x->slot_var[slot] >= 0 || !(a > 0)) continue;
+        for (int t = 0; t < ej->f.n; t++)
+          if (ej->f.slot[t] == slot) b = ej->f.a[t];
+        if (!(b < 0)) continue;
+        sym_t g = sadd(x, sscale(ei->f, -b), ej->f, a);
+        for (int t = 0; t < g.n; t++) /* what is left of the value: rounding */
+          if (g.slot[t] == slot) sfold_term(x, &g, t);
+        x->nreads = 0;
+        double p = prob_le0(x, g);
+        made++;
+        if (p < 1) push_event(x, p, false, g);
+      }
+    }
 }
 
 /* Adds the events of e (neg: of not e) holding: one per conjunct. */
@@ -875,16 +945,20 @@ static void add_events(symctx_t *x, sview_t view, const expr_t *e, bool neg) {
     return;
   }
   x->nreads = 0;
-  double p = sprob(x, view, e, neg);
-  if (p >= 1) return; /* nothing to gain */
-  if (x->nevents == x->events_cap) {
-    x->events_cap = 2 * x->events_cap + 8;
-    x->events = xrealloc(x->events, x->events_cap * sizeof *x->events);
+  bool atom = false;
+  sym_t f = sconst(ALL);
+  double p;
+  if (numeric_comparison(e)) {
+    expr_kind_t op = neg ? expr_negated_comparison(e->kind) : e->kind;
+    atom = op == EXPR_LT || op == EXPR_LE || op == EXPR_GT || op == EXPR_GE;
+    if (atom) {
+      f = sadd(x, seval(x, view, e->u.op.a), seval(x, view, e->u.op.b), -1);
+      if (op == EXPR_GT || op == EXPR_GE) f = sscale(f, -1);
+    }
   }
-  sym_event_t *ev = &x->events[x->nevents++];
-  ev->p = p, ev->nreads = x->nreads;
-  ev->reads = xmalloc((x->nreads + 1) * sizeof *ev->reads);
-  memcpy(ev->reads, x->reads, x->nreads * sizeof *ev->reads);
+  p = atom ? prob_le0(x, f) : sprob(x, view, e, neg);
+  if (p >= 1 && !atom) return; /* nothing to gain */
+  push_event(x, p, atom, f);
 }
 
 static int by_p(const void *a, const void *b) {
@@ -905,7 +979,8 @@ static double bound_sym(bound_t *b, const cex_t *c) {
   x.t = xcalloc(nv + 1, sizeof *x.t), x.n = xcalloc(nv + 1, sizeof *x.n);
   x.actual = xcalloc(nv + 1, sizeof *x.actual), x.next = xcalloc(nv + 1, sizeof *x.next);
   x.sense_slot = xcalloc(nv + 1, sizeof *x.sense_slot);
-  for (size_t v = 0; v < nv; v++) x.t[v] = sconst(b->truth[v]), x.n[v] = sconst(b->normal[v]);
+  for (size_t v = 0; v < nv; v++)
+    x.t[v] = m->vars[v].sensing ? env_value(&x, b->truth[v]) : sconst(b->truth[v]), x.n[v] = sconst(b->normal[v]);
   bool done = false;
   for (int k = 0; k < c->length && !done; k++) {
     int state = c->states[k];
@@ -915,7 +990,7 @@ static double bound_sym(bound_t *b, const cex_t *c) {
       x.sense_slot[v] = -1;
       const ism_var_t *var = &m->vars[v]; /* a true value is within its range at a sensing */
       if (var->sensing && var->has_range && !(x.t[v].r.lo > -INFINITY && x.t[v].r.hi < INFINITY))
-        x.t[v] = sconst((ival_t){var->range_lo, var->range_hi});
+        x.t[v] = env_value(&x, (ival_t){var->range_lo, var->range_hi});
     }
     add_events(&x, SV_SENSE, rule->when, false);
     if (m->selection == ISM_SELECT_FIRST)
@@ -953,6 +1028,7 @@ static double bound_sym(bound_t *b, const cex_t *c) {
       if (m->vars[v].sensing && m->vars[v].dynamic) x.t[v] = sconst(of_type(m->vars[v].type));
     if (!done && m->failure) add_events(&x, SV_TRUTH, m->failure, !(last && c->fail_position < 0));
   }
+  eliminate(&x);
   qsort(x.events, x.nevents, sizeof *x.events, by_p);
   bool *used = xcalloc(x.nslots + 1, sizeof *used);
   double p = 1;
@@ -967,7 +1043,7 @@ static double bound_sym(bound_t *b, const cex_t *c) {
     free(ev->reads);
   }
   free(used), free(x.events), free(x.reads);
-  free(x.t), free(x.n), free(x.actual), free(x.next), free(x.sense_slot), free(x.slot_var);
+  free(x.t), free(x.n), free(x.actual), free(x.next), free(x.sense_slot), free(x.slot_var), free(x.slot_box);
   return p < 0 ? 0 : p > 1 ? 1 : p;
 }
 
@@ -1033,6 +1109,13 @@ bound_t *bound_new(const ism_model_t *m) {
     b->has_dist[v] = var->uncertain && var->type.kind == TYPE_REAL && dist_of_var(var, &b->dist[v]);
     b->errbox[v] = var->uncertain ? (ival_t){var->err_lo, var->err_hi} : point(0);
   }
+  b->cuts = xcalloc(nv * (SYM_CELLS + 1) + 1, sizeof *b->cuts);
+  for (size_t v = 0; v < nv; v++)
+    for (int j = 0; j <= SYM_CELLS && b->has_dist[v]; j++) {
+      const dist_t *d = &b->dist[v];
+      b->cuts[v * (SYM_CELLS + 1) + (size_t)j] =
+          j == 0 ? d->lo : j == SYM_CELLS ? d->hi : dist_quantile(d, (double)j / SYM_CELLS);
+    }
   b->rhs = xcalloc(m->nactions * nv + 1, sizeof *b->rhs);
   b->constraint = xcalloc(m->nactions + 1, sizeof *b->constraint);
   for (size_t a = 0; a < m->nactions; a++) {
@@ -1057,7 +1140,7 @@ bound_t *bound_new(const ism_model_t *m) {
 void bound_delete(bound_t *b) {
   if (!b) return;
   for (size_t a = 0; a < b->m->nactions; a++) free(b->constraint[a]);
-  free(b->constraint), free(b->rhs), free(b->dist), free(b->has_dist), free(b->errbox);
+  free(b->constraint), free(b->rhs), free(b->cuts), free(b->dist), free(b->has_dist), free(b->errbox);
   free(b->truth), free(b->normal), free(b->after), free(b->actual), free(b->sensed_truth),
       free(b->sensed_normal);
   free(b->now), free(b->next), free(b->norm);
