@@ -971,7 +971,8 @@ static int by_p(const void *a, const void *b) {
  * few of them; events reading disjoint errors are independent, so the
  * product over such a set (chosen greedily, least likely first) bounds the
  * probability of their intersection, which contains the path's runs. */
-static double bound_sym(bound_t *b, const cex_t *c) {
+static double sym_walk(bound_t *b, const int *rules, const int *states, int length, bool failing,
+                       int fail_position) {
   const ism_model_t *m = b->m;
   size_t nv = m->nvars;
   if (!initial(b)) return 0;
@@ -982,10 +983,10 @@ static double bound_sym(bound_t *b, const cex_t *c) {
   for (size_t v = 0; v < nv; v++)
     x.t[v] = m->vars[v].sensing ? env_value(&x, b->truth[v]) : sconst(b->truth[v]), x.n[v] = sconst(b->normal[v]);
   bool done = false;
-  for (int k = 0; k < c->length && !done; k++) {
-    int state = c->states[k];
-    const ism_rule_t *rule = &m->rules[c->rules[k]];
-    bool last = k + 1 == c->length;
+  for (int k = 0; k < length && !done; k++) {
+    int state = states[k];
+    const ism_rule_t *rule = &m->rules[rules[k]];
+    bool last = failing && k + 1 == length;
     for (size_t v = 0; v < nv; v++) {
       x.sense_slot[v] = -1;
       const ism_var_t *var = &m->vars[v]; /* a true value is within its range at a sensing */
@@ -994,7 +995,7 @@ static double bound_sym(bound_t *b, const cex_t *c) {
     }
     add_events(&x, SV_SENSE, rule->when, false);
     if (m->selection == ISM_SELECT_FIRST)
-      for (const int *q = m->rules_from[state]; *q >= 0 && *q != c->rules[k]; q++)
+      for (const int *q = m->rules_from[state]; *q >= 0 && *q != rules[k]; q++)
         add_events(&x, SV_SENSE, m->rules[*q].when, true);
     for (size_t q = 0; q < rule->nsteps && !done; q++) {
       const ism_step_t *st = &rule->steps[q];
@@ -1019,14 +1020,14 @@ static double bound_sym(bound_t *b, const cex_t *c) {
         const expr_t *rhs = b->rhs[(size_t)a * nv + v];
         if (m->vars[v].sensing && rhs) x.next[v] = seval(&x, SV_ACTION, rhs);
       }
-      done = last && (int)q == c->fail_position;
+      done = last && (int)q == fail_position;
       add_events(&x, SV_ACTION, m->actions[a].failure, !done);
       for (size_t v = 0; v < nv; v++)
         if (m->vars[v].sensing) x.t[v] = x.next[v];
     }
     for (size_t v = 0; v < nv && !rule->has_action; v++)
       if (m->vars[v].sensing && m->vars[v].dynamic) x.t[v] = sconst(of_type(m->vars[v].type));
-    if (!done && m->failure) add_events(&x, SV_TRUTH, m->failure, !(last && c->fail_position < 0));
+    if (!done && m->failure) add_events(&x, SV_TRUTH, m->failure, !(last && fail_position < 0));
   }
   eliminate(&x);
   qsort(x.events, x.nevents, sizeof *x.events, by_p);
@@ -1047,11 +1048,21 @@ static double bound_sym(bound_t *b, const cex_t *c) {
   return p < 0 ? 0 : p > 1 ? 1 : p;
 }
 
+static double bound_sym(bound_t *b, const cex_t *c) {
+  return sym_walk(b, c->rules, c->states, c->length, true, c->fail_position);
+}
+
+double bound_prefix(bound_t *b, const int *rules, const int *states, int depth) {
+  return depth > 0 ? sym_walk(b, rules, states, depth, false, -2) : 1;
+}
+
 double bound_true(bound_t *b, const cex_t *c) {
   b->every_error = true;
   double p = bound_path(b, c);
   b->every_error = false;
   if (p > 0) p = fmin(p, bound_sym(b, c));
+  /* and at most each prefix's bound, so that a subtree cut by its prefix's bound holds nothing reported above it */
+  for (int d = 1; d < c->length && p > 0; d++) p = fmin(p, bound_prefix(b, c->rules, c->states, d));
   return p;
 }
 

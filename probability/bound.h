@@ -35,6 +35,14 @@ double bound_path(bound_t *b, const cex_t *c);
  * counterexample"). Not thread-safe on one b. */
 double bound_true(bound_t *b, const cex_t *c);
 
+/* A number no smaller than the true probability, at any environment, that
+ * a run takes the path rules[0..depth) (from states[0..depth]) without
+ * failing: the events part of bound_true on the prefix alone. Every
+ * counterexample that extends the prefix needs those events, so its
+ * bound_true-style bound is at most this (apps/verify_topk.c cuts a subtree
+ * by it). Not thread-safe on one b. */
+double bound_prefix(bound_t *b, const int *rules, const int *states, int depth);
+
 /* The values a path of fewer than `depth` rules (without failure, in the
  * solver's semantics of mode actual: errors within their ranges, effects,
  * `assume:`) can have at its last sensing, per state: an interval hull

@@ -833,6 +833,11 @@ static void dfs(explorer_t *x, int i) {
     x->res->cut++;
     return;
   }
+  if (x->topk_part && i > 0 && x->opt->topk->prefix_cut &&
+      x->opt->topk->prefix_cut(x->topk_part, x->rules, x->states, i)) {
+    x->res->cut++; /* every counterexample below is bounded below what the report already has */
+    return;
+  }
   /* budget_left on every edge: model extension answers checks without the
    * solver, whose deadline would otherwise be the only clock */
   for (const int *r = m->rules_from[state]; *r >= 0 && budget_left(x); r++) {

@@ -49,6 +49,10 @@ typedef struct explore_topk {
   const bool *(*open_rules)(void *part);
   void (*take)(void *part, cex_t *c);
   void (*part_done)(void *ctx, void *part);
+  /* Optional (NULL: never): true when no counterexample extending the
+   * prefix rules[0..depth) (states[0..depth]) can change the part's report;
+   * the search then does not go below it (res->cut counts it). */
+  bool (*prefix_cut)(void *part, const int *rules, const int *states, int depth);
 } explore_topk_t;
 
 typedef struct explore_result explore_result_t;
