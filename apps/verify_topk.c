@@ -214,7 +214,6 @@ static bool prefix_cut(void *arg, const int *rules, const int *states, int depth
     at_best.cap = ub;
     if (!cannot_enter(p, &at_best)) return false;
   }
-  p->prefix_cuts++;
   return true;
 }
 

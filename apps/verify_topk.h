@@ -40,7 +40,6 @@ typedef struct {
   verify_ranker_t *ranker;
   struct bound *bound; /* the joint estimator's bound per counterexample, or NULL (per-rule) */
   size_t bounded;      /* found, but not ranked: their bound could not enter the report */
-  size_t prefix_cuts;  /* subtrees not searched: their prefix's bound could not enter the report */
   bool unranked;
   char *bad;
 } topk_part_t;
