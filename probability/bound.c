@@ -1010,12 +1010,10 @@ static double sym_walk(bound_t *b, const int *rules, const int *states, int leng
           x.actual[v] = sadd(&x, x.n[v], fresh_error(&x, (int)v), 1);
         x.next[v] = x.t[v];
       }
-      for (size_t v = 0; v < nv; v++) {
-        if (!m->vars[v].sensing) continue;
-        const expr_t *rhs = b->rhs[(size_t)a * nv + v];
-        x.next[v] = sconst(ALL); /* defined below; a definition reading an after-value reads anything */
-        if (!rhs) x.next[v] = undefined_after(&x, a, (int)v);
-      }
+      for (size_t v = 0; v < nv; v++) /* an after-value read before it is made reads anything */
+        if (m->vars[v].sensing) x.next[v] = sconst(ALL);
+      for (size_t v = 0; v < nv; v++)
+        if (m->vars[v].sensing && !b->rhs[(size_t)a * nv + v]) x.next[v] = undefined_after(&x, a, (int)v);
       for (size_t v = 0; v < nv; v++) {
         const expr_t *rhs = b->rhs[(size_t)a * nv + v];
         if (m->vars[v].sensing && rhs) x.next[v] = seval(&x, SV_ACTION, rhs);
