@@ -913,16 +913,16 @@ static void eliminate(symctx_t *x) {
   size_t n = x->nevents, made = 0;
   for (size_t i = 0; i < n && made < SYM_DERIVED; i++)
     for (size_t j = 0; j < n && made < SYM_DERIVED; j++) {
-      const sym_event_t *ei = &x->events[i], *ej = &x->events[j];
-      if (i == j || !ei->atom || !ej->atom) continue;
-      for (int s = 0; s < ei->f.n && made < SYM_DERIVED; s++) {
-        int slot = ei->f.slot[s];
-        double a = ei->f.a[s], b = 0;
+      if (i == j || !x->events[i].atom || !x->events[j].atom) continue;
+      const sym_t fi = x->events[i].f, fj = x->events[j].f; /* copies: push_event moves x->events */
+      for (int s = 0; s < fi.n && made < SYM_DERIVED; s++) {
+        int slot = fi.slot[s];
+        double a = fi.a[s], b = 0;
         if (x->slot_var[slot] >= 0 || !(a > 0)) continue;
-        for (int t = 0; t < ej->f.n; t++)
-          if (ej->f.slot[t] == slot) b = ej->f.a[t];
+        for (int t = 0; t < fj.n; t++)
+          if (fj.slot[t] == slot) b = fj.a[t];
         if (!(b < 0)) continue;
-        sym_t g = sadd(x, sscale(ei->f, -b), ej->f, a);
+        sym_t g = sadd(x, sscale(fi, -b), fj, a);
         for (int t = 0; t < g.n; t++) /* what is left of the value: rounding */
           if (g.slot[t] == slot) sfold_term(x, &g, t);
         x->nreads = 0;
