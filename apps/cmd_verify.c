@@ -343,6 +343,7 @@ int verify_command(cli_ctx_t *ctx, const cli_command_t *self, const char *path, 
   }
   if (topk) {
     topk_finish(&tk, &res);
+    res.solver_checks += tk.class_checks; /* the classes' checks: a search of no prefix still shows them */
     all_ranked = !tk.unranked;
     bad = tk.bad, tk.bad = NULL;
   } else if (!res.replay_failed && ranked) {

@@ -5,6 +5,7 @@
 
 #include "ism/alloc.h"
 #include "ism/stop.h"
+#include "probability/bound.h"
 #include "verifier/boundary.h"
 
 /* Ranking stops on a signal and at the time limit. */
@@ -93,6 +94,21 @@ static void classify(boundary_ctx_t *bc, class_cache_t *cc, const ism_model_t *m
   cex_free(&keep);
 }
 
+/* The reported probability of a joint estimate is min(estimate, B), B
+ * the bound of c's true probability at any environment (bound_true): the
+ * estimate is of the true probability at one environment, so clamping it to
+ * B never increases its error. The error bar keeps its lower end, so it
+ * covers [estimate - error, B] (docs/verify.md, "A bound per
+ * counterexample"). */
+static void clamp(bound_t *b, cex_t *c) {
+  if (!b || !c->has_probability || c->boundary_only) return;
+  double ub = bound_true(b, c);
+  if (!(c->probability > ub)) return;
+  double low = c->probability - c->probability_error;
+  c->probability_error = low < ub ? ub - low : 0;
+  c->probability = ub;
+}
+
 /* Whether a and b lie in different subtrees of a split at depth d (> 0):
  * their first d rules differ. */
 static bool other_subtree(const cex_t *a, const cex_t *b, int d) {
@@ -122,7 +138,17 @@ bool verify_rank_split(const ism_model_t *m, const rank_options_t *ropt, cex_t *
   class_cache_free(&cc);
   boundary_delete(sub);
   boundary_delete(top);
-  return rank_all(m, ropt, cexs, n);
+  bool all = rank_all(m, ropt, cexs, n);
+  bound_t *b = ropt->estimator == RANK_JOINT ? bound_new(m) : NULL;
+  bool moved = false;
+  for (size_t k = 0; b && k < n; k++) {
+    double was = cexs[k].probability;
+    clamp(b, &cexs[k]);
+    moved = moved || cexs[k].probability != was;
+  }
+  bound_delete(b);
+  if (moved) cex_sort_by_probability(cexs, n); /* the order rank_all's sort gives the clamped numbers */
+  return all;
 }
 
 bool verify_rank(const ism_model_t *m, const rank_options_t *ropt, cex_t *cexs, size_t n) {
@@ -135,11 +161,13 @@ struct verify_ranker {
   boundary_ctx_t *bc; /* mode actual, else NULL */
   class_cache_t cc;
   rank_session_t *rank;
+  bound_t *bound; /* joint estimator: the clamp's bound, else NULL */
 };
 
 verify_ranker_t *verify_ranker_new(const ism_model_t *m, const rank_options_t *ropt) {
   verify_ranker_t *v = xmalloc(sizeof *v);
   *v = (verify_ranker_t){.m = m, .ropt = ropt, .rank = rank_session_new(m, ropt)};
+  if (ropt->estimator == RANK_JOINT) v->bound = bound_new(m);
   if (ropt->mode == ISM_MODE_ACTUAL) v->bc = boundary_new(m, VERIFY_BOUNDARY_RLIMIT);
   class_cache_init(&v->cc, m);
   return v;
@@ -149,6 +177,7 @@ bool verify_ranker_rank(verify_ranker_t *v, cex_t *c) {
   if (v->ropt->stop && v->ropt->stop(v->ropt->stop_arg)) return false;
   if (v->bc) classify(v->bc, &v->cc, v->m, v->ropt, c);
   rank_session_rank(v->rank, c);
+  clamp(v->bound, c);
   return true;
 }
 
@@ -157,6 +186,7 @@ void verify_ranker_delete(verify_ranker_t *v) {
   boundary_delete(v->bc);
   class_cache_free(&v->cc);
   rank_session_delete(v->rank);
+  bound_delete(v->bound);
   free(v);
 }
 

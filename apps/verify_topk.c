@@ -137,8 +137,9 @@ static void take(void *arg, cex_t *c) {
     cex_free(c);
     return;
   }
-  /* c's own bound (probability/bound.h): when even that cannot enter the report, c is not ranked */
-  double ub = p->bound ? bound_path(p->bound, c) : 1;
+  /* c's own bound (probability/bound.h): the reported probability is at most
+   * min(estimate, bound_true); when even that cannot enter the report, c is not ranked */
+  double ub = p->bound ? bound_true(p->bound, c) : 1;
   if (cl && ub < cl->cap) {
     topk_class_t at_best = *cl;
     at_best.cap = ub;
@@ -192,6 +193,29 @@ static void *part_new(void *arg, const int *prefix, int depth) {
 }
 
 static const bool *open_rules(void *arg) { return ((topk_part_t *)arg)->open_rules; }
+
+/* No counterexample below the prefix can enter the report: each has a
+ * reported probability at most bound_prefix (bound_true takes the minimum
+ * over its prefixes), and for every open class that bound cannot enter. */
+static bool prefix_cut(void *arg, const int *rules, const int *states, int depth) {
+  topk_part_t *p = arg;
+  const topk_t *t = p->run;
+  if (!p->bound) return false;
+  bool any_open = false;
+  for (size_t k = 0; k < t->nclasses && !any_open; k++) any_open = !p->classes[k].closed;
+  if (!any_open) return false; /* the reachability cut does it */
+  double ub = -1;
+  for (size_t k = 0; k < t->nclasses; k++) {
+    const topk_class_t *cl = &p->classes[k];
+    if (cl->closed) continue;
+    if (ub < 0) ub = bound_prefix(p->bound, rules, states, depth);
+    if (!(ub < cl->cap)) return false;
+    topk_class_t at_best = *cl;
+    at_best.cap = ub;
+    if (!cannot_enter(p, &at_best)) return false;
+  }
+  return true;
+}
 
 /* Merges a part's result into the run; the result does not depend on the
  * order of the parts (a sort by cex_compare, a total order on distinct
@@ -257,9 +281,10 @@ void topk_init(topk_t *t, const ism_model_t *m, const rank_options_t *ropt, int 
     bound_delete(hull);
   }
   make_classes(t, bc, lo, hi);
+  t->class_checks = boundary_class_checks(bc);
   free(lo), free(hi);
   boundary_delete(bc);
-  *side = (explore_topk_t){t, part_new, open_rules, take, part_done};
+  *side = (explore_topk_t){t, part_new, open_rules, take, part_done, prefix_cut};
 }
 
 void topk_free(topk_t *t) {

@@ -58,6 +58,7 @@ typedef struct topk {
   bool seeded;
   size_t found, found_boundary_only; /* every counterexample the search handed over */
   size_t bounded;                    /* of them, not ranked: their bound could not enter the report */
+  unsigned long long class_checks;   /* the solver checks that decided the classes before the search */
   bool unranked;                     /* the ranking stopped (time limit, signal) */
   char *bad;                         /* a failed self-check, or NULL */
 } topk_t;

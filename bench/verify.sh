@@ -25,21 +25,22 @@ apps=$(grep -l '^kind: ism' examples/*/*.yaml | LC_ALL=C sort)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-explore() { # MODEL BOUND BUDGET ARGS... -> "seconds checks" or ">BUDGET -"
+explore() { # MODEL BOUND BUDGET ARGS... -> "seconds checks cpu-seconds" or ">BUDGET - >cpu"
   local model=$1 bound=$2 budget=$3
   shift 3
-  if ! timeout "$budget" "$ISMV" verify "$model" --bound "$bound" --probability none --format json --stats "$@" \
-    >"$tmp/out.json" 2>/dev/null && [ ! -s "$tmp/out.json" ]; then
-    echo ">$budget -"
+  if ! /usr/bin/time -f "%U %S" -o "$tmp/etime" timeout "$budget" "$ISMV" verify "$model" --bound "$bound" \
+    --probability none --format json --stats "$@" >"$tmp/out.json" 2>/dev/null && [ ! -s "$tmp/out.json" ]; then
+    echo ">$budget - >$(awk '{printf "%.1f", $1 + $2}' "$tmp/etime" 2>/dev/null)"
     return
   fi
   python3 -c '
 import json, sys
+cpu = sum(float(x) for x in open(sys.argv[3]).read().split()[-2:])
 try:
     s = json.load(open(sys.argv[1]))["stats"]
-    print("%.3f %d" % (s["seconds"], s["solver_checks"]))
+    print("%.3f %d %.2f" % (s["seconds"], s["solver_checks"], cpu))
 except Exception:
-    print(">%s -" % sys.argv[2])' "$tmp/out.json" "$budget"
+    print(">%s - >%.1f" % (sys.argv[2], cpu))' "$tmp/out.json" "$budget" "$tmp/etime"
 }
 
 measure() { # BUDGET ARGS... -> "wall-seconds MB cpu-seconds" of the whole run; over budget: ">BUDGET MB-so-far >cpu"
@@ -55,21 +56,23 @@ measure() { # BUDGET ARGS... -> "wall-seconds MB cpu-seconds" of the whole run; 
 }
 
 case " $TABLES " in *" 1 "*)
-  echo "engines, exploration only (--probability none); seconds from --stats (wall of the search)"
+  echo "engines, exploration only (--probability none); seconds from --stats (wall of the search), cpu = user+sys of the run"
   echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
-  printf '%-16s %5s %9s %8s %9s %8s %9s %8s %8s\n' app bound incr_s checks solver_s checks perpath_s checks pp/incr
+  printf '%-16s %5s %9s %7s %8s %9s %7s %8s %9s %7s %8s %8s %8s\n' app bound incr_s cpu checks solver_s cpu \
+    checks perpath_s cpu checks pp/incr cpu_ratio
   for model in $apps; do
     app=$(basename "$model" .yaml)
     for k in $bounds; do
-      read -r t1 c1 < <(explore "$model" "$k" "$BUDGET")
-      read -r t2 c2 < <(explore "$model" "$k" "$BUDGET" --solver-only)
-      read -r t3 c3 < <(explore "$model" "$k" "$PP_BUDGET" --strategy per-path)
-      ratio=$(python3 -c "
-t1, t3 = '$t1', '$t3'
-if t1.startswith('>'): print('-')
-elif t3.startswith('>'): print('>%.1fx' % (float(t3[1:]) / max(float(t1), 1e-3)))
-else: print('%.1fx' % (float(t3) / max(float(t1), 1e-3)))")
-      printf '%-16s %5s %9s %8s %9s %8s %9s %8s %8s\n' "$app" "$k" "$t1" "$c1" "$t2" "$c2" "$t3" "$c3" "$ratio"
+      read -r t1 c1 u1 < <(explore "$model" "$k" "$BUDGET")
+      read -r t2 c2 u2 < <(explore "$model" "$k" "$BUDGET" --solver-only)
+      read -r t3 c3 u3 < <(explore "$model" "$k" "$PP_BUDGET" --strategy per-path)
+      ratio() { python3 -c "
+a, b = '$1', '$2'
+if a.startswith('>'): print('-')
+elif b.startswith('>'): print('>%.1fx' % (float(b[1:]) / max(float(a), 1e-2)))
+else: print('%.1fx' % (float(b) / max(float(a), 1e-2)))"; }
+      printf '%-16s %5s %9s %7s %8s %9s %7s %8s %9s %7s %8s %8s %8s\n' "$app" "$k" "$t1" "$u1" "$c1" "$t2" "$u2" \
+        "$c2" "$t3" "$u3" "$c3" "$(ratio "$t1" "$t3")" "$(ratio "$u1" "$u3")"
     done
   done
   echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -93,6 +96,7 @@ bound 10, --all --format json --probability none|--bound 10 --all --format json 
 bound 10, --top 10|--bound 10 --top 10
 bound 12, default report|--bound 12
 ROWS
+  echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
   echo
 esac
 
@@ -104,4 +108,5 @@ case " $TABLES " in *" 3 "*)
     read -r t mb cpu < <(measure "$BUDGET" verify "$model" --bound 10)
     printf '%-16s %9s %8s %8s\n' "$(basename "$model" .yaml)" "$t" "$mb" "$cpu"
   done
+  echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 esac

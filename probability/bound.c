@@ -17,6 +17,9 @@ enum { MAXF = JOINT_MAXF, MAX_CUTS = JOINT_MAX_CUTS, MAX_CELLS = JOINT_MAX_CELLS
  * floating-point cell masses. */
 #define SLACK 1e-9
 
+/* bound_true's cells: each error's support in SYM_CELLS cells of equal mass. */
+enum { SYM_CELLS = 32 };
+
 typedef struct {
   double lo, hi; /* empty when lo > hi */
 } ival_t;
@@ -48,6 +51,8 @@ struct bound {
   ival_t *truth, *normal, *after, *actual, *errbox;
   ival_t *sensed_truth, *sensed_normal; /* the step's sensing: what its condition and assignments read */
   lin_t *now, *next, *norm;             /* the views' storage */
+  bool every_error; /* bound_true: every error of a stage counts, not only those joint.c conditions */
+  double *cuts;     /* [nv * (SYM_CELLS + 1)]: the cells' ends of each error with a distribution */
 };
 
 static const ival_t ALL = {-INFINITY, INFINITY};
@@ -351,6 +356,8 @@ static void safe_errors(const bound_t *b, int action, int state, int rule, bool 
   }
   if (cells > MAX_CELLS || nfresh > MAXF)
     for (size_t v = 0; v < nv; v++) safe[v] = false;
+  if (b->every_error) /* the true probability: the exact mass of each error the stage draws afresh */
+    for (size_t v = 0; v < nv; v++) safe[v] = mine[v];
   free(ex);
   free(mine);
 }
@@ -600,6 +607,463 @@ double bound_path(bound_t *b, const cex_t *c) {
   return p < 0 ? 0 : p > 1 ? 1 : p;
 }
 
+/* ---- the failure alone, its errors kept together (bound_true) ---- */
+
+/* A value as an affine form in the errors the path has drawn so far (one
+ * slot per error drawn: a sensing error of a step, an actuation error of an
+ * action) plus an interval r for everything else (the environment's
+ * choices, errors folded in by their range): a1 e1 + ... + an en + r. */
+enum { SYM_TERMS = 12, SYM_KEEP = 3, SYM_DERIVED = 256 };
+
+typedef struct {
+  int n;
+  int slot[SYM_TERMS];
+  double a[SYM_TERMS];
+  ival_t r;
+} sym_t;
+
+typedef struct {
+  bound_t *b;
+  int *slot_var;    /* [slots]: whose error a slot is; -1: a value the environment chooses */
+  ival_t *slot_box; /* [slots]: the error's range, or the values the environment chooses from */
+  size_t nslots, cap;
+  sym_t *t, *n, *actual, *next; /* [nv]: true (sensing) values, normal, actual, after */
+  int *sense_slot;              /* [nv]: the step's sensing error slots, -1: not drawn yet */
+  int *reads;                   /* the slots the event being built depends on */
+  size_t nreads, reads_cap;
+  struct sym_event *events; /* every event the path needs, with its bound and its slots */
+  size_t nevents, events_cap;
+} symctx_t;
+
+/* An event the path needs (a conjunct of a condition, of an action's
+ * absence of failure, or the failure), relaxed to one that depends only
+ * on the error slots reads[0..nreads), with p at least its probability. */
+typedef struct sym_event {
+  double p;
+  int *reads;
+  size_t nreads;
+  bool atom; /* a comparison: the event is f <= 0 (up to strictness) */
+  sym_t f;
+} sym_event_t;
+
+static void note_read(symctx_t *x, int slot) {
+  for (size_t k = 0; k < x->nreads; k++)
+    if (x->reads[k] == slot) return;
+  if (x->nreads == x->reads_cap) {
+    x->reads_cap = 2 * x->reads_cap + 8;
+    x->reads = xrealloc(x->reads, x->reads_cap * sizeof *x->reads);
+  }
+  x->reads[x->nreads++] = slot;
+}
+
+static sym_t sconst(ival_t r) { return (sym_t){0, {0}, {0}, r}; }
+
+/* The range of error slot k times a. */
+static ival_t slot_range(const symctx_t *x, int k, double a) { return scale(x->slot_box[k], a); }
+
+/* Folds the term i of f into its interval. */
+static void sfold_term(const symctx_t *x, sym_t *f, int i) {
+  f->r = add(f->r, slot_range(x, f->slot[i], f->a[i]));
+  f->slot[i] = f->slot[f->n - 1], f->a[i] = f->a[f->n - 1];
+  f->n--;
+}
+
+static ival_t sfold(const symctx_t *x, sym_t f) {
+  while (f.n > 0) sfold_term(x, &f, 0);
+  return f.r;
+}
+
+/* f + c g. */
+static sym_t sadd(const symctx_t *x, sym_t f, sym_t g, double c) {
+  f.r = add(f.r, scale(g.r, c));
+  for (int j = 0; j < g.n; j++) {
+    int i = 0;
+    while (i < f.n && f.slot[i] != g.slot[j]) i++;
+    if (i < f.n) {
+      f.a[i] += c * g.a[j];
+      continue;
+    }
+    if (f.n == SYM_TERMS) { /* full: the narrowest term goes into the interval */
+      int w = 0;
+      for (int k = 1; k < f.n; k++) {
+        ival_t rk = slot_range(x, f.slot[k], f.a[k]), rw = slot_range(x, f.slot[w], f.a[w]);
+        if (rk.hi - rk.lo < rw.hi - rw.lo) w = k;
+      }
+      sfold_term(x, &f, w);
+    }
+    f.slot[f.n] = g.slot[j], f.a[f.n] = c * g.a[j], f.n++;
+  }
+  return f;
+}
+
+static sym_t sscale(sym_t f, double c) {
+  for (int i = 0; i < f.n; i++) f.a[i] *= c;
+  f.r = scale(f.r, c);
+  return f;
+}
+
+static sym_t new_slot(symctx_t *x, int v, ival_t box) {
+  if (x->nslots == x->cap) {
+    x->cap = 2 * x->cap + 8;
+    x->slot_var = xrealloc(x->slot_var, x->cap * sizeof *x->slot_var);
+    x->slot_box = xrealloc(x->slot_box, x->cap * sizeof *x->slot_box);
+  }
+  x->slot_var[x->nslots] = v, x->slot_box[x->nslots] = box;
+  sym_t f = sconst(point(0));
+  f.n = 1, f.slot[0] = (int)x->nslots++, f.a[0] = 1;
+  return f;
+}
+
+/* A fresh error of variable v: a new slot, or its range when it has no distribution. */
+static sym_t fresh_error(symctx_t *x, int v) {
+  if (!x->b->has_dist[v]) return sconst(x->b->errbox[v]);
+  return new_slot(x, v, x->b->errbox[v]);
+}
+
+/* A value the environment chooses in box: a slot of its own when the box
+ * is bounded and not a point (two events that read it with opposite signs
+ * can then be added to eliminate it), else the box. */
+static sym_t env_value(symctx_t *x, ival_t box) {
+  if (!(box.lo > -INFINITY && box.hi < INFINITY) || box.lo == box.hi) return sconst(box);
+  return new_slot(x, -1, box);
+}
+
+/* Folds the environment's values of f into its interval (their worst). */
+static sym_t fold_env(const symctx_t *x, sym_t f) {
+  for (int i = 0; i < f.n;)
+    if (x->slot_var[f.slot[i]] < 0)
+      sfold_term(x, &f, i);
+    else
+      i++;
+  return f;
+}
+
+/* What reads mean: in a sense view (assignments) a sensing variable is
+ * true + the step's sensing error; in an action view its unprimed value is
+ * true before, its primed one the after-value, a normal one the actual. */
+typedef enum { SV_SENSE, SV_TRUTH, SV_ACTION } sview_t;
+
+static sym_t seval(symctx_t *x, sview_t view, const expr_t *e) {
+  const ism_model_t *m = x->b->m;
+  sym_t f, g;
+  switch (e->kind) {
+  case EXPR_INT: return sconst(point((double)e->u.ival));
+  case EXPR_REAL: return sconst(point(e->u.real.value));
+  case EXPR_VAR: {
+    int v = e->u.var.id;
+    const ism_var_t *var = &m->vars[v];
+    if (var->type.kind != TYPE_REAL && var->type.kind != TYPE_INT) return sconst(of_type(var->type));
+    if (!var->sensing) return view == SV_ACTION ? x->actual[v] : x->n[v];
+    if (e->u.var.primed) return view == SV_ACTION ? x->next[v] : sconst(ALL);
+    if (view != SV_SENSE || !var->uncertain) return x->t[v];
+    if (x->sense_slot[v] < 0 && x->b->has_dist[v]) x->sense_slot[v] = (int)fresh_error(x, v).slot[0];
+    if (x->sense_slot[v] < 0) return sadd(x, x->t[v], sconst(x->b->errbox[v]), 1);
+    g = sconst(point(0));
+    g.n = 1, g.slot[0] = x->sense_slot[v], g.a[0] = 1;
+    return sadd(x, x->t[v], g, 1);
+  }
+  case EXPR_TOREAL: return seval(x, view, e->u.op.a);
+  case EXPR_NEG: return sscale(seval(x, view, e->u.op.a), -1);
+  case EXPR_ADD:
+  case EXPR_SUB:
+    f = seval(x, view, e->u.op.a), g = seval(x, view, e->u.op.b);
+    return sadd(x, f, g, e->kind == EXPR_SUB ? -1 : 1);
+  case EXPR_MUL: {
+    f = seval(x, view, e->u.op.a), g = seval(x, view, e->u.op.b);
+    if (g.n == 0 && g.r.lo == g.r.hi && isfinite(g.r.lo)) return sscale(f, g.r.lo);
+    if (f.n == 0 && f.r.lo == f.r.hi && isfinite(f.r.lo)) return sscale(g, f.r.lo);
+    return sconst(mul(sfold(x, f), sfold(x, g)));
+  }
+  case EXPR_DIV:
+    f = seval(x, view, e->u.op.a), g = seval(x, view, e->u.op.b);
+    if (e->type.kind == TYPE_REAL && g.n == 0 && g.r.lo == g.r.hi && isfinite(g.r.lo) && g.r.lo != 0)
+      return sscale(f, 1 / g.r.lo);
+    return sconst(ALL);
+  default: return sconst(ALL); /* abs, min, max, ite, %, enums: anything (a superset) */
+  }
+}
+
+/* P(a1 e1 + ... + ak ek <= t) at most, for the slots of var[0..k) (the
+ * first k, the widest): the first error's support in cells of equal mass,
+ * each contributing its mass times the bound at its least a0 e0. */
+static double le_mass(const symctx_t *x, int k, const int *slot, const double *a, double t) {
+  if (!(t == t)) return 1;
+  if (k == 0) return t >= 0 ? 1 : 0;
+  int v = x->slot_var[slot[0]];
+  const dist_t *d = &x->b->dist[v];
+  const double *cut = x->b->cuts + (size_t)v * (SYM_CELLS + 1);
+  if (k == 1) {
+    if (a[0] == 0) return t >= 0 ? 1 : 0;
+    ival_t s = a[0] > 0 ? (ival_t){-INFINITY, t / a[0]} : (ival_t){t / a[0], INFINITY};
+    s = widen(meet(widen(s), (ival_t){d->lo, d->hi}));
+    return empty(s) ? 0 : fmin(1, dist_mass(d, s.lo, s.hi) * (1 + SLACK) + SLACK);
+  }
+  double p = 0;
+  int step = k >= 3 ? 4 : 1; /* coarser cells for the outer of three errors */
+  for (int j = 0; j < SYM_CELLS && p < 1; j += step) {
+    double lo = cut[j], hi = cut[j + step];
+    double mass = dist_mass(d, lo, hi) * (1 + SLACK) + SLACK;
+    double least = a[0] >= 0 ? a[0] * lo : a[0] * hi;
+    p += mass * le_mass(x, k - 1, slot + 1, a + 1, t - least);
+  }
+  return fmin(1, p);
+}
+
+/* P(f <= 0) at most: the SYM_KEEP widest errors kept, the others (and r)
+ * at their least; the kept ones are the slots the relaxed event reads. */
+static double prob_le0(symctx_t *x, sym_t f) {
+  f = fold_env(x, f);
+  for (int i = 0; i < f.n; i++) /* order by width, widest first */
+    for (int j = i + 1; j < f.n; j++) {
+      ival_t ri = slot_range(x, f.slot[i], f.a[i]), rj = slot_range(x, f.slot[j], f.a[j]);
+      if (rj.hi - rj.lo > ri.hi - ri.lo) {
+        int ts = f.slot[i];
+        double ta = f.a[i];
+        f.slot[i] = f.slot[j], f.a[i] = f.a[j], f.slot[j] = ts, f.a[j] = ta;
+      }
+    }
+  while (f.n > SYM_KEEP) sfold_term(x, &f, f.n - 1);
+  if (!(f.r.lo > -INFINITY)) return 1;
+  for (int i = 0; i < f.n; i++) note_read(x, f.slot[i]);
+  double t = -f.r.lo;
+  return le_mass(x, f.n, f.slot, f.a, t + SLACK * (1 + fabs(t)));
+}
+
+/* P(e holds (neg: fails)) at most, its comparisons in the forms. */
+static double sprob(symctx_t *x, sview_t view, const expr_t *e, bool neg) {
+  if (!e) return neg ? 0 : 1;
+  if (numeric_comparison(e)) {
+    sym_t d = sadd(x, seval(x, view, e->u.op.a), seval(x, view, e->u.op.b), -1);
+    expr_kind_t op = neg ? expr_negated_comparison(e->kind) : e->kind;
+    switch (op) {
+    case EXPR_LT:
+    case EXPR_LE: return prob_le0(x, d);
+    case EXPR_GT:
+    case EXPR_GE: return prob_le0(x, sscale(d, -1));
+    case EXPR_EQ: return fmin(prob_le0(x, d), prob_le0(x, sscale(d, -1)));
+    default: return 1;
+    }
+  }
+  switch (e->kind) {
+  case EXPR_BOOL: return e->u.bval != neg ? 1 : 0;
+  case EXPR_NOT: return sprob(x, view, e->u.op.a, !neg);
+  case EXPR_AND:
+  case EXPR_OR: {
+    double a = sprob(x, view, e->u.op.a, neg), b = sprob(x, view, e->u.op.b, neg);
+    return (e->kind == EXPR_AND) != neg ? fmin(a, b) : fmin(1, a + b);
+  }
+  case EXPR_IMPLIES: {
+    double a = sprob(x, view, e->u.op.a, !neg), b = sprob(x, view, e->u.op.b, neg);
+    return neg ? fmin(a, b) : fmin(1, a + b);
+  }
+  default: return 1;
+  }
+}
+
+/* The after-value of sensing variable v that action a's effects do not
+ * define: between a lower and an upper bound its constraining effects give
+ * (`v' <= U`, `v' >= L`) when U - L has no error term, else anything in
+ * its range. */
+static sym_t undefined_after(symctx_t *x, int action, int v) {
+  const ism_model_t *m = x->b->m;
+  const ism_action_t *a = &m->actions[action];
+  const ism_var_t *var = &m->vars[v];
+  ival_t range = var->has_range ? (ival_t){var->range_lo, var->range_hi} : ALL;
+  sym_t lo = {0}, hi = {0};
+  bool has_lo = false, has_hi = false;
+  for (size_t k = 0; k < a->neffects; k++) {
+    const expr_t *e = a->effects[k];
+    if (!x->b->constraint[action][k] || !numeric_comparison(e)) continue;
+    const expr_t *l = e->u.op.a, *r = e->u.op.b;
+    expr_kind_t op = e->kind;
+    bool left = l->kind == EXPR_VAR && l->u.var.primed && l->u.var.id == v;
+    bool right = r->kind == EXPR_VAR && r->u.var.primed && r->u.var.id == v;
+    if (left == right) continue;
+    if (right) { /* X op v' is v' op' X */
+      const expr_t *t = l;
+      l = r, r = t;
+      op = op == EXPR_LT ? EXPR_GT : op == EXPR_LE ? EXPR_GE : op == EXPR_GT ? EXPR_LT : op == EXPR_GE ? EXPR_LE : op;
+    }
+    sym_t f = seval(x, SV_ACTION, r); /* the values before, the actual ones (an after-value: anything) */
+    if ((op == EXPR_LE || op == EXPR_LT || op == EXPR_EQ) && !has_hi) hi = f, has_hi = true;
+    if ((op == EXPR_GE || op == EXPR_GT || op == EXPR_EQ) && !has_lo) lo = f, has_lo = true;
+  }
+  if (!has_lo || !has_hi) return env_value(x, range);
+  sym_t w = sadd(x, hi, lo, -1);
+  if (w.n != 0 || !(w.r.hi < INFINITY)) return env_value(x, range);
+  return sadd(x, lo, env_value(x, (ival_t){0, fmax(0, w.r.hi)}), 1);
+}
+
+static void push_event(symctx_t *x, double p, bool atom, sym_t f) {
+  if (x->nevents == x->events_cap) {
+    x->events_cap = 2 * x->events_cap + 8;
+    x->events = xrealloc(x->events, x->events_cap * sizeof *x->events);
+  }
+  sym_event_t *ev = &x->events[x->nevents++];
+  ev->p = p, ev->nreads = x->nreads, ev->atom = atom, ev->f = f;
+  ev->reads = xmalloc((x->nreads + 1) * sizeof *ev->reads);
+  memcpy(ev->reads, x->reads, x->nreads * sizeof *ev->reads);
+}
+
+/* Events two comparisons imply together: f <= 0 and g <= 0 give
+ * (-b) f + a g <= 0 for an environment's value read with a > 0 by f and
+ * b < 0 by g, a sum in which that value cancels (Fourier-Motzkin). One
+ * round, at most SYM_DERIVED of them. */
+static void eliminate(symctx_t *x) {
+  size_t n = x->nevents, made = 0;
+  for (size_t i = 0; i < n && made < SYM_DERIVED; i++)
+    for (size_t j = 0; j < n && made < SYM_DERIVED; j++) {
+      if (i == j || !x->events[i].atom || !x->events[j].atom) continue;
+      const sym_t fi = x->events[i].f, fj = x->events[j].f; /* copies: push_event moves x->events */
+      for (int s = 0; s < fi.n && made < SYM_DERIVED; s++) {
+        int slot = fi.slot[s];
+        double a = fi.a[s], b = 0;
+        if (x->slot_var[slot] >= 0 || !(a > 0)) continue;
+        for (int t = 0; t < fj.n; t++)
+          if (fj.slot[t] == slot) b = fj.a[t];
+        if (!(b < 0)) continue;
+        sym_t g = sadd(x, sscale(fi, -b), fj, a);
+        for (int t = 0; t < g.n; t++) /* what is left of the value: rounding */
+          if (g.slot[t] == slot) sfold_term(x, &g, t);
+        x->nreads = 0;
+        double p = prob_le0(x, g);
+        made++;
+        if (p < 1) push_event(x, p, false, g);
+      }
+    }
+}
+
+/* Adds the events of e (neg: of not e) holding: one per conjunct. */
+static void add_events(symctx_t *x, sview_t view, const expr_t *e, bool neg) {
+  if (!e) return;
+  if (e->kind == EXPR_NOT) {
+    add_events(x, view, e->u.op.a, !neg);
+    return;
+  }
+  if ((e->kind == EXPR_AND && !neg) || (e->kind == EXPR_OR && neg)) {
+    add_events(x, view, e->u.op.a, neg), add_events(x, view, e->u.op.b, neg);
+    return;
+  }
+  x->nreads = 0;
+  bool atom = false;
+  sym_t f = sconst(ALL);
+  double p;
+  if (numeric_comparison(e)) {
+    expr_kind_t op = neg ? expr_negated_comparison(e->kind) : e->kind;
+    atom = op == EXPR_LT || op == EXPR_LE || op == EXPR_GT || op == EXPR_GE;
+    if (atom) {
+      f = sadd(x, seval(x, view, e->u.op.a), seval(x, view, e->u.op.b), -1);
+      if (op == EXPR_GT || op == EXPR_GE) f = sscale(f, -1);
+    }
+  }
+  p = atom ? prob_le0(x, f) : sprob(x, view, e, neg);
+  if (p >= 1 && !atom) return; /* nothing to gain */
+  push_event(x, p, atom, f);
+}
+
+static int by_p(const void *a, const void *b) {
+  double pa = ((const sym_event_t *)a)->p, pb = ((const sym_event_t *)b)->p;
+  return (pa > pb) - (pa < pb);
+}
+
+/* At most P(c's path and failure | any environment): every event the path
+ * needs, as forms in the errors the path drew, relaxed to depend only on a
+ * few of them; events reading disjoint errors are independent, so the
+ * product over such a set (chosen greedily, least likely first) bounds the
+ * probability of their intersection, which contains the path's runs. */
+static double sym_walk(bound_t *b, const int *rules, const int *states, int length, bool failing,
+                       int fail_position) {
+  const ism_model_t *m = b->m;
+  size_t nv = m->nvars;
+  if (!initial(b)) return 0;
+  symctx_t x = {.b = b};
+  x.t = xcalloc(nv + 1, sizeof *x.t), x.n = xcalloc(nv + 1, sizeof *x.n);
+  x.actual = xcalloc(nv + 1, sizeof *x.actual), x.next = xcalloc(nv + 1, sizeof *x.next);
+  x.sense_slot = xcalloc(nv + 1, sizeof *x.sense_slot);
+  for (size_t v = 0; v < nv; v++)
+    x.t[v] = m->vars[v].sensing ? env_value(&x, b->truth[v]) : sconst(b->truth[v]), x.n[v] = sconst(b->normal[v]);
+  bool done = false;
+  for (int k = 0; k < length && !done; k++) {
+    int state = states[k];
+    const ism_rule_t *rule = &m->rules[rules[k]];
+    bool last = failing && k + 1 == length;
+    for (size_t v = 0; v < nv; v++) {
+      x.sense_slot[v] = -1;
+      const ism_var_t *var = &m->vars[v]; /* a true value is within its range at a sensing */
+      if (var->sensing && var->has_range && !(x.t[v].r.lo > -INFINITY && x.t[v].r.hi < INFINITY))
+        x.t[v] = env_value(&x, (ival_t){var->range_lo, var->range_hi});
+    }
+    add_events(&x, SV_SENSE, rule->when, false);
+    if (m->selection == ISM_SELECT_FIRST)
+      for (const int *q = m->rules_from[state]; *q >= 0 && *q != rules[k]; q++)
+        add_events(&x, SV_SENSE, m->rules[*q].when, true);
+    for (size_t q = 0; q < rule->nsteps && !done; q++) {
+      const ism_step_t *st = &rule->steps[q];
+      if (st->kind == ISM_STEP_ASSIGN) {
+        x.n[st->var] = seval(&x, SV_SENSE, st->value);
+        continue;
+      }
+      int a = st->action;
+      for (size_t v = 0; v < nv; v++) {
+        x.actual[v] = x.n[v];
+        if (!m->vars[v].sensing && m->vars[v].uncertain && m->actions[a].reads[v])
+          x.actual[v] = sadd(&x, x.n[v], fresh_error(&x, (int)v), 1);
+        x.next[v] = x.t[v];
+      }
+      for (size_t v = 0; v < nv; v++) /* an after-value read before it is made reads anything */
+        if (m->vars[v].sensing) x.next[v] = sconst(ALL);
+      for (size_t v = 0; v < nv; v++)
+        if (m->vars[v].sensing && !b->rhs[(size_t)a * nv + v]) x.next[v] = undefined_after(&x, a, (int)v);
+      for (size_t v = 0; v < nv; v++) {
+        const expr_t *rhs = b->rhs[(size_t)a * nv + v];
+        if (m->vars[v].sensing && rhs) x.next[v] = seval(&x, SV_ACTION, rhs);
+      }
+      done = last && (int)q == fail_position;
+      add_events(&x, SV_ACTION, m->actions[a].failure, !done);
+      for (size_t v = 0; v < nv; v++)
+        if (m->vars[v].sensing) x.t[v] = x.next[v];
+    }
+    for (size_t v = 0; v < nv && !rule->has_action; v++)
+      if (m->vars[v].sensing && m->vars[v].dynamic) x.t[v] = sconst(of_type(m->vars[v].type));
+    if (!done && m->failure) add_events(&x, SV_TRUTH, m->failure, !(last && fail_position < 0));
+  }
+  eliminate(&x);
+  qsort(x.events, x.nevents, sizeof *x.events, by_p);
+  bool *used = xcalloc(x.nslots + 1, sizeof *used);
+  double p = 1;
+  for (size_t k = 0; k < x.nevents; k++) {
+    sym_event_t *ev = &x.events[k];
+    bool free_ = true;
+    for (size_t i = 0; i < ev->nreads && free_; i++) free_ = !used[ev->reads[i]];
+    if (free_) {
+      p *= ev->p;
+      for (size_t i = 0; i < ev->nreads; i++) used[ev->reads[i]] = true;
+    }
+    free(ev->reads);
+  }
+  free(used), free(x.events), free(x.reads);
+  free(x.t), free(x.n), free(x.actual), free(x.next), free(x.sense_slot), free(x.slot_var), free(x.slot_box);
+  return p < 0 ? 0 : p > 1 ? 1 : p;
+}
+
+static double bound_sym(bound_t *b, const cex_t *c) {
+  return sym_walk(b, c->rules, c->states, c->length, true, c->fail_position);
+}
+
+double bound_prefix(bound_t *b, const int *rules, const int *states, int depth) {
+  return depth > 0 ? sym_walk(b, rules, states, depth, false, -2) : 1;
+}
+
+double bound_true(bound_t *b, const cex_t *c) {
+  b->every_error = true;
+  double p = bound_path(b, c);
+  b->every_error = false;
+  if (p > 0) p = fmin(p, bound_sym(b, c));
+  /* and at most each prefix's bound, so that a subtree cut by its prefix's bound holds nothing reported above it */
+  for (int d = 1; d < c->length && p > 0; d++) p = fmin(p, bound_prefix(b, c->rules, c->states, d));
+  return p;
+}
+
 void bound_reach(bound_t *b, int depth, double *lo, double *hi) {
   const ism_model_t *m = b->m;
   size_t nv = m->nvars, ns = m->nstates, box = 2 * nv + 1;
@@ -654,6 +1118,13 @@ bound_t *bound_new(const ism_model_t *m) {
     b->has_dist[v] = var->uncertain && var->type.kind == TYPE_REAL && dist_of_var(var, &b->dist[v]);
     b->errbox[v] = var->uncertain ? (ival_t){var->err_lo, var->err_hi} : point(0);
   }
+  b->cuts = xcalloc(nv * (SYM_CELLS + 1) + 1, sizeof *b->cuts);
+  for (size_t v = 0; v < nv; v++)
+    for (int j = 0; j <= SYM_CELLS && b->has_dist[v]; j++) {
+      const dist_t *d = &b->dist[v];
+      b->cuts[v * (SYM_CELLS + 1) + (size_t)j] =
+          j == 0 ? d->lo : j == SYM_CELLS ? d->hi : dist_quantile(d, (double)j / SYM_CELLS);
+    }
   b->rhs = xcalloc(m->nactions * nv + 1, sizeof *b->rhs);
   b->constraint = xcalloc(m->nactions + 1, sizeof *b->constraint);
   for (size_t a = 0; a < m->nactions; a++) {
@@ -678,7 +1149,7 @@ bound_t *bound_new(const ism_model_t *m) {
 void bound_delete(bound_t *b) {
   if (!b) return;
   for (size_t a = 0; a < b->m->nactions; a++) free(b->constraint[a]);
-  free(b->constraint), free(b->rhs), free(b->dist), free(b->has_dist), free(b->errbox);
+  free(b->constraint), free(b->rhs), free(b->cuts), free(b->dist), free(b->has_dist), free(b->errbox);
   free(b->truth), free(b->normal), free(b->after), free(b->actual), free(b->sensed_truth),
       free(b->sensed_normal);
   free(b->now), free(b->next), free(b->norm);

@@ -26,6 +26,23 @@ void bound_delete(bound_t *b);
  * never c's values. Not thread-safe on one b. */
 double bound_path(bound_t *b, const cex_t *c);
 
+/* A number in [0, 1] no smaller than the true probability of c's path
+ * and failure, P(path taken and failing | environment), at any environment
+ * (the ranges, `assume:`, every free value): the same product over the
+ * path's stages, with every error a stage draws afresh counted, not only
+ * those the estimator conditions. At most bound_path(b, c). verify reports
+ * min(estimate, bound_true) (docs/verify.md, "A bound per
+ * counterexample"). Not thread-safe on one b. */
+double bound_true(bound_t *b, const cex_t *c);
+
+/* A number no smaller than the true probability, at any environment, that
+ * a run takes the path rules[0..depth) (from states[0..depth]) without
+ * failing: the events part of bound_true on the prefix alone. Every
+ * counterexample that extends the prefix needs those events, so its
+ * bound_true-style bound is at most this (apps/verify_topk.c cuts a subtree
+ * by it). Not thread-safe on one b. */
+double bound_prefix(bound_t *b, const int *rules, const int *states, int depth);
+
 /* The values a path of fewer than `depth` rules (without failure, in the
  * solver's semantics of mode actual: errors within their ranges, effects,
  * `assume:`) can have at its last sensing, per state: an interval hull

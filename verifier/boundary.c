@@ -312,12 +312,13 @@ static bool extract(enc_t *x) {
 struct boundary_ctx {
   const ism_model_t *m;
   smt_t *s;
+  unsigned long long class_checks; /* boundary_class's solver calls */
 };
 
 boundary_ctx_t *boundary_new(const ism_model_t *m, unsigned long long rlimit) {
   boundary_ctx_t *b = xmalloc(sizeof *b);
   smt_options_t so = {0, rlimit};
-  b->m = m, b->s = smt_new(&so);
+  b->m = m, b->s = smt_new(&so), b->class_checks = 0;
   return b;
 }
 
@@ -417,9 +418,12 @@ boundary_t boundary_class(boundary_ctx_t *b, int rule, int fail_position, bool s
   for (size_t k = 0; k < x.cs.len; k++) smt_assert(x.s, x.cs.data[k]);
   smt_assert(x.s, smt_op(x.s, EXPR_GT, x.slack, smt_real(x.s, 0), 0));
   smt_result_t r = smt_check(x.s, NULL, 0);
+  b->class_checks++;
   VEC_FREE(&x.cs);
   free(x.T), free(x.H);
   smt_pop(b->s, 1);
   smt_release(b->s, mark);
   return r == SMT_UNSAT ? BOUNDARY_ONLY : r == SMT_SAT ? BOUNDARY_INTERIOR : BOUNDARY_UNKNOWN;
 }
+
+unsigned long long boundary_class_checks(const boundary_ctx_t *b) { return b ? b->class_checks : 0; }

@@ -55,4 +55,7 @@ boundary_t boundary_classify(boundary_ctx_t *b, cex_t *c);
 boundary_t boundary_class(boundary_ctx_t *b, int rule, int fail_position, bool strict, const double *lo,
                           const double *hi);
 
+/* How many solver checks boundary_class has made on b (0 for NULL). */
+unsigned long long boundary_class_checks(const boundary_ctx_t *b);
+
 #endif

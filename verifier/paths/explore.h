@@ -49,6 +49,10 @@ typedef struct explore_topk {
   const bool *(*open_rules)(void *part);
   void (*take)(void *part, cex_t *c);
   void (*part_done)(void *ctx, void *part);
+  /* Optional (NULL: never): true when no counterexample extending the
+   * prefix rules[0..depth) (states[0..depth]) can change the part's report;
+   * the search then does not go below it (res->cut counts it). */
+  bool (*prefix_cut)(void *part, const int *rules, const int *states, int depth);
 } explore_topk_t;
 
 typedef struct explore_result explore_result_t;
@@ -79,7 +83,8 @@ typedef struct {
   /* Top-K search (optional; incremental strategy): see explore_topk_t. */
   const struct explore_topk *topk;
   int split_depth; /* depth below which subtrees get a solver each (and a thread);
-                      0 = never, -1 = automatic (2 from bound 7 on, 3 when streaming). The values
+                      0 = never, -1 = automatic (2 from bound 7 on; when streaming
+                      max(3, bound - 6): subtrees of at most 6 levels). The values
                       reported depend on it (other solvers), the paths do not. */
   /* Distribution (optional; verifier/paths/distribute.h): with next_subtree
    * set, the incremental search below the split takes its subtrees from it
