@@ -80,6 +80,7 @@ typedef struct {
   const bool *open_rules;
   bool *open_seen, *reach;
   VEC(int) frontier; /* recorded prefixes, split_depth rule ids each */
+  bool simple_solver; /* explore_witness: a solver that is quick to make (smt_options_t.simple) */
 } explorer_t;
 
 typedef VEC(smt_term_t) term_vec_t;
@@ -919,7 +920,7 @@ static void explorer_free(explorer_t *x) {
 }
 
 static void open_solver(explorer_t *x) {
-  smt_options_t so = {0};
+  smt_options_t so = {.simple = x->simple_solver};
   x->smt = smt_new(&so);
   if (x->opt->budget_seconds > 0) {
     double left = x->opt->budget_seconds - (now_seconds() - x->start);
@@ -1224,6 +1225,7 @@ bool explore_witness(const ism_model_t *m, ism_mode_t mode, cex_t *c) {
   explore_result_t res = {0};
   explorer_t x;
   explorer_init(&x, m, &opt, &res, now_seconds());
+  x.simple_solver = true;
   open_solver(&x);
   for (int k = 0; k < c->length; k++) {
     x.rules[k] = c->rules[k];
