@@ -63,7 +63,8 @@ static const cli_option_t options[] = {
     {"quiet", 'q', OPT_FLAG, NULL, NULL, NULL, 0, -1,
      "no progress line on stderr (shown only when stderr is a terminal)"},
     {"stats", 0, OPT_FLAG, NULL, NULL, NULL, 0, -1,
-     "add timings to the report and print statistics on stderr"},
+     "add the search statistics (they depend on the split and the cuts) and timings to the report, and "
+     "print statistics on stderr"},
     {"shard", 0, OPT_STRING, "I/N", NULL, NULL, 0, -1,
      "search only shard I of N (1 <= I <= N) of the split's subtrees and write a shard report (JSON) "
      "for `ismv merge` (docs/scale-out.md)"},
