@@ -133,7 +133,7 @@ static void clear(strbuf_t *sb) {
 
 static void write_cex(void *arg, cex_t *c) {
   stream_out_t *so = arg;
-  if (!so->ranked) verify_witnesses(so->rep.m, so->rep.opt->mode, c, 1); /* shown with its own witness */
+  if (!so->ranked) verify_witnesses(so->rep.m, so->ropt, c, 1); /* shown with its own witness */
   if (so->ranked && !so->bad) {
     verify_rank(so->rep.m, so->ropt, c, 1);
     char *msg = cex_replay(so->rep.m, so->rep.opt->mode, c);
@@ -235,15 +235,16 @@ static int run_streaming(cli_ctx_t *ctx, const ism_model_t *m, explore_options_t
  * ranked ones are ranked from it), so their values do not depend on the
  * search that found them: those the report renders get it (the text's
  * classes view: the first of each class; else the first rep->shown). */
-static void shown_witnesses(const verify_report_t *rep, explore_result_t *res, const char *format) {
+static void shown_witnesses(const verify_report_t *rep, const rank_options_t *ropt, explore_result_t *res,
+                            const char *format) {
   if (!(rep->classes_view && strcmp(format, "text") == 0)) {
-    verify_witnesses(rep->m, rep->opt->mode, res->cexs, rep->shown);
+    verify_witnesses(rep->m, ropt, res->cexs, rep->shown);
     return;
   }
   cex_class_t *cl = NULL;
   size_t ncl = cex_classes(res->cexs, res->ncexs, &cl);
   for (size_t k = 0; k < ncl; k++)
-    if (cl[k].top < rep->shown) verify_witnesses(rep->m, rep->opt->mode, &res->cexs[cl[k].top], 1);
+    if (cl[k].top < rep->shown) verify_witnesses(rep->m, ropt, &res->cexs[cl[k].top], 1);
   free(cl);
 }
 
@@ -408,7 +409,7 @@ int verify_command(cli_ctx_t *ctx, const cli_command_t *self, const char *path, 
                          .joint = ropt.estimator == RANK_JOINT};
   if (top > 0 && (size_t)top < kept) rep.shown = (size_t)top;
   rep.classes_view = top <= 0 && !all;
-  if (!ranked) shown_witnesses(&rep, &res, format);
+  if (!ranked) shown_witnesses(&rep, &ropt, &res, format);
   if (topk) rep.topk = true, rep.found = tk.found, rep.found_boundary_only = tk.found_boundary_only,
               rep.bounded = tk.bounded;
   bool html = strcmp(format, "html") == 0;

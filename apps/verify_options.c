@@ -120,21 +120,27 @@ typedef struct {
   cex_t *cexs;
   size_t n;
   atomic_size_t next;
+  bool witness_only; /* unranked: explore_witness alone */
 } canon_pool_t;
 
 static void *canon_worker(void *arg) {
   canon_pool_t *pool = arg;
   const rank_options_t *ropt = pool->ropt;
   for (size_t k; !(ropt->stop && ropt->stop(ropt->stop_arg)) && (k = atomic_fetch_add(&pool->next, 1)) < pool->n;)
-    canonical(pool->cc, pool->m, ropt, &pool->cexs[k]);
+    if (pool->witness_only)
+      explore_witness(pool->m, ropt->mode, &pool->cexs[k]);
+    else
+      canonical(pool->cc, pool->m, ropt, &pool->cexs[k]);
   return NULL;
 }
 
-static void canonical_all(const ism_model_t *m, const rank_options_t *ropt, cex_t *cexs, size_t n) {
+static void canonical_all(const ism_model_t *m, const rank_options_t *ropt, cex_t *cexs, size_t n,
+                          bool witness_only) {
   class_cache_t cc;
   class_cache_init(&cc, m);
-  for (size_t k = 0; k < n && ropt->mode == ISM_MODE_ACTUAL; k++) class_boundary_only(&cc, &cexs[k]);
-  canon_pool_t pool = {&cc, m, ropt, cexs, n, 0};
+  for (size_t k = 0; k < n && ropt->mode == ISM_MODE_ACTUAL && !witness_only; k++)
+    class_boundary_only(&cc, &cexs[k]);
+  canon_pool_t pool = {&cc, m, ropt, cexs, n, 0, witness_only};
   long jobs = ropt->jobs > 0 ? ropt->jobs : sysconf(_SC_NPROCESSORS_ONLN);
   if (jobs < 1) jobs = 1;
   if ((size_t)jobs > n) jobs = n ? (long)n : 1;
@@ -149,12 +155,12 @@ static void canonical_all(const ism_model_t *m, const rank_options_t *ropt, cex_
 }
 
 bool verify_rank(const ism_model_t *m, const rank_options_t *ropt, cex_t *cexs, size_t n) {
-  canonical_all(m, ropt, cexs, n);
+  canonical_all(m, ropt, cexs, n, false);
   return rank_all(m, ropt, cexs, n);
 }
 
-void verify_witnesses(const ism_model_t *m, ism_mode_t mode, cex_t *cexs, size_t n) {
-  for (size_t k = 0; k < n && !stop_requested(); k++) explore_witness(m, mode, &cexs[k]);
+void verify_witnesses(const ism_model_t *m, const rank_options_t *ropt, cex_t *cexs, size_t n) {
+  canonical_all(m, ropt, cexs, n, true);
 }
 
 struct verify_ranker {

@@ -33,8 +33,9 @@ cli_value_t *verify_options_resolve(cli_ctx_t *ctx, const cli_command_t *self, c
 bool verify_rank(const ism_model_t *m, const rank_options_t *ropt, cex_t *cexs, size_t n);
 
 /* The values of counterexamples shown unranked (--probability none): each
- * its own path's witness (explore_witness), as verify_rank gives them. */
-void verify_witnesses(const ism_model_t *m, ism_mode_t mode, cex_t *cexs, size_t n);
+ * its own path's witness (explore_witness), as verify_rank gives them, on
+ * ropt->jobs threads (ropt->mode; ropt->stop ends it early). */
+void verify_witnesses(const ism_model_t *m, const rank_options_t *ropt, cex_t *cexs, size_t n);
 
 /* The solver budget of each boundary-only decision. */
 #define VERIFY_BOUNDARY_RLIMIT 50000000ULL
