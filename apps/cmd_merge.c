@@ -149,9 +149,9 @@ const cli_command_t cmd_merge = {
         "Reads the shard reports that `ismv verify MODEL.yaml --shard I/N -o SHARD.json` wrote for I = 1..N\n"
         "and writes the report the single run `ismv verify MODEL.yaml` with the same options gives, byte\n"
         "for byte, with the same exit code (the model file must be where the shards read it, unchanged).\n"
-        "Shards of the top-K search (the default report from bound 7) split at depth 2 unless told:\n"
-        "their report is that of the single run with --split-depth 2 (docs/scale-out.md). A shard cut\n"
-        "short by --timeout makes the report partial, naming the shard.\n"
+        "The shards split the search at depth 2 unless told (--split-depth); the report does not depend\n"
+        "on the split, the number of shards or --jobs (docs/scale-out.md). A shard cut short by\n"
+        "--timeout makes the report partial, naming the shard.\n"
         "Every shard must be given once, all of the same run (model, options, N): shards missing, or\n"
         "one that failed, are an internal error (exit 6) naming them; a shard given twice or shards of\n"
         "different runs are a usage error (exit 1). docs/scale-out.md.",

@@ -63,7 +63,8 @@ static const cli_option_t options[] = {
     {"quiet", 'q', OPT_FLAG, NULL, NULL, NULL, 0, -1,
      "no progress line on stderr (shown only when stderr is a terminal)"},
     {"stats", 0, OPT_FLAG, NULL, NULL, NULL, 0, -1,
-     "add timings to the report and print statistics on stderr"},
+     "add the search statistics (they depend on the split and the cuts) and timings to the report, and "
+     "print statistics on stderr"},
     {"shard", 0, OPT_STRING, "I/N", NULL, NULL, 0, -1,
      "search only shard I of N (1 <= I <= N) of the split's subtrees and write a shard report (JSON) "
      "for `ismv merge` (docs/scale-out.md)"},
@@ -132,6 +133,7 @@ static void clear(strbuf_t *sb) {
 
 static void write_cex(void *arg, cex_t *c) {
   stream_out_t *so = arg;
+  if (!so->ranked) verify_witnesses(so->rep.m, so->ropt, c, 1); /* shown with its own witness */
   if (so->ranked && !so->bad) {
     verify_rank(so->rep.m, so->ropt, c, 1);
     char *msg = cex_replay(so->rep.m, so->rep.opt->mode, c);
@@ -227,6 +229,23 @@ static int run_streaming(cli_ctx_t *ctx, const ism_model_t *m, explore_options_t
   free(so.bad);
   explore_result_free(&res);
   return rc ? rc : cli_exit_code(&outcome);
+}
+
+/* Unranked counterexamples are shown with their own path's witness (as
+ * ranked ones are ranked from it), so their values do not depend on the
+ * search that found them: those the report renders get it (the text's
+ * classes view: the first of each class; else the first rep->shown). */
+static void shown_witnesses(const verify_report_t *rep, const rank_options_t *ropt, explore_result_t *res,
+                            const char *format) {
+  if (!(rep->classes_view && strcmp(format, "text") == 0)) {
+    verify_witnesses(rep->m, ropt, res->cexs, rep->shown);
+    return;
+  }
+  cex_class_t *cl = NULL;
+  size_t ncl = cex_classes(res->cexs, res->ncexs, &cl);
+  for (size_t k = 0; k < ncl; k++)
+    if (cl[k].top < rep->shown) verify_witnesses(rep->m, ropt, &res->cexs[cl[k].top], 1);
+  free(cl);
 }
 
 /* The top-K search (apps/verify_topk.h) serves the reports that show only
@@ -348,7 +367,7 @@ int verify_command(cli_ctx_t *ctx, const cli_command_t *self, const char *path, 
     bad = tk.bad, tk.bad = NULL;
   } else if (!res.replay_failed && ranked) {
     if (res.ncexs && !preranked) progress_phase(&progress.line, "verify: ranking %zu counterexamples", res.ncexs);
-    if (!preranked) all_ranked = verify_rank_split(m, &ropt, res.cexs, res.ncexs, explore_split_depth(&opt));
+    if (!preranked) all_ranked = verify_rank(m, &ropt, res.cexs, res.ncexs);
     bad = recheck(m, opt.mode, &res);
   }
   progress_end(&progress.line);
@@ -396,6 +415,7 @@ int verify_command(cli_ctx_t *ctx, const cli_command_t *self, const char *path, 
                          .joint = ropt.estimator == RANK_JOINT};
   if (top > 0 && (size_t)top < kept) rep.shown = (size_t)top;
   rep.classes_view = top <= 0 && !all;
+  if (!ranked) shown_witnesses(&rep, &ropt, &res, format);
   if (topk) rep.topk = true, rep.found = tk.found, rep.found_boundary_only = tk.found_boundary_only,
               rep.bounded = tk.bounded;
   bool html = strcmp(format, "html") == 0;

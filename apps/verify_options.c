@@ -1,7 +1,10 @@
 #include "apps/verify_options.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ism/alloc.h"
 #include "ism/stop.h"
@@ -74,20 +77,34 @@ static bool class_boundary_only(class_cache_t *cc, const cex_t *c) {
   return *k == 1;
 }
 
-/* Decides c boundary-only or not (mode actual, bc set); an interior
- * witness that fails its re-check is dropped, the solver's values stay.
- * A member of a class that is boundary-only as a whole needs no check. */
-static void classify(boundary_ctx_t *bc, class_cache_t *cc, const ism_model_t *m, const rank_options_t *ropt,
-                     cex_t *c) {
+/* Gives c the values it is ranked from and shown with, as a function of
+ * its path and failure alone (not of the search, the split, the threads or
+ * the ranks that found it), and in mode actual decides it boundary-only or
+ * not. An interior counterexample takes the witness of a fresh boundary
+ * solver (verifier/boundary.h) when it passes its re-check and the
+ * valuation is optimised; every other one the witness of a fresh solver for
+ * its own path (explore_witness). A member of a class that is boundary-only
+ * as a whole needs no boundary check. */
+static void canonical(class_cache_t *cc, const ism_model_t *m, const rank_options_t *ropt, cex_t *c) {
+  if (ropt->mode != ISM_MODE_ACTUAL) {
+    explore_witness(m, ropt->mode, c);
+    return;
+  }
   if (class_boundary_only(cc, c)) {
     c->boundary_known = c->boundary_only = true;
+    explore_witness(m, ropt->mode, c);
     return;
   }
   cex_t keep;
   cex_copy(&keep, c, m->nvars);
+  boundary_ctx_t *bc = boundary_new(m, VERIFY_BOUNDARY_RLIMIT);
   boundary_t b = boundary_classify(bc, c);
+  boundary_delete(bc);
   char *msg = b == BOUNDARY_INTERIOR ? cex_replay(m, ropt->mode, c) : NULL;
-  if (msg || b == BOUNDARY_UNKNOWN || !ropt->optimise) cex_copy_values(c, &keep, m->nvars);
+  if (msg || b != BOUNDARY_INTERIOR || !ropt->optimise) {
+    cex_copy_values(c, &keep, m->nvars);
+    explore_witness(m, ropt->mode, c);
+  }
   c->boundary_known = b == BOUNDARY_ONLY || (b == BOUNDARY_INTERIOR && !msg);
   c->boundary_only = b == BOUNDARY_ONLY;
   free(msg);
@@ -109,35 +126,52 @@ static void clamp(bound_t *b, cex_t *c) {
   c->probability = ub;
 }
 
-/* Whether a and b lie in different subtrees of a split at depth d (> 0):
- * their first d rules differ. */
-static bool other_subtree(const cex_t *a, const cex_t *b, int d) {
-  return memcmp(a->rules, b->rules, (size_t)d * sizeof *a->rules) != 0;
+/* The counterexamples made canonical by several threads, each taking the
+ * next one not taken (each depends on its own path only, so the result
+ * does not depend on the threads). The class cache is filled first. */
+typedef struct {
+  class_cache_t *cc;
+  const ism_model_t *m;
+  const rank_options_t *ropt;
+  cex_t *cexs;
+  size_t n;
+  atomic_size_t next;
+  bool witness_only; /* unranked: explore_witness alone */
+} canon_pool_t;
+
+static void *canon_worker(void *arg) {
+  canon_pool_t *pool = arg;
+  const rank_options_t *ropt = pool->ropt;
+  for (size_t k; !(ropt->stop && ropt->stop(ropt->stop_arg)) && (k = atomic_fetch_add(&pool->next, 1)) < pool->n;)
+    if (pool->witness_only)
+      explore_witness(pool->m, ropt->mode, &pool->cexs[k]);
+    else
+      canonical(pool->cc, pool->m, ropt, &pool->cexs[k]);
+  return NULL;
 }
 
-bool verify_rank_split(const ism_model_t *m, const rank_options_t *ropt, cex_t *cexs, size_t n, int split_depth) {
-  bool actual = ropt->mode == ISM_MODE_ACTUAL;
-  /* one boundary solver for those above the split (or all, without one) and
-   * a fresh one for each subtree's, in the order given */
-  boundary_ctx_t *top = actual ? boundary_new(m, VERIFY_BOUNDARY_RLIMIT) : NULL, *sub = NULL;
-  const cex_t *sub_first = NULL;
+static void canonical_all(const ism_model_t *m, const rank_options_t *ropt, cex_t *cexs, size_t n,
+                          bool witness_only) {
   class_cache_t cc;
   class_cache_init(&cc, m);
-  for (size_t k = 0; actual && k < n && !(ropt->stop && ropt->stop(ropt->stop_arg)); k++) {
-    boundary_ctx_t *bc = top;
-    if (split_depth > 0 && cexs[k].length > split_depth) {
-      if (!sub || other_subtree(&cexs[k], sub_first, split_depth)) {
-        boundary_delete(sub);
-        sub = boundary_new(m, VERIFY_BOUNDARY_RLIMIT);
-        sub_first = &cexs[k];
-      }
-      bc = sub;
-    }
-    classify(bc, &cc, m, ropt, &cexs[k]);
-  }
+  for (size_t k = 0; k < n && ropt->mode == ISM_MODE_ACTUAL && !witness_only; k++)
+    class_boundary_only(&cc, &cexs[k]);
+  canon_pool_t pool = {&cc, m, ropt, cexs, n, 0, witness_only};
+  long jobs = ropt->jobs > 0 ? ropt->jobs : sysconf(_SC_NPROCESSORS_ONLN);
+  if (jobs < 1) jobs = 1;
+  if ((size_t)jobs > n) jobs = n ? (long)n : 1;
+  pthread_t *threads = xcalloc((size_t)jobs, sizeof *threads);
+  long started = 1;
+  for (; started < jobs; started++)
+    if (pthread_create(&threads[started], NULL, canon_worker, &pool) != 0) break; /* fewer threads then */
+  canon_worker(&pool);
+  for (long t = 1; t < started; t++) pthread_join(threads[t], NULL);
+  free(threads);
   class_cache_free(&cc);
-  boundary_delete(sub);
-  boundary_delete(top);
+}
+
+bool verify_rank(const ism_model_t *m, const rank_options_t *ropt, cex_t *cexs, size_t n) {
+  canonical_all(m, ropt, cexs, n, false);
   bool all = rank_all(m, ropt, cexs, n);
   bound_t *b = ropt->estimator == RANK_JOINT ? bound_new(m) : NULL;
   bool moved = false;
@@ -151,14 +185,13 @@ bool verify_rank_split(const ism_model_t *m, const rank_options_t *ropt, cex_t *
   return all;
 }
 
-bool verify_rank(const ism_model_t *m, const rank_options_t *ropt, cex_t *cexs, size_t n) {
-  return verify_rank_split(m, ropt, cexs, n, -1);
+void verify_witnesses(const ism_model_t *m, const rank_options_t *ropt, cex_t *cexs, size_t n) {
+  canonical_all(m, ropt, cexs, n, true);
 }
 
 struct verify_ranker {
   const ism_model_t *m;
   const rank_options_t *ropt;
-  boundary_ctx_t *bc; /* mode actual, else NULL */
   class_cache_t cc;
   rank_session_t *rank;
   bound_t *bound; /* joint estimator: the clamp's bound, else NULL */
@@ -168,14 +201,13 @@ verify_ranker_t *verify_ranker_new(const ism_model_t *m, const rank_options_t *r
   verify_ranker_t *v = xmalloc(sizeof *v);
   *v = (verify_ranker_t){.m = m, .ropt = ropt, .rank = rank_session_new(m, ropt)};
   if (ropt->estimator == RANK_JOINT) v->bound = bound_new(m);
-  if (ropt->mode == ISM_MODE_ACTUAL) v->bc = boundary_new(m, VERIFY_BOUNDARY_RLIMIT);
   class_cache_init(&v->cc, m);
   return v;
 }
 
 bool verify_ranker_rank(verify_ranker_t *v, cex_t *c) {
   if (v->ropt->stop && v->ropt->stop(v->ropt->stop_arg)) return false;
-  if (v->bc) classify(v->bc, &v->cc, v->m, v->ropt, c);
+  canonical(&v->cc, v->m, v->ropt, c);
   rank_session_rank(v->rank, c);
   clamp(v->bound, c);
   return true;
@@ -183,7 +215,6 @@ bool verify_ranker_rank(verify_ranker_t *v, cex_t *c) {
 
 void verify_ranker_delete(verify_ranker_t *v) {
   if (!v) return;
-  boundary_delete(v->bc);
   class_cache_free(&v->cc);
   rank_session_delete(v->rank);
   bound_delete(v->bound);

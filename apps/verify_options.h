@@ -22,25 +22,26 @@ cli_value_t *verify_options_resolve(cli_ctx_t *ctx, const cli_command_t *self, c
                                     const ism_model_t *m, explore_options_t *opt, rank_options_t *ropt,
                                     long long *top);
 
-/* Ranks the counterexamples as `verify` and `simulate` report them: in mode
- * actual each is first decided boundary-only or not (verifier/boundary.h;
- * an interior witness that fails its re-check is dropped, the solver's
- * values stay; so they do with ropt->optimise false), then rank_all.
- * Returns false when ropt->stop ended it early (the rest are unranked). */
+/* Ranks the counterexamples as `verify` and `simulate` report them: each
+ * first gets the values it is ranked from as a function of its own path
+ * and failure (a fresh solver's witness: explore_witness, or in mode actual
+ * a fresh boundary solver's interior witness, verifier/boundary.h, which
+ * also decides it boundary-only or not), on ropt->jobs threads, then
+ * rank_all. So a counterexample's values and probability do not depend on
+ * the search that found it (split, threads, shards, ranks). Returns false
+ * when ropt->stop ended it early (the rest are unranked). */
 bool verify_rank(const ism_model_t *m, const rank_options_t *ropt, cex_t *cexs, size_t n);
-/* The same for the counterexamples of a search split at split_depth (> 0;
- * explore_split_depth), in depth-first order: those of each subtree are
- * classified by a boundary solver of their own, those above the split by
- * another, so that a subtree's witnesses are the same whether its
- * counterexamples are ranked with all the others or alone (a shard, an MPI
- * rank: docs/scale-out.md). split_depth <= 0: one solver for all. */
-bool verify_rank_split(const ism_model_t *m, const rank_options_t *ropt, cex_t *cexs, size_t n, int split_depth);
+
+/* The values of counterexamples shown unranked (--probability none): each
+ * its own path's witness (explore_witness), as verify_rank gives them, on
+ * ropt->jobs threads (ropt->mode; ropt->stop ends it early). */
+void verify_witnesses(const ism_model_t *m, const rank_options_t *ropt, cex_t *cexs, size_t n);
 
 /* The solver budget of each boundary-only decision. */
 #define VERIFY_BOUNDARY_RLIMIT 50000000ULL
 
 /* verify_rank for counterexamples handed over one at a time (the top-K
- * search), with one boundary solver and one ranking session for all.
+ * search), with one ranking session for all.
  * verify_ranker_rank returns false, leaving c unranked, once ropt->stop
  * says stop. Borrows m and ropt. */
 typedef struct verify_ranker verify_ranker_t;

@@ -180,9 +180,12 @@ static void render_text(strbuf_t *sb, const verify_report_t *rep) {
   const explore_result_t *res = rep->res;
   /* every counterexample dropped after a complete search: not "verified" */
   if (res->verdict == EXPLORE_VERIFIED && res->ncexs && rep->dropped == res->ncexs)
-    strbuf_printf(sb, "%s: no counterexample above probability %g (%zu below) (mode %s, bound %d)\n",
-                  rep->m->name, rep->min_prob, rep->topk ? rep->found : rep->dropped,
-                  ism_mode_name(rep->opt->mode), rep->opt->bound);
+  {
+    /* the top-K search does not count them (how many it met depends on the search) */
+    strbuf_printf(sb, "%s: no counterexample above probability %g", rep->m->name, rep->min_prob);
+    if (!rep->topk) strbuf_printf(sb, " (%zu below)", rep->dropped);
+    strbuf_printf(sb, " (mode %s, bound %d)\n", ism_mode_name(rep->opt->mode), rep->opt->bound);
+  }
   else
     strbuf_printf(sb, "%s: %s (mode %s, bound %d)\n", rep->m->name, verdict_names[res->verdict],
                   ism_mode_name(rep->opt->mode), rep->opt->bound);
@@ -190,9 +193,9 @@ static void render_text(strbuf_t *sb, const verify_report_t *rep) {
   size_t ncl = cex_classes(res->cexs, res->ncexs, &cl);
   if (rep->topk && res->ncexs) {
     strbuf_printf(sb,
-                  "%zu failure class%s (top-K search: the most likely counterexamples are exact; %zu found, "
-                  "the rest of the search cut; --search full counts them all)",
-                  ncl, ncl == 1 ? "" : "es", rep->found);
+                  "%zu failure class%s (top-K search: the most likely counterexamples are exact, the others are "
+                  "not counted; --search full counts them all)",
+                  ncl, ncl == 1 ? "" : "es");
   } else {
     if (res->ncexs)
       strbuf_printf(sb, "%zu counterexample%s", res->ncexs, res->ncexs == 1 ? "" : "s");
@@ -206,7 +209,9 @@ static void render_text(strbuf_t *sb, const verify_report_t *rep) {
     ;
   else if (rep->dropped)
     strbuf_printf(sb, ", %zu below probability %g dropped", rep->dropped, rep->min_prob);
-  if (rep->topk && rep->classes_view)
+  if (rep->topk && !res->ncexs)
+    ;
+  else if (rep->topk && rep->classes_view)
     strbuf_puts(sb, ", the most likely of each shown");
   else if (rep->topk && rep->shown)
     strbuf_printf(sb, ", the %zu most likely shown", rep->shown);
@@ -231,12 +236,13 @@ static void render_text(strbuf_t *sb, const verify_report_t *rep) {
   }
   text_boundary_section(sb, rep, cl, ncl);
   free(cl);
+  if (!rep->timings) return; /* search statistics depend on how the search ran (split, cuts): --stats only */
   strbuf_printf(sb, "\nstats: %llu paths, %llu pruned, %llu solver checks", res->paths, res->pruned,
                 res->solver_checks);
-  if (rep->topk) strbuf_printf(sb, ", %llu cut by the top-K search", res->cut);
-  if (rep->topk) strbuf_printf(sb, ", %zu not ranked by their bound", rep->bounded);
-  if (rep->timings) strbuf_printf(sb, ", %.3f s", res->seconds);
-  strbuf_putc(sb, '\n');
+  if (rep->topk)
+    strbuf_printf(sb, ", %llu cut by the top-K search, %zu counterexamples found, %zu not ranked by their bound",
+                  res->cut, rep->found, rep->bounded);
+  strbuf_printf(sb, ", %.3f s\n", res->seconds);
 }
 
 static void json_values(strbuf_t *sb, const ism_model_t *m, const double *vals, bool sensing_only) {
@@ -357,6 +363,27 @@ static void json_classes(strbuf_t *sb, const verify_report_t *rep) {
   free(cl);
 }
 
+/* "stats": whether the search was complete (a result), and with --stats
+ * how it ran: counts that depend on the split, the cuts and the solver's
+ * models, so they are not part of the report otherwise. */
+static void json_stats(strbuf_t *sb, const verify_report_t *rep, bool complete) {
+  const explore_result_t *res = rep->res;
+  strbuf_printf(sb, "  \"stats\": {\"complete\": %s", complete ? "true" : "false");
+  if (rep->timings) {
+    strbuf_printf(sb, ", \"paths\": %llu, \"pruned\": %llu, \"solver_checks\": %llu", res->paths, res->pruned,
+                  res->solver_checks);
+    if (rep->topk)
+      strbuf_printf(sb, ", \"cut\": %llu, \"bounded\": %zu, \"found\": %zu, \"found_boundary_only\": %zu",
+                    res->cut, rep->bounded, rep->found, rep->found_boundary_only);
+    strbuf_printf(sb,
+                  ", \"extended_failures\": %llu, \"solver_failures\": %llu, \"extended_prefixes\": %llu, "
+                  "\"solver_prefixes\": %llu, \"seconds\": ",
+                  res->extended_failures, res->solver_failures, res->extended_prefixes, res->solver_prefixes);
+    strbuf_json_number(sb, res->seconds);
+  }
+  strbuf_puts(sb, "}\n");
+}
+
 static void render_json(strbuf_t *sb, const verify_report_t *rep) {
   const explore_result_t *res = rep->res;
   strbuf_puts(sb, "{\n  \"model\": ");
@@ -365,9 +392,11 @@ static void render_json(strbuf_t *sb, const verify_report_t *rep) {
   strbuf_printf(sb, ",\n  \"mode\": \"%s\",\n  \"bound\": %d,\n", ism_mode_name(rep->opt->mode),
                 rep->opt->bound);
   if (rep->topk) strbuf_puts(sb, "  \"search\": \"top-k\",\n");
-  strbuf_printf(sb, "  \"total_counterexamples\": %zu,\n", rep->topk ? rep->found : res->ncexs);
-  strbuf_printf(sb, "  \"boundary_only_counterexamples\": %zu,\n",
-                rep->topk ? rep->found_boundary_only : count_boundary_only(res));
+  if (rep->topk) /* not counted: what the top-K search meets depends on the search (stats.found) */
+    strbuf_puts(sb, "  \"total_counterexamples\": null,\n  \"boundary_only_counterexamples\": null,\n");
+  else
+    strbuf_printf(sb, "  \"total_counterexamples\": %zu,\n  \"boundary_only_counterexamples\": %zu,\n",
+                  res->ncexs, count_boundary_only(res));
   if (rep->dropped && !rep->topk) strbuf_printf(sb, "  \"below_min_prob\": %zu,\n", rep->dropped);
   if (res->ncexs) strbuf_printf(sb, "  \"estimator\": \"%s\",\n", rep->joint ? "joint" : "per-rule");
   json_classes(sb, rep);
@@ -376,18 +405,9 @@ static void render_json(strbuf_t *sb, const verify_report_t *rep) {
     strbuf_puts(sb, k ? ",\n" : "\n");
     json_cex(sb, rep, k, &res->cexs[k]);
   }
-  strbuf_printf(
-      sb, "%s],\n  \"stats\": {\"complete\": %s, \"paths\": %llu, \"pruned\": %llu, \"solver_checks\": %llu",
-      rep->shown ? "\n  " : "", res->reason ? "false" : "true", res->paths, res->pruned, res->solver_checks);
-  if (rep->topk) strbuf_printf(sb, ", \"cut\": %llu, \"bounded\": %zu", res->cut, rep->bounded);
-  if (rep->timings) {
-    strbuf_printf(sb,
-                  ", \"extended_failures\": %llu, \"solver_failures\": %llu, \"extended_prefixes\": %llu, "
-                  "\"solver_prefixes\": %llu, \"seconds\": ",
-                  res->extended_failures, res->solver_failures, res->extended_prefixes, res->solver_prefixes);
-    strbuf_json_number(sb, res->seconds);
-  }
-  strbuf_puts(sb, "}\n}\n");
+  strbuf_printf(sb, "%s],\n", rep->shown ? "\n  " : "");
+  json_stats(sb, rep, res->reason == NULL);
+  strbuf_puts(sb, "}\n");
 }
 
 /* ---- SARIF: a result per failure class ---- */
@@ -579,15 +599,6 @@ void verify_stream_end(strbuf_t *sb, const verify_report_t *rep, const json_enve
   strbuf_printf(sb, "  \"total_counterexamples\": %zu,\n", res->nstreamed);
   if (rep->dropped) strbuf_printf(sb, "  \"below_min_prob\": %zu,\n", rep->dropped);
   if (res->nstreamed) strbuf_printf(sb, "  \"estimator\": \"%s\",\n", rep->joint ? "joint" : "per-rule");
-  strbuf_printf(sb,
-                "  \"stats\": {\"complete\": %s, \"paths\": %llu, \"pruned\": %llu, \"solver_checks\": %llu",
-                res->reason ? "false" : "true", res->paths, res->pruned, res->solver_checks);
-  if (rep->timings) {
-    strbuf_printf(sb,
-                  ", \"extended_failures\": %llu, \"solver_failures\": %llu, \"extended_prefixes\": %llu, "
-                  "\"solver_prefixes\": %llu, \"seconds\": ",
-                  res->extended_failures, res->solver_failures, res->extended_prefixes, res->solver_prefixes);
-    strbuf_json_number(sb, res->seconds);
-  }
-  strbuf_puts(sb, "}\n}\n");
+  json_stats(sb, rep, res->reason == NULL);
+  strbuf_puts(sb, "}\n");
 }

@@ -23,7 +23,7 @@ for app in $APPS; do
   for mode in naive ideal actual; do
     for bound in $BOUNDS; do
       /usr/bin/time -f "%e %U %S" -o "$tmp/$app-$mode-$bound.run" \
-        "$ISMV" verify "examples/robotcar/$app.yaml" --bound "$bound" --mode "$mode" --top 1000000000 --format json \
+        "$ISMV" verify "examples/robotcar/$app.yaml" --bound "$bound" --mode "$mode" --top 1000000000 --format json --stats \
         >"$tmp/$app-$mode-$bound.json"
     done
   done

@@ -19,7 +19,7 @@
 #     paths and CPU seconds per shard, the same balance figures, and the
 #     counterexamples in the shard reports and their size in KB (what
 #     crosses the network); the merged report is checked byte-identical to
-#     the single run's;
+#     the default single run's (no --split-depth);
 #  3. growth per bound (GROWTH, default 3 4 5 6): single process, paths,
 #     CPU seconds (the ranked report, the search alone, and the top-K search
 #     of the default report, --search top-k) and peak memory, each with its
@@ -103,7 +103,8 @@ if [[ " $TABLES " == *" 2 "* ]]; then
     files=()
     for i in $(seq 1 "$n"); do files+=("$tmp/shard.$i.json"); done
     "$ISMV" merge "${files[@]}" >"$tmp/merged" 2>/dev/null
-    "$ISMV" "${args[@]}" >"$tmp/single" 2>/dev/null
+    # the oracle: the default single run, unsplit (the report does not depend on the split)
+    "$ISMV" verify "$MODEL" --bound "$BOUND" --jobs 1 -q --search "$search" >"$tmp/single" 2>/dev/null
     same=$(cmp -s "$tmp/merged" "$tmp/single" && echo "" || echo " MERGED REPORT DIFFERS")
     bal=$(balance <"$tmp/cpus")
     printf '%-7s %9.2f %8s %10s %6s %8s  %s%s\n' "$n" "$total" ${bal% *} ${bal#* } "$cexs" "$((bytes / 1024))" "$per" \

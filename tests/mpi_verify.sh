@@ -1,17 +1,19 @@
 #!/usr/bin/env bash
 # `mpirun -np N ismv-mpi verify` (make MPI=1; docs/scale-out.md): rank 0
 # hands the subtrees out, the other ranks search and rank them, and rank 0's
-# report is the single process's, byte for byte, with its exit code: text and
-# JSON, `mpirun --oversubscribe -np 3` on two bundled apps (bound 4, split at
-# depth 2), with the full and the top-K search (--search top-k), at bound 7
-# on the wall-follower (the default report, the top-K search: the ranks split
-# at depth 2 by themselves, as the single run with --split-depth 2), and
-# -np 2 with --jobs 2 (a worker's threads ask for subtrees too). A rank whose
-# search differs (here: another --split-depth, run MPMD) is exit 6 with the
-# rank named and no report. A worker a --timeout stops above the split takes
-# no subtree: with another worker the report is still the single run's;
-# alone, the report is inconclusive (exit 5) and names it. Skipped (passing,
-# with a note) when ismv-mpi was not built: Open MPI is not installed.
+# report is the default single process's (no --split-depth: the report does
+# not depend on the split), byte for byte, with its exit code: text and
+# JSON, `mpirun --oversubscribe -np 3` at bound 7 on the wall-follower
+# (violated) and the drone (verified), the default report, the top-K search
+# (the ranks split at depth 2 by themselves); at bound 4 on two bundled apps
+# split at depth 2, with the full and the top-K search (--search full,
+# --search top-k), and -np 2 with --jobs 2 (a worker's threads ask for
+# subtrees too). A rank whose search differs (here: another --split-depth,
+# run MPMD) is exit 6 with the rank named and no report. A worker a
+# --timeout stops above the split takes no subtree: with another worker the
+# report is still the single run's; alone, the report is inconclusive
+# (exit 5) and names it. Skipped (passing, with a note) when ismv-mpi was
+# not built: Open MPI is not installed.
 set -u
 cd "$(dirname "$0")/.."
 : "${ISMV:?set ISMV to the ismv binary}"
@@ -32,14 +34,14 @@ fail() { echo "FAIL: $*" >&2; status=1; }
 bound=4
 [ "${MODE:-}" = asan ] && bound=3
 
-check_app() { # NP, MODEL, the single run's extra option (one word or ""), options...
-  local np=$1 model=$2 single_extra=$3
+check_app() { # NP, MODEL, the ranks' extra options (one word or ""), options...
+  local np=$1 model=$2 mpi_extra=$3
   shift 3
   local args=(-q "$@")
   for format in text json; do
-    "$ISMV" verify "$model" "${args[@]}" $single_extra --format "$format" >"$tmp/single" 2>/dev/null
+    "$ISMV" verify "$model" "${args[@]}" --format "$format" >"$tmp/single" 2>/dev/null
     local want=$?
-    mpirun --oversubscribe -np "$np" "$ISMV_MPI" verify "$model" "${args[@]}" --format "$format" \
+    mpirun --oversubscribe -np "$np" "$ISMV_MPI" verify "$model" "${args[@]}" $mpi_extra --format "$format" \
       >"$tmp/mpi" 2>"$tmp/err"
     local rc=$?
     [ $rc = $want ] || fail "$model -np $np $format: exit $rc, single process $want: $(grep ismv "$tmp/err")"
@@ -47,19 +49,22 @@ check_app() { # NP, MODEL, the single run's extra option (one word or ""), optio
   done
 }
 
-split=(--bound "$bound" --split-depth 2)
-check_app 3 examples/thermostat/thermostat.yaml "" "${split[@]}"
-check_app 3 examples/robotcar/explorer.yaml "" "${split[@]}" --top 3
-check_app 2 examples/thermostat/thermostat.yaml "" "${split[@]}" --jobs 2
-check_app 3 examples/thermostat/thermostat.yaml "" "${split[@]}" --search top-k
-check_app 3 examples/robotcar/explorer.yaml "" "${split[@]}" --search top-k --top 3
-check_app 3 examples/robotcar/wall-follower.yaml --split-depth=2 --bound 7
+check_app 3 examples/robotcar/wall-follower.yaml "" --bound 7
 grep -q '"search": "top-k"' "$tmp/mpi" || fail "wall-follower at bound 7: not the top-K search by default"
+grep -q '"verdict": "violated"' "$tmp/mpi" || fail "wall-follower at bound 7: not violated"
+check_app 3 examples/drone/drone.yaml "" --bound 7
+grep -q '"verdict": "verified"' "$tmp/mpi" || fail "drone at bound 7: not verified"
+split=(--bound "$bound" --split-depth 2)
+check_app 3 examples/thermostat/thermostat.yaml --split-depth=2 --bound "$bound" --search full
+check_app 3 examples/robotcar/explorer.yaml --split-depth=2 --bound "$bound" --search full --top 3
+check_app 2 examples/thermostat/thermostat.yaml --split-depth=2 --bound "$bound" --search full --jobs 2
+check_app 3 examples/thermostat/thermostat.yaml --split-depth=2 --bound "$bound" --search top-k
+check_app 3 examples/robotcar/explorer.yaml --split-depth=2 --bound "$bound" --search top-k --top 3
 
 # a worker stopped by --timeout above the split (1 ms: before its search
 # ends) asks for no subtree
 w=examples/robotcar/wall-follower.yaml
-"$ISMV" verify "$w" "${split[@]}" --search top-k -q >"$tmp/single" 2>/dev/null
+"$ISMV" verify "$w" --bound "$bound" --search top-k -q >"$tmp/single" 2>/dev/null
 mpirun --oversubscribe -np 2 "$ISMV_MPI" verify "$w" "${split[@]}" --search top-k -q : \
   -np 1 "$ISMV_MPI" verify "$w" "${split[@]}" --search top-k -q --timeout 0.001 >"$tmp/mpi" 2>"$tmp/err"
 rc=$?

@@ -36,7 +36,7 @@ static void encode_start(smt_t *s, start_t *st) {
 
 bool assume_check(const ism_model_t *m, diag_list_t *diags) {
   if (!m->nassume) return true;
-  smt_options_t so = {0, 0};
+  smt_options_t so = {0, 0, false};
   smt_t *s = smt_new(&so);
   start_t st = {m, xcalloc(m->nvars + 1, sizeof(smt_term_t))};
   encode_start(s, &st);

@@ -317,7 +317,7 @@ struct boundary_ctx {
 
 boundary_ctx_t *boundary_new(const ism_model_t *m, unsigned long long rlimit) {
   boundary_ctx_t *b = xmalloc(sizeof *b);
-  smt_options_t so = {0, rlimit};
+  smt_options_t so = {0, rlimit, true}; /* quick to make: one per counterexample (apps/verify_options.c) */
   b->m = m, b->s = smt_new(&so), b->class_checks = 0;
   return b;
 }

@@ -10,6 +10,9 @@
 #include <stdatomic.h>
 #include <time.h>
 #include <z3.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "ism/alloc.h"
 #include "ism/strbuf.h"
@@ -122,7 +125,19 @@ static void apply_params(smt_t *s) {
   Z3_params_dec_ref(s->ctx, p);
 }
 
+/* A simple solver's first check writes about 11 MB that Z3 frees with
+ * the context; glibc returns them to the kernel at once, and the next
+ * context faults them in again (page faults as much CPU as the solving, a
+ * solver per counterexample). A pad at the heap's top keeps them. */
+static void keep_heap_top(void) {
+#ifdef __GLIBC__
+  mallopt(M_TOP_PAD, 64 << 20);
+#endif
+}
+
 smt_t *smt_new(const smt_options_t *options) {
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  if (options && options->simple) pthread_once(&once, keep_heap_top);
   smt_t *s = xcalloc(1, sizeof *s);
   if (options) s->options = *options;
   Z3_config cfg = Z3_mk_config();
@@ -131,7 +146,7 @@ smt_t *smt_new(const smt_options_t *options) {
   Z3_del_config(cfg);
   if (!s->ctx) alloc_out_of_memory(0); /* Z3 past its memory limit (smt_set_memory_limit) */
   Z3_set_error_handler(s->ctx, ignore_error);
-  s->solver = Z3_mk_solver(s->ctx);
+  s->solver = s->options.simple ? Z3_mk_simple_solver(s->ctx) : Z3_mk_solver(s->ctx);
   Z3_solver_inc_ref(s->ctx, s->solver);
   apply_params(s);
   VEC_PUSH(&s->terms, NULL);

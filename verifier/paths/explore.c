@@ -80,6 +80,7 @@ typedef struct {
   const bool *open_rules;
   bool *open_seen, *reach;
   VEC(int) frontier; /* recorded prefixes, split_depth rule ids each */
+  bool simple_solver; /* explore_witness: a solver that is quick to make (smt_options_t.simple) */
 } explorer_t;
 
 typedef VEC(smt_term_t) term_vec_t;
@@ -924,7 +925,7 @@ static void explorer_free(explorer_t *x) {
 }
 
 static void open_solver(explorer_t *x) {
-  smt_options_t so = {0};
+  smt_options_t so = {.simple = x->simple_solver};
   x->smt = smt_new(&so);
   if (x->opt->budget_seconds > 0) {
     double left = x->opt->budget_seconds - (now_seconds() - x->start);
@@ -1204,6 +1205,65 @@ void explore_run(const ism_model_t *m, const explore_options_t *opt, explore_res
   res->verdict = res->ncexs || res->nstreamed ? EXPLORE_VIOLATED
                  : res->reason                ? EXPLORE_INCONCLUSIVE
                                               : EXPLORE_VERIFIED;
+}
+
+/* ---- a counterexample's own witness ---- */
+
+/* The failure of c's last step as c fails: its action at do: position
+ * fail_position fails and no action before it does (-1: no action fails
+ * and the model-wide failure holds), so the witness keeps c's class. 0 when
+ * the encoding has no such failure (a counterexample of another model). */
+static smt_term_t own_failure(explorer_t *x, const cex_t *c) {
+  int last = c->length - 1;
+  term_vec_t parts = {0};
+  bool found = false;
+  for (size_t k = 0; k < x->acts.len && !found; k++) {
+    const act_terms_t *a = &x->acts.data[k];
+    if (a->step != last || !a->fail) continue;
+    found = a->position == c->fail_position;
+    VEC_PUSH(&parts, found ? a->fail : smt_op(x->smt, EXPR_NOT, a->fail, 0, 0));
+  }
+  if (!found && c->fail_position < 0 && x->m->failure) {
+    size_t at = (size_t)c->length * x->nvars;
+    VEC_PUSH(&parts, holds(x, x->m->failure, x->T + at, NULL, x->N + at));
+    found = true;
+  }
+  smt_term_t t = found ? smt_and(x->smt, parts.data, parts.len) : 0;
+  VEC_FREE(&parts);
+  return t;
+}
+
+bool explore_witness(const ism_model_t *m, ism_mode_t mode, cex_t *c) {
+  explore_options_t opt = {.bound = c->length, .mode = mode, .strategy = EXPLORE_PER_PATH};
+  explore_result_t res = {0};
+  explorer_t x;
+  explorer_init(&x, m, &opt, &res, now_seconds());
+  x.simple_solver = true;
+  open_solver(&x);
+  for (int k = 0; k < c->length; k++) {
+    x.rules[k] = c->rules[k];
+    x.states[k + 1] = m->rules[c->rules[k]].to;
+    smt_assert(x.smt, build_step(&x, k, c->rules[k]));
+    if (k + 1 < c->length && x.fail[k]) smt_assert(x.smt, smt_op(x.smt, EXPR_NOT, x.fail[k], 0, 0));
+  }
+  smt_term_t fail = x.acts.len == c->nactions ? own_failure(&x, c) : 0;
+  bool exact, ok = fail && check(&x, &fail, 1) == SMT_SAT && read_model(&x, c->length, &exact);
+  if (ok) {
+    size_t nv = x.nvars;
+    memcpy(c->truth, x.dT, (size_t)(c->length + 1) * nv * sizeof *c->truth);
+    memcpy(c->sensed, x.dH, (size_t)c->length * nv * sizeof *c->sensed);
+    for (size_t k = 0; k < x.acts.len; k++) {
+      const act_terms_t *a = &x.acts.data[k];
+      cex_action_t *ca = &c->actions[k];
+      memcpy(ca->before, a->dbefore, nv * sizeof(double));
+      memcpy(ca->after, a->dafter, nv * sizeof(double));
+      for (size_t v = 0; v < nv; v++) ca->actual[v] = a->actual[v] ? a->dactual[v] : 0;
+    }
+  }
+  close_solver(&x);
+  explorer_free(&x);
+  explore_result_free(&res);
+  return ok;
 }
 
 void explore_result_free(explore_result_t *res) {

@@ -135,6 +135,16 @@ void explore_run(const ism_model_t *m, const explore_options_t *opt, explore_res
 void explore_result_add(explore_result_t *into, explore_result_t *part);
 void explore_result_free(explore_result_t *res);
 
+/* Replaces c's values by the witness of a fresh solver for c's own path
+ * (its rules, none failing before the last) failing as c fails (the same
+ * action, none before it): the values are then a function of c's path and
+ * failure alone, not of the search that found it (which solver, which
+ * model it extended: the split, the threads, the ranks). Returns false,
+ * leaving c as it was, when that solver gives no model (stopped, unknown).
+ * The caller re-checks c (cex_replay). Thread-safe; costs a solver context
+ * (a few milliseconds). */
+bool explore_witness(const ism_model_t *m, ism_mode_t mode, cex_t *c);
+
 /* The depth at which a run with these options splits the search into
  * subtrees (split_depth resolved), or -1 when it does not split. */
 int explore_split_depth(const explore_options_t *opt);
