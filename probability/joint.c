@@ -37,6 +37,17 @@ typedef struct {
   bool ok;
 } aff_t;
 
+/* A leaf of a stage's constraint as its cells see it, in the order atoms()
+ * visits the leaves: a constant (it reads no error conditioned in the
+ * stage: evaluated once, concretely), or a comparison of the affine form
+ * c + g x_i with 0 in one conditioned error x_i. */
+typedef struct {
+  bool constant, value;
+  expr_kind_t op;
+  int i;
+  double c, g;
+} atom_t;
+
 /* A counter-based generator (splitmix64): sample i of a seed always sees
  * the same numbers, whatever was evaluated before (common random numbers). */
 typedef struct {
@@ -127,6 +138,12 @@ struct joint {
   int *slot;      /* [nv]: index of v's new error in this stage, or -1 */
   double *extra;  /* [nv]: a stage's new errors beyond MAXF, drawn unconditioned (else 0) */
   double *cell_w; /* [MAX_CELLS] */
+  /* the stage's leaves (atoms() records them; a cell's value is read off them, cell_value) */
+  atom_t *atom;
+  int natoms, atom_cap;
+  bool compiled; /* every leaf recorded: the cells need no concrete evaluation */
+  bool may_err;  /* an expression may fail to evaluate (division, modulo, integer arithmetic): the
+                    concrete evaluator decides every cell */
   record_t *rec;
   /* the maximisation in progress: its free values and the objective's memo
    * (key: their values and the distributions in use), or ps NULL */
@@ -166,6 +183,33 @@ static void mark_next_read(joint_t *j, size_t a) {
   } while (rc.grew);
 }
 
+/* Whether evaluating e may fail (an error makes a constraint false as a
+ * whole, which a cell read off the leaves would not see). */
+static bool may_fail(const expr_t *e) {
+  if (!e) return false;
+  switch (e->kind) {
+  case EXPR_DIV:
+  case EXPR_MOD:
+  case EXPR_NAME: return true;
+  case EXPR_NEG:
+  case EXPR_ABS:
+  case EXPR_ADD:
+  case EXPR_SUB:
+  case EXPR_MUL:
+    if (e->type.kind != TYPE_REAL) return true; /* integer overflow */
+    break;
+  default: break;
+  }
+  switch (e->kind) {
+  case EXPR_INT:
+  case EXPR_REAL:
+  case EXPR_BOOL:
+  case EXPR_ENUM:
+  case EXPR_VAR: return false;
+  default: return may_fail(e->u.op.a) || may_fail(e->u.op.b) || may_fail(e->u.op.c);
+  }
+}
+
 joint_t *joint_new(const ism_model_t *m, const joint_options_t *o) {
   joint_t *j = xcalloc(1, sizeof *j);
   size_t nv = m->nvars, n = nv + 1;
@@ -201,6 +245,12 @@ joint_t *joint_new(const ism_model_t *m, const joint_options_t *o) {
     }
   }
   j->next_read = xcalloc(m->nactions * nv + 1, sizeof *j->next_read);
+  for (size_t r = 0; r < m->nrules && !j->may_err; r++) j->may_err = may_fail(m->rules[r].when);
+  for (size_t a = 0; a < m->nactions && !j->may_err; a++) {
+    const ism_action_t *act = &m->actions[a];
+    j->may_err = act->failure && may_fail(act->failure);
+    for (size_t k = 0; k < act->neffects && !j->may_err; k++) j->may_err = may_fail(act->effects[k]);
+  }
   for (size_t a = 0; a < m->nactions; a++) mark_next_read(j, a);
   double **d[] = {&j->truth, &j->sensed, &j->env, &j->normal, &j->after, &j->actual};
   for (size_t k = 0; k < sizeof d / sizeof *d; k++) *d[k] = xcalloc(n, sizeof(double));
@@ -220,6 +270,7 @@ void joint_delete(joint_t *j) {
       free(j->has_dist);
   free(j->truth), free(j->sensed), free(j->env), free(j->normal), free(j->after), free(j->actual);
   free(j->a_now), free(j->a_next), free(j->a_norm), free(j->slot), free(j->extra), free(j->cell_w);
+  free(j->atom);
   free(j);
 }
 
@@ -357,6 +408,12 @@ static bool numeric_comparison(const expr_t *e) {
   }
 }
 
+/* == or != of values that are neither numbers nor truth values. */
+static bool enum_comparison(const expr_t *e) {
+  return (e->kind == EXPR_EQ || e->kind == EXPR_NE) && !numeric_comparison(e) &&
+         e->u.op.a->type.kind != TYPE_BOOL;
+}
+
 /* Cut points of the stage's new errors, per error: cuts[i * MAX_CUTS ...]. */
 typedef struct {
   double cuts[MAXF][MAX_CUTS];
@@ -365,19 +422,42 @@ typedef struct {
   bool overflow;
 } cutset_t;
 
+static atom_t *push_atom(joint_t *j) {
+  if (j->natoms == j->atom_cap) {
+    j->atom_cap = j->atom_cap ? 2 * j->atom_cap : 32;
+    j->atom = xrealloc(j->atom, (size_t)j->atom_cap * sizeof *j->atom);
+  }
+  return &j->atom[j->natoms++];
+}
+
+/* Records leaf e as a constant: its concrete value now. Right in the last
+ * pass of run_stage, where e reads no error left to condition. */
+static void push_constant(joint_t *j, const expr_t *e) {
+  atom_t *a = push_atom(j);
+  a->constant = true;
+  a->value = j->kind == STAGE_ACTION ? holds(j->m, e, j->env, j->after, j->actual)
+                                     : holds(j->m, e, j->sensed, NULL, j->normal);
+}
+
+/* The cut points of the stage's new errors in e; records e's leaves (j->atom). */
 static void atoms(joint_t *j, const expr_t *e, cutset_t *cs) {
   if (!e) return;
   if (numeric_comparison(e)) {
     if (e->u.op.a->type.kind != TYPE_REAL) { /* a step function of any error it reads */
       cs->presample |= fresh_mask(j, e);
+      push_constant(j, e);
       return;
     }
     aff_t d = aff_lin(aff_eval(j, e->u.op.a), 1, aff_eval(j, e->u.op.b), -1);
     unsigned live = d.mask & ~cs->presample;
-    if (!live) return;
+    if (!live) {
+      if (!d.ok) j->compiled = false; /* a division by 0 */
+      push_constant(j, e);
+      return;
+    }
     if (!d.ok) {
       cs->presample |= d.mask;
-      return;
+      return; /* not the last pass */
     }
     if (live & (live - 1)) { /* two or more new errors: keep only the last conditioned */
       unsigned top = 1u << (31 - __builtin_clz(live));
@@ -385,12 +465,22 @@ static void atoms(joint_t *j, const expr_t *e, cutset_t *cs) {
       live = top;
     }
     int i = __builtin_ctz(live);
-    if (d.g[i] == 0) return;
+    if (d.g[i] == 0) {
+      push_constant(j, e);
+      return;
+    }
+    atom_t *a = push_atom(j);
+    *a = (atom_t){false, false, e->kind, i, d.c, d.g[i]};
     if (cs->ncuts[i] == MAX_CUTS) {
       cs->overflow = true;
       return;
     }
     cs->cuts[i][cs->ncuts[i]++] = -d.c / d.g[i];
+    return;
+  }
+  if (enum_comparison(e)) { /* a leaf: its operands are no comparisons */
+    cs->presample |= fresh_mask(j, e);
+    push_constant(j, e);
     return;
   }
   switch (e->kind) {
@@ -407,7 +497,56 @@ static void atoms(joint_t *j, const expr_t *e, cutset_t *cs) {
       return;
     }
     /* fallthrough */
-  default: cs->presample |= fresh_mask(j, e);
+  default: cs->presample |= fresh_mask(j, e), push_constant(j, e);
+  }
+}
+
+/* ---- a cell's value from the recorded leaves ---- */
+
+/* e's value at the current x, reading the leaves in the order atoms()
+ * recorded them (every leaf is read: no short circuit). */
+static bool leaf_holds(const joint_t *j, const expr_t *e, int *k) {
+  if (!e) return false;
+  if (!numeric_comparison(e) && !enum_comparison(e)) {
+    switch (e->kind) {
+    case EXPR_NOT: return !leaf_holds(j, e->u.op.a, k);
+    case EXPR_AND: {
+      bool a = leaf_holds(j, e->u.op.a, k);
+      return leaf_holds(j, e->u.op.b, k) && a;
+    }
+    case EXPR_OR: {
+      bool a = leaf_holds(j, e->u.op.a, k);
+      return leaf_holds(j, e->u.op.b, k) || a;
+    }
+    case EXPR_IMPLIES: {
+      bool a = leaf_holds(j, e->u.op.a, k);
+      return leaf_holds(j, e->u.op.b, k) || !a;
+    }
+    case EXPR_IFF:
+    case EXPR_EQ:
+    case EXPR_NE: {
+        bool a = leaf_holds(j, e->u.op.a, k), b = leaf_holds(j, e->u.op.b, k);
+      return e->kind == EXPR_NE ? a != b : a == b;
+    }
+    case EXPR_ITE:
+      if (e->type.kind != TYPE_BOOL) break;
+      {
+        bool a = leaf_holds(j, e->u.op.a, k), b = leaf_holds(j, e->u.op.b, k), c = leaf_holds(j, e->u.op.c, k);
+        return a ? b : c;
+      }
+    default: break;
+    }
+  }
+  const atom_t *a = &j->atom[(*k)++];
+  if (a->constant) return a->value;
+  double v = a->c + a->g * j->x[a->i];
+  switch (a->op) {
+  case EXPR_EQ: return v == 0;
+  case EXPR_NE: return v != 0;
+  case EXPR_LT: return v < 0;
+  case EXPR_LE: return v <= 0;
+  case EXPR_GT: return v > 0;
+  default: return v >= 0;
   }
 }
 
@@ -487,7 +626,33 @@ static double stage_value(joint_t *j) {
   return failed == j->want_fail;
 }
 
+/* stage_value of the current cell (x), read off the leaves that the last
+ * stage_atoms recorded. */
+static double cell_value(const joint_t *j) {
+  const ism_model_t *m = j->m;
+  int k = 0;
+  if (j->kind == STAGE_SENSE) {
+    int rule = j->c->rules[j->step], enabled = 0;
+    bool mine = false;
+    for (const int *q = m->rules_from[j->c->states[j->step]]; *q >= 0; q++) {
+      bool on = leaf_holds(j, m->rules[*q].when, &k);
+      if (m->selection == ISM_SELECT_FIRST && (on || *q == rule)) return on && *q == rule;
+      enabled += on, mine |= on && *q == rule;
+    }
+    return mine ? 1.0 / enabled : 0;
+  }
+  const ism_action_t *a = &m->actions[j->action];
+  bool ok = true;
+  for (size_t c = 0; c < a->neffects; c++)
+    if (j->constraint[j->action][c]) ok &= leaf_holds(j, a->effects[c], &k);
+  if (!ok) return 0;
+  bool failed = a->failure && leaf_holds(j, a->failure, &k);
+  return failed == j->want_fail;
+}
+
 static void stage_atoms(joint_t *j, cutset_t *cs) {
+  j->natoms = 0;
+  j->compiled = !j->may_err;
   const ism_model_t *m = j->m;
   if (j->kind == STAGE_SENSE) {
     int rule = j->c->rules[j->step];
@@ -530,7 +695,8 @@ static double run_stage(joint_t *j, rng_t *r) {
   cutset_t cs; /* cuts[i][k] is meaningful for k < ncuts[i] only: not cleared */
   cs.presample = 0, cs.overflow = false;
   for (int i = 0; i < j->nfresh; i++) j->x[i] = 0, j->fixed[i] = false;
-  for (int pass = 0; pass <= MAXF; pass++) {
+  bool settled = false; /* the last pass's views and leaves are those of the conditioned errors */
+  for (int pass = 0; pass <= MAXF && !settled; pass++) {
     unsigned before = cs.presample;
     for (int i = 0; i < j->nfresh; i++)
       if (cs.presample >> i & 1 && !j->fixed[i]) j->x[i] = draw_prior(j, i, r), j->fixed[i] = true;
@@ -538,8 +704,9 @@ static double run_stage(joint_t *j, rng_t *r) {
     memset(cs.ncuts, 0, sizeof cs.ncuts);
     cs.overflow = false;
     stage_atoms(j, &cs);
-    if (cs.presample == before) break;
+    settled = cs.presample == before;
   }
+  bool compiled = settled && j->compiled;
   /* segments of each conditioned error: lo, the cuts inside, hi */
   double seg[MAXF][MAX_CUTS + 2], segmass[MAXF][MAX_CUTS + 1];
   int nseg[MAXF] = {0}, order[MAXF], nvar = 0;
@@ -583,7 +750,9 @@ static double run_stage(joint_t *j, rng_t *r) {
       mass *= segmass[i][k];
     }
     double w = 0;
-    if (mass > 0) {
+    if (mass > 0 && compiled)
+      w = mass * cell_value(j);
+    else if (mass > 0) {
       set_values(j, false);
       w = mass * stage_value(j);
     }
