@@ -709,6 +709,7 @@ static double run_stage(joint_t *j, rng_t *r) {
   bool compiled = settled && j->compiled;
   /* segments of each conditioned error: lo, the cuts inside, hi */
   double seg[MAXF][MAX_CUTS + 2], segmass[MAXF][MAX_CUTS + 1];
+  dist_point_t seg_pt[MAXF][MAX_CUTS + 2]; /* the segments' ends, sharing their tail masses */
   int nseg[MAXF] = {0}, order[MAXF], nvar = 0;
   size_t cells = 1;
   for (int i = 0; i < j->nfresh && !cs.overflow; i++) {
@@ -725,7 +726,8 @@ static double run_stage(joint_t *j, rng_t *r) {
       if (seg[i][k] != seg[i][distinct - 1]) seg[i][distinct++] = seg[i][k];
     n = distinct > 1 ? distinct : 2;
     nseg[i] = n - 1;
-    for (int k = 0; k < nseg[i]; k++) segmass[i][k] = dist_mass(d, seg[i][k], seg[i][k + 1]);
+    for (int k = 0; k <= nseg[i]; k++) dist_point(d, seg[i][k], &seg_pt[i][k]);
+    for (int k = 0; k < nseg[i]; k++) segmass[i][k] = dist_mass_points(d, &seg_pt[i][k], &seg_pt[i][k + 1]);
     if (nseg[i] > 1) order[nvar++] = i;
     if ((cells *= (size_t)nseg[i]) > MAX_CELLS) cs.overflow = true;
   }
@@ -770,7 +772,7 @@ static double run_stage(joint_t *j, rng_t *r) {
     rest /= (size_t)nseg[i];
     const dist_t *d = &j->dists[j->fresh[i]];
     double a = seg[i][k], b = seg[i][k + 1];
-    double fa = dist_mass(d, d->lo, a), fb = dist_mass(d, d->lo, b);
+    double fa = dist_mass_points(d, &seg_pt[i][0], &seg_pt[i][k]), fb = dist_mass_points(d, &seg_pt[i][0], &seg_pt[i][k + 1]);
     double x = dist_quantile(d, fa + uniform01(r) * (fb - fa));
     j->x[i] = x < a ? a : x > b ? b : x;
   }
