@@ -383,8 +383,14 @@ static aff_t aff_eval(joint_t *j, const expr_t *e) {
     a = aff_eval(j, e->u.op.a), b = aff_eval(j, e->u.op.b);
     if (b.mask || b.c == 0) return aff_fail(a.mask | b.mask);
     return aff_lin(a, 1 / b.c, a, 0);
+  /* literals: the value expr_eval_real gives them */
   case EXPR_INT:
-  case EXPR_REAL: break;
+    if (e->type.kind == TYPE_REAL) break;
+    return aff_const((double)e->u.ival);
+  case EXPR_REAL: return aff_const(e->u.real.value);
+  case EXPR_TOREAL:
+    if (e->u.op.a->kind == EXPR_INT) return aff_const((double)e->u.op.a->u.ival);
+    break;
   default: break;
   }
   /* abs, min, max, if, int expressions: affine only when they read no new error */
