@@ -288,9 +288,88 @@ static value_t read_var(void *ctx, int id, bool primed) {
   return (value_t){var->type.kind == TYPE_REAL ? 0 : (long long)llround(d), d};
 }
 
+/* e's real value as expr_eval_real computes it (the same operations in the
+ * same order) for the common forms: real variables, literals, +, -, *,
+ * negation. false for anything else (then the evaluator decides). */
+static bool real_value(const frame_t *f, const expr_t *e, double *out) {
+  double a, b;
+  switch (e->kind) {
+  case EXPR_REAL:
+    if (e->type.kind != TYPE_REAL) return false;
+    *out = e->u.real.value;
+    return true;
+  case EXPR_INT:
+    if (e->type.kind == TYPE_REAL) return false;
+    *out = (double)e->u.ival;
+    return true;
+  case EXPR_TOREAL:
+    if (e->u.op.a->kind != EXPR_INT || e->u.op.a->type.kind == TYPE_REAL) return false;
+    *out = (double)e->u.op.a->u.ival;
+    return true;
+  case EXPR_VAR: {
+    int id = e->u.var.id;
+    const ism_var_t *var = &f->m->vars[id];
+    if (var->type.kind != TYPE_REAL || e->type.kind != TYPE_REAL) return false;
+    const double *from = var->sensing ? (e->u.var.primed ? f->next : f->now) : f->normal;
+    if (!from) return false;
+    *out = from[id];
+    return true;
+  }
+  case EXPR_NEG:
+    if (e->type.kind != TYPE_REAL || !real_value(f, e->u.op.a, &a)) return false;
+    *out = -a;
+    return true;
+  case EXPR_ADD:
+  case EXPR_SUB:
+  case EXPR_MUL:
+    if (e->type.kind != TYPE_REAL || !real_value(f, e->u.op.a, &a) || !real_value(f, e->u.op.b, &b)) return false;
+    *out = e->kind == EXPR_ADD ? a + b : e->kind == EXPR_SUB ? a - b : a * b;
+    return true;
+  default: return false;
+  }
+}
+
+/* e's truth as expr_eval_bool decides it (short circuits included) where it
+ * reads only real comparisons of real_value's forms; false when it cannot. */
+static bool fast_holds(const frame_t *f, const expr_t *e, bool *out) {
+  bool a;
+  switch (e->kind) {
+  case EXPR_EQ:
+  case EXPR_NE:
+  case EXPR_LT:
+  case EXPR_LE:
+  case EXPR_GT:
+  case EXPR_GE: {
+    double x, y;
+    if (e->u.op.a->type.kind != TYPE_REAL || !real_value(f, e->u.op.a, &x) || !real_value(f, e->u.op.b, &y))
+      return false;
+    *out = e->kind == EXPR_EQ ? x == y : e->kind == EXPR_NE ? x != y : e->kind == EXPR_LT ? x < y
+         : e->kind == EXPR_LE ? x <= y : e->kind == EXPR_GT ? x > y : x >= y;
+    return true;
+  }
+  case EXPR_NOT:
+    if (!fast_holds(f, e->u.op.a, &a)) return false;
+    *out = !a;
+    return true;
+  case EXPR_AND:
+  case EXPR_OR:
+  case EXPR_IMPLIES:
+    if (!fast_holds(f, e->u.op.a, &a)) return false;
+    if (e->kind == EXPR_AND ? !a : e->kind == EXPR_OR ? a : !a) { /* decided by the first operand */
+      *out = e->kind != EXPR_AND;
+      return true;
+    }
+    return fast_holds(f, e->u.op.b, out);
+  case EXPR_BOOL: *out = e->u.bval; return true;
+  default: return false;
+  }
+}
+
 static bool holds(const ism_model_t *m, const expr_t *e, const double *now, const double *next,
                   const double *normal) {
   frame_t f = {m, now, next, normal};
+  bool fast;
+  if (fast_holds(&f, e, &fast)) return fast;
   bool err = false;
   bool v = expr_eval_bool(e, read_var, &f, &err);
   return v && !err;
@@ -299,6 +378,8 @@ static bool holds(const ism_model_t *m, const expr_t *e, const double *now, cons
 static double number(const ism_model_t *m, const expr_t *e, type_kind_t as, const double *now,
                      const double *next, const double *normal) {
   frame_t f = {m, now, next, normal};
+  double fast;
+  if (as == TYPE_REAL && e->type.kind == TYPE_REAL && real_value(&f, e, &fast)) return fast;
   bool err = false;
   return as == TYPE_REAL ? expr_eval_real(e, read_var, &f, &err) : (double)expr_eval(e, read_var, &f, &err).i;
 }
