@@ -684,9 +684,13 @@ static void set_values(joint_t *j, bool affine) {
   for (size_t v = 0; v < nv; v++) {
     if (!m->vars[v].sensing) continue;
     const expr_t *rhs = j->rhs[(size_t)j->action * nv + v];
-    j->after[v] = rhs     ? number(m, rhs, m->vars[v].type.kind, j->env, NULL, j->actual)
-                  : given ? given->after[v]
-                          : j->env[v];
+    if (rhs && rhs->kind == EXPR_VAR && !rhs->u.var.primed && m->vars[v].type.kind == TYPE_REAL &&
+        m->vars[rhs->u.var.id].type.kind == TYPE_REAL) /* v' == w: what number() reads */
+      j->after[v] = m->vars[rhs->u.var.id].sensing ? j->env[rhs->u.var.id] : j->actual[rhs->u.var.id];
+    else
+      j->after[v] = rhs     ? number(m, rhs, m->vars[v].type.kind, j->env, NULL, j->actual)
+                    : given ? given->after[v]
+                            : j->env[v];
     if (affine && j->next_read[(size_t)j->action * nv + v])
       j->a_next[v] = rhs && m->vars[v].type.kind == TYPE_REAL ? aff_eval(j, rhs) : aff_const(j->after[v]);
   }
