@@ -668,9 +668,9 @@ static void set_values(joint_t *j, bool affine) {
     for (size_t v = 0; v < nv; v++) {
       int i = j->slot[v];
       j->sensed[v] = m->vars[v].sensing ? j->truth[v] + (i >= 0 ? j->x[i] : j->extra[v]) : j->normal[v];
-      if (affine)
-        j->a_now[v] = m->vars[v].sensing ? aff_var(j, (int)v, j->truth[v]) : aff_const(j->normal[v]);
-      if (affine) j->a_norm[v] = aff_const(j->normal[v]);
+      /* the views aff_eval reads: a_now of a sensing variable, a_norm of the others */
+      if (affine && m->vars[v].sensing) j->a_now[v] = aff_var(j, (int)v, j->truth[v]);
+      if (affine && !m->vars[v].sensing) j->a_norm[v] = aff_const(j->normal[v]);
     }
     return;
   }
@@ -678,8 +678,8 @@ static void set_values(joint_t *j, bool affine) {
   for (size_t v = 0; v < nv; v++) {
     int i = j->slot[v];
     j->actual[v] = j->normal[v] + (i >= 0 ? j->x[i] : j->extra[v]);
-    if (affine) j->a_norm[v] = m->vars[v].sensing ? aff_const(0) : aff_var(j, (int)v, j->normal[v]);
-    if (affine) j->a_now[v] = aff_const(j->env[v]);
+    if (affine && !m->vars[v].sensing) j->a_norm[v] = aff_var(j, (int)v, j->normal[v]);
+    if (affine && m->vars[v].sensing) j->a_now[v] = aff_const(j->env[v]);
   }
   for (size_t v = 0; v < nv; v++) {
     if (!m->vars[v].sensing) continue;
