@@ -322,7 +322,8 @@ static bool real_value(const frame_t *f, const expr_t *e, double *out) {
   case EXPR_ADD:
   case EXPR_SUB:
   case EXPR_MUL:
-    if (e->type.kind != TYPE_REAL || !real_value(f, e->u.op.a, &a) || !real_value(f, e->u.op.b, &b)) return false;
+    if (e->type.kind != TYPE_REAL || !real_value(f, e->u.op.a, &a) || !real_value(f, e->u.op.b, &b))
+      return false;
     *out = e->kind == EXPR_ADD ? a + b : e->kind == EXPR_SUB ? a - b : a * b;
     return true;
   default: return false;
@@ -343,8 +344,12 @@ static bool fast_holds(const frame_t *f, const expr_t *e, bool *out) {
     double x, y;
     if (e->u.op.a->type.kind != TYPE_REAL || !real_value(f, e->u.op.a, &x) || !real_value(f, e->u.op.b, &y))
       return false;
-    *out = e->kind == EXPR_EQ ? x == y : e->kind == EXPR_NE ? x != y : e->kind == EXPR_LT ? x < y
-         : e->kind == EXPR_LE ? x <= y : e->kind == EXPR_GT ? x > y : x >= y;
+    *out = e->kind == EXPR_EQ   ? x == y
+           : e->kind == EXPR_NE ? x != y
+           : e->kind == EXPR_LT ? x < y
+           : e->kind == EXPR_LE ? x <= y
+           : e->kind == EXPR_GT ? x > y
+                                : x >= y;
     return true;
   }
   case EXPR_NOT:
@@ -612,13 +617,14 @@ static bool leaf_holds(const joint_t *j, const expr_t *e, int *k) {
     case EXPR_IFF:
     case EXPR_EQ:
     case EXPR_NE: {
-        bool a = leaf_holds(j, e->u.op.a, k), b = leaf_holds(j, e->u.op.b, k);
+      bool a = leaf_holds(j, e->u.op.a, k), b = leaf_holds(j, e->u.op.b, k);
       return e->kind == EXPR_NE ? a != b : a == b;
     }
     case EXPR_ITE:
       if (e->type.kind != TYPE_BOOL) break;
       {
-        bool a = leaf_holds(j, e->u.op.a, k), b = leaf_holds(j, e->u.op.b, k), c = leaf_holds(j, e->u.op.c, k);
+        bool a = leaf_holds(j, e->u.op.a, k), b = leaf_holds(j, e->u.op.b, k),
+             c = leaf_holds(j, e->u.op.c, k);
         return a ? b : c;
       }
     default: break;
@@ -863,7 +869,8 @@ static double run_stage(joint_t *j, rng_t *r) {
     rest /= (size_t)nseg[i];
     const dist_t *d = &j->dists[j->fresh[i]];
     double a = seg[i][k], b = seg[i][k + 1];
-    double fa = dist_mass_points(d, &seg_pt[i][0], &seg_pt[i][k]), fb = dist_mass_points(d, &seg_pt[i][0], &seg_pt[i][k + 1]);
+    double fa = dist_mass_points(d, &seg_pt[i][0], &seg_pt[i][k]),
+           fb = dist_mass_points(d, &seg_pt[i][0], &seg_pt[i][k + 1]);
     double x = dist_quantile(d, fa + uniform01(r) * (fb - fa));
     j->x[i] = x < a ? a : x > b ? b : x;
   }
