@@ -398,14 +398,14 @@ static aff_t aff_const(double c) {
 }
 
 /* sa a + sb b; g[i] is meaningful only for i in mask (the rest is never read). */
-static aff_t aff_lin(aff_t a, double sa, aff_t b, double sb) {
+static aff_t aff_lin(const aff_t *a, double sa, const aff_t *b, double sb) {
   aff_t r;
-  r.c = sa * a.c + sb * b.c;
-  r.mask = a.mask | b.mask, r.ok = a.ok && b.ok;
-  for (unsigned m = a.mask; m; m &= m - 1) r.g[__builtin_ctz(m)] = sa * a.g[__builtin_ctz(m)];
-  for (unsigned m = b.mask; m; m &= m - 1) {
+  r.c = sa * a->c + sb * b->c;
+  r.mask = a->mask | b->mask, r.ok = a->ok && b->ok;
+  for (unsigned m = a->mask; m; m &= m - 1) r.g[__builtin_ctz(m)] = sa * a->g[__builtin_ctz(m)];
+  for (unsigned m = b->mask; m; m &= m - 1) {
     int i = __builtin_ctz(m);
-    r.g[i] = (a.mask >> i & 1 ? r.g[i] : 0) + sb * b.g[i];
+    r.g[i] = (a->mask >> i & 1 ? r.g[i] : 0) + sb * b->g[i];
   }
   return r;
 }
@@ -453,22 +453,22 @@ static aff_t aff_eval(joint_t *j, const expr_t *e) {
     if (var->type.kind != TYPE_REAL) return aff_const(number(j->m, e, TYPE_REAL, now, next, normal));
     return var->sensing ? (e->u.var.primed ? j->a_next[v] : j->a_now[v]) : j->a_norm[v];
   }
-  case EXPR_NEG: a = aff_eval(j, e->u.op.a); return aff_lin(a, -1, a, 0);
+  case EXPR_NEG: a = aff_eval(j, e->u.op.a); return aff_lin(&a, -1, &a, 0);
   case EXPR_ADD:
   case EXPR_SUB:
     if (e->type.kind != TYPE_REAL) break;
     a = aff_eval(j, e->u.op.a), b = aff_eval(j, e->u.op.b);
-    return aff_lin(a, 1, b, e->kind == EXPR_ADD ? 1 : -1);
+    return aff_lin(&a, 1, &b, e->kind == EXPR_ADD ? 1 : -1);
   case EXPR_MUL:
     if (e->type.kind != TYPE_REAL) break;
     a = aff_eval(j, e->u.op.a), b = aff_eval(j, e->u.op.b);
     if (a.mask && b.mask) return aff_fail(a.mask | b.mask);
-    return a.mask ? aff_lin(a, b.c, a, 0) : aff_lin(b, a.c, b, 0);
+    return a.mask ? aff_lin(&a, b.c, &a, 0) : aff_lin(&b, a.c, &b, 0);
   case EXPR_DIV:
     if (e->type.kind != TYPE_REAL) break;
     a = aff_eval(j, e->u.op.a), b = aff_eval(j, e->u.op.b);
     if (b.mask || b.c == 0) return aff_fail(a.mask | b.mask);
-    return aff_lin(a, 1 / b.c, a, 0);
+    return aff_lin(&a, 1 / b.c, &a, 0);
   /* literals: the value expr_eval_real gives them */
   case EXPR_INT:
     if (e->type.kind == TYPE_REAL) break;
@@ -540,7 +540,7 @@ static void atoms(joint_t *j, const expr_t *e, cutset_t *cs) {
       push_constant(j, e);
       return;
     }
-    aff_t d = aff_lin(aff_eval(j, e->u.op.a), 1, aff_eval(j, e->u.op.b), -1);
+    aff_t l = aff_eval(j, e->u.op.a), r = aff_eval(j, e->u.op.b), d = aff_lin(&l, 1, &r, -1);
     unsigned live = d.mask & ~cs->presample;
     if (!live) {
       if (!d.ok) j->compiled = false; /* a division by 0 */
