@@ -23,11 +23,12 @@ static double normal_mass(double za, double zb) {
 
 bool dist_init(dist_t *d, ism_dist_t kind, double lo, double hi, double mean, double sd) {
   dist_gsl_quiet();
-  *d = (dist_t){kind, lo, hi, mean, sd, 0, 1};
+  *d = (dist_t){kind, lo, hi, mean, sd, 0, 1, 0, 0};
   if (!(lo <= hi)) return false;
   if (kind == ISM_DIST_GAUSSIAN) {
     if (!(sd > 0)) return false;
     d->plo = gsl_cdf_ugaussian_P((lo - mean) / sd);
+    d->phi = gsl_cdf_ugaussian_P((hi - mean) / sd), d->qhi = gsl_cdf_ugaussian_Q((hi - mean) / sd);
     d->z = lo == hi ? 1 : normal_mass((lo - mean) / sd, (hi - mean) / sd);
     if (!(d->z > 0)) return false;
   }
@@ -46,6 +47,35 @@ double dist_mass(const dist_t *d, double a, double b) {
   if (a == b) return 0;
   double p = d->kind == ISM_DIST_UNIFORM ? (b - a) / (d->hi - d->lo)
                                          : normal_mass((a - d->mean) / d->sd, (b - d->mean) / d->sd) / d->z;
+  return p < 0 ? 0 : p > 1 ? 1 : p;
+}
+
+void dist_point(const dist_t *d, double x, dist_point_t *pt) {
+  *pt = (dist_point_t){x, NAN, NAN};
+  if (d->kind != ISM_DIST_GAUSSIAN) return;
+  if (x == d->lo) pt->p = d->plo; /* the same call on the same argument */
+  if (x == d->hi) pt->p = d->phi, pt->q = d->qhi;
+}
+
+static double point_p(const dist_t *d, dist_point_t *pt) {
+  if (isnan(pt->p)) pt->p = gsl_cdf_ugaussian_P((pt->x - d->mean) / d->sd);
+  return pt->p;
+}
+
+static double point_q(const dist_t *d, dist_point_t *pt) {
+  if (isnan(pt->q)) pt->q = gsl_cdf_ugaussian_Q((pt->x - d->mean) / d->sd);
+  return pt->q;
+}
+
+/* dist_mass, step by step, with normal_mass's tail masses from the points. */
+double dist_mass_points(const dist_t *d, dist_point_t *pa, dist_point_t *pb) {
+  double a = pa->x, b = pb->x;
+  if (a < d->lo || b > d->hi || d->kind == ISM_DIST_UNIFORM) return dist_mass(d, a, b);
+  if (a > b) return 0;
+  if (d->lo == d->hi) return 1;
+  if (a == b) return 0;
+  double p = (a - d->mean) / d->sd > 0 ? point_q(d, pa) - point_q(d, pb) : point_p(d, pb) - point_p(d, pa);
+  p /= d->z;
   return p < 0 ? 0 : p > 1 ? 1 : p;
 }
 

@@ -14,6 +14,7 @@ typedef struct {
   double lo, hi;     /* support, lo <= hi; lo == hi is a point mass */
   double mean, sd;   /* gaussian before truncation, sd > 0 */
   double plo, z;     /* gaussian: P((lo-mean)/sd) and the mass of [lo, hi] before renormalising */
+  double phi, qhi;   /* gaussian: P((hi-mean)/sd) and 1 - P((hi-mean)/sd) (dist_point's tail masses at hi) */
 } dist_t;
 
 typedef struct dist_rng dist_rng_t; /* a seeded generator (GSL's mt19937) */
@@ -26,6 +27,15 @@ bool dist_init(dist_t *d, ism_dist_t kind, double lo, double hi, double mean, do
 /* P(a <= e <= b) for e ~ d; exact up to floating point. Any a, b (clamped
  * to the support; a > b gives 0). */
 double dist_mass(const dist_t *d, double a, double b);
+/* A point x of d's support with the standard normal's tail masses at
+ * (x - mean) / sd, each computed at most once (NAN: not yet): intervals
+ * sharing an end point share its tail masses. */
+typedef struct {
+  double x, p, q;
+} dist_point_t;
+void dist_point(const dist_t *d, double x, dist_point_t *pt);
+/* dist_mass(d, a->x, b->x), the same number, reusing a's and b's tail masses. */
+double dist_mass_points(const dist_t *d, dist_point_t *a, dist_point_t *b);
 /* The u-quantile, u in [0, 1]: maps the unit interval onto the support. */
 double dist_quantile(const dist_t *d, double u);
 /* The most likely value: the mean clamped into the support. */

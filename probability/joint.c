@@ -37,6 +37,17 @@ typedef struct {
   bool ok;
 } aff_t;
 
+/* A leaf of a stage's constraint as its cells see it, in the order atoms()
+ * visits the leaves: a constant (it reads no error conditioned in the
+ * stage: evaluated once, concretely), or a comparison of the affine form
+ * c + g x_i with 0 in one conditioned error x_i. */
+typedef struct {
+  bool constant, value;
+  expr_kind_t op;
+  int i;
+  double c, g;
+} atom_t;
+
 /* A counter-based generator (splitmix64): sample i of a seed always sees
  * the same numbers, whatever was evaluated before (common random numbers). */
 typedef struct {
@@ -127,6 +138,12 @@ struct joint {
   int *slot;      /* [nv]: index of v's new error in this stage, or -1 */
   double *extra;  /* [nv]: a stage's new errors beyond MAXF, drawn unconditioned (else 0) */
   double *cell_w; /* [MAX_CELLS] */
+  /* the stage's leaves (atoms() records them; a cell's value is read off them, cell_value) */
+  atom_t *atom;
+  int natoms, atom_cap;
+  bool compiled; /* every leaf recorded: the cells need no concrete evaluation */
+  bool may_err;  /* an expression may fail to evaluate (division, modulo, integer arithmetic): the
+                    concrete evaluator decides every cell */
   record_t *rec;
   /* the maximisation in progress: its free values and the objective's memo
    * (key: their values and the distributions in use), or ps NULL */
@@ -166,6 +183,33 @@ static void mark_next_read(joint_t *j, size_t a) {
   } while (rc.grew);
 }
 
+/* Whether evaluating e may fail (an error makes a constraint false as a
+ * whole, which a cell read off the leaves would not see). */
+static bool may_fail(const expr_t *e) {
+  if (!e) return false;
+  switch (e->kind) {
+  case EXPR_DIV:
+  case EXPR_MOD:
+  case EXPR_NAME: return true;
+  case EXPR_NEG:
+  case EXPR_ABS:
+  case EXPR_ADD:
+  case EXPR_SUB:
+  case EXPR_MUL:
+    if (e->type.kind != TYPE_REAL) return true; /* integer overflow */
+    break;
+  default: break;
+  }
+  switch (e->kind) {
+  case EXPR_INT:
+  case EXPR_REAL:
+  case EXPR_BOOL:
+  case EXPR_ENUM:
+  case EXPR_VAR: return false;
+  default: return may_fail(e->u.op.a) || may_fail(e->u.op.b) || may_fail(e->u.op.c);
+  }
+}
+
 joint_t *joint_new(const ism_model_t *m, const joint_options_t *o) {
   joint_t *j = xcalloc(1, sizeof *j);
   size_t nv = m->nvars, n = nv + 1;
@@ -201,6 +245,12 @@ joint_t *joint_new(const ism_model_t *m, const joint_options_t *o) {
     }
   }
   j->next_read = xcalloc(m->nactions * nv + 1, sizeof *j->next_read);
+  for (size_t r = 0; r < m->nrules && !j->may_err; r++) j->may_err = may_fail(m->rules[r].when);
+  for (size_t a = 0; a < m->nactions && !j->may_err; a++) {
+    const ism_action_t *act = &m->actions[a];
+    j->may_err = act->failure && may_fail(act->failure);
+    for (size_t k = 0; k < act->neffects && !j->may_err; k++) j->may_err = may_fail(act->effects[k]);
+  }
   for (size_t a = 0; a < m->nactions; a++) mark_next_read(j, a);
   double **d[] = {&j->truth, &j->sensed, &j->env, &j->normal, &j->after, &j->actual};
   for (size_t k = 0; k < sizeof d / sizeof *d; k++) *d[k] = xcalloc(n, sizeof(double));
@@ -220,6 +270,7 @@ void joint_delete(joint_t *j) {
       free(j->has_dist);
   free(j->truth), free(j->sensed), free(j->env), free(j->normal), free(j->after), free(j->actual);
   free(j->a_now), free(j->a_next), free(j->a_norm), free(j->slot), free(j->extra), free(j->cell_w);
+  free(j->atom);
   free(j);
 }
 
@@ -237,9 +288,93 @@ static value_t read_var(void *ctx, int id, bool primed) {
   return (value_t){var->type.kind == TYPE_REAL ? 0 : (long long)llround(d), d};
 }
 
+/* e's real value as expr_eval_real computes it (the same operations in the
+ * same order) for the common forms: real variables, literals, +, -, *,
+ * negation. false for anything else (then the evaluator decides). */
+static bool real_value(const frame_t *f, const expr_t *e, double *out) {
+  double a, b;
+  switch (e->kind) {
+  case EXPR_REAL:
+    if (e->type.kind != TYPE_REAL) return false;
+    *out = e->u.real.value;
+    return true;
+  case EXPR_INT:
+    if (e->type.kind == TYPE_REAL) return false;
+    *out = (double)e->u.ival;
+    return true;
+  case EXPR_TOREAL:
+    if (e->u.op.a->kind != EXPR_INT || e->u.op.a->type.kind == TYPE_REAL) return false;
+    *out = (double)e->u.op.a->u.ival;
+    return true;
+  case EXPR_VAR: {
+    int id = e->u.var.id;
+    const ism_var_t *var = &f->m->vars[id];
+    if (var->type.kind != TYPE_REAL || e->type.kind != TYPE_REAL) return false;
+    const double *from = var->sensing ? (e->u.var.primed ? f->next : f->now) : f->normal;
+    if (!from) return false;
+    *out = from[id];
+    return true;
+  }
+  case EXPR_NEG:
+    if (e->type.kind != TYPE_REAL || !real_value(f, e->u.op.a, &a)) return false;
+    *out = -a;
+    return true;
+  case EXPR_ADD:
+  case EXPR_SUB:
+  case EXPR_MUL:
+    if (e->type.kind != TYPE_REAL || !real_value(f, e->u.op.a, &a) || !real_value(f, e->u.op.b, &b))
+      return false;
+    *out = e->kind == EXPR_ADD ? a + b : e->kind == EXPR_SUB ? a - b : a * b;
+    return true;
+  default: return false;
+  }
+}
+
+/* e's truth as expr_eval_bool decides it (short circuits included) where it
+ * reads only real comparisons of real_value's forms; false when it cannot. */
+static bool fast_holds(const frame_t *f, const expr_t *e, bool *out) {
+  bool a;
+  switch (e->kind) {
+  case EXPR_EQ:
+  case EXPR_NE:
+  case EXPR_LT:
+  case EXPR_LE:
+  case EXPR_GT:
+  case EXPR_GE: {
+    double x, y;
+    if (e->u.op.a->type.kind != TYPE_REAL || !real_value(f, e->u.op.a, &x) || !real_value(f, e->u.op.b, &y))
+      return false;
+    *out = e->kind == EXPR_EQ   ? x == y
+           : e->kind == EXPR_NE ? x != y
+           : e->kind == EXPR_LT ? x < y
+           : e->kind == EXPR_LE ? x <= y
+           : e->kind == EXPR_GT ? x > y
+                                : x >= y;
+    return true;
+  }
+  case EXPR_NOT:
+    if (!fast_holds(f, e->u.op.a, &a)) return false;
+    *out = !a;
+    return true;
+  case EXPR_AND:
+  case EXPR_OR:
+  case EXPR_IMPLIES:
+    if (!fast_holds(f, e->u.op.a, &a)) return false;
+    if (e->kind == EXPR_AND ? !a : e->kind == EXPR_OR ? a : !a) { /* decided by the first operand */
+      *out = e->kind != EXPR_AND;
+      return true;
+    }
+    return fast_holds(f, e->u.op.b, out);
+  case EXPR_BOOL: *out = e->u.bval; return true;
+  default: return false;
+  }
+}
+
 static bool holds(const ism_model_t *m, const expr_t *e, const double *now, const double *next,
                   const double *normal) {
   frame_t f = {m, now, next, normal};
+  bool fast;
+  if (fast_holds(&f, e, &fast)) return fast;
   bool err = false;
   bool v = expr_eval_bool(e, read_var, &f, &err);
   return v && !err;
@@ -248,6 +383,8 @@ static bool holds(const ism_model_t *m, const expr_t *e, const double *now, cons
 static double number(const ism_model_t *m, const expr_t *e, type_kind_t as, const double *now,
                      const double *next, const double *normal) {
   frame_t f = {m, now, next, normal};
+  double fast;
+  if (as == TYPE_REAL && e->type.kind == TYPE_REAL && real_value(&f, e, &fast)) return fast;
   bool err = false;
   return as == TYPE_REAL ? expr_eval_real(e, read_var, &f, &err) : (double)expr_eval(e, read_var, &f, &err).i;
 }
@@ -261,14 +398,14 @@ static aff_t aff_const(double c) {
 }
 
 /* sa a + sb b; g[i] is meaningful only for i in mask (the rest is never read). */
-static aff_t aff_lin(aff_t a, double sa, aff_t b, double sb) {
+static aff_t aff_lin(const aff_t *a, double sa, const aff_t *b, double sb) {
   aff_t r;
-  r.c = sa * a.c + sb * b.c;
-  r.mask = a.mask | b.mask, r.ok = a.ok && b.ok;
-  for (unsigned m = a.mask; m; m &= m - 1) r.g[__builtin_ctz(m)] = sa * a.g[__builtin_ctz(m)];
-  for (unsigned m = b.mask; m; m &= m - 1) {
+  r.c = sa * a->c + sb * b->c;
+  r.mask = a->mask | b->mask, r.ok = a->ok && b->ok;
+  for (unsigned m = a->mask; m; m &= m - 1) r.g[__builtin_ctz(m)] = sa * a->g[__builtin_ctz(m)];
+  for (unsigned m = b->mask; m; m &= m - 1) {
     int i = __builtin_ctz(m);
-    r.g[i] = (a.mask >> i & 1 ? r.g[i] : 0) + sb * b.g[i];
+    r.g[i] = (a->mask >> i & 1 ? r.g[i] : 0) + sb * b->g[i];
   }
   return r;
 }
@@ -316,24 +453,30 @@ static aff_t aff_eval(joint_t *j, const expr_t *e) {
     if (var->type.kind != TYPE_REAL) return aff_const(number(j->m, e, TYPE_REAL, now, next, normal));
     return var->sensing ? (e->u.var.primed ? j->a_next[v] : j->a_now[v]) : j->a_norm[v];
   }
-  case EXPR_NEG: a = aff_eval(j, e->u.op.a); return aff_lin(a, -1, a, 0);
+  case EXPR_NEG: a = aff_eval(j, e->u.op.a); return aff_lin(&a, -1, &a, 0);
   case EXPR_ADD:
   case EXPR_SUB:
     if (e->type.kind != TYPE_REAL) break;
     a = aff_eval(j, e->u.op.a), b = aff_eval(j, e->u.op.b);
-    return aff_lin(a, 1, b, e->kind == EXPR_ADD ? 1 : -1);
+    return aff_lin(&a, 1, &b, e->kind == EXPR_ADD ? 1 : -1);
   case EXPR_MUL:
     if (e->type.kind != TYPE_REAL) break;
     a = aff_eval(j, e->u.op.a), b = aff_eval(j, e->u.op.b);
     if (a.mask && b.mask) return aff_fail(a.mask | b.mask);
-    return a.mask ? aff_lin(a, b.c, a, 0) : aff_lin(b, a.c, b, 0);
+    return a.mask ? aff_lin(&a, b.c, &a, 0) : aff_lin(&b, a.c, &b, 0);
   case EXPR_DIV:
     if (e->type.kind != TYPE_REAL) break;
     a = aff_eval(j, e->u.op.a), b = aff_eval(j, e->u.op.b);
     if (b.mask || b.c == 0) return aff_fail(a.mask | b.mask);
-    return aff_lin(a, 1 / b.c, a, 0);
+    return aff_lin(&a, 1 / b.c, &a, 0);
+  /* literals: the value expr_eval_real gives them */
   case EXPR_INT:
-  case EXPR_REAL: break;
+    if (e->type.kind == TYPE_REAL) break;
+    return aff_const((double)e->u.ival);
+  case EXPR_REAL: return aff_const(e->u.real.value);
+  case EXPR_TOREAL:
+    if (e->u.op.a->kind == EXPR_INT) return aff_const((double)e->u.op.a->u.ival);
+    break;
   default: break;
   }
   /* abs, min, max, if, int expressions: affine only when they read no new error */
@@ -357,6 +500,12 @@ static bool numeric_comparison(const expr_t *e) {
   }
 }
 
+/* == or != of values that are neither numbers nor truth values. */
+static bool enum_comparison(const expr_t *e) {
+  return (e->kind == EXPR_EQ || e->kind == EXPR_NE) && !numeric_comparison(e) &&
+         e->u.op.a->type.kind != TYPE_BOOL;
+}
+
 /* Cut points of the stage's new errors, per error: cuts[i * MAX_CUTS ...]. */
 typedef struct {
   double cuts[MAXF][MAX_CUTS];
@@ -365,19 +514,42 @@ typedef struct {
   bool overflow;
 } cutset_t;
 
+static atom_t *push_atom(joint_t *j) {
+  if (j->natoms == j->atom_cap) {
+    j->atom_cap = j->atom_cap ? 2 * j->atom_cap : 32;
+    j->atom = xrealloc(j->atom, (size_t)j->atom_cap * sizeof *j->atom);
+  }
+  return &j->atom[j->natoms++];
+}
+
+/* Records leaf e as a constant: its concrete value now. Right in the last
+ * pass of run_stage, where e reads no error left to condition. */
+static void push_constant(joint_t *j, const expr_t *e) {
+  atom_t *a = push_atom(j);
+  a->constant = true;
+  a->value = j->kind == STAGE_ACTION ? holds(j->m, e, j->env, j->after, j->actual)
+                                     : holds(j->m, e, j->sensed, NULL, j->normal);
+}
+
+/* The cut points of the stage's new errors in e; records e's leaves (j->atom). */
 static void atoms(joint_t *j, const expr_t *e, cutset_t *cs) {
   if (!e) return;
   if (numeric_comparison(e)) {
     if (e->u.op.a->type.kind != TYPE_REAL) { /* a step function of any error it reads */
       cs->presample |= fresh_mask(j, e);
+      push_constant(j, e);
       return;
     }
-    aff_t d = aff_lin(aff_eval(j, e->u.op.a), 1, aff_eval(j, e->u.op.b), -1);
+    aff_t l = aff_eval(j, e->u.op.a), r = aff_eval(j, e->u.op.b), d = aff_lin(&l, 1, &r, -1);
     unsigned live = d.mask & ~cs->presample;
-    if (!live) return;
+    if (!live) {
+      if (!d.ok) j->compiled = false; /* a division by 0 */
+      push_constant(j, e);
+      return;
+    }
     if (!d.ok) {
       cs->presample |= d.mask;
-      return;
+      return; /* not the last pass */
     }
     if (live & (live - 1)) { /* two or more new errors: keep only the last conditioned */
       unsigned top = 1u << (31 - __builtin_clz(live));
@@ -385,12 +557,22 @@ static void atoms(joint_t *j, const expr_t *e, cutset_t *cs) {
       live = top;
     }
     int i = __builtin_ctz(live);
-    if (d.g[i] == 0) return;
+    if (d.g[i] == 0) {
+      push_constant(j, e);
+      return;
+    }
+    atom_t *a = push_atom(j);
+    *a = (atom_t){false, false, e->kind, i, d.c, d.g[i]};
     if (cs->ncuts[i] == MAX_CUTS) {
       cs->overflow = true;
       return;
     }
     cs->cuts[i][cs->ncuts[i]++] = -d.c / d.g[i];
+    return;
+  }
+  if (enum_comparison(e)) { /* a leaf: its operands are no comparisons */
+    cs->presample |= fresh_mask(j, e);
+    push_constant(j, e);
     return;
   }
   switch (e->kind) {
@@ -407,7 +589,57 @@ static void atoms(joint_t *j, const expr_t *e, cutset_t *cs) {
       return;
     }
     /* fallthrough */
-  default: cs->presample |= fresh_mask(j, e);
+  default: cs->presample |= fresh_mask(j, e), push_constant(j, e);
+  }
+}
+
+/* ---- a cell's value from the recorded leaves ---- */
+
+/* e's value at the current x, reading the leaves in the order atoms()
+ * recorded them (every leaf is read: no short circuit). */
+static bool leaf_holds(const joint_t *j, const expr_t *e, int *k) {
+  if (!e) return false;
+  if (!numeric_comparison(e) && !enum_comparison(e)) {
+    switch (e->kind) {
+    case EXPR_NOT: return !leaf_holds(j, e->u.op.a, k);
+    case EXPR_AND: {
+      bool a = leaf_holds(j, e->u.op.a, k);
+      return leaf_holds(j, e->u.op.b, k) && a;
+    }
+    case EXPR_OR: {
+      bool a = leaf_holds(j, e->u.op.a, k);
+      return leaf_holds(j, e->u.op.b, k) || a;
+    }
+    case EXPR_IMPLIES: {
+      bool a = leaf_holds(j, e->u.op.a, k);
+      return leaf_holds(j, e->u.op.b, k) || !a;
+    }
+    case EXPR_IFF:
+    case EXPR_EQ:
+    case EXPR_NE: {
+      bool a = leaf_holds(j, e->u.op.a, k), b = leaf_holds(j, e->u.op.b, k);
+      return e->kind == EXPR_NE ? a != b : a == b;
+    }
+    case EXPR_ITE:
+      if (e->type.kind != TYPE_BOOL) break;
+      {
+        bool a = leaf_holds(j, e->u.op.a, k), b = leaf_holds(j, e->u.op.b, k),
+             c = leaf_holds(j, e->u.op.c, k);
+        return a ? b : c;
+      }
+    default: break;
+    }
+  }
+  const atom_t *a = &j->atom[(*k)++];
+  if (a->constant) return a->value;
+  double v = a->c + a->g * j->x[a->i];
+  switch (a->op) {
+  case EXPR_EQ: return v == 0;
+  case EXPR_NE: return v != 0;
+  case EXPR_LT: return v < 0;
+  case EXPR_LE: return v <= 0;
+  case EXPR_GT: return v > 0;
+  default: return v >= 0;
   }
 }
 
@@ -442,9 +674,9 @@ static void set_values(joint_t *j, bool affine) {
     for (size_t v = 0; v < nv; v++) {
       int i = j->slot[v];
       j->sensed[v] = m->vars[v].sensing ? j->truth[v] + (i >= 0 ? j->x[i] : j->extra[v]) : j->normal[v];
-      if (affine)
-        j->a_now[v] = m->vars[v].sensing ? aff_var(j, (int)v, j->truth[v]) : aff_const(j->normal[v]);
-      if (affine) j->a_norm[v] = aff_const(j->normal[v]);
+      /* the views aff_eval reads: a_now of a sensing variable, a_norm of the others */
+      if (affine && m->vars[v].sensing) j->a_now[v] = aff_var(j, (int)v, j->truth[v]);
+      if (affine && !m->vars[v].sensing) j->a_norm[v] = aff_const(j->normal[v]);
     }
     return;
   }
@@ -452,15 +684,19 @@ static void set_values(joint_t *j, bool affine) {
   for (size_t v = 0; v < nv; v++) {
     int i = j->slot[v];
     j->actual[v] = j->normal[v] + (i >= 0 ? j->x[i] : j->extra[v]);
-    if (affine) j->a_norm[v] = m->vars[v].sensing ? aff_const(0) : aff_var(j, (int)v, j->normal[v]);
-    if (affine) j->a_now[v] = aff_const(j->env[v]);
+    if (affine && !m->vars[v].sensing) j->a_norm[v] = aff_var(j, (int)v, j->normal[v]);
+    if (affine && m->vars[v].sensing) j->a_now[v] = aff_const(j->env[v]);
   }
   for (size_t v = 0; v < nv; v++) {
     if (!m->vars[v].sensing) continue;
     const expr_t *rhs = j->rhs[(size_t)j->action * nv + v];
-    j->after[v] = rhs     ? number(m, rhs, m->vars[v].type.kind, j->env, NULL, j->actual)
-                  : given ? given->after[v]
-                          : j->env[v];
+    if (rhs && rhs->kind == EXPR_VAR && !rhs->u.var.primed && m->vars[v].type.kind == TYPE_REAL &&
+        m->vars[rhs->u.var.id].type.kind == TYPE_REAL) /* v' == w: what number() reads */
+      j->after[v] = m->vars[rhs->u.var.id].sensing ? j->env[rhs->u.var.id] : j->actual[rhs->u.var.id];
+    else
+      j->after[v] = rhs     ? number(m, rhs, m->vars[v].type.kind, j->env, NULL, j->actual)
+                    : given ? given->after[v]
+                            : j->env[v];
     if (affine && j->next_read[(size_t)j->action * nv + v])
       j->a_next[v] = rhs && m->vars[v].type.kind == TYPE_REAL ? aff_eval(j, rhs) : aff_const(j->after[v]);
   }
@@ -487,7 +723,33 @@ static double stage_value(joint_t *j) {
   return failed == j->want_fail;
 }
 
+/* stage_value of the current cell (x), read off the leaves that the last
+ * stage_atoms recorded. */
+static double cell_value(const joint_t *j) {
+  const ism_model_t *m = j->m;
+  int k = 0;
+  if (j->kind == STAGE_SENSE) {
+    int rule = j->c->rules[j->step], enabled = 0;
+    bool mine = false;
+    for (const int *q = m->rules_from[j->c->states[j->step]]; *q >= 0; q++) {
+      bool on = leaf_holds(j, m->rules[*q].when, &k);
+      if (m->selection == ISM_SELECT_FIRST && (on || *q == rule)) return on && *q == rule;
+      enabled += on, mine |= on && *q == rule;
+    }
+    return mine ? 1.0 / enabled : 0;
+  }
+  const ism_action_t *a = &m->actions[j->action];
+  bool ok = true;
+  for (size_t c = 0; c < a->neffects; c++)
+    if (j->constraint[j->action][c]) ok &= leaf_holds(j, a->effects[c], &k);
+  if (!ok) return 0;
+  bool failed = a->failure && leaf_holds(j, a->failure, &k);
+  return failed == j->want_fail;
+}
+
 static void stage_atoms(joint_t *j, cutset_t *cs) {
+  j->natoms = 0;
+  j->compiled = !j->may_err;
   const ism_model_t *m = j->m;
   if (j->kind == STAGE_SENSE) {
     int rule = j->c->rules[j->step];
@@ -530,7 +792,8 @@ static double run_stage(joint_t *j, rng_t *r) {
   cutset_t cs; /* cuts[i][k] is meaningful for k < ncuts[i] only: not cleared */
   cs.presample = 0, cs.overflow = false;
   for (int i = 0; i < j->nfresh; i++) j->x[i] = 0, j->fixed[i] = false;
-  for (int pass = 0; pass <= MAXF; pass++) {
+  bool settled = false; /* the last pass's views and leaves are those of the conditioned errors */
+  for (int pass = 0; pass <= MAXF && !settled; pass++) {
     unsigned before = cs.presample;
     for (int i = 0; i < j->nfresh; i++)
       if (cs.presample >> i & 1 && !j->fixed[i]) j->x[i] = draw_prior(j, i, r), j->fixed[i] = true;
@@ -538,10 +801,12 @@ static double run_stage(joint_t *j, rng_t *r) {
     memset(cs.ncuts, 0, sizeof cs.ncuts);
     cs.overflow = false;
     stage_atoms(j, &cs);
-    if (cs.presample == before) break;
+    settled = cs.presample == before;
   }
+  bool compiled = settled && j->compiled;
   /* segments of each conditioned error: lo, the cuts inside, hi */
   double seg[MAXF][MAX_CUTS + 2], segmass[MAXF][MAX_CUTS + 1];
+  dist_point_t seg_pt[MAXF][MAX_CUTS + 2]; /* the segments' ends, sharing their tail masses */
   int nseg[MAXF] = {0}, order[MAXF], nvar = 0;
   size_t cells = 1;
   for (int i = 0; i < j->nfresh && !cs.overflow; i++) {
@@ -558,7 +823,8 @@ static double run_stage(joint_t *j, rng_t *r) {
       if (seg[i][k] != seg[i][distinct - 1]) seg[i][distinct++] = seg[i][k];
     n = distinct > 1 ? distinct : 2;
     nseg[i] = n - 1;
-    for (int k = 0; k < nseg[i]; k++) segmass[i][k] = dist_mass(d, seg[i][k], seg[i][k + 1]);
+    for (int k = 0; k <= nseg[i]; k++) dist_point(d, seg[i][k], &seg_pt[i][k]);
+    for (int k = 0; k < nseg[i]; k++) segmass[i][k] = dist_mass_points(d, &seg_pt[i][k], &seg_pt[i][k + 1]);
     if (nseg[i] > 1) order[nvar++] = i;
     if ((cells *= (size_t)nseg[i]) > MAX_CELLS) cs.overflow = true;
   }
@@ -583,7 +849,9 @@ static double run_stage(joint_t *j, rng_t *r) {
       mass *= segmass[i][k];
     }
     double w = 0;
-    if (mass > 0) {
+    if (mass > 0 && compiled)
+      w = mass * cell_value(j);
+    else if (mass > 0) {
       set_values(j, false);
       w = mass * stage_value(j);
     }
@@ -601,7 +869,8 @@ static double run_stage(joint_t *j, rng_t *r) {
     rest /= (size_t)nseg[i];
     const dist_t *d = &j->dists[j->fresh[i]];
     double a = seg[i][k], b = seg[i][k + 1];
-    double fa = dist_mass(d, d->lo, a), fb = dist_mass(d, d->lo, b);
+    double fa = dist_mass_points(d, &seg_pt[i][0], &seg_pt[i][k]),
+           fb = dist_mass_points(d, &seg_pt[i][0], &seg_pt[i][k + 1]);
     double x = dist_quantile(d, fa + uniform01(r) * (fb - fa));
     j->x[i] = x < a ? a : x > b ? b : x;
   }
