@@ -902,7 +902,7 @@ static void push_event(symctx_t *x, double p, bool atom, sym_t f) {
   sym_event_t *ev = &x->events[x->nevents++];
   ev->p = p, ev->nreads = x->nreads, ev->atom = atom, ev->f = f;
   ev->reads = xmalloc((x->nreads + 1) * sizeof *ev->reads);
-  memcpy(ev->reads, x->reads, x->nreads * sizeof *ev->reads);
+  if (x->nreads) memcpy(ev->reads, x->reads, x->nreads * sizeof *ev->reads); /* reads may be NULL */
 }
 
 /* Events two comparisons imply together: f <= 0 and g <= 0 give
@@ -1028,7 +1028,7 @@ static double sym_walk(bound_t *b, const int *rules, const int *states, int leng
     if (!done && m->failure) add_events(&x, SV_TRUTH, m->failure, !(last && fail_position < 0));
   }
   eliminate(&x);
-  qsort(x.events, x.nevents, sizeof *x.events, by_p);
+  if (x.nevents) qsort(x.events, x.nevents, sizeof *x.events, by_p); /* events may be NULL */
   bool *used = xcalloc(x.nslots + 1, sizeof *used);
   double p = 1;
   for (size_t k = 0; k < x.nevents; k++) {
