@@ -522,6 +522,10 @@ expr_kind_t expr_negated_comparison(expr_kind_t k) {
   }
 }
 
+bool expr_is_comparison(expr_kind_t k) {
+  return k == EXPR_EQ || k == EXPR_NE || k == EXPR_LT || k == EXPR_LE || k == EXPR_GT || k == EXPR_GE;
+}
+
 expr_t *expr_new_unary(arena_t *arena, expr_kind_t kind, expr_t *a, loc_t loc) {
   return expr_new_binary(arena, kind, a, NULL, loc);
 }

@@ -145,5 +145,7 @@ const char *expr_type_name(type_t t, const expr_scope_t *scope);
 /* The comparison that holds exactly when comparison k (EXPR_EQ..EXPR_GE)
  * does not: < and >=, <= and >, == and !=. */
 expr_kind_t expr_negated_comparison(expr_kind_t k);
+/* Whether k is one of the comparisons ==, !=, <, <=, >, >=. */
+bool expr_is_comparison(expr_kind_t k);
 
 #endif

@@ -486,18 +486,9 @@ static aff_t aff_eval(joint_t *j, const expr_t *e) {
 }
 
 static bool numeric_comparison(const expr_t *e) {
-  switch (e->kind) {
-  case EXPR_EQ:
-  case EXPR_NE:
-  case EXPR_LT:
-  case EXPR_LE:
-  case EXPR_GT:
-  case EXPR_GE: {
-    type_kind_t k = e->u.op.a->type.kind;
-    return k == TYPE_INT || k == TYPE_REAL;
-  }
-  default: return false;
-  }
+  if (!expr_is_comparison(e->kind)) return false;
+  type_kind_t k = e->u.op.a->type.kind;
+  return k == TYPE_INT || k == TYPE_REAL;
 }
 
 /* == or != of values that are neither numbers nor truth values. */
