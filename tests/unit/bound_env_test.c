@@ -13,10 +13,11 @@
  * environment: 24 trials, each moving one value (or, every other trial,
  * every value) by up to 30%, 10% or 3% of its width (its range, else
  * max(1, |value|)), each judged by 1 000 forward runs; a trial that beats
- * the current environment's frequency replaces it. The climb's winner
- * is then confirmed with 20 000 fresh runs (another seed, so the climb's
- * selection does not bias it): its frequency must not exceed the bound by
- * more than Hoeffding's deviation at 1e-9 (0.023).
+ * the current environment's frequency replaces it. The climb's winner is
+ * then confirmed with 10 000 fresh runs (another seed, so the climb's
+ * selection does not bias it): the lower end of the Clopper-Pearson
+ * interval of its frequency at confidence 1 - 2e-9 must not exceed the
+ * bound (exact, so a small bound is tested as sharply as a large one).
  *
  * Apps and bounds: the explorer, the thermostat and the cruise at bound 5
  * (where they have such counterexamples); BOUND_ENV_TEST_BOUND sets another
