@@ -47,6 +47,9 @@ void verify_witnesses(const ism_model_t *m, const rank_options_t *ropt, cex_t *c
 typedef struct verify_ranker verify_ranker_t;
 verify_ranker_t *verify_ranker_new(const ism_model_t *m, const rank_options_t *ropt);
 bool verify_ranker_rank(verify_ranker_t *v, cex_t *c);
+/* The values of c shown unranked, as verify_witnesses gives them (the
+ * ranker's class cache serves every call: --all streaming). */
+void verify_ranker_witness(verify_ranker_t *v, cex_t *c);
 void verify_ranker_delete(verify_ranker_t *v);
 
 /* The search's progress line of `verify` and `simulate`: the command's
