@@ -48,6 +48,7 @@ typedef struct {
   VEC(signed char) bools;           /* free booleans: -1 not fixed yet, 0, 1 */
   unsigned choices;                 /* bit k: the choice at the k-th choice point (0: first disjunct) */
   int nchoices;                     /* choice points met */
+  bool pure; /* value() only looks (formula's constant test): no choice, no inequality */
 } wenc_t;
 
 /* The next choice point's choice. */
@@ -177,6 +178,13 @@ static wval_t arithmetic(wenc_t *w, const expr_t *e) {
     return num_of(combine(w, a.f, 1 / b.f.k, a.f, 0));
   default: break;
   }
+  if ((e->kind == EXPR_MIN || e->kind == EXPR_MAX) && !(is_const(a) && is_const(b))) {
+    if (w->pure || ints) return none();
+    bool second = choose(w), max = e->kind == EXPR_MAX; /* max(a, b) is a where a >= b, else b */
+    wval_t pick = second ? b : a, other = second ? a : b;
+    row(w, max ? combine(w, pick.f, 1, other.f, -1) : combine(w, other.f, 1, pick.f, -1));
+    return pick;
+  }
   if (!is_const(a) || !is_const(b)) return none();
   double x = a.f.k, y = b.f.k;
   switch (e->kind) {
@@ -202,7 +210,11 @@ static wval_t value(wenc_t *w, const expr_t *e) {
   }
   case EXPR_ABS: {
     wval_t a = value(w, e->u.op.a);
-    return is_const(a) ? number(fabs(a.f.k)) : none();
+    if (is_const(a)) return number(fabs(a.f.k));
+    if (w->pure || !a.ok || a.is_bool || e->type.kind != TYPE_REAL) return none();
+    wval_t v = choose(w) ? num_of(combine(w, a.f, -1, a.f, 0)) : a; /* |a| is a where a >= 0, else -a */
+    row(w, v.f);
+    return v;
   }
   case EXPR_ADD:
   case EXPR_SUB:
@@ -240,7 +252,10 @@ static wval_t value(wenc_t *w, const expr_t *e) {
  * they cannot (a constant false) or e is not conjunctive affine in this
  * polarity (then w->bad). */
 static bool formula(wenc_t *w, const expr_t *e, bool positive) {
+  bool was = w->pure;
+  w->pure = true;
   wval_t v = value(w, e);
+  w->pure = was;
   if (is_const(v)) return v.b == positive || (w->bad = true, false);
   const expr_t *a = e->u.op.a, *b = e->u.op.b;
   switch (e->kind) {
@@ -255,7 +270,9 @@ static bool formula(wenc_t *w, const expr_t *e, bool positive) {
     bool left = e->kind == EXPR_IMPLIES ? !positive : positive; /* a => b is (not a) or b */
     bool conj = (e->kind == EXPR_AND) == positive && !(e->kind == EXPR_IMPLIES && positive);
     if (conj) return formula(w, a, left) && formula(w, b, positive);
+    w->pure = true;
     wval_t va = value(w, a), vb = value(w, b);
+    w->pure = was;
     if (is_const(va)) return va.b == left || formula(w, b, positive);
     if (is_const(vb)) return vb.b == positive || formula(w, a, left);
     return choose(w) ? formula(w, b, positive) : formula(w, a, left);
