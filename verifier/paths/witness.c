@@ -542,30 +542,45 @@ static witness_t solve(const wenc_t *w, double *x, bool interior) {
   return found;
 }
 
-/* v at x: exactly in rationals where the terms fit (then the nearest
- * double of the exact sum), else in doubles. */
-static double at(const wenc_t *w, const wval_t *v, const double *x) {
+/* d as a rational: integers directly, others by their shortest decimal. */
+static bool rational(double d, rat_t *q) {
+  if (d == trunc(d) && fabs(d) < 1e15) {
+    *q = rat_int((long long)d);
+    return true;
+  }
+  return rat_from_double(d, q);
+}
+
+/* v at x (qx: x as rationals, ok[j] whether x[j] fits): exactly in
+ * rationals where the terms fit (then the nearest double of the exact
+ * sum), else in doubles. */
+static double at(const wenc_t *w, const wval_t *v, const double *x, const rat_t *qx, const bool *ok) {
   if (v->bvar >= 0) return w->bools.data[v->bvar] == 1; /* never fixed: false */
   if (v->is_bool) return v->b;
+  if (v->f.n == 0) return v->f.k;
   rat_t sum, term, q;
-  bool exact = rat_from_double(v->f.k, &sum);
+  bool exact = rational(v->f.k, &sum);
   for (int t = 0; t < v->f.n && exact; t++)
-    exact = rat_from_double(v->f.co[t], &q) && rat_from_double(x[v->f.idx[t]], &term) && rat_mul(q, term, &term) &&
+    exact = ok[v->f.idx[t]] && rational(v->f.co[t], &q) && rat_mul(q, qx[v->f.idx[t]], &term) &&
             rat_add(sum, term, &sum);
   return exact ? rat_to_double(sum) : evaluate(&v->f, x);
 }
 
 static void fill(const wenc_t *w, cex_t *c, const double *x) {
-  size_t nv = w->nv, L = (size_t)c->length;
-  for (size_t k = 0; k < (L + 1) * nv; k++) c->truth[k] = at(w, &w->T[k], x);
-  for (size_t k = 0; k < L * nv; k++) c->sensed[k] = at(w, &w->H[k], x);
+  size_t nv = w->nv, L = (size_t)c->length, n = w->x0.len;
+  rat_t *qx = xmalloc((n + 1) * sizeof *qx);
+  bool *ok = xmalloc(n + 1);
+  for (size_t j = 0; j < n; j++) ok[j] = rational(x[j], &qx[j]);
+  for (size_t k = 0; k < (L + 1) * nv; k++) c->truth[k] = at(w, &w->T[k], x, qx, ok);
+  for (size_t k = 0; k < L * nv; k++) c->sensed[k] = at(w, &w->H[k], x, qx, ok);
   for (size_t a = 0; a < c->nactions; a++)
     for (size_t v = 0; v < nv; v++) {
       size_t q = a * nv + v;
-      c->actions[a].before[v] = at(w, &w->before[q], x);
-      c->actions[a].after[v] = at(w, &w->after[q], x);
-      c->actions[a].actual[v] = w->actual[q].ok ? at(w, &w->actual[q], x) : 0;
+      c->actions[a].before[v] = at(w, &w->before[q], x, qx, ok);
+      c->actions[a].after[v] = at(w, &w->after[q], x, qx, ok);
+      c->actions[a].actual[v] = w->actual[q].ok ? at(w, &w->actual[q], x, qx, ok) : 0;
     }
+  free(qx), free(ok);
 }
 
 /* One encoding of c's path under the given choices, and the relaxation
