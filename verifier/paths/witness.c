@@ -305,8 +305,8 @@ static double middle(const ism_var_t *var) {
   return var->has_range ? (var->range_lo + var->range_hi) / 2 : 0;
 }
 
-/* A free value: a real one for the relaxation, a boolean a choice;
- * other types are not encoded. */
+/* A free value: a real one for the relaxation, a boolean fixed later by
+ * the first condition that reads it; other types are not encoded. */
 static wval_t fresh(wenc_t *w, int v) {
   const ism_var_t *var = &w->m->vars[v];
   if (var->type.kind == TYPE_BOOL) {
