@@ -178,7 +178,8 @@ typedef struct {
 static void *canon_worker(void *arg) {
   canon_pool_t *pool = arg;
   const rank_options_t *ropt = pool->ropt;
-  for (size_t k; !(ropt->stop && ropt->stop(ropt->stop_arg)) && (k = atomic_fetch_add(&pool->next, 1)) < pool->n;)
+  for (size_t k;
+       !(ropt->stop && ropt->stop(ropt->stop_arg)) && (k = atomic_fetch_add(&pool->next, 1)) < pool->n;)
     if (pool->witness_only)
       witness(pool->cc, pool->m, ropt->mode, &pool->cexs[k]);
     else
@@ -190,8 +191,7 @@ static void canonical_all(const ism_model_t *m, const rank_options_t *ropt, cex_
                           bool witness_only) {
   class_cache_t cc;
   class_cache_init(&cc, m);
-  for (size_t k = 0; k < n && ropt->mode == ISM_MODE_ACTUAL; k++)
-    class_boundary_only(&cc, &cexs[k]);
+  for (size_t k = 0; k < n && ropt->mode == ISM_MODE_ACTUAL; k++) class_boundary_only(&cc, &cexs[k]);
   canon_pool_t pool = {&cc, m, ropt, cexs, n, 0, witness_only};
   long jobs = ropt->jobs > 0 ? ropt->jobs : sysconf(_SC_NPROCESSORS_ONLN);
   if (jobs < 1) jobs = 1;

@@ -54,7 +54,8 @@ static bool same_values(const cex_t *a, const cex_t *b, size_t nv) {
   return same;
 }
 
-static void search(const ism_model_t *m, ism_mode_t mode, int split, bool solver_only, explore_result_t *res) {
+static void search(const ism_model_t *m, ism_mode_t mode, int split, bool solver_only,
+                   explore_result_t *res) {
   explore_options_t opt = {.bound = 3,
                            .mode = mode,
                            .strategy = EXPLORE_INCREMENTAL,
@@ -182,7 +183,8 @@ static size_t decided_interior, solver_interior, close_found, solver_only;
 
 static void decisions(const char *path, int bound) {
   ism_model_t *m = load(path);
-  explore_options_t opt = {.bound = bound, .mode = ISM_MODE_ACTUAL, .strategy = EXPLORE_INCREMENTAL, .jobs = 2};
+  explore_options_t opt = {
+      .bound = bound, .mode = ISM_MODE_ACTUAL, .strategy = EXPLORE_INCREMENTAL, .jobs = 2};
   explore_result_t res;
   explore_run(m, &opt, &res);
   CHECK(res.reason == NULL && !res.replay_failed);
@@ -209,8 +211,9 @@ static void decisions(const char *path, int bound) {
   for (size_t k = 0; k < res.ncexs; k++) {
     const cex_t *c = &res.cexs[k];
     size_t q = 0;
-    while (q < again.ncexs && !(again.cexs[q].length == c->length && again.cexs[q].fail_position == c->fail_position &&
-                                memcmp(again.cexs[q].rules, c->rules, (size_t)c->length * sizeof *c->rules) == 0))
+    while (q < again.ncexs &&
+           !(again.cexs[q].length == c->length && again.cexs[q].fail_position == c->fail_position &&
+             memcmp(again.cexs[q].rules, c->rules, (size_t)c->length * sizeof *c->rules) == 0))
       q++;
     CHECK(q < again.ncexs);
     if (q == again.ncexs || old[q] == BOUNDARY_UNKNOWN) continue;
@@ -224,16 +227,18 @@ static void decisions(const char *path, int bound) {
 }
 
 int main(void) {
-  static const char *const apps[] = {"examples/robotcar/explorer.yaml", "examples/robotcar/wall-follower.yaml",
+  static const char *const apps[] = {"examples/robotcar/explorer.yaml",
+                                     "examples/robotcar/wall-follower.yaml",
                                      "examples/thermostat/thermostat.yaml"};
   for (size_t a = 0; a < sizeof apps / sizeof *apps; a++)
     for (int mode = ISM_MODE_ACTUAL; mode <= ISM_MODE_NAIVE; mode++) app(apps[a], (ism_mode_t)mode);
   CHECK(differed && found >= 100);
-  fprintf(stderr, "witness_test: relaxation found %zu of %zu witnesses at bound 3\n", relaxed_found, relaxed_tried);
+  fprintf(stderr, "witness_test: relaxation found %zu of %zu witnesses at bound 3\n", relaxed_found,
+          relaxed_tried);
   CHECK(relaxed_found * 2 > relaxed_tried);
   static const char *const all[] = {"examples/robotcar/explorer.yaml", "examples/robotcar/wall-follower.yaml",
-                                    "examples/robotcar/cautious.yaml",  "examples/thermostat/thermostat.yaml",
-                                    "examples/cruise/cruise.yaml",      "examples/drone/drone.yaml"};
+                                    "examples/robotcar/cautious.yaml", "examples/thermostat/thermostat.yaml",
+                                    "examples/cruise/cruise.yaml",     "examples/drone/drone.yaml"};
   for (size_t a = 0; a < sizeof all / sizeof *all; a++)
     for (int bound = 2; bound <= 5; bound++) decisions(all[a], bound);
   fprintf(stderr,

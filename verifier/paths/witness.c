@@ -39,15 +39,15 @@ typedef struct {
   size_t nv;
   bool bad; /* not conjunctive affine (or out of what this encodes): no witness */
   VEC(void *) pool;
-  VEC(double) x0; /* the start point, one per free value */
+  VEC(double) x0;  /* the start point, one per free value */
   VEC(aff_t) rows; /* g(x) >= 0 each */
   const wval_t *now, *next, *normal;
-  wval_t *T, *H;                    /* [(length + 1) * nv], [length * nv] */
-  wval_t *before, *after, *actual;  /* [nactions * nv] */
-  size_t nactions, act;             /* c's actions, and those encoded so far */
-  VEC(signed char) bools;           /* free booleans: -1 not fixed yet, 0, 1 */
-  unsigned choices;                 /* bit k: the choice at the k-th choice point (0: first disjunct) */
-  int nchoices;                     /* choice points met */
+  wval_t *T, *H;                   /* [(length + 1) * nv], [length * nv] */
+  wval_t *before, *after, *actual; /* [nactions * nv] */
+  size_t nactions, act;            /* c's actions, and those encoded so far */
+  VEC(signed char) bools;          /* free booleans: -1 not fixed yet, 0, 1 */
+  unsigned choices;                /* bit k: the choice at the k-th choice point (0: first disjunct) */
+  int nchoices;                    /* choice points met */
   bool pure; /* value() only looks (formula's constant test): no choice, no inequality */
 } wenc_t;
 
@@ -338,7 +338,7 @@ static void start(wenc_t *w) {
       continue;
     }
     bool err = false;
-    w->T[v] = var->type.kind == TYPE_REAL ? number(expr_eval_real(var->init, NULL, NULL, &err))
+    w->T[v] = var->type.kind == TYPE_REAL   ? number(expr_eval_real(var->init, NULL, NULL, &err))
               : var->type.kind == TYPE_BOOL ? boolean(expr_eval(var->init, NULL, NULL, &err).i != 0)
                                             : number((double)expr_eval(var->init, NULL, NULL, &err).i);
     w->bad |= err;
@@ -408,7 +408,8 @@ static void step(wenc_t *w, const cex_t *c, int i) {
   w->now = H, w->next = NULL, w->normal = T;
   if (!w->bad) formula(w, r->when, true);
   if (m->selection == ISM_SELECT_FIRST)
-    for (const int *q = m->rules_from[r->from]; *q != rule_id && !w->bad; q++) formula(w, m->rules[*q].when, false);
+    for (const int *q = m->rules_from[r->from]; *q != rule_id && !w->bad; q++)
+      formula(w, m->rules[*q].when, false);
   wval_t *U = grab(w, (nv + 1) * sizeof *U), *cur = grab(w, (nv + 1) * sizeof *cur);
   memcpy(U, T, nv * sizeof *U);
   memcpy(cur, T, nv * sizeof *cur);
@@ -516,7 +517,7 @@ static bool relax(const wenc_t *w, double *x, const double *norm2, double target
       if (s - target < least) least = s - target, worst = r;
     }
     if (done) {
-        snap(w, x, accept, allowance);
+      snap(w, x, accept, allowance);
       return true;
     }
     if (worst == n || norm2[worst] == 0) return false; /* a constant inequality below the target */

@@ -18,9 +18,9 @@
 #include "ism/ism.h"
 
 typedef enum {
-  WITNESS_NONE,     /* c unchanged: ask the solver (explore_witness, boundary.h) */
-  WITNESS_CLOSE,    /* a point within rounding of every inequality (margin 0) */
-  WITNESS_INTERIOR  /* a point with every inequality strictly satisfied */
+  WITNESS_NONE,    /* c unchanged: ask the solver (explore_witness, boundary.h) */
+  WITNESS_CLOSE,   /* a point within rounding of every inequality (margin 0) */
+  WITNESS_INTERIOR /* a point with every inequality strictly satisfied */
 } witness_t;
 
 /* Replaces c's values by the relaxation's point when the path is
