@@ -124,6 +124,7 @@ typedef struct {
   char *bad; /* the first failed self-check */
   strbuf_t sb;
   progress_t *line; /* erased before each write (it may share the terminal) */
+  verify_ranker_t *ranker; /* one class cache and ranking session for every counterexample */
 } stream_out_t;
 
 static void clear(strbuf_t *sb) {
@@ -133,9 +134,9 @@ static void clear(strbuf_t *sb) {
 
 static void write_cex(void *arg, cex_t *c) {
   stream_out_t *so = arg;
-  if (!so->ranked) verify_witnesses(so->rep.m, so->ropt, c, 1); /* shown with its own witness */
+  if (!so->ranked) verify_ranker_witness(so->ranker, c); /* shown with its own witness */
   if (so->ranked && !so->bad) {
-    verify_rank(so->rep.m, so->ropt, c, 1);
+    verify_ranker_rank(so->ranker, c);
     char *msg = cex_replay(so->rep.m, so->rep.opt->mode, c);
     if (msg)
       so->bad = xasprintf("ranked counterexample %zu failed its re-check: %s", so->rep.res->nstreamed, msg);
@@ -170,7 +171,8 @@ static int run_streaming(cli_ctx_t *ctx, const ism_model_t *m, explore_options_t
                      ranked,
                      NULL,
                      {0},
-                     &vp->line};
+                     &vp->line,
+                     NULL};
   cli_stream_t file = {0}; /* -o: a temporary file renamed at the end, never an input */
   if (ctx->output_path) {
     int rc = cli_stream_open(ctx, ctx->output_path, &file);
@@ -179,12 +181,14 @@ static int run_streaming(cli_ctx_t *ctx, const ism_model_t *m, explore_options_t
   }
   memset(&res, 0, sizeof res);
   strbuf_init(&so.sb);
+  so.ranker = verify_ranker_new(m, ropt);
   json_envelope_t envelope = {.command = "verify", .input = m->path};
   verify_stream_begin(&so.sb, &so.rep, &envelope);
   fputs(so.sb.data, so.out);
   opt->on_cex = write_cex;
   opt->on_cex_ctx = &so;
   explore_run(m, opt, &res);
+  verify_ranker_delete(so.ranker);
   progress_end(&vp->line);
   clear(&so.sb);
   cli_outcome_t outcome = {

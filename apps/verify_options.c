@@ -10,6 +10,7 @@
 #include "ism/stop.h"
 #include "probability/bound.h"
 #include "verifier/boundary.h"
+#include "verifier/paths/witness.h"
 
 /* Ranking stops on a signal and at the time limit. */
 static bool stop_ranking(void *arg) {
@@ -77,22 +78,48 @@ static bool class_boundary_only(class_cache_t *cc, const cex_t *c) {
   return *k == 1;
 }
 
+/* c's values from the relaxation (verifier/paths/witness.h) when its path
+ * is conjunctive affine, it finds a point with a positive margin, and the
+ * point passes the re-check; else c as it was and false. */
+static witness_t relaxed_witness(const ism_model_t *m, ism_mode_t mode, cex_t *c, bool interior) {
+  cex_t keep;
+  cex_copy(&keep, c, m->nvars);
+  witness_t w = witness_find(m, mode, c, interior);
+  char *msg = w != WITNESS_NONE ? cex_replay(m, mode, c) : NULL;
+  if (msg) cex_copy_values(c, &keep, m->nvars), w = WITNESS_NONE;
+  free(msg);
+  cex_free(&keep);
+  return w;
+}
+
 /* Gives c the values it is ranked from and shown with, as a function of
  * its path and failure alone (not of the search, the split, the threads or
  * the ranks that found it), and in mode actual decides it boundary-only or
- * not. An interior counterexample takes the witness of a fresh boundary
- * solver (verifier/boundary.h) when it passes its re-check and the
- * valuation is optimised; every other one the witness of a fresh solver for
- * its own path (explore_witness). A member of a class that is boundary-only
- * as a whole needs no boundary check. */
+ * not. A boundary-only counterexample (its class as a whole, or its own
+ * path by a fresh boundary solver, verifier/boundary.h) is not ranked: it
+ * is shown with the relaxation's point (verifier/paths/witness.h, margin
+ * 0), no solver. A counterexample that is ranked starts the ranking from a
+ * solver's witness, as before: a fresh boundary solver's interior witness
+ * when it passes its re-check and the valuation is optimised, else a fresh
+ * solver's for its own path (explore_witness; the paper's witness with
+ * --valuation solver, and in modes ideal and naive). With --valuation
+ * solver a point of the relaxation with every inequality strict decides
+ * "not boundary-only" without the boundary solver. Every branch depends on
+ * c's path and failure alone. */
 static void canonical(class_cache_t *cc, const ism_model_t *m, const rank_options_t *ropt, cex_t *c) {
-  if (ropt->mode != ISM_MODE_ACTUAL) {
-    explore_witness(m, ropt->mode, c);
+  ism_mode_t mode = ropt->mode;
+  if (mode != ISM_MODE_ACTUAL) {
+    explore_witness(m, mode, c);
     return;
   }
   if (class_boundary_only(cc, c)) {
     c->boundary_known = c->boundary_only = true;
-    explore_witness(m, ropt->mode, c);
+    if (!relaxed_witness(m, mode, c, false)) explore_witness(m, mode, c);
+    return;
+  }
+  if (!ropt->optimise && relaxed_witness(m, mode, c, true) == WITNESS_INTERIOR) {
+    c->boundary_known = true, c->boundary_only = false;
+    explore_witness(m, mode, c);
     return;
   }
   cex_t keep;
@@ -100,15 +127,24 @@ static void canonical(class_cache_t *cc, const ism_model_t *m, const rank_option
   boundary_ctx_t *bc = boundary_new(m, VERIFY_BOUNDARY_RLIMIT);
   boundary_t b = boundary_classify(bc, c);
   boundary_delete(bc);
-  char *msg = b == BOUNDARY_INTERIOR ? cex_replay(m, ropt->mode, c) : NULL;
+  char *msg = b == BOUNDARY_INTERIOR ? cex_replay(m, mode, c) : NULL;
   if (msg || b != BOUNDARY_INTERIOR || !ropt->optimise) {
     cex_copy_values(c, &keep, m->nvars);
-    explore_witness(m, ropt->mode, c);
+    if (b != BOUNDARY_ONLY || !relaxed_witness(m, mode, c, false)) explore_witness(m, mode, c);
   }
   c->boundary_known = b == BOUNDARY_ONLY || (b == BOUNDARY_INTERIOR && !msg);
   c->boundary_only = b == BOUNDARY_ONLY;
   free(msg);
   cex_free(&keep);
+}
+
+/* The witness of a counterexample that is not ranked: the relaxation's
+ * point (with margin 0 at once for a member of a class that is
+ * boundary-only as a whole: no margin is possible there), else a fresh
+ * solver's. */
+static void witness(class_cache_t *cc, const ism_model_t *m, ism_mode_t mode, cex_t *c) {
+  bool margin = mode != ISM_MODE_ACTUAL || !class_boundary_only(cc, c);
+  if (!relaxed_witness(m, mode, c, margin)) explore_witness(m, mode, c);
 }
 
 /* The reported probability of a joint estimate is min(estimate, B), B
@@ -142,9 +178,10 @@ typedef struct {
 static void *canon_worker(void *arg) {
   canon_pool_t *pool = arg;
   const rank_options_t *ropt = pool->ropt;
-  for (size_t k; !(ropt->stop && ropt->stop(ropt->stop_arg)) && (k = atomic_fetch_add(&pool->next, 1)) < pool->n;)
+  for (size_t k;
+       !(ropt->stop && ropt->stop(ropt->stop_arg)) && (k = atomic_fetch_add(&pool->next, 1)) < pool->n;)
     if (pool->witness_only)
-      explore_witness(pool->m, ropt->mode, &pool->cexs[k]);
+      witness(pool->cc, pool->m, ropt->mode, &pool->cexs[k]);
     else
       canonical(pool->cc, pool->m, ropt, &pool->cexs[k]);
   return NULL;
@@ -154,8 +191,7 @@ static void canonical_all(const ism_model_t *m, const rank_options_t *ropt, cex_
                           bool witness_only) {
   class_cache_t cc;
   class_cache_init(&cc, m);
-  for (size_t k = 0; k < n && ropt->mode == ISM_MODE_ACTUAL && !witness_only; k++)
-    class_boundary_only(&cc, &cexs[k]);
+  for (size_t k = 0; k < n && ropt->mode == ISM_MODE_ACTUAL; k++) class_boundary_only(&cc, &cexs[k]);
   canon_pool_t pool = {&cc, m, ropt, cexs, n, 0, witness_only};
   long jobs = ropt->jobs > 0 ? ropt->jobs : sysconf(_SC_NPROCESSORS_ONLN);
   if (jobs < 1) jobs = 1;
@@ -211,6 +247,11 @@ bool verify_ranker_rank(verify_ranker_t *v, cex_t *c) {
   rank_session_rank(v->rank, c);
   clamp(v->bound, c);
   return true;
+}
+
+void verify_ranker_witness(verify_ranker_t *v, cex_t *c) {
+  if (v->ropt->stop && v->ropt->stop(v->ropt->stop_arg)) return;
+  witness(&v->cc, v->m, v->ropt->mode, c);
 }
 
 void verify_ranker_delete(verify_ranker_t *v) {

@@ -26,15 +26,17 @@ cli_value_t *verify_options_resolve(cli_ctx_t *ctx, const cli_command_t *self, c
  * first gets the values it is ranked from as a function of its own path
  * and failure (a fresh solver's witness: explore_witness, or in mode actual
  * a fresh boundary solver's interior witness, verifier/boundary.h, which
- * also decides it boundary-only or not), on ropt->jobs threads, then
- * rank_all. So a counterexample's values and probability do not depend on
+ * also decides it boundary-only or not; a boundary-only one, not ranked,
+ * the relaxation's point, verifier/paths/witness.h), on ropt->jobs
+ * threads, then rank_all. So a counterexample's values and probability do not depend on
  * the search that found it (split, threads, shards, ranks). Returns false
  * when ropt->stop ended it early (the rest are unranked). */
 bool verify_rank(const ism_model_t *m, const rank_options_t *ropt, cex_t *cexs, size_t n);
 
 /* The values of counterexamples shown unranked (--probability none): each
- * its own path's witness (explore_witness), as verify_rank gives them, on
- * ropt->jobs threads (ropt->mode; ropt->stop ends it early). */
+ * its own path's witness, the relaxation's point (verifier/paths/witness.h)
+ * or where it finds none a fresh solver's (explore_witness), on ropt->jobs
+ * threads (ropt->mode; ropt->stop ends it early). */
 void verify_witnesses(const ism_model_t *m, const rank_options_t *ropt, cex_t *cexs, size_t n);
 
 /* The solver budget of each boundary-only decision. */
@@ -47,6 +49,9 @@ void verify_witnesses(const ism_model_t *m, const rank_options_t *ropt, cex_t *c
 typedef struct verify_ranker verify_ranker_t;
 verify_ranker_t *verify_ranker_new(const ism_model_t *m, const rank_options_t *ropt);
 bool verify_ranker_rank(verify_ranker_t *v, cex_t *c);
+/* The values of c shown unranked, as verify_witnesses gives them (the
+ * ranker's class cache serves every call: --all streaming). */
+void verify_ranker_witness(verify_ranker_t *v, cex_t *c);
 void verify_ranker_delete(verify_ranker_t *v);
 
 /* The search's progress line of `verify` and `simulate`: the command's

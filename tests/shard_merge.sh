@@ -7,7 +7,10 @@
 # JSON. At bound 7, where the default report is the top-K search, on the
 # wall-follower (violated) and the drone (verified); at bound 4 with
 # --search top-k and --search full on the thermostat and the explorer
-# (--top 3); the shards' subtrees are exactly those of the run, each once;
+# (--top 3), and unranked on the explorer (--probability none: every
+# counterexample shown with the relaxation's witness,
+# verifier/paths/witness.h); the shards' subtrees are exactly those of the
+# run, each once;
 # the top-K merge of one shard's parts reversed or shuffled is the same. A
 # shard cut short by --timeout: merge is inconclusive (exit 5, or 10 when a
 # counterexample was found) and names the shard. Then the errors: a missing
@@ -104,6 +107,8 @@ run_app thermostat examples/thermostat/thermostat.yaml --split-depth=2 --bound "
 run_app explorer examples/robotcar/explorer.yaml --split-depth=2 --bound "$bound" --search full --top 3
 run_app thermostat-topk examples/thermostat/thermostat.yaml --split-depth=2 --bound "$bound" --search top-k
 run_app explorer-topk examples/robotcar/explorer.yaml --split-depth=2 --bound "$bound" --search top-k --top 3
+run_app explorer-unranked examples/robotcar/explorer.yaml --split-depth=2 --bound "$bound" --search full \
+  --probability none --top 1000
 
 # One shard cut short by --timeout (every shard finishing in 1 ms is not
 # possible here): merge reports the run incomplete and names the shard.
