@@ -1204,12 +1204,36 @@ static long weight_of(const robustify_event_t *ev, const long *w, int n, int lab
   return -1; /* not a candidate */
 }
 
+/* The synthesis of e: its bad sets from the cache when evaluate kept them
+ * (the same observer, so the same fixpoint: removeUnnecessary's set was
+ * evaluated just before), else run. */
+static void synth_cached(synth_t *y, search_t *s, events_t e) {
+  intvec_t key = {0};
+  events_key(s, e, &key);
+  int id = keytab_find(&s->cache, key.data, key.len);
+  VEC_FREE(&key);
+  if (id < 0 || !s->cache_bad.data[id]) {
+    synth_run(y, s, e.c, e.o);
+    return;
+  }
+  memset(y, 0, sizeof *y);
+  y->s = s;
+  y->ctrl = e.c;
+  y->obs = e.o;
+  y->o = observer_get(s, e.o);
+  if (!y->o) return;
+  size_t nsets = y->o->sets.count;
+  y->bad = xmalloc(nsets + 1);
+  bits_to_bools(s->cache_bad.data[id], nsets, y->bad);
+  y->exists = !y->bad[0] && !s->bounded;
+}
+
 /* Fortis's removeUnnecessary: actions the maximal supervisor never blocks
  * need not be controllable, those it also never changes state on need not
  * be observable, when they cost more than everything else used. */
 static events_t remove_unnecessary(search_t *s, events_t e) {
   synth_t y;
-  synth_run(&y, s, e.c, e.o);
+  synth_cached(&y, s, e);
   events_t r = events_copy(s, e);
   if (!y.exists) {
     synth_free(&y);
