@@ -3,6 +3,7 @@
  * worked out in the comments), and of Fortis's weights against the values
  * Fortis's own test (SupervisoryRobustifierTests.testComputeWeights)
  * asserts. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -295,11 +296,107 @@ static void test_stop(void) {
   lts_labels_free(&L);
 }
 
+/* A random deterministic process over labels[0..nlab) with n states, each
+ * move present with probability pct %, as FSP text (alphabet completed). */
+static unsigned rnd_next(unsigned *r) {
+  *r = *r * 1103515245u + 12345u;
+  return (*r >> 16) & 0x7fff;
+}
+
+static void random_process(char *out, size_t cap, const char *name, const char *const *labels, int nlab,
+                           int n, int pct, unsigned *r) {
+  size_t k = 0;
+  for (int x = 0; x < n; x++) {
+    k += (size_t)snprintf(out + k, cap - k, "%s%s%d = (", x ? ",\n" : "", name, x);
+    int moves = 0;
+    for (int a = 0; a < nlab; a++)
+      if ((int)(rnd_next(r) % 100) < pct)
+        k += (size_t)snprintf(out + k, cap - k, "%s%s -> %s%d", moves++ ? " | " : "", labels[a], name,
+                              (int)(rnd_next(r) % (unsigned)n));
+    if (!moves) k += (size_t)snprintf(out + k, cap - k, "%s -> %s0", labels[0], name);
+    k += (size_t)snprintf(out + k, cap - k, ")");
+  }
+  k += (size_t)snprintf(out + k, cap - k, "\n+{");
+  for (int a = 0; a < nlab; a++) k += (size_t)snprintf(out + k, cap - k, "%s%s", a ? ", " : "", labels[a]);
+  snprintf(out + k, cap - k, "}.");
+}
+
+/* OASIS decides most abstractions without building their plant when every
+ * action of M is observable (product_exists in robustify.c: the observer
+ * of mm ‖ E' ‖ P as mm × the observer of U ‖ E' ‖ P). --max-states turns
+ * that off, so on random problems (M over a-d, all observable, the first
+ * two to four controllable; E' also over e, f, e sometimes observable,
+ * never controllable; P over a, b, e; progress c) a run
+ * with a state bound no run reaches must give the same result: the same
+ * first abstraction with a supervisor (or none), syntheses, kept
+ * behaviours and supervisor. Also checks that both answers occur, and
+ * supervisors found after several abstractions without one. */
+static void test_oasis_product(void) {
+  static const char *const ml[] = {"a", "b", "c", "d"}, *const el[] = {"a", "b", "c", "d", "e", "f"},
+                           *const pl[] = {"a", "b", "e"};
+  unsigned r = 12345;
+  int found = 0, late = 0, none = 0;
+  for (int trial = 0; trial < 1000; trial++) {
+    lts_labels_t L;
+    lts_labels_init(&L);
+    char tm[2048], te[2048], tp[1024];
+    random_process(tm, sizeof tm, "M", ml, 4, 2 + (int)(rnd_next(&r) % 3), 70, &r);
+    random_process(te, sizeof te, "E", el, 6, 2 + (int)(rnd_next(&r) % 3), 60, &r);
+    random_process(tp, sizeof tp, "P", pl, 3, 1 + (int)(rnd_next(&r) % 3), 80, &r);
+    lts_t *m = load(&L, tm), *e = load(&L, te), *p = load(&L, tp);
+    int progress[] = {lts_label(&L, "c")};
+    int word[] = {lts_label(&L, "a"), lts_label(&L, "c")};
+    robustify_pref_t pref = {word, 2, word, 2, 3};
+    robustify_event_t ctrl[] = {ev(&L, "a", 1), ev(&L, "b", 1), ev(&L, "c", 1), ev(&L, "d", 1)};
+    robustify_event_t obs[] = {ev(&L, "a", 1), ev(&L, "b", 1), ev(&L, "c", 1), ev(&L, "d", 1),
+                               ev(&L, "e", 1)};
+    robustify_problem_t pb = {.sys = m,
+                              .dev = e,
+                              .safety = p,
+                              .progress = progress,
+                              .nprogress = 1,
+                              .pref = &pref,
+                              .npref = 1,
+                              .ctrl = ctrl,
+                              .nctrl = 2 + (int)(rnd_next(&r) % 3),
+                              .obs = obs,
+                              .nobs = 4 + (int)(rnd_next(&r) % 2),
+                              .method = ROBUSTIFY_OASIS};
+    robustify_result_t a, b;
+    robustify_run(&pb, &a);
+    pb.max_states = 1 << 28;
+    robustify_run(&pb, &b);
+    CHECK(!a.bounded && !b.bounded);
+    CHECK(a.no_supervisor == b.no_supervisor && a.nsols == b.nsols && a.nsynth == b.nsynth);
+    CHECK(a.plant_states == b.plant_states && a.max_kept == b.max_kept);
+    if (a.nsols == 1 && b.nsols == 1) {
+      const robustify_solution_t *x = &a.sols[0], *y = &b.sols[0];
+      CHECK(x->nhidden == y->nhidden &&
+            (x->nhidden == 0 || memcmp(x->hidden, y->hidden, (size_t)x->nhidden * sizeof *x->hidden) == 0));
+      CHECK(x->kept == y->kept && x->ndisabled == y->ndisabled);
+      CHECK(x->sup && y->sup && x->sup->nstates == y->sup->nstates && x->sup->ntrans == y->sup->ntrans);
+      found++;
+      late += a.nsynth >= 3;
+    } else
+      none += a.no_supervisor;
+    robustify_result_free(&a);
+    robustify_result_free(&b);
+    lts_free(m);
+    lts_free(e);
+    lts_free(p);
+    lts_labels_free(&L);
+  }
+  fprintf(stderr, "oasis product: %d found (%d after 2+ abstractions), %d without supervisor\n", found, late,
+          none);
+  CHECK(found >= 20 && late >= 10 && none >= 20);
+}
+
 int main(void) {
   test_abstraction();
   test_controllability();
   test_partial_observation();
   test_weights();
   test_stop();
+  test_oasis_product();
   return CHECK_RESULT();
 }

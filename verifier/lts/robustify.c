@@ -53,7 +53,7 @@ typedef struct {
   lts_t *dev_det, *prop; /* E' determinised and P_err, built with the first plant (OASIS builds many) */
   int *step[3];          /* parts 1, 2 (E', P_err): step[i][x * step_nl + a] = x's successor by a or -1 */
   int step_nl;
-  int *cnum;             /* plant_build's direct table of composite tuples, all -1 between builds */
+  int *cnum; /* plant_build's direct table of composite tuples, all -1 between builds */
   size_t cnum_cap;
   size_t plant_hint, trans_hint; /* sizes of the last plant built, to size the next one's arrays */
   size_t pairs_hint, moves_hint, sets_hint, set_moves_hint; /* and of the last observer */
@@ -136,7 +136,8 @@ static int *step_table(const lts_t *l, int nl) {
   int *t = xmalloc((n + 1) * sizeof *t);
   memset(t, -1, (n + 1) * sizeof *t);
   for (int x = 0; x < l->nstates; x++)
-    for (int i = l->succ_off[x]; i < l->succ_off[x + 1]; i++) t[(size_t)x * (size_t)nl + (size_t)l->succ_label[i]] = l->succ_dst[i];
+    for (int i = l->succ_off[x]; i < l->succ_off[x + 1]; i++)
+      t[(size_t)x * (size_t)nl + (size_t)l->succ_label[i]] = l->succ_dst[i];
   return t;
 }
 
@@ -251,7 +252,7 @@ static bool plant_build(search_t *s, const lts_t *sys) {
         bool enabled = true, err = false;
         for (int j = i; j < 3 && enabled; j++) {
           if (!(in[a] >> j & 1)) continue;
-          nx[j] = j == i        ? l->succ_dst[t]
+          nx[j] = j == i       ? l->succ_dst[t]
                   : s->step[j] ? s->step[j][(size_t)x[j] * (size_t)nl + (size_t)a]
                                : det_step(parts[j], x[j], a);
           enabled = nx[j] >= 0;
@@ -518,7 +519,8 @@ static int close_set(closer_t *c, observer_t *o, intvec_t *seeds) {
 /* succ[l] (-1 for every label before) becomes the successor set of set q
  * by each observable label l it moves on; with `undo`, -1 again. */
 static void set_moves(const observer_t *o, int q, int *succ, bool undo) {
-  for (int t = o->toff.data[q]; t < o->toff.data[q + 1]; t++) succ[o->tlab.data[t]] = undo ? -1 : o->tdst.data[t];
+  for (int t = o->toff.data[q]; t < o->toff.data[q + 1]; t++)
+    succ[o->tlab.data[t]] = undo ? -1 : o->tdst.data[t];
 }
 
 /* The observer of O: every observation set reachable from {init}, and the
@@ -756,6 +758,56 @@ static observer_t *observer_get(search_t *s, const bitword_t *obs) {
   return hit;
 }
 
+/* bools b[0 .. n) (each 0 or 1) as the bitset w (BITSET_WORDS(n) words),
+ * eight at a time: the multiplication gathers the low bits of the eight
+ * bytes of x into its top byte, byte i's bit as bit i (no two products
+ * meet, so no carries). The Pareto search packs the bad sets of every
+ * synthesis it caches (pump-3: 16 419 of about 100 000 sets each). */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define ROBUSTIFY_BYTES_LE 1 /* the eight-at-a-time packing reads bools as the bytes of a word */
+#else
+#define ROBUSTIFY_BYTES_LE 0
+#endif
+
+static void bools_to_bits(const bool *b, size_t n, bitword_t *w) {
+  size_t q = 0;
+  for (; ROBUSTIFY_BYTES_LE && q + 64 <= n; q += 64) {
+    bitword_t word = 0;
+    for (int j = 0; j < 8; j++) {
+      uint64_t x;
+      memcpy(&x, b + q + 8 * (size_t)j, sizeof x);
+      word |= ((x * 0x0102040810204080ull) >> 56) << (8 * j);
+    }
+    w[q / 64] = word;
+  }
+  for (; q < n; q += 64) {
+    bitword_t word = 0;
+    for (size_t i = q; i < n && i < q + 64; i++) word |= (bitword_t)b[i] << (i - q);
+    w[q / 64] = word;
+  }
+}
+
+/* The bitset w of n bits as bools b[0 .. n), a byte of w at a time: the
+ * byte copied into all eight bytes, bit i kept in byte i, each byte then
+ * made 0 or 1 (adding 0x7f to a byte of at most 0x80 carries into no
+ * other byte). */
+static void bits_to_bools(const bitword_t *w, size_t n, bool *b) {
+  size_t q = 0;
+  for (; ROBUSTIFY_BYTES_LE && q + 64 <= n; q += 64) {
+    bitword_t word = w[q / 64];
+    if (!word) {
+      memset(b + q, 0, 64);
+      continue;
+    }
+    for (int j = 0; j < 8; j++) {
+      uint64_t y = ((word >> (8 * j) & 255) * 0x0101010101010101ull) & 0x8040201008040201ull;
+      uint64_t x = (((y + 0x7f7f7f7f7f7f7f7full) | y) & 0x8080808080808080ull) >> 7;
+      memcpy(b + q + 8 * (size_t)j, &x, sizeof x);
+    }
+  }
+  for (; q < n; q++) b[q] = bitset_get(w, q);
+}
+
 /* Least fixpoint: a set is bad when it holds the error state, when an
  * uncontrollable observable action leads to a bad set, or when one of its
  * members cannot reach a marked state through good sets.
@@ -773,7 +825,7 @@ static void solve(synth_t *y, const bitword_t *start, int newly) {
   y->bad = xmalloc((size_t)nsets + 1);
   int *work = xmalloc(((size_t)nsets + 1) * sizeof *work), nwork = 0;
   if (start) {
-    for (int q = 0; q < nsets; q++) y->bad[q] = bitset_get(start, (size_t)q);
+    bits_to_bools(start, (size_t)nsets, y->bad);
     for (int j = o->loff[newly]; j < o->loff[newly + 1]; j++)
       if (y->bad[o->ldst[j]] && !y->bad[o->lsrc[j]]) {
         y->bad[o->lsrc[j]] = true;
@@ -1094,8 +1146,7 @@ static bool evaluate(search_t *s, events_t e, uint64_t *kept) {
         size_t nsets = y.o->sets.count;
         if (s->bad_bytes < ROBUSTIFY_CACHE_BYTES) { /* kept for warm starts below this set */
           bad = bitset_new(nsets);
-          for (size_t q = 0; q < nsets; q++)
-            if (y.bad[q]) bitset_set(bad, q);
+          bools_to_bits(y.bad, nsets, bad);
           s->bad_bytes += BITSET_WORDS(nsets) * sizeof *bad;
         }
       }
@@ -1153,12 +1204,36 @@ static long weight_of(const robustify_event_t *ev, const long *w, int n, int lab
   return -1; /* not a candidate */
 }
 
+/* The synthesis of e: its bad sets from the cache when evaluate kept them
+ * (the same observer, so the same fixpoint: removeUnnecessary's set was
+ * evaluated just before), else run. */
+static void synth_cached(synth_t *y, search_t *s, events_t e) {
+  intvec_t key = {0};
+  events_key(s, e, &key);
+  int id = keytab_find(&s->cache, key.data, key.len);
+  VEC_FREE(&key);
+  if (id < 0 || !s->cache_bad.data[id]) {
+    synth_run(y, s, e.c, e.o);
+    return;
+  }
+  memset(y, 0, sizeof *y);
+  y->s = s;
+  y->ctrl = e.c;
+  y->obs = e.o;
+  y->o = observer_get(s, e.o);
+  if (!y->o) return;
+  size_t nsets = y->o->sets.count;
+  y->bad = xmalloc(nsets + 1);
+  bits_to_bools(s->cache_bad.data[id], nsets, y->bad);
+  y->exists = !y->bad[0] && !s->bounded;
+}
+
 /* Fortis's removeUnnecessary: actions the maximal supervisor never blocks
  * need not be controllable, those it also never changes state on need not
  * be observable, when they cost more than everything else used. */
 static events_t remove_unnecessary(search_t *s, events_t e) {
   synth_t y;
-  synth_run(&y, s, e.c, e.o);
+  synth_cached(&y, s, e);
   events_t r = events_copy(s, e);
   if (!y.exists) {
     synth_free(&y);
@@ -1543,8 +1618,8 @@ static void events_from(search_t *s, const robustify_event_t *ev, int n, bitword
 
 /* ------------------------------------------------------------ OASIS */
 
-lts_t *robustify_abstraction(const lts_t *sys, const int *abs, int nabs, long max_states, bool (*stop)(void *),
-                             void *arg) {
+lts_t *robustify_abstraction(const lts_t *sys, const int *abs, int nabs, long max_states,
+                             bool (*stop)(void *), void *arg) {
   int *in = xmalloc(((size_t)sys->nalphabet + 1) * sizeof *in),
       *out = xmalloc(((size_t)sys->nalphabet + 1) * sizeof *out);
   int nin = 0, nout = 0;
@@ -1598,6 +1673,265 @@ static void canonical_key(const lts_t *l, intvec_t *key) {
   free(order);
 }
 
+/* OASIS without a plant per language. When every action of M is
+ * observable (O ⊇ Σ_M) and an abstraction mm has M's alphabet and no
+ * error state, mm ‖ E' ‖ P_err ‖ monitors is mm ‖ H, where H is the plant
+ * built with M replaced by U, one state with a self-loop on every action of
+ * Σ_M (H depends on E', P and the progress actions only: built once per
+ * run). The unobservable actions are then H's alone, so every observation
+ * set of mm ‖ H is {x} × Y for one state x of mm and one observation set Y
+ * of H's observer for O (also built once): the observer of mm ‖ H is the
+ * part of mm × (H's observer) reachable from (init, set 0), an
+ * observable action of Σ_M moving x by mm and Y by H's observer, any
+ * other moving Y only; its pair moves are H's pair moves where mm moves
+ * alike. The one difference: the plant merges every error state into one,
+ * so the sets {x} × {error} of different x are one set there; such a set
+ * holds only the error, so it is bad in both and the fixpoint is the same.
+ * product_exists decides whether a supervisor exists on that product
+ * directly (solve's fixpoint, each set's predecessors and each pair's
+ * through mm's reversed moves), without building the plant or its
+ * observer: voting-4-4's 511 languages after the first. */
+typedef struct {
+  bool tried, usable;
+  int nl;
+  plant_t h;       /* H, its observers unused */
+  observer_t *ho;  /* H's observer for O */
+  int *rlab;       /* the label of each reversed pair move of ho (beside ho->rsrc) */
+  bitword_t *in_m; /* Σ_M */
+} oasis_product_t;
+
+static void oasis_product_free(oasis_product_t *pc) {
+  observer_free(pc->ho);
+  plant_free(&pc->h);
+  free(pc->rlab);
+  free(pc->in_m);
+}
+
+/* Builds H and its observer the first time (s->g is swapped out and back);
+ * false when the product cannot be used (O misses an action of M, or a
+ * limit: --max-states keeps the plain path, whose limits it bounds). */
+static bool oasis_product_ready(search_t *s, oasis_product_t *pc, const bitword_t *obs) {
+  if (pc->tried) return pc->usable;
+  pc->tried = true;
+  const robustify_problem_t *p = s->p;
+  int nl = (int)p->sys->labels->names.count;
+  if (p->max_states > 0) return false;
+  for (int i = 0; i < p->sys->nalphabet; i++)
+    if (!bitset_get(obs, (size_t)p->sys->alphabet[i])) return false;
+  lts_builder_t b;
+  lts_builder_init(&b, p->sys->labels);
+  lts_builder_add_state(&b);
+  b.init = 0;
+  for (int i = 0; i < p->sys->nalphabet; i++) lts_builder_add(&b, 0, p->sys->alphabet[i], 0);
+  lts_t *u = lts_freeze(&b);
+  plant_t keep = s->g;
+  memset(&s->g, 0, sizeof s->g);
+  bool built = plant_build(s, u);
+  lts_free(u);
+  if (built && (int)s->g.nlabels == nl) pc->ho = observer_build(s, obs);
+  pc->h = s->g;
+  s->g = keep;
+  if (!pc->ho) return false;
+  pc->nl = nl;
+  pc->in_m = bitset_new((size_t)nl);
+  for (int i = 0; i < p->sys->nalphabet; i++) bitset_set(pc->in_m, (size_t)p->sys->alphabet[i]);
+  /* the labels of ho's reversed pair moves, in ho->rsrc's order */
+  const observer_t *o = pc->ho;
+  size_t npairs = o->sets.keys.len;
+  pc->rlab = xmalloc(((size_t)o->roff[npairs] + 1) * sizeof *pc->rlab);
+  int *fill = xmalloc((npairs + 1) * sizeof *fill);
+  memcpy(fill, o->roff, npairs * sizeof *fill);
+  for (size_t q = 0; q < npairs; q++)
+    for (int e = o->foff[q]; e < o->foff[q + 1]; e++) pc->rlab[fill[o->fdst[e]]++] = o->flab[e];
+  free(fill);
+  pc->usable = true;
+  return true;
+}
+
+/* The reachable sets (x, Y) of mm ‖ H: set X is (px[X], pq[X]) (an mm
+ * state, a set of H's observer), pid[x * nh + q] its number or -1; its
+ * pairs are poff[X] .. poff[X+1], in Y's order. mm's moves reversed:
+ * the sources of (target, label) at rvsrc[rvoff[target * nl + label] ..]. */
+typedef struct {
+  size_t nx, nh;
+  int *step, *rvoff, *rvsrc, *pid;
+  intvec_t px, pq;
+  size_t *poff;
+} product_t;
+
+static void product_free(product_t *x) {
+  free(x->step);
+  free(x->rvoff);
+  free(x->rvsrc);
+  free(x->pid);
+  VEC_FREE(&x->px);
+  VEC_FREE(&x->pq);
+  free(x->poff);
+}
+
+/* The sets of mm ‖ H: 1, or -1 stopped, -2 the product does not apply to
+ * mm (an error state, another alphabet, nondeterministic, too large). */
+static int product_sets(search_t *s, const oasis_product_t *pc, const lts_t *mm, product_t *x) {
+  int nl = pc->nl;
+  const observer_t *o = pc->ho;
+  memset(x, 0, sizeof *x);
+  if (mm->error >= 0 || mm->nalphabet != s->p->sys->nalphabet || !lts_is_deterministic(mm) ||
+      (int)s->p->sys->labels->names.count != nl)
+    return -2;
+  for (int i = 0; i < mm->nalphabet; i++)
+    if (!bitset_get(pc->in_m, (size_t)mm->alphabet[i])) return -2;
+  x->nx = (size_t)mm->nstates, x->nh = o->sets.count;
+  if (x->nx * x->nh > ((size_t)1 << 24) || !(x->step = step_table(mm, nl))) return -2;
+  size_t nkeys = x->nx * (size_t)nl, nh = x->nh;
+  x->rvoff = xcalloc(nkeys + 2, sizeof *x->rvoff);
+  x->rvsrc = xmalloc(((size_t)mm->ntrans + 1) * sizeof *x->rvsrc);
+  for (int t = 0; t < mm->ntrans; t++)
+    x->rvoff[(size_t)mm->succ_dst[t] * (size_t)nl + (size_t)mm->succ_label[t] + 1]++;
+  for (size_t k = 0; k < nkeys; k++) x->rvoff[k + 1] += x->rvoff[k];
+  int *fill = xmalloc((nkeys + 1) * sizeof *fill);
+  memcpy(fill, x->rvoff, nkeys * sizeof *fill);
+  for (int y = 0; y < mm->nstates; y++)
+    for (int t = mm->succ_off[y]; t < mm->succ_off[y + 1]; t++)
+      x->rvsrc[fill[(size_t)mm->succ_dst[t] * (size_t)nl + (size_t)mm->succ_label[t]]++] = y;
+  free(fill);
+  x->pid = xmalloc((x->nx * nh + 1) * sizeof *x->pid);
+  memset(x->pid, -1, (x->nx * nh + 1) * sizeof *x->pid);
+  x->pid[(size_t)mm->init * nh] = 0;
+  VEC_PUSH(&x->px, mm->init);
+  VEC_PUSH(&x->pq, 0);
+  for (size_t h = 0; h < x->px.len; h++) {
+    if ((h & 255) == 0 && out_of_time(s)) return -1;
+    int y = x->px.data[h], q = x->pq.data[h];
+    for (int t = o->toff.data[q]; t < o->toff.data[q + 1]; t++) {
+      int l = o->tlab.data[t],
+          y2 = bitset_get(pc->in_m, (size_t)l) ? x->step[(size_t)y * (size_t)nl + (size_t)l] : y;
+      if (y2 < 0) continue;
+      int *slot = &x->pid[(size_t)y2 * nh + (size_t)o->tdst.data[t]];
+      if (*slot < 0) {
+        *slot = (int)x->px.len;
+        VEC_PUSH(&x->px, y2);
+        VEC_PUSH(&x->pq, o->tdst.data[t]);
+      }
+    }
+  }
+  x->poff = xmalloc((x->px.len + 1) * sizeof *x->poff);
+  x->poff[0] = 0;
+  for (size_t X = 0; X < x->px.len; X++) {
+    int q = x->pq.data[X];
+    x->poff[X + 1] = x->poff[X] + (o->sets.off.data[q + 1] - o->sets.off.data[q]);
+  }
+  return 1;
+}
+
+/* For each set X, from H-set q, that moves by l into a set whose mm state
+ * is y2: (x, q) for each x that mm moves to y2 by l (l in Σ_M), else (y2,
+ * q); runs the statement after X's declaration for each that exists. */
+#define PRODUCT_SOURCES(x, pc, y2, l, q, ...)                                                                \
+  do {                                                                                                       \
+    if (bitset_get((pc)->in_m, (size_t)(l))) {                                                               \
+      size_t k_ = (size_t)(y2) * (size_t)(pc)->nl + (size_t)(l);                                             \
+      for (int r_ = (x)->rvoff[k_]; r_ < (x)->rvoff[k_ + 1]; r_++) {                                         \
+        int X = (x)->pid[(size_t)(x)->rvsrc[r_] * (x)->nh + (size_t)(q)];                                    \
+        if (X >= 0) __VA_ARGS__                                                                              \
+      }                                                                                                      \
+    } else {                                                                                                 \
+      int X = (x)->pid[(size_t)(y2) * (x)->nh + (size_t)(q)];                                                \
+      if (X >= 0) __VA_ARGS__                                                                                \
+    }                                                                                                        \
+  } while (0)
+
+/* The pairs of the good sets from which a marked pair is reachable
+ * through good sets (co), as solve's coreachability pass, each pair's
+ * predecessors through H's reversed pair moves and mm's. */
+static void product_coreach(const oasis_product_t *pc, const product_t *x, const bool *bad, bool *co,
+                            int *queue, const int *owner) {
+  const observer_t *o = pc->ho;
+  size_t head = 0, tail = 0, n = x->px.len;
+  for (size_t X = 0; X < n; X++) {
+    size_t base = o->sets.off.data[x->pq.data[X]];
+    for (size_t P = x->poff[X]; P < x->poff[X + 1]; P++) {
+      co[P] = !bad[X] && bitset_get(pc->h.marked, (size_t)o->sets.keys.data[base + (P - x->poff[X])]);
+      if (co[P]) queue[tail++] = (int)P;
+    }
+  }
+  while (head < tail) {
+    int P2 = queue[head++], Y = owner[P2], y2 = x->px.data[Y], q2 = x->pq.data[Y];
+    size_t p2 = o->sets.off.data[q2] + ((size_t)P2 - x->poff[Y]);
+    for (int r = o->roff[p2]; r < o->roff[p2 + 1]; r++) {
+      int sp = o->rsrc[r], l = pc->rlab[r], q = o->pair_set[sp];
+      size_t i = (size_t)sp - o->sets.off.data[q];
+      if (bitset_get(o->obs, (size_t)l)) { /* Σ_M ⊆ O */
+        PRODUCT_SOURCES(x, pc, y2, l, q, {
+          size_t P = x->poff[X] + i;
+          if (!co[P] && !bad[X]) co[P] = true, queue[tail++] = (int)P;
+        });
+      } else { /* unobservable: within the set */
+        size_t P = x->poff[Y] + i;
+        if (!co[P]) co[P] = true, queue[tail++] = (int)P;
+      }
+    }
+  }
+}
+
+/* solve's least fixpoint on the sets of mm ‖ H for controllable C: 1 when
+ * the first set stays good (a supervisor exists), 0 when not, -1 stopped. */
+static int product_solve(search_t *s, const oasis_product_t *pc, const product_t *x, const bitword_t *ctrl) {
+  const observer_t *o = pc->ho;
+  size_t n = x->px.len, npairs = x->poff[n];
+  bool *bad = xmalloc(n + 1), *co = NULL;
+  int *work = xmalloc((n + 1) * sizeof *work), nwork = 0, *owner = NULL, *queue = NULL, result = 1;
+  for (size_t X = 0; X < n; X++)
+    if ((bad[X] = o->has_error[x->pq.data[X]])) work[nwork++] = (int)X;
+  for (;;) {
+    while (nwork > 0) { /* an uncontrollable move into a bad set makes its source bad */
+      int Y = work[--nwork], y2 = x->px.data[Y], q2 = x->pq.data[Y];
+      for (int i = o->rtoff[q2]; i < o->rtoff[q2 + 1]; i++) {
+        int l = o->rtlab[i];
+        if (bitset_get(ctrl, (size_t)l)) continue;
+        PRODUCT_SOURCES(x, pc, y2, l, o->rtsrc[i], {
+          if (!bad[X]) bad[X] = true, work[nwork++] = X;
+        });
+      }
+    }
+    if (bad[0]) break;
+    if (out_of_time(s)) {
+      result = -1;
+      break;
+    }
+    if (!co) {
+      co = xmalloc(npairs + 1);
+      queue = xmalloc((npairs + 1) * sizeof *queue);
+      owner = xmalloc((npairs + 1) * sizeof *owner);
+      for (size_t X = 0; X < n; X++)
+        for (size_t P = x->poff[X]; P < x->poff[X + 1]; P++) owner[P] = (int)X;
+    }
+    product_coreach(pc, x, bad, co, queue, owner);
+    for (size_t X = 0; X < n; X++)
+      for (size_t P = x->poff[X]; !bad[X] && P < x->poff[X + 1]; P++)
+        if (!co[P]) bad[X] = true, work[nwork++] = (int)X;
+    if (nwork == 0) break;
+  }
+  if (result == 1 && bad[0]) result = 0;
+  free(bad);
+  free(work);
+  free(co);
+  free(queue);
+  free(owner);
+  return result;
+}
+#undef PRODUCT_SOURCES
+
+/* Whether a supervisor exists for controllable C and the product's O on
+ * mm ‖ H (above): 1 yes, 0 no, -1 stopped by a limit, -2 the product does
+ * not apply to mm (then the plain path decides). */
+static int product_exists(search_t *s, const oasis_product_t *pc, const lts_t *mm, const bitword_t *ctrl) {
+  product_t x;
+  int r = product_sets(s, pc, mm, &x);
+  if (r == 1) r = product_solve(s, pc, &x, ctrl);
+  product_free(&x);
+  return r;
+}
+
 static void oasis_run(search_t *s, robustify_result_t *out) {
   const robustify_problem_t *p = s->p;
   int nl = (int)p->sys->labels->names.count;
@@ -1617,6 +1951,7 @@ static void oasis_run(search_t *s, robustify_result_t *out) {
   }
   int *a = xmalloc(((size_t)n + 1) * sizeof *a), *abs = xmalloc(((size_t)n + 1) * sizeof *abs);
   bool found = false;
+  oasis_product_t pc = {0};
   keytab_t seen; /* languages of the abstractions tried (minimised, canonical_key) */
   keytab_init(&seen);
   intvec_t akey = {0};
@@ -1650,6 +1985,16 @@ static void oasis_run(search_t *s, robustify_result_t *out) {
         lts_free(mm);
         lts_free(m);
         continue;
+      }
+      if (s->nsynth > 0 && oasis_product_ready(s, &pc, all.o)) {
+        int r = product_exists(s, &pc, mm, all.c);
+        if (r == 0 || r == -1) { /* no supervisor (or stopped): counted as the plain path counts it */
+          s->nsynth++;
+          lts_free(mm);
+          lts_free(m);
+          continue;
+        }
+        /* a supervisor (the solution, synthesised below as before), or the product does not apply */
       }
       if (s->nsynth == 0) {
         lts_free(mm);
@@ -1713,6 +2058,7 @@ static void oasis_run(search_t *s, robustify_result_t *out) {
   }
   out->no_supervisor = !found && !s->bounded;
   s->search_done = s->search_done || out->no_supervisor;
+  oasis_product_free(&pc);
   keytab_free(&seen);
   VEC_FREE(&akey);
   free(a);
