@@ -441,11 +441,25 @@ static unsigned fresh_mask(const joint_t *j, const expr_t *e) {
   return mc.mask;
 }
 
+static aff_t aff_eval(joint_t *j, const expr_t *e);
+
+/* aff_eval(j, e) without copying a real variable's view: a pointer to the
+ * view, or to tmp holding aff_eval's result. */
+static const aff_t *aff_ref(joint_t *j, const expr_t *e, aff_t *tmp) {
+  if (e->kind == EXPR_VAR && j->m->vars[e->u.var.id].type.kind == TYPE_REAL) {
+    int v = e->u.var.id;
+    return j->m->vars[v].sensing ? (e->u.var.primed ? &j->a_next[v] : &j->a_now[v]) : &j->a_norm[v];
+  }
+  *tmp = aff_eval(j, e);
+  return tmp;
+}
+
 static aff_t aff_eval(joint_t *j, const expr_t *e) {
   const double *next = j->kind == STAGE_ACTION ? j->after : NULL;
   const double *now = j->kind == STAGE_ACTION ? j->env : j->sensed;
   const double *normal = j->kind == STAGE_ACTION ? j->actual : j->normal;
-  aff_t a, b;
+  aff_t ta, tb;
+  const aff_t *a, *b;
   switch (e->kind) {
   case EXPR_VAR: {
     int v = e->u.var.id;
@@ -453,22 +467,22 @@ static aff_t aff_eval(joint_t *j, const expr_t *e) {
     if (var->type.kind != TYPE_REAL) return aff_const(number(j->m, e, TYPE_REAL, now, next, normal));
     return var->sensing ? (e->u.var.primed ? j->a_next[v] : j->a_now[v]) : j->a_norm[v];
   }
-  case EXPR_NEG: a = aff_eval(j, e->u.op.a); return aff_lin(&a, -1, &a, 0);
+  case EXPR_NEG: a = aff_ref(j, e->u.op.a, &ta); return aff_lin(a, -1, a, 0);
   case EXPR_ADD:
   case EXPR_SUB:
     if (e->type.kind != TYPE_REAL) break;
-    a = aff_eval(j, e->u.op.a), b = aff_eval(j, e->u.op.b);
-    return aff_lin(&a, 1, &b, e->kind == EXPR_ADD ? 1 : -1);
+    a = aff_ref(j, e->u.op.a, &ta), b = aff_ref(j, e->u.op.b, &tb);
+    return aff_lin(a, 1, b, e->kind == EXPR_ADD ? 1 : -1);
   case EXPR_MUL:
     if (e->type.kind != TYPE_REAL) break;
-    a = aff_eval(j, e->u.op.a), b = aff_eval(j, e->u.op.b);
-    if (a.mask && b.mask) return aff_fail(a.mask | b.mask);
-    return a.mask ? aff_lin(&a, b.c, &a, 0) : aff_lin(&b, a.c, &b, 0);
+    a = aff_ref(j, e->u.op.a, &ta), b = aff_ref(j, e->u.op.b, &tb);
+    if (a->mask && b->mask) return aff_fail(a->mask | b->mask);
+    return a->mask ? aff_lin(a, b->c, a, 0) : aff_lin(b, a->c, b, 0);
   case EXPR_DIV:
     if (e->type.kind != TYPE_REAL) break;
-    a = aff_eval(j, e->u.op.a), b = aff_eval(j, e->u.op.b);
-    if (b.mask || b.c == 0) return aff_fail(a.mask | b.mask);
-    return aff_lin(&a, 1 / b.c, &a, 0);
+    a = aff_ref(j, e->u.op.a, &ta), b = aff_ref(j, e->u.op.b, &tb);
+    if (b->mask || b->c == 0) return aff_fail(a->mask | b->mask);
+    return aff_lin(a, 1 / b->c, a, 0);
   /* literals: the value expr_eval_real gives them */
   case EXPR_INT:
     if (e->type.kind == TYPE_REAL) break;
@@ -531,7 +545,9 @@ static void atoms(joint_t *j, const expr_t *e, cutset_t *cs) {
       push_constant(j, e);
       return;
     }
-    aff_t l = aff_eval(j, e->u.op.a), r = aff_eval(j, e->u.op.b), d = aff_lin(&l, 1, &r, -1);
+    aff_t tl, tr;
+    const aff_t *l = aff_ref(j, e->u.op.a, &tl), *r = aff_ref(j, e->u.op.b, &tr);
+    aff_t d = aff_lin(l, 1, r, -1);
     unsigned live = d.mask & ~cs->presample;
     if (!live) {
       if (!d.ok) j->compiled = false; /* a division by 0 */
