@@ -1457,6 +1457,16 @@ static bool line_search(joint_t *j, cex_t *c, const param_t *p, bool scan, doubl
  * go on while one gains more than 0.1% or a plateau was re-centred. */
 static void sweeps(joint_t *j, cex_t *c, const params_t *ps, double *best) {
   bool *flat = xcalloc(ps->n + 1, sizeof *flat); /* skipped after a sweep found it flat over its box */
+  /* A value no run reads goes where the first sweep's line search would put
+   * it (the middle of its box) before that sweep rather than at its turn:
+   * the objective does not depend on it, so every value and decision is
+   * the same, but the memo, keyed by every free value, then serves the
+   * later sweeps' revisits of the points of the first. */
+  for (size_t i = 0; i < ps->n && *best > 0 && j->o.sweeps > 0; i++) {
+    const param_t *p = &ps->p[i];
+    double *at = param_at(c, p);
+    if (p->unread && *at >= p->lo && *at <= p->hi) *at = p->lo + (GRID / 2) * ((p->hi - p->lo) / (GRID - 1)), flat[i] = true;
+  }
   for (int sweep = 0; sweep < j->o.sweeps; sweep++) {
     double start = *best;
     bool moved = false;
