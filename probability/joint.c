@@ -13,7 +13,7 @@
 #include "probability/lowdisc.h"
 #include "probability/memo.h"
 
-enum { MAXF = JOINT_MAXF, MAX_CUTS = JOINT_MAX_CUTS, MAX_CELLS = JOINT_MAX_CELLS, GRID = 9, GOLDEN_STEPS = 8, EDGE_STEPS = 5 };
+enum { MAXF = JOINT_MAXF, MAX_CUTS = JOINT_MAX_CUTS, MAX_CELLS = JOINT_MAX_CELLS, GRID = 9, GOLDEN_STEPS = 8, EDGE_STEPS = 5, EDGE_BISECTIONS = 16 };
 
 /* The maximisation's low-discrepancy starts, and how many of the best get a local search. */
 enum { STARTS = 16, CLIMBS = 2, SELECT_SAMPLES = 1000, MEMO_MAX = 1 << 16 };
@@ -1400,6 +1400,30 @@ static bool centre(joint_t *j, cex_t *c, const param_t *p, double lo, double hi,
   return true;
 }
 
+/* After the golden sections, whose resolution is a fraction of the box
+ * (1/190 of it): where the objective still rises towards one side (step:
+ * the final bracket's width, signed) and is 0 one step further, its
+ * maximum along the line may be at the edge of its support (a threshold
+ * that cuts the probability to 0, as a failure's does), where a
+ * log-concave objective is highest right at the edge: bisection to it,
+ * keeping the best positive point. Without it a steep rise to the edge (a
+ * rare failure, a thermostat's band) ends up to a bracket's resolution
+ * short of it, and far lower. */
+static void to_edge(joint_t *j, cex_t *c, const param_t *p, double lo, double hi, double step, double *xb,
+                    double *fx) {
+  double good = *xb, bad = fmin(hi, fmax(lo, *xb + step));
+  if (bad == good || objective(j, c, p, bad) > 0) return;
+  for (int s = 0; s < EDGE_BISECTIONS; s++) {
+    double mid = (good + bad) / 2, f = objective(j, c, p, mid);
+    if (!(f > 0)) {
+      bad = mid;
+      continue;
+    }
+    good = mid;
+    if (f > *fx && !same_value(f, *fx)) *fx = f, *xb = mid;
+  }
+}
+
 /* Maximises over one coordinate: with scan (the first sweep) a grid over
  * its box, then golden sections around the best point. A coordinate the
  * grid finds flat over the whole box goes to its middle and is marked
@@ -1448,6 +1472,7 @@ static bool line_search(joint_t *j, cex_t *c, const param_t *p, bool scan, doubl
   }
   if (f1 > fx && !same_value(f1, fx)) fx = f1, xb = x1;
   if (f2 > fx && !same_value(f2, fx)) fx = f2, xb = x2;
+  if (!same_value(f1, f2)) to_edge(j, c, p, lo, hi, f2 > f1 ? b - a : a - b, &xb, &fx);
   bool moved = fx > *best;
   if (moved) *at = xb, *best = fx;
   return centre(j, c, p, lo, hi, *best) || moved;
