@@ -135,6 +135,8 @@ struct joint {
   double x[MAXF];   /* its value */
   bool fixed[MAXF]; /* drawn unconditioned, a constant for the cells */
   int nfresh;
+  int *errs;      /* [(nactions + 1) * (nv + 1)]: the variables whose errors a stage draws afresh, in
+                     increasing order, -1 ended: row 0 a sensing, row a + 1 action a */
   int *slot;      /* [nv]: index of v's new error in this stage, or -1 */
   double *extra;  /* [nv]: a stage's new errors beyond MAXF, drawn unconditioned (else 0) */
   double *cell_w; /* [MAX_CELLS] */
@@ -259,6 +261,17 @@ joint_t *joint_new(const ism_model_t *m, const joint_options_t *o) {
   j->slot = xmalloc(n * sizeof *j->slot);
   j->extra = xcalloc(n, sizeof *j->extra);
   for (size_t v = 0; v < n; v++) j->slot[v] = -1;
+  j->errs = xmalloc((m->nactions + 1) * n * sizeof *j->errs);
+  for (size_t row = 0; row <= m->nactions; row++) {
+    int *e = j->errs + row * n;
+    for (size_t v = 0; v < nv; v++) {
+      const ism_var_t *var = &m->vars[v];
+      if (j->has_dist[v] && var->type.kind == TYPE_REAL &&
+          (row == 0 ? var->sensing : !var->sensing && m->actions[row - 1].reads[v]))
+        *e++ = (int)v;
+    }
+    *e = -1;
+  }
   j->cell_w = xmalloc(MAX_CELLS * sizeof *j->cell_w);
   return j;
 }
@@ -270,6 +283,7 @@ void joint_delete(joint_t *j) {
       free(j->has_dist);
   free(j->truth), free(j->sensed), free(j->env), free(j->normal), free(j->after), free(j->actual);
   free(j->a_now), free(j->a_next), free(j->a_norm), free(j->slot), free(j->extra), free(j->cell_w);
+  free(j->errs);
   free(j->atom);
   free(j);
 }
@@ -606,7 +620,8 @@ static void atoms(joint_t *j, const expr_t *e, cutset_t *cs) {
  * recorded them (every leaf is read: no short circuit). */
 static bool leaf_holds(const joint_t *j, const expr_t *e, int *k) {
   if (!e) return false;
-  if (!numeric_comparison(e) && !enum_comparison(e)) {
+  /* the connectives atoms() descends into; == and != are leaves unless they compare truth values */
+  if (!((e->kind == EXPR_EQ || e->kind == EXPR_NE) && e->u.op.a->type.kind != TYPE_BOOL)) {
     switch (e->kind) {
     case EXPR_NOT: return !leaf_holds(j, e->u.op.a, k);
     case EXPR_AND: {
@@ -886,19 +901,15 @@ static double run_stage(joint_t *j, rng_t *r) {
 }
 
 static void begin_stage(joint_t *j, stage_kind_t kind, rng_t *r) {
-  const ism_model_t *m = j->m;
   j->kind = kind;
   j->nfresh = 0;
   j->given = kind == STAGE_ACTION ? cex_action_at(j->c, j->step, j->position, NULL) : NULL;
-  for (size_t v = 0; v < j->nv; v++) {
-    j->slot[v] = -1, j->extra[v] = 0;
-    if (!j->has_dist[v] || m->vars[v].type.kind != TYPE_REAL) continue;
-    bool mine =
-        kind == STAGE_SENSE ? m->vars[v].sensing : !m->vars[v].sensing && m->actions[j->action].reads[v];
-    if (mine && j->nfresh == MAXF)
-      j->extra[v] = dist_quantile(&j->dists[v], uniform01(r));
-    else if (mine)
-      j->slot[v] = j->nfresh, j->fresh[j->nfresh++] = (int)v;
+  for (size_t v = 0; v < j->nv; v++) j->slot[v] = -1, j->extra[v] = 0;
+  for (const int *e = j->errs + (kind == STAGE_SENSE ? 0 : (size_t)j->action + 1) * (j->nv + 1); *e >= 0; e++) {
+    if (j->nfresh == MAXF)
+      j->extra[*e] = dist_quantile(&j->dists[*e], uniform01(r));
+    else
+      j->slot[*e] = j->nfresh, j->fresh[j->nfresh++] = *e;
   }
 }
 
