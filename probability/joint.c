@@ -13,7 +13,10 @@
 #include "probability/lowdisc.h"
 #include "probability/memo.h"
 
-enum { MAXF = JOINT_MAXF, MAX_CUTS = JOINT_MAX_CUTS, MAX_CELLS = JOINT_MAX_CELLS, GRID = 9, GOLDEN_STEPS = 8, EDGE_STEPS = 5, EDGE_BISECTIONS = 16 };
+enum { MAXF = JOINT_MAXF, MAX_CUTS = JOINT_MAX_CUTS, MAX_CELLS = JOINT_MAX_CELLS, GRID = 9, GOLDEN_STEPS = 8, EDGE_STEPS = 5 };
+
+/* to_edge's bisection steps to the edge of the support. */
+enum { EDGE_BISECTIONS = 16 };
 
 /* The maximisation's low-discrepancy starts, and how many of the best get a local search. */
 enum { STARTS = 16, CLIMBS = 2, SELECT_SAMPLES = 1000, MEMO_MAX = 1 << 16 };
@@ -905,7 +908,8 @@ static void begin_stage(joint_t *j, stage_kind_t kind, rng_t *r) {
   j->nfresh = 0;
   j->given = kind == STAGE_ACTION ? cex_action_at(j->c, j->step, j->position, NULL) : NULL;
   for (size_t v = 0; v < j->nv; v++) j->slot[v] = -1, j->extra[v] = 0;
-  for (const int *e = j->errs + (kind == STAGE_SENSE ? 0 : (size_t)j->action + 1) * (j->nv + 1); *e >= 0; e++) {
+  const int *e = j->errs + (kind == STAGE_SENSE ? 0 : (size_t)j->action + 1) * (j->nv + 1);
+  for (; *e >= 0; e++) {
     if (j->nfresh == MAXF)
       j->extra[*e] = dist_quantile(&j->dists[*e], uniform01(r));
     else
@@ -1498,10 +1502,12 @@ static void sweeps(joint_t *j, cex_t *c, const params_t *ps, double *best) {
    * the objective does not depend on it, so every value and decision is
    * the same, but the memo, keyed by every free value, then serves the
    * later sweeps' revisits of the points of the first. */
-  for (size_t i = 0; i < ps->n && *best > 0 && j->o.sweeps > 0; i++) {
+  bool positive = *best > 0;
+  for (size_t i = 0; i < ps->n && positive && j->o.sweeps > 0; i++) {
     const param_t *p = &ps->p[i];
     double *at = param_at(c, p);
-    if (p->unread && *at >= p->lo && *at <= p->hi) *at = p->lo + (GRID / 2) * ((p->hi - p->lo) / (GRID - 1)), flat[i] = true;
+    if (p->unread && *at >= p->lo && *at <= p->hi)
+      *at = p->lo + (GRID / 2) * ((p->hi - p->lo) / (GRID - 1)), flat[i] = true;
   }
   for (int sweep = 0; sweep < j->o.sweeps; sweep++) {
     double start = *best;
