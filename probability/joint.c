@@ -15,6 +15,9 @@
 
 enum { MAXF = JOINT_MAXF, MAX_CUTS = JOINT_MAX_CUTS, MAX_CELLS = JOINT_MAX_CELLS, GRID = 9, GOLDEN_STEPS = 8, EDGE_STEPS = 5 };
 
+/* to_edge's bisection steps to the edge of the support. */
+enum { EDGE_BISECTIONS = 16 };
+
 /* The maximisation's low-discrepancy starts, and how many of the best get a local search. */
 enum { STARTS = 16, CLIMBS = 2, SELECT_SAMPLES = 1000, MEMO_MAX = 1 << 16 };
 
@@ -135,6 +138,8 @@ struct joint {
   double x[MAXF];   /* its value */
   bool fixed[MAXF]; /* drawn unconditioned, a constant for the cells */
   int nfresh;
+  int *errs;      /* [(nactions + 1) * (nv + 1)]: the variables whose errors a stage draws afresh, in
+                     increasing order, -1 ended: row 0 a sensing, row a + 1 action a */
   int *slot;      /* [nv]: index of v's new error in this stage, or -1 */
   double *extra;  /* [nv]: a stage's new errors beyond MAXF, drawn unconditioned (else 0) */
   double *cell_w; /* [MAX_CELLS] */
@@ -259,6 +264,17 @@ joint_t *joint_new(const ism_model_t *m, const joint_options_t *o) {
   j->slot = xmalloc(n * sizeof *j->slot);
   j->extra = xcalloc(n, sizeof *j->extra);
   for (size_t v = 0; v < n; v++) j->slot[v] = -1;
+  j->errs = xmalloc((m->nactions + 1) * n * sizeof *j->errs);
+  for (size_t row = 0; row <= m->nactions; row++) {
+    int *e = j->errs + row * n;
+    for (size_t v = 0; v < nv; v++) {
+      const ism_var_t *var = &m->vars[v];
+      if (j->has_dist[v] && var->type.kind == TYPE_REAL &&
+          (row == 0 ? var->sensing : !var->sensing && m->actions[row - 1].reads[v]))
+        *e++ = (int)v;
+    }
+    *e = -1;
+  }
   j->cell_w = xmalloc(MAX_CELLS * sizeof *j->cell_w);
   return j;
 }
@@ -270,6 +286,7 @@ void joint_delete(joint_t *j) {
       free(j->has_dist);
   free(j->truth), free(j->sensed), free(j->env), free(j->normal), free(j->after), free(j->actual);
   free(j->a_now), free(j->a_next), free(j->a_norm), free(j->slot), free(j->extra), free(j->cell_w);
+  free(j->errs);
   free(j->atom);
   free(j);
 }
@@ -441,11 +458,25 @@ static unsigned fresh_mask(const joint_t *j, const expr_t *e) {
   return mc.mask;
 }
 
+static aff_t aff_eval(joint_t *j, const expr_t *e);
+
+/* aff_eval(j, e) without copying a real variable's view: a pointer to the
+ * view, or to tmp holding aff_eval's result. */
+static const aff_t *aff_ref(joint_t *j, const expr_t *e, aff_t *tmp) {
+  if (e->kind == EXPR_VAR && j->m->vars[e->u.var.id].type.kind == TYPE_REAL) {
+    int v = e->u.var.id;
+    return j->m->vars[v].sensing ? (e->u.var.primed ? &j->a_next[v] : &j->a_now[v]) : &j->a_norm[v];
+  }
+  *tmp = aff_eval(j, e);
+  return tmp;
+}
+
 static aff_t aff_eval(joint_t *j, const expr_t *e) {
   const double *next = j->kind == STAGE_ACTION ? j->after : NULL;
   const double *now = j->kind == STAGE_ACTION ? j->env : j->sensed;
   const double *normal = j->kind == STAGE_ACTION ? j->actual : j->normal;
-  aff_t a, b;
+  aff_t ta, tb;
+  const aff_t *a, *b;
   switch (e->kind) {
   case EXPR_VAR: {
     int v = e->u.var.id;
@@ -453,22 +484,22 @@ static aff_t aff_eval(joint_t *j, const expr_t *e) {
     if (var->type.kind != TYPE_REAL) return aff_const(number(j->m, e, TYPE_REAL, now, next, normal));
     return var->sensing ? (e->u.var.primed ? j->a_next[v] : j->a_now[v]) : j->a_norm[v];
   }
-  case EXPR_NEG: a = aff_eval(j, e->u.op.a); return aff_lin(&a, -1, &a, 0);
+  case EXPR_NEG: a = aff_ref(j, e->u.op.a, &ta); return aff_lin(a, -1, a, 0);
   case EXPR_ADD:
   case EXPR_SUB:
     if (e->type.kind != TYPE_REAL) break;
-    a = aff_eval(j, e->u.op.a), b = aff_eval(j, e->u.op.b);
-    return aff_lin(&a, 1, &b, e->kind == EXPR_ADD ? 1 : -1);
+    a = aff_ref(j, e->u.op.a, &ta), b = aff_ref(j, e->u.op.b, &tb);
+    return aff_lin(a, 1, b, e->kind == EXPR_ADD ? 1 : -1);
   case EXPR_MUL:
     if (e->type.kind != TYPE_REAL) break;
-    a = aff_eval(j, e->u.op.a), b = aff_eval(j, e->u.op.b);
-    if (a.mask && b.mask) return aff_fail(a.mask | b.mask);
-    return a.mask ? aff_lin(&a, b.c, &a, 0) : aff_lin(&b, a.c, &b, 0);
+    a = aff_ref(j, e->u.op.a, &ta), b = aff_ref(j, e->u.op.b, &tb);
+    if (a->mask && b->mask) return aff_fail(a->mask | b->mask);
+    return a->mask ? aff_lin(a, b->c, a, 0) : aff_lin(b, a->c, b, 0);
   case EXPR_DIV:
     if (e->type.kind != TYPE_REAL) break;
-    a = aff_eval(j, e->u.op.a), b = aff_eval(j, e->u.op.b);
-    if (b.mask || b.c == 0) return aff_fail(a.mask | b.mask);
-    return aff_lin(&a, 1 / b.c, &a, 0);
+    a = aff_ref(j, e->u.op.a, &ta), b = aff_ref(j, e->u.op.b, &tb);
+    if (b->mask || b->c == 0) return aff_fail(a->mask | b->mask);
+    return aff_lin(a, 1 / b->c, a, 0);
   /* literals: the value expr_eval_real gives them */
   case EXPR_INT:
     if (e->type.kind == TYPE_REAL) break;
@@ -531,7 +562,9 @@ static void atoms(joint_t *j, const expr_t *e, cutset_t *cs) {
       push_constant(j, e);
       return;
     }
-    aff_t l = aff_eval(j, e->u.op.a), r = aff_eval(j, e->u.op.b), d = aff_lin(&l, 1, &r, -1);
+    aff_t tl, tr;
+    const aff_t *l = aff_ref(j, e->u.op.a, &tl), *r = aff_ref(j, e->u.op.b, &tr);
+    aff_t d = aff_lin(l, 1, r, -1);
     unsigned live = d.mask & ~cs->presample;
     if (!live) {
       if (!d.ok) j->compiled = false; /* a division by 0 */
@@ -590,7 +623,8 @@ static void atoms(joint_t *j, const expr_t *e, cutset_t *cs) {
  * recorded them (every leaf is read: no short circuit). */
 static bool leaf_holds(const joint_t *j, const expr_t *e, int *k) {
   if (!e) return false;
-  if (!numeric_comparison(e) && !enum_comparison(e)) {
+  /* the connectives atoms() descends into; == and != are leaves unless they compare truth values */
+  if (!((e->kind == EXPR_EQ || e->kind == EXPR_NE) && e->u.op.a->type.kind != TYPE_BOOL)) {
     switch (e->kind) {
     case EXPR_NOT: return !leaf_holds(j, e->u.op.a, k);
     case EXPR_AND: {
@@ -870,19 +904,16 @@ static double run_stage(joint_t *j, rng_t *r) {
 }
 
 static void begin_stage(joint_t *j, stage_kind_t kind, rng_t *r) {
-  const ism_model_t *m = j->m;
   j->kind = kind;
   j->nfresh = 0;
   j->given = kind == STAGE_ACTION ? cex_action_at(j->c, j->step, j->position, NULL) : NULL;
-  for (size_t v = 0; v < j->nv; v++) {
-    j->slot[v] = -1, j->extra[v] = 0;
-    if (!j->has_dist[v] || m->vars[v].type.kind != TYPE_REAL) continue;
-    bool mine =
-        kind == STAGE_SENSE ? m->vars[v].sensing : !m->vars[v].sensing && m->actions[j->action].reads[v];
-    if (mine && j->nfresh == MAXF)
-      j->extra[v] = dist_quantile(&j->dists[v], uniform01(r));
-    else if (mine)
-      j->slot[v] = j->nfresh, j->fresh[j->nfresh++] = (int)v;
+  for (size_t v = 0; v < j->nv; v++) j->slot[v] = -1, j->extra[v] = 0;
+  const int *e = j->errs + (kind == STAGE_SENSE ? 0 : (size_t)j->action + 1) * (j->nv + 1);
+  for (; *e >= 0; e++) {
+    if (j->nfresh == MAXF)
+      j->extra[*e] = dist_quantile(&j->dists[*e], uniform01(r));
+    else
+      j->slot[*e] = j->nfresh, j->fresh[j->nfresh++] = *e;
   }
 }
 
@@ -1384,6 +1415,30 @@ static bool centre(joint_t *j, cex_t *c, const param_t *p, double lo, double hi,
   return true;
 }
 
+/* After the golden sections, whose resolution is a fraction of the box
+ * (1/190 of it): where the objective still rises towards one side (step:
+ * the final bracket's width, signed) and is 0 one step further, its
+ * maximum along the line may be at the edge of its support (a threshold
+ * that cuts the probability to 0, as a failure's does), where a
+ * log-concave objective is highest right at the edge: bisection to it,
+ * keeping the best positive point. Without it a steep rise to the edge (a
+ * rare failure, a thermostat's band) ends up to a bracket's resolution
+ * short of it, and far lower. */
+static void to_edge(joint_t *j, cex_t *c, const param_t *p, double lo, double hi, double step, double *xb,
+                    double *fx) {
+  double good = *xb, bad = fmin(hi, fmax(lo, *xb + step));
+  if (bad == good || objective(j, c, p, bad) > 0) return;
+  for (int s = 0; s < EDGE_BISECTIONS; s++) {
+    double mid = (good + bad) / 2, f = objective(j, c, p, mid);
+    if (!(f > 0)) {
+      bad = mid;
+      continue;
+    }
+    good = mid;
+    if (f > *fx && !same_value(f, *fx)) *fx = f, *xb = mid;
+  }
+}
+
 /* Maximises over one coordinate: with scan (the first sweep) a grid over
  * its box, then golden sections around the best point. A coordinate the
  * grid finds flat over the whole box goes to its middle and is marked
@@ -1432,6 +1487,7 @@ static bool line_search(joint_t *j, cex_t *c, const param_t *p, bool scan, doubl
   }
   if (f1 > fx && !same_value(f1, fx)) fx = f1, xb = x1;
   if (f2 > fx && !same_value(f2, fx)) fx = f2, xb = x2;
+  if (!same_value(f1, f2)) to_edge(j, c, p, lo, hi, f2 > f1 ? b - a : a - b, &xb, &fx);
   bool moved = fx > *best;
   if (moved) *at = xb, *best = fx;
   return centre(j, c, p, lo, hi, *best) || moved;
@@ -1441,6 +1497,18 @@ static bool line_search(joint_t *j, cex_t *c, const param_t *p, bool scan, doubl
  * go on while one gains more than 0.1% or a plateau was re-centred. */
 static void sweeps(joint_t *j, cex_t *c, const params_t *ps, double *best) {
   bool *flat = xcalloc(ps->n + 1, sizeof *flat); /* skipped after a sweep found it flat over its box */
+  /* A value no run reads goes where the first sweep's line search would put
+   * it (the middle of its box) before that sweep rather than at its turn:
+   * the objective does not depend on it, so every value and decision is
+   * the same, but the memo, keyed by every free value, then serves the
+   * later sweeps' revisits of the points of the first. */
+  bool positive = *best > 0;
+  for (size_t i = 0; i < ps->n && positive && j->o.sweeps > 0; i++) {
+    const param_t *p = &ps->p[i];
+    double *at = param_at(c, p);
+    if (p->unread && *at >= p->lo && *at <= p->hi)
+      *at = p->lo + (GRID / 2) * ((p->hi - p->lo) / (GRID - 1)), flat[i] = true;
+  }
   for (int sweep = 0; sweep < j->o.sweeps; sweep++) {
     double start = *best;
     bool moved = false;
