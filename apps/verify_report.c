@@ -38,6 +38,18 @@ static char *failure_text(const ism_model_t *m, const cex_t *c) {
   return s;
 }
 
+/* ", probability P": six significant digits, more where six would round a
+ * probability below --min-prob up to it or above (0.4999998 below 0.5 is
+ * not shown as 0.5 next to "below probability 0.5"). */
+static void put_probability(strbuf_t *sb, const verify_report_t *rep, double p) {
+  int digits = 6;
+  char text[40];
+  snprintf(text, sizeof text, "%.*g", digits, p);
+  while (p < rep->min_prob && !(strtod(text, NULL) < rep->min_prob) && digits < 17)
+    snprintf(text, sizeof text, "%.*g", ++digits, p);
+  strbuf_printf(sb, ", probability %s", text);
+}
+
 static bool shows_sensed(const verify_report_t *rep, const ism_var_t *v) {
   return v->sensing && v->uncertain && rep->opt->mode == ISM_MODE_ACTUAL;
 }
@@ -49,7 +61,8 @@ static void text_cex(strbuf_t *sb, const verify_report_t *rep, size_t index, con
   verify_path_text(sb, m, c);
   strbuf_putc(sb, '\n');
   if (c->has_probability) {
-    strbuf_printf(sb, "  rank %zu, probability %.6g", index + 1, c->probability);
+    strbuf_printf(sb, "  rank %zu", index + 1);
+    put_probability(sb, rep, c->probability);
     if (c->probability_error > 0) strbuf_printf(sb, " (± %.2g)", c->probability_error);
     strbuf_puts(sb, rep->joint ? " (joint)\n" : " (per rule)\n");
   }
@@ -170,7 +183,7 @@ static void text_classes(strbuf_t *sb, const verify_report_t *rep, const cex_cla
       strbuf_printf(sb, " (%zu boundary-only)", cl[i].boundary_only);
     if (!top->boundary_only) {
       strbuf_printf(sb, "; most likely %zu", cl[i].top + 1);
-      if (top->has_probability) strbuf_printf(sb, ", probability %.6g", top->probability);
+      if (top->has_probability) put_probability(sb, rep, top->probability);
     }
     strbuf_putc(sb, '\n');
   }
@@ -481,7 +494,7 @@ static void sarif_class(strbuf_t *sb, bool *first, const verify_report_t *rep, c
   strbuf_puts(&msg, cl->boundary_only == cl->count ? "for example " : "the most likely ");
   verify_path_text(&msg, m, top);
   if (top->has_probability && cl->boundary_only < cl->count)
-    strbuf_printf(&msg, ", probability %.6g", top->probability);
+    put_probability(&msg, rep, top->probability);
   int rule_index = cl->action >= 0 ? RULE_ACTION_FAILURE : RULE_FAILURE;
   sarif_result_begin(sb, first, verify_rules, rule_index, "error", strbuf_str(&msg));
   strbuf_free(&msg);
