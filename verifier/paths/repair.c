@@ -55,12 +55,14 @@ typedef struct {
   val_t *T, *H;                   /* rows as in io */
   val_t *before, *after, *normal; /* [nacts * nvars] */
   val_t *U, *cur;                 /* [nvars]: run_step's true values after each action, normal values */
+  bool *set, *defining;           /* run_action's: [nvars] after-values set, [effects] defining ones */
   bool *has_actual;               /* [nacts * nvars] */
   VEC(atom_t) atoms;
   int target, ndisjuncts; /* the way of failing enforced; how many the last step has */
   int sources;            /* the last step's actions with a failure, and the model-wide failure */
   int fail_position;
   bool broken; /* an exact evaluation failed (overflow, division by zero): give up */
+  bool stale;  /* the atoms' values could not follow a move: simulate again */
 } sim_t;
 
 typedef struct {
@@ -335,7 +337,9 @@ static void run_action(sim_t *s, int k, size_t pos, size_t ai, val_t *U, val_t *
     }
   }
   bool naive = s->mode == ISM_MODE_NAIVE;
-  bool *set = xcalloc(nv + 1, sizeof *set), *defining = xcalloc(a->neffects + 1, sizeof *defining);
+  bool *set = s->set, *defining = s->defining;
+  memset(set, 0, nv * sizeof *set);
+  memset(defining, 0, a->neffects * sizeof *defining);
   env_t bef = {s, before, NULL, normal}, both = {s, before, after, normal};
   for (size_t e = 0; e < a->neffects && !naive; e++) {
     const expr_t *value;
@@ -349,7 +353,6 @@ static void run_action(sim_t *s, int k, size_t pos, size_t ai, val_t *U, val_t *
       after[v] = choice(s, (int)v, false, known ? start->after[v] : (rat_t){0, 0}, before[v].v);
   for (size_t e = 0; e < a->neffects && !naive; e++)
     if (!defining[e]) constrain(s, &both, a->effects[e], true);
-  free(set), free(defining);
   if (a->failure && !last) constrain(s, &both, a->failure, false);
   if (a->failure && last) {
     s->sources++;
@@ -532,8 +535,18 @@ static bool move(sim_t *s, int round) {
       }
     }
   if (best < 0 || best_count > now + (best_fixes ? 1 : 0)) return false;
-  s->choices.data[best].value = best_value;
-  s->choices.data[best].moved = round;
+  choice_t *c = &s->choices.data[best];
+  rat_t delta;
+  s->stale = !rat_sub(best_value, c->value, &delta);
+  for (size_t q = 0; q < s->atoms.len && !s->stale; q++) { /* the atoms by their forms, until the next pass */
+    atom_t *other = &s->atoms.data[q];
+    rat_t a = coefficient(&other->f, best), change;
+    if (!other->affine || a.num == 0) continue;
+    s->stale = !rat_mul(a, delta, &change) || !rat_add(other->r, change, &other->r);
+    other->holds = compare(other->r, other->op);
+  }
+  c->value = best_value;
+  c->moved = round;
   return true;
 }
 
@@ -549,6 +562,11 @@ bool repair_path(const extend_prep_t *p, ism_mode_t mode, int rounds, repair_pat
   s.has_actual = xcalloc(cells, sizeof *s.has_actual);
   s.U = xmalloc((nv + 1) * sizeof *s.U);
   s.cur = xmalloc((nv + 1) * sizeof *s.cur);
+  size_t neffects = 0;
+  for (size_t a = 0; a < m->nactions; a++)
+    if (m->actions[a].neffects > neffects) neffects = m->actions[a].neffects;
+  s.set = xcalloc(nv + 1, sizeof *s.set);
+  s.defining = xcalloc(neffects + 1, sizeof *s.defining);
   bool found = false;
   int ways = 1;
   for (s.target = 0; s.target < ways && !found; s.target++) {
@@ -562,14 +580,27 @@ bool repair_path(const extend_prep_t *p, ism_mode_t mode, int rounds, repair_pat
      * counterexample's class, and the solver's model decides it. */
     ways = s.sources > 1 ? 0 : s.ndisjuncts;
     if (s.target >= ways) break;
-    for (int round = 0; !s.broken && round <= rounds; round++) {
-      if (round > 0) simulate(&s);
-      if (s.broken) break;
+    /* Moves follow the atoms' forms (exact while the path is affine); a
+     * pass checks the valuation when they say it is done, when they cannot
+     * follow a move, and once more when no move is left. */
+    bool exact = true;
+    for (int moves = 0; !s.broken;) {
+      if (!exact && (s.stale || violated(&s) == 0)) {
+        simulate(&s);
+        exact = true;
+        continue;
+      }
       if (violated(&s) == 0) {
         found = true;
         break;
       }
-      if (round == rounds || !move(&s, round)) break;
+      if (moves < rounds && move(&s, moves)) {
+        moves++, exact = false;
+      } else if (exact) {
+        break;
+      } else {
+        s.stale = true;
+      }
     }
   }
   if (found) {
@@ -585,8 +616,8 @@ bool repair_path(const extend_prep_t *p, ism_mode_t mode, int rounds, repair_pat
       }
     io->fail_position = s.fail_position;
   }
-  free(s.T), free(s.H), free(s.before), free(s.after), free(s.normal), free(s.has_actual), free(s.U),
-      free(s.cur);
+  free(s.T), free(s.H), free(s.before), free(s.after), free(s.normal), free(s.has_actual);
+  free(s.U), free(s.cur), free(s.set), free(s.defining);
   VEC_FREE(&s.choices);
   VEC_FREE(&s.atoms);
   return found;
