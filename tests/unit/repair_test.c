@@ -60,7 +60,7 @@ static void path_init(path_t *p, const ism_model_t *m, const int *rules, int len
     if (var->type.kind != TYPE_REAL) d = (double)(long long)d;
     CHECK(!err && rat_from_double(d, &p->T[v]));
   }
-  p->io = (repair_path_t){rules, length, p->T, p->H, p->acts, nacts, 0, -1};
+  p->io = (repair_path_t){rules, length, true, p->T, p->H, p->acts, nacts, 0, -1};
 }
 
 static void path_free(path_t *p) {

@@ -353,8 +353,8 @@ static void run_action(sim_t *s, int k, size_t pos, size_t ai, val_t *U, val_t *
       after[v] = choice(s, (int)v, false, known ? start->after[v] : (rat_t){0, 0}, before[v].v);
   for (size_t e = 0; e < a->neffects && !naive; e++)
     if (!defining[e]) constrain(s, &both, a->effects[e], true);
-  if (a->failure && !last) constrain(s, &both, a->failure, false);
-  if (a->failure && last) {
+  if (a->failure && !(last && s->io->fail)) constrain(s, &both, a->failure, false);
+  if (a->failure && last && s->io->fail) {
     s->sources++;
     rat_t fired;
     if (s->fail_position < 0 && rat_eval(a->failure, lookup, &both, &fired) && fired.num)
@@ -417,7 +417,7 @@ static void run_step(sim_t *s, int k, size_t *ai) {
   }
   if (m->failure && !s->broken) {
     env_t after = {s, Tn, NULL, Tn};
-    if (last) {
+    if (last && s->io->fail) {
       s->sources++;
       disjunct(s, &after, m->failure);
     } else {
@@ -578,7 +578,7 @@ bool repair_path(const extend_prep_t *p, ism_mode_t mode, int rounds, repair_pat
      * than one place (two actions, or an action and the model-wide
      * failure) is left to the solver: which one fails is the
      * counterexample's class, and the solver's model decides it. */
-    ways = s.sources > 1 ? 0 : s.ndisjuncts;
+    ways = !io->fail ? 1 : s.sources > 1 ? 0 : s.ndisjuncts;
     if (s.target >= ways) break;
     /* Moves follow the atoms' forms (exact while the path is affine); a
      * pass checks the valuation when they say it is done, when they cannot

@@ -23,6 +23,7 @@
 typedef struct {
   const int *rules;      /* [length] */
   int length;            /* >= 1 */
+  bool fail;             /* the last step fails (else no step does) */
   rat_t *T;              /* [(length + 1) * nvars] true (normal: current) values at each sensing and after */
   rat_t *H;              /* [length * nvars] sensed values */
   extend_action_t *acts; /* [nacts]: the path's action executions in order (step, then do: position) */
@@ -32,8 +33,8 @@ typedef struct {
 } repair_path_t;
 
 /* Searches values for the whole path under `mode` such that no step but
- * the last fails and the last does, within about `rounds` moves per
- * disjunct of its failure. Only a last step that can fail in one place
+ * the last fails and the last does (io->fail; else no step fails), within
+ * about `rounds` moves per disjunct of its failure. Only a last step that can fail in one place
  * (one action's failure, or the model-wide failure) is repaired: where it
  * could fail in two, which one fails decides the counterexample's class.
  * Returns true with T, H and acts set to an exact model, or false
