@@ -2,8 +2,10 @@
 # Benchmark of `ismv verify` (not a test). Prints three tables:
 #  1. engines: every bundled ISM app at BOUNDS (default 6), exploration only
 #     (--probability none): the default incremental engine (model extension,
-#     then Z3), the same with --solver-only, and the paper's per-path
-#     algorithm; seconds, solver checks, and per-path / incremental;
+#     path repair, then Z3), the same with --solver-only, and the paper's
+#     per-path algorithm; seconds, solver checks, the failure checks each
+#     tier of the default engine answered (extension/repair/solver), and
+#     per-path / incremental (PP_BUDGET=0 skips per-path);
 #  2. the explorer at its own bound 10 (default report, ranked), with
 #     --all --format json, with --all and no ranking, and at bound 12:
 #     wall seconds and peak memory (/usr/bin/time -f %M);
@@ -25,12 +27,16 @@ apps=$(grep -l '^kind: ism' examples/*/*.yaml | LC_ALL=C sort)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-explore() { # MODEL BOUND BUDGET ARGS... -> "seconds checks cpu-seconds" or ">BUDGET - >cpu"
+explore() { # MODEL BOUND BUDGET ARGS... -> "seconds checks cpu-seconds tiers" or ">BUDGET - >cpu -"
   local model=$1 bound=$2 budget=$3
   shift 3
+  if [ "$budget" = 0 ]; then
+    echo "- - - -"
+    return
+  fi
   if ! /usr/bin/time -f "%U %S" -o "$tmp/etime" timeout "$budget" "$ISMV" verify "$model" --bound "$bound" \
     --probability none --format json --stats "$@" >"$tmp/out.json" 2>/dev/null && [ ! -s "$tmp/out.json" ]; then
-    echo ">$budget - >$(awk '{printf "%.1f", $1 + $2}' "$tmp/etime" 2>/dev/null)"
+    echo ">$budget - >$(awk '{printf "%.1f", $1 + $2}' "$tmp/etime" 2>/dev/null) -"
     return
   fi
   python3 -c '
@@ -38,9 +44,10 @@ import json, sys
 cpu = sum(float(x) for x in open(sys.argv[3]).read().split()[-2:])
 try:
     s = json.load(open(sys.argv[1]))["stats"]
-    print("%.3f %d %.2f" % (s["seconds"], s["solver_checks"], cpu))
+    tiers = "%d/%d/%d" % (s.get("extended_failures", 0), s.get("repaired_failures", 0), s.get("solver_failures", 0))
+    print("%.3f %d %.2f %s" % (s["seconds"], s["solver_checks"], cpu, tiers))
 except Exception:
-    print(">%s - >%.1f" % (sys.argv[2], cpu))' "$tmp/out.json" "$budget" "$tmp/etime"
+    print(">%s - >%.1f -" % (sys.argv[2], cpu))' "$tmp/out.json" "$budget" "$tmp/etime"
 }
 
 measure() { # BUDGET ARGS... -> "wall-seconds MB cpu-seconds" of the whole run; over budget: ">BUDGET MB-so-far >cpu"
@@ -58,21 +65,21 @@ measure() { # BUDGET ARGS... -> "wall-seconds MB cpu-seconds" of the whole run; 
 case " $TABLES " in *" 1 "*)
   echo "engines, exploration only (--probability none); seconds from --stats (wall of the search), cpu = user+sys of the run"
   echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
-  printf '%-16s %5s %9s %7s %8s %9s %7s %8s %9s %7s %8s %8s %8s\n' app bound incr_s cpu checks solver_s cpu \
-    checks perpath_s cpu checks pp/incr cpu_ratio
+  printf '%-16s %5s %9s %7s %8s %16s %9s %7s %8s %9s %7s %8s %8s %8s\n' app bound incr_s cpu checks \
+    fail:ext/rep/smt solver_s cpu checks perpath_s cpu checks pp/incr cpu_ratio
   for model in $apps; do
     app=$(basename "$model" .yaml)
     for k in $bounds; do
-      read -r t1 c1 u1 < <(explore "$model" "$k" "$BUDGET")
-      read -r t2 c2 u2 < <(explore "$model" "$k" "$BUDGET" --solver-only)
-      read -r t3 c3 u3 < <(explore "$model" "$k" "$PP_BUDGET" --strategy per-path)
+      read -r t1 c1 u1 f1 < <(explore "$model" "$k" "$BUDGET")
+      read -r t2 c2 u2 _ < <(explore "$model" "$k" "$BUDGET" --solver-only)
+      read -r t3 c3 u3 _ < <(explore "$model" "$k" "$PP_BUDGET" --strategy per-path)
       ratio() { python3 -c "
 a, b = '$1', '$2'
-if a.startswith('>'): print('-')
+if a.startswith('>') or b == '-': print('-')
 elif b.startswith('>'): print('>%.1fx' % (float(b[1:]) / max(float(a), 1e-2)))
 else: print('%.1fx' % (float(b) / max(float(a), 1e-2)))"; }
-      printf '%-16s %5s %9s %7s %8s %9s %7s %8s %9s %7s %8s %8s %8s\n' "$app" "$k" "$t1" "$u1" "$c1" "$t2" "$u2" \
-        "$c2" "$t3" "$u3" "$c3" "$(ratio "$t1" "$t3")" "$(ratio "$u1" "$u3")"
+      printf '%-16s %5s %9s %7s %8s %16s %9s %7s %8s %9s %7s %8s %8s %8s\n' "$app" "$k" "$t1" "$u1" "$c1" "$f1" \
+        "$t2" "$u2" "$c2" "$t3" "$u3" "$c3" "$(ratio "$t1" "$t3")" "$(ratio "$u1" "$u3")"
     done
   done
   echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"

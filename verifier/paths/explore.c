@@ -13,10 +13,12 @@
 #include "ism/stop.h"
 #include "ism/vec.h"
 #include "verifier/paths/extend.h"
+#include "verifier/paths/repair.h"
 #include "verifier/smt.h"
 
 /* Candidate valuations one model extension may try before the solver is asked. */
 enum { EXTEND_BUDGET = 96, EXTEND_BUDGET_TWO = 16 };
+enum { REPAIR_ROUNDS = 12, REPAIR_TRIAL = 16, REPAIR_RATE = 8, REPAIR_RETRY = 32 };
 
 /* The run's totals for on_progress, shared by the search threads; each
  * explorer adds its counts in batches of PROGRESS_BATCH prefixes. */
@@ -69,6 +71,9 @@ typedef struct {
   unsigned long long pending_paths, pending_cexs; /* not yet added to tally */
   int pending_depth;
   int *rules, *states; /* the current path */
+  /* Path repair per last rule and check (failure, prefix): tried,
+   * succeeded, skipped, [2 * nrules] (see repair_worth) */
+  unsigned *repair_tries, *repair_wins, *repair_skips;
   explore_result_t *res;
   double start;
   bool out_of_budget;
@@ -719,6 +724,40 @@ static bool extend(explorer_t *x, int i, int r, bool want_fail, int *fail_positi
   return true;
 }
 
+/* Is a repair of a failure check of rule r worth its cost? Most failure
+ * checks of some rules are unsatisfiable (the thermostat's heating cannot
+ * make the room cold), where a repair only costs: after REPAIR_TRIAL tries,
+ * a rule is tried only while at least one try in REPAIR_RATE succeeds, and
+ * then once every REPAIR_RETRY checks. Depends only on what this search
+ * met before, and only decides which tier answers. */
+static bool repair_worth(explorer_t *x, size_t at) {
+  unsigned tries = x->repair_tries[at];
+  if (tries < REPAIR_TRIAL || x->repair_wins[at] * REPAIR_RATE >= tries) return true;
+  return ++x->repair_skips[at] % REPAIR_RETRY == 0;
+}
+
+/* Tier 2 of a failure check (fail) or a prefix check: values of the
+ * whole path of i + 1 rules, failing at its last or not (repair.h), from
+ * the model of its first model_depth steps. On success they are the model
+ * of the first i steps (fail) or of all i + 1 (model_depth set). */
+static bool repair(explorer_t *x, int i, bool fail, int *fail_position) {
+  size_t at = (size_t)x->rules[i] + (fail ? 0 : x->m->nrules);
+  if (!x->prep || x->model_depth < 0 || !repair_worth(x, at)) return false;
+  x->repair_tries[at]++;
+  extend_action_t *acts = xmalloc((x->acts.len + 1) * sizeof *acts);
+  for (size_t k = 0; k < x->acts.len; k++) acts[k] = x->acts.data[k].q;
+  repair_path_t io = {x->rules, i + 1, fail, x->qT, x->qH, acts, x->acts.len, x->model_depth, -1};
+  bool found = repair_path(x->prep, x->opt->mode, REPAIR_ROUNDS, &io);
+  free(acts);
+  if (!found) return false;
+  x->repair_wins[at]++;
+  for (size_t v = 0; v < x->nvars; v++) x->dT[v] = rat_to_double(x->qT[v]);
+  for (int k = 0; k <= i; k++) doubles_of_step(x, k);
+  x->model_depth = fail ? i : i + 1;
+  *fail_position = io.fail_position;
+  return true;
+}
+
 /* ---- search ---- */
 
 const char explore_interrupted[] = "interrupted by a signal; the report is partial";
@@ -768,6 +807,11 @@ static smt_result_t check_failure(explorer_t *x, int i, int r, smt_term_t fail) 
     emit(x, i + 1, fail_position);
     return SMT_SAT;
   }
+  if (repair(x, i, true, &fail_position)) {
+    x->res->repaired_failures++;
+    emit(x, i + 1, fail_position);
+    return SMT_SAT;
+  }
   smt_push(x->smt);
   smt_assert(x->smt, fail);
   x->res->solver_failures++;
@@ -793,6 +837,10 @@ static smt_result_t check_prefix(explorer_t *x, int i, int r, smt_result_t faili
    * failure check is unsatisfiable, the prefix may be infeasible: check
    * it, and prune at once if so. */
   if (failing == SMT_SAT) return SMT_SAT;
+  if (repair(x, i, false, &fail_position)) {
+    x->res->repaired_prefixes++;
+    return SMT_SAT;
+  }
   x->res->solver_prefixes++;
   smt_result_t feasible = check(x, NULL, 0);
   bool exact = false;
@@ -887,6 +935,9 @@ static void explorer_init(explorer_t *x, const ism_model_t *m, const explore_opt
   x->rules = xcalloc((size_t)opt->bound + 1, sizeof *x->rules);
   x->states = xcalloc((size_t)opt->bound + 2, sizeof *x->states);
   x->states[0] = m->initial;
+  x->repair_tries = xcalloc(2 * m->nrules + 1, sizeof *x->repair_tries);
+  x->repair_wins = xcalloc(2 * m->nrules + 1, sizeof *x->repair_wins);
+  x->repair_skips = xcalloc(2 * m->nrules + 1, sizeof *x->repair_skips);
   x->qT = xcalloc(cells, sizeof *x->qT);
   x->qH = xcalloc(cells, sizeof *x->qH);
   x->dT = xcalloc(cells, sizeof *x->dT);
@@ -922,6 +973,7 @@ static void explorer_free(explorer_t *x) {
   free(x->value_cache);
   free(x->T), free(x->H), free(x->N), free(x->fail), free(x->rules), free(x->states);
   free(x->qT), free(x->qH), free(x->dT), free(x->dH);
+  free(x->repair_tries), free(x->repair_wins), free(x->repair_skips);
 }
 
 static void open_solver(explorer_t *x) {
@@ -1088,6 +1140,8 @@ void explore_result_add(explore_result_t *into, explore_result_t *part) {
   into->solver_checks += part->solver_checks;
   into->extended_prefixes += part->extended_prefixes;
   into->extended_failures += part->extended_failures;
+  into->repaired_failures += part->repaired_failures;
+  into->repaired_prefixes += part->repaired_prefixes;
   into->solver_prefixes += part->solver_prefixes;
   into->solver_failures += part->solver_failures;
   into->seconds += part->seconds; /* (a run's own total is set after its parts are added) */

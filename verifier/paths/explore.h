@@ -113,10 +113,11 @@ struct explore_result {
   unsigned long long solver_checks;
   /* Checks per tier. A prefix check (can the path go on without failing?)
    * or a failure check (can its last rule fail?) is answered by extending
-   * the model of the path so far (only ever satisfiable), else by the
+   * the model of the path so far, else by repairing the values of the
+   * whole path (both only ever satisfiable), else by the
    * solver; every unsatisfiable answer is the solver's. The incremental
    * search makes no prefix check after a satisfiable failure check. */
-  unsigned long long extended_prefixes, extended_failures;
+  unsigned long long extended_prefixes, extended_failures, repaired_prefixes, repaired_failures;
   unsigned long long solver_prefixes, solver_failures;
   double seconds;
   const char *reason; /* why inconclusive, or NULL; static or owned by the result;

@@ -99,6 +99,8 @@ typedef struct {
   bool value_ok, error_ok;
   bool range_ok; /* has_range and both ends exact */
   rat_t lo, hi;
+  bool err_ok; /* uncertain and both ends of the error range exact */
+  rat_t elo, ehi;
 } var_prep_t;
 
 struct extend_prep {
@@ -118,8 +120,20 @@ extend_prep_t *extend_prepare(const ism_model_t *m) {
                    range_candidates(&vp->error_fail, var, var->err_lo, var->err_hi, false);
     vp->range_ok =
         var->has_range && rat_from_double(var->range_lo, &vp->lo) && rat_from_double(var->range_hi, &vp->hi);
+    vp->err_ok =
+        var->uncertain && rat_from_double(var->err_lo, &vp->elo) && rat_from_double(var->err_hi, &vp->ehi);
   }
   return p;
+}
+
+const ism_model_t *extend_model(const extend_prep_t *p) { return p->m; }
+
+bool extend_box(const extend_prep_t *p, int var, bool error, rat_t *lo, rat_t *hi) {
+  const var_prep_t *vp = &p->vars[var];
+  if (error ? !vp->err_ok : !vp->range_ok) return false;
+  *lo = error ? vp->elo : vp->lo;
+  *hi = error ? vp->ehi : vp->hi;
+  return true;
 }
 
 void extend_prep_free(extend_prep_t *p) {

@@ -39,6 +39,11 @@ typedef struct {
 typedef struct extend_prep extend_prep_t;
 extend_prep_t *extend_prepare(const ism_model_t *m);
 void extend_prep_free(extend_prep_t *p);
+/* The model p was made for. */
+const ism_model_t *extend_model(const extend_prep_t *p);
+/* Variable var's range (error: its error range) as exact rationals; false
+ * when it has none or an end is not exact. */
+bool extend_box(const extend_prep_t *p, int var, bool error, rat_t *lo, rat_t *hi);
 
 /* Searches values for step `rule` from `io->now` under `mode` such that the
  * step's failure (its actions' failures or the model-wide failure) holds

@@ -11,6 +11,15 @@ typedef __int128 wide_t;
 static wide_t gcd_wide(wide_t a, wide_t b) {
   if (a < 0) a = -a;
   if (b < 0) b = -b;
+  if (a <= (wide_t)ULLONG_MAX && b <= (wide_t)ULLONG_MAX) { /* 64-bit division is much cheaper */
+    unsigned long long x = (unsigned long long)a, y = (unsigned long long)b;
+    while (y) {
+      unsigned long long t = x % y;
+      x = y;
+      y = t;
+    }
+    return x;
+  }
   while (b) {
     wide_t t = a % b;
     a = b;
@@ -23,8 +32,10 @@ static wide_t gcd_wide(wide_t a, wide_t b) {
 static bool make(wide_t num, wide_t den, rat_t *out) {
   if (den == 0) return false;
   if (den < 0) num = -num, den = -den;
-  wide_t g = gcd_wide(num, den);
-  if (g > 1) num /= g, den /= g;
+  if (den != 1) {
+    wide_t g = gcd_wide(num, den);
+    if (g > 1) num /= g, den /= g;
+  }
   if (num > LLONG_MAX || num < -LLONG_MAX || den > LLONG_MAX) return false;
   *out = (rat_t){(long long)num, (long long)den};
   return true;
