@@ -26,10 +26,16 @@
     }                                                                       \
   } while (0)
 
-#define VEC_PUSH(v, x)                 \
-  do {                                 \
-    VEC_RESERVE((v), (v)->len + 1);    \
-    (v)->data[(v)->len++] = (x);       \
+/* The value is computed before the vector grows: computing it may push to
+ * the same vector (boundary.c's terms add a division's definedness while a
+ * constraint is built), which with `data[len++] = (x)` was unsequenced with
+ * the store and, when the nested push moved the array, wrote into freed
+ * memory (the drone at bound 10 then aborted in smt.c). */
+#define VEC_PUSH(v, x)                            \
+  do {                                            \
+    __typeof__(*(v)->data) vec_value_ = (x);      \
+    VEC_RESERVE((v), (v)->len + 1);               \
+    (v)->data[(v)->len++] = vec_value_;           \
   } while (0)
 
 #define VEC_POP(v) ((v)->data[--(v)->len])
