@@ -5,6 +5,7 @@
  * are lenient by a relative tolerance in the direction that is asked for. */
 #include "ism/cex.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -272,7 +273,11 @@ int cex_compare(const cex_t *a, const cex_t *b) {
   if (pa_ != pb_) return pa_ > pb_ ? -1 : 1;
   for (int k = 0; k < a->length && k < b->length; k++)
     if (a->rules[k] != b->rules[k]) return a->rules[k] < b->rules[k] ? -1 : 1;
-  return (a->length > b->length) - (a->length < b->length);
+  if (a->length != b->length) return a->length > b->length ? 1 : -1;
+  /* one path failing in several places: as the search emits them, in do:
+   * order, the model-wide failure (-1) last */
+  int fa = a->fail_position < 0 ? INT_MAX : a->fail_position, fb = b->fail_position < 0 ? INT_MAX : b->fail_position;
+  return (fa > fb) - (fa < fb);
 }
 
 size_t cex_classes(const cex_t *cexs, size_t n, cex_class_t **classes) {

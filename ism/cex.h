@@ -85,7 +85,8 @@ size_t cex_classes(const cex_t *cexs, size_t n, cex_class_t **classes);
 /* The report's order: <0 when a comes first. Not boundary-only before
  * boundary-only, then by descending probability (unranked ones last), ties
  * in depth-first order of their paths (a prefix before its extensions,
- * then by rule index). */
+ * then by rule index), one path's failures in do: order (the model-wide
+ * failure last): a total order on distinct counterexamples. */
 int cex_compare(const cex_t *a, const cex_t *b);
 
 /* Sorts into the report's order (cex_compare). */

@@ -800,8 +800,82 @@ static void truncate_acts(explorer_t *x, size_t len) {
 }
 
 /* The failure check of step i (rule r): a counterexample when it can fail. */
+/* Step i fails at do: position `position`: that action fails and no action
+ * of the step before it does (-1: no action of the step fails and the
+ * model-wide failure holds after it). 0 when the step has no such failure. */
+static smt_term_t failure_at(explorer_t *x, int i, int position) {
+  term_vec_t parts = {0};
+  bool found = false;
+  for (size_t k = 0; k < x->acts.len && !found; k++) {
+    const act_terms_t *a = &x->acts.data[k];
+    if (a->step != i || !a->fail) continue;
+    found = a->position == position;
+    VEC_PUSH(&parts, found ? a->fail : smt_op(x->smt, EXPR_NOT, a->fail, 0, 0));
+  }
+  if (!found && position < 0 && x->m->failure) {
+    size_t at = (size_t)(i + 1) * x->nvars;
+    VEC_PUSH(&parts, holds(x, x->m->failure, x->T + at, NULL, x->N + at));
+    found = true;
+  }
+  smt_term_t t = found ? smt_and(x->smt, parts.data, parts.len) : 0;
+  VEC_FREE(&parts);
+  return t;
+}
+
+/* The places where step i can fail, in do: order, the model-wide failure
+ * (-1) last; returns how many (at most max are stored). */
+static size_t failure_places(const explorer_t *x, int i, int *out, size_t max) {
+  size_t n = 0;
+  for (size_t k = 0; k < x->acts.len; k++)
+    if (x->acts.data[k].step == i && x->acts.data[k].fail) {
+      if (n < max) out[n] = x->acts.data[k].position;
+      n++;
+    }
+  if (x->m->failure) {
+    if (n < max) out[n] = -1;
+    n++;
+  }
+  return n;
+}
+
+/* A step that can fail in several places has a counterexample for each
+ * place where it can fail first (each its own failure class): the solver
+ * is asked for each in do: order, so which ones are reported does not
+ * depend on which model a search happened to find. `assume`: check with
+ * the place as an assumption (a solver of its own per path) instead of
+ * pushing it. SAT if any place can fail, UNKNOWN if none can but one was
+ * not decided. */
+static smt_result_t check_places(explorer_t *x, int i, const int *places, size_t n, bool assume) {
+  smt_result_t any = SMT_UNSAT;
+  for (size_t k = 0; k < n && !x->out_of_budget; k++) {
+    smt_term_t t = failure_at(x, i, places[k]);
+    if (!t) continue;
+    smt_result_t r;
+    if (assume) {
+      r = check(x, &t, 1);
+    } else {
+      smt_push(x->smt);
+      smt_assert(x->smt, t);
+      r = check(x, NULL, 0);
+    }
+    if (r == SMT_SAT) extract(x, i + 1);
+    if (!assume) smt_pop(x->smt, 1);
+    if (r == SMT_SAT || (r == SMT_UNKNOWN && any == SMT_UNSAT)) any = r;
+  }
+  return any;
+}
+
 static smt_result_t check_failure(explorer_t *x, int i, int r, smt_term_t fail) {
   int fail_position;
+  size_t n = failure_places(x, i, NULL, 0);
+  if (n > 1) { /* each place the solver's: the tiers find one place, not which */
+    int *all = xmalloc(n * sizeof *all);
+    failure_places(x, i, all, n);
+    x->res->solver_failures += n;
+    smt_result_t any = check_places(x, i, all, n, false);
+    free(all);
+    return any;
+  }
   if (extend(x, i, r, true, &fail_position)) {
     x->res->extended_failures++;
     emit(x, i + 1, fail_position);
@@ -1004,7 +1078,15 @@ static void check_whole_path(explorer_t *x, int length) {
   }
   count_path(x, length);
   smt_term_t fail = x->fail[length - 1];
-  if (fail && check(x, &fail, 1) == SMT_SAT) extract(x, length);
+  size_t n = failure_places(x, length - 1, NULL, 0);
+  if (n > 1) {
+    int *all = xmalloc(n * sizeof *all);
+    failure_places(x, length - 1, all, n);
+    check_places(x, length - 1, all, n, true);
+    free(all);
+  } else if (fail && check(x, &fail, 1) == SMT_SAT) {
+    extract(x, length);
+  }
   close_solver(x);
 }
 
@@ -1263,28 +1345,11 @@ void explore_run(const ism_model_t *m, const explore_options_t *opt, explore_res
 
 /* ---- a counterexample's own witness ---- */
 
-/* The failure of c's last step as c fails: its action at do: position
- * fail_position fails and no action before it does (-1: no action fails
- * and the model-wide failure holds), so the witness keeps c's class. 0 when
- * the encoding has no such failure (a counterexample of another model). */
+/* The failure of c's last step as c fails (failure_at), so the witness
+ * keeps c's class. 0 when the encoding has no such failure (a
+ * counterexample of another model). */
 static smt_term_t own_failure(explorer_t *x, const cex_t *c) {
-  int last = c->length - 1;
-  term_vec_t parts = {0};
-  bool found = false;
-  for (size_t k = 0; k < x->acts.len && !found; k++) {
-    const act_terms_t *a = &x->acts.data[k];
-    if (a->step != last || !a->fail) continue;
-    found = a->position == c->fail_position;
-    VEC_PUSH(&parts, found ? a->fail : smt_op(x->smt, EXPR_NOT, a->fail, 0, 0));
-  }
-  if (!found && c->fail_position < 0 && x->m->failure) {
-    size_t at = (size_t)c->length * x->nvars;
-    VEC_PUSH(&parts, holds(x, x->m->failure, x->T + at, NULL, x->N + at));
-    found = true;
-  }
-  smt_term_t t = found ? smt_and(x->smt, parts.data, parts.len) : 0;
-  VEC_FREE(&parts);
-  return t;
+  return failure_at(x, c->length - 1, c->fail_position);
 }
 
 bool explore_witness(const ism_model_t *m, ism_mode_t mode, cex_t *c) {
