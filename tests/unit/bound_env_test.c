@@ -31,17 +31,9 @@
 #include "probability/dist.h"
 #include "probability/forward.h"
 #include "tests/unit/check.h"
+#include "tests/unit/model.h"
 
 enum { ROUNDS = 8, CLIMB_RUNS = 1000, CONFIRM_RUNS = 10000 };
-
-static ism_model_t *load(const char *path) {
-  diag_list_t diags;
-  diag_init(&diags);
-  ism_model_t *m = ism_load(path, &diags);
-  diag_free(&diags);
-  CHECK(m != NULL);
-  return m;
-}
 
 /* A small deterministic generator for the moves (xorshift64*), apart from
  * the forward runs' own. */

@@ -27,15 +27,7 @@
 #include "probability/forward.h"
 #include "verifier/boundary.h"
 #include "tests/unit/check.h"
-
-static ism_model_t *load(const char *path) {
-  diag_list_t diags;
-  diag_init(&diags);
-  ism_model_t *m = ism_load(path, &diags);
-  diag_free(&diags);
-  CHECK(m != NULL);
-  return m;
-}
+#include "tests/unit/model.h"
 
 static void analytic(void) {
   ism_model_t *m = load("tests/cases/probability/analytic.yaml");

@@ -22,15 +22,12 @@
 #include "probability/forward.h"
 #include "probability/joint.h"
 #include "tests/unit/check.h"
+#include "tests/unit/model.h"
 
 enum { SAMPLES = 40000 };
 
 static void ranked(const char *path, int bound, ism_model_t **m, explore_result_t *res) {
-  diag_list_t diags;
-  diag_init(&diags);
-  *m = ism_load(path, &diags);
-  diag_free(&diags);
-  CHECK(*m != NULL);
+  *m = load(path);
   if (!*m) return;
   explore_options_t opt = {
       .bound = bound, .mode = ISM_MODE_ACTUAL, .strategy = EXPLORE_INCREMENTAL, .split_depth = -1};

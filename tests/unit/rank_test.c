@@ -12,15 +12,12 @@
 #include "apps/verify_options.h"
 #include "probability/rank.h"
 #include "tests/unit/check.h"
+#include "tests/unit/model.h"
 
 /* The per-rule optimum of the model's only counterexample from each start
  * of its first variable: within 1% of the closed form, all within 1e-6. */
 static void optimum(const char *path, double closed, const double *starts, size_t nstarts) {
-  diag_list_t diags;
-  diag_init(&diags);
-  ism_model_t *m = ism_load(path, &diags);
-  diag_free(&diags);
-  CHECK(m != NULL);
+  ism_model_t *m = load(path);
   if (!m) return;
   explore_options_t opt = {
       .bound = 1, .mode = ISM_MODE_ACTUAL, .strategy = EXPLORE_INCREMENTAL, .split_depth = -1};

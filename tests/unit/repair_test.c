@@ -14,16 +14,8 @@
 #include "ism/alloc.h"
 #include "ism/cex.h"
 #include "tests/unit/check.h"
+#include "tests/unit/model.h"
 #include "verifier/paths/repair.h"
-
-static ism_model_t *load(const char *path) {
-  diag_list_t diags;
-  diag_init(&diags);
-  ism_model_t *m = ism_load(path, &diags);
-  diag_free(&diags);
-  CHECK(m != NULL);
-  return m;
-}
 
 static int rule_named(const ism_model_t *m, const char *id) {
   for (size_t r = 0; r < m->nrules; r++)

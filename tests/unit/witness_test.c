@@ -24,18 +24,10 @@
 #include "apps/verify_options.h"
 #include "ism/alloc.h"
 #include "tests/unit/check.h"
+#include "tests/unit/model.h"
 #include "verifier/boundary.h"
 #include "verifier/paths/explore.h"
 #include "verifier/paths/witness.h"
-
-static ism_model_t *load(const char *path) {
-  diag_list_t diags;
-  diag_init(&diags);
-  ism_model_t *m = ism_load(path, &diags);
-  diag_free(&diags);
-  CHECK(m != NULL);
-  return m;
-}
 
 static bool same_doubles(const double *a, const double *b, size_t n) {
   return memcmp(a, b, n * sizeof *a) == 0;
