@@ -1,13 +1,12 @@
 #include "apps/verify_options.h"
 
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "ism/alloc.h"
 #include "ism/stop.h"
+#include "ism/workers.h"
 #include "probability/bound.h"
 #include "verifier/boundary.h"
 #include "verifier/paths/witness.h"
@@ -193,16 +192,7 @@ static void canonical_all(const ism_model_t *m, const rank_options_t *ropt, cex_
   class_cache_init(&cc, m);
   for (size_t k = 0; k < n && ropt->mode == ISM_MODE_ACTUAL; k++) class_boundary_only(&cc, &cexs[k]);
   canon_pool_t pool = {&cc, m, ropt, cexs, n, 0, witness_only};
-  long jobs = ropt->jobs > 0 ? ropt->jobs : sysconf(_SC_NPROCESSORS_ONLN);
-  if (jobs < 1) jobs = 1;
-  if ((size_t)jobs > n) jobs = n ? (long)n : 1;
-  pthread_t *threads = xcalloc((size_t)jobs, sizeof *threads);
-  long started = 1;
-  for (; started < jobs; started++)
-    if (pthread_create(&threads[started], NULL, canon_worker, &pool) != 0) break; /* fewer threads then */
-  canon_worker(&pool);
-  for (long t = 1; t < started; t++) pthread_join(threads[t], NULL);
-  free(threads);
+  workers_run(ropt->jobs, n, canon_worker, &pool);
   class_cache_free(&cc);
 }
 

@@ -1,14 +1,13 @@
 #include "probability/rank.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "ism/alloc.h"
 #include "ism/vec.h"
+#include "ism/workers.h"
 #include "probability/dist.h"
 #include "probability/joint.h"
 #include "probability/lowdisc.h"
@@ -529,16 +528,7 @@ static void *rank_worker(void *arg) {
 
 bool rank_all(const ism_model_t *m, const rank_options_t *opt, cex_t *cexs, size_t n) {
   rank_pool_t pool = {m, opt, cexs, n, 0, false};
-  long jobs = opt->jobs > 0 ? opt->jobs : sysconf(_SC_NPROCESSORS_ONLN);
-  if (jobs < 1) jobs = 1;
-  if ((size_t)jobs > n) jobs = n ? (long)n : 1;
-  pthread_t *threads = xcalloc((size_t)jobs, sizeof *threads);
-  long started = 1;
-  for (; started < jobs; started++)
-    if (pthread_create(&threads[started], NULL, rank_worker, &pool) != 0) break; /* fewer threads then */
-  rank_worker(&pool);
-  for (long t = 1; t < started; t++) pthread_join(threads[t], NULL);
-  free(threads);
+  workers_run(opt->jobs, n, rank_worker, &pool);
   bool all = true;
   for (size_t k = 0; k < n && all; k++) all = cexs[k].has_probability;
   cex_sort_by_probability(cexs, n);
