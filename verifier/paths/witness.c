@@ -601,7 +601,7 @@ static witness_t attempt(const ism_model_t *m, ism_mode_t mode, cex_t *c, bool i
   witness_t found = WITNESS_NONE;
   if (!w.bad && w.act == c->nactions) {
     double *x = xmalloc((w.x0.len + 1) * sizeof *x);
-    memcpy(x, w.x0.data, w.x0.len * sizeof *x);
+    if (w.x0.len) memcpy(x, w.x0.data, w.x0.len * sizeof *x); /* none: a path with no free value */
     found = solve(&w, x, interior);
     if (found) fill(&w, c, x);
     free(x);
