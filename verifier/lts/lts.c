@@ -1607,6 +1607,29 @@ static bool minimise_stop_due(size_t *work, size_t amount) {
   return stop_requested();
 }
 
+/* The quotient of l by q (state s becomes q[s], 0 <= q[s] < m): every
+ * move between the classes, τ-moves within one class dropped; a class is
+ * an end state when one member is. Not reduced to what is reachable. */
+static lts_t *quotient(const lts_t *l, const int *q, int m) {
+  lts_builder_t b;
+  builder_like(&b, l);
+  b.nstates = m;
+  b.init = q[l->init];
+  b.error = l->error >= 0 ? q[l->error] : -1;
+  for (int s = 0; s < l->nstates; s++) {
+    if (is_end(l, s)) lts_builder_mark_end(&b, q[s]);
+    for (int i = l->succ_off[s]; i < l->succ_off[s + 1]; i++) {
+      int label = l->succ_label[i], t = q[l->succ_dst[i]];
+      if (label == LTS_TAU && t == q[s]) continue;
+      lts_builder_add(&b, q[s], label, t);
+    }
+  }
+  return lts_freeze(&b);
+}
+
+/* The class a minimisation starts a state in: normal 0, error 1, end 2. */
+static int start_class(const lts_t *l, int s) { return s == l->error ? 1 : is_end(l, s) ? 2 : 0; }
+
 /* l with each τ-cycle collapsed: the states of one strongly connected
  * component of the τ-edges that start in the same block (normal, error,
  * end) are weakly bisimilar, so they become one state, numbered in the
@@ -1621,30 +1644,14 @@ static lts_t *collapse_tau_cycles(const lts_t *l) {
   for (int g = 0; g < ngroups * 3; g++) id[g] = -1;
   int m = 0;
   for (int s = 0; s < n; s++) {
-    int cls = s == l->error ? 1 : is_end(l, s) ? 2 : 0, *slot = &id[group[s] * 3 + cls];
+    int cls = start_class(l, s), *slot = &id[group[s] * 3 + cls];
     if (*slot < 0) *slot = m++;
     q[s] = *slot;
   }
   free(group), free(rep), free(id);
-  if (m == n) {
-    free(q);
-    return NULL;
-  }
-  lts_builder_t b;
-  builder_like(&b, l);
-  b.nstates = m;
-  b.init = q[l->init];
-  b.error = l->error >= 0 ? q[l->error] : -1;
-  for (int s = 0; s < n; s++) {
-    if (is_end(l, s)) lts_builder_mark_end(&b, q[s]);
-    for (int i = l->succ_off[s]; i < l->succ_off[s + 1]; i++) {
-      int label = l->succ_label[i], t = q[l->succ_dst[i]];
-      if (label == LTS_TAU && t == q[s]) continue;
-      lts_builder_add(&b, q[s], label, t);
-    }
-  }
+  lts_t *r = m == n ? NULL : quotient(l, q, m);
   free(q);
-  return lts_freeze(&b);
+  return r;
 }
 
 /* lts_minimise of a deterministic l (no τ, at most one move per label):
@@ -1655,7 +1662,7 @@ static lts_t *collapse_tau_cycles(const lts_t *l) {
 static lts_t *minimise_deterministic(const lts_t *l) {
   int n = l->nstates;
   int *block = xmalloc(((size_t)n + 1) * sizeof *block), *rep = xmalloc(((size_t)n + 1) * sizeof *rep);
-  for (int s = 0; s < n; s++) block[s] = s == l->error ? 1 : is_end(l, s) ? 2 : 0;
+  for (int s = 0; s < n; s++) block[s] = start_class(l, s);
   int nblocks = lts_dfa_partition(n, l->succ_off, l->succ_label, l->succ_dst, block, stop_poll, NULL);
   if (nblocks < 0) { /* stopped: the input as it is, as lts_minimise says */
     free(block), free(rep);
@@ -1747,7 +1754,7 @@ lts_t *lts_minimise(const lts_t *l) {
 
   /* signature refinement until the number of blocks is stable */
   int *block = xmalloc((size_t)n * sizeof *block), *nblock = xmalloc((size_t)n * sizeof *nblock);
-  for (int s = 0; s < n; s++) block[s] = s == l->error ? 1 : is_end(l, s) ? 2 : 0;
+  for (int s = 0; s < n; s++) block[s] = start_class(l, s);
   int nblocks = -1;
   VEC(sig_t) sig = {0};
   VEC(int) key = {0};
@@ -1790,22 +1797,9 @@ lts_t *lts_minimise(const lts_t *l) {
     return lts_reachable(l);
   }
 
-  lts_builder_t b;
-  builder_like(&b, l);
-  b.nstates = nblocks;
-  b.init = block[l->init];
-  b.error = l->error >= 0 ? block[l->error] : -1;
-  for (int s = 0; s < n; s++) {
-    if (is_end(l, s)) lts_builder_mark_end(&b, block[s]);
-    for (int i = l->succ_off[s]; i < l->succ_off[s + 1]; i++) {
-      int label = l->succ_label[i], t = block[l->succ_dst[i]];
-      if (label == LTS_TAU && t == block[s]) continue;
-      lts_builder_add(&b, block[s], label, t);
-    }
-  }
+  lts_t *q = quotient(l, block, nblocks);
   free(block);
   free(nblock);
-  lts_t *q = lts_freeze(&b);
   lts_t *r = lts_reachable(q);
   lts_free(q);
   return r;
