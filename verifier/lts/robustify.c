@@ -89,6 +89,8 @@ void robustify_run(const robustify_problem_t *p, robustify_result_t *out) {
   VEC_FREE(&s.cache_kept);
   robustify_cache_drop_bad(&s);
   VEC_FREE(&s.cache_bad);
+  for (size_t i = 0; i < s.cache_idle.len; i++) free(s.cache_idle.data[i]);
+  VEC_FREE(&s.cache_idle);
   free(s.pref_w);
   free(s.ctrl_w);
   free(s.obs_w);

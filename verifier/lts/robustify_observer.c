@@ -524,6 +524,25 @@ void robustify_synth_run(synth_t *y, search_t *s, const bitword_t *ctrl, const b
   robustify_synth_run_from(y, s, ctrl, obs, NULL, -1);
 }
 
+void robustify_synth_idle(synth_t *y, bitword_t *stutter, bitword_t *undisabled) {
+  const observer_t *o = y->o;
+  size_t words = BITSET_WORDS((size_t)y->s->g.nlabels);
+  if (!y->reach) robustify_synth_reach(y);
+  memcpy(stutter, y->obs, words * sizeof *stutter);
+  memcpy(undisabled, y->ctrl, words * sizeof *undisabled);
+  for (int q = 0; q < (int)o->sets.count; q++) {
+    if (!y->reach[q]) continue;
+    for (int t = o->toff.data[q]; t < o->toff.data[q + 1]; t++) {
+      int r = o->tdst.data[t];
+      size_t l = (size_t)o->tlab.data[t];
+      if (y->bad[r]) /* disabled here (l is controllable: q is good) */
+        bitset_clear_bit(stutter, l), bitset_clear_bit(undisabled, l);
+      else if (r != q)
+        bitset_clear_bit(stutter, l);
+    }
+  }
+}
+
 /* Whether the closed loop has a trace whose projection on pref's alphabet
  * is pref's word (Fortis's acceptsSubWord). The observer keeps the pairs of
  * the last accepting trace found for each behaviour: when they all lie in

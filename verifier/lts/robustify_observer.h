@@ -63,6 +63,12 @@ void robustify_synth_run(synth_t *y, search_t *s, const bitword_t *ctrl, const b
 /* The sets the supervisor reaches (y->reach). */
 void robustify_synth_reach(synth_t *y);
 void robustify_synth_free(synth_t *y);
+/* The actions y's supervisor (y->exists) does without: into `stutter`
+ * the observable ones on which every reachable good set moves to itself
+ * or not at all, into `undisabled` the controllable ones on which no
+ * reachable good set moves into a bad set (bitsets of labels, overwritten;
+ * computes y->reach if needed). */
+void robustify_synth_idle(synth_t *y, bitword_t *stutter, bitword_t *undisabled);
 /* The preferred behaviours among `among` (a mask) the closed loop keeps. */
 uint64_t robustify_kept_mask(const synth_t *y, uint64_t among);
 /* The supervisor over O as an LTS on `labels` (the caller owns it): the

@@ -49,6 +49,9 @@ typedef struct {
   VEC(uint8_t) cache_exists;
   VEC(uint64_t) cache_kept;
   VEC(bitword_t *) cache_bad; /* the bad sets of an entry with a supervisor (its O's observer), or NULL */
+  VEC(bitword_t *)
+  cache_idle; /* an entry with a supervisor: its stutter and undisabled actions
+                 (robustify_synth_idle), one bitset of labels after the other; else NULL */
   size_t bad_bytes;
   int nsynth;
   long *pref_w, *ctrl_w, *obs_w;

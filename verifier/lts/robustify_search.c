@@ -79,11 +79,44 @@ static bool supersets_allow(search_t *s, events_t e, intvec_t *key, uint64_t *am
   return true;
 }
 
+/* A cached synthesis of e with one candidate action more whose supervisor
+ * does without it: C ∪ {a} with a undisabled, or O ∪ {b} (b not in C)
+ * with b stuttering (robustify_synth_idle). Its reachable good sets then
+ * satisfy e's fixpoint conditions too (for O, an O-set of the closed loop
+ * is closed under b, so it is the O \ {b}-set of the same observations),
+ * so e's closed loop holds that supervisor's, and it holds no more (one
+ * action less: supersets_allow): the same closed loop, the same kept
+ * behaviours, and the same reachable sets and moves. Its id, and into
+ * `idle` (2 * words) e's idle actions: the superset's without a or b;
+ * -1 when none. */
+static int idle_superset(search_t *s, events_t e, intvec_t *key, bitword_t *idle) {
+  size_t words = BITSET_WORDS((size_t)s->g.nlabels);
+  for (int pass = 0; pass < 2; pass++) {
+    const robustify_event_t *ev = pass ? s->p->obs : s->p->ctrl;
+    bitword_t *set = pass ? e.o : e.c;
+    for (int i = 0, n = pass ? s->p->nobs : s->p->nctrl; i < n; i++) {
+      size_t l = (size_t)ev[i].label;
+      if (bitset_get(set, l) || !bitset_get(s->g.alpha, l) || (pass && bitset_get(e.c, l))) continue;
+      bitset_set(set, l);
+      events_key(s, e, key);
+      bitset_clear_bit(set, l);
+      int id = keytab_find(&s->cache, key->data, key->len);
+      if (id < 0 || !s->cache_idle.data[id] || !bitset_get(s->cache_idle.data[id] + (pass ? 0 : words), l))
+        continue;
+      memcpy(idle, s->cache_idle.data[id], 2 * words * sizeof *idle);
+      bitset_clear_bit(idle + (pass ? 0 : words), l);
+      return id;
+    }
+  }
+  return -1;
+}
+
 /* Synthesis with a cache: whether a supervisor exists for e and which
  * preferred behaviours its closed loop keeps. The syntheses already run
- * for e with one action more answer it in part (supersets_allow): none
- * there, none here; else only the behaviours they all keep are tried, and
- * the fixpoint starts from the bad sets of one with the same O and one
+ * for e with one action more answer it whole when one of them does
+ * without that action (idle_superset), else in part (supersets_allow):
+ * none there, none here; else only the behaviours they all keep are tried,
+ * and the fixpoint starts from the bad sets of one with the same O and one
  * controllable action more (cached_superset). Counted as a synthesis
  * either way, as Fortis counts the sets it synthesises for. */
 bool robustify_evaluate(search_t *s, events_t e, uint64_t *kept) {
@@ -93,17 +126,22 @@ bool robustify_evaluate(search_t *s, events_t e, uint64_t *kept) {
   int id = keytab_add(&s->cache, key.data, key.len, &added);
   if (added) {
     s->nsynth++;
-    uint64_t among;
+    uint64_t among = ~(uint64_t)0;
     bool exists = false;
     uint64_t k = 0;
-    bitword_t *bad = NULL;
-    if (supersets_allow(s, e, &key, &among)) {
-      int newly = -1, sup = cached_superset(s, e, &key, &newly);
+    bitword_t *bad = NULL, *idle = xcalloc(2 * BITSET_WORDS((size_t)s->g.nlabels), sizeof *idle);
+    int same = s->p->no_shortcuts ? -1 : idle_superset(s, e, &key, idle);
+    if (same >= 0) {
+      exists = true;
+      k = s->cache_kept.data[same];
+    } else if (s->p->no_shortcuts || supersets_allow(s, e, &key, &among)) {
+      int newly = -1, sup = s->p->no_shortcuts ? -1 : cached_superset(s, e, &key, &newly);
       synth_t y;
       robustify_synth_run_from(&y, s, e.c, e.o, sup >= 0 ? s->cache_bad.data[sup] : NULL, newly);
       exists = y.exists;
       if (exists) {
         k = robustify_kept_mask(&y, among);
+        robustify_synth_idle(&y, idle, idle + BITSET_WORDS((size_t)s->g.nlabels));
         size_t nsets = y.o->sets.count;
         if (s->bad_bytes < ROBUSTIFY_CACHE_BYTES) { /* kept for warm starts below this set */
           bad = bitset_new(nsets);
@@ -116,6 +154,8 @@ bool robustify_evaluate(search_t *s, events_t e, uint64_t *kept) {
     VEC_PUSH(&s->cache_exists, exists);
     VEC_PUSH(&s->cache_kept, k);
     VEC_PUSH(&s->cache_bad, bad);
+    if (!exists) free(idle), idle = NULL;
+    VEC_PUSH(&s->cache_idle, idle);
   }
   VEC_FREE(&key);
   *kept = s->cache_kept.data[id];
