@@ -159,6 +159,8 @@ observer_t *robustify_observer_build(search_t *s, const bitword_t *obs) {
   memset(c.single, -1, ((size_t)g->n + 1) * sizeof *c.single);
   keytab_init(&c.seeded);
   int *cnt = xcalloc((size_t)nl + 1, sizeof *cnt), *start = xmalloc(((size_t)nl + 1) * sizeof *start);
+  size_t lwords = BITSET_WORDS((size_t)nl);
+  bitword_t *labset = bitset_new((size_t)nl);
   intvec_t seeds = {0}, labs = {0}, mem = {0}, pfill = {0}, bd = {0}, bi = {0};
   intvec_t foff = {0}, flab = {0}, fdst = {0}; /* pair moves, CSR by source pair */
   VEC_RESERVE(&flab, s->moves_hint + 1);
@@ -195,7 +197,7 @@ observer_t *robustify_observer_build(search_t *s, const bitword_t *obs) {
         nmoves += g->dst[t] != g->error;
         if (is_obs[l]) {
           nobsm++;
-          if (cnt[l]++ == 0) VEC_PUSH(&labs, l);
+          if (cnt[l]++ == 0) bitset_set(labset, (size_t)l);
         }
       }
       VEC_PUSH(&foff, (int)nmoves);
@@ -203,7 +205,10 @@ observer_t *robustify_observer_build(search_t *s, const bitword_t *obs) {
     VEC_RESERVE(&flab, nmoves + 1);
     VEC_RESERVE(&fdst, nmoves + 1);
     flab.len = fdst.len = nmoves;
-    sort_ints(labs.data, labs.len);
+    for (size_t w = 0; w < lwords; w++) /* the set's observable labels, ascending */
+      for (bitword_t bits = labset[w]; bits; bits &= bits - 1)
+        VEC_PUSH(&labs, (int)(64 * w + (size_t)__builtin_ctzll(bits)));
+    memset(labset, 0, lwords * sizeof *labset);
     int total = 0;
     for (size_t li = 0; li < labs.len; li++) start[labs.data[li]] = total, total += cnt[labs.data[li]];
     VEC_RESERVE(&bd, nobsm + 1);
@@ -263,6 +268,7 @@ observer_t *robustify_observer_build(search_t *s, const bitword_t *obs) {
   free(is_obs);
   free(cnt);
   free(start);
+  free(labset);
   free(c.uoff);
   free(c.udst);
   free(c.stamp);
@@ -311,30 +317,22 @@ observer_t *robustify_observer_build(search_t *s, const bitword_t *obs) {
   for (size_t p = 0; p < npairs; p++)
     for (int e = o->foff[p]; e < o->foff[p + 1]; e++) o->rsrc[fill[o->fdst[e]]++] = (int)p;
   free(fill);
-  /* set moves reversed (by target set) and by label, for the syntheses'
-   * backward propagation and their warm starts */
+  /* set moves reversed (by target set), for the syntheses' backward
+   * propagation (by label: set_moves_by_label, when a warm start needs them) */
   size_t nt = o->tlab.len;
   o->rtoff = xcalloc((size_t)nsets + 2, sizeof *o->rtoff);
-  o->loff = xcalloc((size_t)g->nlabels + 2, sizeof *o->loff);
-  for (size_t t = 0; t < nt; t++) o->rtoff[o->tdst.data[t] + 1]++, o->loff[o->tlab.data[t] + 1]++;
+  for (size_t t = 0; t < nt; t++) o->rtoff[o->tdst.data[t] + 1]++;
   for (int q = 0; q < nsets; q++) o->rtoff[q + 1] += o->rtoff[q];
-  for (int l = 0; l < g->nlabels; l++) o->loff[l + 1] += o->loff[l];
   o->rtsrc = xmalloc((nt + 1) * sizeof *o->rtsrc);
   o->rtlab = xmalloc((nt + 1) * sizeof *o->rtlab);
-  o->lsrc = xmalloc((nt + 1) * sizeof *o->lsrc);
-  o->ldst = xmalloc((nt + 1) * sizeof *o->ldst);
-  int *rfill = xmalloc(((size_t)nsets + 1) * sizeof *rfill),
-      *lfill = xmalloc(((size_t)g->nlabels + 1) * sizeof *lfill);
+  int *rfill = xmalloc(((size_t)nsets + 1) * sizeof *rfill);
   memcpy(rfill, o->rtoff, (size_t)nsets * sizeof *rfill);
-  memcpy(lfill, o->loff, (size_t)g->nlabels * sizeof *lfill);
   for (int q = 0; q < nsets; q++)
     for (int t = o->toff.data[q]; t < o->toff.data[q + 1]; t++) {
-      int r = o->tdst.data[t], l = o->tlab.data[t], i = rfill[r]++, j = lfill[l]++;
-      o->rtsrc[i] = q, o->rtlab[i] = l;
-      o->lsrc[j] = q, o->ldst[j] = r;
+      int i = rfill[o->tdst.data[t]]++;
+      o->rtsrc[i] = q, o->rtlab[i] = o->tlab.data[t];
     }
   free(rfill);
-  free(lfill);
   o->witness = xcalloc(ROBUSTIFY_MAX_PREFERRED, sizeof *o->witness);
   return o;
 }
@@ -410,6 +408,26 @@ void robustify_bits_to_bools(const bitword_t *w, size_t n, bool *b) {
   for (; q < n; q++) b[q] = bitset_get(w, q);
 }
 
+/* o's set moves by label (o->loff, lsrc, ldst), built the first time a
+ * warm start asks for them. */
+static void set_moves_by_label(observer_t *o, int nl) {
+  if (o->loff) return;
+  size_t nt = o->tlab.len;
+  o->loff = xcalloc((size_t)nl + 2, sizeof *o->loff);
+  for (size_t t = 0; t < nt; t++) o->loff[o->tlab.data[t] + 1]++;
+  for (int l = 0; l < nl; l++) o->loff[l + 1] += o->loff[l];
+  o->lsrc = xmalloc((nt + 1) * sizeof *o->lsrc);
+  o->ldst = xmalloc((nt + 1) * sizeof *o->ldst);
+  int *lfill = xmalloc(((size_t)nl + 1) * sizeof *lfill);
+  memcpy(lfill, o->loff, (size_t)nl * sizeof *lfill);
+  for (int q = 0; q < (int)o->sets.count; q++)
+    for (int t = o->toff.data[q]; t < o->toff.data[q + 1]; t++) {
+      int j = lfill[o->tlab.data[t]]++;
+      o->lsrc[j] = q, o->ldst[j] = o->tdst.data[t];
+    }
+  free(lfill);
+}
+
 /* Least fixpoint: a set is bad when it holds the error state, when an
  * uncontrollable observable action leads to a bad set, or when one of its
  * members cannot reach a marked state through good sets.
@@ -421,12 +439,13 @@ void robustify_bits_to_bools(const bitword_t *w, size_t n, bool *b) {
  * set into a bad one, `start` is already that fixpoint. */
 static void solve(synth_t *y, const bitword_t *start, int newly) {
   const plant_t *g = &y->s->g;
-  const observer_t *o = y->o;
+  observer_t *o = y->o;
   int nsets = (int)o->sets.count;
   size_t npairs = o->sets.keys.len;
   y->bad = xmalloc((size_t)nsets + 1);
   int *work = xmalloc(((size_t)nsets + 1) * sizeof *work), nwork = 0;
   if (start) {
+    set_moves_by_label(o, g->nlabels);
     robustify_bits_to_bools(start, (size_t)nsets, y->bad);
     for (int j = o->loff[newly]; j < o->loff[newly + 1]; j++)
       if (y->bad[o->ldst[j]] && !y->bad[o->lsrc[j]]) {

@@ -24,7 +24,8 @@ struct observer {
   int *foff, *flab, *fdst;    /* pair moves (none into the error state), CSR by source pair */
   int *roff, *rsrc;           /* the same reversed: source pairs, CSR by target pair */
   int *rtoff, *rtsrc, *rtlab; /* set moves reversed: (source set, label), CSR by target set */
-  int *loff, *lsrc, *ldst;    /* set moves by label: (source, target), CSR by label */
+  int *loff, *lsrc, *ldst;    /* set moves by label: (source, target), CSR by label; NULL until a
+                                 warm start needs them */
   intvec_t *witness; /* per preferred behaviour: pairs of a closed-loop trace accepting it, or empty */
 };
 
