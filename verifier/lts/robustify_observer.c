@@ -543,23 +543,38 @@ void robustify_synth_run(synth_t *y, search_t *s, const bitword_t *ctrl, const b
   robustify_synth_run_from(y, s, ctrl, obs, NULL, -1);
 }
 
+/* One search over the reachable good sets (as synth_reach), the labels
+ * that move away from a set or into a bad one marked per label. */
 void robustify_synth_idle(synth_t *y, bitword_t *stutter, bitword_t *undisabled) {
   const observer_t *o = y->o;
-  size_t words = BITSET_WORDS((size_t)y->s->g.nlabels);
-  if (!y->reach) robustify_synth_reach(y);
-  memcpy(stutter, y->obs, words * sizeof *stutter);
-  memcpy(undisabled, y->ctrl, words * sizeof *undisabled);
-  for (int q = 0; q < (int)o->sets.count; q++) {
-    if (!y->reach[q]) continue;
+  int nl = y->s->g.nlabels, nsets = (int)o->sets.count;
+  uint8_t *away = xcalloc((size_t)nl + 1, 1), *into_bad = xcalloc((size_t)nl + 1, 1);
+  bool *seen = xcalloc((size_t)nsets + 1, sizeof *seen);
+  int *stack = xmalloc(((size_t)nsets + 1) * sizeof *stack), top = 0;
+  seen[0] = true;
+  stack[top++] = 0;
+  while (top) {
+    int q = stack[--top];
     for (int t = o->toff.data[q]; t < o->toff.data[q + 1]; t++) {
-      int r = o->tdst.data[t];
-      size_t l = (size_t)o->tlab.data[t];
-      if (y->bad[r]) /* disabled here (l is controllable: q is good) */
-        bitset_clear_bit(stutter, l), bitset_clear_bit(undisabled, l);
-      else if (r != q)
-        bitset_clear_bit(stutter, l);
+      int r = o->tdst.data[t], l = o->tlab.data[t];
+      if (y->bad[r]) { /* disabled here (l is controllable: q is good) */
+        into_bad[l] = 1;
+        continue;
+      }
+      away[l] |= r != q;
+      if (!seen[r]) seen[r] = true, stack[top++] = r;
     }
   }
+  bitset_zero(stutter, (size_t)nl);
+  bitset_zero(undisabled, (size_t)nl);
+  for (int l = 0; l < nl; l++) {
+    if (bitset_get(y->obs, (size_t)l) && !away[l] && !into_bad[l]) bitset_set(stutter, (size_t)l);
+    if (bitset_get(y->ctrl, (size_t)l) && !into_bad[l]) bitset_set(undisabled, (size_t)l);
+  }
+  free(away);
+  free(into_bad);
+  free(seen);
+  free(stack);
 }
 
 /* Whether the closed loop has a trace whose projection on pref's alphabet

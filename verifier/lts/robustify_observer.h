@@ -67,8 +67,7 @@ void robustify_synth_free(synth_t *y);
 /* The actions y's supervisor (y->exists) does without: into `stutter`
  * the observable ones on which every reachable good set moves to itself
  * or not at all, into `undisabled` the controllable ones on which no
- * reachable good set moves into a bad set (bitsets of labels, overwritten;
- * computes y->reach if needed). */
+ * reachable good set moves into a bad set (bitsets of labels, overwritten). */
 void robustify_synth_idle(synth_t *y, bitword_t *stutter, bitword_t *undisabled);
 /* The preferred behaviours among `among` (a mask) the closed loop keeps. */
 uint64_t robustify_kept_mask(const synth_t *y, uint64_t among);
