@@ -120,7 +120,7 @@ static int close_set(closer_t *c, observer_t *o, intvec_t *seeds) {
 
 /* succ[l] (-1 for every label before) becomes the successor set of set q
  * by each observable label l it moves on; with `undo`, -1 again. */
-void robustify_set_moves(const observer_t *o, int q, int *succ, bool undo) {
+static void set_moves(const observer_t *o, int q, int *succ, bool undo) {
   for (int t = o->toff.data[q]; t < o->toff.data[q + 1]; t++)
     succ[o->tlab.data[t]] = undo ? -1 : o->tdst.data[t];
 }
@@ -391,7 +391,7 @@ void robustify_bools_to_bits(const bool *b, size_t n, bitword_t *w) {
  * byte copied into all eight bytes, bit i kept in byte i, each byte then
  * made 0 or 1 (adding 0x7f to a byte of at most 0x80 carries into no
  * other byte). */
-void robustify_bits_to_bools(const bitword_t *w, size_t n, bool *b) {
+static void bits_to_bools(const bitword_t *w, size_t n, bool *b) {
   size_t q = 0;
   for (; ROBUSTIFY_BYTES_LE && q + 64 <= n; q += 64) {
     bitword_t word = w[q / 64];
@@ -446,7 +446,7 @@ static void solve(synth_t *y, const bitword_t *start, int newly) {
   int *work = xmalloc(((size_t)nsets + 1) * sizeof *work), nwork = 0;
   if (start) {
     set_moves_by_label(o, g->nlabels);
-    robustify_bits_to_bools(start, (size_t)nsets, y->bad);
+    bits_to_bools(start, (size_t)nsets, y->bad);
     for (int j = o->loff[newly]; j < o->loff[newly + 1]; j++)
       if (y->bad[o->ldst[j]] && !y->bad[o->lsrc[j]]) {
         y->bad[o->lsrc[j]] = true;
@@ -502,9 +502,8 @@ static void solve(synth_t *y, const bitword_t *start, int newly) {
   y->exists = !y->bad[0] && !y->s->bounded;
 }
 
-/* The sets the supervisor reaches (y->reach), for the supervisor itself
- * and removeUnnecessary. */
-void robustify_synth_reach(synth_t *y) {
+/* The sets the supervisor reaches (y->reach), for the supervisor LTS. */
+static void synth_reach(synth_t *y) {
   const observer_t *o = y->o;
   int nsets = o ? (int)o->sets.count : 0;
   y->reach = xcalloc((size_t)nsets + 1, sizeof *y->reach);
@@ -655,7 +654,7 @@ uint64_t robustify_kept_mask(const synth_t *y, uint64_t among) {
  * (uncontrollable, or not possible in the plant there). */
 lts_t *robustify_supervisor(synth_t *y, lts_labels_t *labels, bool complete, bitword_t *disabled) {
   const plant_t *g = &y->s->g;
-  if (!y->reach) robustify_synth_reach(y);
+  if (!y->reach) synth_reach(y);
   const observer_t *o = y->o;
   int nsets = (int)o->sets.count;
   int *num = xmalloc((size_t)nsets * sizeof *num);
@@ -675,7 +674,7 @@ lts_t *robustify_supervisor(synth_t *y, lts_labels_t *labels, bool complete, bit
     const int *mem = keytab_key(&o->sets, q, &m);
     for (size_t i = 0; i < m; i++)
       for (int t = g->off[mem[i]]; t < g->off[mem[i] + 1]; t++) bitset_set(can, (size_t)g->lab[t]);
-    robustify_set_moves(o, q, succ, false);
+    set_moves(o, q, succ, false);
     for (int l = 0; l < g->nlabels; l++) {
       if (!bitset_get(y->obs, (size_t)l)) continue;
       int r = succ[l];
@@ -686,7 +685,7 @@ lts_t *robustify_supervisor(synth_t *y, lts_labels_t *labels, bool complete, bit
       } else if (disabled)
         bitset_set(disabled, (size_t)l);
     }
-    robustify_set_moves(o, q, succ, true);
+    set_moves(o, q, succ, true);
   }
   free(succ);
   free(can);

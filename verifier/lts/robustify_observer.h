@@ -48,12 +48,8 @@ void robustify_observer_free(observer_t *o);
  * used), else built and cached; owned by s->g. NULL when a limit stopped
  * it. */
 observer_t *robustify_observer_get(search_t *s, const bitword_t *obs);
-/* succ[l] (-1 for every label before) becomes the successor set of set q
- * by each observable label l it moves on; with `undo`, -1 again. */
-void robustify_set_moves(const observer_t *o, int q, int *succ, bool undo);
-/* The n bools b (each 0 or 1) as bitset w, and back. */
+/* The n bools b (each 0 or 1) as bitset w. */
 void robustify_bools_to_bits(const bool *b, size_t n, bitword_t *w);
-void robustify_bits_to_bools(const bitword_t *w, size_t n, bool *b);
 /* One synthesis for C and O (borrowed by y) on the observer of O: y->bad,
  * y->exists. `start` (or NULL) is the fixpoint of the same observer for C
  * ∪ {newly}, a warm start reaching the same fixpoint. y->o is NULL when a
@@ -61,8 +57,6 @@ void robustify_bits_to_bools(const bitword_t *w, size_t n, bool *b);
 void robustify_synth_run_from(synth_t *y, search_t *s, const bitword_t *ctrl, const bitword_t *obs,
                               const bitword_t *start, int newly);
 void robustify_synth_run(synth_t *y, search_t *s, const bitword_t *ctrl, const bitword_t *obs);
-/* The sets the supervisor reaches (y->reach). */
-void robustify_synth_reach(synth_t *y);
 void robustify_synth_free(synth_t *y);
 /* The actions y's supervisor (y->exists) does without: into `stutter`
  * the observable ones on which every reachable good set moves to itself

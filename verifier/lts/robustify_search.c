@@ -205,74 +205,32 @@ static long weight_of(const robustify_event_t *ev, const long *w, int n, int lab
   return -1; /* not a candidate */
 }
 
-/* The synthesis of e: its bad sets from the cache when evaluate kept them
- * (the same observer, so the same fixpoint: removeUnnecessary's set was
- * evaluated just before), else run. */
-static void synth_cached(synth_t *y, search_t *s, events_t e) {
-  intvec_t key = {0};
-  events_key(s, e, &key);
-  int id = keytab_find(&s->cache, key.data, key.len);
-  VEC_FREE(&key);
-  if (id < 0 || !s->cache_bad.data[id]) {
-    robustify_synth_run(y, s, e.c, e.o);
-    return;
-  }
-  memset(y, 0, sizeof *y);
-  y->s = s;
-  y->ctrl = e.c;
-  y->obs = e.o;
-  y->o = robustify_observer_get(s, e.o);
-  if (!y->o) return;
-  size_t nsets = y->o->sets.count;
-  y->bad = xmalloc(nsets + 1);
-  robustify_bits_to_bools(s->cache_bad.data[id], nsets, y->bad);
-  y->exists = !y->bad[0] && !s->bounded;
-}
-
 /* Fortis's removeUnnecessary: actions the maximal supervisor never blocks
  * need not be controllable, those it also never changes state on need not
  * be observable, when they cost more than everything else used. */
 events_t robustify_remove_unnecessary(search_t *s, events_t e) {
-  synth_t y;
-  synth_cached(&y, s, e);
   events_t r = robustify_events_copy(s, e);
-  if (!y.exists) {
-    robustify_synth_free(&y);
+  intvec_t key = {0};
+  events_key(s, e, &key);
+  int id = keytab_find(&s->cache, key.data, key.len);
+  VEC_FREE(&key);
+  if (id < 0 || !s->cache_idle.data[id]) /* no supervisor (or a limit stopped its synthesis) */
     return r;
-  }
   /* per observable action, as Fortis reads its completed supervisor (a
    * self-loop wherever the action is uncontrollable or impossible): uc = it
    * moves from every reachable set, uo = it moves from every reachable set
-   * to the same set */
+   * to the same set. An observable action moves from a set exactly when a
+   * member can do it (a move into the error state too), so uc = O minus the
+   * controllable actions it disables somewhere, uo = the stutter actions:
+   * the idle actions evaluate cached for e just before */
   int nl = s->g.nlabels;
-  const observer_t *o = y.o;
-  robustify_synth_reach(&y);
-  bitword_t *uc = bitset_new((size_t)nl), *uo = bitset_new((size_t)nl), *can = bitset_new((size_t)nl);
+  const bitword_t *stutter = s->cache_idle.data[id], *undisabled = stutter + BITSET_WORDS((size_t)nl);
+  bitword_t *uc = bitset_new((size_t)nl), *uo = bitset_new((size_t)nl);
   for (int l = 0; l < nl; l++)
-    if (bitset_get(e.o, (size_t)l)) bitset_set(uc, (size_t)l), bitset_set(uo, (size_t)l);
-  int *succ = xmalloc(((size_t)nl + 1) * sizeof *succ);
-  for (int l = 0; l < nl; l++) succ[l] = -1;
-  for (int q = 0; q < (int)o->sets.count; q++) {
-    if (!y.reach[q]) continue;
-    bitset_zero(can, (size_t)nl);
-    size_t m;
-    const int *mem = keytab_key(&o->sets, q, &m);
-    for (size_t i = 0; i < m; i++)
-      for (int t = s->g.off[mem[i]]; t < s->g.off[mem[i] + 1]; t++) bitset_set(can, (size_t)s->g.lab[t]);
-    robustify_set_moves(o, q, succ, false);
-    for (int l = 0; l < nl; l++) {
-      if (!bitset_get(uc, (size_t)l)) continue;
-      int to = succ[l];
-      if (to >= 0 && !y.bad[to]) {
-        if (to != q) bitset_clear_bit(uo, (size_t)l);
-      } else if (bitset_get(e.c, (size_t)l) && bitset_get(can, (size_t)l)) /* disabled here */
-        bitset_clear_bit(uc, (size_t)l), bitset_clear_bit(uo, (size_t)l);
+    if (bitset_get(e.o, (size_t)l)) {
+      if (!bitset_get(e.c, (size_t)l) || bitset_get(undisabled, (size_t)l)) bitset_set(uc, (size_t)l);
+      if (bitset_get(stutter, (size_t)l)) bitset_set(uo, (size_t)l);
     }
-    robustify_set_moves(o, q, succ, true);
-  }
-  free(succ);
-  free(can);
-  robustify_synth_free(&y);
   long used = 0;
   for (int l = 0; l < nl; l++) {
     if (bitset_get(e.c, (size_t)l) && !bitset_get(uc, (size_t)l))
