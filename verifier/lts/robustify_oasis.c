@@ -426,7 +426,7 @@ void robustify_oasis_run(search_t *s, robustify_result_t *out) {
           if (sol->kept >> i & 1) sol->utility += s->pref_w[i];
         bitword_t *dis = bitset_new((size_t)nl), *hid = bitset_new((size_t)nl);
         if (y.exists) {
-          sol->sup = robustify_supervisor(&y, p->sys->labels, false, dis);
+          sol->sup = robustify_supervisor(&y, p->sys->labels, dis);
           sol->disabled = robustify_labels_of(s, dis, &sol->ndisabled);
         }
         sol->ctrl = robustify_labels_of(s, all.c, &sol->nctrl);

@@ -118,13 +118,6 @@ static int close_set(closer_t *c, observer_t *o, intvec_t *seeds) {
   return id;
 }
 
-/* succ[l] (-1 for every label before) becomes the successor set of set q
- * by each observable label l it moves on; with `undo`, -1 again. */
-static void set_moves(const observer_t *o, int q, int *succ, bool undo) {
-  for (int t = o->toff.data[q]; t < o->toff.data[q + 1]; t++)
-    succ[o->tlab.data[t]] = undo ? -1 : o->tdst.data[t];
-}
-
 /* The observer of O: every observation set reachable from {init}, and the
  * pair moves both ways. NULL when a limit stopped it. Per set, one pass
  * over its members' transitions counts each pair's moves (none into the
@@ -649,10 +642,10 @@ uint64_t robustify_kept_mask(const synth_t *y, uint64_t among) {
 }
 
 /* The supervisor over O: the reachable good sets and the observable moves
- * between them. With `complete`, as Fortis's constructSupervisor: a
- * self-loop for every observable action it never needs to block
- * (uncontrollable, or not possible in the plant there). */
-lts_t *robustify_supervisor(synth_t *y, lts_labels_t *labels, bool complete, bitword_t *disabled) {
+ * between them (not completed with Fortis's self-loops: removeUnnecessary
+ * reads those from the idle actions). An observable action moves from a
+ * set exactly when a member can do it, a move into the error state too. */
+lts_t *robustify_supervisor(synth_t *y, lts_labels_t *labels, bitword_t *disabled) {
   const plant_t *g = &y->s->g;
   if (!y->reach) synth_reach(y);
   const observer_t *o = y->o;
@@ -664,31 +657,16 @@ lts_t *robustify_supervisor(synth_t *y, lts_labels_t *labels, bool complete, bit
   b.init = 0;
   for (int l = 0; l < g->nlabels; l++)
     if (bitset_get(y->obs, (size_t)l)) lts_builder_alphabet_add(&b, l);
-  bitword_t *can = bitset_new((size_t)g->nlabels);
-  int *succ = xmalloc(((size_t)g->nlabels + 1) * sizeof *succ);
-  for (int l = 0; l < g->nlabels; l++) succ[l] = -1;
   for (int q = 0; q < nsets; q++) {
     if (!y->reach[q]) continue;
-    bitset_zero(can, (size_t)g->nlabels);
-    size_t m;
-    const int *mem = keytab_key(&o->sets, q, &m);
-    for (size_t i = 0; i < m; i++)
-      for (int t = g->off[mem[i]]; t < g->off[mem[i] + 1]; t++) bitset_set(can, (size_t)g->lab[t]);
-    set_moves(o, q, succ, false);
-    for (int l = 0; l < g->nlabels; l++) {
-      if (!bitset_get(y->obs, (size_t)l)) continue;
-      int r = succ[l];
-      if (r >= 0 && !y->bad[r])
+    for (int t = o->toff.data[q]; t < o->toff.data[q + 1]; t++) { /* by label */
+      int l = o->tlab.data[t], r = o->tdst.data[t];
+      if (!y->bad[r])
         lts_builder_add(&b, num[q], l, num[r]);
-      else if (!ctrl_has(y, l) || !bitset_get(can, (size_t)l)) {
-        if (complete) lts_builder_add(&b, num[q], l, num[q]);
-      } else if (disabled)
+      else if (disabled && ctrl_has(y, l)) /* a member can do l here (it has a move) */
         bitset_set(disabled, (size_t)l);
     }
-    set_moves(o, q, succ, true);
   }
-  free(succ);
-  free(can);
   free(num);
   return lts_freeze(&b);
 }

@@ -66,9 +66,8 @@ void robustify_synth_idle(synth_t *y, bitword_t *stutter, bitword_t *undisabled)
 /* The preferred behaviours among `among` (a mask) the closed loop keeps. */
 uint64_t robustify_kept_mask(const synth_t *y, uint64_t among);
 /* The supervisor over O as an LTS on `labels` (the caller owns it): the
- * reachable good sets and the observable moves between them; with
- * `complete`, a self-loop for every observable action it never needs to
- * block. `disabled` (or NULL) gets the actions it disables somewhere. */
-lts_t *robustify_supervisor(synth_t *y, lts_labels_t *labels, bool complete, bitword_t *disabled);
+ * reachable good sets and the observable moves between them. `disabled`
+ * (or NULL) gets the actions it disables somewhere. */
+lts_t *robustify_supervisor(synth_t *y, lts_labels_t *labels, bitword_t *disabled);
 
 #endif

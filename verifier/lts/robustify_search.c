@@ -422,7 +422,7 @@ static bool make_solution(search_t *s, const candidate_t *cand, robustify_soluti
   if (y.exists) {
     sol->kept = robustify_kept_mask(&y, ~(uint64_t)0);
     bitword_t *dis = bitset_new((size_t)s->g.nlabels);
-    sol->sup = robustify_supervisor(&y, s->p->sys->labels, false, dis);
+    sol->sup = robustify_supervisor(&y, s->p->sys->labels, dis);
     sol->disabled = robustify_labels_of(s, dis, &sol->ndisabled);
     free(dis);
   } else
