@@ -391,6 +391,79 @@ static void test_oasis_product(void) {
   CHECK(found >= 20 && late >= 10 && none >= 20);
 }
 
+/* The search answers many sets from the syntheses of their supersets
+ * (robustify_search.c: none there, none here; only the behaviours they
+ * keep; a warm start; and the same closed loop when a superset's
+ * supervisor does without the one action more, undisabled or stuttering).
+ * On random problems with partial observation (M over a-d; E' also over
+ * e, f, observable candidates of class 2 or 3; P over a, b, e; progress c;
+ * controllable a-d in classes 1-3), Pareto and Fast with those shortcuts
+ * and with every set synthesised on its own (no_shortcuts) must report
+ * the same: syntheses, solutions (sets, cost, kept behaviours, supervisor
+ * size). Also checks that supervisors and "no supervisor" both occur and
+ * that the solutions drop actions. */
+static void test_search_shortcuts(void) {
+  static const char *const ml[] = {"a", "b", "c", "d"}, *const el[] = {"a", "b", "c", "d", "e", "f"},
+                           *const pl[] = {"a", "b", "e"};
+  unsigned r = 777;
+  int solved = 0, none = 0, dropped = 0;
+  for (int trial = 0; trial < 600; trial++) {
+    lts_labels_t L;
+    lts_labels_init(&L);
+    char tm[2048], te[2048], tp[1024];
+    random_process(tm, sizeof tm, "M", ml, 4, 2 + (int)(rnd_next(&r) % 3), 70, &r);
+    random_process(te, sizeof te, "E", el, 6, 2 + (int)(rnd_next(&r) % 4), 60, &r);
+    random_process(tp, sizeof tp, "P", pl, 3, 1 + (int)(rnd_next(&r) % 3), 80, &r);
+    lts_t *m = load(&L, tm), *e = load(&L, te), *p = load(&L, tp);
+    int progress[] = {lts_label(&L, "c")};
+    int w1[] = {lts_label(&L, "a"), lts_label(&L, "c")}, w2[] = {lts_label(&L, "b"), lts_label(&L, "d")};
+    robustify_pref_t pref[] = {{w1, 2, w1, 2, 3}, {w2, 2, w2, 2, 2}};
+    robustify_event_t ctrl[4], obs[6];
+    const char *const cn[] = {"a", "b", "c", "d"}, *const on[] = {"e", "f", "a", "b", "c", "d"};
+    for (int i = 0; i < 4; i++) ctrl[i] = ev(&L, cn[i], 1 + (int)(rnd_next(&r) % 3));
+    for (int i = 0; i < 6; i++)
+      obs[i] = ev(&L, on[i], i < 2 ? 2 + (int)(rnd_next(&r) % 2) : (int)(rnd_next(&r) % 3));
+    robustify_problem_t pb = {.sys = m,
+                              .dev = e,
+                              .safety = p,
+                              .progress = progress,
+                              .nprogress = 1,
+                              .pref = pref,
+                              .npref = 2,
+                              .ctrl = ctrl,
+                              .nctrl = 2 + (int)(rnd_next(&r) % 3),
+                              .obs = obs,
+                              .nobs = 2 + (int)(rnd_next(&r) % 5),
+                              .method = trial % 3 ? ROBUSTIFY_PARETO : ROBUSTIFY_FAST};
+    robustify_result_t a, b;
+    robustify_run(&pb, &a);
+    pb.no_shortcuts = true;
+    robustify_run(&pb, &b);
+    CHECK(!a.bounded && !b.bounded);
+    CHECK(a.no_supervisor == b.no_supervisor && a.nsols == b.nsols && a.nsynth == b.nsynth);
+    CHECK(a.max_kept == b.max_kept);
+    for (int i = 0; i < a.nsols && i < b.nsols; i++) {
+      const robustify_solution_t *x = &a.sols[i], *y = &b.sols[i];
+      CHECK(x->nctrl == y->nctrl && x->nobs == y->nobs && x->cost == y->cost && x->kept == y->kept);
+      CHECK(x->nctrl == 0 || memcmp(x->ctrl, y->ctrl, (size_t)x->nctrl * sizeof *x->ctrl) == 0);
+      CHECK(x->nobs == 0 || memcmp(x->obs, y->obs, (size_t)x->nobs * sizeof *x->obs) == 0);
+      CHECK(x->sup && y->sup && x->sup->nstates == y->sup->nstates && x->sup->ntrans == y->sup->ntrans);
+      dropped += x->nctrl + x->nobs < pb.nctrl + pb.nobs;
+    }
+    solved += a.nsols > 0;
+    none += a.no_supervisor;
+    robustify_result_free(&a);
+    robustify_result_free(&b);
+    lts_free(m);
+    lts_free(e);
+    lts_free(p);
+    lts_labels_free(&L);
+  }
+  fprintf(stderr, "search shortcuts: %d solved (%d solutions dropping actions), %d without supervisor\n",
+          solved, dropped, none);
+  CHECK(solved >= 50 && dropped >= 50 && none >= 20);
+}
+
 int main(void) {
   test_abstraction();
   test_controllability();
@@ -398,5 +471,6 @@ int main(void) {
   test_weights();
   test_stop();
   test_oasis_product();
+  test_search_shortcuts();
   return CHECK_RESULT();
 }

@@ -60,6 +60,10 @@ typedef struct {
    * ROBUSTIFY_SIMPLE. */
   int max_iter;
   long max_states; /* bound on plant states and on observation-set members; 0 = none */
+  /* Tests: every set the search asks about gets its own cold synthesis,
+   * none answered or warm-started from the syntheses of its supersets
+   * (the cross-check of those shortcuts; the same results, slower). */
+  bool no_shortcuts;
   /* Polled instead of ism/stop's request when not NULL (tests, embedding):
    * true stops the search and the final phase at once, with no grace. */
   bool (*stop)(void *arg);

@@ -1,0 +1,73 @@
+/* Observers and syntheses on the plant of a robustification (private to
+ * verifier/lts/robustify*.c): the observer of G for an observable set O
+ * (its observation sets, their moves, the moves of (state, set) pairs),
+ * the maximally permissive controllable, normal, nonblocking supervisor
+ * for a controllable set C as a least fixpoint of bad sets, the preferred
+ * behaviours its closed loop keeps, and the supervisor as an LTS. */
+#ifndef VERIFIER_ROBUSTIFY_OBSERVER_H
+#define VERIFIER_ROBUSTIFY_OBSERVER_H
+
+#include "verifier/lts/robustify_plant.h"
+
+/* The observer of G for the observable set O. Observation sets Y (sorted G
+ * states, closed under unobservable moves) are keytab ids; a pair (x, Y)
+ * with x ∈ Y has id = the position of x in the keytab's concatenated keys.
+ * It depends on O only, not on C, so the syntheses of one O share it (the
+ * searches change C far more often than O: pump-2's Pareto search runs 1061
+ * syntheses over 16 observable sets, changing O 35 times). */
+struct observer {
+  bitword_t *obs; /* the O it is built for */
+  keytab_t sets;
+  VEC(int) toff, tlab, tdst;  /* observable transitions of set i: [toff[i], toff[i+1]), by label */
+  int *pair_set;              /* set of each pair */
+  bool *has_error;            /* sets holding the error state */
+  int *foff, *flab, *fdst;    /* pair moves (none into the error state), CSR by source pair */
+  int *roff, *rsrc;           /* the same reversed: source pairs, CSR by target pair */
+  int *rtoff, *rtsrc, *rtlab; /* set moves reversed: (source set, label), CSR by target set */
+  int *loff, *lsrc, *ldst;    /* set moves by label: (source, target), CSR by label; NULL until a
+                                 warm start needs them */
+  intvec_t *witness; /* per preferred behaviour: pairs of a closed-loop trace accepting it, or empty */
+};
+
+/* One synthesis for controllable set C and observable set O (bitsets over
+ * labels) on the observer of O. */
+typedef struct {
+  search_t *s;
+  const bitword_t *ctrl, *obs;
+  observer_t *o;
+  bool *bad, *reach; /* per set; reach only after synth_reach */
+  bool exists;
+} synth_t;
+
+/* The observer of O on s->g (O copied), owned by the caller
+ * (robustify_observer_free); NULL when a limit stopped it. */
+observer_t *robustify_observer_build(search_t *s, const bitword_t *obs);
+/* Frees o and everything it owns; NULL is a no-op. */
+void robustify_observer_free(observer_t *o);
+/* The observer of O on s->g from its cache (the last ROBUSTIFY_OBSERVERS
+ * used), else built and cached; owned by s->g. NULL when a limit stopped
+ * it. */
+observer_t *robustify_observer_get(search_t *s, const bitword_t *obs);
+/* The n bools b (each 0 or 1) as bitset w. */
+void robustify_bools_to_bits(const bool *b, size_t n, bitword_t *w);
+/* One synthesis for C and O (borrowed by y) on the observer of O: y->bad,
+ * y->exists. `start` (or NULL) is the fixpoint of the same observer for C
+ * ∪ {newly}, a warm start reaching the same fixpoint. y->o is NULL when a
+ * limit stopped the observer. Free y with robustify_synth_free. */
+void robustify_synth_run_from(synth_t *y, search_t *s, const bitword_t *ctrl, const bitword_t *obs,
+                              const bitword_t *start, int newly);
+void robustify_synth_run(synth_t *y, search_t *s, const bitword_t *ctrl, const bitword_t *obs);
+void robustify_synth_free(synth_t *y);
+/* The actions y's supervisor (y->exists) does without: into `stutter`
+ * the observable ones on which every reachable good set moves to itself
+ * or not at all, into `undisabled` the controllable ones on which no
+ * reachable good set moves into a bad set (bitsets of labels, overwritten). */
+void robustify_synth_idle(synth_t *y, bitword_t *stutter, bitword_t *undisabled);
+/* The preferred behaviours among `among` (a mask) the closed loop keeps. */
+uint64_t robustify_kept_mask(const synth_t *y, uint64_t among);
+/* The supervisor over O as an LTS on `labels` (the caller owns it): the
+ * reachable good sets and the observable moves between them. `disabled`
+ * (or NULL) gets the actions it disables somewhere. */
+lts_t *robustify_supervisor(synth_t *y, lts_labels_t *labels, bitword_t *disabled);
+
+#endif
