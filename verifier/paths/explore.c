@@ -85,6 +85,14 @@ typedef struct {
   const bool *open_rules;
   bool *open_seen, *reach;
   VEC(int) frontier; /* recorded prefixes, split_depth rule ids each */
+  /* The search's solver scopes, one per edge of the current path (dfs).
+   * Most edges are answered by the tiers without the solver, so a scope
+   * reaches Z3 (push, then its assertions) only when a check needs it: the
+   * first `sent` scopes are in Z3; the others' assertions wait in `queued`
+   * from queued_at[scope] on. */
+  VEC(size_t) queued_at;
+  VEC(smt_term_t) queued;
+  size_t sent;
   bool simple_solver; /* explore_witness: a solver that is quick to make (smt_options_t.simple) */
 } explorer_t;
 
@@ -780,8 +788,45 @@ static bool budget_left(explorer_t *x) {
   return true;
 }
 
+/* ---- lazy solver scopes (explorer_t.queued) ---- */
+
+static void scope_open(explorer_t *x) { VEC_PUSH(&x->queued_at, x->queued.len); }
+
+/* Asserts t in the innermost scope (at once when that scope is in Z3, or
+ * outside every scope). */
+static void scope_assert(explorer_t *x, smt_term_t t) {
+  if (x->sent == x->queued_at.len)
+    smt_assert(x->smt, t);
+  else
+    VEC_PUSH(&x->queued, t);
+}
+
+static void scope_close(explorer_t *x) {
+  assert(x->queued_at.len > 0);
+  size_t at = x->queued_at.data[--x->queued_at.len];
+  if (x->sent > x->queued_at.len) {
+    smt_pop(x->smt, 1);
+    x->sent--;
+  } else {
+    x->queued.len = at;
+  }
+}
+
+/* Sends every waiting scope to Z3, outermost first: before a check, and
+ * before a push of the check's own. */
+static void scope_flush(explorer_t *x) {
+  for (size_t l = x->sent; l < x->queued_at.len; l++) {
+    size_t end = l + 1 < x->queued_at.len ? x->queued_at.data[l + 1] : x->queued.len;
+    smt_push(x->smt);
+    for (size_t k = x->queued_at.data[l]; k < end; k++) smt_assert(x->smt, x->queued.data[k]);
+  }
+  x->sent = x->queued_at.len;
+  x->queued.len = 0;
+}
+
 static smt_result_t check(explorer_t *x, const smt_term_t *assume, size_t n) {
   if (!budget_left(x)) return SMT_UNKNOWN;
+  scope_flush(x);
   smt_result_t r = smt_check(x->smt, assume, n);
   x->res->solver_checks++;
   if (r == SMT_UNKNOWN && (smt_deadline_passed(x->smt) || smt_stop_requested())) {
@@ -851,6 +896,7 @@ static smt_result_t check_places(explorer_t *x, int i, const int *places, size_t
     smt_term_t t = failure_at(x, i, places[k]);
     if (!t) continue;
     smt_result_t r;
+    scope_flush(x);
     if (assume) {
       r = check(x, &t, 1);
     } else {
@@ -886,6 +932,7 @@ static smt_result_t check_failure(explorer_t *x, int i, int r, smt_term_t fail) 
     emit(x, i + 1, fail_position);
     return SMT_SAT;
   }
+  scope_flush(x);
   smt_push(x->smt);
   smt_assert(x->smt, fail);
   x->res->solver_failures++;
@@ -970,11 +1017,11 @@ static void dfs(explorer_t *x, int i) {
       continue;
     }
     size_t mark = smt_mark(x->smt), acts = x->acts.len;
-    smt_push(x->smt);
+    scope_open(x);
     x->rules[i] = *r;
     x->states[i + 1] = m->rules[*r].to;
     count_path(x, i + 1);
-    smt_assert(x->smt, build_step(x, i, *r));
+    scope_assert(x, build_step(x, i, *r));
     smt_term_t fail = x->fail[i];
     bool want_fail = !x->reach || x->open_rules[*r];
     smt_result_t failing = fail && want_fail ? check_failure(x, i, *r, fail) : SMT_UNSAT;
@@ -982,7 +1029,7 @@ static void dfs(explorer_t *x, int i) {
         left > 0 && (!x->reach || reachable(x, to, left)); /* after on_cex may have closed rules */
     if (x->reach && left > 0 && !extend_path) x->res->cut++;
     if (extend_path && !x->out_of_budget) {
-      if (fail) smt_assert(x->smt, smt_op(x->smt, EXPR_NOT, fail, 0, 0));
+      if (fail) scope_assert(x, smt_op(x->smt, EXPR_NOT, fail, 0, 0));
       smt_result_t feasible = check_prefix(x, i, *r, failing);
       if (feasible == SMT_UNSAT)
         x->res->pruned++;
@@ -990,7 +1037,7 @@ static void dfs(explorer_t *x, int i) {
         dfs(x, i + 1); /* sat, or unknown: do not prune what we cannot refute */
     }
     if (x->model_depth > i) x->model_depth = i;
-    smt_pop(x->smt, 1);
+    scope_close(x);
     truncate_acts(x, acts);
     smt_release(x->smt, mark);
   }
@@ -1044,6 +1091,8 @@ static void explorer_free(explorer_t *x) {
   truncate_acts(x, 0);
   VEC_FREE(&x->acts);
   VEC_FREE(&x->frontier);
+  VEC_FREE(&x->queued_at);
+  VEC_FREE(&x->queued);
   free(x->value_cache);
   free(x->T), free(x->H), free(x->N), free(x->fail), free(x->rules), free(x->states);
   free(x->qT), free(x->qH), free(x->dT), free(x->dH);
