@@ -136,7 +136,6 @@ static void clear(strbuf_t *sb) {
 
 static void write_cex(void *arg, cex_t *c) {
   stream_out_t *so = arg;
-  if (!so->ranked) verify_ranker_witness(so->ranker, c); /* shown with its own witness */
   if (so->ranked && !so->bad) {
     verify_ranker_rank(so->ranker, c);
     char *msg = cex_replay(so->rep.m, so->rep.opt->mode, c);
@@ -156,6 +155,28 @@ static void write_cex(void *arg, cex_t *c) {
     fputs(so->sb.data, so->out);
   }
   cex_free(c);
+}
+
+/* --all unranked, in two halves (explore_options_t.on_cex_render): the
+ * thread that found c gives it its witness and renders it; the texts are
+ * written in report order. */
+static char *render_cex(void *arg, cex_t *c) {
+  stream_out_t *so = arg;
+  verify_ranker_witness(so->ranker, c);
+  strbuf_t sb;
+  strbuf_init(&sb);
+  verify_stream_cex_text(&sb, &so->rep, c);
+  cex_free(c);
+  return sb.data;
+}
+
+static void write_text(void *arg, const char *text) {
+  stream_out_t *so = arg;
+  clear(&so->sb);
+  progress_end(so->line);
+  verify_stream_cex_head(&so->sb, so->rep.shown++);
+  fputs(so->sb.data, so->out);
+  fputs(text, so->out);
 }
 
 static int run_streaming(cli_ctx_t *ctx, const ism_model_t *m, explore_options_t *opt,
@@ -187,7 +208,12 @@ static int run_streaming(cli_ctx_t *ctx, const ism_model_t *m, explore_options_t
   json_envelope_t envelope = {.command = "verify", .input = m->path};
   verify_stream_begin(&so.sb, &so.rep, &envelope);
   fputs(so.sb.data, so.out);
-  opt->on_cex = write_cex;
+  if (ranked) {
+    opt->on_cex = write_cex;
+  } else {
+    opt->on_cex_render = render_cex;
+    opt->on_cex_text = write_text;
+  }
   opt->on_cex_ctx = &so;
   explore_run(m, opt, &res);
   verify_ranker_delete(so.ranker);

@@ -1,5 +1,6 @@
 #include "apps/verify_options.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,9 +142,12 @@ static void canonical(class_cache_t *cc, const ism_model_t *m, const rank_option
  * point (with margin 0 at once for a member of a class that is
  * boundary-only as a whole: no margin is possible there), else a fresh
  * solver's. */
-static void witness(class_cache_t *cc, const ism_model_t *m, ism_mode_t mode, cex_t *c) {
-  bool margin = mode != ISM_MODE_ACTUAL || !class_boundary_only(cc, c);
+static void witness_with(const ism_model_t *m, ism_mode_t mode, cex_t *c, bool margin) {
   if (!relaxed_witness(m, mode, c, margin)) explore_witness(m, mode, c);
+}
+
+static void witness(class_cache_t *cc, const ism_model_t *m, ism_mode_t mode, cex_t *c) {
+  witness_with(m, mode, c, mode != ISM_MODE_ACTUAL || !class_boundary_only(cc, c));
 }
 
 /* The reported probability of a joint estimate is min(estimate, B), B
@@ -219,6 +223,7 @@ struct verify_ranker {
   const ism_model_t *m;
   const rank_options_t *ropt;
   class_cache_t cc;
+  pthread_mutex_t cc_lock; /* verify_ranker_witness: cc from several threads */
   rank_session_t *rank;
   bound_t *bound; /* joint estimator: the clamp's bound, else NULL */
 };
@@ -228,6 +233,7 @@ verify_ranker_t *verify_ranker_new(const ism_model_t *m, const rank_options_t *r
   *v = (verify_ranker_t){.m = m, .ropt = ropt, .rank = rank_session_new(m, ropt)};
   if (ropt->estimator == RANK_JOINT) v->bound = bound_new(m);
   class_cache_init(&v->cc, m);
+  pthread_mutex_init(&v->cc_lock, NULL);
   return v;
 }
 
@@ -241,12 +247,17 @@ bool verify_ranker_rank(verify_ranker_t *v, cex_t *c) {
 
 void verify_ranker_witness(verify_ranker_t *v, cex_t *c) {
   if (v->ropt->stop && v->ropt->stop(v->ropt->stop_arg)) return;
-  witness(&v->cc, v->m, v->ropt->mode, c);
+  ism_mode_t mode = v->ropt->mode;
+  pthread_mutex_lock(&v->cc_lock);
+  bool margin = mode != ISM_MODE_ACTUAL || !class_boundary_only(&v->cc, c);
+  pthread_mutex_unlock(&v->cc_lock);
+  witness_with(v->m, mode, c, margin);
 }
 
 void verify_ranker_delete(verify_ranker_t *v) {
   if (!v) return;
   class_cache_free(&v->cc);
+  pthread_mutex_destroy(&v->cc_lock);
   rank_session_delete(v->rank);
   bound_delete(v->bound);
   free(v);

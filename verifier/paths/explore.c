@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "ism/stop.h"
+#include "ism/strbuf.h"
 #include "ism/vec.h"
 #include "verifier/paths/extend.h"
 #include "verifier/paths/repair.h"
@@ -65,7 +66,7 @@ typedef struct {
   double *dT, *dH;
   int model_depth;
   const extend_prep_t *prep;                      /* shared, read-only */
-  struct stream *stream;                          /* opt->on_cex set: where counterexamples go, else NULL */
+  struct stream *stream;                          /* on_cex(_render) set: where counterexamples go, else NULL */
   long subtree;                                   /* index of the subtree searched (run_split), or -1 */
   tally_t *tally;                                 /* opt->on_progress set, else NULL */
   unsigned long long pending_paths, pending_cexs; /* not yet added to tally */
@@ -406,7 +407,17 @@ static void count_path(explorer_t *x, int depth) {
  * Counterexamples leave in report order: those found above the split
  * (few, kept until their place comes), then subtree after subtree. The
  * subtree at the head of the report streams live; subtrees searched ahead
- * of it buffer theirs until it is done. */
+ * of it buffer theirs until it is done: as counterexamples, or with
+ * on_cex_render as texts in a spool (memory, then a temporary file). */
+enum { SPOOL_MEMORY = 1 << 20 }; /* explore_options_t.spool_memory 0 */
+
+/* Records (kind, length, bytes) waiting for their place: kind 0 a text for
+ * on_cex_text, 1 the message of a failed re-check. */
+typedef struct {
+  strbuf_t mem;
+  FILE *file; /* once mem passed SPOOL_MEMORY (NULL if none could be made: memory) */
+} spool_t;
+
 typedef struct stream {
   const explore_options_t *opt;
   const ism_model_t *m;
@@ -418,26 +429,116 @@ typedef struct stream {
   int depth;
   size_t n, head; /* subtrees; the one being reported */
   explore_result_t *parts;
+  spool_t *spools; /* [n], with on_cex_render */
   bool *done;
   size_t window;        /* a subtree is started only when fewer than this are ahead of the head */
   pthread_cond_t moved; /* the head moved */
 } stream_t;
 
+static void replay_failed(stream_t *s, const char *msg) {
+  explore_result_t *res = s->res;
+  if (res->replay_failed) return;
+  res->replay_failed = true;
+  res->replay_message = xasprintf("counterexample %zu failed its re-check: %s", res->nstreamed + 1, msg);
+}
+
+/* Hands on a rendered record in its place. Under the lock. */
+static void deliver_text(stream_t *s, int kind, const char *text) {
+  if (kind) {
+    replay_failed(s, text);
+    return;
+  }
+  s->res->nstreamed++;
+  s->opt->on_cex_text(s->opt->on_cex_ctx, text);
+}
+
+/* Re-checks c and renders it (on_cex_render): the text, or NULL with *bad
+ * set (caller frees). Outside the lock. */
+static char *render(stream_t *s, cex_t *c, char **bad) {
+  *bad = cex_replay(s->m, s->opt->mode, c);
+  if (*bad) {
+    cex_free(c);
+    return NULL;
+  }
+  return s->opt->on_cex_render(s->opt->on_cex_ctx, c);
+}
+
 /* Re-checks c and hands it on. Under the lock (or single-threaded). */
 static void deliver(stream_t *s, cex_t *c) {
-  explore_result_t *res = s->res;
+  if (s->opt->on_cex_render) {
+    char *bad, *text = render(s, c, &bad);
+    deliver_text(s, bad != NULL, bad ? bad : text);
+    free(bad), free(text);
+    return;
+  }
   char *msg = cex_replay(s->m, s->opt->mode, c);
   if (msg) {
-    if (!res->replay_failed) {
-      res->replay_failed = true;
-      res->replay_message = xasprintf("counterexample %zu failed its re-check: %s", res->nstreamed + 1, msg);
-    }
+    replay_failed(s, msg);
     free(msg);
     cex_free(c);
     return;
   }
-  res->nstreamed++;
+  s->res->nstreamed++;
   s->opt->on_cex(s->opt->on_cex_ctx, c);
+}
+
+static void spool_put(const stream_t *s, spool_t *sp, int kind, const char *text) {
+  size_t len = strlen(text), limit = s->opt->spool_memory ? s->opt->spool_memory : SPOOL_MEMORY;
+  if (!sp->file && sp->mem.len + len > limit && (sp->file = tmpfile()) != NULL) {
+    fwrite(sp->mem.data, 1, sp->mem.len, sp->file);
+    strbuf_free(&sp->mem);
+    strbuf_init(&sp->mem);
+  }
+  char head[1 + sizeof len];
+  head[0] = (char)kind;
+  memcpy(head + 1, &len, sizeof len);
+  if (sp->file) {
+    fwrite(head, 1, sizeof head, sp->file);
+    fwrite(text, 1, len, sp->file);
+  } else {
+    strbuf_putn(&sp->mem, head, sizeof head);
+    strbuf_putn(&sp->mem, text, len);
+  }
+}
+
+/* Delivers a spool's records in order and empties it. A temporary file
+ * that cannot be read back is a failed re-check (the report would miss
+ * counterexamples). */
+static void spool_drain(stream_t *s, spool_t *sp) {
+  if (sp->file) {
+    FILE *f = sp->file;
+    sp->file = NULL;
+    bool ok = fflush(f) == 0 && fseek(f, 0, SEEK_SET) == 0;
+    char head[1 + sizeof(size_t)];
+    char *text = NULL;
+    size_t cap = 0;
+    while (ok && fread(head, 1, sizeof head, f) == sizeof head) {
+      size_t len;
+      memcpy(&len, head + 1, sizeof len);
+      if (len + 1 > cap) text = xrealloc(text, cap = len + 1);
+      ok = fread(text, 1, len, f) == len;
+      text[len] = '\0';
+      if (ok) deliver_text(s, head[0], text);
+    }
+    if (!ok || ferror(f)) replay_failed(s, "a temporary file of the stream could not be read back");
+    free(text);
+    fclose(f);
+    return;
+  }
+  size_t at = 0;
+  while (at < sp->mem.len) {
+    int kind = sp->mem.data[at];
+    size_t len;
+    memcpy(&len, sp->mem.data + at + 1, sizeof len);
+    at += 1 + sizeof len;
+    char keep = sp->mem.data[at + len];
+    sp->mem.data[at + len] = '\0';
+    deliver_text(s, kind, sp->mem.data + at);
+    sp->mem.data[at + len] = keep;
+    at += len;
+  }
+  strbuf_free(&sp->mem);
+  strbuf_init(&sp->mem);
 }
 
 /* Is c before every path that starts with prefix (depth rules)? */
@@ -457,6 +558,7 @@ static void stream_flush(stream_t *s) {
     for (size_t k = 0; k < part->ncexs; k++) deliver(s, &part->cexs[k]);
     free(part->cexs);
     part->cexs = NULL, part->ncexs = 0;
+    if (s->spools) spool_drain(s, &s->spools[s->head]);
     if (!s->done[s->head]) return;
     s->head++;
     pthread_cond_broadcast(&s->moved);
@@ -470,16 +572,23 @@ static void stream_take(explorer_t *x, cex_t *c) {
     deliver(s, c);
     return;
   }
+  char *bad = NULL, *text = s->opt->on_cex_render ? render(s, c, &bad) : NULL;
   pthread_mutex_lock(&s->lock);
   if ((size_t)x->subtree == s->head) {
     stream_flush(s);
-    deliver(s, c);
+    if (s->opt->on_cex_render)
+      deliver_text(s, bad != NULL, bad ? bad : text);
+    else
+      deliver(s, c);
+  } else if (s->opt->on_cex_render) {
+    spool_put(s, &s->spools[x->subtree], bad != NULL, bad ? bad : text);
   } else {
     explore_result_t *part = x->res;
     part->cexs = xrealloc(part->cexs, (part->ncexs + 1) * sizeof *part->cexs);
     part->cexs[part->ncexs++] = *c;
   }
   pthread_mutex_unlock(&s->lock);
+  free(bad), free(text);
 }
 
 static void stream_subtree_done(stream_t *s, size_t p) {
@@ -1172,7 +1281,7 @@ static int split_depth_for(const explore_options_t *opt) {
   /* The top-K search: one part, which cuts by everything found before; parts
    * on threads only when asked (each part finds again what closes a class). */
   if (d < 0 && opt->topk) return -1;
-  if (d < 0 && opt->on_cex && opt->bound >= AUTO_SPLIT_MIN_BOUND)
+  if (d < 0 && (opt->on_cex || opt->on_cex_render) && opt->bound >= AUTO_SPLIT_MIN_BOUND)
     d = opt->bound - STREAM_SUBTREE_LEVELS > AUTO_SPLIT_DEPTH + 1 ? opt->bound - STREAM_SUBTREE_LEVELS
                                                                   : AUTO_SPLIT_DEPTH + 1;
   if (d < 0) d = opt->bound >= AUTO_SPLIT_MIN_BOUND ? AUTO_SPLIT_DEPTH : 0;
@@ -1313,6 +1422,10 @@ static void run_split(explorer_t *top, const explore_options_t *opt, explore_res
     res->cexs = NULL, res->ncexs = 0;
     s->prefixes = w.prefixes, s->depth = depth, s->n = n, s->parts = w.results;
     s->done = xcalloc(n + 1, sizeof *s->done);
+    if (opt->on_cex_render) {
+      s->spools = xcalloc(n + 1, sizeof *s->spools);
+      for (size_t p = 0; p < n; p++) strbuf_init(&s->spools[p].mem);
+    }
     s->window = (size_t)jobs_for(opt, n);
     stream_flush(s);
   }
@@ -1325,7 +1438,12 @@ static void run_split(explorer_t *top, const explore_options_t *opt, explore_res
   for (int t = 0; t < started; t++) pthread_join(threads[t], NULL);
   if (s) {
     stream_flush(s);
-    free(s->top), free(s->done);
+    for (size_t p = 0; s->spools && p < n; p++) { /* empty unless a search stopped */
+      if (s->spools[p].file) fclose(s->spools[p].file);
+      strbuf_free(&s->spools[p].mem);
+    }
+    free(s->top), free(s->done), free(s->spools);
+    s->spools = NULL;
     s->top = NULL, s->ntop = s->top_next = 0, s->n = 0, s->done = NULL;
   }
   for (size_t p = 0; p < n; p++) explore_result_add(res, &w.results[p]);
@@ -1337,7 +1455,7 @@ static void run_split(explorer_t *top, const explore_options_t *opt, explore_res
 void explore_run(const ism_model_t *m, const explore_options_t *opt, explore_result_t *res) {
   memset(res, 0, sizeof *res);
   assert(opt->bound >= 1);
-  assert(!(opt->on_cex && opt->next_subtree));
+  assert(!((opt->on_cex || opt->on_cex_render) && opt->next_subtree));
   explorer_t x;
   explorer_init(&x, m, opt, res, now_seconds());
   extend_prep_t *prep = opt->solver_only ? NULL : extend_prepare(m);
@@ -1348,7 +1466,7 @@ void explore_run(const ism_model_t *m, const explore_options_t *opt, explore_res
     pthread_mutex_init(&tally.lock, NULL);
     x.tally = &tally;
   }
-  if (opt->on_cex) {
+  if (opt->on_cex || opt->on_cex_render) {
     pthread_mutex_init(&stream.lock, NULL);
     pthread_cond_init(&stream.moved, NULL);
     x.stream = &stream;
