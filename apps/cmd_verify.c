@@ -91,13 +91,15 @@ static void notes(cli_ctx_t *ctx, const explore_result_t *res, bool stats, size_
   if (stats) {
     fprintf(ctx->err, "ismv: %llu paths, %llu pruned, %llu solver checks, %.3f s\n", res->paths, res->pruned,
             res->solver_checks, res->seconds);
-    if (res->extended_failures + res->repaired_failures + res->solver_failures + res->extended_prefixes +
+    if (res->extended_failures + res->repaired_failures + res->alone_failures + res->solver_failures +
+        res->extended_prefixes +
         res->repaired_prefixes + res->solver_prefixes)
       fprintf(
           ctx->err,
-          "ismv: failure checks: %llu by model extension, %llu by path repair, %llu by the solver; prefix "
-          "checks: %llu by model extension, %llu by path repair, %llu by the solver\n",
-          res->extended_failures, res->repaired_failures, res->solver_failures, res->extended_prefixes,
+          "ismv: failure checks: %llu by model extension, %llu by path repair, %llu by the step alone, %llu by "
+          "the solver; prefix checks: %llu by model extension, %llu by path repair, %llu by the solver\n",
+          res->extended_failures, res->repaired_failures, res->alone_failures, res->solver_failures,
+          res->extended_prefixes,
           res->repaired_prefixes, res->solver_prefixes);
   }
   if (res->verdict == EXPLORE_INCONCLUSIVE) fprintf(ctx->err, "ismv: inconclusive: %s\n", res->reason);

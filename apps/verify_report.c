@@ -395,10 +395,12 @@ static void json_stats(strbuf_t *sb, const verify_report_t *rep, bool complete) 
       strbuf_printf(sb, ", \"cut\": %llu, \"bounded\": %zu, \"found\": %zu, \"found_boundary_only\": %zu",
                     res->cut, rep->bounded, rep->found, rep->found_boundary_only);
     strbuf_printf(sb,
-                  ", \"extended_failures\": %llu, \"repaired_failures\": %llu, \"solver_failures\": %llu, "
+                  ", \"extended_failures\": %llu, \"repaired_failures\": %llu, \"alone_failures\": %llu, "
+                  "\"solver_failures\": %llu, "
                   "\"extended_prefixes\": %llu, \"repaired_prefixes\": %llu, \"solver_prefixes\": %llu, "
                   "\"seconds\": ",
-                  res->extended_failures, res->repaired_failures, res->solver_failures, res->extended_prefixes,
+                  res->extended_failures, res->repaired_failures, res->alone_failures, res->solver_failures,
+                  res->extended_prefixes,
                   res->repaired_prefixes, res->solver_prefixes);
     strbuf_json_number(sb, res->seconds);
   }

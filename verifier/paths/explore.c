@@ -46,6 +46,13 @@ typedef struct {
   double d;
 } cached_value_t;
 
+/* A failure check of a step alone: its rule and the constants of the
+ * normal values before it (step_alone), and Z3's answer. */
+typedef struct {
+  char *key;
+  smt_result_t r;
+} alone_t;
+
 typedef struct {
   const ism_model_t *m;
   const explore_options_t *opt;
@@ -94,6 +101,11 @@ typedef struct {
   VEC(size_t) queued_at;
   VEC(smt_term_t) queued;
   size_t sent;
+  /* Failure checks of a step alone (step_alone): the answers so far, and
+   * per row i of N the constants of its normal values as a key (NULL: not
+   * made yet for the row's current terms). */
+  VEC(alone_t) alone;
+  char **row_key; /* [bound + 1] */
   bool simple_solver; /* explore_witness: a solver that is quick to make (smt_options_t.simple) */
 } explorer_t;
 
@@ -1020,8 +1032,94 @@ static smt_result_t check_places(explorer_t *x, int i, const int *places, size_t
   return any;
 }
 
+/* ---- a step's failure alone ----
+ * Most failure checks that reach the solver are unsatisfiable because of
+ * the step itself (its rule's condition, the sensing and actuation error
+ * bounds, the action's effects), whatever the path before it. So a step's
+ * failure is first checked alone: rule r encoded as a step on fresh
+ * values before it (each sensing variable's true value, each normal value
+ * that is not a constant on the path), the constants kept, in a solver of
+ * its own (smt_check_alone). Every failure check of a path whose step has
+ * the same rule and the same constants before it asserts that step's
+ * encoding and failure with the path's terms in place of the fresh values:
+ * an instance of the alone check, so if Z3 finds that one unsatisfiable,
+ * the path's check is too. Only UNSAT is taken from it; the answers are
+ * kept per (rule, constants), at most ALONE_MAX per search. */
+enum { ALONE_MAX = 64 };
+
+/* The constants of the normal values of row i ("*" for one that is not). */
+static const char *row_key(explorer_t *x, int i) {
+  if (x->row_key[i]) return x->row_key[i];
+  strbuf_t sb;
+  strbuf_init(&sb);
+  const smt_term_t *N = x->N + (size_t)i * x->nvars;
+  for (size_t v = 0; v < x->nvars; v++) {
+    if (x->m->vars[v].sensing) continue;
+    char *k = smt_constant_text(x->smt, N[v]);
+    strbuf_printf(&sb, "|%s", k ? k : "*");
+    free(k);
+  }
+  strbuf_putc(&sb, '|');
+  return x->row_key[i] = sb.data;
+}
+
+static smt_result_t encode_alone(explorer_t *x, int i, int r) {
+  size_t nv = x->nvars, mark = smt_mark(x->smt), acts = x->acts.len;
+  smt_term_t *rows[] = {x->T + (size_t)i * nv, x->H + (size_t)i * nv, x->N + (size_t)i * nv,
+                        x->T + (size_t)(i + 1) * nv, x->N + (size_t)(i + 1) * nv};
+  enum { NROWS = sizeof rows / sizeof *rows };
+  smt_term_t *saved = xmalloc((NROWS * nv + 1) * sizeof *saved), fail = x->fail[i];
+  for (size_t k = 0; k < NROWS; k++) memcpy(saved + k * nv, rows[k], nv * sizeof *saved);
+  smt_term_t *T = rows[0], *N = rows[2];
+  for (size_t v = 0; v < nv; v++) {
+    if (x->m->vars[v].sensing) {
+      T[v] = fresh(x, (int)v, "", i);
+    } else {
+      char *k = smt_constant_text(x->smt, N[v]);
+      if (!k) N[v] = fresh(x, (int)v, "", i); /* a constant keeps its term (equal to it) */
+      T[v] = N[v];
+      free(k);
+    }
+  }
+  smt_term_t q[2] = {build_step(x, i, r), x->fail[i]};
+  smt_result_t answer = SMT_UNSAT;
+  if (q[1]) {
+    answer = smt_check_alone(x->smt, q, 2);
+    x->res->solver_checks++;
+  }
+  for (size_t k = 0; k < NROWS; k++) memcpy(rows[k], saved + k * nv, nv * sizeof *saved);
+  x->fail[i] = fail;
+  free(saved);
+  truncate_acts(x, acts);
+  smt_release(x->smt, mark);
+  return answer;
+}
+
+/* Z3's answer to step i's failure (rule r) alone, from the cache or asked
+ * now; SMT_UNKNOWN when the cache is full. */
+static smt_result_t step_alone(explorer_t *x, int i, int r) {
+  const char *constants = row_key(x, i);
+  char *key = xasprintf("%d%s", r, constants);
+  for (size_t k = 0; k < x->alone.len; k++)
+    if (strcmp(x->alone.data[k].key, key) == 0) {
+      free(key);
+      return x->alone.data[k].r;
+    }
+  if (x->alone.len >= ALONE_MAX) {
+    free(key);
+    return SMT_UNKNOWN;
+  }
+  alone_t a = {key, encode_alone(x, i, r)};
+  VEC_PUSH(&x->alone, a);
+  return a.r;
+}
+
 static smt_result_t check_failure(explorer_t *x, int i, int r, smt_term_t fail) {
   int fail_position;
+  if (x->prep && step_alone(x, i, r) == SMT_UNSAT) {
+    x->res->alone_failures++;
+    return SMT_UNSAT;
+  }
   size_t n = failure_places(x, i, NULL, 0);
   if (n > 1) { /* each place the solver's: the tiers find one place, not which */
     int *all = xmalloc(n * sizeof *all);
@@ -1131,6 +1229,8 @@ static void dfs(explorer_t *x, int i) {
     x->states[i + 1] = m->rules[*r].to;
     count_path(x, i + 1);
     scope_assert(x, build_step(x, i, *r));
+    free(x->row_key[i + 1]); /* row i + 1 has new terms */
+    x->row_key[i + 1] = NULL;
     smt_term_t fail = x->fail[i];
     bool want_fail = !x->reach || x->open_rules[*r];
     smt_result_t failing = fail && want_fail ? check_failure(x, i, *r, fail) : SMT_UNSAT;
@@ -1173,6 +1273,7 @@ static void explorer_init(explorer_t *x, const ism_model_t *m, const explore_opt
   x->dT = xcalloc(cells, sizeof *x->dT);
   x->dH = xcalloc(cells, sizeof *x->dH);
   x->model_depth = -1;
+  x->row_key = xcalloc((size_t)opt->bound + 1, sizeof *x->row_key);
 }
 
 /* The top-K search: a part of its own for what x searches. */
@@ -1202,6 +1303,10 @@ static void explorer_free(explorer_t *x) {
   VEC_FREE(&x->frontier);
   VEC_FREE(&x->queued_at);
   VEC_FREE(&x->queued);
+  for (size_t k = 0; k < x->alone.len; k++) free(x->alone.data[k].key);
+  VEC_FREE(&x->alone);
+  for (int k = 0; k <= x->opt->bound; k++) free(x->row_key[k]);
+  free(x->row_key);
   free(x->value_cache);
   free(x->T), free(x->H), free(x->N), free(x->fail), free(x->rules), free(x->states);
   free(x->qT), free(x->qH), free(x->dT), free(x->dH);
@@ -1381,6 +1486,7 @@ void explore_result_add(explore_result_t *into, explore_result_t *part) {
   into->extended_prefixes += part->extended_prefixes;
   into->extended_failures += part->extended_failures;
   into->repaired_failures += part->repaired_failures;
+  into->alone_failures += part->alone_failures;
   into->repaired_prefixes += part->repaired_prefixes;
   into->solver_prefixes += part->solver_prefixes;
   into->solver_failures += part->solver_failures;

@@ -129,6 +129,7 @@ struct explore_result {
    * solver; every unsatisfiable answer is the solver's. The incremental
    * search makes no prefix check after a satisfiable failure check. */
   unsigned long long extended_prefixes, extended_failures, repaired_prefixes, repaired_failures;
+  unsigned long long alone_failures; /* unsatisfiable failure checks answered by the step alone (Z3) */
   unsigned long long solver_prefixes, solver_failures;
   double seconds;
   const char *reason; /* why inconclusive, or NULL; static or owned by the result;
