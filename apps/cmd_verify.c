@@ -213,6 +213,7 @@ static int run_streaming(cli_ctx_t *ctx, const ism_model_t *m, explore_options_t
   if (ranked) {
     opt->on_cex = write_cex;
   } else {
+    verify_ranker_decide_classes(so.ranker); /* before the search's solvers exist */
     opt->on_cex_render = render_cex;
     opt->on_cex_text = write_text;
   }

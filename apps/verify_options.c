@@ -66,9 +66,7 @@ static void class_cache_free(class_cache_t *cc) {
   free(cc->known);
 }
 
-static bool class_boundary_only(class_cache_t *cc, const cex_t *c) {
-  if (c->length < 1) return false;
-  int rule = c->rules[c->length - 1], pos = c->fail_position;
+static bool class_decided(class_cache_t *cc, int rule, int pos) {
   if (pos < -1 || (size_t)(pos + 1) >= cc->stride) return false;
   signed char *k = &cc->known[(size_t)rule * cc->stride + (size_t)(pos + 1)];
   if (*k < 0) {
@@ -76,6 +74,10 @@ static bool class_boundary_only(class_cache_t *cc, const cex_t *c) {
     *k = boundary_class(cc->bc, rule, pos, true, NULL, NULL) == BOUNDARY_ONLY;
   }
   return *k == 1;
+}
+
+static bool class_boundary_only(class_cache_t *cc, const cex_t *c) {
+  return c->length >= 1 && class_decided(cc, c->rules[c->length - 1], c->fail_position);
 }
 
 /* c's values from the relaxation (verifier/paths/witness.h) when its path
@@ -252,6 +254,19 @@ void verify_ranker_witness(verify_ranker_t *v, cex_t *c) {
   bool margin = mode != ISM_MODE_ACTUAL || !class_boundary_only(&v->cc, c);
   pthread_mutex_unlock(&v->cc_lock);
   witness_with(v->m, mode, c, margin);
+}
+
+void verify_ranker_decide_classes(verify_ranker_t *v) {
+  const ism_model_t *m = v->m;
+  if (v->ropt->mode != ISM_MODE_ACTUAL) return;
+  for (size_t r = 0; r < m->nrules; r++)
+    for (int pos = -1; pos < (int)m->rules[r].nsteps; pos++) {
+      const ism_step_t *st = pos >= 0 ? &m->rules[r].steps[pos] : NULL;
+      if (st ? st->kind == ISM_STEP_ACTION && m->actions[st->action].failure : m->failure != NULL)
+        class_decided(&v->cc, (int)r, pos);
+    }
+  boundary_delete(v->cc.bc);
+  v->cc.bc = NULL;
 }
 
 void verify_ranker_delete(verify_ranker_t *v) {
