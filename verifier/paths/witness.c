@@ -524,62 +524,27 @@ static void slack(const aff_t *g, const double *x, double *s_out, double *scale_
   *s_out = s, *scale_out = scale;
 }
 
-/* The rows by slack - target, least first, ties by row index (the order in
- * which a scan of the rows would pick the least), NaN as +inf (never the
- * least, as in such a scan). A binary heap with each row's place. */
-typedef struct {
-  size_t *heap, *place;
-  double *key;
-  size_t n;
-} row_heap_t;
-
-static bool before(const row_heap_t *h, size_t a, size_t b) {
-  return h->key[a] < h->key[b] || (h->key[a] == h->key[b] && a < b);
-}
-
-static void heap_swap(row_heap_t *h, size_t i, size_t j) {
-  size_t a = h->heap[i], b = h->heap[j];
-  h->heap[i] = b, h->heap[j] = a;
-  h->place[b] = i, h->place[a] = j;
-}
-
-static void heap_fix(row_heap_t *h, size_t r, double key) {
-  h->key[r] = isnan(key) ? INFINITY : key;
-  size_t i = h->place[r];
-  while (i > 0 && before(h, h->heap[i], h->heap[(i - 1) / 2])) heap_swap(h, i, (i - 1) / 2), i = (i - 1) / 2;
-  for (;;) {
-    size_t l = 2 * i + 1, m = i;
-    if (l < h->n && before(h, h->heap[l], h->heap[m])) m = l;
-    if (l + 1 < h->n && before(h, h->heap[l + 1], h->heap[m])) m = l + 1;
-    if (m == i) break;
-    heap_swap(h, i, m), i = m;
-  }
-}
-
 /* Projections onto the most violated inequality, aiming at slack `target`
  * each, until every slack plus `allowance` times the magnitude of its terms
  * is at least `accept`; false when the budget runs out first. A projection
  * moves only the values of its row, so only the rows they occur in are
  * evaluated again (the same sums in the same order: the same doubles as
- * evaluating every row), and the most violated row comes from a heap (the
- * row a scan would find: the least slack, the first of equal ones). */
+ * evaluating every row); how many rows fail the acceptance is kept up to
+ * date, and the most violated row is found by a scan of the kept slacks. */
 static bool relax(const wenc_t *w, const incidence_t *in, double *x, const double *norm2, double target,
                   double accept, double allowance, size_t budget) {
   size_t n = w->rows.len, failing = 0;
   double *s = xmalloc((n + 1) * sizeof *s), *scale = xmalloc((n + 1) * sizeof *scale);
+  double *below = xmalloc((n + 1) * sizeof *below); /* s - target */
   size_t *stamp = xcalloc(n + 1, sizeof *stamp);
   size_t **near = xcalloc(n + 1, sizeof *near); /* [r]: rows sharing a value with r, ending with n */
   bool *fails = xmalloc(n + 1);
-  row_heap_t h = {xmalloc((n + 1) * sizeof(size_t)), xmalloc((n + 1) * sizeof(size_t)),
-                  xmalloc((n + 1) * sizeof(double)), n};
   for (size_t r = 0; r < n; r++) {
     slack(&w->rows.data[r], x, &s[r], &scale[r]);
+    below[r] = s[r] - target;
     fails[r] = !(s[r] + allowance * scale[r] >= accept);
     failing += fails[r];
-    h.heap[r] = h.place[r] = r;
-    h.key[r] = INFINITY;
   }
-  for (size_t r = 0; r < n; r++) heap_fix(&h, r, s[r] - target);
   bool found = false;
   for (size_t it = 0; it < budget; it++) {
     if (!failing) {
@@ -587,9 +552,11 @@ static bool relax(const wenc_t *w, const incidence_t *in, double *x, const doubl
       found = true;
       break;
     }
-    size_t worst = n ? h.heap[0] : 0;
-    if (n == 0 || !(h.key[worst] < 0) || norm2[worst] == 0) break; /* none below the target, or a constant one */
-    double least = s[worst] - target;
+    size_t worst = n;
+    double least = 0;
+    for (size_t r = 0; r < n; r++)
+      if (below[r] < least) least = below[r], worst = r;
+    if (worst == n || norm2[worst] == 0) break; /* a constant inequality below the target */
     const aff_t *g = &w->rows.data[worst];
     double step = -least * STEP / norm2[worst];
     for (int t = 0; t < g->n; t++) x[g->idx[t]] += step * g->co[t];
@@ -607,15 +574,14 @@ static bool relax(const wenc_t *w, const incidence_t *in, double *x, const doubl
     }
     for (const size_t *r = near[worst]; *r < n; r++) {
       slack(&w->rows.data[*r], x, &s[*r], &scale[*r]);
+      below[*r] = s[*r] - target;
       bool now = !(s[*r] + allowance * scale[*r] >= accept);
       failing += (size_t)now - (size_t)fails[*r];
       fails[*r] = now;
-      heap_fix(&h, *r, s[*r] - target);
     }
   }
   for (size_t r = 0; r < n; r++) free(near[r]);
-  free(s), free(scale), free(stamp), free(near), free(fails);
-  free(h.heap), free(h.place), free(h.key);
+  free(s), free(scale), free(below), free(stamp), free(near), free(fails);
   return found;
 }
 
