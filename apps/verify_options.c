@@ -225,7 +225,8 @@ struct verify_ranker {
   const ism_model_t *m;
   const rank_options_t *ropt;
   class_cache_t cc;
-  pthread_mutex_t cc_lock; /* verify_ranker_witness: cc from several threads */
+  pthread_mutex_t cc_lock;     /* verify_ranker_witness: cc from several threads */
+  pthread_mutex_t solver_lock; /* verify_ranker_witness: one solver's witness at a time */
   rank_session_t *rank;
   bound_t *bound; /* joint estimator: the clamp's bound, else NULL */
 };
@@ -236,6 +237,7 @@ verify_ranker_t *verify_ranker_new(const ism_model_t *m, const rank_options_t *r
   if (ropt->estimator == RANK_JOINT) v->bound = bound_new(m);
   class_cache_init(&v->cc, m);
   pthread_mutex_init(&v->cc_lock, NULL);
+  pthread_mutex_init(&v->solver_lock, NULL);
   return v;
 }
 
@@ -253,7 +255,12 @@ void verify_ranker_witness(verify_ranker_t *v, cex_t *c) {
   pthread_mutex_lock(&v->cc_lock);
   bool margin = mode != ISM_MODE_ACTUAL || !class_boundary_only(&v->cc, c);
   pthread_mutex_unlock(&v->cc_lock);
-  witness_with(v->m, mode, c, margin);
+  if (relaxed_witness(v->m, mode, c, margin)) return;
+  /* The solver's witness makes a Z3 context (~17 MB): one at a time, so
+   * that the threads' fallbacks do not add up to the peak. */
+  pthread_mutex_lock(&v->solver_lock);
+  explore_witness(v->m, mode, c);
+  pthread_mutex_unlock(&v->solver_lock);
 }
 
 void verify_ranker_decide_classes(verify_ranker_t *v) {
@@ -273,6 +280,7 @@ void verify_ranker_delete(verify_ranker_t *v) {
   if (!v) return;
   class_cache_free(&v->cc);
   pthread_mutex_destroy(&v->cc_lock);
+  pthread_mutex_destroy(&v->solver_lock);
   rank_session_delete(v->rank);
   bound_delete(v->bound);
   free(v);
