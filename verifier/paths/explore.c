@@ -497,7 +497,7 @@ static void deliver(stream_t *s, cex_t *c) {
 static void spool_put(const stream_t *s, spool_t *sp, int kind, const char *text) {
   size_t len = strlen(text), limit = s->opt->spool_memory ? s->opt->spool_memory : SPOOL_MEMORY;
   if (!sp->file && sp->mem.len + len > limit && (sp->file = tmpfile()) != NULL) {
-    fwrite(sp->mem.data, 1, sp->mem.len, sp->file);
+    if (sp->mem.len) fwrite(sp->mem.data, 1, sp->mem.len, sp->file);
     strbuf_free(&sp->mem);
     strbuf_init(&sp->mem);
   }
