@@ -91,13 +91,15 @@ static void notes(cli_ctx_t *ctx, const explore_result_t *res, bool stats, size_
   if (stats) {
     fprintf(ctx->err, "ismv: %llu paths, %llu pruned, %llu solver checks, %.3f s\n", res->paths, res->pruned,
             res->solver_checks, res->seconds);
-    if (res->extended_failures + res->repaired_failures + res->solver_failures + res->extended_prefixes +
+    if (res->extended_failures + res->repaired_failures + res->alone_failures + res->solver_failures +
+        res->extended_prefixes +
         res->repaired_prefixes + res->solver_prefixes)
       fprintf(
           ctx->err,
-          "ismv: failure checks: %llu by model extension, %llu by path repair, %llu by the solver; prefix "
-          "checks: %llu by model extension, %llu by path repair, %llu by the solver\n",
-          res->extended_failures, res->repaired_failures, res->solver_failures, res->extended_prefixes,
+          "ismv: failure checks: %llu by model extension, %llu by path repair, %llu by the step alone, %llu by "
+          "the solver; prefix checks: %llu by model extension, %llu by path repair, %llu by the solver\n",
+          res->extended_failures, res->repaired_failures, res->alone_failures, res->solver_failures,
+          res->extended_prefixes,
           res->repaired_prefixes, res->solver_prefixes);
   }
   if (res->verdict == EXPLORE_INCONCLUSIVE) fprintf(ctx->err, "ismv: inconclusive: %s\n", res->reason);
@@ -136,7 +138,6 @@ static void clear(strbuf_t *sb) {
 
 static void write_cex(void *arg, cex_t *c) {
   stream_out_t *so = arg;
-  if (!so->ranked) verify_ranker_witness(so->ranker, c); /* shown with its own witness */
   if (so->ranked && !so->bad) {
     verify_ranker_rank(so->ranker, c);
     char *msg = cex_replay(so->rep.m, so->rep.opt->mode, c);
@@ -156,6 +157,28 @@ static void write_cex(void *arg, cex_t *c) {
     fputs(so->sb.data, so->out);
   }
   cex_free(c);
+}
+
+/* --all unranked, in two halves (explore_options_t.on_cex_render): the
+ * thread that found c gives it its witness and renders it; the texts are
+ * written in report order. */
+static char *render_cex(void *arg, cex_t *c) {
+  stream_out_t *so = arg;
+  verify_ranker_witness(so->ranker, c);
+  strbuf_t sb;
+  strbuf_init(&sb);
+  verify_stream_cex_text(&sb, &so->rep, c);
+  cex_free(c);
+  return sb.data;
+}
+
+static void write_text(void *arg, const char *text) {
+  stream_out_t *so = arg;
+  clear(&so->sb);
+  progress_end(so->line);
+  verify_stream_cex_head(&so->sb, so->rep.shown++);
+  fputs(so->sb.data, so->out);
+  fputs(text, so->out);
 }
 
 static int run_streaming(cli_ctx_t *ctx, const ism_model_t *m, explore_options_t *opt,
@@ -187,7 +210,13 @@ static int run_streaming(cli_ctx_t *ctx, const ism_model_t *m, explore_options_t
   json_envelope_t envelope = {.command = "verify", .input = m->path};
   verify_stream_begin(&so.sb, &so.rep, &envelope);
   fputs(so.sb.data, so.out);
-  opt->on_cex = write_cex;
+  if (ranked) {
+    opt->on_cex = write_cex;
+  } else {
+    verify_ranker_decide_classes(so.ranker); /* before the search's solvers exist */
+    opt->on_cex_render = render_cex;
+    opt->on_cex_text = write_text;
+  }
   opt->on_cex_ctx = &so;
   explore_run(m, opt, &res);
   verify_ranker_delete(so.ranker);

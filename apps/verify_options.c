@@ -1,5 +1,6 @@
 #include "apps/verify_options.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,9 +66,7 @@ static void class_cache_free(class_cache_t *cc) {
   free(cc->known);
 }
 
-static bool class_boundary_only(class_cache_t *cc, const cex_t *c) {
-  if (c->length < 1) return false;
-  int rule = c->rules[c->length - 1], pos = c->fail_position;
+static bool class_decided(class_cache_t *cc, int rule, int pos) {
   if (pos < -1 || (size_t)(pos + 1) >= cc->stride) return false;
   signed char *k = &cc->known[(size_t)rule * cc->stride + (size_t)(pos + 1)];
   if (*k < 0) {
@@ -75,6 +74,10 @@ static bool class_boundary_only(class_cache_t *cc, const cex_t *c) {
     *k = boundary_class(cc->bc, rule, pos, true, NULL, NULL) == BOUNDARY_ONLY;
   }
   return *k == 1;
+}
+
+static bool class_boundary_only(class_cache_t *cc, const cex_t *c) {
+  return c->length >= 1 && class_decided(cc, c->rules[c->length - 1], c->fail_position);
 }
 
 /* c's values from the relaxation (verifier/paths/witness.h) when its path
@@ -141,9 +144,12 @@ static void canonical(class_cache_t *cc, const ism_model_t *m, const rank_option
  * point (with margin 0 at once for a member of a class that is
  * boundary-only as a whole: no margin is possible there), else a fresh
  * solver's. */
-static void witness(class_cache_t *cc, const ism_model_t *m, ism_mode_t mode, cex_t *c) {
-  bool margin = mode != ISM_MODE_ACTUAL || !class_boundary_only(cc, c);
+static void witness_with(const ism_model_t *m, ism_mode_t mode, cex_t *c, bool margin) {
   if (!relaxed_witness(m, mode, c, margin)) explore_witness(m, mode, c);
+}
+
+static void witness(class_cache_t *cc, const ism_model_t *m, ism_mode_t mode, cex_t *c) {
+  witness_with(m, mode, c, mode != ISM_MODE_ACTUAL || !class_boundary_only(cc, c));
 }
 
 /* The reported probability of a joint estimate is min(estimate, B), B
@@ -219,6 +225,8 @@ struct verify_ranker {
   const ism_model_t *m;
   const rank_options_t *ropt;
   class_cache_t cc;
+  pthread_mutex_t cc_lock;     /* verify_ranker_witness: cc from several threads */
+  pthread_mutex_t solver_lock; /* verify_ranker_witness: one solver's witness at a time */
   rank_session_t *rank;
   bound_t *bound; /* joint estimator: the clamp's bound, else NULL */
 };
@@ -228,6 +236,8 @@ verify_ranker_t *verify_ranker_new(const ism_model_t *m, const rank_options_t *r
   *v = (verify_ranker_t){.m = m, .ropt = ropt, .rank = rank_session_new(m, ropt)};
   if (ropt->estimator == RANK_JOINT) v->bound = bound_new(m);
   class_cache_init(&v->cc, m);
+  pthread_mutex_init(&v->cc_lock, NULL);
+  pthread_mutex_init(&v->solver_lock, NULL);
   return v;
 }
 
@@ -241,12 +251,36 @@ bool verify_ranker_rank(verify_ranker_t *v, cex_t *c) {
 
 void verify_ranker_witness(verify_ranker_t *v, cex_t *c) {
   if (v->ropt->stop && v->ropt->stop(v->ropt->stop_arg)) return;
-  witness(&v->cc, v->m, v->ropt->mode, c);
+  ism_mode_t mode = v->ropt->mode;
+  pthread_mutex_lock(&v->cc_lock);
+  bool margin = mode != ISM_MODE_ACTUAL || !class_boundary_only(&v->cc, c);
+  pthread_mutex_unlock(&v->cc_lock);
+  if (relaxed_witness(v->m, mode, c, margin)) return;
+  /* The solver's witness makes a Z3 context (~17 MB): one at a time, so
+   * that the threads' fallbacks do not add up to the peak. */
+  pthread_mutex_lock(&v->solver_lock);
+  explore_witness(v->m, mode, c);
+  pthread_mutex_unlock(&v->solver_lock);
+}
+
+void verify_ranker_decide_classes(verify_ranker_t *v) {
+  const ism_model_t *m = v->m;
+  if (v->ropt->mode != ISM_MODE_ACTUAL) return;
+  for (size_t r = 0; r < m->nrules; r++)
+    for (int pos = -1; pos < (int)m->rules[r].nsteps; pos++) {
+      const ism_step_t *st = pos >= 0 ? &m->rules[r].steps[pos] : NULL;
+      if (st ? st->kind == ISM_STEP_ACTION && m->actions[st->action].failure : m->failure != NULL)
+        class_decided(&v->cc, (int)r, pos);
+    }
+  boundary_delete(v->cc.bc);
+  v->cc.bc = NULL;
 }
 
 void verify_ranker_delete(verify_ranker_t *v) {
   if (!v) return;
   class_cache_free(&v->cc);
+  pthread_mutex_destroy(&v->cc_lock);
+  pthread_mutex_destroy(&v->solver_lock);
   rank_session_delete(v->rank);
   bound_delete(v->bound);
   free(v);

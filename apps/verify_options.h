@@ -50,8 +50,13 @@ typedef struct verify_ranker verify_ranker_t;
 verify_ranker_t *verify_ranker_new(const ism_model_t *m, const rank_options_t *ropt);
 bool verify_ranker_rank(verify_ranker_t *v, cex_t *c);
 /* The values of c shown unranked, as verify_witnesses gives them (the
- * ranker's class cache serves every call: --all streaming). */
+ * ranker's class cache serves every call: --all streaming). Thread-safe
+ * (the class cache is locked; verify_ranker_rank is not). */
 void verify_ranker_witness(verify_ranker_t *v, cex_t *c);
+/* Decides every class (last rule, failing place) boundary-only or not now,
+ * in rule order, and frees the solver that did (a Z3 context: ~17 MB that
+ * would otherwise live through the search); later calls need none. */
+void verify_ranker_decide_classes(verify_ranker_t *v);
 void verify_ranker_delete(verify_ranker_t *v);
 
 /* The search's progress line of `verify` and `simulate`: the command's

@@ -275,10 +275,11 @@ static void json_values(strbuf_t *sb, const ism_model_t *m, const double *vals, 
   strbuf_putc(sb, '}');
 }
 
-static void json_cex(strbuf_t *sb, const verify_report_t *rep, size_t index, const cex_t *c) {
+/* A counterexample's JSON object after its id: reads rep->m only. */
+static void json_cex_rest(strbuf_t *sb, const verify_report_t *rep, const cex_t *c) {
   const ism_model_t *m = rep->m;
   size_t nv = m->nvars;
-  strbuf_printf(sb, "    {\"id\": %zu, \"path\": [", index + 1);
+  strbuf_puts(sb, "\"path\": [");
   for (int k = 0; k < c->length; k++) {
     if (k) strbuf_puts(sb, ", ");
     strbuf_json_string(sb, m->rules[c->rules[k]].id);
@@ -345,6 +346,11 @@ static void json_cex(strbuf_t *sb, const verify_report_t *rep, size_t index, con
   strbuf_printf(sb, ", \"boundary_only\": %s}", c->boundary_only ? "true" : "false");
 }
 
+static void json_cex(strbuf_t *sb, const verify_report_t *rep, size_t index, const cex_t *c) {
+  strbuf_printf(sb, "    {\"id\": %zu, ", index + 1);
+  json_cex_rest(sb, rep, c);
+}
+
 static void json_classes(strbuf_t *sb, const verify_report_t *rep) {
   const ism_model_t *m = rep->m;
   cex_class_t *cl = NULL;
@@ -389,10 +395,12 @@ static void json_stats(strbuf_t *sb, const verify_report_t *rep, bool complete) 
       strbuf_printf(sb, ", \"cut\": %llu, \"bounded\": %zu, \"found\": %zu, \"found_boundary_only\": %zu",
                     res->cut, rep->bounded, rep->found, rep->found_boundary_only);
     strbuf_printf(sb,
-                  ", \"extended_failures\": %llu, \"repaired_failures\": %llu, \"solver_failures\": %llu, "
+                  ", \"extended_failures\": %llu, \"repaired_failures\": %llu, \"alone_failures\": %llu, "
+                  "\"solver_failures\": %llu, "
                   "\"extended_prefixes\": %llu, \"repaired_prefixes\": %llu, \"solver_prefixes\": %llu, "
                   "\"seconds\": ",
-                  res->extended_failures, res->repaired_failures, res->solver_failures, res->extended_prefixes,
+                  res->extended_failures, res->repaired_failures, res->alone_failures, res->solver_failures,
+                  res->extended_prefixes,
                   res->repaired_prefixes, res->solver_prefixes);
     strbuf_json_number(sb, res->seconds);
   }
@@ -605,6 +613,14 @@ void verify_stream_begin(strbuf_t *sb, const verify_report_t *rep, const json_en
 void verify_stream_cex(strbuf_t *sb, const verify_report_t *rep, size_t index, const cex_t *c) {
   strbuf_puts(sb, index ? ",\n" : "\n");
   json_cex(sb, rep, index, c);
+}
+
+void verify_stream_cex_text(strbuf_t *sb, const verify_report_t *rep, const cex_t *c) {
+  json_cex_rest(sb, rep, c);
+}
+
+void verify_stream_cex_head(strbuf_t *sb, size_t index) {
+  strbuf_printf(sb, "%s    {\"id\": %zu, ", index ? ",\n" : "\n", index + 1);
 }
 
 void verify_stream_end(strbuf_t *sb, const verify_report_t *rep, const json_envelope_t *e) {

@@ -43,6 +43,11 @@ char *verify_render(const verify_report_t *rep, const char *format);
  * adds the envelope (json_envelope_write). */
 void verify_stream_begin(strbuf_t *sb, const verify_report_t *rep, const json_envelope_t *e);
 void verify_stream_cex(strbuf_t *sb, const verify_report_t *rep, size_t index, const cex_t *c);
+/* The same in two halves: the object after its id (reads rep->m only, so
+ * threads may render at once), and what goes before it once its index is
+ * known; head then text is verify_stream_cex. */
+void verify_stream_cex_text(strbuf_t *sb, const verify_report_t *rep, const cex_t *c);
+void verify_stream_cex_head(strbuf_t *sb, size_t index);
 void verify_stream_end(strbuf_t *sb, const verify_report_t *rep, const json_envelope_t *e);
 
 /* "A --r0--> A --r1--> B" */

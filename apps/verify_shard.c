@@ -476,7 +476,7 @@ static bool same_counts(const explore_result_t *a, const explore_result_t *b) {
   return a->paths == b->paths && a->pruned == b->pruned && a->cut == b->cut && a->nstreamed == b->nstreamed &&
          a->solver_checks == b->solver_checks && a->extended_prefixes == b->extended_prefixes &&
          a->extended_failures == b->extended_failures && a->repaired_failures == b->repaired_failures &&
-         a->repaired_prefixes == b->repaired_prefixes &&
+         a->repaired_prefixes == b->repaired_prefixes && a->alone_failures == b->alone_failures &&
          a->solver_prefixes == b->solver_prefixes && a->solver_failures == b->solver_failures;
 }
 
@@ -567,6 +567,7 @@ static char *read_shards(const verify_job_t *job, merge_parts_t *mp) {
                                                .extended_failures = t.extended_failures,
                                                .repaired_failures = t.repaired_failures,
                                                .repaired_prefixes = t.repaired_prefixes,
+                                               .alone_failures = t.alone_failures,
                                                .solver_prefixes = t.solver_prefixes,
                                                .solver_failures = t.solver_failures};
       else if (top_complete(mg, i) && !same_counts(&counts, &t))

@@ -2,10 +2,13 @@
 # Benchmark of `ismv verify` (not a test). Prints three tables:
 #  1. engines: every bundled ISM app at BOUNDS (default 6), exploration only
 #     (--probability none): the default incremental engine (model extension,
-#     path repair, then Z3), the same with --solver-only, and the paper's
-#     per-path algorithm; seconds, solver checks, the failure checks each
-#     tier of the default engine answered (extension/repair/solver), and
-#     per-path / incremental (PP_BUDGET=0 skips per-path);
+#     path repair, the step alone, then Z3), the same with --solver-only,
+#     and the paper's per-path algorithm; seconds, solver checks, the
+#     failure checks each tier of the default engine answered
+#     (extension/repair/step alone/solver), and per-path / incremental
+#     (PP_BUDGET=0 skips per-path). The cpu columns are of a JSON run: they
+#     include every counterexample's witness and JSON (the same work in
+#     each engine); the search alone is incr_s, solver_s, perpath_s;
 #  2. the explorer at its own bound 10 (default report, ranked), with
 #     --all --format json, with --all and no ranking, and at bound 12:
 #     wall seconds and peak memory (/usr/bin/time -f %M);
@@ -44,7 +47,8 @@ import json, sys
 cpu = sum(float(x) for x in open(sys.argv[3]).read().split()[-2:])
 try:
     s = json.load(open(sys.argv[1]))["stats"]
-    tiers = "%d/%d/%d" % (s.get("extended_failures", 0), s.get("repaired_failures", 0), s.get("solver_failures", 0))
+    tiers = "%d/%d/%d/%d" % (s.get("extended_failures", 0), s.get("repaired_failures", 0),
+                             s.get("alone_failures", 0), s.get("solver_failures", 0))
     print("%.3f %d %.2f %s" % (s["seconds"], s["solver_checks"], cpu, tiers))
 except Exception:
     print(">%s - >%.1f -" % (sys.argv[2], cpu))' "$tmp/out.json" "$budget" "$tmp/etime"
@@ -65,8 +69,8 @@ measure() { # BUDGET ARGS... -> "wall-seconds MB cpu-seconds" of the whole run; 
 case " $TABLES " in *" 1 "*)
   echo "engines, exploration only (--probability none); seconds from --stats (wall of the search), cpu = user+sys of the run"
   echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
-  printf '%-16s %5s %9s %7s %8s %16s %9s %7s %8s %9s %7s %8s %8s %8s\n' app bound incr_s cpu checks \
-    fail:ext/rep/smt solver_s cpu checks perpath_s cpu checks pp/incr cpu_ratio
+  printf '%-16s %5s %9s %7s %8s %22s %9s %7s %8s %9s %7s %8s %8s %8s\n' app bound incr_s cpu checks \
+    fail:ext/rep/alone/smt solver_s cpu checks perpath_s cpu checks pp/incr cpu_ratio
   for model in $apps; do
     app=$(basename "$model" .yaml)
     for k in $bounds; do
@@ -78,7 +82,7 @@ a, b = '$1', '$2'
 if a.startswith('>') or b == '-': print('-')
 elif b.startswith('>'): print('>%.1fx' % (float(b[1:]) / max(float(a), 1e-2)))
 else: print('%.1fx' % (float(b) / max(float(a), 1e-2)))"; }
-      printf '%-16s %5s %9s %7s %8s %16s %9s %7s %8s %9s %7s %8s %8s %8s\n' "$app" "$k" "$t1" "$u1" "$c1" "$f1" \
+      printf '%-16s %5s %9s %7s %8s %22s %9s %7s %8s %9s %7s %8s %8s %8s\n' "$app" "$k" "$t1" "$u1" "$c1" "$f1" \
         "$t2" "$u2" "$c2" "$t3" "$u3" "$c3" "$(ratio "$t1" "$t3")" "$(ratio "$u1" "$u3")"
     done
   done

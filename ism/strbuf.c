@@ -131,6 +131,21 @@ void strbuf_json_number(strbuf_t *sb, double x) {
 }
 
 char *strbuf_double_text(double x, char buf[STRBUF_DOUBLE_SIZE]) {
+  /* An integer of at most 15 digits is what "%.15g" prints, without
+   * printf's floating-point conversion (most witness values are integers). */
+  if (x == trunc(x) && fabs(x) < 1e15 && !(x == 0 && signbit(x))) {
+    long long v = (long long)x;
+    unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+    char digits[24];
+    int n = 0;
+    do digits[n++] = (char)('0' + u % 10), u /= 10;
+    while (u);
+    int at = 0;
+    if (v < 0) buf[at++] = '-';
+    while (n) buf[at++] = digits[--n];
+    buf[at] = '\0';
+    return buf;
+  }
   for (int prec = 15; prec <= 17; prec++) {
     snprintf(buf, STRBUF_DOUBLE_SIZE, "%.*g", prec, x);
     if (strtod(buf, NULL) == x) break;

@@ -36,6 +36,7 @@ struct smt {
   Z3_context ctx;
   watchdog_t watchdog;
   Z3_solver solver;
+  Z3_solver alone;       /* smt_check_alone's, made on first use, or NULL */
   Z3_model model;        /* of the last SAT check, or NULL */
   VEC(Z3_ast) terms;     /* terms.data[0] is unused (0 = no term) */
   smt_options_t options;
@@ -111,7 +112,7 @@ static void forget(smt_t *s) {
   pthread_mutex_unlock(&live_lock);
 }
 
-static void apply_params(smt_t *s) {
+static void apply_params_to(smt_t *s, Z3_solver solver) {
   Z3_params p = Z3_mk_params(s->ctx);
   Z3_params_inc_ref(s->ctx, p);
   /* Z3's own SIGINT handler fights ours (and crashed threaded runs). */
@@ -121,9 +122,11 @@ static void apply_params(smt_t *s) {
     Z3_params_set_uint(s->ctx, p, Z3_mk_string_symbol(s->ctx, "timeout"), s->options.timeout_ms);
   if (s->options.rlimit)
     Z3_params_set_uint(s->ctx, p, Z3_mk_string_symbol(s->ctx, "rlimit"), (unsigned)s->options.rlimit);
-  Z3_solver_set_params(s->ctx, s->solver, p);
+  Z3_solver_set_params(s->ctx, solver, p);
   Z3_params_dec_ref(s->ctx, p);
 }
+
+static void apply_params(smt_t *s) { apply_params_to(s, s->solver); }
 
 /* A simple solver's first check writes about 11 MB that Z3 frees with
  * the context; glibc returns them to the kernel at once, and the next
@@ -219,6 +222,7 @@ void smt_delete(smt_t *s) {
   for (size_t i = 1; i < s->terms.len; i++) Z3_dec_ref(s->ctx, s->terms.data[i]);
   VEC_FREE(&s->terms);
   Z3_solver_dec_ref(s->ctx, s->solver);
+  if (s->alone) Z3_solver_dec_ref(s->ctx, s->alone);
   Z3_del_context(s->ctx);
   free(s->error);
   free(s);
@@ -481,6 +485,34 @@ smt_result_t smt_check(smt_t *s, const smt_term_t *assumptions, size_t n) {
   s->stats.unknown++;
   if (!s->error) set_error(s, Z3_solver_get_reason_unknown(s->ctx, s->solver));
   return SMT_UNKNOWN;
+}
+
+smt_result_t smt_check_alone(smt_t *s, const smt_term_t *terms, size_t n) {
+  if (stop_requested()) return SMT_UNKNOWN;
+  if (!s->alone) {
+    s->alone = Z3_mk_simple_solver(s->ctx);
+    Z3_solver_inc_ref(s->ctx, s->alone);
+    apply_params_to(s, s->alone);
+  }
+  Z3_solver_push(s->ctx, s->alone);
+  for (size_t i = 0; i < n; i++) Z3_solver_assert(s->ctx, s->alone, get(s, terms[i]));
+  Z3_lbool r = z3_failed(s) ? Z3_L_UNDEF : Z3_solver_check(s->ctx, s->alone);
+  if (z3_failed(s)) r = Z3_L_UNDEF;
+  Z3_solver_pop(s->ctx, s->alone, 1);
+  return r == Z3_L_TRUE ? SMT_SAT : r == Z3_L_FALSE ? SMT_UNSAT : SMT_UNKNOWN;
+}
+
+char *smt_constant_text(smt_t *s, smt_term_t t) {
+  Z3_ast v = Z3_simplify(s->ctx, get(s, t));
+  if (z3_failed(s) || !v) return NULL;
+  Z3_inc_ref(s->ctx, v);
+  char *text = NULL;
+  if (Z3_is_numeral_ast(s->ctx, v))
+    text = xstrdup(Z3_get_numeral_string(s->ctx, v));
+  else if (Z3_get_bool_value(s->ctx, v) != Z3_L_UNDEF)
+    text = xstrdup(Z3_get_bool_value(s->ctx, v) == Z3_L_TRUE ? "true" : "false");
+  Z3_dec_ref(s->ctx, v);
+  return text;
 }
 
 /* Evaluates t in the last model; the caller Z3_dec_refs *out. */

@@ -85,6 +85,13 @@ void smt_push(smt_t *s);
 void smt_pop(smt_t *s, unsigned n);
 /* Checks the assertions together with the assumption literals. */
 smt_result_t smt_check(smt_t *s, const smt_term_t *assumptions, size_t n);
+/* Checks the conjunction of the n terms by themselves: in a second solver
+ * of the same context (made on first use), without s's assertions, scopes
+ * or model (s's last model stays). The answer is Z3's. */
+smt_result_t smt_check_alone(smt_t *s, const smt_term_t *terms, size_t n);
+/* The value of t when Z3's simplifier reduces it to a constant: a numeral
+ * ("3", "5/2", "-1") or "true"/"false" (caller frees); else NULL. */
+char *smt_constant_text(smt_t *s, smt_term_t t);
 /* Interrupts any check still running `seconds` from now (0: no deadline),
  * through a watchdog thread: no cost per check. A check interrupted this
  * way answers SMT_UNKNOWN and smt_deadline_passed turns true. */

@@ -122,7 +122,8 @@ static void round_trip(ism_model_t *m) {
   if (why) fprintf(stderr, "  %s\n", why);
   CHECK(index == 17);
   CHECK(back.ncexs == res.ncexs && back.paths == res.paths && back.pruned == res.pruned &&
-        back.solver_checks == res.solver_checks && back.solver_failures == res.solver_failures);
+        back.solver_checks == res.solver_checks && back.solver_failures == res.solver_failures &&
+        back.alone_failures == res.alone_failures);
   CHECK(back.cut == 123 && back.nstreamed == 45);
   CHECK(topk_back.topk && topk_back.found_boundary_only == 6 && topk_back.unranked);
   CHECK_STREQ(back.reason, "the time budget is exhausted");

@@ -83,10 +83,11 @@ void distribute_write_part(strbuf_t *sb, const ism_model_t *m, long index, const
       sb,
       "{\"index\":%ld,\"paths\":%llu,\"pruned\":%llu,\"cut\":%llu,\"found\":%zu,\"solver_checks\":%llu,"
       "\"extended_prefixes\":%llu,\"extended_failures\":%llu,\"repaired_prefixes\":%llu,"
-      "\"repaired_failures\":%llu,\"solver_prefixes\":%llu,\"solver_failures\":%llu,\"seconds\":",
+      "\"repaired_failures\":%llu,\"alone_failures\":%llu,\"solver_prefixes\":%llu,\"solver_failures\":%llu,"
+      "\"seconds\":",
       index, part->paths, part->pruned, part->cut, part->nstreamed, part->solver_checks,
       part->extended_prefixes, part->extended_failures, part->repaired_prefixes, part->repaired_failures,
-      part->solver_prefixes, part->solver_failures);
+      part->alone_failures, part->solver_prefixes, part->solver_failures);
   put_double(sb, part->seconds);
   strbuf_puts(sb, ",\"reason\":");
   if (part->reason)
@@ -235,6 +236,7 @@ char *distribute_read_part(const json_t *node, const ism_model_t *m, long *index
   part->extended_failures = (unsigned long long)get_int(&r, node, "extended_failures", 0, 1LL << 62);
   part->repaired_failures = (unsigned long long)get_int(&r, node, "repaired_failures", 0, 1LL << 62);
   part->repaired_prefixes = (unsigned long long)get_int(&r, node, "repaired_prefixes", 0, 1LL << 62);
+  part->alone_failures = (unsigned long long)get_int(&r, node, "alone_failures", 0, 1LL << 62);
   part->solver_prefixes = (unsigned long long)get_int(&r, node, "solver_prefixes", 0, 1LL << 62);
   part->solver_failures = (unsigned long long)get_int(&r, node, "solver_failures", 0, 1LL << 62);
   part->seconds = get_double(&r, json_get(node, "seconds"));

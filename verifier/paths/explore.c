@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "ism/stop.h"
+#include "ism/strbuf.h"
 #include "ism/vec.h"
 #include "verifier/paths/extend.h"
 #include "verifier/paths/repair.h"
@@ -45,6 +46,13 @@ typedef struct {
   double d;
 } cached_value_t;
 
+/* A failure check of a step alone: its rule and the constants of the
+ * normal values before it (step_alone), and Z3's answer. */
+typedef struct {
+  char *key;
+  smt_result_t r;
+} alone_t;
+
 typedef struct {
   const ism_model_t *m;
   const explore_options_t *opt;
@@ -65,7 +73,7 @@ typedef struct {
   double *dT, *dH;
   int model_depth;
   const extend_prep_t *prep;                      /* shared, read-only */
-  struct stream *stream;                          /* opt->on_cex set: where counterexamples go, else NULL */
+  struct stream *stream;                          /* on_cex(_render) set: where counterexamples go, else NULL */
   long subtree;                                   /* index of the subtree searched (run_split), or -1 */
   tally_t *tally;                                 /* opt->on_progress set, else NULL */
   unsigned long long pending_paths, pending_cexs; /* not yet added to tally */
@@ -85,6 +93,19 @@ typedef struct {
   const bool *open_rules;
   bool *open_seen, *reach;
   VEC(int) frontier; /* recorded prefixes, split_depth rule ids each */
+  /* The search's solver scopes, one per edge of the current path (dfs).
+   * Most edges are answered by the tiers without the solver, so a scope
+   * reaches Z3 (push, then its assertions) only when a check needs it: the
+   * first `sent` scopes are in Z3; the others' assertions wait in `queued`
+   * from queued_at[scope] on. */
+  VEC(size_t) queued_at;
+  VEC(smt_term_t) queued;
+  size_t sent;
+  /* Failure checks of a step alone (step_alone): the answers so far, and
+   * per row i of N the constants of its normal values as a key (NULL: not
+   * made yet for the row's current terms). */
+  VEC(alone_t) alone;
+  char **row_key; /* [bound + 1] */
   bool simple_solver; /* explore_witness: a solver that is quick to make (smt_options_t.simple) */
 } explorer_t;
 
@@ -398,7 +419,17 @@ static void count_path(explorer_t *x, int depth) {
  * Counterexamples leave in report order: those found above the split
  * (few, kept until their place comes), then subtree after subtree. The
  * subtree at the head of the report streams live; subtrees searched ahead
- * of it buffer theirs until it is done. */
+ * of it buffer theirs until it is done: as counterexamples, or with
+ * on_cex_render as texts in a spool (memory, then a temporary file). */
+enum { SPOOL_MEMORY = 1 << 20 }; /* explore_options_t.spool_memory 0 */
+
+/* Records (kind, length, bytes) waiting for their place: kind 0 a text for
+ * on_cex_text, 1 the message of a failed re-check. */
+typedef struct {
+  strbuf_t mem;
+  FILE *file; /* once mem passed SPOOL_MEMORY (NULL if none could be made: memory) */
+} spool_t;
+
 typedef struct stream {
   const explore_options_t *opt;
   const ism_model_t *m;
@@ -410,26 +441,116 @@ typedef struct stream {
   int depth;
   size_t n, head; /* subtrees; the one being reported */
   explore_result_t *parts;
+  spool_t *spools; /* [n], with on_cex_render */
   bool *done;
   size_t window;        /* a subtree is started only when fewer than this are ahead of the head */
   pthread_cond_t moved; /* the head moved */
 } stream_t;
 
+static void replay_failed(stream_t *s, const char *msg) {
+  explore_result_t *res = s->res;
+  if (res->replay_failed) return;
+  res->replay_failed = true;
+  res->replay_message = xasprintf("counterexample %zu failed its re-check: %s", res->nstreamed + 1, msg);
+}
+
+/* Hands on a rendered record in its place. Under the lock. */
+static void deliver_text(stream_t *s, int kind, const char *text) {
+  if (kind) {
+    replay_failed(s, text);
+    return;
+  }
+  s->res->nstreamed++;
+  s->opt->on_cex_text(s->opt->on_cex_ctx, text);
+}
+
+/* Re-checks c and renders it (on_cex_render): the text, or NULL with *bad
+ * set (caller frees). Outside the lock. */
+static char *render(stream_t *s, cex_t *c, char **bad) {
+  *bad = cex_replay(s->m, s->opt->mode, c);
+  if (*bad) {
+    cex_free(c);
+    return NULL;
+  }
+  return s->opt->on_cex_render(s->opt->on_cex_ctx, c);
+}
+
 /* Re-checks c and hands it on. Under the lock (or single-threaded). */
 static void deliver(stream_t *s, cex_t *c) {
-  explore_result_t *res = s->res;
+  if (s->opt->on_cex_render) {
+    char *bad, *text = render(s, c, &bad);
+    deliver_text(s, bad != NULL, bad ? bad : text);
+    free(bad), free(text);
+    return;
+  }
   char *msg = cex_replay(s->m, s->opt->mode, c);
   if (msg) {
-    if (!res->replay_failed) {
-      res->replay_failed = true;
-      res->replay_message = xasprintf("counterexample %zu failed its re-check: %s", res->nstreamed + 1, msg);
-    }
+    replay_failed(s, msg);
     free(msg);
     cex_free(c);
     return;
   }
-  res->nstreamed++;
+  s->res->nstreamed++;
   s->opt->on_cex(s->opt->on_cex_ctx, c);
+}
+
+static void spool_put(const stream_t *s, spool_t *sp, int kind, const char *text) {
+  size_t len = strlen(text), limit = s->opt->spool_memory ? s->opt->spool_memory : SPOOL_MEMORY;
+  if (!sp->file && sp->mem.len + len > limit && (sp->file = tmpfile()) != NULL) {
+    if (sp->mem.len) fwrite(sp->mem.data, 1, sp->mem.len, sp->file);
+    strbuf_free(&sp->mem);
+    strbuf_init(&sp->mem);
+  }
+  char head[1 + sizeof len];
+  head[0] = (char)kind;
+  memcpy(head + 1, &len, sizeof len);
+  if (sp->file) {
+    fwrite(head, 1, sizeof head, sp->file);
+    fwrite(text, 1, len, sp->file);
+  } else {
+    strbuf_putn(&sp->mem, head, sizeof head);
+    strbuf_putn(&sp->mem, text, len);
+  }
+}
+
+/* Delivers a spool's records in order and empties it. A temporary file
+ * that cannot be read back is a failed re-check (the report would miss
+ * counterexamples). */
+static void spool_drain(stream_t *s, spool_t *sp) {
+  if (sp->file) {
+    FILE *f = sp->file;
+    sp->file = NULL;
+    bool ok = fflush(f) == 0 && fseek(f, 0, SEEK_SET) == 0;
+    char head[1 + sizeof(size_t)];
+    char *text = NULL;
+    size_t cap = 0;
+    while (ok && fread(head, 1, sizeof head, f) == sizeof head) {
+      size_t len;
+      memcpy(&len, head + 1, sizeof len);
+      if (len + 1 > cap) text = xrealloc(text, cap = len + 1);
+      ok = fread(text, 1, len, f) == len;
+      text[len] = '\0';
+      if (ok) deliver_text(s, head[0], text);
+    }
+    if (!ok || ferror(f)) replay_failed(s, "a temporary file of the stream could not be read back");
+    free(text);
+    fclose(f);
+    return;
+  }
+  size_t at = 0;
+  while (at < sp->mem.len) {
+    int kind = sp->mem.data[at];
+    size_t len;
+    memcpy(&len, sp->mem.data + at + 1, sizeof len);
+    at += 1 + sizeof len;
+    char keep = sp->mem.data[at + len];
+    sp->mem.data[at + len] = '\0';
+    deliver_text(s, kind, sp->mem.data + at);
+    sp->mem.data[at + len] = keep;
+    at += len;
+  }
+  strbuf_free(&sp->mem);
+  strbuf_init(&sp->mem);
 }
 
 /* Is c before every path that starts with prefix (depth rules)? */
@@ -449,6 +570,7 @@ static void stream_flush(stream_t *s) {
     for (size_t k = 0; k < part->ncexs; k++) deliver(s, &part->cexs[k]);
     free(part->cexs);
     part->cexs = NULL, part->ncexs = 0;
+    if (s->spools) spool_drain(s, &s->spools[s->head]);
     if (!s->done[s->head]) return;
     s->head++;
     pthread_cond_broadcast(&s->moved);
@@ -462,16 +584,23 @@ static void stream_take(explorer_t *x, cex_t *c) {
     deliver(s, c);
     return;
   }
+  char *bad = NULL, *text = s->opt->on_cex_render ? render(s, c, &bad) : NULL;
   pthread_mutex_lock(&s->lock);
   if ((size_t)x->subtree == s->head) {
     stream_flush(s);
-    deliver(s, c);
+    if (s->opt->on_cex_render)
+      deliver_text(s, bad != NULL, bad ? bad : text);
+    else
+      deliver(s, c);
+  } else if (s->opt->on_cex_render) {
+    spool_put(s, &s->spools[x->subtree], bad != NULL, bad ? bad : text);
   } else {
     explore_result_t *part = x->res;
     part->cexs = xrealloc(part->cexs, (part->ncexs + 1) * sizeof *part->cexs);
     part->cexs[part->ncexs++] = *c;
   }
   pthread_mutex_unlock(&s->lock);
+  free(bad), free(text);
 }
 
 static void stream_subtree_done(stream_t *s, size_t p) {
@@ -780,8 +909,45 @@ static bool budget_left(explorer_t *x) {
   return true;
 }
 
+/* ---- lazy solver scopes (explorer_t.queued) ---- */
+
+static void scope_open(explorer_t *x) { VEC_PUSH(&x->queued_at, x->queued.len); }
+
+/* Asserts t in the innermost scope (at once when that scope is in Z3, or
+ * outside every scope). */
+static void scope_assert(explorer_t *x, smt_term_t t) {
+  if (x->sent == x->queued_at.len)
+    smt_assert(x->smt, t);
+  else
+    VEC_PUSH(&x->queued, t);
+}
+
+static void scope_close(explorer_t *x) {
+  assert(x->queued_at.len > 0);
+  size_t at = x->queued_at.data[--x->queued_at.len];
+  if (x->sent > x->queued_at.len) {
+    smt_pop(x->smt, 1);
+    x->sent--;
+  } else {
+    x->queued.len = at;
+  }
+}
+
+/* Sends every waiting scope to Z3, outermost first: before a check, and
+ * before a push of the check's own. */
+static void scope_flush(explorer_t *x) {
+  for (size_t l = x->sent; l < x->queued_at.len; l++) {
+    size_t end = l + 1 < x->queued_at.len ? x->queued_at.data[l + 1] : x->queued.len;
+    smt_push(x->smt);
+    for (size_t k = x->queued_at.data[l]; k < end; k++) smt_assert(x->smt, x->queued.data[k]);
+  }
+  x->sent = x->queued_at.len;
+  x->queued.len = 0;
+}
+
 static smt_result_t check(explorer_t *x, const smt_term_t *assume, size_t n) {
   if (!budget_left(x)) return SMT_UNKNOWN;
+  scope_flush(x);
   smt_result_t r = smt_check(x->smt, assume, n);
   x->res->solver_checks++;
   if (r == SMT_UNKNOWN && (smt_deadline_passed(x->smt) || smt_stop_requested())) {
@@ -851,6 +1017,7 @@ static smt_result_t check_places(explorer_t *x, int i, const int *places, size_t
     smt_term_t t = failure_at(x, i, places[k]);
     if (!t) continue;
     smt_result_t r;
+    scope_flush(x);
     if (assume) {
       r = check(x, &t, 1);
     } else {
@@ -865,8 +1032,94 @@ static smt_result_t check_places(explorer_t *x, int i, const int *places, size_t
   return any;
 }
 
+/* ---- a step's failure alone ----
+ * Most failure checks that reach the solver are unsatisfiable because of
+ * the step itself (its rule's condition, the sensing and actuation error
+ * bounds, the action's effects), whatever the path before it. So a step's
+ * failure is first checked alone: rule r encoded as a step on fresh
+ * values before it (each sensing variable's true value, each normal value
+ * that is not a constant on the path), the constants kept, in a solver of
+ * its own (smt_check_alone). Every failure check of a path whose step has
+ * the same rule and the same constants before it asserts that step's
+ * encoding and failure with the path's terms in place of the fresh values:
+ * an instance of the alone check, so if Z3 finds that one unsatisfiable,
+ * the path's check is too. Only UNSAT is taken from it; the answers are
+ * kept per (rule, constants), at most ALONE_MAX per search. */
+enum { ALONE_MAX = 64 };
+
+/* The constants of the normal values of row i ("*" for one that is not). */
+static const char *row_key(explorer_t *x, int i) {
+  if (x->row_key[i]) return x->row_key[i];
+  strbuf_t sb;
+  strbuf_init(&sb);
+  const smt_term_t *N = x->N + (size_t)i * x->nvars;
+  for (size_t v = 0; v < x->nvars; v++) {
+    if (x->m->vars[v].sensing) continue;
+    char *k = smt_constant_text(x->smt, N[v]);
+    strbuf_printf(&sb, "|%s", k ? k : "*");
+    free(k);
+  }
+  strbuf_putc(&sb, '|');
+  return x->row_key[i] = sb.data;
+}
+
+static smt_result_t encode_alone(explorer_t *x, int i, int r) {
+  size_t nv = x->nvars, mark = smt_mark(x->smt), acts = x->acts.len;
+  smt_term_t *rows[] = {x->T + (size_t)i * nv, x->H + (size_t)i * nv, x->N + (size_t)i * nv,
+                        x->T + (size_t)(i + 1) * nv, x->N + (size_t)(i + 1) * nv};
+  enum { NROWS = sizeof rows / sizeof *rows };
+  smt_term_t *saved = xmalloc((NROWS * nv + 1) * sizeof *saved), fail = x->fail[i];
+  for (size_t k = 0; k < NROWS; k++) memcpy(saved + k * nv, rows[k], nv * sizeof *saved);
+  smt_term_t *T = rows[0], *N = rows[2];
+  for (size_t v = 0; v < nv; v++) {
+    if (x->m->vars[v].sensing) {
+      T[v] = fresh(x, (int)v, "", i);
+    } else {
+      char *k = smt_constant_text(x->smt, N[v]);
+      if (!k) N[v] = fresh(x, (int)v, "", i); /* a constant keeps its term (equal to it) */
+      T[v] = N[v];
+      free(k);
+    }
+  }
+  smt_term_t q[2] = {build_step(x, i, r), x->fail[i]};
+  smt_result_t answer = SMT_UNSAT;
+  if (q[1]) {
+    answer = smt_check_alone(x->smt, q, 2);
+    x->res->solver_checks++;
+  }
+  for (size_t k = 0; k < NROWS; k++) memcpy(rows[k], saved + k * nv, nv * sizeof *saved);
+  x->fail[i] = fail;
+  free(saved);
+  truncate_acts(x, acts);
+  smt_release(x->smt, mark);
+  return answer;
+}
+
+/* Z3's answer to step i's failure (rule r) alone, from the cache or asked
+ * now; SMT_UNKNOWN when the cache is full. */
+static smt_result_t step_alone(explorer_t *x, int i, int r) {
+  const char *constants = row_key(x, i);
+  char *key = xasprintf("%d%s", r, constants);
+  for (size_t k = 0; k < x->alone.len; k++)
+    if (strcmp(x->alone.data[k].key, key) == 0) {
+      free(key);
+      return x->alone.data[k].r;
+    }
+  if (x->alone.len >= ALONE_MAX) {
+    free(key);
+    return SMT_UNKNOWN;
+  }
+  alone_t a = {key, encode_alone(x, i, r)};
+  VEC_PUSH(&x->alone, a);
+  return a.r;
+}
+
 static smt_result_t check_failure(explorer_t *x, int i, int r, smt_term_t fail) {
   int fail_position;
+  if (x->prep && step_alone(x, i, r) == SMT_UNSAT) {
+    x->res->alone_failures++;
+    return SMT_UNSAT;
+  }
   size_t n = failure_places(x, i, NULL, 0);
   if (n > 1) { /* each place the solver's: the tiers find one place, not which */
     int *all = xmalloc(n * sizeof *all);
@@ -886,6 +1139,7 @@ static smt_result_t check_failure(explorer_t *x, int i, int r, smt_term_t fail) 
     emit(x, i + 1, fail_position);
     return SMT_SAT;
   }
+  scope_flush(x);
   smt_push(x->smt);
   smt_assert(x->smt, fail);
   x->res->solver_failures++;
@@ -970,11 +1224,13 @@ static void dfs(explorer_t *x, int i) {
       continue;
     }
     size_t mark = smt_mark(x->smt), acts = x->acts.len;
-    smt_push(x->smt);
+    scope_open(x);
     x->rules[i] = *r;
     x->states[i + 1] = m->rules[*r].to;
     count_path(x, i + 1);
-    smt_assert(x->smt, build_step(x, i, *r));
+    scope_assert(x, build_step(x, i, *r));
+    free(x->row_key[i + 1]); /* row i + 1 has new terms */
+    x->row_key[i + 1] = NULL;
     smt_term_t fail = x->fail[i];
     bool want_fail = !x->reach || x->open_rules[*r];
     smt_result_t failing = fail && want_fail ? check_failure(x, i, *r, fail) : SMT_UNSAT;
@@ -982,7 +1238,7 @@ static void dfs(explorer_t *x, int i) {
         left > 0 && (!x->reach || reachable(x, to, left)); /* after on_cex may have closed rules */
     if (x->reach && left > 0 && !extend_path) x->res->cut++;
     if (extend_path && !x->out_of_budget) {
-      if (fail) smt_assert(x->smt, smt_op(x->smt, EXPR_NOT, fail, 0, 0));
+      if (fail) scope_assert(x, smt_op(x->smt, EXPR_NOT, fail, 0, 0));
       smt_result_t feasible = check_prefix(x, i, *r, failing);
       if (feasible == SMT_UNSAT)
         x->res->pruned++;
@@ -990,7 +1246,7 @@ static void dfs(explorer_t *x, int i) {
         dfs(x, i + 1); /* sat, or unknown: do not prune what we cannot refute */
     }
     if (x->model_depth > i) x->model_depth = i;
-    smt_pop(x->smt, 1);
+    scope_close(x);
     truncate_acts(x, acts);
     smt_release(x->smt, mark);
   }
@@ -1017,6 +1273,7 @@ static void explorer_init(explorer_t *x, const ism_model_t *m, const explore_opt
   x->dT = xcalloc(cells, sizeof *x->dT);
   x->dH = xcalloc(cells, sizeof *x->dH);
   x->model_depth = -1;
+  x->row_key = xcalloc((size_t)opt->bound + 1, sizeof *x->row_key);
 }
 
 /* The top-K search: a part of its own for what x searches. */
@@ -1044,6 +1301,12 @@ static void explorer_free(explorer_t *x) {
   truncate_acts(x, 0);
   VEC_FREE(&x->acts);
   VEC_FREE(&x->frontier);
+  VEC_FREE(&x->queued_at);
+  VEC_FREE(&x->queued);
+  for (size_t k = 0; k < x->alone.len; k++) free(x->alone.data[k].key);
+  VEC_FREE(&x->alone);
+  for (int k = 0; k <= x->opt->bound; k++) free(x->row_key[k]);
+  free(x->row_key);
   free(x->value_cache);
   free(x->T), free(x->H), free(x->N), free(x->fail), free(x->rules), free(x->states);
   free(x->qT), free(x->qH), free(x->dT), free(x->dH);
@@ -1123,7 +1386,7 @@ static int split_depth_for(const explore_options_t *opt) {
   /* The top-K search: one part, which cuts by everything found before; parts
    * on threads only when asked (each part finds again what closes a class). */
   if (d < 0 && opt->topk) return -1;
-  if (d < 0 && opt->on_cex && opt->bound >= AUTO_SPLIT_MIN_BOUND)
+  if (d < 0 && (opt->on_cex || opt->on_cex_render) && opt->bound >= AUTO_SPLIT_MIN_BOUND)
     d = opt->bound - STREAM_SUBTREE_LEVELS > AUTO_SPLIT_DEPTH + 1 ? opt->bound - STREAM_SUBTREE_LEVELS
                                                                   : AUTO_SPLIT_DEPTH + 1;
   if (d < 0) d = opt->bound >= AUTO_SPLIT_MIN_BOUND ? AUTO_SPLIT_DEPTH : 0;
@@ -1223,6 +1486,7 @@ void explore_result_add(explore_result_t *into, explore_result_t *part) {
   into->extended_prefixes += part->extended_prefixes;
   into->extended_failures += part->extended_failures;
   into->repaired_failures += part->repaired_failures;
+  into->alone_failures += part->alone_failures;
   into->repaired_prefixes += part->repaired_prefixes;
   into->solver_prefixes += part->solver_prefixes;
   into->solver_failures += part->solver_failures;
@@ -1264,6 +1528,10 @@ static void run_split(explorer_t *top, const explore_options_t *opt, explore_res
     res->cexs = NULL, res->ncexs = 0;
     s->prefixes = w.prefixes, s->depth = depth, s->n = n, s->parts = w.results;
     s->done = xcalloc(n + 1, sizeof *s->done);
+    if (opt->on_cex_render) {
+      s->spools = xcalloc(n + 1, sizeof *s->spools);
+      for (size_t p = 0; p < n; p++) strbuf_init(&s->spools[p].mem);
+    }
     s->window = (size_t)jobs_for(opt, n);
     stream_flush(s);
   }
@@ -1276,7 +1544,12 @@ static void run_split(explorer_t *top, const explore_options_t *opt, explore_res
   for (int t = 0; t < started; t++) pthread_join(threads[t], NULL);
   if (s) {
     stream_flush(s);
-    free(s->top), free(s->done);
+    for (size_t p = 0; s->spools && p < n; p++) { /* empty unless a search stopped */
+      if (s->spools[p].file) fclose(s->spools[p].file);
+      strbuf_free(&s->spools[p].mem);
+    }
+    free(s->top), free(s->done), free(s->spools);
+    s->spools = NULL;
     s->top = NULL, s->ntop = s->top_next = 0, s->n = 0, s->done = NULL;
   }
   for (size_t p = 0; p < n; p++) explore_result_add(res, &w.results[p]);
@@ -1288,7 +1561,7 @@ static void run_split(explorer_t *top, const explore_options_t *opt, explore_res
 void explore_run(const ism_model_t *m, const explore_options_t *opt, explore_result_t *res) {
   memset(res, 0, sizeof *res);
   assert(opt->bound >= 1);
-  assert(!(opt->on_cex && opt->next_subtree));
+  assert(!((opt->on_cex || opt->on_cex_render) && opt->next_subtree));
   explorer_t x;
   explorer_init(&x, m, opt, res, now_seconds());
   extend_prep_t *prep = opt->solver_only ? NULL : extend_prepare(m);
@@ -1299,7 +1572,7 @@ void explore_run(const ism_model_t *m, const explore_options_t *opt, explore_res
     pthread_mutex_init(&tally.lock, NULL);
     x.tally = &tally;
   }
-  if (opt->on_cex) {
+  if (opt->on_cex || opt->on_cex_render) {
     pthread_mutex_init(&stream.lock, NULL);
     pthread_cond_init(&stream.moved, NULL);
     x.stream = &stream;

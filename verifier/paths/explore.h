@@ -76,6 +76,17 @@ typedef struct {
    * is one level deeper (smaller subtrees) when streaming. */
   void (*on_cex)(void *ctx, cex_t *c);
   void *on_cex_ctx;
+  /* Streaming in two halves (optional, instead of on_cex): the thread that
+   * found c re-checks it and calls on_cex_render at once, several threads
+   * at a time (it must be thread-safe and its text a function of c alone);
+   * it takes over what c owns and returns a text (caller frees), which
+   * on_cex_text gets in report order, one thread at a time. What waits for
+   * its place is that text: in memory up to spool_memory bytes per subtree
+   * (0: 1 MiB), beyond it in a temporary file, so memory does not grow with
+   * the count. */
+  char *(*on_cex_render)(void *ctx, cex_t *c);
+  void (*on_cex_text)(void *ctx, const char *text);
+  size_t spool_memory;
   /* Progress (optional): called every few hundred prefixes with the totals
    * so far, from any search thread but never two at once; it must be quick. */
   void (*on_progress)(void *ctx, const explore_progress_t *p);
@@ -118,6 +129,7 @@ struct explore_result {
    * solver; every unsatisfiable answer is the solver's. The incremental
    * search makes no prefix check after a satisfiable failure check. */
   unsigned long long extended_prefixes, extended_failures, repaired_prefixes, repaired_failures;
+  unsigned long long alone_failures; /* unsatisfiable failure checks answered by the step alone (Z3) */
   unsigned long long solver_prefixes, solver_failures;
   double seconds;
   const char *reason; /* why inconclusive, or NULL; static or owned by the result;

@@ -38,7 +38,7 @@ typedef struct {
   ism_mode_t mode;
   size_t nv;
   bool bad; /* not conjunctive affine (or out of what this encodes): no witness */
-  VEC(void *) pool;
+  arena_t pool; /* everything the encoding makes, freed at once */
   VEC(double) x0;  /* the start point, one per free value */
   VEC(aff_t) rows; /* g(x) >= 0 each */
   const wval_t *now, *next, *normal;
@@ -58,9 +58,7 @@ static bool choose(wenc_t *w) {
 }
 
 static void *grab(wenc_t *w, size_t bytes) {
-  void *p = xmalloc(bytes ? bytes : 1);
-  VEC_PUSH(&w->pool, p);
-  return p;
+  return arena_alloc(&w->pool, bytes ? bytes : 1);
 }
 
 static wval_t number(double k) { return (wval_t){true, false, false, {0, k, NULL, NULL}, -1}; }
@@ -499,33 +497,92 @@ static void snap(const wenc_t *w, double *x, double accept, double allowance) {
   }
 }
 
-static bool relax(const wenc_t *w, double *x, const double *norm2, double target, double accept,
-                  double allowance, size_t budget) {
-  size_t n = w->rows.len;
+/* The rows each free value occurs in (CSR: rows[at[j] .. at[j + 1]]). */
+typedef struct {
+  size_t *at, *rows;
+} incidence_t;
+
+static incidence_t incidence(const wenc_t *w) {
+  size_t nx = w->x0.len, nr = w->rows.len;
+  incidence_t in = {xcalloc(nx + 2, sizeof(size_t)), NULL};
+  for (size_t r = 0; r < nr; r++)
+    for (int t = 0; t < w->rows.data[r].n; t++) in.at[w->rows.data[r].idx[t] + 2]++;
+  for (size_t j = 0; j < nx; j++) in.at[j + 2] += in.at[j + 1];
+  in.rows = xmalloc((in.at[nx + 1] + 1) * sizeof *in.rows);
+  for (size_t r = 0; r < nr; r++)
+    for (int t = 0; t < w->rows.data[r].n; t++) in.rows[in.at[w->rows.data[r].idx[t] + 1]++] = r;
+  return in; /* at[j] .. at[j + 1] now */
+}
+
+/* Row r's slack at x and the magnitude of its terms. */
+static void slack(const aff_t *g, const double *x, double *s_out, double *scale_out) {
+  double s = g->k, scale = fabs(g->k);
+  for (int t = 0; t < g->n; t++) {
+    double term = g->co[t] * x[g->idx[t]];
+    s += term, scale += fabs(term);
+  }
+  *s_out = s, *scale_out = scale;
+}
+
+/* Projections onto the most violated inequality, aiming at slack `target`
+ * each, until every slack plus `allowance` times the magnitude of its terms
+ * is at least `accept`; false when the budget runs out first. A projection
+ * moves only the values of its row, so only the rows they occur in are
+ * evaluated again (the same sums in the same order: the same doubles as
+ * evaluating every row); how many rows fail the acceptance is kept up to
+ * date, and the most violated row is found by a scan of the kept slacks. */
+static bool relax(const wenc_t *w, const incidence_t *in, double *x, const double *norm2, double target,
+                  double accept, double allowance, size_t budget) {
+  size_t n = w->rows.len, failing = 0;
+  double *s = xmalloc((n + 1) * sizeof *s), *scale = xmalloc((n + 1) * sizeof *scale);
+  double *below = xmalloc((n + 1) * sizeof *below); /* s - target */
+  size_t *stamp = xcalloc(n + 1, sizeof *stamp);
+  size_t **near = xcalloc(n + 1, sizeof *near); /* [r]: rows sharing a value with r, ending with n */
+  bool *fails = xmalloc(n + 1);
+  for (size_t r = 0; r < n; r++) {
+    slack(&w->rows.data[r], x, &s[r], &scale[r]);
+    below[r] = s[r] - target;
+    fails[r] = !(s[r] + allowance * scale[r] >= accept);
+    failing += fails[r];
+  }
+  bool found = false;
   for (size_t it = 0; it < budget; it++) {
+    if (!failing) {
+      snap(w, x, accept, allowance);
+      found = true;
+      break;
+    }
     size_t worst = n;
     double least = 0;
-    bool done = true;
-    for (size_t r = 0; r < n; r++) {
-      const aff_t *g = &w->rows.data[r];
-      double s = g->k, scale = fabs(g->k);
-      for (int t = 0; t < g->n; t++) {
-        double term = g->co[t] * x[g->idx[t]];
-        s += term, scale += fabs(term);
-      }
-      done &= s + allowance * scale >= accept;
-      if (s - target < least) least = s - target, worst = r;
-    }
-    if (done) {
-      snap(w, x, accept, allowance);
-      return true;
-    }
-    if (worst == n || norm2[worst] == 0) return false; /* a constant inequality below the target */
+    for (size_t r = 0; r < n; r++)
+      if (below[r] < least) least = below[r], worst = r;
+    if (worst == n || norm2[worst] == 0) break; /* a constant inequality below the target */
     const aff_t *g = &w->rows.data[worst];
     double step = -least * STEP / norm2[worst];
     for (int t = 0; t < g->n; t++) x[g->idx[t]] += step * g->co[t];
+    if (!near[worst]) { /* the rows that share a value with this one, made on its first projection */
+      VEC(size_t) rows = {0};
+      for (int t = 0; t < g->n; t++)
+        for (size_t k = in->at[g->idx[t]]; k < in->at[g->idx[t] + 1]; k++) {
+          size_t r = in->rows[k];
+          if (stamp[r] == worst + 1) continue;
+          stamp[r] = worst + 1;
+          VEC_PUSH(&rows, r);
+        }
+      VEC_PUSH(&rows, n); /* end */
+      near[worst] = rows.data;
+    }
+    for (const size_t *r = near[worst]; *r < n; r++) {
+      slack(&w->rows.data[*r], x, &s[*r], &scale[*r]);
+      below[*r] = s[*r] - target;
+      bool now = !(s[*r] + allowance * scale[*r] >= accept);
+      failing += (size_t)now - (size_t)fails[*r];
+      fails[*r] = now;
+    }
   }
-  return false;
+  for (size_t r = 0; r < n; r++) free(near[r]);
+  free(s), free(scale), free(below), free(stamp), free(near), free(fails);
+  return found;
 }
 
 static witness_t solve(const wenc_t *w, double *x, bool interior) {
@@ -535,10 +592,12 @@ static witness_t solve(const wenc_t *w, double *x, bool interior) {
     norm2[r] = 0;
     for (int t = 0; t < w->rows.data[r].n; t++) norm2[r] += w->rows.data[r].co[t] * w->rows.data[r].co[t];
   }
+  incidence_t in = incidence(w);
   witness_t found = WITNESS_NONE;
   for (size_t k = 0; interior && k < sizeof margins / sizeof *margins && !found; k++)
-    if (relax(w, x, norm2, margins[k], margins[k] / 2, -ROUNDING, budget)) found = WITNESS_INTERIOR;
-  if (!interior && relax(w, x, norm2, 0, 0, ROUNDING, budget * CLOSE_BUDGET)) found = WITNESS_CLOSE;
+    if (relax(w, &in, x, norm2, margins[k], margins[k] / 2, -ROUNDING, budget)) found = WITNESS_INTERIOR;
+  if (!interior && relax(w, &in, x, norm2, 0, 0, ROUNDING, budget * CLOSE_BUDGET)) found = WITNESS_CLOSE;
+  free(in.at), free(in.rows);
   free(norm2);
   return found;
 }
@@ -607,8 +666,7 @@ static witness_t attempt(const ism_model_t *m, ism_mode_t mode, cex_t *c, bool i
     free(x);
   }
   *nchoices = w.nchoices;
-  for (size_t k = 0; k < w.pool.len; k++) free(w.pool.data[k]);
-  VEC_FREE(&w.pool);
+  arena_free(&w.pool);
   VEC_FREE(&w.x0);
   VEC_FREE(&w.rows);
   VEC_FREE(&w.bools);
