@@ -321,6 +321,19 @@ static void random_process(char *out, size_t cap, const char *name, const char *
   snprintf(out + k, cap - k, "}.");
 }
 
+/* A random problem of the random tests: M over a-d (2-4 states), E' over
+ * a-f (2 to 1 + e_states states), P over a, b, e (1-3 states), loaded in
+ * L; the random draws in the order both tests made them. */
+static void random_problem(lts_labels_t *L, unsigned *r, int e_states, lts_t **m, lts_t **e, lts_t **p) {
+  static const char *const ml[] = {"a", "b", "c", "d"}, *const el[] = {"a", "b", "c", "d", "e", "f"},
+                           *const pl[] = {"a", "b", "e"};
+  char tm[2048], te[2048], tp[1024];
+  random_process(tm, sizeof tm, "M", ml, 4, 2 + (int)(rnd_next(r) % 3), 70, r);
+  random_process(te, sizeof te, "E", el, 6, 2 + (int)(rnd_next(r) % (unsigned)e_states), 60, r);
+  random_process(tp, sizeof tp, "P", pl, 3, 1 + (int)(rnd_next(r) % 3), 80, r);
+  *m = load(L, tm), *e = load(L, te), *p = load(L, tp);
+}
+
 /* OASIS decides most abstractions without building their plant when every
  * action of M is observable (product_exists in robustify.c: the observer
  * of mm ‖ E' ‖ P as mm × the observer of U ‖ E' ‖ P). --max-states turns
@@ -332,18 +345,13 @@ static void random_process(char *out, size_t cap, const char *name, const char *
  * behaviours and supervisor. Also checks that both answers occur, and
  * supervisors found after several abstractions without one. */
 static void test_oasis_product(void) {
-  static const char *const ml[] = {"a", "b", "c", "d"}, *const el[] = {"a", "b", "c", "d", "e", "f"},
-                           *const pl[] = {"a", "b", "e"};
   unsigned r = 12345;
   int found = 0, late = 0, none = 0;
   for (int trial = 0; trial < 1000; trial++) {
     lts_labels_t L;
     lts_labels_init(&L);
-    char tm[2048], te[2048], tp[1024];
-    random_process(tm, sizeof tm, "M", ml, 4, 2 + (int)(rnd_next(&r) % 3), 70, &r);
-    random_process(te, sizeof te, "E", el, 6, 2 + (int)(rnd_next(&r) % 3), 60, &r);
-    random_process(tp, sizeof tp, "P", pl, 3, 1 + (int)(rnd_next(&r) % 3), 80, &r);
-    lts_t *m = load(&L, tm), *e = load(&L, te), *p = load(&L, tp);
+    lts_t *m, *e, *p;
+    random_problem(&L, &r, 3, &m, &e, &p);
     int progress[] = {lts_label(&L, "c")};
     int word[] = {lts_label(&L, "a"), lts_label(&L, "c")};
     robustify_pref_t pref = {word, 2, word, 2, 3};
@@ -403,18 +411,13 @@ static void test_oasis_product(void) {
  * size). Also checks that supervisors and "no supervisor" both occur and
  * that the solutions drop actions. */
 static void test_search_shortcuts(void) {
-  static const char *const ml[] = {"a", "b", "c", "d"}, *const el[] = {"a", "b", "c", "d", "e", "f"},
-                           *const pl[] = {"a", "b", "e"};
   unsigned r = 777;
   int solved = 0, none = 0, dropped = 0;
   for (int trial = 0; trial < 600; trial++) {
     lts_labels_t L;
     lts_labels_init(&L);
-    char tm[2048], te[2048], tp[1024];
-    random_process(tm, sizeof tm, "M", ml, 4, 2 + (int)(rnd_next(&r) % 3), 70, &r);
-    random_process(te, sizeof te, "E", el, 6, 2 + (int)(rnd_next(&r) % 4), 60, &r);
-    random_process(tp, sizeof tp, "P", pl, 3, 1 + (int)(rnd_next(&r) % 3), 80, &r);
-    lts_t *m = load(&L, tm), *e = load(&L, te), *p = load(&L, tp);
+    lts_t *m, *e, *p;
+    random_problem(&L, &r, 4, &m, &e, &p);
     int progress[] = {lts_label(&L, "c")};
     int w1[] = {lts_label(&L, "a"), lts_label(&L, "c")}, w2[] = {lts_label(&L, "b"), lts_label(&L, "d")};
     robustify_pref_t pref[] = {{w1, 2, w1, 2, 3}, {w2, 2, w2, 2, 2}};
