@@ -1081,7 +1081,8 @@ static smt_result_t encode_alone(explorer_t *x, int i, int r) {
       free(k);
     }
   }
-  smt_term_t q[2] = {build_step(x, i, r), x->fail[i]};
+  smt_term_t step = build_step(x, i, r); /* sets x->fail[i]: before it is read */
+  smt_term_t q[2] = {step, x->fail[i]};
   smt_result_t answer = SMT_UNSAT;
   if (q[1]) {
     answer = smt_check_alone(x->smt, q, 2);
