@@ -147,5 +147,7 @@ const char *expr_type_name(type_t t, const expr_scope_t *scope);
 expr_kind_t expr_negated_comparison(expr_kind_t k);
 /* Whether k is one of the comparisons ==, !=, <, <=, >, >=. */
 bool expr_is_comparison(expr_kind_t k);
+/* a k b for a comparison kind k on two reals (EXPR_GE for any other k). */
+bool expr_compare_reals(expr_kind_t k, double a, double b);
 
 #endif

@@ -361,12 +361,7 @@ static bool fast_holds(const frame_t *f, const expr_t *e, bool *out) {
     double x, y;
     if (e->u.op.a->type.kind != TYPE_REAL || !real_value(f, e->u.op.a, &x) || !real_value(f, e->u.op.b, &y))
       return false;
-    *out = e->kind == EXPR_EQ   ? x == y
-           : e->kind == EXPR_NE ? x != y
-           : e->kind == EXPR_LT ? x < y
-           : e->kind == EXPR_LE ? x <= y
-           : e->kind == EXPR_GT ? x > y
-                                : x >= y;
+    *out = expr_compare_reals(e->kind, x, y);
     return true;
   }
   case EXPR_NOT:

@@ -129,17 +129,6 @@ static double floor_div(double a, double b) { /* Euclidean: a = q * b + r, 0 <= 
 
 static wval_t value(wenc_t *w, const expr_t *e);
 
-static bool compare(expr_kind_t k, double a, double b) {
-  switch (k) {
-  case EXPR_EQ: return a == b;
-  case EXPR_NE: return a != b;
-  case EXPR_LT: return a < b;
-  case EXPR_LE: return a <= b;
-  case EXPR_GT: return a > b;
-  default: return a >= b;
-  }
-}
-
 /* A boolean connective of constants (short-circuit where one side decides). */
 static wval_t connective(wenc_t *w, const expr_t *e) {
   wval_t a = value(w, e->u.op.a);
@@ -229,7 +218,7 @@ static wval_t value(wenc_t *w, const expr_t *e) {
   case EXPR_GE: {
     wval_t a = value(w, e->u.op.a), b = value(w, e->u.op.b);
     if (!is_const(a) || !is_const(b)) return none();
-    return boolean(compare(e->kind, a.f.k, b.f.k));
+    return boolean(expr_compare_reals(e->kind, a.f.k, b.f.k));
   }
   case EXPR_NOT:
   case EXPR_AND:
