@@ -141,15 +141,19 @@ static void canonical(class_cache_t *cc, const ism_model_t *m, const rank_option
 }
 
 /* The witness of a counterexample that is not ranked: the relaxation's
- * point (with margin 0 at once for a member of a class that is
- * boundary-only as a whole: no margin is possible there), else a fresh
- * solver's. */
-static void witness_with(const ism_model_t *m, ism_mode_t mode, cex_t *c, bool margin) {
-  if (!relaxed_witness(m, mode, c, margin)) explore_witness(m, mode, c);
+ * point (margin: with a positive margin; false at once for a member of a
+ * class that is boundary-only as a whole, where none is possible), else a
+ * fresh solver's, under solver_lock when one is given. */
+static void witness_with(const ism_model_t *m, ism_mode_t mode, cex_t *c, bool margin,
+                         pthread_mutex_t *solver_lock) {
+  if (relaxed_witness(m, mode, c, margin)) return;
+  if (solver_lock) pthread_mutex_lock(solver_lock);
+  explore_witness(m, mode, c);
+  if (solver_lock) pthread_mutex_unlock(solver_lock);
 }
 
 static void witness(class_cache_t *cc, const ism_model_t *m, ism_mode_t mode, cex_t *c) {
-  witness_with(m, mode, c, mode != ISM_MODE_ACTUAL || !class_boundary_only(cc, c));
+  witness_with(m, mode, c, mode != ISM_MODE_ACTUAL || !class_boundary_only(cc, c), NULL);
 }
 
 /* The reported probability of a joint estimate is min(estimate, B), B
@@ -255,12 +259,9 @@ void verify_ranker_witness(verify_ranker_t *v, cex_t *c) {
   pthread_mutex_lock(&v->cc_lock);
   bool margin = mode != ISM_MODE_ACTUAL || !class_boundary_only(&v->cc, c);
   pthread_mutex_unlock(&v->cc_lock);
-  if (relaxed_witness(v->m, mode, c, margin)) return;
   /* The solver's witness makes a Z3 context (~17 MB): one at a time, so
    * that the threads' fallbacks do not add up to the peak. */
-  pthread_mutex_lock(&v->solver_lock);
-  explore_witness(v->m, mode, c);
-  pthread_mutex_unlock(&v->solver_lock);
+  witness_with(v->m, mode, c, margin, &v->solver_lock);
 }
 
 void verify_ranker_decide_classes(verify_ranker_t *v) {
