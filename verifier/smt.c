@@ -883,31 +883,35 @@ static bool first_visit(roots_ctx_t *rc, unsigned id) {
   return true;
 }
 
-/* A sum of numerals and numeral multiples of x (to_real allowed). */
-static bool linear_in(roots_ctx_t *rc, Z3_ast a) {
-  Z3_context c = rc->s->ctx;
-  if (Z3_is_numeral_ast(c, a) || Z3_is_eq_ast(c, a, rc->x))
+/* Whether a is a sum of numerals and numeral multiples of constants (to_real
+ * allowed), each constant accepted by leaf(c, constant, arg). */
+typedef bool linear_leaf_fn(Z3_context c, Z3_ast constant, void *arg);
+
+static bool linear_term(Z3_context c, Z3_ast a, linear_leaf_fn *leaf, void *arg) {
+  if (Z3_is_numeral_ast(c, a))
     return true;
   if (Z3_get_ast_kind(c, a) != Z3_APP_AST)
     return false;
   Z3_app app = Z3_to_app(c, a);
   unsigned n = Z3_get_app_num_args(c, app);
   switch (Z3_get_decl_kind(c, Z3_get_app_decl(c, app))) {
+  case Z3_OP_UNINTERPRETED:
+    return n == 0 && leaf(c, a, arg);
   case Z3_OP_ADD:
   case Z3_OP_SUB:
   case Z3_OP_UMINUS:
   case Z3_OP_TO_REAL:
     for (unsigned i = 0; i < n; i++)
-      if (!linear_in(rc, Z3_get_app_arg(c, app, i)))
+      if (!linear_term(c, Z3_get_app_arg(c, app, i), leaf, arg))
         return false;
     return true;
   case Z3_OP_MUL: {
     unsigned variable = 0;
     for (unsigned i = 0; i < n; i++) {
-      Z3_ast arg = Z3_get_app_arg(c, app, i);
-      if (Z3_is_numeral_ast(c, arg))
+      Z3_ast arg_i = Z3_get_app_arg(c, app, i);
+      if (Z3_is_numeral_ast(c, arg_i))
         continue;
-      if (variable++ || !linear_in(rc, arg))
+      if (variable++ || !linear_term(c, arg_i, leaf, arg))
         return false;
     }
     return true;
@@ -915,6 +919,15 @@ static bool linear_in(roots_ctx_t *rc, Z3_ast a) {
   default:
     return false;
   }
+}
+
+static bool is_x(Z3_context c, Z3_ast constant, void *rc) {
+  return Z3_is_eq_ast(c, constant, ((roots_ctx_t *)rc)->x);
+}
+
+/* A sum of numerals and numeral multiples of x (to_real allowed). */
+static bool linear_in(roots_ctx_t *rc, Z3_ast a) {
+  return linear_term(rc->s->ctx, a, is_x, rc);
 }
 
 /* The value of the linear term f at x = v, exactly. */
@@ -1128,48 +1141,21 @@ static void free_form(form_t *f) {
   f->n = 0;
 }
 
+static bool collect_constant(Z3_context c, Z3_ast constant, void *form) {
+  form_t *f = form;
+  for (size_t k = 0; k < f->n; k++)
+    if (Z3_is_eq_ast(c, f->x[k], constant))
+      return true;
+  if (f->n == FORM_MAX)
+    return false;
+  f->x[f->n++] = constant;
+  return true;
+}
+
 /* Collects the constants of a linear term a into f->x; false when a is not
  * linear (a product of constants, div, mod, ite, ...) or has too many. */
 static bool linear_constants(Z3_context c, Z3_ast a, form_t *f) {
-  if (Z3_is_numeral_ast(c, a))
-    return true;
-  if (Z3_get_ast_kind(c, a) != Z3_APP_AST)
-    return false;
-  Z3_app app = Z3_to_app(c, a);
-  unsigned n = Z3_get_app_num_args(c, app);
-  switch (Z3_get_decl_kind(c, Z3_get_app_decl(c, app))) {
-  case Z3_OP_UNINTERPRETED:
-    if (n)
-      return false;
-    for (size_t k = 0; k < f->n; k++)
-      if (Z3_is_eq_ast(c, f->x[k], a))
-        return true;
-    if (f->n == FORM_MAX)
-      return false;
-    f->x[f->n++] = a;
-    return true;
-  case Z3_OP_ADD:
-  case Z3_OP_SUB:
-  case Z3_OP_UMINUS:
-  case Z3_OP_TO_REAL:
-    for (unsigned i = 0; i < n; i++)
-      if (!linear_constants(c, Z3_get_app_arg(c, app, i), f))
-        return false;
-    return true;
-  case Z3_OP_MUL: {
-    unsigned variable = 0;
-    for (unsigned i = 0; i < n; i++) {
-      Z3_ast arg = Z3_get_app_arg(c, app, i);
-      if (Z3_is_numeral_ast(c, arg))
-        continue;
-      if (variable++ || !linear_constants(c, arg, f))
-        return false;
-    }
-    return true;
-  }
-  default:
-    return false;
-  }
+  return linear_term(c, a, collect_constant, f);
 }
 
 /* f at the point where constant `one` (or none, SIZE_MAX) is 1, the others 0.
