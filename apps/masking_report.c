@@ -243,22 +243,17 @@ static const sarif_rule_t masking_rules[] = {
 };
 
 static void sarif_play(const masking_report_t *r, strbuf_t *sb) {
-  strbuf_puts(sb, ", \"codeFlows\": [{\"threadFlows\": [{\"locations\": [");
+  sarif_flow_begin(sb);
   for (size_t i = 1; i < r->ntrace; i++) {
     move_t m = describe(r, r->trace[i - 1], r->trace[i]);
     strbuf_t msg;
     strbuf_init(&msg);
     strbuf_printf(&msg, "%zu. %s%s%s: ", i, m.player, m.side ? " " : "", m.side ? m.side : "");
     action_text(&m, &msg);
-    strbuf_puts(sb, i > 1 ? ",\n          {\"location\": {\"physicalLocation\": "
-                          : "\n          {\"location\": {\"physicalLocation\": ");
-    sarif_physical_location(sb, r->config, r->imp_loc.line, r->imp_loc.col);
-    strbuf_puts(sb, ", \"message\": {\"text\": ");
-    strbuf_json_string(sb, strbuf_str(&msg));
-    strbuf_puts(sb, "}}}");
+    sarif_flow_location(sb, i == 1, r->config, r->imp_loc.line, r->imp_loc.col, strbuf_str(&msg));
     strbuf_free(&msg);
   }
-  strbuf_puts(sb, "]}]}]");
+  sarif_flow_end(sb);
 }
 
 static void render_sarif(const masking_report_t *r, strbuf_t *sb) {

@@ -67,6 +67,19 @@ void sarif_location(strbuf_t *sb, const char *file, int line, int col) {
   strbuf_putc(sb, '}');
 }
 
+void sarif_flow_begin(strbuf_t *sb) { strbuf_puts(sb, ", \"codeFlows\": [{\"threadFlows\": [{\"locations\": ["); }
+
+void sarif_flow_location(strbuf_t *sb, bool first, const char *file, int line, int col, const char *message) {
+  strbuf_puts(sb, first ? "\n          {\"location\": {\"physicalLocation\": "
+                        : ",\n          {\"location\": {\"physicalLocation\": ");
+  sarif_physical_location(sb, file, line, col);
+  strbuf_puts(sb, ", \"message\": {\"text\": ");
+  strbuf_json_string(sb, message);
+  strbuf_puts(sb, "}}}");
+}
+
+void sarif_flow_end(strbuf_t *sb) { strbuf_puts(sb, "]}]}]"); }
+
 char *sarif_fingerprint(const char *text, char buf[SARIF_FINGERPRINT_SIZE]) {
   unsigned long long h = 1469598103934665603ULL;
   for (const unsigned char *p = (const unsigned char *)text; *p; p++) h = (h ^ *p) * 1099511628211ULL;

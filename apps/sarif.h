@@ -29,6 +29,14 @@ void sarif_result_begin(strbuf_t *sb, bool *first, const sarif_rule_t *rules, in
 void sarif_physical_location(strbuf_t *sb, const char *file, int line, int col);
 /* A location object: {"physicalLocation": ...}. */
 void sarif_location(strbuf_t *sb, const char *file, int line, int col);
+/* A code flow with one thread flow: sarif_flow_begin appends
+ * ', "codeFlows": [{"threadFlows": [{"locations": [', each
+ * sarif_flow_location one location (file, line, col as in
+ * sarif_physical_location) with its message, after a separator unless it is
+ * the first, and sarif_flow_end closes the three. */
+void sarif_flow_begin(strbuf_t *sb);
+void sarif_flow_location(strbuf_t *sb, bool first, const char *file, int line, int col, const char *message);
+void sarif_flow_end(strbuf_t *sb);
 /* A path as a JSON string holding a URI reference: unreserved characters and
  * '/' as they are, everything else percent-encoded. */
 void sarif_uri(strbuf_t *sb, const char *path);

@@ -461,28 +461,18 @@ static const sarif_rule_t verify_rules[] = {
 static void sarif_code_flow(strbuf_t *sb, const verify_report_t *rep, const cex_t *c, loc_t fail_loc,
                             const char *fail) {
   const ism_model_t *m = rep->m;
-  strbuf_puts(sb, ", \"codeFlows\": [{\"threadFlows\": [{\"locations\": [");
+  sarif_flow_begin(sb);
   for (int k = 0; k < c->length; k++) {
     const ism_rule_t *r = &m->rules[c->rules[k]];
-    strbuf_t msg;
-    strbuf_init(&msg);
-    strbuf_printf(&msg, "step %d: %s --%s--> %s", k + 1, m->states[c->states[k]], r->id,
-                  m->states[c->states[k + 1]]);
-    strbuf_puts(sb, k ? ",\n          {\"location\": {" : "\n          {\"location\": {");
-    strbuf_puts(sb, "\"physicalLocation\": ");
-    sarif_physical_location(sb, m->path, r->loc.line, r->loc.col);
-    strbuf_puts(sb, ", \"message\": {\"text\": ");
-    strbuf_json_string(sb, strbuf_str(&msg));
-    strbuf_puts(sb, "}}}");
-    strbuf_free(&msg);
+    char *msg = xasprintf("step %d: %s --%s--> %s", k + 1, m->states[c->states[k]], r->id,
+                          m->states[c->states[k + 1]]);
+    sarif_flow_location(sb, k == 0, m->path, r->loc.line, r->loc.col, msg);
+    free(msg);
   }
-  strbuf_puts(sb, ",\n          {\"location\": {\"physicalLocation\": ");
-  sarif_physical_location(sb, m->path, fail_loc.line, fail_loc.col);
-  strbuf_puts(sb, ", \"message\": {\"text\": ");
   char *text = xasprintf("fails: %s", fail);
-  strbuf_json_string(sb, text);
+  sarif_flow_location(sb, false, m->path, fail_loc.line, fail_loc.col, text);
   free(text);
-  strbuf_puts(sb, "}}}]}]}]");
+  sarif_flow_end(sb);
 }
 
 static void sarif_class(strbuf_t *sb, bool *first, const verify_report_t *rep, const cex_class_t *cl) {
