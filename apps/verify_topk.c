@@ -183,6 +183,12 @@ static void rank_member(topk_part_t *p, verify_ranker_t *r, cex_t *c, double ub)
   close_classes(p);
 }
 
+/* The most counterexamples waiting for their ranking: the search waits
+ * beyond it, so that what it cuts by closed classes lags the ranking by
+ * little and the queue's memory stays bounded (cruise control, bound 10:
+ * 345 MB and over 420 s with no limit). */
+enum { TOPK_QUEUE = 32 };
+
 /* Takes the queued counterexample of highest bound (the first found of
  * equal ones) and ranks it with r unless it can no longer enter the report;
  * false when the queue is empty. p->lock held. Ranking the highest bounds
@@ -195,6 +201,7 @@ static bool rank_next(topk_part_t *p, verify_ranker_t *r) {
   topk_pending_t x = p->pending[at];
   memmove(&p->pending[at], &p->pending[at + 1], (p->npending - at - 1) * sizeof *p->pending);
   p->npending--;
+  pthread_cond_signal(&p->room);
   if (p->bad || member_cannot_enter(p, &x.c, x.ub)) {
     p->bounded += !p->bad;
     cex_free(&x.c);
@@ -245,6 +252,7 @@ static void take(void *arg, cex_t *c) {
     p->bounded++;
     cex_free(c);
   } else if (p->nthreads > 0) {
+    while (p->npending >= TOPK_QUEUE) pthread_cond_wait(&p->room, &p->lock);
     p->pending = xrealloc(p->pending, (p->npending + 1) * sizeof *p->pending);
     p->pending[p->npending++] = (topk_pending_t){*c, ub};
     pthread_cond_signal(&p->wake);
@@ -275,6 +283,7 @@ static void *part_new(void *arg, const int *prefix, int depth) {
   p->open_next = xcalloc(t->m->nrules + 1, sizeof *p->open_next);
   pthread_mutex_init(&p->lock, NULL);
   pthread_cond_init(&p->wake, NULL);
+  pthread_cond_init(&p->room, NULL);
   p->ranker = verify_ranker_new(t->m, t->ropt);
   p->bound = t->ropt->estimator == RANK_JOINT ? bound_new(t->m) : NULL;
   for (size_t k = 0; depth > 0 && k < t->nseed; k++) {
@@ -385,6 +394,7 @@ void topk_part_detach(void *part, topk_part_result_t *out) {
   bound_delete(p->bound);
   pthread_mutex_destroy(&p->lock);
   pthread_cond_destroy(&p->wake);
+  pthread_cond_destroy(&p->room);
   free(p->pending);
   free(p->classes), free(p->open_rules), free(p->open_next);
   free(p);

@@ -47,6 +47,7 @@ typedef struct {
   bool *open_next;  /* [nrules], as the ranking leaves them */
   pthread_mutex_t lock;
   pthread_cond_t wake; /* something queued, or the search ended */
+  pthread_cond_t room; /* the queue has room again (the search waits at TOPK_QUEUE) */
   topk_pending_t *pending;
   size_t npending;
   bool search_done;
