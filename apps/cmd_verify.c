@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 #include <time.h>
 
@@ -384,6 +385,10 @@ int verify_command(cli_ctx_t *ctx, const cli_command_t *self, const char *path, 
     if (verify_is_part(self, given, merge)) verify_part_split(&opt);
     topk_init(&tk, m, &ropt, opt.bound, top, min_prob, &side);
     opt.topk = &side;
+    /* one search part: it ranks on --jobs threads of their own while it searches */
+    long cores = opt.jobs > 0 ? opt.jobs : sysconf(_SC_NPROCESSORS_ONLN);
+    if (cores > 1 && explore_split_depth(&opt) < 0 && !verify_is_part(self, given, merge))
+      tk.rank_threads = cores > 64 ? 64 : (int)cores;
   }
   bool preranked = false;
   verify_job_t job = {ctx, self, given, m, &opt, &ropt, ranked, merge, topk ? &tk : NULL};

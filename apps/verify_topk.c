@@ -52,9 +52,14 @@ static void make_classes(topk_t *t, boundary_ctx_t *bc, const double *lo, const 
 
 static void update_open_rules(topk_part_t *p) {
   const topk_t *t = p->run;
-  memset(p->open_rules, 0, t->m->nrules * sizeof *p->open_rules);
+  memset(p->open_next, 0, t->m->nrules * sizeof *p->open_next);
   for (size_t k = 0; k < t->nclasses; k++)
-    if (!p->classes[k].closed) p->open_rules[p->classes[k].rule] = true;
+    if (!p->classes[k].closed) p->open_next[p->classes[k].rule] = true;
+}
+
+/* The search's copy of the open rules, on the search's thread (p->lock held). */
+static void sync_open(topk_part_t *p) {
+  memcpy(p->open_rules, p->open_next, p->run->m->nrules * sizeof *p->open_rules);
 }
 
 /* Does counterexample c come before every counterexample of class k found
@@ -109,6 +114,35 @@ static bool cannot_enter(const topk_part_t *p, const topk_class_t *cl) {
   return best_known && listed_full;
 }
 
+/* Can x, whose reported probability will be at most ub, not enter the
+ * report of part p? x may come before kept ones in depth-first order (it
+ * waited in the queue while later ones were ranked), so it is compared as
+ * itself at its best key: its own path, boundary-only only when its class
+ * is, probability min(ub, cap). Every kept one before that key in
+ * cex_compare's order precedes x whatever x's estimate; x cannot enter when
+ * a member of its class does and, with --top, K listed ones do. */
+static bool member_cannot_enter(const topk_part_t *p, const cex_t *x, double ub) {
+  const topk_t *t = p->run;
+  const topk_class_t *cl = class_of(p->classes, t->nclasses, x->rules[x->length - 1], x->fail_action);
+  if (!cl) return false;
+  cex_t best = *x; /* a shallow copy: only its key is read */
+  best.has_probability = true;
+  best.boundary_only = cl->bound_only;
+  best.probability = ub < cl->cap ? ub : cl->cap;
+  bool best_known = false, in_prefix = true;
+  size_t above = 0;
+  for (size_t q = 0; q < p->nkept; q++) {
+    const cex_t *c = &p->kept[q];
+    in_prefix = in_prefix && c->has_probability && c->probability >= t->min_prob;
+    if (cex_compare(c, &best) >= 0) break; /* kept is in that order */
+    if (same_class(c, x)) best_known = true;
+    above += in_prefix;
+  }
+  bool listed_full =
+      t->top <= 0 || above >= (size_t)t->top || (t->min_prob > 0 && best.probability < t->min_prob);
+  return best_known && listed_full;
+}
+
 /* Closes the classes none of whose later members can enter the report. */
 static void close_classes(topk_part_t *p) {
   const topk_t *t = p->run;
@@ -127,32 +161,18 @@ static void insert(cex_t **kept, size_t *n, cex_t *c) {
   ++*n;
 }
 
-static void take(void *arg, cex_t *c) {
-  topk_part_t *p = arg;
+/* Ranks c (taking what it owns) with ranker r and keeps it if the report
+ * may need it. Called with p->lock held; the ranking itself runs unlocked. */
+static void rank_member(topk_part_t *p, verify_ranker_t *r, cex_t *c, double ub) {
   const topk_t *t = p->run;
-  topk_class_t *cl = class_of(p->classes, t->nclasses, c->rules[c->length - 1], c->fail_action);
-  p->found++;
-  /* a class make_classes did not foresee would be a bug: such a member is kept (never cut) */
-  if ((cl && cl->closed) || p->bad) {
-    cex_free(c);
-    return;
-  }
-  /* c's own bound (probability/bound.h): the reported probability is at most
-   * min(estimate, bound_true); when even that cannot enter the report, c is not ranked */
-  double ub = p->bound ? bound_true(p->bound, c) : 1;
-  if (cl && ub < cl->cap) {
-    topk_class_t at_best = *cl;
-    at_best.cap = ub;
-    if (cannot_enter(p, &at_best)) {
-      p->bounded++;
-      cex_free(c);
-      return;
-    }
-  }
-  if (!p->unranked && !verify_ranker_rank(p->ranker, c)) p->unranked = true;
-  p->found_boundary_only += c->boundary_only;
+  bool skip = p->unranked;
+  pthread_mutex_unlock(&p->lock);
+  bool ranked = skip || verify_ranker_rank(r, c);
   char *msg = cex_replay(t->m, t->ropt->mode, c);
-  if (msg) p->bad = xasprintf("a ranked counterexample failed its re-check: %s", msg);
+  pthread_mutex_lock(&p->lock);
+  if (!ranked) p->unranked = true;
+  p->found_boundary_only += c->boundary_only;
+  if (msg && !p->bad) p->bad = xasprintf("a ranked counterexample failed its re-check: %s", msg);
   free(msg);
   if (c->has_probability && !(c->probability >= 0 && c->probability <= 1) && !p->bad)
     p->bad = xasprintf("a counterexample has probability %g outside [0, 1]", c->probability);
@@ -161,6 +181,86 @@ static void take(void *arg, cex_t *c) {
   insert(&p->kept, &p->nkept, c);
   trim(t, p->kept, &p->nkept);
   close_classes(p);
+}
+
+/* The most counterexamples waiting for their ranking: the search waits
+ * beyond it, so that what it cuts by closed classes lags the ranking by
+ * little and the queue's memory stays bounded (cruise control, bound 10:
+ * 345 MB and over 420 s with no limit). */
+enum { TOPK_QUEUE = 32 };
+
+/* Takes the queued counterexample of highest bound (the first found of
+ * equal ones) and ranks it with r unless it can no longer enter the report;
+ * false when the queue is empty. p->lock held. Ranking the highest bounds
+ * first raises each class's best early, so more of the rest are cut. */
+static bool rank_next(topk_part_t *p, verify_ranker_t *r) {
+  if (p->npending == 0) return false;
+  size_t at = 0;
+  for (size_t k = 1; k < p->npending; k++)
+    if (p->pending[k].ub > p->pending[at].ub) at = k;
+  topk_pending_t x = p->pending[at];
+  memmove(&p->pending[at], &p->pending[at + 1], (p->npending - at - 1) * sizeof *p->pending);
+  p->npending--;
+  pthread_cond_signal(&p->room);
+  if (p->bad || member_cannot_enter(p, &x.c, x.ub)) {
+    p->bounded += !p->bad;
+    cex_free(&x.c);
+  } else {
+    rank_member(p, r, &x.c, x.ub);
+  }
+  return true;
+}
+
+/* The ranking thread of a part: ranks what the search queues until the
+ * search has ended and the queue is empty. */
+typedef struct {
+  topk_part_t *p;
+  verify_ranker_t *ranker;
+} ranking_arg_t;
+
+static void *ranking_thread(void *arg) {
+  topk_part_t *p = ((ranking_arg_t *)arg)->p;
+  verify_ranker_t *r = ((ranking_arg_t *)arg)->ranker;
+  free(arg);
+  pthread_mutex_lock(&p->lock);
+  for (;;) {
+    while (p->npending == 0 && !p->search_done) pthread_cond_wait(&p->wake, &p->lock);
+    if (!rank_next(p, r)) break;
+  }
+  pthread_mutex_unlock(&p->lock);
+  return NULL;
+}
+
+static void take(void *arg, cex_t *c) {
+  topk_part_t *p = arg;
+  const topk_t *t = p->run;
+  pthread_mutex_lock(&p->lock);
+  topk_class_t *cl = class_of(p->classes, t->nclasses, c->rules[c->length - 1], c->fail_action);
+  p->found++;
+  /* a class make_classes did not foresee would be a bug: such a member is kept (never cut) */
+  if ((cl && cl->closed) || p->bad) {
+    cex_free(c);
+    pthread_mutex_unlock(&p->lock);
+    return;
+  }
+  pthread_mutex_unlock(&p->lock);
+  /* c's own bound (probability/bound.h): the reported probability is at most
+   * min(estimate, bound_true); when even that cannot enter the report, c is not ranked */
+  double ub = p->bound ? bound_true(p->bound, c) : 1;
+  pthread_mutex_lock(&p->lock);
+  if (cl && ub < cl->cap && member_cannot_enter(p, c, ub)) {
+    p->bounded++;
+    cex_free(c);
+  } else if (p->nthreads > 0) {
+    while (p->npending >= TOPK_QUEUE) pthread_cond_wait(&p->room, &p->lock);
+    p->pending = xrealloc(p->pending, (p->npending + 1) * sizeof *p->pending);
+    p->pending[p->npending++] = (topk_pending_t){*c, ub};
+    pthread_cond_signal(&p->wake);
+  } else {
+    rank_member(p, p->ranker, c, ub);
+  }
+  sync_open(p);
+  pthread_mutex_unlock(&p->lock);
 }
 
 /* Is c before every path that starts with prefix (depth rules)? */
@@ -180,6 +280,10 @@ static void *part_new(void *arg, const int *prefix, int depth) {
   p->classes = xmalloc((t->nclasses + 1) * sizeof *p->classes);
   memcpy(p->classes, t->classes, t->nclasses * sizeof *p->classes);
   p->open_rules = xcalloc(t->m->nrules + 1, sizeof *p->open_rules);
+  p->open_next = xcalloc(t->m->nrules + 1, sizeof *p->open_next);
+  pthread_mutex_init(&p->lock, NULL);
+  pthread_cond_init(&p->wake, NULL);
+  pthread_cond_init(&p->room, NULL);
   p->ranker = verify_ranker_new(t->m, t->ropt);
   p->bound = t->ropt->estimator == RANK_JOINT ? bound_new(t->m) : NULL;
   for (size_t k = 0; depth > 0 && k < t->nseed; k++) {
@@ -189,6 +293,21 @@ static void *part_new(void *arg, const int *prefix, int depth) {
     insert(&p->kept, &p->nkept, &c);
   }
   close_classes(p);
+  sync_open(p);
+  /* the ranking threads, each with a ranker of its own (the first is p->ranker) */
+  p->threads = xcalloc((size_t)t->rank_threads + 1, sizeof *p->threads);
+  p->rankers = xcalloc((size_t)t->rank_threads + 1, sizeof *p->rankers);
+  for (int k = 0; k < t->rank_threads; k++) {
+    p->rankers[k] = k == 0 ? p->ranker : verify_ranker_new(t->m, t->ropt);
+    ranking_arg_t *a = xmalloc(sizeof *a);
+    *a = (ranking_arg_t){p, p->rankers[k]};
+    if (pthread_create(&p->threads[k], NULL, ranking_thread, a) != 0) {
+      free(a);
+      if (k > 0) verify_ranker_delete(p->rankers[k]);
+      break; /* fewer threads; with none the search ranks at once */
+    }
+    p->nthreads++;
+  }
   return p;
 }
 
@@ -197,10 +316,19 @@ static const bool *open_rules(void *arg) { return ((topk_part_t *)arg)->open_rul
 /* No counterexample below the prefix can enter the report: each has a
  * reported probability at most bound_prefix (bound_true takes the minimum
  * over its prefixes), and for every open class that bound cannot enter. */
+static bool prefix_cut_locked(topk_part_t *p, const int *rules, const int *states, int depth);
+
 static bool prefix_cut(void *arg, const int *rules, const int *states, int depth) {
   topk_part_t *p = arg;
+  pthread_mutex_lock(&p->lock);
+  sync_open(p);
+  bool cut = p->bound != NULL && prefix_cut_locked(p, rules, states, depth);
+  pthread_mutex_unlock(&p->lock);
+  return cut;
+}
+
+static bool prefix_cut_locked(topk_part_t *p, const int *rules, const int *states, int depth) {
   const topk_t *t = p->run;
-  if (!p->bound) return false;
   bool any_open = false;
   for (size_t k = 0; k < t->nclasses && !any_open; k++) any_open = !p->classes[k].closed;
   if (!any_open) return false; /* the reachability cut does it */
@@ -244,13 +372,31 @@ static void merge_result(topk_t *t, topk_part_result_t *r) {
   *r = (topk_part_result_t){0};
 }
 
+/* The part's search has ended: the ranking threads empty the queue and end. */
+static void finish_ranking(topk_part_t *p) {
+  if (p->nthreads == 0) return;
+  pthread_mutex_lock(&p->lock);
+  p->search_done = true;
+  pthread_cond_broadcast(&p->wake);
+  pthread_mutex_unlock(&p->lock);
+  for (int k = 0; k < p->nthreads; k++) pthread_join(p->threads[k], NULL);
+  for (int k = 1; k < p->nthreads; k++) verify_ranker_delete(p->rankers[k]);
+  p->nthreads = 0;
+}
+
 void topk_part_detach(void *part, topk_part_result_t *out) {
   topk_part_t *p = part;
+  finish_ranking(p);
   *out = (topk_part_result_t){p->kept,     p->nkept, p->found,  p->found_boundary_only,
                               p->unranked, p->bad,   p->bounded};
   verify_ranker_delete(p->ranker);
+  free(p->threads), free(p->rankers);
   bound_delete(p->bound);
-  free(p->classes), free(p->open_rules);
+  pthread_mutex_destroy(&p->lock);
+  pthread_cond_destroy(&p->wake);
+  pthread_cond_destroy(&p->room);
+  free(p->pending);
+  free(p->classes), free(p->open_rules), free(p->open_next);
   free(p);
 }
 

@@ -9,6 +9,7 @@
 #ifndef APPS_VERIFY_TOPK_H
 #define APPS_VERIFY_TOPK_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -28,12 +29,31 @@ typedef struct {
   size_t found;    /* members found (a lower bound of the class's size) */
 } topk_class_t;
 
+/* A counterexample found and waiting for its ranking, with its bound. */
+typedef struct {
+  cex_t c;
+  double ub; /* bound_true: its reported probability will be at most this */
+} topk_pending_t;
+
 /* What one part of the search knows (explore_topk_t): a copy of the
- * classes, what it may still need, and its own ranking solver and session. */
+ * classes, what it may still need, and its own ranking solver and session.
+ * With a ranking thread (topk_t.rank_thread) the search hands what it finds
+ * to a queue that the ranking thread empties, highest bound first; `lock`
+ * guards the queue, kept, classes and open_next. */
 typedef struct {
   const struct topk *run;
   topk_class_t *classes;
-  bool *open_rules; /* [nrules] */
+  bool *open_rules; /* [nrules], the search's copy of open_next (read by explore.c unlocked) */
+  bool *open_next;  /* [nrules], as the ranking leaves them */
+  pthread_mutex_t lock;
+  pthread_cond_t wake; /* something queued, or the search ended */
+  pthread_cond_t room; /* the queue has room again (the search waits at TOPK_QUEUE) */
+  topk_pending_t *pending;
+  size_t npending;
+  bool search_done;
+  int nthreads;              /* ranking threads (0: the search ranks what it finds at once) */
+  pthread_t *threads;        /* [nthreads] */
+  verify_ranker_t **rankers; /* [nthreads], one per ranking thread (a session is not thread-safe) */
   cex_t *kept;      /* in the report's order (cex_compare) */
   size_t nkept;
   size_t found, found_boundary_only;
@@ -56,6 +76,7 @@ typedef struct topk {
   cex_t *seed; /* what the part above the split kept: each subtree's part starts with those before it */
   size_t nseed;
   bool seeded;
+  int rank_threads; /* ranking threads of each part next to its search (set after topk_init; 0: none) */
   size_t found, found_boundary_only; /* every counterexample the search handed over */
   size_t bounded;                    /* of them, not ranked: their bound could not enter the report */
   unsigned long long class_checks;   /* the solver checks that decided the classes before the search */

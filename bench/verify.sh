@@ -57,7 +57,7 @@ except Exception:
 measure() { # BUDGET ARGS... -> "wall-seconds MB cpu-seconds" of the whole run; over budget: ">BUDGET MB-so-far >cpu"
   local budget=$1
   shift
-  /usr/bin/time -f "%e %M %U %S" -o "$tmp/time" timeout "$budget" "$ISMV" "$@" >/dev/null 2>&1
+  /usr/bin/time -f "%e %M %U %S" -o "$tmp/time" timeout "$budget" "$ISMV" "$@" >"${MEASURE_OUT:-/dev/null}" 2>&1
   local rc=$?
   local over=""
   [ "$rc" = 124 ] && over=">"
@@ -112,12 +112,15 @@ ROWS
 esac
 
 case " $TABLES " in *" 3 "*)
-  echo "every app at bound 10, default report (ranked, top-K search); wall seconds, peak MB, CPU seconds"
+  echo "every app at bound 10, default report (ranked, top-K search); wall seconds, peak MB, CPU seconds;"
+  echo "found = counterexamples the search met, ranked = those not cut by their bound (--stats; - when over budget)"
   echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
-  printf '%-16s %9s %8s %8s\n' app seconds peak_MB cpu_s
+  printf '%-16s %9s %8s %8s %8s %8s\n' app seconds peak_MB cpu_s found ranked
   for model in $apps; do
-    read -r t mb cpu < <(measure "$BUDGET" verify "$model" --bound 10)
-    printf '%-16s %9s %8s %8s\n' "$(basename "$model" .yaml)" "$t" "$mb" "$cpu"
+    read -r t mb cpu < <(MEASURE_OUT="$tmp/stats" measure "$BUDGET" verify "$model" --bound 10 --stats)
+    read -r found ranked < <(sed -n 's/^stats: .* \([0-9]*\) counterexamples found, \([0-9]*\) not ranked by their bound.*/\1 \2/p' "$tmp/stats" |
+      awk '{print $1, $1 - $2}')
+    printf '%-16s %9s %8s %8s %8s %8s\n' "$(basename "$model" .yaml)" "$t" "$mb" "$cpu" "${found:--}" "${ranked:--}"
   done
   echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 esac
