@@ -500,13 +500,15 @@ static void random_pair(char *out, size_t cap, const char *name, const char *con
  * Swapping 1 and 2 is then a symmetry, and the search answers a set from
  * a cached synthesis of its image. In a third of the trials the copies of
  * M are drawn apart: the names still suggest the swap, and the check of
- * the plant must turn it down; in a fifth a behaviour is over a[1], c,
- * which the swap does not fix: turned down too. Pareto and Fast with the shortcuts and
+ * the plant must turn it down; in a tenth a behaviour is over a[1], c,
+ * which the swap maps onto no behaviour: turned down too; in another tenth
+ * the behaviours are a[2], c and a[1], c, which it swaps (the kept
+ * behaviours of an image are renamed). Pareto and Fast with the shortcuts and
  * without (no_shortcuts, no symmetries) must report the same, as in
  * test_search_shortcuts; and images must answer some sets. */
 static void test_symmetry(void) {
   unsigned r = 4242;
-  int solved = 0, answered = 0, answered_apart = 0, bounded = 0;
+  int solved = 0, answered = 0, answered_apart = 0, answered_both = 0, bounded = 0;
   for (int trial = 0; trial < 300; trial++) {
     lts_labels_t L;
     lts_labels_init(&L);
@@ -519,9 +521,9 @@ static void test_symmetry(void) {
     random_process(tp, sizeof tp, "P", pl, 3, 1 + (int)(rnd_next(&r) % 3), 80, &r);
     lts_t *m = load(&L, tm), *e = load(&L, te), *p = load(&L, tp);
     int progress[] = {lts_label(&L, "c")};
-    bool one_copy = trial % 5 == 4; /* a behaviour of copy 1: the swap does not fix it */
-    int w1[] = {lts_label(&L, "d"), lts_label(&L, "c")},
-        w2[] = {lts_label(&L, one_copy ? "a[1]" : "c"), lts_label(&L, one_copy ? "c" : "d")};
+    bool one_copy = trial % 10 == 4, both = trial % 10 % 4 == 1; /* behaviours of copy 1 only, or of both */
+    int w1[] = {lts_label(&L, both ? "a[2]" : "d"), lts_label(&L, "c")},
+        w2[] = {lts_label(&L, one_copy || both ? "a[1]" : "c"), lts_label(&L, one_copy || both ? "c" : "d")};
     robustify_pref_t pref[] = {{w1, 2, w1, 2, 3}, {w2, 2, w2, 2, 2}};
     const char *const cn[] = {"a[1]", "a[2]", "b[1]", "b[2]", "d"},
                       *const on[] = {"e[1]", "e[2]", "f", "a[1]", "a[2]", "b[1]", "b[2]", "d"};
@@ -571,6 +573,7 @@ static void test_symmetry(void) {
     solved += a.nsols > 0;
     answered += a.nsym_answered;
     if (apart || one_copy) answered_apart += a.nsym_answered;
+    if (both) answered_both += a.nsym_answered;
     robustify_result_free(&a);
     robustify_result_free(&b);
     lts_free(m);
@@ -579,9 +582,10 @@ static void test_symmetry(void) {
     lts_labels_free(&L);
   }
   fprintf(stderr,
-          "symmetry: %d solved, %d syntheses answered by an image (%d with the copies drawn apart or a behaviour of one), %d bounded\n",
-          solved, answered, answered_apart, bounded);
-  CHECK(solved >= 100 && answered >= 300 && answered_apart == 0 && bounded <= 10);
+          "symmetry: %d solved, %d syntheses answered by an image (%d with the copies drawn apart or a behaviour "
+          "of one, %d with behaviours swapped), %d bounded\n",
+          solved, answered, answered_apart, answered_both, bounded);
+  CHECK(solved >= 100 && answered >= 300 && answered_apart == 0 && answered_both >= 10 && bounded <= 10);
 }
 
 int main(void) {

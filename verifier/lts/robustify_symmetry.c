@@ -5,20 +5,57 @@
 
 #include "ism/alloc.h"
 
+/* Whether pi maps each preferred behaviour onto one (its word label by
+ * label, its alphabet as a set), distinct ones onto distinct ones: into
+ * beta[i] the behaviour behaviour i goes to. */
+static bool behaviour_map(const search_t *s, const int *pi, int *beta) {
+  const robustify_problem_t *p = s->p;
+  int nl = s->g.nlabels;
+  bool *used = xcalloc((size_t)p->npref + 1, sizeof *used);
+  bool ok = true;
+  for (int i = 0; i < p->npref && ok; i++) {
+    const robustify_pref_t *w = &p->pref[i];
+    beta[i] = -1;
+    for (int j = 0; j < p->npref && beta[i] < 0; j++) {
+      const robustify_pref_t *v = &p->pref[j];
+      if (used[j] || v->len != w->len || v->nalpha != w->nalpha) continue;
+      bool same = true;
+      for (int k = 0; k < w->len && same; k++) {
+        int l = w->word[k];
+        same = (l >= 0 && l < nl ? pi[l] : l) == v->word[k];
+      }
+      for (int k = 0; k < w->nalpha && same; k++) {
+        int l = w->alpha[k], m = l >= 0 && l < nl ? pi[l] : l;
+        bool in = false;
+        for (int q = 0; q < v->nalpha && !in; q++) in = v->alpha[q] == m;
+        same = in;
+      }
+      if (same) beta[i] = j, used[j] = true;
+    }
+    ok = beta[i] >= 0;
+  }
+  free(used);
+  return ok;
+}
+
 /* The label ids of G's alphabet (s->g.alpha) and what they go to when
- * pi is applied: a symmetry maps G's alphabet onto itself, fixes every
- * label of every preferred behaviour (its word and its extra alphabet) and
- * is an automorphism of G: a bijection σ of G's reachable states with
+ * pi is applied: a symmetry maps G's alphabet onto itself, maps every
+ * preferred behaviour i (its word label by label, its extra alphabet as a
+ * set) onto a preferred behaviour β(i), β a permutation, and is an
+ * automorphism of G: a bijection σ of G's reachable states with
  * σ(init) = init, σ(error) = error, x marked iff σ(x) marked, and x -l-> y
  * iff σ(x) -π(l)-> σ(y). G is deterministic, so σ is forced: a search
  * from (init, init) in lockstep, which fails at the first mismatch. Then
  * σ maps the observer of O onto the observer of π(O) set by set (an
  * O-set Y to the π(O)-set σ(Y)), the fixpoint of (C, O) onto that of
  * (π(C), π(O)) and the closed loop's traces t onto π(t), whose projection
- * on a behaviour's alphabet is π of t's (π fixes that alphabet, and so
- * maps its complement onto itself): the same existence and kept
- * behaviours, and the idle actions mapped by π. */
-bool robustify_symmetry_check(const search_t *s, const int *pi) {
+ * on β(i)'s alphabet is π of t's projection on i's (π maps i's alphabet
+ * onto β(i)'s, and so the complements onto each other): the same
+ * existence, behaviour i kept for (C, O) iff β(i) is for (π(C), π(O)), and
+ * the idle actions mapped by π. pi holds nl label ids, then npref
+ * behaviour ids, where β is written. */
+
+bool robustify_symmetry_check(const search_t *s, int *pi) {
   const plant_t *g = &s->g;
   int nl = g->nlabels;
   bool *hit = xcalloc((size_t)nl + 1, sizeof *hit);
@@ -32,13 +69,7 @@ bool robustify_symmetry_check(const search_t *s, const int *pi) {
     hit[pi[l]] = true;
   }
   free(hit);
-  for (int i = 0; i < s->p->npref; i++) {
-    const robustify_pref_t *w = &s->p->pref[i];
-    for (int k = 0; k < w->len; k++)
-      if (w->word[k] >= 0 && w->word[k] < nl && pi[w->word[k]] != w->word[k]) return false;
-    for (int k = 0; k < w->nalpha; k++)
-      if (w->alpha[k] >= 0 && w->alpha[k] < nl && pi[w->alpha[k]] != w->alpha[k]) return false;
-  }
+  if (!behaviour_map(s, pi, pi + nl)) return false;
   int *sigma = xmalloc(((size_t)g->n + 1) * sizeof *sigma), *inv = xmalloc(((size_t)g->n + 1) * sizeof *inv);
   int *stack = xmalloc(((size_t)g->n + 1) * sizeof *stack), top = 0;
   memset(sigma, -1, (size_t)g->n * sizeof *sigma);
@@ -162,7 +193,7 @@ void robustify_symmetry_find(search_t *s) {
       p = e + 1;
     }
   }
-  int *pi = xmalloc(((size_t)nl + 1) * sizeof *pi);
+  int *pi = xmalloc(((size_t)nl + (size_t)s->p->npref + 1) * sizeof *pi);
   char buf[NAME_CAP];
   VEC(int) found = {0};
   for (int i = 0; i < nn; i++)
@@ -184,7 +215,7 @@ void robustify_symmetry_find(search_t *s) {
         moves = moves || m != l;
       }
       if (!ok || !moves || !robustify_symmetry_check(s, pi)) continue;
-      for (int l = 0; l < nl; l++) VEC_PUSH(&found, pi[l]);
+      for (int l = 0; l < nl + s->p->npref; l++) VEC_PUSH(&found, pi[l]);
       s->nsym++;
     }
   free(pi);
