@@ -513,15 +513,18 @@ static void test_symmetry(void) {
     lts_labels_t L;
     lts_labels_init(&L);
     static const char *const ml[] = {"a#", "b#", "c", "d"}, *const el[] = {"a#", "e#", "f"},
-                             *const pl[] = {"c", "d", "f"};
+                             *const pl[] = {"c", "d", "f"}, *const pp[] = {"a#", "c"};
     char tm[8192], te[8192], tp[1024];
     bool apart = trial % 3 == 2;
+    bool one_copy = trial % 10 == 4, both = trial % 10 % 4 == 1; /* behaviours of copy 1 only, or of both */
     random_pair(tm, sizeof tm, "M", ml, 4, 3, 60, !apart, &r);
     random_pair(te, sizeof te, "E", el, 3, 2, 60, true, &r);
-    random_process(tp, sizeof tp, "P", pl, 3, 1 + (int)(rnd_next(&r) % 3), 80, &r);
+    if (both) /* P about each copy's a: copy 1 can lose its behaviour alone */
+      random_pair(tp, sizeof tp, "P", pp, 2, 2, 70, true, &r);
+    else
+      random_process(tp, sizeof tp, "P", pl, 3, 1 + (int)(rnd_next(&r) % 3), 80, &r);
     lts_t *m = load(&L, tm), *e = load(&L, te), *p = load(&L, tp);
     int progress[] = {lts_label(&L, "c")};
-    bool one_copy = trial % 10 == 4, both = trial % 10 % 4 == 1; /* behaviours of copy 1 only, or of both */
     int w1[] = {lts_label(&L, both ? "a[2]" : "d"), lts_label(&L, "c")},
         w2[] = {lts_label(&L, one_copy || both ? "a[1]" : "c"), lts_label(&L, one_copy || both ? "c" : "d")};
     robustify_pref_t pref[] = {{w1, 2, w1, 2, 3}, {w2, 2, w2, 2, 2}};
