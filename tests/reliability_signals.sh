@@ -99,9 +99,10 @@ interrupt simulate INT '^partial: interrupted by a signal; [0-9]+ of 9 counterex
 interrupt robustness INT '^partial: interrupted by a signal' robustness "$tmp/r.yaml" --max-states 100000000
 interrupt envelope TERM '^partial: interrupted by a signal' envelope "$tmp/ring.yaml"
 interrupt envelope-json INT '"partial": true' envelope "$tmp/ring.yaml" -f json
-# robustify's plant (37 794 states) is built before the search, without polling
+# robustify's plant (139 865 states) is built before the search, without polling;
+# pump-3 pareto runs 2.2 s CPU to its end (voting-4-4 pareto, used before, 0.6 s)
 limit=$((limit * 5)) interrupt robustify INT '^partial: interrupted by a signal' robustify \
-  tests/data/robustify_voting2/config-pareto.json
+  examples/robustify/pump3/config-pareto.json
 interrupt masking INT '"reason": "interrupted by a signal; stopped while' masking "$tmp/m.yaml" --weak false -f json
 interrupt eventb INT '^inconclusive: interrupted by a signal; the report is partial' eventb "$tmp/fermat.yaml"
 # phases that poll since the second round of issue 11

@@ -57,8 +57,9 @@
 #                    ending in STOP, so its first abstraction (everything
 #                    hidden) has the same quadratic tau-closures (main's binary:
 #                    12.6 s CPU, 870 MB, before it polled again)
-# In the tree: tests/data/robustify_voting2/config-pareto.json, voting-4-4
-# of Fortis' thesis examples, Pareto (over 10 minutes, docs/robustify.md).
+# In the tree: examples/robustify/pump3/config-pareto.json, pump-3 of
+# Fortis' thesis examples, Pareto (Fortis: over 10 minutes; ismv: 2.2 s CPU,
+# docs/robustify.md).
 . "$(dirname "${BASH_SOURCE[0]}")/ring.sh"
 
 long_runs_setup() {

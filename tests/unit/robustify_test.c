@@ -467,6 +467,130 @@ static void test_search_shortcuts(void) {
   CHECK(solved >= 50 && dropped >= 50 && none >= 20);
 }
 
+/* Two copies of a random component over labels[0..nlab) (a name ending
+ * in '#' is indexed: a# is a[1] in the first copy, a[2] in the second) composed as ||name = (...): the
+ * same draws for both copies when `same`, else fresh ones. */
+static void random_pair(char *out, size_t cap, const char *name, const char *const *labels, int nlab, int n,
+                        int pct, bool same, unsigned *r) {
+  char inst[2][8][16], part[2][2048];
+  const char *ls[8];
+  unsigned start = *r;
+  int states = 2 + (int)(rnd_next(r) % (unsigned)n);
+  for (int c = 0; c < 2; c++) {
+    if (same) *r = start, rnd_next(r);
+    for (int a = 0; a < nlab; a++) {
+      size_t k = strlen(labels[a]);
+      bool indexed = labels[a][k - 1] == '#'; /* "a#": the copy's a[1] or a[2] */
+      if (indexed)
+        snprintf(inst[c][a], sizeof inst[c][a], "%.*s[%d]", (int)(k - 1), labels[a], c + 1);
+      else
+        snprintf(inst[c][a], sizeof inst[c][a], "%s", labels[a]);
+      ls[a] = inst[c][a];
+    }
+    char pname[8];
+    snprintf(pname, sizeof pname, "%s%c", name, 'A' + c);
+    random_process(part[c], sizeof part[c], pname, ls, nlab, states, pct, r);
+  }
+  snprintf(out, cap, "%s\n%s\n||%s = (%sA0 || %sB0).", part[0], part[1], name, name, name);
+}
+
+/* Symmetric plants (robustify_symmetry.c): M = two copies of a random
+ * component over a[i], b[i] and the shared c, d; E' two copies over a[i],
+ * e[i] and the shared f; P over c, d, f; progress c; behaviours over c, d.
+ * Swapping 1 and 2 is then a symmetry, and the search answers a set from
+ * a cached synthesis of its image. In a third of the trials the copies of
+ * M are drawn apart: the names still suggest the swap, and the check of
+ * the plant must turn it down; in a tenth a behaviour is over a[1], c,
+ * which the swap maps onto no behaviour: turned down too; in another tenth
+ * the behaviours are a[2], c and a[1], c, which it swaps (the kept
+ * behaviours of an image are renamed). Pareto and Fast with the shortcuts and
+ * without (no_shortcuts, no symmetries) must report the same, as in
+ * test_search_shortcuts; and images must answer some sets. */
+static void test_symmetry(void) {
+  unsigned r = 4242;
+  int solved = 0, answered = 0, answered_apart = 0, answered_both = 0, bounded = 0;
+  for (int trial = 0; trial < 300; trial++) {
+    lts_labels_t L;
+    lts_labels_init(&L);
+    static const char *const ml[] = {"a#", "b#", "c", "d"}, *const el[] = {"a#", "e#", "f"},
+                             *const pl[] = {"c", "d", "f"}, *const pp[] = {"a#", "c"};
+    char tm[8192], te[8192], tp[1024];
+    bool apart = trial % 3 == 2;
+    bool one_copy = trial % 10 == 4, both = trial % 10 % 4 == 1; /* behaviours of copy 1 only, or of both */
+    random_pair(tm, sizeof tm, "M", ml, 4, 3, 60, !apart, &r);
+    random_pair(te, sizeof te, "E", el, 3, 2, 60, true, &r);
+    if (both) /* P about each copy's a: copy 1 can lose its behaviour alone */
+      random_pair(tp, sizeof tp, "P", pp, 2, 2, 70, true, &r);
+    else
+      random_process(tp, sizeof tp, "P", pl, 3, 1 + (int)(rnd_next(&r) % 3), 80, &r);
+    lts_t *m = load(&L, tm), *e = load(&L, te), *p = load(&L, tp);
+    int progress[] = {lts_label(&L, "c")};
+    int w1[] = {lts_label(&L, both ? "a[2]" : "d"), lts_label(&L, "c")},
+        w2[] = {lts_label(&L, one_copy || both ? "a[1]" : "c"), lts_label(&L, one_copy || both ? "c" : "d")};
+    robustify_pref_t pref[] = {{w1, 2, w1, 2, 3}, {w2, 2, w2, 2, 2}};
+    const char *const cn[] = {"a[1]", "a[2]", "b[1]", "b[2]", "d"},
+                      *const on[] = {"e[1]", "e[2]", "f", "a[1]", "a[2]", "b[1]", "b[2]", "d"};
+    robustify_event_t ctrl[5], obs[8];
+    int cp[3], op[5]; /* cost classes: one per pair of copies (the copies' actions cost alike) */
+    for (int i = 0; i < 3; i++) cp[i] = 1 + (int)(rnd_next(&r) % 3);
+    for (int i = 0; i < 5; i++) op[i] = i < 2 ? 2 + (int)(rnd_next(&r) % 2) : (int)(rnd_next(&r) % 3);
+    static const int cpair[] = {0, 0, 1, 1, 2}, opair[] = {0, 0, 1, 2, 2, 3, 3, 4};
+    for (int i = 0; i < 5; i++) ctrl[i] = ev(&L, cn[i], cp[cpair[i]]);
+    for (int i = 0; i < 8; i++) obs[i] = ev(&L, on[i], op[opair[i]]);
+    robustify_problem_t pb = {.sys = m,
+                              .dev = e,
+                              .safety = p,
+                              .progress = progress,
+                              .nprogress = 1,
+                              .pref = pref,
+                              .npref = 2,
+                              .ctrl = ctrl,
+                              .nctrl = 5,
+                              .obs = obs,
+                              .nobs = 8,
+                              .method = trial % 4 ? ROBUSTIFY_PARETO : ROBUSTIFY_FAST,
+                              .max_states = 1 << 18};
+    robustify_result_t a, b;
+    robustify_run(&pb, &a);
+    pb.no_shortcuts = true;
+    robustify_run(&pb, &b);
+    if (a.bounded || b.bounded) { /* a few observers blow up when little is observed: not compared */
+      bounded++;
+      robustify_result_free(&a);
+      robustify_result_free(&b);
+      lts_free(m);
+      lts_free(e);
+      lts_free(p);
+      lts_labels_free(&L);
+      continue;
+    }
+    CHECK(a.no_supervisor == b.no_supervisor && a.nsols == b.nsols && a.nsynth == b.nsynth);
+    CHECK(a.max_kept == b.max_kept && b.nsym_answered == 0);
+    for (int i = 0; i < a.nsols && i < b.nsols; i++) {
+      const robustify_solution_t *x = &a.sols[i], *y = &b.sols[i];
+      CHECK(x->nctrl == y->nctrl && x->nobs == y->nobs && x->cost == y->cost && x->kept == y->kept);
+      CHECK(x->nctrl == 0 || memcmp(x->ctrl, y->ctrl, (size_t)x->nctrl * sizeof *x->ctrl) == 0);
+      CHECK(x->nobs == 0 || memcmp(x->obs, y->obs, (size_t)x->nobs * sizeof *x->obs) == 0);
+      CHECK(x->sup && y->sup && x->sup->nstates == y->sup->nstates && x->sup->ntrans == y->sup->ntrans);
+    }
+    solved += a.nsols > 0;
+    answered += a.nsym_answered;
+    if (apart || one_copy) answered_apart += a.nsym_answered;
+    if (both) answered_both += a.nsym_answered;
+    robustify_result_free(&a);
+    robustify_result_free(&b);
+    lts_free(m);
+    lts_free(e);
+    lts_free(p);
+    lts_labels_free(&L);
+  }
+  fprintf(stderr,
+          "symmetry: %d solved, %d syntheses answered by an image (%d with the copies drawn apart or a behaviour "
+          "of one, %d with behaviours swapped), %d bounded\n",
+          solved, answered, answered_apart, answered_both, bounded);
+  CHECK(solved >= 100 && answered >= 300 && answered_apart == 0 && answered_both >= 10 && bounded <= 10);
+}
+
 int main(void) {
   test_abstraction();
   test_controllability();
@@ -475,5 +599,6 @@ int main(void) {
   test_stop();
   test_oasis_product();
   test_search_shortcuts();
+  test_symmetry();
   return CHECK_RESULT();
 }

@@ -11,6 +11,7 @@
 #include "verifier/lts/robustify_oasis.h"
 #include "verifier/lts/robustify_observer.h"
 #include "verifier/lts/robustify_search.h"
+#include "verifier/lts/robustify_symmetry.h"
 
 void robustify_run(const robustify_problem_t *p, robustify_result_t *out) {
   assert(p->nprogress <= ROBUSTIFY_MAX_PROGRESS && p->npref <= ROBUSTIFY_MAX_PREFERRED);
@@ -58,7 +59,9 @@ void robustify_run(const robustify_problem_t *p, robustify_result_t *out) {
       bool minimised = robustify_plant_minimise(&s, &small);
       if (minimised) s.g = small;
       candidate_list_t cands = {0};
+      if (!s.p->no_shortcuts) robustify_symmetry_find(&s);
       if (!s.bounded) robustify_iterate(&s, init, kept, &cands, &out->iterations);
+      robustify_symmetry_free(&s);
       robustify_cache_drop_bad(&s);
       if (minimised) {
         robustify_plant_free(&s.g);
@@ -79,6 +82,7 @@ void robustify_run(const robustify_problem_t *p, robustify_result_t *out) {
     robustify_events_free(all);
   }
   out->nsynth = s.nsynth;
+  out->nsym_answered = s.nsym_answered;
   out->bounded = s.bounded;
   out->limit = s.limit;
   out->search_done = s.search_done;

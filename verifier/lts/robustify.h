@@ -96,6 +96,7 @@ typedef struct {
                                * (one when bounded in the first bracket) */
   int nsols;
   int nsynth;       /* supervisor syntheses run (cache misses, as Fortis counts) */
+  int nsym_answered; /* of those, answered from a symmetric set's (not reported; for the tests) */
   int plant_states; /* of M ‖ E' ‖ P ‖ progress monitors */
   int plant_trans;
   bool no_supervisor; /* none exists even with every candidate action */

@@ -54,6 +54,8 @@ typedef struct {
                  (robustify_synth_idle), one bitset of labels after the other; else NULL */
   size_t bad_bytes;
   int nsynth;
+  int *sym, nsym; /* symmetries of g (robustify_symmetry.h): nsym label permutations of g.nlabels ids */
+  int nsym_answered; /* syntheses answered by a symmetric image's (a count for the tests) */
   long *pref_w, *ctrl_w, *obs_w;
   lts_t *dev_det, *prop; /* E' determinised and P_err, built with the first plant (OASIS builds many) */
   int *step[3];          /* parts 1, 2 (E', P_err): step[i][x * step_nl + a] = x's successor by a or -1 */

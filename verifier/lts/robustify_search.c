@@ -111,6 +111,69 @@ static int idle_superset(search_t *s, events_t e, intvec_t *key, bitword_t *idle
   return -1;
 }
 
+/* Orbits are enumerated up to this many sets (4 copies of a component:
+ * 24); past it only the images found so far are looked up. */
+#define ROBUSTIFY_ORBIT_MAX 1024
+
+/* A cached synthesis of an image π(e) of e under the group the plant's
+ * symmetries generate (robustify_symmetry.h: its answer is e's, its
+ * behaviours renamed by β): its id, into *kept e's kept behaviours (i
+ * when β(i) is the image's) and into `idle` (2 * words) e's idle actions,
+ * π⁻¹ of the image's; -1 when no image is cached. The orbit is enumerated
+ * breadth first from e with each image's π and β kept to map back. */
+static int symmetric_image(search_t *s, events_t e, intvec_t *key, bitword_t *idle, uint64_t *kept) {
+  if (s->nsym == 0) return -1;
+  int nl = s->g.nlabels, np = s->p->npref, width = nl + np;
+  size_t words = BITSET_WORDS((size_t)nl);
+  keytab_t seen;
+  keytab_init(&seen);
+  VEC(events_t) orbit = {0};
+  intvec_t maps = {0}; /* width ints per orbit member: its π, then its β */
+  bool added;
+  events_key(s, e, key);
+  keytab_add(&seen, key->data, key->len, &added);
+  VEC_PUSH(&orbit, robustify_events_copy(s, e));
+  for (int l = 0; l < width; l++) VEC_PUSH(&maps, l < nl ? l : l - nl);
+  int hit = -1;
+  for (size_t h = 0; h < orbit.len && hit < 0; h++)
+    for (int k = 0; k < s->nsym && hit < 0 && orbit.len < ROBUSTIFY_ORBIT_MAX; k++) {
+      const int *gen = s->sym + (size_t)k * (size_t)width;
+      events_t img = robustify_events_new(s);
+      for (int pass = 0; pass < 2; pass++) {
+        const bitword_t *from = pass ? orbit.data[h].o : orbit.data[h].c;
+        bitword_t *to = pass ? img.o : img.c;
+        for (int l = 0; l < nl; l++)
+          if (bitset_get(from, (size_t)l)) bitset_set(to, (size_t)gen[l]);
+      }
+      events_key(s, img, key);
+      keytab_add(&seen, key->data, key->len, &added);
+      if (!added) {
+        robustify_events_free(img);
+        continue;
+      }
+      size_t base = (size_t)h * (size_t)width; /* the image's π and β: gen's after the member's */
+      for (int l = 0; l < nl; l++) VEC_PUSH(&maps, gen[maps.data[base + (size_t)l]]);
+      for (int i = 0; i < np; i++) VEC_PUSH(&maps, gen[nl + maps.data[base + (size_t)(nl + i)]]);
+      VEC_PUSH(&orbit, img);
+      int id = keytab_find(&s->cache, key->data, key->len);
+      if (id < 0) continue;
+      hit = id;
+      const int *pi = maps.data + (orbit.len - 1) * (size_t)width, *beta = pi + nl;
+      *kept = 0;
+      for (int i = 0; i < np; i++) *kept |= (s->cache_kept.data[id] >> beta[i] & 1) << i;
+      const bitword_t *their = s->cache_idle.data[id];
+      memset(idle, 0, 2 * words * sizeof *idle);
+      for (int half = 0; their && half < 2; half++)
+        for (int l = 0; l < nl; l++)
+          if (bitset_get(their + (size_t)half * words, (size_t)pi[l])) bitset_set(idle + (size_t)half * words, (size_t)l);
+    }
+  for (size_t i = 0; i < orbit.len; i++) robustify_events_free(orbit.data[i]);
+  VEC_FREE(&orbit);
+  VEC_FREE(&maps);
+  keytab_free(&seen);
+  return hit;
+}
+
 /* Synthesis with a cache: whether a supervisor exists for e and which
  * preferred behaviours its closed loop keeps. The syntheses already run
  * for e with one action more answer it whole when one of them does
@@ -130,10 +193,13 @@ bool robustify_evaluate(search_t *s, events_t e, uint64_t *kept) {
     bool exists = false;
     uint64_t k = 0;
     bitword_t *bad = NULL, *idle = xcalloc(2 * BITSET_WORDS((size_t)s->g.nlabels), sizeof *idle);
-    int same = s->p->no_shortcuts ? -1 : idle_superset(s, e, &key, idle);
+    int same = s->p->no_shortcuts ? -1 : idle_superset(s, e, &key, idle), image = -1;
     if (same >= 0) {
       exists = true;
       k = s->cache_kept.data[same];
+    } else if (!s->p->no_shortcuts && (image = symmetric_image(s, e, &key, idle, &k)) >= 0) {
+      exists = s->cache_exists.data[image];
+      s->nsym_answered++;
     } else if (s->p->no_shortcuts || supersets_allow(s, e, &key, &among)) {
       int newly = -1, sup = s->p->no_shortcuts ? -1 : cached_superset(s, e, &key, &newly);
       synth_t y;
