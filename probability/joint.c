@@ -51,6 +51,58 @@ typedef struct {
   double c, g;
 } atom_t;
 
+/* An operand of a real comparison compiled to postfix (cop_t) over the
+ * stage's views, computing what aff_eval computes with the same operations
+ * in the same order; leaf_t a leaf of a guard, effect or failure as atoms()
+ * sees it (its class depends on types only, so it is fixed per model). */
+typedef enum {
+  COP_VIEW,   /* push the view of variable v: which 0 a_now, 1 a_next, 2 a_norm */
+  COP_CONST,  /* push the literal k */
+  COP_NUMBER, /* push the concrete value of e (a variable that is not real) */
+  COP_OTHER,  /* push aff_eval's tail on e: not affine where it reads a new error, else its value */
+  COP_NEG,
+  COP_ADD,
+  COP_SUB,
+  COP_MUL,
+  COP_DIV
+} cop_kind_t;
+
+typedef struct {
+  cop_kind_t op;
+  int v, which;
+  double k;
+  const expr_t *e;
+} cop_t;
+
+enum { MAX_COPS = 16 }; /* a longer operand is evaluated by aff_ref (n 0) */
+
+typedef enum {
+  OPD_VIEW,  /* the view of variable v (which as in COP_VIEW): read in place */
+  OPD_CONST, /* the literal k */
+  OPD_PROG,  /* n postfix ops cops[at ...] */
+  OPD_TREE   /* aff_ref(e): longer than MAX_COPS */
+} operand_kind_t;
+
+typedef struct {
+  operand_kind_t kind;
+  int v, which;
+  aff_t k;
+  size_t at;
+  int n;
+  const expr_t *e;
+} operand_t;
+
+typedef struct {
+  bool real; /* a comparison of reals (else a constant for the cells: presample what it reads) */
+  const expr_t *e;
+  operand_t l, r;
+} leaf_t;
+
+typedef struct {
+  leaf_t *leaf;
+  int n;
+} leaves_t;
+
 /* A counter-based generator (splitmix64): sample i of a seed always sees
  * the same numbers, whatever was evaluated before (common random numbers). */
 typedef struct {
@@ -149,6 +201,12 @@ struct joint {
   bool compiled; /* every leaf recorded: the cells need no concrete evaluation */
   bool may_err;  /* an expression may fail to evaluate (division, modulo, integer arithmetic): the
                     concrete evaluator decides every cell */
+  /* every guard's and action's leaves in the order atoms() visits them (compile_leaves) */
+  leaves_t *guard_leaves;  /* [nrules] */
+  leaves_t *action_leaves; /* [nactions]: the constraints' (effects that are no definition), then the
+                              failure's */
+  cop_t *cops;             /* the operands' programs */
+  size_t ncops, cops_cap;
   record_t *rec;
   /* the maximisation in progress: its free values and the objective's memo
    * (key: their values and the distributions in use), or ps NULL */
@@ -215,6 +273,8 @@ static bool may_fail(const expr_t *e) {
   }
 }
 
+static void compile_model(joint_t *j);
+
 joint_t *joint_new(const ism_model_t *m, const joint_options_t *o) {
   joint_t *j = xcalloc(1, sizeof *j);
   size_t nv = m->nvars, n = nv + 1;
@@ -257,6 +317,7 @@ joint_t *joint_new(const ism_model_t *m, const joint_options_t *o) {
     for (size_t k = 0; k < act->neffects && !j->may_err; k++) j->may_err = may_fail(act->effects[k]);
   }
   for (size_t a = 0; a < m->nactions; a++) mark_next_read(j, a);
+  compile_model(j);
   double **d[] = {&j->truth, &j->sensed, &j->env, &j->normal, &j->after, &j->actual};
   for (size_t k = 0; k < sizeof d / sizeof *d; k++) *d[k] = xcalloc(n, sizeof(double));
   j->a_now = xcalloc(n, sizeof(aff_t)), j->a_next = xcalloc(n, sizeof(aff_t)),
@@ -288,6 +349,9 @@ void joint_delete(joint_t *j) {
   free(j->a_now), free(j->a_next), free(j->a_norm), free(j->slot), free(j->extra), free(j->cell_w);
   free(j->errs);
   free(j->atom);
+  for (size_t r = 0; r < j->m->nrules; r++) free(j->guard_leaves[r].leaf);
+  for (size_t a = 0; a < j->m->nactions; a++) free(j->action_leaves[a].leaf);
+  free(j->guard_leaves), free(j->action_leaves), free(j->cops);
   free(j);
 }
 
@@ -548,67 +612,210 @@ static void push_constant(joint_t *j, const expr_t *e) {
                                      : holds(j->m, e, j->sensed, NULL, j->normal);
 }
 
-/* The cut points of the stage's new errors in e; records e's leaves (j->atom). */
-static void atoms(joint_t *j, const expr_t *e, cutset_t *cs) {
+/* ---- the leaves compiled once per model ---- */
+
+static void push_cop(joint_t *j, cop_t op) {
+  if (j->ncops == j->cops_cap) {
+    j->cops_cap = j->cops_cap ? 2 * j->cops_cap : 64;
+    j->cops = xrealloc(j->cops, j->cops_cap * sizeof *j->cops);
+  }
+  j->cops[j->ncops++] = op;
+}
+
+/* Appends e's postfix program, the cases of aff_eval one for one. */
+static void compile_operand(joint_t *j, const expr_t *e) {
+  const ism_var_t *var = e->kind == EXPR_VAR ? &j->m->vars[e->u.var.id] : NULL;
+  switch (e->kind) {
+  case EXPR_VAR:
+    if (var->type.kind != TYPE_REAL) {
+      push_cop(j, (cop_t){COP_NUMBER, 0, 0, 0, e});
+      return;
+    }
+    push_cop(j, (cop_t){COP_VIEW, e->u.var.id, var->sensing ? e->u.var.primed ? 1 : 0 : 2, 0, e});
+    return;
+  case EXPR_NEG:
+    compile_operand(j, e->u.op.a);
+    push_cop(j, (cop_t){COP_NEG, 0, 0, 0, e});
+    return;
+  case EXPR_ADD:
+  case EXPR_SUB:
+  case EXPR_MUL:
+  case EXPR_DIV:
+    if (e->type.kind != TYPE_REAL) break;
+    compile_operand(j, e->u.op.a);
+    compile_operand(j, e->u.op.b);
+    push_cop(j, (cop_t){e->kind == EXPR_ADD   ? COP_ADD
+                        : e->kind == EXPR_SUB ? COP_SUB
+                        : e->kind == EXPR_MUL ? COP_MUL
+                                              : COP_DIV,
+                        0, 0, 0, e});
+    return;
+  case EXPR_INT:
+    if (e->type.kind == TYPE_REAL) break;
+    push_cop(j, (cop_t){COP_CONST, 0, 0, (double)e->u.ival, e});
+    return;
+  case EXPR_REAL: push_cop(j, (cop_t){COP_CONST, 0, 0, e->u.real.value, e}); return;
+  case EXPR_TOREAL:
+    if (e->u.op.a->kind != EXPR_INT) break;
+    push_cop(j, (cop_t){COP_CONST, 0, 0, (double)e->u.op.a->u.ival, e});
+    return;
+  default: break;
+  }
+  push_cop(j, (cop_t){COP_OTHER, 0, 0, 0, e});
+}
+
+static operand_t operand_of(joint_t *j, const expr_t *e) {
+  operand_t o = {.kind = OPD_PROG, .at = j->ncops, .e = e};
+  compile_operand(j, e);
+  o.n = (int)(j->ncops - o.at);
+  const cop_t *op = &j->cops[o.at];
+  if (o.n == 1 && op->op == COP_VIEW)
+    o.kind = OPD_VIEW, o.v = op->v, o.which = op->which;
+  else if (o.n == 1 && op->op == COP_CONST)
+    o.kind = OPD_CONST, o.k = aff_const(op->k);
+  else if (o.n > MAX_COPS)
+    o.kind = OPD_TREE;
+  if (o.kind != OPD_PROG) j->ncops = o.at, o.n = 0;
+  return o;
+}
+
+static void push_leaf(leaves_t *ls, leaf_t l) {
+  ls->leaf = xrealloc(ls->leaf, (size_t)(ls->n + 1) * sizeof *ls->leaf);
+  ls->leaf[ls->n++] = l;
+}
+
+/* e's leaves in the order the cells read them (leaf_holds), with their classes. */
+static void compile_leaves(joint_t *j, const expr_t *e, leaves_t *ls) {
   if (!e) return;
-  if (numeric_comparison(e)) {
-    if (e->u.op.a->type.kind != TYPE_REAL) { /* a step function of any error it reads */
-      cs->presample |= fresh_mask(j, e);
-      push_constant(j, e);
-      return;
-    }
-    aff_t tl, tr;
-    const aff_t *l = aff_ref(j, e->u.op.a, &tl), *r = aff_ref(j, e->u.op.b, &tr);
-    aff_t d = aff_lin(l, 1, r, -1);
-    unsigned live = d.mask & ~cs->presample;
-    if (!live) {
-      if (!d.ok) j->compiled = false; /* a division by 0 */
-      push_constant(j, e);
-      return;
-    }
-    if (!d.ok) {
-      cs->presample |= d.mask;
-      return; /* not the last pass */
-    }
-    if (live & (live - 1)) { /* two or more new errors: keep only the last conditioned */
-      unsigned top = 1u << (31 - __builtin_clz(live));
-      cs->presample |= live & ~top;
-      live = top;
-    }
-    int i = __builtin_ctz(live);
-    if (d.g[i] == 0) {
-      push_constant(j, e);
-      return;
-    }
-    atom_t *a = push_atom(j);
-    *a = (atom_t){false, false, e->kind, i, d.c, d.g[i]};
-    if (cs->ncuts[i] == MAX_CUTS) {
-      cs->overflow = true;
-      return;
-    }
-    cs->cuts[i][cs->ncuts[i]++] = -d.c / d.g[i];
+  if (numeric_comparison(e) && e->u.op.a->type.kind == TYPE_REAL) {
+    operand_t l = operand_of(j, e->u.op.a), r = operand_of(j, e->u.op.b);
+    push_leaf(ls, (leaf_t){true, e, l, r});
     return;
   }
-  if (enum_comparison(e)) { /* a leaf: its operands are no comparisons */
+  if (!numeric_comparison(e) && !enum_comparison(e)) switch (e->kind) {
+    case EXPR_NOT: compile_leaves(j, e->u.op.a, ls); return;
+    case EXPR_AND:
+    case EXPR_OR:
+    case EXPR_IMPLIES:
+    case EXPR_IFF:
+    case EXPR_EQ:
+    case EXPR_NE: compile_leaves(j, e->u.op.a, ls), compile_leaves(j, e->u.op.b, ls); return;
+    case EXPR_ITE:
+      if (e->type.kind != TYPE_BOOL) break;
+      compile_leaves(j, e->u.op.a, ls), compile_leaves(j, e->u.op.b, ls), compile_leaves(j, e->u.op.c, ls);
+      return;
+    default: break;
+    }
+  push_leaf(ls, (leaf_t){.real = false, .e = e});
+}
+
+/* The value of o at the stage's views, as aff_ref(j, o->e, tmp) gives it. */
+static const aff_t *operand_value(joint_t *j, const operand_t *o, aff_t *tmp) {
+  switch (o->kind) {
+  case OPD_VIEW: return o->which == 0 ? &j->a_now[o->v] : o->which == 1 ? &j->a_next[o->v] : &j->a_norm[o->v];
+  case OPD_CONST: return &o->k;
+  case OPD_TREE: return aff_ref(j, o->e, tmp);
+  case OPD_PROG: break;
+  }
+  const double *next = j->kind == STAGE_ACTION ? j->after : NULL;
+  const double *now = j->kind == STAGE_ACTION ? j->env : j->sensed;
+  const double *normal = j->kind == STAGE_ACTION ? j->actual : j->normal;
+  aff_t reg[MAX_COPS];
+  const aff_t *st[MAX_COPS];
+  int sp = 0;
+  for (int k = 0; k < o->n; k++) {
+    const cop_t *op = &j->cops[o->at + (size_t)k];
+    aff_t *out = k + 1 == o->n ? tmp : &reg[k];
+    const aff_t *a = sp >= 2 ? st[sp - 2] : NULL, *b = sp >= 1 ? st[sp - 1] : NULL;
+    switch (op->op) {
+    case COP_VIEW:
+      st[sp++] = op->which == 0 ? &j->a_now[op->v] : op->which == 1 ? &j->a_next[op->v] : &j->a_norm[op->v];
+      continue;
+    case COP_CONST: *out = aff_const(op->k); break;
+    case COP_NUMBER: *out = aff_const(number(j->m, op->e, TYPE_REAL, now, next, normal)); break;
+    case COP_OTHER: {
+      unsigned mask = fresh_mask(j, op->e);
+      *out = mask ? aff_fail(mask) : aff_const(number(j->m, op->e, TYPE_REAL, now, next, normal));
+      break;
+    }
+    case COP_NEG: *out = aff_lin(b, -1, b, 0), sp--; break;
+    case COP_ADD:
+    case COP_SUB: *out = aff_lin(a, 1, b, op->op == COP_ADD ? 1 : -1), sp -= 2; break;
+    case COP_MUL:
+      if (a->mask && b->mask)
+        *out = aff_fail(a->mask | b->mask);
+      else
+        *out = a->mask ? aff_lin(a, b->c, a, 0) : aff_lin(b, a->c, b, 0);
+      sp -= 2;
+      break;
+    case COP_DIV:
+      *out = b->mask || b->c == 0 ? aff_fail(a->mask | b->mask) : aff_lin(a, 1 / b->c, a, 0);
+      sp -= 2;
+      break;
+    }
+    st[sp++] = out;
+  }
+  return st[0];
+}
+
+/* atoms() of one compiled leaf. */
+static void leaf_atoms(joint_t *j, const leaf_t *lf, cutset_t *cs) {
+  const expr_t *e = lf->e;
+  if (!lf->real) {
     cs->presample |= fresh_mask(j, e);
     push_constant(j, e);
     return;
   }
-  switch (e->kind) {
-  case EXPR_NOT: atoms(j, e->u.op.a, cs); return;
-  case EXPR_AND:
-  case EXPR_OR:
-  case EXPR_IMPLIES:
-  case EXPR_IFF:
-  case EXPR_EQ:
-  case EXPR_NE: atoms(j, e->u.op.a, cs), atoms(j, e->u.op.b, cs); return;
-  case EXPR_ITE:
-    if (e->type.kind == TYPE_BOOL) {
-      atoms(j, e->u.op.a, cs), atoms(j, e->u.op.b, cs), atoms(j, e->u.op.c, cs);
-      return;
-    }
-    /* fallthrough */
-  default: cs->presample |= fresh_mask(j, e), push_constant(j, e);
+  aff_t tl, tr;
+  const aff_t *l = operand_value(j, &lf->l, &tl), *r = operand_value(j, &lf->r, &tr);
+  /* d = aff_lin(l, 1, r, -1), its coefficient computed only for the error kept */
+  unsigned mask = l->mask | r->mask;
+  bool ok = l->ok && r->ok;
+  double c = 1 * l->c + -1 * r->c;
+  unsigned live = mask & ~cs->presample;
+  if (!live) {
+    if (!ok) j->compiled = false; /* a division by 0 */
+    push_constant(j, e);
+    return;
+  }
+  if (!ok) {
+    cs->presample |= mask;
+    return; /* not the last pass */
+  }
+  if (live & (live - 1)) { /* two or more new errors: keep only the last conditioned */
+    unsigned top = 1u << (31 - __builtin_clz(live));
+    cs->presample |= live & ~top;
+    live = top;
+  }
+  int i = __builtin_ctz(live);
+  double g = r->mask >> i & 1 ? (l->mask >> i & 1 ? 1 * l->g[i] : 0) + -1 * r->g[i] : 1 * l->g[i];
+  if (g == 0) {
+    push_constant(j, e);
+    return;
+  }
+  atom_t *a = push_atom(j);
+  *a = (atom_t){false, false, e->kind, i, c, g};
+  if (cs->ncuts[i] == MAX_CUTS) {
+    cs->overflow = true;
+    return;
+  }
+  cs->cuts[i][cs->ncuts[i]++] = -c / g;
+}
+
+static void leaves_atoms(joint_t *j, const leaves_t *ls, cutset_t *cs) {
+  for (int k = 0; k < ls->n; k++) leaf_atoms(j, &ls->leaf[k], cs);
+}
+
+static void compile_model(joint_t *j) {
+  const ism_model_t *m = j->m;
+  j->guard_leaves = xcalloc(m->nrules + 1, sizeof *j->guard_leaves);
+  j->action_leaves = xcalloc(m->nactions + 1, sizeof *j->action_leaves);
+  for (size_t r = 0; r < m->nrules; r++) compile_leaves(j, m->rules[r].when, &j->guard_leaves[r]);
+  for (size_t a = 0; a < m->nactions; a++) {
+    const ism_action_t *act = &m->actions[a];
+    for (size_t k = 0; k < act->neffects; k++)
+      if (j->constraint[a][k]) compile_leaves(j, act->effects[k], &j->action_leaves[a]);
+    compile_leaves(j, act->failure, &j->action_leaves[a]);
   }
 }
 
@@ -774,15 +981,12 @@ static void stage_atoms(joint_t *j, cutset_t *cs) {
   if (j->kind == STAGE_SENSE) {
     int rule = j->c->rules[j->step];
     for (const int *q = m->rules_from[j->c->states[j->step]]; *q >= 0; q++) {
-      atoms(j, m->rules[*q].when, cs);
+      leaves_atoms(j, &j->guard_leaves[*q], cs);
       if (m->selection == ISM_SELECT_FIRST && *q == rule) break;
     }
     return;
   }
-  const ism_action_t *a = &m->actions[j->action];
-  for (size_t k = 0; k < a->neffects; k++)
-    if (j->constraint[j->action][k]) atoms(j, a->effects[k], cs);
-  atoms(j, a->failure, cs);
+  leaves_atoms(j, &j->action_leaves[j->action], cs);
 }
 
 /* Insertion sort: a stage has a handful of cuts per error. */
