@@ -86,11 +86,32 @@ typedef enum {
 typedef struct {
   operand_kind_t kind;
   int v, which;
+  const aff_t *view; /* OPD_VIEW: the view read */
   aff_t k;
   size_t at;
   int n;
   const expr_t *e;
 } operand_t;
+
+/* How an action stage computes v' of a sensing variable v (set_values):
+ * copied from w's current value (a definition v' == w of reals), by the
+ * program at..at+n over env and actual (a definition real_value accepts),
+ * by number() on rhs (any other definition), or, without a definition, from
+ * the record or the current value; with its affine view (next_read) from
+ * the operand rhs. */
+typedef enum { AFTER_COPY, AFTER_PROG, AFTER_NUMBER, AFTER_FREE } after_kind_t;
+
+typedef struct {
+  after_kind_t kind;
+  int w;
+  bool from_env;   /* AFTER_COPY: w is a sensing variable (env), else actual */
+  size_t at;       /* AFTER_PROG */
+  int n;           /* AFTER_PROG */
+  const expr_t *e; /* the definition's right-hand side, or NULL */
+  bool next_read;  /* the stage needs v's affine view */
+  bool affine;     /* the view is rhs's (a real definition), else the constant after[v] */
+  operand_t rhs;   /* when affine */
+} after_t;
 
 typedef struct {
   bool real; /* a comparison of reals (else a constant for the cells: presample what it reads) */
@@ -98,9 +119,13 @@ typedef struct {
   operand_t l, r;
 } leaf_t;
 
+/* The leaves of a guard, or of an action's constraints (the first split)
+ * and then its failure; conj[0] (conj[1]): the guard or the constraints (the
+ * failure) are a conjunction of their leaves, so a cell reads them in a row. */
 typedef struct {
   leaf_t *leaf;
-  int n;
+  int n, split;
+  bool conj[2];
 } leaves_t;
 
 /* A counter-based generator (splitmix64): sample i of a seed always sees
@@ -207,6 +232,9 @@ struct joint {
                               failure's */
   cop_t *cops;             /* the operands' programs */
   size_t ncops, cops_cap;
+  bool *sensing;     /* [nv]: m->vars[v].sensing */
+  int *sensing_list; /* the sensing variables, increasing, -1 ended */
+  after_t *after_of; /* [nactions * nv]: for the sensing variables */
   record_t *rec;
   /* the maximisation in progress: its free values and the objective's memo
    * (key: their values and the distributions in use), or ps NULL */
@@ -317,7 +345,6 @@ joint_t *joint_new(const ism_model_t *m, const joint_options_t *o) {
     for (size_t k = 0; k < act->neffects && !j->may_err; k++) j->may_err = may_fail(act->effects[k]);
   }
   for (size_t a = 0; a < m->nactions; a++) mark_next_read(j, a);
-  compile_model(j);
   double **d[] = {&j->truth, &j->sensed, &j->env, &j->normal, &j->after, &j->actual};
   for (size_t k = 0; k < sizeof d / sizeof *d; k++) *d[k] = xcalloc(n, sizeof(double));
   j->a_now = xcalloc(n, sizeof(aff_t)), j->a_next = xcalloc(n, sizeof(aff_t)),
@@ -337,6 +364,7 @@ joint_t *joint_new(const ism_model_t *m, const joint_options_t *o) {
     *e = -1;
   }
   j->cell_w = xmalloc(MAX_CELLS * sizeof *j->cell_w);
+  compile_model(j); /* after the views: operands point to them */
   return j;
 }
 
@@ -352,6 +380,7 @@ void joint_delete(joint_t *j) {
   for (size_t r = 0; r < j->m->nrules; r++) free(j->guard_leaves[r].leaf);
   for (size_t a = 0; a < j->m->nactions; a++) free(j->action_leaves[a].leaf);
   free(j->guard_leaves), free(j->action_leaves), free(j->cops);
+  free(j->sensing), free(j->sensing_list), free(j->after_of);
   free(j);
 }
 
@@ -473,18 +502,31 @@ static aff_t aff_const(double c) {
   return a;
 }
 
-/* sa a + sb b; g[i] is meaningful only for i in mask (the rest is never read). */
-static aff_t aff_lin(const aff_t *a, double sa, const aff_t *b, double sb) {
-  aff_t r;
-  r.c = sa * a->c + sb * b->c;
-  r.mask = a->mask | b->mask, r.ok = a->ok && b->ok;
-  for (unsigned m = a->mask; m; m &= m - 1) r.g[__builtin_ctz(m)] = sa * a->g[__builtin_ctz(m)];
+/* *r = sa a + sb b (r neither a nor b); g[i] is meaningful only for i in
+ * mask (the rest is never read, nor written here). */
+static void aff_lin_to(aff_t *r, const aff_t *a, double sa, const aff_t *b, double sb) {
+  r->c = sa * a->c + sb * b->c;
+  r->mask = a->mask | b->mask, r->ok = a->ok && b->ok;
+  for (unsigned m = a->mask; m; m &= m - 1) r->g[__builtin_ctz(m)] = sa * a->g[__builtin_ctz(m)];
   for (unsigned m = b->mask; m; m &= m - 1) {
     int i = __builtin_ctz(m);
-    r.g[i] = (a->mask >> i & 1 ? r.g[i] : 0) + sb * b->g[i];
+    r->g[i] = (a->mask >> i & 1 ? r->g[i] : 0) + sb * b->g[i];
   }
+}
+
+static aff_t aff_lin(const aff_t *a, double sa, const aff_t *b, double sb) {
+  aff_t r;
+  aff_lin_to(&r, a, sa, b, sb);
   return r;
 }
+
+/* *to = *from, the coefficients outside the mask left as they are. */
+static void aff_copy(aff_t *to, const aff_t *from) {
+  to->c = from->c, to->mask = from->mask, to->ok = from->ok;
+  for (unsigned m = from->mask; m; m &= m - 1) to->g[__builtin_ctz(m)] = from->g[__builtin_ctz(m)];
+}
+
+static void aff_set_const(aff_t *a, double c) { a->c = c, a->mask = 0, a->ok = true; }
 
 static aff_t aff_fail(unsigned mask) {
   aff_t r;
@@ -670,7 +712,8 @@ static operand_t operand_of(joint_t *j, const expr_t *e) {
   o.n = (int)(j->ncops - o.at);
   const cop_t *op = &j->cops[o.at];
   if (o.n == 1 && op->op == COP_VIEW)
-    o.kind = OPD_VIEW, o.v = op->v, o.which = op->which;
+    o.kind = OPD_VIEW, o.v = op->v, o.which = op->which,
+    o.view = op->which == 0 ? &j->a_now[op->v] : op->which == 1 ? &j->a_next[op->v] : &j->a_norm[op->v];
   else if (o.n == 1 && op->op == COP_CONST)
     o.kind = OPD_CONST, o.k = aff_const(op->k);
   else if (o.n > MAX_COPS)
@@ -684,6 +727,28 @@ static void push_leaf(leaves_t *ls, leaf_t l) {
   ls->leaf[ls->n++] = l;
 }
 
+/* Whether the cells descend into e (leaf_holds): a connective, not a leaf. */
+static bool connective(const expr_t *e) {
+  if (numeric_comparison(e) || enum_comparison(e)) return false;
+  switch (e->kind) {
+  case EXPR_NOT:
+  case EXPR_AND:
+  case EXPR_OR:
+  case EXPR_IMPLIES:
+  case EXPR_IFF:
+  case EXPR_EQ:
+  case EXPR_NE: return true;
+  case EXPR_ITE: return e->type.kind == TYPE_BOOL;
+  default: return false;
+  }
+}
+
+/* Whether e is a conjunction of leaves (a leaf, or an and of such). */
+static bool conjunction(const expr_t *e) {
+  if (!connective(e)) return true;
+  return e->kind == EXPR_AND && conjunction(e->u.op.a) && conjunction(e->u.op.b);
+}
+
 /* e's leaves in the order the cells read them (leaf_holds), with their classes. */
 static void compile_leaves(joint_t *j, const expr_t *e, leaves_t *ls) {
   if (!e) return;
@@ -692,19 +757,12 @@ static void compile_leaves(joint_t *j, const expr_t *e, leaves_t *ls) {
     push_leaf(ls, (leaf_t){true, e, l, r});
     return;
   }
-  if (!numeric_comparison(e) && !enum_comparison(e)) switch (e->kind) {
+  if (connective(e)) switch (e->kind) {
     case EXPR_NOT: compile_leaves(j, e->u.op.a, ls); return;
-    case EXPR_AND:
-    case EXPR_OR:
-    case EXPR_IMPLIES:
-    case EXPR_IFF:
-    case EXPR_EQ:
-    case EXPR_NE: compile_leaves(j, e->u.op.a, ls), compile_leaves(j, e->u.op.b, ls); return;
     case EXPR_ITE:
-      if (e->type.kind != TYPE_BOOL) break;
       compile_leaves(j, e->u.op.a, ls), compile_leaves(j, e->u.op.b, ls), compile_leaves(j, e->u.op.c, ls);
       return;
-    default: break;
+    default: compile_leaves(j, e->u.op.a, ls), compile_leaves(j, e->u.op.b, ls); return;
     }
   push_leaf(ls, (leaf_t){.real = false, .e = e});
 }
@@ -731,25 +789,33 @@ static const aff_t *operand_value(joint_t *j, const operand_t *o, aff_t *tmp) {
     case COP_VIEW:
       st[sp++] = op->which == 0 ? &j->a_now[op->v] : op->which == 1 ? &j->a_next[op->v] : &j->a_norm[op->v];
       continue;
-    case COP_CONST: *out = aff_const(op->k); break;
-    case COP_NUMBER: *out = aff_const(number(j->m, op->e, TYPE_REAL, now, next, normal)); break;
+    case COP_CONST: aff_set_const(out, op->k); break;
+    case COP_NUMBER: aff_set_const(out, number(j->m, op->e, TYPE_REAL, now, next, normal)); break;
     case COP_OTHER: {
       unsigned mask = fresh_mask(j, op->e);
-      *out = mask ? aff_fail(mask) : aff_const(number(j->m, op->e, TYPE_REAL, now, next, normal));
+      if (mask)
+        *out = aff_fail(mask);
+      else
+        aff_set_const(out, number(j->m, op->e, TYPE_REAL, now, next, normal));
       break;
     }
-    case COP_NEG: *out = aff_lin(b, -1, b, 0), sp--; break;
+    case COP_NEG: aff_lin_to(out, b, -1, b, 0), sp--; break;
     case COP_ADD:
-    case COP_SUB: *out = aff_lin(a, 1, b, op->op == COP_ADD ? 1 : -1), sp -= 2; break;
+    case COP_SUB: aff_lin_to(out, a, 1, b, op->op == COP_ADD ? 1 : -1), sp -= 2; break;
     case COP_MUL:
       if (a->mask && b->mask)
         *out = aff_fail(a->mask | b->mask);
+      else if (a->mask)
+        aff_lin_to(out, a, b->c, a, 0);
       else
-        *out = a->mask ? aff_lin(a, b->c, a, 0) : aff_lin(b, a->c, b, 0);
+        aff_lin_to(out, b, a->c, b, 0);
       sp -= 2;
       break;
     case COP_DIV:
-      *out = b->mask || b->c == 0 ? aff_fail(a->mask | b->mask) : aff_lin(a, 1 / b->c, a, 0);
+      if (b->mask || b->c == 0)
+        *out = aff_fail(a->mask | b->mask);
+      else
+        aff_lin_to(out, a, 1 / b->c, a, 0);
       sp -= 2;
       break;
     }
@@ -767,7 +833,12 @@ static void leaf_atoms(joint_t *j, const leaf_t *lf, cutset_t *cs) {
     return;
   }
   aff_t tl, tr;
-  const aff_t *l = operand_value(j, &lf->l, &tl), *r = operand_value(j, &lf->r, &tr);
+  const aff_t *l = lf->l.kind == OPD_VIEW    ? lf->l.view
+                   : lf->l.kind == OPD_CONST ? &lf->l.k
+                                             : operand_value(j, &lf->l, &tl);
+  const aff_t *r = lf->r.kind == OPD_VIEW    ? lf->r.view
+                   : lf->r.kind == OPD_CONST ? &lf->r.k
+                                             : operand_value(j, &lf->r, &tr);
   /* d = aff_lin(l, 1, r, -1), its coefficient computed only for the error kept */
   unsigned mask = l->mask | r->mask;
   bool ok = l->ok && r->ok;
@@ -806,20 +877,131 @@ static void leaves_atoms(joint_t *j, const leaves_t *ls, cutset_t *cs) {
   for (int k = 0; k < ls->n; k++) leaf_atoms(j, &ls->leaf[k], cs);
 }
 
+/* Appends e's program as real_value evaluates it over now (env) and normal
+ * (actual), next NULL; false where real_value returns false. */
+static bool compile_real(joint_t *j, const expr_t *e) {
+  switch (e->kind) {
+  case EXPR_REAL:
+    if (e->type.kind != TYPE_REAL) return false;
+    push_cop(j, (cop_t){COP_CONST, 0, 0, e->u.real.value, e});
+    return true;
+  case EXPR_INT:
+    if (e->type.kind == TYPE_REAL) return false;
+    push_cop(j, (cop_t){COP_CONST, 0, 0, (double)e->u.ival, e});
+    return true;
+  case EXPR_TOREAL:
+    if (e->u.op.a->kind != EXPR_INT || e->u.op.a->type.kind == TYPE_REAL) return false;
+    push_cop(j, (cop_t){COP_CONST, 0, 0, (double)e->u.op.a->u.ival, e});
+    return true;
+  case EXPR_VAR: {
+    const ism_var_t *var = &j->m->vars[e->u.var.id];
+    if (var->type.kind != TYPE_REAL || e->type.kind != TYPE_REAL || (var->sensing && e->u.var.primed))
+      return false;
+    push_cop(j, (cop_t){COP_VIEW, e->u.var.id, var->sensing ? 0 : 2, 0, e});
+    return true;
+  }
+  case EXPR_NEG:
+    if (e->type.kind != TYPE_REAL || !compile_real(j, e->u.op.a)) return false;
+    push_cop(j, (cop_t){COP_NEG, 0, 0, 0, e});
+    return true;
+  case EXPR_ADD:
+  case EXPR_SUB:
+  case EXPR_MUL:
+    if (e->type.kind != TYPE_REAL || !compile_real(j, e->u.op.a) || !compile_real(j, e->u.op.b)) return false;
+    push_cop(j, (cop_t){e->kind == EXPR_ADD ? COP_ADD : e->kind == EXPR_SUB ? COP_SUB : COP_MUL, 0, 0, 0, e});
+    return true;
+  default: return false;
+  }
+}
+
+/* real_value of a program compile_real wrote. */
+static double real_program(const joint_t *j, size_t at, int n, const double *now, const double *normal) {
+  double st[MAX_COPS];
+  int sp = 0;
+  for (int k = 0; k < n; k++) {
+    const cop_t *op = &j->cops[at + (size_t)k];
+    switch (op->op) {
+    case COP_VIEW: st[sp++] = op->which == 0 ? now[op->v] : normal[op->v]; break;
+    case COP_CONST: st[sp++] = op->k; break;
+    case COP_NEG: st[sp - 1] = -st[sp - 1]; break;
+    case COP_ADD: sp--, st[sp - 1] = st[sp - 1] + st[sp]; break;
+    case COP_SUB: sp--, st[sp - 1] = st[sp - 1] - st[sp]; break;
+    case COP_MUL: sp--, st[sp - 1] = st[sp - 1] * st[sp]; break;
+    default: assert(false);
+    }
+  }
+  return st[0];
+}
+
+static after_t after_of(joint_t *j, size_t a, int v) {
+  const ism_model_t *m = j->m;
+  const expr_t *rhs = j->rhs[a * j->nv + (size_t)v];
+  bool real = m->vars[v].type.kind == TYPE_REAL;
+  after_t af = {.kind = AFTER_FREE, .e = rhs, .next_read = j->next_read[a * j->nv + (size_t)v]};
+  if (!rhs) return af;
+  if (rhs->kind == EXPR_VAR && !rhs->u.var.primed && real && m->vars[rhs->u.var.id].type.kind == TYPE_REAL) {
+    af.kind = AFTER_COPY, af.w = rhs->u.var.id, af.from_env = m->vars[af.w].sensing;
+  } else {
+    af.kind = AFTER_NUMBER;
+    size_t at = j->ncops;
+    if (real && rhs->type.kind == TYPE_REAL && compile_real(j, rhs) && j->ncops - at <= MAX_COPS)
+      af.kind = AFTER_PROG, af.at = at, af.n = (int)(j->ncops - at);
+    else
+      j->ncops = at;
+  }
+  if (af.next_read && real) af.affine = true, af.rhs = operand_of(j, rhs);
+  return af;
+}
+
 static void compile_model(joint_t *j) {
   const ism_model_t *m = j->m;
   j->guard_leaves = xcalloc(m->nrules + 1, sizeof *j->guard_leaves);
   j->action_leaves = xcalloc(m->nactions + 1, sizeof *j->action_leaves);
-  for (size_t r = 0; r < m->nrules; r++) compile_leaves(j, m->rules[r].when, &j->guard_leaves[r]);
+  for (size_t r = 0; r < m->nrules; r++) {
+    leaves_t *ls = &j->guard_leaves[r];
+    compile_leaves(j, m->rules[r].when, ls);
+    ls->split = ls->n, ls->conj[0] = m->rules[r].when && conjunction(m->rules[r].when);
+  }
   for (size_t a = 0; a < m->nactions; a++) {
     const ism_action_t *act = &m->actions[a];
+    leaves_t *ls = &j->action_leaves[a];
+    ls->conj[0] = true;
     for (size_t k = 0; k < act->neffects; k++)
-      if (j->constraint[a][k]) compile_leaves(j, act->effects[k], &j->action_leaves[a]);
-    compile_leaves(j, act->failure, &j->action_leaves[a]);
+      if (j->constraint[a][k]) {
+        compile_leaves(j, act->effects[k], ls);
+        ls->conj[0] &= conjunction(act->effects[k]);
+      }
+    ls->split = ls->n;
+    compile_leaves(j, act->failure, ls);
+    ls->conj[1] = act->failure && conjunction(act->failure);
   }
+  size_t nv = j->nv;
+  j->sensing = xcalloc(nv + 1, sizeof *j->sensing);
+  j->sensing_list = xmalloc((nv + 1) * sizeof *j->sensing_list);
+  int ns = 0;
+  for (size_t v = 0; v < nv; v++)
+    if ((j->sensing[v] = m->vars[v].sensing)) j->sensing_list[ns++] = (int)v;
+  j->sensing_list[ns] = -1;
+  j->after_of = xcalloc(m->nactions * nv + 1, sizeof *j->after_of);
+  for (size_t a = 0; a < m->nactions; a++)
+    for (const int *v = j->sensing_list; *v >= 0; v++) j->after_of[a * nv + (size_t)*v] = after_of(j, a, *v);
 }
 
 /* ---- a cell's value from the recorded leaves ---- */
+
+static bool atom_holds(const joint_t *j, const atom_t *a) {
+  if (a->constant) return a->value;
+  double v = a->c + a->g * j->x[a->i];
+  switch (a->op) {
+  case EXPR_EQ: return v == 0;
+  case EXPR_NE: return v != 0;
+  case EXPR_LT: return v < 0;
+  case EXPR_LE: return v <= 0;
+  case EXPR_GT: return v > 0;
+  default: return v >= 0;
+  }
+}
+
 
 /* e's value at the current x, reading the leaves in the order atoms()
  * recorded them (every leaf is read: no short circuit). */
@@ -857,17 +1039,7 @@ static bool leaf_holds(const joint_t *j, const expr_t *e, int *k) {
     default: break;
     }
   }
-  const atom_t *a = &j->atom[(*k)++];
-  if (a->constant) return a->value;
-  double v = a->c + a->g * j->x[a->i];
-  switch (a->op) {
-  case EXPR_EQ: return v == 0;
-  case EXPR_NE: return v != 0;
-  case EXPR_LT: return v < 0;
-  case EXPR_LE: return v <= 0;
-  case EXPR_GT: return v > 0;
-  default: return v >= 0;
-  }
+  return atom_holds(j, &j->atom[(*k)++]);
 }
 
 /* ---- stages ---- */
@@ -881,29 +1053,29 @@ static const cex_action_t *cex_action_at(const cex_t *c, int step, int position,
   return NULL;
 }
 
-static aff_t aff_var(const joint_t *j, int v, double base) {
+/* *a = v's view: base + its new error (a constant once drawn, fixed). */
+static void aff_set_var(const joint_t *j, aff_t *a, int v, double base) {
   int i = j->slot[v];
-  aff_t a = aff_const(base + j->extra[v]);
-  if (i < 0) return a;
+  aff_set_const(a, base + j->extra[v]);
+  if (i < 0) return;
   if (j->fixed[i]) {
-    a.c += j->x[i];
-    return a;
+    a->c += j->x[i];
+    return;
   }
-  a.g[i] = 1, a.mask = 1u << i;
-  return a;
+  a->g[i] = 1, a->mask = 1u << i;
 }
 
 /* The stage's concrete values from x (and, with affine, its views). */
 static void set_values(joint_t *j, bool affine) {
-  const ism_model_t *m = j->m;
   size_t nv = j->nv;
+  const bool *sensing = j->sensing;
   if (j->kind == STAGE_SENSE) {
     for (size_t v = 0; v < nv; v++) {
       int i = j->slot[v];
-      j->sensed[v] = m->vars[v].sensing ? j->truth[v] + (i >= 0 ? j->x[i] : j->extra[v]) : j->normal[v];
+      j->sensed[v] = sensing[v] ? j->truth[v] + (i >= 0 ? j->x[i] : j->extra[v]) : j->normal[v];
       /* the views aff_eval reads: a_now of a sensing variable, a_norm of the others */
-      if (affine && m->vars[v].sensing) j->a_now[v] = aff_var(j, (int)v, j->truth[v]);
-      if (affine && !m->vars[v].sensing) j->a_norm[v] = aff_const(j->normal[v]);
+      if (affine && sensing[v]) aff_set_var(j, &j->a_now[v], (int)v, j->truth[v]);
+      if (affine && !sensing[v]) aff_set_const(&j->a_norm[v], j->normal[v]);
     }
     return;
   }
@@ -911,21 +1083,24 @@ static void set_values(joint_t *j, bool affine) {
   for (size_t v = 0; v < nv; v++) {
     int i = j->slot[v];
     j->actual[v] = j->normal[v] + (i >= 0 ? j->x[i] : j->extra[v]);
-    if (affine && !m->vars[v].sensing) j->a_norm[v] = aff_var(j, (int)v, j->normal[v]);
-    if (affine && m->vars[v].sensing) j->a_now[v] = aff_const(j->env[v]);
+    if (affine && !sensing[v]) aff_set_var(j, &j->a_norm[v], (int)v, j->normal[v]);
+    if (affine && sensing[v]) aff_set_const(&j->a_now[v], j->env[v]);
   }
-  for (size_t v = 0; v < nv; v++) {
-    if (!m->vars[v].sensing) continue;
-    const expr_t *rhs = j->rhs[(size_t)j->action * nv + v];
-    if (rhs && rhs->kind == EXPR_VAR && !rhs->u.var.primed && m->vars[v].type.kind == TYPE_REAL &&
-        m->vars[rhs->u.var.id].type.kind == TYPE_REAL) /* v' == w: what number() reads */
-      j->after[v] = m->vars[rhs->u.var.id].sensing ? j->env[rhs->u.var.id] : j->actual[rhs->u.var.id];
-    else
-      j->after[v] = rhs     ? number(m, rhs, m->vars[v].type.kind, j->env, NULL, j->actual)
-                    : given ? given->after[v]
-                            : j->env[v];
-    if (affine && j->next_read[(size_t)j->action * nv + v])
-      j->a_next[v] = rhs && m->vars[v].type.kind == TYPE_REAL ? aff_eval(j, rhs) : aff_const(j->after[v]);
+  const after_t *row = j->after_of + (size_t)j->action * nv;
+  for (const int *q = j->sensing_list; *q >= 0; q++) {
+    int v = *q;
+    const after_t *af = &row[v];
+    switch (af->kind) {
+    case AFTER_COPY: j->after[v] = af->from_env ? j->env[af->w] : j->actual[af->w]; break;
+    case AFTER_PROG: j->after[v] = real_program(j, af->at, af->n, j->env, j->actual); break;
+    case AFTER_NUMBER: j->after[v] = number(j->m, af->e, j->m->vars[v].type.kind, j->env, NULL, j->actual); break;
+    case AFTER_FREE: j->after[v] = given ? given->after[v] : j->env[v]; break;
+    }
+    if (affine && af->next_read && af->affine) {
+      aff_t tmp;
+      aff_copy(&j->a_next[v], operand_value(j, &af->rhs, &tmp));
+    } else if (affine && af->next_read)
+      aff_set_const(&j->a_next[v], j->after[v]);
   }
 }
 
@@ -950,6 +1125,15 @@ static double stage_value(joint_t *j) {
   return failed == j->want_fail;
 }
 
+/* The conjunction of the n atoms from *k on; *k moves past them. */
+static bool atoms_hold(const joint_t *j, int n, int *k) {
+  const atom_t *a = &j->atom[*k];
+  *k += n;
+  for (int i = 0; i < n; i++)
+    if (!atom_holds(j, &a[i])) return false;
+  return true;
+}
+
 /* stage_value of the current cell (x), read off the leaves that the last
  * stage_atoms recorded. */
 static double cell_value(const joint_t *j) {
@@ -959,18 +1143,23 @@ static double cell_value(const joint_t *j) {
     int rule = j->c->rules[j->step], enabled = 0;
     bool mine = false;
     for (const int *q = m->rules_from[j->c->states[j->step]]; *q >= 0; q++) {
-      bool on = leaf_holds(j, m->rules[*q].when, &k);
+      const leaves_t *ls = &j->guard_leaves[*q];
+      bool on = ls->conj[0] ? atoms_hold(j, ls->n, &k) : leaf_holds(j, m->rules[*q].when, &k);
       if (m->selection == ISM_SELECT_FIRST && (on || *q == rule)) return on && *q == rule;
       enabled += on, mine |= on && *q == rule;
     }
     return mine ? 1.0 / enabled : 0;
   }
   const ism_action_t *a = &m->actions[j->action];
+  const leaves_t *ls = &j->action_leaves[j->action];
   bool ok = true;
-  for (size_t c = 0; c < a->neffects; c++)
-    if (j->constraint[j->action][c]) ok &= leaf_holds(j, a->effects[c], &k);
+  if (ls->conj[0])
+    ok = atoms_hold(j, ls->split, &k);
+  else
+    for (size_t c = 0; c < a->neffects; c++)
+      if (j->constraint[j->action][c]) ok &= leaf_holds(j, a->effects[c], &k);
   if (!ok) return 0;
-  bool failed = a->failure && leaf_holds(j, a->failure, &k);
+  bool failed = a->failure && (ls->conj[1] ? atoms_hold(j, ls->n - ls->split, &k) : leaf_holds(j, a->failure, &k));
   return failed == j->want_fail;
 }
 
