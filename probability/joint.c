@@ -79,6 +79,7 @@ enum { MAX_COPS = 16 }; /* a longer operand is evaluated by aff_ref (n 0) */
 typedef enum {
   OPD_VIEW,  /* the view of variable v (which as in COP_VIEW): read in place */
   OPD_CONST, /* the literal k */
+  OPD_SUM,   /* view or literal a + sign * view or literal b (k holds a literal a, k2 a literal b) */
   OPD_PROG,  /* n postfix ops cops[at ...] */
   OPD_TREE   /* aff_ref(e): longer than MAX_COPS */
 } operand_kind_t;
@@ -86,8 +87,10 @@ typedef enum {
 typedef struct {
   operand_kind_t kind;
   int v, which;
-  const aff_t *view; /* OPD_VIEW: the view read */
-  aff_t k;
+  const aff_t *view; /* OPD_VIEW: the view read; OPD_SUM: a's view, or NULL (k) */
+  const aff_t *view2; /* OPD_SUM: b's view, or NULL (k2) */
+  double sign;        /* OPD_SUM: 1 or -1 */
+  aff_t k, k2;
   size_t at;
   int n;
   const expr_t *e;
@@ -217,8 +220,12 @@ struct joint {
   int nfresh;
   int *errs;      /* [(nactions + 1) * (nv + 1)]: the variables whose errors a stage draws afresh, in
                      increasing order, -1 ended: row 0 a sensing, row a + 1 action a */
-  int *slot;      /* [nv]: index of v's new error in this stage, or -1 */
-  double *extra;  /* [nv]: a stage's new errors beyond MAXF, drawn unconditioned (else 0) */
+  const int *slot; /* [nv]: index of v's new error in this stage, or -1: a row of row_slot, or own_slot */
+  int *own_slot;   /* [nv]: slot of a stage with more than MAXF new errors */
+  int *row_slot;   /* [(nactions + 1) * nv]: slot of each row of errs with at most MAXF new errors */
+  bool *row_many;  /* [nactions + 1]: the row has more than MAXF new errors */
+  double *extra;   /* [nv]: a stage's new errors beyond MAXF, drawn unconditioned (else 0) */
+  bool extra_set;  /* some extra[v] may not be 0 */
   double *cell_w; /* [MAX_CELLS] */
   /* the stage's leaves (atoms() records them; a cell's value is read off them, cell_value) */
   atom_t *atom;
@@ -349,9 +356,10 @@ joint_t *joint_new(const ism_model_t *m, const joint_options_t *o) {
   for (size_t k = 0; k < sizeof d / sizeof *d; k++) *d[k] = xcalloc(n, sizeof(double));
   j->a_now = xcalloc(n, sizeof(aff_t)), j->a_next = xcalloc(n, sizeof(aff_t)),
   j->a_norm = xcalloc(n, sizeof(aff_t));
-  j->slot = xmalloc(n * sizeof *j->slot);
+  j->own_slot = xmalloc(n * sizeof *j->own_slot);
   j->extra = xcalloc(n, sizeof *j->extra);
-  for (size_t v = 0; v < n; v++) j->slot[v] = -1;
+  for (size_t v = 0; v < n; v++) j->own_slot[v] = -1;
+  j->slot = j->own_slot;
   j->errs = xmalloc((m->nactions + 1) * n * sizeof *j->errs);
   for (size_t row = 0; row <= m->nactions; row++) {
     int *e = j->errs + row * n;
@@ -362,6 +370,14 @@ joint_t *joint_new(const ism_model_t *m, const joint_options_t *o) {
         *e++ = (int)v;
     }
     *e = -1;
+  }
+  j->row_slot = xmalloc(((m->nactions + 1) * nv + 1) * sizeof *j->row_slot);
+  j->row_many = xcalloc(m->nactions + 1, sizeof *j->row_many);
+  for (size_t row = 0; row <= m->nactions; row++) {
+    int *slot = j->row_slot + row * nv, k = 0;
+    for (size_t v = 0; v < nv; v++) slot[v] = -1;
+    for (const int *e = j->errs + row * n; *e >= 0; e++, k++) slot[*e] = k;
+    j->row_many[row] = k > MAXF;
   }
   j->cell_w = xmalloc(MAX_CELLS * sizeof *j->cell_w);
   compile_model(j); /* after the views: operands point to them */
@@ -374,7 +390,8 @@ void joint_delete(joint_t *j) {
   free(j->constraint), free(j->rhs), free(j->next_read), free(j->exact), free(j->wide[0]), free(j->wide[1]),
       free(j->has_dist);
   free(j->truth), free(j->sensed), free(j->env), free(j->normal), free(j->after), free(j->actual);
-  free(j->a_now), free(j->a_next), free(j->a_norm), free(j->slot), free(j->extra), free(j->cell_w);
+  free(j->a_now), free(j->a_next), free(j->a_norm), free(j->own_slot), free(j->extra), free(j->cell_w);
+  free(j->row_slot), free(j->row_many);
   free(j->errs);
   free(j->atom);
   for (size_t r = 0; r < j->m->nrules; r++) free(j->guard_leaves[r].leaf);
@@ -716,7 +733,18 @@ static operand_t operand_of(joint_t *j, const expr_t *e) {
     o.view = op->which == 0 ? &j->a_now[op->v] : op->which == 1 ? &j->a_next[op->v] : &j->a_norm[op->v];
   else if (o.n == 1 && op->op == COP_CONST)
     o.kind = OPD_CONST, o.k = aff_const(op->k);
-  else if (o.n > MAX_COPS)
+  else if (o.n == 3 && op[0].op <= COP_CONST && op[1].op <= COP_CONST && (op[2].op == COP_ADD || op[2].op == COP_SUB)) {
+    const aff_t *views[3] = {j->a_now, j->a_next, j->a_norm};
+    o.kind = OPD_SUM, o.sign = op[2].op == COP_ADD ? 1 : -1;
+    if (op[0].op == COP_VIEW)
+      o.view = &views[op[0].which][op[0].v];
+    else
+      o.k = aff_const(op[0].k);
+    if (op[1].op == COP_VIEW)
+      o.view2 = &views[op[1].which][op[1].v];
+    else
+      o.k2 = aff_const(op[1].k);
+  } else if (o.n > MAX_COPS)
     o.kind = OPD_TREE;
   if (o.kind != OPD_PROG) j->ncops = o.at, o.n = 0;
   return o;
@@ -772,6 +800,7 @@ static const aff_t *operand_value(joint_t *j, const operand_t *o, aff_t *tmp) {
   switch (o->kind) {
   case OPD_VIEW: return o->which == 0 ? &j->a_now[o->v] : o->which == 1 ? &j->a_next[o->v] : &j->a_norm[o->v];
   case OPD_CONST: return &o->k;
+  case OPD_SUM: aff_lin_to(tmp, o->view ? o->view : &o->k, 1, o->view2 ? o->view2 : &o->k2, o->sign); return tmp;
   case OPD_TREE: return aff_ref(j, o->e, tmp);
   case OPD_PROG: break;
   }
@@ -1295,13 +1324,21 @@ static void begin_stage(joint_t *j, stage_kind_t kind, rng_t *r) {
   j->kind = kind;
   j->nfresh = 0;
   j->given = kind == STAGE_ACTION ? cex_action_at(j->c, j->step, j->position, NULL) : NULL;
-  for (size_t v = 0; v < j->nv; v++) j->slot[v] = -1, j->extra[v] = 0;
-  const int *e = j->errs + (kind == STAGE_SENSE ? 0 : (size_t)j->action + 1) * (j->nv + 1);
+  size_t row = kind == STAGE_SENSE ? 0 : (size_t)j->action + 1;
+  const int *e = j->errs + row * (j->nv + 1);
+  if (j->extra_set) memset(j->extra, 0, j->nv * sizeof *j->extra), j->extra_set = false;
+  if (!j->row_many[row]) {
+    j->slot = j->row_slot + row * j->nv;
+    for (; *e >= 0; e++) j->fresh[j->nfresh++] = *e;
+    return;
+  }
+  j->slot = j->own_slot;
+  for (size_t v = 0; v < j->nv; v++) j->own_slot[v] = -1;
   for (; *e >= 0; e++) {
     if (j->nfresh == MAXF)
-      j->extra[*e] = dist_quantile(&j->dists[*e], uniform01(r));
+      j->extra[*e] = dist_quantile(&j->dists[*e], uniform01(r)), j->extra_set = true;
     else
-      j->slot[*e] = j->nfresh, j->fresh[j->nfresh++] = *e;
+      j->own_slot[*e] = j->nfresh, j->fresh[j->nfresh++] = *e;
   }
 }
 
