@@ -131,6 +131,14 @@ typedef struct {
   bool conj[2];
 } leaves_t;
 
+/* A quantile draw_prior computed: dist_quantile(d, u) is x. */
+typedef struct {
+  const dist_t *d;
+  double u, x;
+} quantile_memo_t;
+
+enum { QMEMO = 1 << 12 };
+
 /* A counter-based generator (splitmix64): sample i of a seed always sees
  * the same numbers, whatever was evaluated before (common random numbers). */
 typedef struct {
@@ -227,6 +235,7 @@ struct joint {
   double *extra;   /* [nv]: a stage's new errors beyond MAXF, drawn unconditioned (else 0) */
   bool extra_set;  /* some extra[v] may not be 0 */
   double *cell_w; /* [MAX_CELLS] */
+  quantile_memo_t *qmemo; /* [QMEMO]: draw_prior's last quantiles (common random numbers repeat them) */
   /* the stage's leaves (atoms() records them; a cell's value is read off them, cell_value) */
   atom_t *atom;
   int natoms, atom_cap;
@@ -380,6 +389,7 @@ joint_t *joint_new(const ism_model_t *m, const joint_options_t *o) {
     j->row_many[row] = k > MAXF;
   }
   j->cell_w = xmalloc(MAX_CELLS * sizeof *j->cell_w);
+  j->qmemo = xcalloc(QMEMO, sizeof *j->qmemo);
   compile_model(j); /* after the views: operands point to them */
   return j;
 }
@@ -390,7 +400,7 @@ void joint_delete(joint_t *j) {
   free(j->constraint), free(j->rhs), free(j->next_read), free(j->exact), free(j->wide[0]), free(j->wide[1]),
       free(j->has_dist);
   free(j->truth), free(j->sensed), free(j->env), free(j->normal), free(j->after), free(j->actual);
-  free(j->a_now), free(j->a_next), free(j->a_norm), free(j->own_slot), free(j->extra), free(j->cell_w);
+  free(j->a_now), free(j->a_next), free(j->a_norm), free(j->own_slot), free(j->extra), free(j->cell_w), free(j->qmemo);
   free(j->row_slot), free(j->row_many);
   free(j->errs);
   free(j->atom);
@@ -1098,23 +1108,33 @@ static void aff_set_var(const joint_t *j, aff_t *a, int v, double base) {
 static void set_values(joint_t *j, bool affine) {
   size_t nv = j->nv;
   const bool *sensing = j->sensing;
+  const int *slot = j->slot;
+  const double *x = j->x, *extra = j->extra, *truth = j->truth, *normal = j->normal, *env = j->env;
   if (j->kind == STAGE_SENSE) {
+    double *sensed = j->sensed;
     for (size_t v = 0; v < nv; v++) {
-      int i = j->slot[v];
-      j->sensed[v] = sensing[v] ? j->truth[v] + (i >= 0 ? j->x[i] : j->extra[v]) : j->normal[v];
-      /* the views aff_eval reads: a_now of a sensing variable, a_norm of the others */
-      if (affine && sensing[v]) aff_set_var(j, &j->a_now[v], (int)v, j->truth[v]);
-      if (affine && !sensing[v]) aff_set_const(&j->a_norm[v], j->normal[v]);
+      int i = slot[v];
+      sensed[v] = sensing[v] ? truth[v] + (i >= 0 ? x[i] : extra[v]) : normal[v];
     }
+    /* the views aff_eval reads: a_now of a sensing variable, a_norm of the others */
+    for (size_t v = 0; v < nv && affine; v++)
+      if (sensing[v])
+        aff_set_var(j, &j->a_now[v], (int)v, truth[v]);
+      else
+        aff_set_const(&j->a_norm[v], normal[v]);
     return;
   }
   const cex_action_t *given = j->given;
+  double *actual = j->actual;
   for (size_t v = 0; v < nv; v++) {
-    int i = j->slot[v];
-    j->actual[v] = j->normal[v] + (i >= 0 ? j->x[i] : j->extra[v]);
-    if (affine && !sensing[v]) aff_set_var(j, &j->a_norm[v], (int)v, j->normal[v]);
-    if (affine && sensing[v]) aff_set_const(&j->a_now[v], j->env[v]);
+    int i = slot[v];
+    actual[v] = normal[v] + (i >= 0 ? x[i] : extra[v]);
   }
+  for (size_t v = 0; v < nv && affine; v++)
+    if (sensing[v])
+      aff_set_const(&j->a_now[v], env[v]);
+    else
+      aff_set_var(j, &j->a_norm[v], (int)v, normal[v]);
   const after_t *row = j->after_of + (size_t)j->action * nv;
   for (const int *q = j->sensing_list; *q >= 0; q++) {
     int v = *q;
@@ -1217,8 +1237,19 @@ static void sort_doubles(double *x, int n) {
   }
 }
 
+/* An unconditioned draw of new error i. The search's objective draws the
+ * same numbers in every evaluation (common random numbers), so the
+ * quantiles of the last ones are kept: the same function of the same
+ * arguments, the same result. */
 static double draw_prior(joint_t *j, int i, rng_t *r) {
-  return dist_quantile(&j->dists[j->fresh[i]], uniform01(r));
+  const dist_t *d = &j->dists[j->fresh[i]];
+  double u = uniform01(r);
+  uint64_t bits;
+  memcpy(&bits, &u, sizeof bits);
+  bits ^= (uint64_t)(uintptr_t)d * 0x9e3779b97f4a7c15ULL;
+  quantile_memo_t *q = &j->qmemo[(bits ^ bits >> 29 ^ bits >> 41) & (QMEMO - 1)];
+  if (q->d != d || q->u != u) q->d = d, q->u = u, q->x = dist_quantile(d, u);
+  return q->x;
 }
 
 /* Draws the stage's new errors conditioned on its constraint; returns the
