@@ -137,7 +137,14 @@ typedef struct {
   double u, x;
 } quantile_memo_t;
 
-enum { QMEMO = 1 << 12 };
+/* The tail masses of a cut point (dist_point_t's p and q, NaN where not
+ * computed yet). */
+typedef struct {
+  const dist_t *d;
+  double x, p, q;
+} point_memo_t;
+
+enum { QMEMO = 1 << 12, PMEMO = 1 << 12 };
 
 /* A counter-based generator (splitmix64): sample i of a seed always sees
  * the same numbers, whatever was evaluated before (common random numbers). */
@@ -236,6 +243,7 @@ struct joint {
   bool extra_set;  /* some extra[v] may not be 0 */
   double *cell_w; /* [MAX_CELLS] */
   quantile_memo_t *qmemo; /* [QMEMO]: draw_prior's last quantiles (common random numbers repeat them) */
+  point_memo_t *pmemo;    /* [PMEMO]: the tail masses of the last cut points (the same cuts recur) */
   /* the stage's leaves (atoms() records them; a cell's value is read off them, cell_value) */
   atom_t *atom;
   int natoms, atom_cap;
@@ -390,6 +398,7 @@ joint_t *joint_new(const ism_model_t *m, const joint_options_t *o) {
   }
   j->cell_w = xmalloc(MAX_CELLS * sizeof *j->cell_w);
   j->qmemo = xcalloc(QMEMO, sizeof *j->qmemo);
+  j->pmemo = xcalloc(PMEMO, sizeof *j->pmemo);
   compile_model(j); /* after the views: operands point to them */
   return j;
 }
@@ -400,7 +409,7 @@ void joint_delete(joint_t *j) {
   free(j->constraint), free(j->rhs), free(j->next_read), free(j->exact), free(j->wide[0]), free(j->wide[1]),
       free(j->has_dist);
   free(j->truth), free(j->sensed), free(j->env), free(j->normal), free(j->after), free(j->actual);
-  free(j->a_now), free(j->a_next), free(j->a_norm), free(j->own_slot), free(j->extra), free(j->cell_w), free(j->qmemo);
+  free(j->a_now), free(j->a_next), free(j->a_norm), free(j->own_slot), free(j->extra), free(j->cell_w), free(j->qmemo), free(j->pmemo);
   free(j->row_slot), free(j->row_many);
   free(j->errs);
   free(j->atom);
@@ -1252,6 +1261,27 @@ static double draw_prior(joint_t *j, int i, rng_t *r) {
   return q->x;
 }
 
+static point_memo_t *point_slot(joint_t *j, const dist_t *d, double x) {
+  uint64_t bits;
+  memcpy(&bits, &x, sizeof bits);
+  bits ^= (uint64_t)(uintptr_t)d * 0x9e3779b97f4a7c15ULL;
+  return &j->pmemo[(bits ^ bits >> 29 ^ bits >> 41) & (PMEMO - 1)];
+}
+
+/* dist_point, with the tail masses the memo has of x (the same GSL calls
+ * on the same arguments gave them). */
+static void point_at(joint_t *j, const dist_t *d, double x, dist_point_t *pt) {
+  dist_point(d, x, pt);
+  if (!isnan(pt->p) || d->kind != ISM_DIST_GAUSSIAN) return;
+  const point_memo_t *m = point_slot(j, d, x);
+  if (m->d == d && m->x == x) pt->p = m->p, pt->q = m->q;
+}
+
+static void point_keep(joint_t *j, const dist_t *d, const dist_point_t *pt) {
+  if (d->kind != ISM_DIST_GAUSSIAN || (isnan(pt->p) && isnan(pt->q))) return;
+  *point_slot(j, d, pt->x) = (point_memo_t){d, pt->x, pt->p, pt->q};
+}
+
 /* Draws the stage's new errors conditioned on its constraint; returns the
  * constraint's probability given everything drawn before (0: impossible). */
 static double run_stage(joint_t *j, rng_t *r) {
@@ -1296,8 +1326,9 @@ static double run_stage(joint_t *j, rng_t *r) {
       if (seg[i][k] != seg[i][distinct - 1]) seg[i][distinct++] = seg[i][k];
     n = distinct > 1 ? distinct : 2;
     nseg[i] = n - 1;
-    for (int k = 0; k <= nseg[i]; k++) dist_point(d, seg[i][k], &seg_pt[i][k]);
+    for (int k = 0; k <= nseg[i]; k++) point_at(j, d, seg[i][k], &seg_pt[i][k]);
     for (int k = 0; k < nseg[i]; k++) segmass[i][k] = dist_mass_points(d, &seg_pt[i][k], &seg_pt[i][k + 1]);
+    for (int k = 1; k < nseg[i]; k++) point_keep(j, d, &seg_pt[i][k]);
     if (nseg[i] > 1) order[nvar++] = i;
     if ((cells *= (size_t)nseg[i]) > MAX_CELLS) cs.overflow = true;
   }
