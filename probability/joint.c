@@ -13,7 +13,14 @@
 #include "probability/lowdisc.h"
 #include "probability/memo.h"
 
-enum { MAXF = JOINT_MAXF, MAX_CUTS = JOINT_MAX_CUTS, MAX_CELLS = JOINT_MAX_CELLS, GRID = 9, GOLDEN_STEPS = 8, EDGE_STEPS = 5 };
+enum {
+  MAXF = JOINT_MAXF,
+  MAX_CUTS = JOINT_MAX_CUTS,
+  MAX_CELLS = JOINT_MAX_CELLS,
+  GRID = 9,
+  GOLDEN_STEPS = 8,
+  EDGE_STEPS = 5
+};
 
 /* to_edge's bisection steps to the edge of the support. */
 enum { EDGE_BISECTIONS = 16 };
@@ -87,7 +94,7 @@ typedef enum {
 typedef struct {
   operand_kind_t kind;
   int v, which;
-  const aff_t *view; /* OPD_VIEW: the view read; OPD_SUM: a's view, or NULL (k) */
+  const aff_t *view;  /* OPD_VIEW: the view read; OPD_SUM: a's view, or NULL (k) */
   const aff_t *view2; /* OPD_SUM: b's view, or NULL (k2) */
   double sign;        /* OPD_SUM: 1 or -1 */
   aff_t k, k2;
@@ -233,15 +240,15 @@ struct joint {
   double x[MAXF];   /* its value */
   bool fixed[MAXF]; /* drawn unconditioned, a constant for the cells */
   int nfresh;
-  int *errs;      /* [(nactions + 1) * (nv + 1)]: the variables whose errors a stage draws afresh, in
-                     increasing order, -1 ended: row 0 a sensing, row a + 1 action a */
+  int *errs;       /* [(nactions + 1) * (nv + 1)]: the variables whose errors a stage draws afresh, in
+                      increasing order, -1 ended: row 0 a sensing, row a + 1 action a */
   const int *slot; /* [nv]: index of v's new error in this stage, or -1: a row of row_slot, or own_slot */
   int *own_slot;   /* [nv]: slot of a stage with more than MAXF new errors */
   int *row_slot;   /* [(nactions + 1) * nv]: slot of each row of errs with at most MAXF new errors */
   bool *row_many;  /* [nactions + 1]: the row has more than MAXF new errors */
   double *extra;   /* [nv]: a stage's new errors beyond MAXF, drawn unconditioned (else 0) */
   bool extra_set;  /* some extra[v] may not be 0 */
-  double *cell_w; /* [MAX_CELLS] */
+  double *cell_w;  /* [MAX_CELLS] */
   quantile_memo_t *qmemo; /* [QMEMO]: draw_prior's last quantiles (common random numbers repeat them) */
   point_memo_t *pmemo;    /* [PMEMO]: the tail masses of the last cut points (the same cuts recur) */
   /* the stage's leaves (atoms() records them; a cell's value is read off them, cell_value) */
@@ -409,7 +416,8 @@ void joint_delete(joint_t *j) {
   free(j->constraint), free(j->rhs), free(j->next_read), free(j->exact), free(j->wide[0]), free(j->wide[1]),
       free(j->has_dist);
   free(j->truth), free(j->sensed), free(j->env), free(j->normal), free(j->after), free(j->actual);
-  free(j->a_now), free(j->a_next), free(j->a_norm), free(j->own_slot), free(j->extra), free(j->cell_w), free(j->qmemo), free(j->pmemo);
+  free(j->a_now), free(j->a_next), free(j->a_norm), free(j->own_slot), free(j->extra), free(j->cell_w),
+      free(j->qmemo), free(j->pmemo);
   free(j->row_slot), free(j->row_many);
   free(j->errs);
   free(j->atom);
@@ -749,10 +757,13 @@ static operand_t operand_of(joint_t *j, const expr_t *e) {
   const cop_t *op = &j->cops[o.at];
   if (o.n == 1 && op->op == COP_VIEW)
     o.kind = OPD_VIEW, o.v = op->v, o.which = op->which,
-    o.view = op->which == 0 ? &j->a_now[op->v] : op->which == 1 ? &j->a_next[op->v] : &j->a_norm[op->v];
+    o.view = op->which == 0   ? &j->a_now[op->v]
+             : op->which == 1 ? &j->a_next[op->v]
+                              : &j->a_norm[op->v];
   else if (o.n == 1 && op->op == COP_CONST)
     o.kind = OPD_CONST, o.k = aff_const(op->k);
-  else if (o.n == 3 && op[0].op <= COP_CONST && op[1].op <= COP_CONST && (op[2].op == COP_ADD || op[2].op == COP_SUB)) {
+  else if (o.n == 3 && op[0].op <= COP_CONST && op[1].op <= COP_CONST &&
+           (op[2].op == COP_ADD || op[2].op == COP_SUB)) {
     const aff_t *views[3] = {j->a_now, j->a_next, j->a_norm};
     o.kind = OPD_SUM, o.sign = op[2].op == COP_ADD ? 1 : -1;
     if (op[0].op == COP_VIEW)
@@ -819,7 +830,9 @@ static const aff_t *operand_value(joint_t *j, const operand_t *o, aff_t *tmp) {
   switch (o->kind) {
   case OPD_VIEW: return o->which == 0 ? &j->a_now[o->v] : o->which == 1 ? &j->a_next[o->v] : &j->a_norm[o->v];
   case OPD_CONST: return &o->k;
-  case OPD_SUM: aff_lin_to(tmp, o->view ? o->view : &o->k, 1, o->view2 ? o->view2 : &o->k2, o->sign); return tmp;
+  case OPD_SUM:
+    aff_lin_to(tmp, o->view ? o->view : &o->k, 1, o->view2 ? o->view2 : &o->k2, o->sign);
+    return tmp;
   case OPD_TREE: return aff_ref(j, o->e, tmp);
   case OPD_PROG: break;
   }
@@ -1050,7 +1063,6 @@ static bool atom_holds(const joint_t *j, const atom_t *a) {
   }
 }
 
-
 /* e's value at the current x, reading the leaves in the order atoms()
  * recorded them (every leaf is read: no short circuit). */
 static bool leaf_holds(const joint_t *j, const expr_t *e, int *k) {
@@ -1151,7 +1163,9 @@ static void set_values(joint_t *j, bool affine) {
     switch (af->kind) {
     case AFTER_COPY: j->after[v] = af->from_env ? j->env[af->w] : j->actual[af->w]; break;
     case AFTER_PROG: j->after[v] = real_program(j, af->at, af->n, j->env, j->actual); break;
-    case AFTER_NUMBER: j->after[v] = number(j->m, af->e, j->m->vars[v].type.kind, j->env, NULL, j->actual); break;
+    case AFTER_NUMBER:
+      j->after[v] = number(j->m, af->e, j->m->vars[v].type.kind, j->env, NULL, j->actual);
+      break;
     case AFTER_FREE: j->after[v] = given ? given->after[v] : j->env[v]; break;
     }
     if (affine && af->next_read && af->affine) {
@@ -1217,7 +1231,8 @@ static double cell_value(const joint_t *j) {
     for (size_t c = 0; c < a->neffects; c++)
       if (j->constraint[j->action][c]) ok &= leaf_holds(j, a->effects[c], &k);
   if (!ok) return 0;
-  bool failed = a->failure && (ls->conj[1] ? atoms_hold(j, ls->n - ls->split, &k) : leaf_holds(j, a->failure, &k));
+  bool failed =
+      a->failure && (ls->conj[1] ? atoms_hold(j, ls->n - ls->split, &k) : leaf_holds(j, a->failure, &k));
   return failed == j->want_fail;
 }
 
