@@ -13,7 +13,14 @@
 #include "probability/lowdisc.h"
 #include "probability/memo.h"
 
-enum { MAXF = JOINT_MAXF, MAX_CUTS = JOINT_MAX_CUTS, MAX_CELLS = JOINT_MAX_CELLS, GRID = 9, GOLDEN_STEPS = 8, EDGE_STEPS = 5 };
+enum {
+  MAXF = JOINT_MAXF,
+  MAX_CUTS = JOINT_MAX_CUTS,
+  MAX_CELLS = JOINT_MAX_CELLS,
+  GRID = 9,
+  GOLDEN_STEPS = 8,
+  EDGE_STEPS = 5
+};
 
 /* to_edge's bisection steps to the edge of the support. */
 enum { EDGE_BISECTIONS = 16 };
@@ -50,6 +57,101 @@ typedef struct {
   int i;
   double c, g;
 } atom_t;
+
+/* An operand of a real comparison compiled to postfix (cop_t) over the
+ * stage's views, computing what aff_eval computes with the same operations
+ * in the same order; leaf_t a leaf of a guard, effect or failure as atoms()
+ * sees it (its class depends on types only, so it is fixed per model). */
+typedef enum {
+  COP_VIEW,   /* push the view of variable v: which 0 a_now, 1 a_next, 2 a_norm */
+  COP_CONST,  /* push the literal k */
+  COP_NUMBER, /* push the concrete value of e (a variable that is not real) */
+  COP_OTHER,  /* push aff_eval's tail on e: not affine where it reads a new error, else its value */
+  COP_NEG,
+  COP_ADD,
+  COP_SUB,
+  COP_MUL,
+  COP_DIV
+} cop_kind_t;
+
+typedef struct {
+  cop_kind_t op;
+  int v, which;
+  double k;
+  const expr_t *e;
+} cop_t;
+
+enum { MAX_COPS = 16 }; /* a longer operand is evaluated by aff_ref (n 0) */
+
+typedef enum {
+  OPD_VIEW,  /* the view of variable v (which as in COP_VIEW): read in place */
+  OPD_CONST, /* the literal k */
+  OPD_SUM,   /* view or literal a + sign * view or literal b (k holds a literal a, k2 a literal b) */
+  OPD_PROG,  /* n postfix ops cops[at ...] */
+  OPD_TREE   /* aff_ref(e): longer than MAX_COPS */
+} operand_kind_t;
+
+typedef struct {
+  operand_kind_t kind;
+  int v, which;
+  const aff_t *view;  /* OPD_VIEW: the view read; OPD_SUM: a's view, or NULL (k) */
+  const aff_t *view2; /* OPD_SUM: b's view, or NULL (k2) */
+  double sign;        /* OPD_SUM: 1 or -1 */
+  aff_t k, k2;
+  size_t at;
+  int n;
+  const expr_t *e;
+} operand_t;
+
+/* How an action stage computes v' of a sensing variable v (set_values):
+ * copied from w's current value (a definition v' == w of reals), by the
+ * program at..at+n over env and actual (a definition real_value accepts),
+ * by number() on rhs (any other definition), or, without a definition, from
+ * the record or the current value; with its affine view (next_read) from
+ * the operand rhs. */
+typedef enum { AFTER_COPY, AFTER_PROG, AFTER_NUMBER, AFTER_FREE } after_kind_t;
+
+typedef struct {
+  after_kind_t kind;
+  int w;
+  bool from_env;   /* AFTER_COPY: w is a sensing variable (env), else actual */
+  size_t at;       /* AFTER_PROG */
+  int n;           /* AFTER_PROG */
+  const expr_t *e; /* the definition's right-hand side, or NULL */
+  bool next_read;  /* the stage needs v's affine view */
+  bool affine;     /* the view is rhs's (a real definition), else the constant after[v] */
+  operand_t rhs;   /* when affine */
+} after_t;
+
+typedef struct {
+  bool real; /* a comparison of reals (else a constant for the cells: presample what it reads) */
+  const expr_t *e;
+  operand_t l, r;
+} leaf_t;
+
+/* The leaves of a guard, or of an action's constraints (the first split)
+ * and then its failure; conj[0] (conj[1]): the guard or the constraints (the
+ * failure) are a conjunction of their leaves, so a cell reads them in a row. */
+typedef struct {
+  leaf_t *leaf;
+  int n, split;
+  bool conj[2];
+} leaves_t;
+
+/* A quantile draw_prior computed: dist_quantile(d, u) is x. */
+typedef struct {
+  const dist_t *d;
+  double u, x;
+} quantile_memo_t;
+
+/* The tail masses of a cut point (dist_point_t's p and q, NaN where not
+ * computed yet). */
+typedef struct {
+  const dist_t *d;
+  double x, p, q;
+} point_memo_t;
+
+enum { QMEMO = 1 << 12, PMEMO = 1 << 12 };
 
 /* A counter-based generator (splitmix64): sample i of a seed always sees
  * the same numbers, whatever was evaluated before (common random numbers). */
@@ -138,17 +240,32 @@ struct joint {
   double x[MAXF];   /* its value */
   bool fixed[MAXF]; /* drawn unconditioned, a constant for the cells */
   int nfresh;
-  int *errs;      /* [(nactions + 1) * (nv + 1)]: the variables whose errors a stage draws afresh, in
-                     increasing order, -1 ended: row 0 a sensing, row a + 1 action a */
-  int *slot;      /* [nv]: index of v's new error in this stage, or -1 */
-  double *extra;  /* [nv]: a stage's new errors beyond MAXF, drawn unconditioned (else 0) */
-  double *cell_w; /* [MAX_CELLS] */
+  int *errs;       /* [(nactions + 1) * (nv + 1)]: the variables whose errors a stage draws afresh, in
+                      increasing order, -1 ended: row 0 a sensing, row a + 1 action a */
+  const int *slot; /* [nv]: index of v's new error in this stage, or -1: a row of row_slot, or own_slot */
+  int *own_slot;   /* [nv]: slot of a stage with more than MAXF new errors */
+  int *row_slot;   /* [(nactions + 1) * nv]: slot of each row of errs with at most MAXF new errors */
+  bool *row_many;  /* [nactions + 1]: the row has more than MAXF new errors */
+  double *extra;   /* [nv]: a stage's new errors beyond MAXF, drawn unconditioned (else 0) */
+  bool extra_set;  /* some extra[v] may not be 0 */
+  double *cell_w;  /* [MAX_CELLS] */
+  quantile_memo_t *qmemo; /* [QMEMO]: draw_prior's last quantiles (common random numbers repeat them) */
+  point_memo_t *pmemo;    /* [PMEMO]: the tail masses of the last cut points (the same cuts recur) */
   /* the stage's leaves (atoms() records them; a cell's value is read off them, cell_value) */
   atom_t *atom;
   int natoms, atom_cap;
   bool compiled; /* every leaf recorded: the cells need no concrete evaluation */
   bool may_err;  /* an expression may fail to evaluate (division, modulo, integer arithmetic): the
                     concrete evaluator decides every cell */
+  /* every guard's and action's leaves in the order atoms() visits them (compile_leaves) */
+  leaves_t *guard_leaves;  /* [nrules] */
+  leaves_t *action_leaves; /* [nactions]: the constraints' (effects that are no definition), then the
+                              failure's */
+  cop_t *cops;             /* the operands' programs */
+  size_t ncops, cops_cap;
+  bool *sensing;     /* [nv]: m->vars[v].sensing */
+  int *sensing_list; /* the sensing variables, increasing, -1 ended */
+  after_t *after_of; /* [nactions * nv]: for the sensing variables */
   record_t *rec;
   /* the maximisation in progress: its free values and the objective's memo
    * (key: their values and the distributions in use), or ps NULL */
@@ -215,6 +332,8 @@ static bool may_fail(const expr_t *e) {
   }
 }
 
+static void compile_model(joint_t *j);
+
 joint_t *joint_new(const ism_model_t *m, const joint_options_t *o) {
   joint_t *j = xcalloc(1, sizeof *j);
   size_t nv = m->nvars, n = nv + 1;
@@ -261,9 +380,10 @@ joint_t *joint_new(const ism_model_t *m, const joint_options_t *o) {
   for (size_t k = 0; k < sizeof d / sizeof *d; k++) *d[k] = xcalloc(n, sizeof(double));
   j->a_now = xcalloc(n, sizeof(aff_t)), j->a_next = xcalloc(n, sizeof(aff_t)),
   j->a_norm = xcalloc(n, sizeof(aff_t));
-  j->slot = xmalloc(n * sizeof *j->slot);
+  j->own_slot = xmalloc(n * sizeof *j->own_slot);
   j->extra = xcalloc(n, sizeof *j->extra);
-  for (size_t v = 0; v < n; v++) j->slot[v] = -1;
+  for (size_t v = 0; v < n; v++) j->own_slot[v] = -1;
+  j->slot = j->own_slot;
   j->errs = xmalloc((m->nactions + 1) * n * sizeof *j->errs);
   for (size_t row = 0; row <= m->nactions; row++) {
     int *e = j->errs + row * n;
@@ -275,7 +395,18 @@ joint_t *joint_new(const ism_model_t *m, const joint_options_t *o) {
     }
     *e = -1;
   }
+  j->row_slot = xmalloc(((m->nactions + 1) * nv + 1) * sizeof *j->row_slot);
+  j->row_many = xcalloc(m->nactions + 1, sizeof *j->row_many);
+  for (size_t row = 0; row <= m->nactions; row++) {
+    int *slot = j->row_slot + row * nv, k = 0;
+    for (size_t v = 0; v < nv; v++) slot[v] = -1;
+    for (const int *e = j->errs + row * n; *e >= 0; e++, k++) slot[*e] = k;
+    j->row_many[row] = k > MAXF;
+  }
   j->cell_w = xmalloc(MAX_CELLS * sizeof *j->cell_w);
+  j->qmemo = xcalloc(QMEMO, sizeof *j->qmemo);
+  j->pmemo = xcalloc(PMEMO, sizeof *j->pmemo);
+  compile_model(j); /* after the views: operands point to them */
   return j;
 }
 
@@ -285,9 +416,15 @@ void joint_delete(joint_t *j) {
   free(j->constraint), free(j->rhs), free(j->next_read), free(j->exact), free(j->wide[0]), free(j->wide[1]),
       free(j->has_dist);
   free(j->truth), free(j->sensed), free(j->env), free(j->normal), free(j->after), free(j->actual);
-  free(j->a_now), free(j->a_next), free(j->a_norm), free(j->slot), free(j->extra), free(j->cell_w);
+  free(j->a_now), free(j->a_next), free(j->a_norm), free(j->own_slot), free(j->extra), free(j->cell_w),
+      free(j->qmemo), free(j->pmemo);
+  free(j->row_slot), free(j->row_many);
   free(j->errs);
   free(j->atom);
+  for (size_t r = 0; r < j->m->nrules; r++) free(j->guard_leaves[r].leaf);
+  for (size_t a = 0; a < j->m->nactions; a++) free(j->action_leaves[a].leaf);
+  free(j->guard_leaves), free(j->action_leaves), free(j->cops);
+  free(j->sensing), free(j->sensing_list), free(j->after_of);
   free(j);
 }
 
@@ -409,18 +546,31 @@ static aff_t aff_const(double c) {
   return a;
 }
 
-/* sa a + sb b; g[i] is meaningful only for i in mask (the rest is never read). */
-static aff_t aff_lin(const aff_t *a, double sa, const aff_t *b, double sb) {
-  aff_t r;
-  r.c = sa * a->c + sb * b->c;
-  r.mask = a->mask | b->mask, r.ok = a->ok && b->ok;
-  for (unsigned m = a->mask; m; m &= m - 1) r.g[__builtin_ctz(m)] = sa * a->g[__builtin_ctz(m)];
+/* *r = sa a + sb b (r neither a nor b); g[i] is meaningful only for i in
+ * mask (the rest is never read, nor written here). */
+static void aff_lin_to(aff_t *r, const aff_t *a, double sa, const aff_t *b, double sb) {
+  r->c = sa * a->c + sb * b->c;
+  r->mask = a->mask | b->mask, r->ok = a->ok && b->ok;
+  for (unsigned m = a->mask; m; m &= m - 1) r->g[__builtin_ctz(m)] = sa * a->g[__builtin_ctz(m)];
   for (unsigned m = b->mask; m; m &= m - 1) {
     int i = __builtin_ctz(m);
-    r.g[i] = (a->mask >> i & 1 ? r.g[i] : 0) + sb * b->g[i];
+    r->g[i] = (a->mask >> i & 1 ? r->g[i] : 0) + sb * b->g[i];
   }
+}
+
+static aff_t aff_lin(const aff_t *a, double sa, const aff_t *b, double sb) {
+  aff_t r;
+  aff_lin_to(&r, a, sa, b, sb);
   return r;
 }
+
+/* *to = *from, the coefficients outside the mask left as they are. */
+static void aff_copy(aff_t *to, const aff_t *from) {
+  to->c = from->c, to->mask = from->mask, to->ok = from->ok;
+  for (unsigned m = from->mask; m; m &= m - 1) to->g[__builtin_ctz(m)] = from->g[__builtin_ctz(m)];
+}
+
+static void aff_set_const(aff_t *a, double c) { a->c = c, a->mask = 0, a->ok = true; }
 
 static aff_t aff_fail(unsigned mask) {
   aff_t r;
@@ -548,71 +698,370 @@ static void push_constant(joint_t *j, const expr_t *e) {
                                      : holds(j->m, e, j->sensed, NULL, j->normal);
 }
 
-/* The cut points of the stage's new errors in e; records e's leaves (j->atom). */
-static void atoms(joint_t *j, const expr_t *e, cutset_t *cs) {
-  if (!e) return;
-  if (numeric_comparison(e)) {
-    if (e->u.op.a->type.kind != TYPE_REAL) { /* a step function of any error it reads */
-      cs->presample |= fresh_mask(j, e);
-      push_constant(j, e);
-      return;
-    }
-    aff_t tl, tr;
-    const aff_t *l = aff_ref(j, e->u.op.a, &tl), *r = aff_ref(j, e->u.op.b, &tr);
-    aff_t d = aff_lin(l, 1, r, -1);
-    unsigned live = d.mask & ~cs->presample;
-    if (!live) {
-      if (!d.ok) j->compiled = false; /* a division by 0 */
-      push_constant(j, e);
-      return;
-    }
-    if (!d.ok) {
-      cs->presample |= d.mask;
-      return; /* not the last pass */
-    }
-    if (live & (live - 1)) { /* two or more new errors: keep only the last conditioned */
-      unsigned top = 1u << (31 - __builtin_clz(live));
-      cs->presample |= live & ~top;
-      live = top;
-    }
-    int i = __builtin_ctz(live);
-    if (d.g[i] == 0) {
-      push_constant(j, e);
-      return;
-    }
-    atom_t *a = push_atom(j);
-    *a = (atom_t){false, false, e->kind, i, d.c, d.g[i]};
-    if (cs->ncuts[i] == MAX_CUTS) {
-      cs->overflow = true;
-      return;
-    }
-    cs->cuts[i][cs->ncuts[i]++] = -d.c / d.g[i];
-    return;
+/* ---- the leaves compiled once per model ---- */
+
+static void push_cop(joint_t *j, cop_t op) {
+  if (j->ncops == j->cops_cap) {
+    j->cops_cap = j->cops_cap ? 2 * j->cops_cap : 64;
+    j->cops = xrealloc(j->cops, j->cops_cap * sizeof *j->cops);
   }
-  if (enum_comparison(e)) { /* a leaf: its operands are no comparisons */
-    cs->presample |= fresh_mask(j, e);
-    push_constant(j, e);
-    return;
-  }
+  j->cops[j->ncops++] = op;
+}
+
+/* Appends e's postfix program, the cases of aff_eval one for one. */
+static void compile_operand(joint_t *j, const expr_t *e) {
+  const ism_var_t *var = e->kind == EXPR_VAR ? &j->m->vars[e->u.var.id] : NULL;
   switch (e->kind) {
-  case EXPR_NOT: atoms(j, e->u.op.a, cs); return;
+  case EXPR_VAR:
+    if (var->type.kind != TYPE_REAL) {
+      push_cop(j, (cop_t){COP_NUMBER, 0, 0, 0, e});
+      return;
+    }
+    push_cop(j, (cop_t){COP_VIEW, e->u.var.id, var->sensing ? e->u.var.primed ? 1 : 0 : 2, 0, e});
+    return;
+  case EXPR_NEG:
+    compile_operand(j, e->u.op.a);
+    push_cop(j, (cop_t){COP_NEG, 0, 0, 0, e});
+    return;
+  case EXPR_ADD:
+  case EXPR_SUB:
+  case EXPR_MUL:
+  case EXPR_DIV:
+    if (e->type.kind != TYPE_REAL) break;
+    compile_operand(j, e->u.op.a);
+    compile_operand(j, e->u.op.b);
+    push_cop(j, (cop_t){e->kind == EXPR_ADD   ? COP_ADD
+                        : e->kind == EXPR_SUB ? COP_SUB
+                        : e->kind == EXPR_MUL ? COP_MUL
+                                              : COP_DIV,
+                        0, 0, 0, e});
+    return;
+  case EXPR_INT:
+    if (e->type.kind == TYPE_REAL) break;
+    push_cop(j, (cop_t){COP_CONST, 0, 0, (double)e->u.ival, e});
+    return;
+  case EXPR_REAL: push_cop(j, (cop_t){COP_CONST, 0, 0, e->u.real.value, e}); return;
+  case EXPR_TOREAL:
+    if (e->u.op.a->kind != EXPR_INT) break;
+    push_cop(j, (cop_t){COP_CONST, 0, 0, (double)e->u.op.a->u.ival, e});
+    return;
+  default: break;
+  }
+  push_cop(j, (cop_t){COP_OTHER, 0, 0, 0, e});
+}
+
+static operand_t operand_of(joint_t *j, const expr_t *e) {
+  operand_t o = {.kind = OPD_PROG, .at = j->ncops, .e = e};
+  compile_operand(j, e);
+  o.n = (int)(j->ncops - o.at);
+  const cop_t *op = &j->cops[o.at];
+  if (o.n == 1 && op->op == COP_VIEW)
+    o.kind = OPD_VIEW, o.v = op->v, o.which = op->which,
+    o.view = op->which == 0   ? &j->a_now[op->v]
+             : op->which == 1 ? &j->a_next[op->v]
+                              : &j->a_norm[op->v];
+  else if (o.n == 1 && op->op == COP_CONST)
+    o.kind = OPD_CONST, o.k = aff_const(op->k);
+  else if (o.n == 3 && op[0].op <= COP_CONST && op[1].op <= COP_CONST &&
+           (op[2].op == COP_ADD || op[2].op == COP_SUB)) {
+    const aff_t *views[3] = {j->a_now, j->a_next, j->a_norm};
+    o.kind = OPD_SUM, o.sign = op[2].op == COP_ADD ? 1 : -1;
+    if (op[0].op == COP_VIEW)
+      o.view = &views[op[0].which][op[0].v];
+    else
+      o.k = aff_const(op[0].k);
+    if (op[1].op == COP_VIEW)
+      o.view2 = &views[op[1].which][op[1].v];
+    else
+      o.k2 = aff_const(op[1].k);
+  } else if (o.n > MAX_COPS)
+    o.kind = OPD_TREE;
+  if (o.kind != OPD_PROG) j->ncops = o.at, o.n = 0;
+  return o;
+}
+
+static void push_leaf(leaves_t *ls, leaf_t l) {
+  ls->leaf = xrealloc(ls->leaf, (size_t)(ls->n + 1) * sizeof *ls->leaf);
+  ls->leaf[ls->n++] = l;
+}
+
+/* Whether the cells descend into e (leaf_holds): a connective, not a leaf. */
+static bool connective(const expr_t *e) {
+  if (numeric_comparison(e) || enum_comparison(e)) return false;
+  switch (e->kind) {
+  case EXPR_NOT:
   case EXPR_AND:
   case EXPR_OR:
   case EXPR_IMPLIES:
   case EXPR_IFF:
   case EXPR_EQ:
-  case EXPR_NE: atoms(j, e->u.op.a, cs), atoms(j, e->u.op.b, cs); return;
-  case EXPR_ITE:
-    if (e->type.kind == TYPE_BOOL) {
-      atoms(j, e->u.op.a, cs), atoms(j, e->u.op.b, cs), atoms(j, e->u.op.c, cs);
-      return;
-    }
-    /* fallthrough */
-  default: cs->presample |= fresh_mask(j, e), push_constant(j, e);
+  case EXPR_NE: return true;
+  case EXPR_ITE: return e->type.kind == TYPE_BOOL;
+  default: return false;
   }
 }
 
+/* Whether e is a conjunction of leaves (a leaf, or an and of such). */
+static bool conjunction(const expr_t *e) {
+  if (!connective(e)) return true;
+  return e->kind == EXPR_AND && conjunction(e->u.op.a) && conjunction(e->u.op.b);
+}
+
+/* e's leaves in the order the cells read them (leaf_holds), with their classes. */
+static void compile_leaves(joint_t *j, const expr_t *e, leaves_t *ls) {
+  if (!e) return;
+  if (numeric_comparison(e) && e->u.op.a->type.kind == TYPE_REAL) {
+    operand_t l = operand_of(j, e->u.op.a), r = operand_of(j, e->u.op.b);
+    push_leaf(ls, (leaf_t){true, e, l, r});
+    return;
+  }
+  if (connective(e)) switch (e->kind) {
+    case EXPR_NOT: compile_leaves(j, e->u.op.a, ls); return;
+    case EXPR_ITE:
+      compile_leaves(j, e->u.op.a, ls), compile_leaves(j, e->u.op.b, ls), compile_leaves(j, e->u.op.c, ls);
+      return;
+    default: compile_leaves(j, e->u.op.a, ls), compile_leaves(j, e->u.op.b, ls); return;
+    }
+  push_leaf(ls, (leaf_t){.real = false, .e = e});
+}
+
+/* The value of o at the stage's views, as aff_ref(j, o->e, tmp) gives it. */
+static const aff_t *operand_value(joint_t *j, const operand_t *o, aff_t *tmp) {
+  switch (o->kind) {
+  case OPD_VIEW: return o->which == 0 ? &j->a_now[o->v] : o->which == 1 ? &j->a_next[o->v] : &j->a_norm[o->v];
+  case OPD_CONST: return &o->k;
+  case OPD_SUM:
+    aff_lin_to(tmp, o->view ? o->view : &o->k, 1, o->view2 ? o->view2 : &o->k2, o->sign);
+    return tmp;
+  case OPD_TREE: return aff_ref(j, o->e, tmp);
+  case OPD_PROG: break;
+  }
+  const double *next = j->kind == STAGE_ACTION ? j->after : NULL;
+  const double *now = j->kind == STAGE_ACTION ? j->env : j->sensed;
+  const double *normal = j->kind == STAGE_ACTION ? j->actual : j->normal;
+  aff_t reg[MAX_COPS];
+  const aff_t *st[MAX_COPS];
+  int sp = 0;
+  for (int k = 0; k < o->n; k++) {
+    const cop_t *op = &j->cops[o->at + (size_t)k];
+    aff_t *out = k + 1 == o->n ? tmp : &reg[k];
+    const aff_t *a = sp >= 2 ? st[sp - 2] : NULL, *b = sp >= 1 ? st[sp - 1] : NULL;
+    switch (op->op) {
+    case COP_VIEW:
+      st[sp++] = op->which == 0 ? &j->a_now[op->v] : op->which == 1 ? &j->a_next[op->v] : &j->a_norm[op->v];
+      continue;
+    case COP_CONST: aff_set_const(out, op->k); break;
+    case COP_NUMBER: aff_set_const(out, number(j->m, op->e, TYPE_REAL, now, next, normal)); break;
+    case COP_OTHER: {
+      unsigned mask = fresh_mask(j, op->e);
+      if (mask)
+        *out = aff_fail(mask);
+      else
+        aff_set_const(out, number(j->m, op->e, TYPE_REAL, now, next, normal));
+      break;
+    }
+    case COP_NEG: aff_lin_to(out, b, -1, b, 0), sp--; break;
+    case COP_ADD:
+    case COP_SUB: aff_lin_to(out, a, 1, b, op->op == COP_ADD ? 1 : -1), sp -= 2; break;
+    case COP_MUL:
+      if (a->mask && b->mask)
+        *out = aff_fail(a->mask | b->mask);
+      else if (a->mask)
+        aff_lin_to(out, a, b->c, a, 0);
+      else
+        aff_lin_to(out, b, a->c, b, 0);
+      sp -= 2;
+      break;
+    case COP_DIV:
+      if (b->mask || b->c == 0)
+        *out = aff_fail(a->mask | b->mask);
+      else
+        aff_lin_to(out, a, 1 / b->c, a, 0);
+      sp -= 2;
+      break;
+    }
+    st[sp++] = out;
+  }
+  return st[0];
+}
+
+/* atoms() of one compiled leaf. */
+static void leaf_atoms(joint_t *j, const leaf_t *lf, cutset_t *cs) {
+  const expr_t *e = lf->e;
+  if (!lf->real) {
+    cs->presample |= fresh_mask(j, e);
+    push_constant(j, e);
+    return;
+  }
+  aff_t tl, tr;
+  const aff_t *l = lf->l.kind == OPD_VIEW    ? lf->l.view
+                   : lf->l.kind == OPD_CONST ? &lf->l.k
+                                             : operand_value(j, &lf->l, &tl);
+  const aff_t *r = lf->r.kind == OPD_VIEW    ? lf->r.view
+                   : lf->r.kind == OPD_CONST ? &lf->r.k
+                                             : operand_value(j, &lf->r, &tr);
+  /* d = aff_lin(l, 1, r, -1), its coefficient computed only for the error kept */
+  unsigned mask = l->mask | r->mask;
+  bool ok = l->ok && r->ok;
+  double c = 1 * l->c + -1 * r->c;
+  unsigned live = mask & ~cs->presample;
+  if (!live) {
+    if (!ok) j->compiled = false; /* a division by 0 */
+    push_constant(j, e);
+    return;
+  }
+  if (!ok) {
+    cs->presample |= mask;
+    return; /* not the last pass */
+  }
+  if (live & (live - 1)) { /* two or more new errors: keep only the last conditioned */
+    unsigned top = 1u << (31 - __builtin_clz(live));
+    cs->presample |= live & ~top;
+    live = top;
+  }
+  int i = __builtin_ctz(live);
+  double g = r->mask >> i & 1 ? (l->mask >> i & 1 ? 1 * l->g[i] : 0) + -1 * r->g[i] : 1 * l->g[i];
+  if (g == 0) {
+    push_constant(j, e);
+    return;
+  }
+  atom_t *a = push_atom(j);
+  *a = (atom_t){false, false, e->kind, i, c, g};
+  if (cs->ncuts[i] == MAX_CUTS) {
+    cs->overflow = true;
+    return;
+  }
+  cs->cuts[i][cs->ncuts[i]++] = -c / g;
+}
+
+static void leaves_atoms(joint_t *j, const leaves_t *ls, cutset_t *cs) {
+  for (int k = 0; k < ls->n; k++) leaf_atoms(j, &ls->leaf[k], cs);
+}
+
+/* Appends e's program as real_value evaluates it over now (env) and normal
+ * (actual), next NULL; false where real_value returns false. */
+static bool compile_real(joint_t *j, const expr_t *e) {
+  switch (e->kind) {
+  case EXPR_REAL:
+    if (e->type.kind != TYPE_REAL) return false;
+    push_cop(j, (cop_t){COP_CONST, 0, 0, e->u.real.value, e});
+    return true;
+  case EXPR_INT:
+    if (e->type.kind == TYPE_REAL) return false;
+    push_cop(j, (cop_t){COP_CONST, 0, 0, (double)e->u.ival, e});
+    return true;
+  case EXPR_TOREAL:
+    if (e->u.op.a->kind != EXPR_INT || e->u.op.a->type.kind == TYPE_REAL) return false;
+    push_cop(j, (cop_t){COP_CONST, 0, 0, (double)e->u.op.a->u.ival, e});
+    return true;
+  case EXPR_VAR: {
+    const ism_var_t *var = &j->m->vars[e->u.var.id];
+    if (var->type.kind != TYPE_REAL || e->type.kind != TYPE_REAL || (var->sensing && e->u.var.primed))
+      return false;
+    push_cop(j, (cop_t){COP_VIEW, e->u.var.id, var->sensing ? 0 : 2, 0, e});
+    return true;
+  }
+  case EXPR_NEG:
+    if (e->type.kind != TYPE_REAL || !compile_real(j, e->u.op.a)) return false;
+    push_cop(j, (cop_t){COP_NEG, 0, 0, 0, e});
+    return true;
+  case EXPR_ADD:
+  case EXPR_SUB:
+  case EXPR_MUL:
+    if (e->type.kind != TYPE_REAL || !compile_real(j, e->u.op.a) || !compile_real(j, e->u.op.b)) return false;
+    push_cop(j, (cop_t){e->kind == EXPR_ADD ? COP_ADD : e->kind == EXPR_SUB ? COP_SUB : COP_MUL, 0, 0, 0, e});
+    return true;
+  default: return false;
+  }
+}
+
+/* real_value of a program compile_real wrote. */
+static double real_program(const joint_t *j, size_t at, int n, const double *now, const double *normal) {
+  double st[MAX_COPS];
+  int sp = 0;
+  for (int k = 0; k < n; k++) {
+    const cop_t *op = &j->cops[at + (size_t)k];
+    switch (op->op) {
+    case COP_VIEW: st[sp++] = op->which == 0 ? now[op->v] : normal[op->v]; break;
+    case COP_CONST: st[sp++] = op->k; break;
+    case COP_NEG: st[sp - 1] = -st[sp - 1]; break;
+    case COP_ADD: sp--, st[sp - 1] = st[sp - 1] + st[sp]; break;
+    case COP_SUB: sp--, st[sp - 1] = st[sp - 1] - st[sp]; break;
+    case COP_MUL: sp--, st[sp - 1] = st[sp - 1] * st[sp]; break;
+    default: assert(false);
+    }
+  }
+  return st[0];
+}
+
+static after_t after_of(joint_t *j, size_t a, int v) {
+  const ism_model_t *m = j->m;
+  const expr_t *rhs = j->rhs[a * j->nv + (size_t)v];
+  bool real = m->vars[v].type.kind == TYPE_REAL;
+  after_t af = {.kind = AFTER_FREE, .e = rhs, .next_read = j->next_read[a * j->nv + (size_t)v]};
+  if (!rhs) return af;
+  if (rhs->kind == EXPR_VAR && !rhs->u.var.primed && real && m->vars[rhs->u.var.id].type.kind == TYPE_REAL) {
+    af.kind = AFTER_COPY, af.w = rhs->u.var.id, af.from_env = m->vars[af.w].sensing;
+  } else {
+    af.kind = AFTER_NUMBER;
+    size_t at = j->ncops;
+    if (real && rhs->type.kind == TYPE_REAL && compile_real(j, rhs) && j->ncops - at <= MAX_COPS)
+      af.kind = AFTER_PROG, af.at = at, af.n = (int)(j->ncops - at);
+    else
+      j->ncops = at;
+  }
+  if (af.next_read && real) af.affine = true, af.rhs = operand_of(j, rhs);
+  return af;
+}
+
+static void compile_model(joint_t *j) {
+  const ism_model_t *m = j->m;
+  j->guard_leaves = xcalloc(m->nrules + 1, sizeof *j->guard_leaves);
+  j->action_leaves = xcalloc(m->nactions + 1, sizeof *j->action_leaves);
+  for (size_t r = 0; r < m->nrules; r++) {
+    leaves_t *ls = &j->guard_leaves[r];
+    compile_leaves(j, m->rules[r].when, ls);
+    ls->split = ls->n, ls->conj[0] = m->rules[r].when && conjunction(m->rules[r].when);
+  }
+  for (size_t a = 0; a < m->nactions; a++) {
+    const ism_action_t *act = &m->actions[a];
+    leaves_t *ls = &j->action_leaves[a];
+    ls->conj[0] = true;
+    for (size_t k = 0; k < act->neffects; k++)
+      if (j->constraint[a][k]) {
+        compile_leaves(j, act->effects[k], ls);
+        ls->conj[0] &= conjunction(act->effects[k]);
+      }
+    ls->split = ls->n;
+    compile_leaves(j, act->failure, ls);
+    ls->conj[1] = act->failure && conjunction(act->failure);
+  }
+  size_t nv = j->nv;
+  j->sensing = xcalloc(nv + 1, sizeof *j->sensing);
+  j->sensing_list = xmalloc((nv + 1) * sizeof *j->sensing_list);
+  int ns = 0;
+  for (size_t v = 0; v < nv; v++)
+    if ((j->sensing[v] = m->vars[v].sensing)) j->sensing_list[ns++] = (int)v;
+  j->sensing_list[ns] = -1;
+  j->after_of = xcalloc(m->nactions * nv + 1, sizeof *j->after_of);
+  for (size_t a = 0; a < m->nactions; a++)
+    for (const int *v = j->sensing_list; *v >= 0; v++) j->after_of[a * nv + (size_t)*v] = after_of(j, a, *v);
+}
+
 /* ---- a cell's value from the recorded leaves ---- */
+
+static bool atom_holds(const joint_t *j, const atom_t *a) {
+  if (a->constant) return a->value;
+  double v = a->c + a->g * j->x[a->i];
+  switch (a->op) {
+  case EXPR_EQ: return v == 0;
+  case EXPR_NE: return v != 0;
+  case EXPR_LT: return v < 0;
+  case EXPR_LE: return v <= 0;
+  case EXPR_GT: return v > 0;
+  default: return v >= 0;
+  }
+}
 
 /* e's value at the current x, reading the leaves in the order atoms()
  * recorded them (every leaf is read: no short circuit). */
@@ -650,17 +1099,7 @@ static bool leaf_holds(const joint_t *j, const expr_t *e, int *k) {
     default: break;
     }
   }
-  const atom_t *a = &j->atom[(*k)++];
-  if (a->constant) return a->value;
-  double v = a->c + a->g * j->x[a->i];
-  switch (a->op) {
-  case EXPR_EQ: return v == 0;
-  case EXPR_NE: return v != 0;
-  case EXPR_LT: return v < 0;
-  case EXPR_LE: return v <= 0;
-  case EXPR_GT: return v > 0;
-  default: return v >= 0;
-  }
+  return atom_holds(j, &j->atom[(*k)++]);
 }
 
 /* ---- stages ---- */
@@ -674,51 +1113,66 @@ static const cex_action_t *cex_action_at(const cex_t *c, int step, int position,
   return NULL;
 }
 
-static aff_t aff_var(const joint_t *j, int v, double base) {
+/* *a = v's view: base + its new error (a constant once drawn, fixed). */
+static void aff_set_var(const joint_t *j, aff_t *a, int v, double base) {
   int i = j->slot[v];
-  aff_t a = aff_const(base + j->extra[v]);
-  if (i < 0) return a;
+  aff_set_const(a, base + j->extra[v]);
+  if (i < 0) return;
   if (j->fixed[i]) {
-    a.c += j->x[i];
-    return a;
+    a->c += j->x[i];
+    return;
   }
-  a.g[i] = 1, a.mask = 1u << i;
-  return a;
+  a->g[i] = 1, a->mask = 1u << i;
 }
 
 /* The stage's concrete values from x (and, with affine, its views). */
 static void set_values(joint_t *j, bool affine) {
-  const ism_model_t *m = j->m;
   size_t nv = j->nv;
+  const bool *sensing = j->sensing;
+  const int *slot = j->slot;
+  const double *x = j->x, *extra = j->extra, *truth = j->truth, *normal = j->normal, *env = j->env;
   if (j->kind == STAGE_SENSE) {
+    double *sensed = j->sensed;
     for (size_t v = 0; v < nv; v++) {
-      int i = j->slot[v];
-      j->sensed[v] = m->vars[v].sensing ? j->truth[v] + (i >= 0 ? j->x[i] : j->extra[v]) : j->normal[v];
-      /* the views aff_eval reads: a_now of a sensing variable, a_norm of the others */
-      if (affine && m->vars[v].sensing) j->a_now[v] = aff_var(j, (int)v, j->truth[v]);
-      if (affine && !m->vars[v].sensing) j->a_norm[v] = aff_const(j->normal[v]);
+      int i = slot[v];
+      sensed[v] = sensing[v] ? truth[v] + (i >= 0 ? x[i] : extra[v]) : normal[v];
     }
+    /* the views aff_eval reads: a_now of a sensing variable, a_norm of the others */
+    for (size_t v = 0; v < nv && affine; v++)
+      if (sensing[v])
+        aff_set_var(j, &j->a_now[v], (int)v, truth[v]);
+      else
+        aff_set_const(&j->a_norm[v], normal[v]);
     return;
   }
   const cex_action_t *given = j->given;
+  double *actual = j->actual;
   for (size_t v = 0; v < nv; v++) {
-    int i = j->slot[v];
-    j->actual[v] = j->normal[v] + (i >= 0 ? j->x[i] : j->extra[v]);
-    if (affine && !m->vars[v].sensing) j->a_norm[v] = aff_var(j, (int)v, j->normal[v]);
-    if (affine && m->vars[v].sensing) j->a_now[v] = aff_const(j->env[v]);
+    int i = slot[v];
+    actual[v] = normal[v] + (i >= 0 ? x[i] : extra[v]);
   }
-  for (size_t v = 0; v < nv; v++) {
-    if (!m->vars[v].sensing) continue;
-    const expr_t *rhs = j->rhs[(size_t)j->action * nv + v];
-    if (rhs && rhs->kind == EXPR_VAR && !rhs->u.var.primed && m->vars[v].type.kind == TYPE_REAL &&
-        m->vars[rhs->u.var.id].type.kind == TYPE_REAL) /* v' == w: what number() reads */
-      j->after[v] = m->vars[rhs->u.var.id].sensing ? j->env[rhs->u.var.id] : j->actual[rhs->u.var.id];
+  for (size_t v = 0; v < nv && affine; v++)
+    if (sensing[v])
+      aff_set_const(&j->a_now[v], env[v]);
     else
-      j->after[v] = rhs     ? number(m, rhs, m->vars[v].type.kind, j->env, NULL, j->actual)
-                    : given ? given->after[v]
-                            : j->env[v];
-    if (affine && j->next_read[(size_t)j->action * nv + v])
-      j->a_next[v] = rhs && m->vars[v].type.kind == TYPE_REAL ? aff_eval(j, rhs) : aff_const(j->after[v]);
+      aff_set_var(j, &j->a_norm[v], (int)v, normal[v]);
+  const after_t *row = j->after_of + (size_t)j->action * nv;
+  for (const int *q = j->sensing_list; *q >= 0; q++) {
+    int v = *q;
+    const after_t *af = &row[v];
+    switch (af->kind) {
+    case AFTER_COPY: j->after[v] = af->from_env ? j->env[af->w] : j->actual[af->w]; break;
+    case AFTER_PROG: j->after[v] = real_program(j, af->at, af->n, j->env, j->actual); break;
+    case AFTER_NUMBER:
+      j->after[v] = number(j->m, af->e, j->m->vars[v].type.kind, j->env, NULL, j->actual);
+      break;
+    case AFTER_FREE: j->after[v] = given ? given->after[v] : j->env[v]; break;
+    }
+    if (affine && af->next_read && af->affine) {
+      aff_t tmp;
+      aff_copy(&j->a_next[v], operand_value(j, &af->rhs, &tmp));
+    } else if (affine && af->next_read)
+      aff_set_const(&j->a_next[v], j->after[v]);
   }
 }
 
@@ -743,6 +1197,15 @@ static double stage_value(joint_t *j) {
   return failed == j->want_fail;
 }
 
+/* The conjunction of the n atoms from *k on; *k moves past them. */
+static bool atoms_hold(const joint_t *j, int n, int *k) {
+  const atom_t *a = &j->atom[*k];
+  *k += n;
+  for (int i = 0; i < n; i++)
+    if (!atom_holds(j, &a[i])) return false;
+  return true;
+}
+
 /* stage_value of the current cell (x), read off the leaves that the last
  * stage_atoms recorded. */
 static double cell_value(const joint_t *j) {
@@ -752,18 +1215,24 @@ static double cell_value(const joint_t *j) {
     int rule = j->c->rules[j->step], enabled = 0;
     bool mine = false;
     for (const int *q = m->rules_from[j->c->states[j->step]]; *q >= 0; q++) {
-      bool on = leaf_holds(j, m->rules[*q].when, &k);
+      const leaves_t *ls = &j->guard_leaves[*q];
+      bool on = ls->conj[0] ? atoms_hold(j, ls->n, &k) : leaf_holds(j, m->rules[*q].when, &k);
       if (m->selection == ISM_SELECT_FIRST && (on || *q == rule)) return on && *q == rule;
       enabled += on, mine |= on && *q == rule;
     }
     return mine ? 1.0 / enabled : 0;
   }
   const ism_action_t *a = &m->actions[j->action];
+  const leaves_t *ls = &j->action_leaves[j->action];
   bool ok = true;
-  for (size_t c = 0; c < a->neffects; c++)
-    if (j->constraint[j->action][c]) ok &= leaf_holds(j, a->effects[c], &k);
+  if (ls->conj[0])
+    ok = atoms_hold(j, ls->split, &k);
+  else
+    for (size_t c = 0; c < a->neffects; c++)
+      if (j->constraint[j->action][c]) ok &= leaf_holds(j, a->effects[c], &k);
   if (!ok) return 0;
-  bool failed = a->failure && leaf_holds(j, a->failure, &k);
+  bool failed =
+      a->failure && (ls->conj[1] ? atoms_hold(j, ls->n - ls->split, &k) : leaf_holds(j, a->failure, &k));
   return failed == j->want_fail;
 }
 
@@ -774,15 +1243,12 @@ static void stage_atoms(joint_t *j, cutset_t *cs) {
   if (j->kind == STAGE_SENSE) {
     int rule = j->c->rules[j->step];
     for (const int *q = m->rules_from[j->c->states[j->step]]; *q >= 0; q++) {
-      atoms(j, m->rules[*q].when, cs);
+      leaves_atoms(j, &j->guard_leaves[*q], cs);
       if (m->selection == ISM_SELECT_FIRST && *q == rule) break;
     }
     return;
   }
-  const ism_action_t *a = &m->actions[j->action];
-  for (size_t k = 0; k < a->neffects; k++)
-    if (j->constraint[j->action][k]) atoms(j, a->effects[k], cs);
-  atoms(j, a->failure, cs);
+  leaves_atoms(j, &j->action_leaves[j->action], cs);
 }
 
 /* Insertion sort: a stage has a handful of cuts per error. */
@@ -795,8 +1261,40 @@ static void sort_doubles(double *x, int n) {
   }
 }
 
+/* An unconditioned draw of new error i. The search's objective draws the
+ * same numbers in every evaluation (common random numbers), so the
+ * quantiles of the last ones are kept: the same function of the same
+ * arguments, the same result. */
 static double draw_prior(joint_t *j, int i, rng_t *r) {
-  return dist_quantile(&j->dists[j->fresh[i]], uniform01(r));
+  const dist_t *d = &j->dists[j->fresh[i]];
+  double u = uniform01(r);
+  uint64_t bits;
+  memcpy(&bits, &u, sizeof bits);
+  bits ^= (uint64_t)(uintptr_t)d * 0x9e3779b97f4a7c15ULL;
+  quantile_memo_t *q = &j->qmemo[(bits ^ bits >> 29 ^ bits >> 41) & (QMEMO - 1)];
+  if (q->d != d || q->u != u) q->d = d, q->u = u, q->x = dist_quantile(d, u);
+  return q->x;
+}
+
+static point_memo_t *point_slot(joint_t *j, const dist_t *d, double x) {
+  uint64_t bits;
+  memcpy(&bits, &x, sizeof bits);
+  bits ^= (uint64_t)(uintptr_t)d * 0x9e3779b97f4a7c15ULL;
+  return &j->pmemo[(bits ^ bits >> 29 ^ bits >> 41) & (PMEMO - 1)];
+}
+
+/* dist_point, with the tail masses the memo has of x (the same GSL calls
+ * on the same arguments gave them). */
+static void point_at(joint_t *j, const dist_t *d, double x, dist_point_t *pt) {
+  dist_point(d, x, pt);
+  if (!isnan(pt->p) || d->kind != ISM_DIST_GAUSSIAN) return;
+  const point_memo_t *m = point_slot(j, d, x);
+  if (m->d == d && m->x == x) pt->p = m->p, pt->q = m->q;
+}
+
+static void point_keep(joint_t *j, const dist_t *d, const dist_point_t *pt) {
+  if (d->kind != ISM_DIST_GAUSSIAN || (isnan(pt->p) && isnan(pt->q))) return;
+  *point_slot(j, d, pt->x) = (point_memo_t){d, pt->x, pt->p, pt->q};
 }
 
 /* Draws the stage's new errors conditioned on its constraint; returns the
@@ -843,8 +1341,9 @@ static double run_stage(joint_t *j, rng_t *r) {
       if (seg[i][k] != seg[i][distinct - 1]) seg[i][distinct++] = seg[i][k];
     n = distinct > 1 ? distinct : 2;
     nseg[i] = n - 1;
-    for (int k = 0; k <= nseg[i]; k++) dist_point(d, seg[i][k], &seg_pt[i][k]);
+    for (int k = 0; k <= nseg[i]; k++) point_at(j, d, seg[i][k], &seg_pt[i][k]);
     for (int k = 0; k < nseg[i]; k++) segmass[i][k] = dist_mass_points(d, &seg_pt[i][k], &seg_pt[i][k + 1]);
+    for (int k = 1; k < nseg[i]; k++) point_keep(j, d, &seg_pt[i][k]);
     if (nseg[i] > 1) order[nvar++] = i;
     if ((cells *= (size_t)nseg[i]) > MAX_CELLS) cs.overflow = true;
   }
@@ -902,13 +1401,21 @@ static void begin_stage(joint_t *j, stage_kind_t kind, rng_t *r) {
   j->kind = kind;
   j->nfresh = 0;
   j->given = kind == STAGE_ACTION ? cex_action_at(j->c, j->step, j->position, NULL) : NULL;
-  for (size_t v = 0; v < j->nv; v++) j->slot[v] = -1, j->extra[v] = 0;
-  const int *e = j->errs + (kind == STAGE_SENSE ? 0 : (size_t)j->action + 1) * (j->nv + 1);
+  size_t row = kind == STAGE_SENSE ? 0 : (size_t)j->action + 1;
+  const int *e = j->errs + row * (j->nv + 1);
+  if (j->extra_set) memset(j->extra, 0, j->nv * sizeof *j->extra), j->extra_set = false;
+  if (!j->row_many[row]) {
+    j->slot = j->row_slot + row * j->nv;
+    for (; *e >= 0; e++) j->fresh[j->nfresh++] = *e;
+    return;
+  }
+  j->slot = j->own_slot;
+  for (size_t v = 0; v < j->nv; v++) j->own_slot[v] = -1;
   for (; *e >= 0; e++) {
     if (j->nfresh == MAXF)
-      j->extra[*e] = dist_quantile(&j->dists[*e], uniform01(r));
+      j->extra[*e] = dist_quantile(&j->dists[*e], uniform01(r)), j->extra_set = true;
     else
-      j->slot[*e] = j->nfresh, j->fresh[j->nfresh++] = *e;
+      j->own_slot[*e] = j->nfresh, j->fresh[j->nfresh++] = *e;
   }
 }
 
