@@ -83,6 +83,8 @@ void robustify_run(const robustify_problem_t *p, robustify_result_t *out) {
   }
   out->nsynth = s.nsynth;
   out->nsym_answered = s.nsym_answered;
+  out->shortcut_checks = s.shortcut_checks;
+  out->shortcut_mismatches = s.shortcut_mismatches;
   out->bounded = s.bounded;
   out->limit = s.limit;
   out->search_done = s.search_done;

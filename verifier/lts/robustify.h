@@ -64,6 +64,10 @@ typedef struct {
    * none answered or warm-started from the syntheses of its supersets
    * (the cross-check of those shortcuts; the same results, slower). */
   bool no_shortcuts;
+  /* Tests: every set a shortcut answers (an idle superset's or a symmetric
+   * image's synthesis) is also synthesised cold, and a different existence,
+   * kept mask or idle set is counted in shortcut_mismatches. */
+  bool check_shortcuts;
   /* Polled instead of ism/stop's request when not NULL (tests, embedding):
    * true stops the search and the final phase at once, with no grace. */
   bool (*stop)(void *arg);
@@ -97,6 +101,7 @@ typedef struct {
   int nsols;
   int nsynth;       /* supervisor syntheses run (cache misses, as Fortis counts) */
   int nsym_answered; /* of those, answered from a symmetric set's (not reported; for the tests) */
+  int shortcut_checks, shortcut_mismatches; /* with check_shortcuts: answers re-synthesised, and differing */
   int plant_states; /* of M ‖ E' ‖ P ‖ progress monitors */
   int plant_trans;
   bool no_supervisor; /* none exists even with every candidate action */

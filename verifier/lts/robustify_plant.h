@@ -51,11 +51,15 @@ typedef struct {
   VEC(bitword_t *) cache_bad; /* the bad sets of an entry with a supervisor (its O's observer), or NULL */
   VEC(bitword_t *)
   cache_idle; /* an entry with a supervisor: its stutter and undisabled actions
-                 (robustify_synth_idle), one bitset of labels after the other; else NULL */
+                 (robustify_synth_idle), one bitset of labels after the other; else NULL.
+                 Exact for a synthesis of the entry's own; for one answered by an idle
+                 superset (or an image of one) the stutter actions are a subset of the
+                 exact ones (robustify_search.c, check_shortcut) */
   size_t bad_bytes;
   int nsynth;
   int *sym, nsym; /* symmetries of g (robustify_symmetry.h): nsym label permutations of g.nlabels ids */
   int nsym_answered; /* syntheses answered by a symmetric image's (a count for the tests) */
+  int shortcut_checks, shortcut_mismatches; /* check_shortcuts (robustify.h) */
   long *pref_w, *ctrl_w, *obs_w;
   lts_t *dev_det, *prop; /* E' determinised and P_err, built with the first plant (OASIS builds many) */
   int *step[3];          /* parts 1, 2 (E', P_err): step[i][x * step_nl + a] = x's successor by a or -1 */

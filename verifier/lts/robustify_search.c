@@ -174,6 +174,32 @@ static int symmetric_image(search_t *s, events_t e, intvec_t *key, bitword_t *id
   return hit;
 }
 
+/* check_shortcuts: e's answer from a shortcut (exists, kept, idle) against
+ * e's own cold synthesis. The undisabled actions must be the same; the
+ * stutter actions a subset of e's own: an idle superset's O-sets are finer
+ * than e's (O \ {b}-sets are unions of O-sets along b), so an action that
+ * moved between two of them may stutter in e while the inherited set says
+ * it does not. That only forgoes later shortcuts (idle_superset asks for a
+ * stutter action); removeUnnecessary reads the full set's entry, which is
+ * always a synthesis of its own. */
+static void check_shortcut(search_t *s, events_t e, bool exists, uint64_t kept, const bitword_t *idle) {
+  size_t words = BITSET_WORDS((size_t)s->g.nlabels);
+  synth_t y;
+  robustify_synth_run_from(&y, s, e.c, e.o, NULL, -1);
+  bool same = y.exists == exists;
+  if (same && exists) {
+    bitword_t *own = xcalloc(2 * words, sizeof *own);
+    robustify_synth_idle(&y, own, own + words);
+    same = robustify_kept_mask(&y, ~(uint64_t)0) == kept;
+    for (size_t w = 0; w < words && same; w++)
+      same = (idle[w] & ~own[w]) == 0 && idle[words + w] == own[words + w];
+    free(own);
+  }
+  robustify_synth_free(&y);
+  s->shortcut_checks++;
+  s->shortcut_mismatches += !same;
+}
+
 /* Synthesis with a cache: whether a supervisor exists for e and which
  * preferred behaviours its closed loop keeps. The syntheses already run
  * for e with one action more answer it whole when one of them does
@@ -194,6 +220,7 @@ bool robustify_evaluate(search_t *s, events_t e, uint64_t *kept) {
     uint64_t k = 0;
     bitword_t *bad = NULL, *idle = xcalloc(2 * BITSET_WORDS((size_t)s->g.nlabels), sizeof *idle);
     int same = s->p->no_shortcuts ? -1 : idle_superset(s, e, &key, idle), image = -1;
+    bool synthesised = false; /* a cold synthesis of e's own, asked about every behaviour */
     if (same >= 0) {
       exists = true;
       k = s->cache_kept.data[same];
@@ -204,6 +231,7 @@ bool robustify_evaluate(search_t *s, events_t e, uint64_t *kept) {
       int newly = -1, sup = s->p->no_shortcuts ? -1 : cached_superset(s, e, &key, &newly);
       synth_t y;
       robustify_synth_run_from(&y, s, e.c, e.o, sup >= 0 ? s->cache_bad.data[sup] : NULL, newly);
+      synthesised = sup < 0 && among == ~(uint64_t)0; /* cold, every behaviour asked */
       exists = y.exists;
       if (exists) {
         k = robustify_kept_mask(&y, among);
@@ -217,6 +245,10 @@ bool robustify_evaluate(search_t *s, events_t e, uint64_t *kept) {
       }
       robustify_synth_free(&y);
     }
+    /* every other answer: an idle superset's, an image's, none because a
+     * superset has no supervisor, a warm start from a superset's bad sets,
+     * kept asked only among a superset's kept behaviours */
+    if (s->p->check_shortcuts && !synthesised) check_shortcut(s, e, exists, k, idle);
     VEC_PUSH(&s->cache_exists, exists);
     VEC_PUSH(&s->cache_kept, k);
     VEC_PUSH(&s->cache_bad, bad);
