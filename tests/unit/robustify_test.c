@@ -410,6 +410,37 @@ static void test_oasis_product(void) {
  * the same: syntheses, solutions (sets, cost, kept behaviours, supervisor
  * size). Also checks that supervisors and "no supervisor" both occur and
  * that the solutions drop actions. */
+/* Runs pb with every shortcut, each shortcut's answer checked against its
+ * own synthesis (check_shortcuts; their count added to *checked), and with
+ * none (no_shortcuts) into a and b. */
+static void run_both(robustify_problem_t *pb, robustify_result_t *a, robustify_result_t *b, int *checked) {
+  pb->check_shortcuts = true;
+  robustify_run(pb, a);
+  CHECK(a->shortcut_mismatches == 0);
+  *checked += a->shortcut_checks;
+  pb->check_shortcuts = false;
+  pb->no_shortcuts = true;
+  robustify_run(pb, b);
+}
+
+/* a and b report the same: existence, syntheses, kept, and each solution's
+ * actions, cost, kept behaviours and supervisor size; the number of
+ * solutions that drop a candidate action. */
+static int same_results(const robustify_problem_t *pb, const robustify_result_t *a, const robustify_result_t *b) {
+  int dropped = 0;
+  CHECK(a->no_supervisor == b->no_supervisor && a->nsols == b->nsols && a->nsynth == b->nsynth);
+  CHECK(a->max_kept == b->max_kept);
+  for (int i = 0; i < a->nsols && i < b->nsols; i++) {
+    const robustify_solution_t *x = &a->sols[i], *y = &b->sols[i];
+    CHECK(x->nctrl == y->nctrl && x->nobs == y->nobs && x->cost == y->cost && x->kept == y->kept);
+    CHECK(x->nctrl == 0 || memcmp(x->ctrl, y->ctrl, (size_t)x->nctrl * sizeof *x->ctrl) == 0);
+    CHECK(x->nobs == 0 || memcmp(x->obs, y->obs, (size_t)x->nobs * sizeof *x->obs) == 0);
+    CHECK(x->sup && y->sup && x->sup->nstates == y->sup->nstates && x->sup->ntrans == y->sup->ntrans);
+    dropped += x->nctrl + x->nobs < pb->nctrl + pb->nobs;
+  }
+  return dropped;
+}
+
 static void test_search_shortcuts(void) {
   unsigned r = 777;
   int solved = 0, none = 0, dropped = 0, checked = 0;
@@ -437,25 +468,11 @@ static void test_search_shortcuts(void) {
                               .nctrl = 2 + (int)(rnd_next(&r) % 3),
                               .obs = obs,
                               .nobs = 2 + (int)(rnd_next(&r) % 5),
-                              .method = trial % 3 ? ROBUSTIFY_PARETO : ROBUSTIFY_FAST,
-                              .check_shortcuts = true};
+                              .method = trial % 3 ? ROBUSTIFY_PARETO : ROBUSTIFY_FAST};
     robustify_result_t a, b;
-    robustify_run(&pb, &a);
-    CHECK(a.shortcut_mismatches == 0);
-    checked += a.shortcut_checks;
-    pb.no_shortcuts = true;
-    robustify_run(&pb, &b);
+    run_both(&pb, &a, &b, &checked);
     CHECK(!a.bounded && !b.bounded);
-    CHECK(a.no_supervisor == b.no_supervisor && a.nsols == b.nsols && a.nsynth == b.nsynth);
-    CHECK(a.max_kept == b.max_kept);
-    for (int i = 0; i < a.nsols && i < b.nsols; i++) {
-      const robustify_solution_t *x = &a.sols[i], *y = &b.sols[i];
-      CHECK(x->nctrl == y->nctrl && x->nobs == y->nobs && x->cost == y->cost && x->kept == y->kept);
-      CHECK(x->nctrl == 0 || memcmp(x->ctrl, y->ctrl, (size_t)x->nctrl * sizeof *x->ctrl) == 0);
-      CHECK(x->nobs == 0 || memcmp(x->obs, y->obs, (size_t)x->nobs * sizeof *x->obs) == 0);
-      CHECK(x->sup && y->sup && x->sup->nstates == y->sup->nstates && x->sup->ntrans == y->sup->ntrans);
-      dropped += x->nctrl + x->nobs < pb.nctrl + pb.nobs;
-    }
+    dropped += same_results(&pb, &a, &b);
     solved += a.nsols > 0;
     none += a.no_supervisor;
     robustify_result_free(&a);
@@ -558,14 +575,9 @@ static void test_symmetry(void) {
                               .obs = obs,
                               .nobs = 8,
                               .method = trial % 4 ? ROBUSTIFY_PARETO : ROBUSTIFY_FAST,
-                              .max_states = 1 << 18,
-                              .check_shortcuts = true};
+                              .max_states = 1 << 18};
     robustify_result_t a, b;
-    robustify_run(&pb, &a);
-    CHECK(a.shortcut_mismatches == 0);
-    checked += a.shortcut_checks;
-    pb.no_shortcuts = true;
-    robustify_run(&pb, &b);
+    run_both(&pb, &a, &b, &checked);
     if (a.bounded || b.bounded) { /* a few observers blow up when little is observed: not compared */
       bounded++;
       robustify_result_free(&a);
@@ -576,15 +588,8 @@ static void test_symmetry(void) {
       lts_labels_free(&L);
       continue;
     }
-    CHECK(a.no_supervisor == b.no_supervisor && a.nsols == b.nsols && a.nsynth == b.nsynth);
-    CHECK(a.max_kept == b.max_kept && b.nsym_answered == 0);
-    for (int i = 0; i < a.nsols && i < b.nsols; i++) {
-      const robustify_solution_t *x = &a.sols[i], *y = &b.sols[i];
-      CHECK(x->nctrl == y->nctrl && x->nobs == y->nobs && x->cost == y->cost && x->kept == y->kept);
-      CHECK(x->nctrl == 0 || memcmp(x->ctrl, y->ctrl, (size_t)x->nctrl * sizeof *x->ctrl) == 0);
-      CHECK(x->nobs == 0 || memcmp(x->obs, y->obs, (size_t)x->nobs * sizeof *x->obs) == 0);
-      CHECK(x->sup && y->sup && x->sup->nstates == y->sup->nstates && x->sup->ntrans == y->sup->ntrans);
-    }
+    CHECK(b.nsym_answered == 0);
+    same_results(&pb, &a, &b);
     solved += a.nsols > 0;
     answered += a.nsym_answered;
     if (apart || one_copy) answered_apart += a.nsym_answered;
