@@ -1056,15 +1056,7 @@ static void compile_model(joint_t *j) {
 
 static bool atom_holds(const joint_t *j, const atom_t *a) {
   if (a->constant) return a->value;
-  double v = a->c + a->g * j->x[a->i];
-  switch (a->op) {
-  case EXPR_EQ: return v == 0;
-  case EXPR_NE: return v != 0;
-  case EXPR_LT: return v < 0;
-  case EXPR_LE: return v <= 0;
-  case EXPR_GT: return v > 0;
-  default: return v >= 0;
-  }
+  return expr_compare_reals(a->op, a->c + a->g * j->x[a->i], 0);
 }
 
 /* e's value at the current x, reading the leaves in the order atoms()
