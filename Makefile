@@ -2,6 +2,7 @@
 #   make              build build/$(MODE)/ismv (MODE=release by default)
 #   make check        build and run the whole test suite ("N passed, N failed")
 #   make check MODE=asan   the same under AddressSanitizer + UBSan
+#   make MODE=tsan    build/tsan/ismv under ThreadSanitizer (make tsan builds it and runs tests/tsan/tsan.sh)
 #   make bench        benchmarks (figures and ratios; never part of check)
 #   make fuzz         libFuzzer harnesses, FUZZ_SECONDS (60) each (docs/reliability.md)
 #   make format       clang-format every source file
@@ -62,8 +63,13 @@ else ifeq ($(MODE),fuzz)
 else ifeq ($(MODE),asan)
   CFLAGS_MODE := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
   LDFLAGS += -fsanitize=address,undefined
+else ifeq ($(MODE),tsan)
+  # ThreadSanitizer: the threads of verify (search, ranking, streaming) and robustify
+  # (tests/tsan/tsan.sh; Z3, GSL and libyaml are not instrumented, so races inside them are not seen)
+  CFLAGS_MODE := -O1 -g -fsanitize=thread -fno-omit-frame-pointer
+  LDFLAGS += -fsanitize=thread
 else
-  $(error MODE must be release, debug, asan or fuzz)
+  $(error MODE must be release, debug, asan, tsan or fuzz)
 endif
 CFLAGS += $(CFLAGS_BASE) $(CFLAGS_MODE)
 
@@ -77,7 +83,7 @@ FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/tests/%)
 FUZZ_SECONDS ?= 60
 
-.PHONY: all check bench format clean doc install uninstall fuzz fuzz-build screenshots
+.PHONY: all check bench format clean doc install uninstall fuzz fuzz-build screenshots tsan
 all: $(BIN) $(MPI_TARGET)
 
 $(BUILD)/libismv.a: $(LIB_OBJ)
@@ -160,6 +166,12 @@ build/fuzz/tests/%: $(BUILD)/tests/fuzz/%.o $(BUILD)/libismv.a
 
 check: $(BIN) $(MPI_TARGET) $(UNIT_BIN) doc
 	@ISMV=$(BIN) ISMV_MPI=$(MPI_TARGET) UNIT_DIR=$(BUILD)/tests MODE=$(MODE) bash tests/run.sh
+
+# verify's threads under ThreadSanitizer (a build of its own, build/tsan; .ci/run runs it);
+# outputs are compared with the release binary's
+tsan: $(BIN)
+	$(MAKE) MODE=tsan build/tsan/ismv
+	@ISMV=$(BIN) bash tests/tsan/tsan.sh
 
 # The README's screenshots of a verify and a robustness report (headless Chromium).
 screenshots: $(BIN)

@@ -139,7 +139,13 @@ static void clear(strbuf_t *sb) {
 
 static void write_cex(void *arg, cex_t *c) {
   stream_out_t *so = arg;
-  if (so->ranked && !so->bad) {
+  /* Once the run is stopping (a signal, the time limit), what the search still hands over
+   * (the split's subtrees wait in report order) is written unranked with its own path's
+   * witness, as the report of a ranking cut short does: ranking each in full would outlive
+   * the limit by minutes. */
+  bool rank = so->ranked && !stop_requested();
+  if (so->ranked && !rank && !so->bad) verify_ranker_witness(so->ranker, c);
+  if (rank && !so->bad) {
     verify_ranker_rank(so->ranker, c);
     char *msg = cex_replay(so->rep.m, so->rep.opt->mode, c);
     if (msg)
@@ -149,7 +155,7 @@ static void write_cex(void *arg, cex_t *c) {
                           c->probability);
     free(msg);
   }
-  if (so->ranked && c->probability < so->rep.min_prob) {
+  if (rank && c->probability < so->rep.min_prob) {
     so->rep.dropped++;
   } else if (!so->bad) {
     clear(&so->sb);

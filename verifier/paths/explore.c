@@ -1421,16 +1421,20 @@ static void search_subtree(split_work_t *w, size_t p) {
   x.subtree = (long)p;
   x.tally = w->tally;
   topk_begin(&x, w->prefixes + p * (size_t)w->depth, w->depth);
-  open_solver(&x);
-  for (int k = 0; k < w->depth; k++) {
-    int r = w->prefixes[p * (size_t)w->depth + (size_t)k];
-    x.rules[k] = r;
-    x.states[k + 1] = w->m->rules[r].to;
-    smt_assert(x.smt, build_step(&x, k, r));
-    if (x.fail[k]) smt_assert(x.smt, smt_op(x.smt, EXPR_NOT, x.fail[k], 0, 0));
+  /* a run that is stopping opens no solver for the subtrees left (a Z3 context each: with
+   * hundreds left that alone outlived the time limit by many seconds) */
+  if (budget_left(&x)) {
+    open_solver(&x);
+    for (int k = 0; k < w->depth; k++) {
+      int r = w->prefixes[p * (size_t)w->depth + (size_t)k];
+      x.rules[k] = r;
+      x.states[k + 1] = w->m->rules[r].to;
+      smt_assert(x.smt, build_step(&x, k, r));
+      if (x.fail[k]) smt_assert(x.smt, smt_op(x.smt, EXPR_NOT, x.fail[k], 0, 0));
+    }
+    dfs(&x, w->depth);
+    close_solver(&x);
   }
-  dfs(&x, w->depth);
-  close_solver(&x);
   topk_end(&x, &w->lock);
   if (x.tally) tally_flush(&x);
   explorer_free(&x);
