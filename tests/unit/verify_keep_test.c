@@ -28,8 +28,7 @@ static cex_t make(int length, int last_rule, int action, bool boundary_only) {
 static void one_list(unsigned seed, size_t n, size_t first) {
   srand(seed);
   cex_t *all = xcalloc(n + 1, sizeof *all);
-  for (size_t k = 0; k < n; k++)
-    all[k] = make(1 + rand() % 4, rand() % 5, rand() % 3 - 1, rand() % 4 == 0);
+  for (size_t k = 0; k < n; k++) all[k] = make(1 + rand() % 4, rand() % 5, rand() % 3 - 1, rand() % 4 == 0);
   verify_keep_t keep;
   verify_keep_init(&keep, first);
   for (size_t k = 0; k < n; k++) {
