@@ -278,7 +278,11 @@ static int run_streaming(cli_ctx_t *ctx, const ism_model_t *m, explore_options_t
  * search that found them: those the report renders get it (the text's
  * classes view: the first of each class; else the first rep->shown). */
 static void shown_witnesses(const verify_report_t *rep, const rank_options_t *ropt, explore_result_t *res,
-                            const char *format) {
+                            verify_keep_t *keep, const char *format) {
+  if (keep) { /* it holds little more than what is printed */
+    verify_witnesses(rep->m, ropt, keep->cexs, keep->n);
+    return;
+  }
   if (!(rep->classes_view && strcmp(format, "text") == 0)) {
     verify_witnesses(rep->m, ropt, res->cexs, rep->shown);
     return;
@@ -310,6 +314,15 @@ static bool use_topk(const cli_command_t *self, const cli_value_t *values, const
   bool auto_topk = !*refused && opt->bound >= AUTO_TOPK_BOUND;
   *refused = NULL;
   return auto_topk;
+}
+
+/* Whether an unranked report prints only some of the counterexamples
+ * (then the search keeps only those: apps/verify_keep.h): the text's
+ * classes view, --top, SARIF (a result per class). */
+static bool prints_subset(const char *format, long long top, bool all) {
+  if (strcmp(format, "sarif") == 0) return true;
+  if (strcmp(format, "html") == 0) return false;
+  return top > 0 || (strcmp(format, "text") == 0 && !all);
 }
 
 /* `expect:` keys, in the order of the results checked after the run. */
@@ -396,12 +409,22 @@ int verify_command(cli_ctx_t *ctx, const cli_command_t *self, const char *path, 
     if (cores > 1 && explore_split_depth(&opt) < 0 && !verify_is_part(self, given, merge))
       tk.rank_threads = cores > 64 ? 64 : (int)cores;
   }
+  /* An unranked report of a subset, searched in one process: the search
+   * hands each counterexample over and only what is printed is kept. */
+  verify_keep_t keep, *keeping = NULL;
+  if (!ranked && !m->expect && !verify_is_part(self, given, merge) && prints_subset(format, top, all)) {
+    keeping = &keep;
+    verify_keep_init(&keep, top > 0 ? (size_t)top : 0);
+    opt.on_cex = verify_keep_take;
+    opt.on_cex_ctx = &keep;
+  }
   bool preranked = false;
   verify_job_t job = {ctx, self, given, m, &opt, &ropt, ranked, merge, topk ? &tk : NULL};
   int part_rc = verify_search(&job, &res, &preranked); /* a shard, an MPI worker: its part ends here */
   if (part_rc >= 0) {
     progress_end(&progress.line);
     if (topk) topk_free(&tk);
+    if (keeping) verify_keep_free(keeping);
     free(merged);
     ism_free(m);
     return part_rc;
@@ -427,13 +450,15 @@ int verify_command(cli_ctx_t *ctx, const cli_command_t *self, const char *path, 
     free(bad);
     explore_result_free(&res);
     if (topk) topk_free(&tk);
+    if (keeping) verify_keep_free(keeping);
     free(merged);
     ism_free(m);
     return CLI_EXIT_INTERNAL;
   }
-  size_t total = res.ncexs, kept = 0;
+  size_t total = keeping ? keeping->total : res.ncexs, kept = 0;
   /* Kept: those known to reach --min-prob (ranked ones come first); when
    * the ranking stopped early, the unranked ones are kept only without it. */
+  if (keeping) kept = total; /* unranked: nothing is dropped */
   while (kept < total &&
          (!ranked || (all_ranked || res.cexs[kept].has_probability ? res.cexs[kept].probability >= min_prob
                                                                    : min_prob <= 0)))
@@ -458,10 +483,12 @@ int verify_command(cli_ctx_t *ctx, const cli_command_t *self, const char *path, 
                          .timings = stats,
                          .dropped = total - kept,
                          .min_prob = min_prob,
-                         .joint = ropt.estimator == RANK_JOINT};
+                         .joint = ropt.estimator == RANK_JOINT,
+                         .unranked = !ranked,
+                         .keep = keeping};
   if (top > 0 && (size_t)top < kept) rep.shown = (size_t)top;
   rep.classes_view = top <= 0 && !all;
-  if (!ranked) shown_witnesses(&rep, &ropt, &res, format);
+  if (!ranked) shown_witnesses(&rep, &ropt, &res, keeping, format);
   if (topk) rep.topk = true, rep.found = tk.found, rep.found_boundary_only = tk.found_boundary_only,
               rep.bounded = tk.bounded;
   bool html = strcmp(format, "html") == 0;
@@ -491,6 +518,7 @@ int verify_command(cli_ctx_t *ctx, const cli_command_t *self, const char *path, 
   notes(ctx, &res, stats, topk ? 0 : total, topk ? 0 : kept, min_prob);
   explore_result_free(&res);
   if (topk) topk_free(&tk);
+  if (keeping) verify_keep_free(keeping);
   free(merged);
   ism_free(m);
   return rc ? rc : cli_exit_code(&outcome);

@@ -1,5 +1,6 @@
 #include "apps/verify_report.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -120,14 +121,39 @@ static void text_cex(strbuf_t *sb, const verify_report_t *rep, size_t index, con
     }
 }
 
-static size_t count_boundary_only(const explore_result_t *res) {
+/* ---- the report's list: res->cexs, or what rep->keep kept of it ---- */
+
+static size_t list_total(const verify_report_t *rep) {
+  return rep->keep ? rep->keep->total : rep->res->ncexs;
+}
+
+/* The list's k-th counterexample; with rep->keep, one the report prints. */
+static const cex_t *cex_at(const verify_report_t *rep, size_t k) {
+  if (!rep->keep) return &rep->res->cexs[k];
+  const cex_t *c = verify_keep_at(rep->keep, k);
+  assert(c);
+  return c;
+}
+
+/* The classes of the list's first n (with rep->keep: all of it). */
+static size_t list_classes(const verify_report_t *rep, size_t n, cex_class_t **classes) {
+  const verify_keep_t *k = rep->keep;
+  if (!k) return cex_classes(rep->res->cexs, n, classes);
+  assert(n == k->total);
+  *classes = xmalloc((k->nclasses + 1) * sizeof **classes);
+  if (k->nclasses) memcpy(*classes, k->classes, k->nclasses * sizeof **classes);
+  return k->nclasses;
+}
+
+static size_t count_boundary_only(const verify_report_t *rep) {
+  if (rep->keep) return rep->keep->boundary_only;
   size_t n = 0;
-  for (size_t k = 0; k < res->ncexs; k++) n += res->cexs[k].boundary_only;
+  for (size_t k = 0; k < rep->res->ncexs; k++) n += rep->res->cexs[k].boundary_only;
   return n;
 }
 
 static void boundary_line(strbuf_t *sb, const verify_report_t *rep, size_t k, size_t more) {
-  const cex_t *c = &rep->res->cexs[k];
+  const cex_t *c = cex_at(rep, k);
   char *fail = failure_text(rep->m, c);
   strbuf_printf(sb, "  %zu: ", k + 1);
   verify_path_text(sb, rep->m, c);
@@ -141,34 +167,39 @@ static void boundary_line(strbuf_t *sb, const verify_report_t *rep, size_t k, si
  * or in the classes view the first of each class. */
 static void text_boundary_section(strbuf_t *sb, const verify_report_t *rep, const cex_class_t *cl,
                                   size_t ncl) {
-  const explore_result_t *res = rep->res;
   size_t n = 0;
-  for (size_t k = 0; k < (rep->classes_view ? res->ncexs : rep->shown); k++) n += res->cexs[k].boundary_only;
+  if (rep->classes_view)
+    n = count_boundary_only(rep);
+  else
+    for (size_t k = 0; k < rep->shown; k++) n += cex_at(rep, k)->boundary_only;
   if (!n) return;
   strbuf_puts(sb,
               "\nboundary-only counterexamples (probability 0: they need an error exactly at the edge of its "
               "range, or an equality), not ranked:\n");
   if (!rep->classes_view) {
     for (size_t k = 0; k < rep->shown; k++)
-      if (res->cexs[k].boundary_only) boundary_line(sb, rep, k, 0);
+      if (cex_at(rep, k)->boundary_only) boundary_line(sb, rep, k, 0);
     return;
   }
   for (size_t i = 0; i < ncl; i++) {
     if (!cl[i].boundary_only) continue;
     size_t first = cl[i].top;
-    while (!res->cexs[first].boundary_only ||
-           res->cexs[first].rules[res->cexs[first].length - 1] != cl[i].rule ||
-           res->cexs[first].fail_action != cl[i].action)
-      first++;
+    if (rep->keep)
+      first = rep->keep->first_boundary[i];
+    else
+      while (!rep->res->cexs[first].boundary_only ||
+             rep->res->cexs[first].rules[rep->res->cexs[first].length - 1] != cl[i].rule ||
+             rep->res->cexs[first].fail_action != cl[i].action)
+        first++;
     boundary_line(sb, rep, first, rep->topk ? 0 : cl[i].boundary_only - 1);
   }
 }
 
 static void text_classes(strbuf_t *sb, const verify_report_t *rep, const cex_class_t *cl, size_t ncl) {
-  const explore_result_t *res = rep->res;
-  strbuf_puts(sb, "\nfailure classes (last rule, failure), most likely first:\n");
+  strbuf_printf(sb, "\nfailure classes (last rule, failure), %s:\n",
+                rep->unranked ? "in the order found" : "most likely first");
   for (size_t i = 0; i < ncl; i++) {
-    const cex_t *top = &res->cexs[cl[i].top];
+    const cex_t *top = cex_at(rep, cl[i].top);
     char *fail = failure_text(rep->m, top);
     strbuf_printf(sb, "  class %zu: %s, %s", i + 1, rep->m->rules[cl[i].rule].id, fail);
     if (!rep->topk) strbuf_printf(sb, ": %zu counterexample%s", cl[i].count, cl[i].count == 1 ? "" : "s");
@@ -182,7 +213,7 @@ static void text_classes(strbuf_t *sb, const verify_report_t *rep, const cex_cla
     else if (cl[i].boundary_only)
       strbuf_printf(sb, " (%zu boundary-only)", cl[i].boundary_only);
     if (!top->boundary_only) {
-      strbuf_printf(sb, "; most likely %zu", cl[i].top + 1);
+      strbuf_printf(sb, rep->unranked ? "; first %zu" : "; most likely %zu", cl[i].top + 1);
       if (top->has_probability) put_probability(sb, rep, top->probability);
     }
     strbuf_putc(sb, '\n');
@@ -191,61 +222,63 @@ static void text_classes(strbuf_t *sb, const verify_report_t *rep, const cex_cla
 
 static void render_text(strbuf_t *sb, const verify_report_t *rep) {
   const explore_result_t *res = rep->res;
+  size_t total = list_total(rep);
   /* every counterexample dropped after a complete search: not "verified" */
-  if (res->verdict == EXPLORE_VERIFIED && res->ncexs && rep->dropped == res->ncexs)
-  {
+  if (res->verdict == EXPLORE_VERIFIED && total && rep->dropped == total) {
     /* the top-K search does not count them (how many it met depends on the search) */
     strbuf_printf(sb, "%s: no counterexample above probability %g", rep->m->name, rep->min_prob);
     if (!rep->topk) strbuf_printf(sb, " (%zu below)", rep->dropped);
     strbuf_printf(sb, " (mode %s, bound %d)\n", ism_mode_name(rep->opt->mode), rep->opt->bound);
-  }
-  else
+  } else
     strbuf_printf(sb, "%s: %s (mode %s, bound %d)\n", rep->m->name, verdict_names[res->verdict],
                   ism_mode_name(rep->opt->mode), rep->opt->bound);
   cex_class_t *cl = NULL;
-  size_t ncl = cex_classes(res->cexs, res->ncexs, &cl);
-  if (rep->topk && res->ncexs) {
-    strbuf_printf(sb,
-                  "%zu failure class%s (top-K search: the most likely counterexamples are exact, the others are "
-                  "not counted; --search full counts them all)",
-                  ncl, ncl == 1 ? "" : "es");
+  size_t ncl = list_classes(rep, total, &cl);
+  if (rep->topk && total) {
+    strbuf_printf(
+        sb,
+        "%zu failure class%s (top-K search: the most likely counterexamples are exact, the others are "
+        "not counted; --search full counts them all)",
+        ncl, ncl == 1 ? "" : "es");
   } else {
-    if (res->ncexs)
-      strbuf_printf(sb, "%zu counterexample%s", res->ncexs, res->ncexs == 1 ? "" : "s");
+    if (total)
+      strbuf_printf(sb, "%zu counterexample%s", total, total == 1 ? "" : "s");
     else
       strbuf_puts(sb, "no counterexample");
-    size_t nb = count_boundary_only(res);
-    if (nb) strbuf_printf(sb, " (%zu of positive probability, %zu boundary-only)", res->ncexs - nb, nb);
+    size_t nb = count_boundary_only(rep);
+    if (nb) strbuf_printf(sb, " (%zu of positive probability, %zu boundary-only)", total - nb, nb);
     if (ncl) strbuf_printf(sb, " in %zu failure class%s", ncl, ncl == 1 ? "" : "es");
   }
   if (rep->topk)
     ;
   else if (rep->dropped)
     strbuf_printf(sb, ", %zu below probability %g dropped", rep->dropped, rep->min_prob);
-  if (rep->topk && !res->ncexs)
+  if (rep->topk && !total)
     ;
   else if (rep->topk && rep->classes_view)
     strbuf_puts(sb, ", the most likely of each shown");
   else if (rep->topk && rep->shown)
     strbuf_printf(sb, ", the %zu most likely shown", rep->shown);
-  else if (rep->classes_view && ncl < res->ncexs)
-    strbuf_puts(sb, ", the most likely of each shown (--all: every one)");
-  else if (rep->shown < res->ncexs - rep->dropped)
-    strbuf_printf(sb, ", the %zu most likely shown", rep->shown);
+  else if (rep->classes_view && ncl < total)
+    strbuf_printf(sb, ", the %s of each shown (--all: every one)",
+                  rep->unranked ? "first found" : "most likely");
+  else if (rep->shown < total - rep->dropped)
+    strbuf_printf(sb, rep->unranked ? ", the first %zu found shown" : ", the %zu most likely shown",
+                  rep->shown);
   strbuf_putc(sb, '\n');
   if (res->reason)
     strbuf_printf(sb, "%s: %s\n", res->verdict == EXPLORE_INCONCLUSIVE ? "inconclusive" : "search incomplete",
                   res->reason);
-  if (res->ncexs)
+  if (total)
     strbuf_puts(sb, "values: true (~sensed) at each sensing; 'after' = true values after the last rule\n");
   if (ncl) text_classes(sb, rep, cl, ncl);
   if (rep->classes_view) {
     for (size_t i = 0; i < ncl; i++)
-      if (cl[i].top < rep->shown && !res->cexs[cl[i].top].boundary_only)
-        text_cex(sb, rep, cl[i].top, &res->cexs[cl[i].top]);
+      if (cl[i].top < rep->shown && !cex_at(rep, cl[i].top)->boundary_only)
+        text_cex(sb, rep, cl[i].top, cex_at(rep, cl[i].top));
   } else {
     for (size_t k = 0; k < rep->shown; k++)
-      if (!res->cexs[k].boundary_only) text_cex(sb, rep, k, &res->cexs[k]);
+      if (!cex_at(rep, k)->boundary_only) text_cex(sb, rep, k, cex_at(rep, k));
   }
   text_boundary_section(sb, rep, cl, ncl);
   free(cl);
@@ -253,7 +286,8 @@ static void render_text(strbuf_t *sb, const verify_report_t *rep) {
   strbuf_printf(sb, "\nstats: %llu paths, %llu pruned, %llu solver checks", res->paths, res->pruned,
                 res->solver_checks);
   if (rep->topk)
-    strbuf_printf(sb, ", %llu cut by the top-K search, %zu counterexamples found, %zu not ranked by their bound",
+    strbuf_printf(sb,
+                  ", %llu cut by the top-K search, %zu counterexamples found, %zu not ranked by their bound",
                   res->cut, rep->found, rep->bounded);
   strbuf_printf(sb, ", %.3f s\n", res->seconds);
 }
@@ -354,10 +388,10 @@ static void json_cex(strbuf_t *sb, const verify_report_t *rep, size_t index, con
 static void json_classes(strbuf_t *sb, const verify_report_t *rep) {
   const ism_model_t *m = rep->m;
   cex_class_t *cl = NULL;
-  size_t ncl = cex_classes(rep->res->cexs, rep->res->ncexs, &cl);
+  size_t ncl = list_classes(rep, list_total(rep), &cl);
   strbuf_puts(sb, "  \"classes\": [");
   for (size_t i = 0; i < ncl; i++) {
-    const cex_t *top = &rep->res->cexs[cl[i].top];
+    const cex_t *top = cex_at(rep, cl[i].top);
     strbuf_puts(sb, i ? ",\n    {\"rule\": " : "\n    {\"rule\": ");
     strbuf_json_string(sb, m->rules[cl[i].rule].id);
     strbuf_puts(sb, ", \"action\": ");
@@ -400,8 +434,7 @@ static void json_stats(strbuf_t *sb, const verify_report_t *rep, bool complete) 
                   "\"extended_prefixes\": %llu, \"repaired_prefixes\": %llu, \"solver_prefixes\": %llu, "
                   "\"seconds\": ",
                   res->extended_failures, res->repaired_failures, res->alone_failures, res->solver_failures,
-                  res->extended_prefixes,
-                  res->repaired_prefixes, res->solver_prefixes);
+                  res->extended_prefixes, res->repaired_prefixes, res->solver_prefixes);
     strbuf_json_number(sb, res->seconds);
   }
   strbuf_puts(sb, "}\n");
@@ -419,14 +452,14 @@ static void render_json(strbuf_t *sb, const verify_report_t *rep) {
     strbuf_puts(sb, "  \"total_counterexamples\": null,\n  \"boundary_only_counterexamples\": null,\n");
   else
     strbuf_printf(sb, "  \"total_counterexamples\": %zu,\n  \"boundary_only_counterexamples\": %zu,\n",
-                  res->ncexs, count_boundary_only(res));
+                  list_total(rep), count_boundary_only(rep));
   if (rep->dropped && !rep->topk) strbuf_printf(sb, "  \"below_min_prob\": %zu,\n", rep->dropped);
-  if (res->ncexs) strbuf_printf(sb, "  \"estimator\": \"%s\",\n", rep->joint ? "joint" : "per-rule");
+  if (list_total(rep)) strbuf_printf(sb, "  \"estimator\": \"%s\",\n", rep->joint ? "joint" : "per-rule");
   json_classes(sb, rep);
   strbuf_puts(sb, "  \"counterexamples\": [");
   for (size_t k = 0; k < rep->shown; k++) {
     strbuf_puts(sb, k ? ",\n" : "\n");
-    json_cex(sb, rep, k, &res->cexs[k]);
+    json_cex(sb, rep, k, cex_at(rep, k));
   }
   strbuf_printf(sb, "%s],\n", rep->shown ? "\n  " : "");
   json_stats(sb, rep, res->reason == NULL);
@@ -477,7 +510,7 @@ static void sarif_code_flow(strbuf_t *sb, const verify_report_t *rep, const cex_
 
 static void sarif_class(strbuf_t *sb, bool *first, const verify_report_t *rep, const cex_class_t *cl) {
   const ism_model_t *m = rep->m;
-  const cex_t *top = &rep->res->cexs[cl->top];
+  const cex_t *top = cex_at(rep, cl->top);
   const ism_rule_t *rule = &m->rules[cl->rule];
   const expr_t *cond_expr = cl->action >= 0 ? m->actions[cl->action].failure : m->failure;
   char *cond = expr_to_string(cond_expr, &m->scope);
@@ -493,8 +526,7 @@ static void sarif_class(strbuf_t *sb, bool *first, const verify_report_t *rep, c
   strbuf_puts(&msg, "; ");
   strbuf_puts(&msg, cl->boundary_only == cl->count ? "for example " : "the most likely ");
   verify_path_text(&msg, m, top);
-  if (top->has_probability && cl->boundary_only < cl->count)
-    put_probability(&msg, rep, top->probability);
+  if (top->has_probability && cl->boundary_only < cl->count) put_probability(&msg, rep, top->probability);
   int rule_index = cl->action >= 0 ? RULE_ACTION_FAILURE : RULE_FAILURE;
   sarif_result_begin(sb, first, verify_rules, rule_index, "error", strbuf_str(&msg));
   strbuf_free(&msg);
@@ -521,7 +553,7 @@ static void render_sarif(strbuf_t *sb, const verify_report_t *rep) {
   sarif_begin(sb, verify_rules, sizeof verify_rules / sizeof *verify_rules);
   /* the kept counterexamples: --min-prob drops from the end of the ranked list */
   cex_class_t *cl = NULL;
-  size_t ncl = cex_classes(res->cexs, res->ncexs - rep->dropped, &cl);
+  size_t ncl = list_classes(rep, list_total(rep) - rep->dropped, &cl);
   bool first = true;
   for (size_t i = 0; i < ncl; i++) sarif_class(sb, &first, rep, &cl[i]);
   free(cl);
@@ -553,12 +585,12 @@ static void render_junit(strbuf_t *sb, const verify_report_t *rep) {
     strbuf_puts(sb, "\"/>\n");
   }
   if (failed) {
-    strbuf_printf(sb, "      <failure message=\"%zu counterexample%s\">", res->ncexs,
-                  res->ncexs == 1 ? "" : "s");
+    strbuf_printf(sb, "      <failure message=\"%zu counterexample%s\">", list_total(rep),
+                  list_total(rep) == 1 ? "" : "s");
     strbuf_t body;
     strbuf_init(&body);
     for (size_t k = 0; k < rep->shown; k++) {
-      const cex_t *c = &res->cexs[k];
+      const cex_t *c = cex_at(rep, k);
       strbuf_printf(&body, "\n%zu: ", k + 1);
       verify_path_text(&body, rep->m, c);
       char *fail = failure_text(rep->m, c);

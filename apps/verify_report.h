@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "apps/json_envelope.h"
+#include "apps/verify_keep.h"
 #include "ism/ism.h"
 #include "ism/strbuf.h"
 #include "verifier/paths/explore.h"
@@ -16,18 +17,24 @@ typedef struct {
   const ism_model_t *m;
   const explore_options_t *opt;
   const explore_result_t *res;
-  size_t shown;   /* counterexamples rendered: the first `shown` of res->cexs */
+  size_t shown;   /* counterexamples rendered: the first `shown` of the list */
   bool timings;   /* include seconds */
   size_t dropped; /* counterexamples below min_prob, after the first `shown + ...` kept ones */
   double min_prob;
-  bool joint;        /* probabilities from the joint estimator */
+  bool joint;    /* probabilities from the joint estimator */
+  bool unranked; /* --probability none: the list is in the order found (depth-first), not by probability */
   bool classes_view; /* text: the failure classes and the most likely counterexample of each, not every one */
   /* Top-K search (apps/verify_topk.h): res->cexs holds only what the report
    * shows (the most likely of each class, the first --top), and the totals
    * are not known: found counts what the search met before it cut the rest. */
   bool topk;
   size_t found, found_boundary_only;
-  size_t bounded; /* of those found, not ranked: their bound (probability/bound.h) could not enter the report */
+  size_t
+      bounded; /* of those found, not ranked: their bound (probability/bound.h) could not enter the report */
+  /* NULL: res->cexs is the report's whole list. Else res->cexs is empty and
+   * the list (its totals, classes, and every counterexample the report
+   * prints) is keep's (apps/verify_keep.h). */
+  const verify_keep_t *keep;
 } verify_report_t;
 
 /* The report in `format` ("text", "json", "sarif", "junit"); caller frees. */

@@ -10,7 +10,8 @@
 #     include every counterexample's witness and JSON (the same work in
 #     each engine); the search alone is incr_s, solver_s, perpath_s;
 #  2. the explorer at its own bound 10 (default report, ranked), with
-#     --all --format json, with --all and no ranking, and at bound 12:
+#     --all --format json, with --all and no ranking, the default report
+#     without ranking (it keeps only what it prints), and at bound 12:
 #     wall seconds and peak memory (/usr/bin/time -f %M);
 #  3. every bundled app at bound 10, default report: seconds and memory.
 # bench/topk.sh compares the top-K search with full enumeration per app.
@@ -104,6 +105,7 @@ bound 10, default report (top-K search)|--bound 10
 bound 10, default report, --search full|--bound 10 --search full
 bound 10, --all --format json|--bound 10 --all --format json
 bound 10, --all --format json --probability none|--bound 10 --all --format json --probability none
+bound 10, default report, --probability none|--bound 10 --probability none
 bound 10, --top 10|--bound 10 --top 10
 bound 12, default report|--bound 12
 ROWS

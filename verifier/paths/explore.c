@@ -1314,8 +1314,14 @@ static void explorer_free(explorer_t *x) {
   free(x->repair_tries), free(x->repair_wins), free(x->repair_skips);
 }
 
+/* The incremental search pushes a scope before its first check, and from
+ * there Z3's default solver uses its SMT core alone, which is what the
+ * simple solver is; the simple one is made and first used in a fraction of
+ * the time (a solver per subtree of the split). The per-path strategy
+ * checks without a scope: Z3's default solver with its tactics, as the
+ * paper's algorithm ran. */
 static void open_solver(explorer_t *x) {
-  smt_options_t so = {.simple = x->simple_solver};
+  smt_options_t so = {.simple = x->simple_solver || x->opt->strategy == EXPLORE_INCREMENTAL};
   x->smt = smt_new(&so);
   if (x->opt->budget_seconds > 0) {
     double left = x->opt->budget_seconds - (now_seconds() - x->start);
