@@ -458,7 +458,9 @@ static double precise_here(joint_t *j, const cex_t *c) {
  * maximum at least 0.369). One more pass of line searches from the chosen
  * end point with FINE_FACTOR times the samples (the first 12 the same
  * draws); its end point replaces c's only where the precise estimate (its
- * own stream) is strictly higher, so an answer does not fall. */
+ * own stream) is strictly higher, so an answer does not fall. None can
+ * be where that estimate is 1 at the chosen point (an estimate is at most
+ * 1): there, when the 48-sample objective is 1 too, no line search. */
 static void refine(joint_t *j, cex_t *c, const params_t *ps) {
   size_t n = ps->n;
   double *x0 = xmalloc((2 * n + 1) * sizeof *x0), *x1 = x0 + n;
@@ -466,6 +468,9 @@ static void refine(joint_t *j, cex_t *c, const params_t *ps) {
   unsigned long samples = j->o.search_samples;
   j->o.search_samples = samples * FINE_FACTOR, j->fine = true;
   double best = objective_here(j, c);
+  /* where the precise estimate is already 1 no end point can be kept (it is
+   * at most 1): the same answer without the line searches */
+  if (best >= 1 && precise_here(j, c) >= 1) best = 0;
   for (size_t i = 0; i < n && best > 0; i++) {
     bool flat = false;
     if (!ps->p[i].unread) line_search(j, c, &ps->p[i], false, &best, &flat);
