@@ -39,14 +39,22 @@ bool dist_of_var(const ism_var_t *v, dist_t *d) {
   return dist_init(d, v->dist, v->err_lo, v->err_hi, v->mean, v->sd);
 }
 
+/* normal_mass of [a, b] inside d's support, a < b, reading the tail masses
+ * of the support's ends that dist_init computed (the same calls on the
+ * same arguments) instead of calling GSL again. */
+static double gaussian_mass(const dist_t *d, double a, double b) {
+  double za = (a - d->mean) / d->sd, zb = (b - d->mean) / d->sd;
+  if (za > 0) return gsl_cdf_ugaussian_Q(za) - (b == d->hi ? d->qhi : gsl_cdf_ugaussian_Q(zb));
+  return (b == d->hi ? d->phi : gsl_cdf_ugaussian_P(zb)) - (a == d->lo ? d->plo : gsl_cdf_ugaussian_P(za));
+}
+
 double dist_mass(const dist_t *d, double a, double b) {
   if (a < d->lo) a = d->lo;
   if (b > d->hi) b = d->hi;
   if (a > b) return 0;
   if (d->lo == d->hi) return 1;
   if (a == b) return 0;
-  double p = d->kind == ISM_DIST_UNIFORM ? (b - a) / (d->hi - d->lo)
-                                         : normal_mass((a - d->mean) / d->sd, (b - d->mean) / d->sd) / d->z;
+  double p = d->kind == ISM_DIST_UNIFORM ? (b - a) / (d->hi - d->lo) : gaussian_mass(d, a, b) / d->z;
   return p < 0 ? 0 : p > 1 ? 1 : p;
 }
 
