@@ -1,7 +1,9 @@
 #include "probability/dist.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_errno.h>
@@ -39,13 +41,33 @@ bool dist_of_var(const ism_var_t *v, dist_t *d) {
   return dist_init(d, v->dist, v->err_lo, v->err_hi, v->mean, v->sd);
 }
 
+/* gsl_cdf_ugaussian_P (upper false) or _Q (true) of z, through a
+ * direct-mapped memo per thread: the upper bound (probability/bound.c)
+ * asks for the same interval ends again and again. The same call on the
+ * same argument gives the same result. */
+enum { CDF_MEMO = 1 << 12 };
+typedef struct {
+  double z, v;
+  bool set;
+} cdf_memo_t;
+static _Thread_local cdf_memo_t cdf_memo[2][CDF_MEMO];
+
+static double tail(double z, bool upper) {
+  uint64_t bits;
+  memcpy(&bits, &z, sizeof bits);
+  cdf_memo_t *m = &cdf_memo[upper][(bits ^ bits >> 29 ^ bits >> 41) & (CDF_MEMO - 1)];
+  if (!m->set || m->z != z || signbit(m->z) != signbit(z))
+    m->z = z, m->v = upper ? gsl_cdf_ugaussian_Q(z) : gsl_cdf_ugaussian_P(z), m->set = true;
+  return m->v;
+}
+
 /* normal_mass of [a, b] inside d's support, a < b, reading the tail masses
  * of the support's ends that dist_init computed (the same calls on the
  * same arguments) instead of calling GSL again. */
 static double gaussian_mass(const dist_t *d, double a, double b) {
   double za = (a - d->mean) / d->sd, zb = (b - d->mean) / d->sd;
-  if (za > 0) return gsl_cdf_ugaussian_Q(za) - (b == d->hi ? d->qhi : gsl_cdf_ugaussian_Q(zb));
-  return (b == d->hi ? d->phi : gsl_cdf_ugaussian_P(zb)) - (a == d->lo ? d->plo : gsl_cdf_ugaussian_P(za));
+  if (za > 0) return tail(za, true) - (b == d->hi ? d->qhi : tail(zb, true));
+  return (b == d->hi ? d->phi : tail(zb, false)) - (a == d->lo ? d->plo : tail(za, false));
 }
 
 double dist_mass(const dist_t *d, double a, double b) {
