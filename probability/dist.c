@@ -52,7 +52,7 @@ typedef struct {
 } cdf_memo_t;
 static _Thread_local cdf_memo_t cdf_memo[2][CDF_MEMO];
 
-static double tail(double z, bool upper) {
+static double cdf_tail(double z, bool upper) {
   uint64_t bits;
   memcpy(&bits, &z, sizeof bits);
   cdf_memo_t *m = &cdf_memo[upper][(bits ^ bits >> 29 ^ bits >> 41) & (CDF_MEMO - 1)];
@@ -66,8 +66,8 @@ static double tail(double z, bool upper) {
  * same arguments) instead of calling GSL again. */
 static double gaussian_mass(const dist_t *d, double a, double b) {
   double za = (a - d->mean) / d->sd, zb = (b - d->mean) / d->sd;
-  if (za > 0) return tail(za, true) - (b == d->hi ? d->qhi : tail(zb, true));
-  return (b == d->hi ? d->phi : tail(zb, false)) - (a == d->lo ? d->plo : tail(za, false));
+  if (za > 0) return cdf_tail(za, true) - (b == d->hi ? d->qhi : cdf_tail(zb, true));
+  return (b == d->hi ? d->phi : cdf_tail(zb, false)) - (a == d->lo ? d->plo : cdf_tail(za, false));
 }
 
 double dist_mass(const dist_t *d, double a, double b) {
