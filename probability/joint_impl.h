@@ -274,11 +274,16 @@ typedef struct {
 /* The record of c's action executed at (step, position), or NULL; its index into *index. */
 const cex_action_t *joint_action_at(const cex_t *c, int step, int position, size_t *index);
 
-/* The weight of one sampled run from step `from` on (sample_from in joint.c). */
+/* The weight of one sampled run along c from step `from` on, with weight w
+ * so far: from 0 the run starts in c's initial environment, otherwise
+ * j->truth, j->normal and *r hold a run's state at the start of that step;
+ * with store >= 0 the state at the start of j->pre.step is stored as that
+ * sample (the search's prefixes). */
 double joint_sample_from(joint_t *j, const cex_t *c, rng_t *r, int from, double w, long store);
 
 /* The plain Monte Carlo estimate from `samples` samples of seed's stream
- * (from 1000 on it stops at the long estimates' precision). */
+ * (from 1000 on it stops once the 95% half-width is within 0.5% of the
+ * estimate plus 0.0005). */
 void joint_estimate_plain(joint_t *j, const cex_t *c, unsigned long samples, unsigned long seed, double *p,
                           double *error);
 
