@@ -1,7 +1,9 @@
 #include "probability/dist.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_errno.h>
@@ -39,14 +41,42 @@ bool dist_of_var(const ism_var_t *v, dist_t *d) {
   return dist_init(d, v->dist, v->err_lo, v->err_hi, v->mean, v->sd);
 }
 
+/* gsl_cdf_ugaussian_P (upper false) or _Q (true) of z, through a
+ * direct-mapped memo per thread: the upper bound (probability/bound.c)
+ * asks for the same interval ends again and again. The same call on the
+ * same argument gives the same result. */
+enum { CDF_MEMO = 1 << 12 };
+typedef struct {
+  double z, v;
+  bool set;
+} cdf_memo_t;
+static _Thread_local cdf_memo_t cdf_memo[2][CDF_MEMO];
+
+static double cdf_tail(double z, bool upper) {
+  uint64_t bits;
+  memcpy(&bits, &z, sizeof bits);
+  cdf_memo_t *m = &cdf_memo[upper][(bits ^ bits >> 29 ^ bits >> 41) & (CDF_MEMO - 1)];
+  if (!m->set || m->z != z || signbit(m->z) != signbit(z))
+    m->z = z, m->v = upper ? gsl_cdf_ugaussian_Q(z) : gsl_cdf_ugaussian_P(z), m->set = true;
+  return m->v;
+}
+
+/* normal_mass of [a, b] inside d's support, a < b, reading the tail masses
+ * of the support's ends that dist_init computed (the same calls on the
+ * same arguments) instead of calling GSL again. */
+static double gaussian_mass(const dist_t *d, double a, double b) {
+  double za = (a - d->mean) / d->sd, zb = (b - d->mean) / d->sd;
+  if (za > 0) return cdf_tail(za, true) - (b == d->hi ? d->qhi : cdf_tail(zb, true));
+  return (b == d->hi ? d->phi : cdf_tail(zb, false)) - (a == d->lo ? d->plo : cdf_tail(za, false));
+}
+
 double dist_mass(const dist_t *d, double a, double b) {
   if (a < d->lo) a = d->lo;
   if (b > d->hi) b = d->hi;
   if (a > b) return 0;
   if (d->lo == d->hi) return 1;
   if (a == b) return 0;
-  double p = d->kind == ISM_DIST_UNIFORM ? (b - a) / (d->hi - d->lo)
-                                         : normal_mass((a - d->mean) / d->sd, (b - d->mean) / d->sd) / d->z;
+  double p = d->kind == ISM_DIST_UNIFORM ? (b - a) / (d->hi - d->lo) : gaussian_mass(d, a, b) / d->z;
   return p < 0 ? 0 : p > 1 ? 1 : p;
 }
 

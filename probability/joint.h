@@ -18,7 +18,11 @@
  * of them drawn unconditioned first. The estimate is the mean weight; the
  * reported one draws its samples by randomised quasi-Monte Carlo (shifted
  * Sobol points, 10 replicates), its error bar the Student t half-width of
- * the replicates' means. A path of one stage is exact. */
+ * the replicates' means. A path of one stage is exact.
+ *
+ * The code: joint.c samples runs and estimates, leaves.c evaluates a
+ * stage's constraint (the leaves compiled once per model), maximise.c
+ * searches for the most likely environment; joint_impl.h is their state. */
 #ifndef PROBABILITY_JOINT_H
 #define PROBABILITY_JOINT_H
 
