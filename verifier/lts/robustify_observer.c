@@ -8,41 +8,6 @@
 
 static bool ctrl_has(const synth_t *y, int l) { return bitset_get(y->ctrl, (size_t)l); }
 
-/* Ascending: quicksort (median of three) down to runs of 24, then one
- * insertion sort (most observation sets are short); no comparison callback,
- * recursion only into the smaller side. */
-static void sort_ints(int *a, size_t n) {
-  while (n > 24) {
-    size_t m = n / 2;
-    int x = a[0], y = a[m], z = a[n - 1];
-    int pivot = x < y ? (y < z ? y : x < z ? z : x) : (x < z ? x : y < z ? z : y);
-    size_t i = 0, j = n - 1;
-    for (;;) {
-      while (a[i] < pivot) i++;
-      while (a[j] > pivot) j--;
-      if (i >= j) break;
-      int t = a[i];
-      a[i++] = a[j];
-      a[j--] = t;
-    }
-    /* a[0..j] <= pivot <= a[j+1..n) */
-    if (j + 1 < n - j - 1) {
-      sort_ints(a, j + 1);
-      a += j + 1;
-      n -= j + 1;
-    } else {
-      sort_ints(a + j + 1, n - j - 1);
-      n = j + 1;
-    }
-  }
-  for (size_t i = 1; i < n; i++) {
-    int v = a[i];
-    size_t j = i;
-    for (; j > 0 && a[j - 1] > v; j--) a[j] = a[j - 1];
-    a[j] = v;
-  }
-}
-
 void robustify_observer_free(observer_t *o) {
   if (!o) return;
   free(o->obs);
@@ -127,28 +92,32 @@ static void split_init(split_t *sp, const plant_t *g, const uint8_t *is_obs) {
   sp->npm = xmalloc(n * sizeof *sp->npm);
   sp->xlab = xmalloc(((size_t)g->ntrans + 1) * sizeof *sp->xlab);
   sp->xdst = xmalloc(((size_t)g->ntrans + 1) * sizeof *sp->xdst);
-  int k = 0;
+  int *ol = xmalloc(((size_t)g->ntrans + 1) * sizeof *ol), *od = xmalloc(((size_t)g->ntrans + 1) * sizeof *od);
+  const int *glab = g->lab, *gdst = g->dst, err = g->error;
+  int *xlab = sp->xlab, *xdst = sp->xdst, k = 0;
   for (int x = 0; x < g->n; x++) {
-    int from = g->off[x], to = g->off[x + 1], nerr = 0;
+    int nerr = 0, no = 0, oerr = 0;
     sp->xoff[x] = k;
-    for (int t = from; t < to; t++)
-      if (!is_obs[g->lab[t]]) {
-        if (g->dst[t] != g->error)
-          sp->xlab[k] = g->lab[t], sp->xdst[k++] = g->dst[t];
-        else
-          nerr++;
-      }
+    for (int t = g->off[x], to = g->off[x + 1]; t < to; t++) {
+      int l = glab[t], d = gdst[t];
+      if (is_obs[l])
+        ol[no] = l, od[no++] = d, oerr += d == err;
+      else if (d != err)
+        xlab[k] = l, xdst[k++] = d;
+      else
+        nerr++;
+    }
     sp->xnp[x] = k - sp->xoff[x];
-    for (int i = 0; i < nerr; i++) sp->xlab[k] = -1, sp->xdst[k++] = g->error;
+    for (int i = 0; i < nerr; i++) xlab[k] = -1, xdst[k++] = err;
     sp->xnu[x] = k - sp->xoff[x];
-    for (int t = from; t < to; t++)
-      if (is_obs[g->lab[t]]) {
-        sp->xlab[k] = g->lab[t], sp->xdst[k++] = g->dst[t];
-        nerr += g->dst[t] == g->error;
-      }
-    sp->npm[x] = k - sp->xoff[x] - nerr;
+    memcpy(xlab + k, ol, (size_t)no * sizeof *ol);
+    memcpy(xdst + k, od, (size_t)no * sizeof *od);
+    k += no;
+    sp->npm[x] = sp->xnp[x] + no - oerr;
   }
   sp->xoff[g->n] = k;
+  free(ol);
+  free(od);
 }
 
 static void split_free(split_t *sp) {
@@ -207,7 +176,8 @@ static bool seeds_are_stamped(closer_t *c, int e, size_t k) {
 }
 
 /* The set id of the closure of c->buf (stamped, hash h) under
- * unobservable moves, added to o when new; tpos of every member set. */
+ * unobservable moves, added to o when new (its members in the order
+ * found: the targets, then breadth first); tpos of every member set. */
 static int close_buf(closer_t *c, observer_t *o, uint64_t h) {
   const split_t *sp = c->sp;
   int *buf = c->buf, n = c->nbuf;
@@ -226,7 +196,6 @@ static int close_buf(closer_t *c, observer_t *o, uint64_t h) {
   size_t k = (size_t)n;
   for (size_t i = (size_t)h & (t->cap - 1); t->id[i] >= 0; i = (i + 1) & (t->cap - 1))
     if (t->hash[i] == h && set_is_stamped(c, o, t->id[i], k)) return t->id[i];
-  sort_ints(buf, k);
   int id = (int)o->sets.count++;
   size_t base = o->sets.keys.len;
   VEC_RESERVE(&o->sets.keys, base + k);

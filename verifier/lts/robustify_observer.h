@@ -9,9 +9,10 @@
 
 #include "verifier/lts/robustify_plant.h"
 
-/* The observation sets of an observer: set i is the sorted G states
- * keys[off[i] .. off[i+1]), closed under unobservable moves, distinct;
- * ids in the order the construction finds them. */
+/* The observation sets of an observer: set i is the G states
+ * keys[off[i] .. off[i+1]) (not sorted; set 0 starts with G's initial
+ * state), closed under unobservable moves, distinct; ids in the order the
+ * construction finds them (from set 0, each set's successors by label). */
 typedef struct {
   VEC(int) keys;
   VEC(size_t) off;
