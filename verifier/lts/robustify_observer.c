@@ -34,12 +34,18 @@ void robustify_observer_free(observer_t *o) {
   free(o);
 }
 
-/* Open addressing over 64-bit hashes: slot -> entry id (-1 empty) with
- * the entry's hash beside it; cap a power of two > 2 * count. The caller
- * compares entries (closer_t's sets and seed sets). */
+/* Open addressing over 64-bit hashes h: slot (h >> 32) & (cap - 1) on,
+ * each slot the entry id (-1 empty) and the top 32 bits of its hash side
+ * by side (one cache line per probe: the tables outgrow the caches); cap
+ * a power of two > 2 * count. The caller compares entries whose bits
+ * match (closer_t's sets and seed sets). */
 typedef struct {
-  int *id;
-  uint64_t *hash;
+  uint32_t hi;
+  int32_t id;
+} hslot_t;
+
+typedef struct {
+  hslot_t *slot;
   size_t cap, count;
 } htab_t;
 
@@ -47,31 +53,29 @@ static void htab_init(htab_t *t, size_t want) {
   t->cap = 64;
   while (t->cap < 2 * want + 2) t->cap *= 2;
   t->count = 0;
-  t->id = xmalloc(t->cap * sizeof *t->id);
-  t->hash = xmalloc(t->cap * sizeof *t->hash);
-  memset(t->id, -1, t->cap * sizeof *t->id);
+  t->slot = xmalloc(t->cap * sizeof *t->slot);
+  for (size_t i = 0; i < t->cap; i++) t->slot[i] = (hslot_t){0, -1};
 }
 
-static void htab_free(htab_t *t) {
-  free(t->id);
-  free(t->hash);
-}
+static void htab_free(htab_t *t) { free(t->slot); }
 
-/* Adds entry id under hash h at the first free slot (h is not in t with
- * an equal entry: the caller looked it up). */
-static void htab_put(htab_t *t, uint64_t h, int id) {
+/* The first slot to probe for hash bits hi. */
+static size_t htab_start(const htab_t *t, uint32_t hi) { return (size_t)hi & (t->cap - 1); }
+
+/* Adds entry id under hash bits hi at the first free slot (no equal entry
+ * is in t: the caller looked it up). */
+static void htab_put(htab_t *t, uint32_t hi, int id) {
   if (2 * (t->count + 1) >= t->cap) {
     htab_t n;
     htab_init(&n, t->cap);
     for (size_t i = 0; i < t->cap; i++)
-      if (t->id[i] >= 0) htab_put(&n, t->hash[i], t->id[i]);
+      if (t->slot[i].id >= 0) htab_put(&n, t->slot[i].hi, t->slot[i].id);
     htab_free(t);
     *t = n;
   }
-  size_t mask = t->cap - 1, i = (size_t)h & mask;
-  while (t->id[i] >= 0) i = (i + 1) & mask;
-  t->id[i] = id;
-  t->hash[i] = h;
+  size_t mask = t->cap - 1, i = htab_start(t, hi);
+  while (t->slot[i].id >= 0) i = (i + 1) & mask;
+  t->slot[i] = (hslot_t){hi, id};
   t->count++;
 }
 
@@ -134,8 +138,9 @@ static void split_free(split_t *sp) {
  * and a closure being built hash alike; an entry is equal to the states
  * stamped now when it has as many members and all of them are stamped
  * (the stamped states are distinct). Seed sets of two or more states
- * already closed: entry i has the states sst[soff[i] .. soff[i+1]), their
- * positions in its set spos[..] and the set sid[i]; one state x: single[x]
+ * already closed: entry i has the states ssp[2j] for j in [soff[i],
+ * soff[i+1]), each with its position in the set at ssp[2j + 1] (side by
+ * side: one cache line), and the set sid[i]; one state x: single[x]
  * and single_pos[x]. tpos[x]: the position of x in the set close_list
  * returned last, for its seeds. buf holds up to every G state. */
 typedef struct {
@@ -144,7 +149,7 @@ typedef struct {
   int *stamp, epoch;
   htab_t sets_ix, seeded;
   VEC(size_t) soff;
-  VEC(int) sst, spos, sid;
+  VEC(int) ssp, sid;
   int *single, *single_pos;
   int *tpos;
   int *buf, nbuf;
@@ -169,8 +174,8 @@ static bool seeds_are_stamped(closer_t *c, int e, size_t k) {
   size_t from = c->soff.data[e], to = c->soff.data[e + 1];
   if (to - from != k) return false;
   for (size_t i = from; i < to; i++) {
-    if (c->stamp[c->sst.data[i]] != c->epoch) return false;
-    c->tpos[c->sst.data[i]] = c->spos.data[i];
+    if (c->stamp[c->ssp.data[2 * i]] != c->epoch) return false;
+    c->tpos[c->ssp.data[2 * i]] = c->ssp.data[2 * i + 1];
   }
   return true;
 }
@@ -194,8 +199,9 @@ static int close_buf(closer_t *c, observer_t *o, uint64_t h) {
   }
   htab_t *t = &c->sets_ix;
   size_t k = (size_t)n;
-  for (size_t i = (size_t)h & (t->cap - 1); t->id[i] >= 0; i = (i + 1) & (t->cap - 1))
-    if (t->hash[i] == h && set_is_stamped(c, o, t->id[i], k)) return t->id[i];
+  uint32_t hi = (uint32_t)(h >> 32);
+  for (size_t i = htab_start(t, hi); t->slot[i].id >= 0; i = (i + 1) & (t->cap - 1))
+    if (t->slot[i].hi == hi && set_is_stamped(c, o, t->slot[i].id, k)) return t->slot[i].id;
   int id = (int)o->sets.count++;
   size_t base = o->sets.keys.len;
   VEC_RESERVE(&o->sets.keys, base + k);
@@ -203,7 +209,7 @@ static int close_buf(closer_t *c, observer_t *o, uint64_t h) {
   o->sets.keys.len = base + k;
   VEC_PUSH(&o->sets.off, base + k);
   for (size_t i = 0; i < k; i++) c->tpos[buf[i]] = (int)i;
-  htab_put(t, h, id);
+  htab_put(t, hi, id);
   return id;
 }
 
@@ -235,12 +241,13 @@ static int close_list(closer_t *c, observer_t *o, int head, const int *next, con
   }
   htab_t *t = &c->seeded;
   if (k > 1)
-    for (size_t i = (size_t)h & (t->cap - 1); t->id[i] >= 0; i = (i + 1) & (t->cap - 1))
-      if (t->hash[i] == h && seeds_are_stamped(c, t->id[i], (size_t)k)) return c->sid.data[t->id[i]];
-  size_t from = c->sst.len;
+    for (size_t i = htab_start(t, (uint32_t)(h >> 32)); t->slot[i].id >= 0; i = (i + 1) & (t->cap - 1))
+      if (t->slot[i].hi == (uint32_t)(h >> 32) && seeds_are_stamped(c, t->slot[i].id, (size_t)k))
+        return c->sid.data[t->slot[i].id];
+  size_t from = c->ssp.len / 2;
   if (k > 1) { /* the seeds, before the closure sorts them */
-    VEC_RESERVE(&c->sst, from + (size_t)k);
-    memcpy(c->sst.data + from, buf, (size_t)k * sizeof *buf);
+    VEC_RESERVE(&c->ssp, 2 * (from + (size_t)k));
+    for (int i = 0; i < k; i++) c->ssp.data[2 * (from + (size_t)i)] = buf[i];
   }
   int id = close_buf(c, o, h);
   if (k == 1) {
@@ -248,13 +255,11 @@ static int close_list(closer_t *c, observer_t *o, int head, const int *next, con
     c->single_pos[x0] = c->tpos[x0];
     return id;
   }
-  c->sst.len = from + (size_t)k;
-  VEC_RESERVE(&c->spos, c->sst.len);
-  for (size_t i = from; i < c->sst.len; i++) c->spos.data[i] = c->tpos[c->sst.data[i]];
-  c->spos.len = c->sst.len;
-  VEC_PUSH(&c->soff, c->sst.len);
+  for (size_t i = from; i < from + (size_t)k; i++) c->ssp.data[2 * i + 1] = c->tpos[c->ssp.data[2 * i]];
+  c->ssp.len = 2 * (from + (size_t)k);
+  VEC_PUSH(&c->soff, from + (size_t)k);
   VEC_PUSH(&c->sid, id);
-  htab_put(t, h, (int)c->sid.len - 1);
+  htab_put(t, (uint32_t)(h >> 32), (int)c->sid.len - 1);
   return id;
 }
 
@@ -292,8 +297,7 @@ static void closer_free(closer_t *c) {
   htab_free(&c->sets_ix);
   htab_free(&c->seeded);
   VEC_FREE(&c->soff);
-  VEC_FREE(&c->sst);
-  VEC_FREE(&c->spos);
+  VEC_FREE(&c->ssp);
   VEC_FREE(&c->sid);
 }
 

@@ -245,27 +245,26 @@ bool robustify_plant_build(search_t *s, const lts_t *sys) {
       mnum.data[c] = n;
     }
     int from = mfirst.data[c], n = mnum.data[c];
+    const int *md = mdst.data + from, *mb = mbits.data + from, *ms = msort.data + from, *ml = mlab.data;
     VEC_RESERVE(&qd, (size_t)n + 1);
+    int *gd = qd.data;
     for (int k = 0; k < n; k++) { /* G ids in the order the moves were found */
-      int m = from + k, d;
-      if (mdst.data[m] < 0) {
+      if (md[k] < 0) {
         if (g->error < 0) {
           g->error = (int)qc.len;
           for (int i = 0; i < 4; i++) VEC_PUSH(&qx, -1);
           VEC_PUSH(&qc, -1);
         }
-        d = g->error;
+        gd[k] = g->error;
       } else
-        G_ID(mdst.data[m], mask | mbits.data[m], d);
-      qd.data[k] = d;
+        G_ID(md[k], mask | mb[k], gd[k]);
     }
     VEC_RESERVE(&lab, lab.len + (size_t)n);
     VEC_RESERVE(&dst, dst.len + (size_t)n);
-    for (int k = 0; k < n; k++) {
-      int m = msort.data[from + k];
-      lab.data[lab.len++] = mlab.data[m];
-      dst.data[dst.len++] = qd.data[m - from];
-    }
+    int *gl = lab.data + lab.len, *gt = dst.data + dst.len;
+    for (int k = 0; k < n; k++) gl[k] = ml[ms[k]], gt[k] = gd[ms[k] - from];
+    lab.len += (size_t)n;
+    dst.len += (size_t)n;
   }
 #undef TUPLE_ID
 #undef G_ID
