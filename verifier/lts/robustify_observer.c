@@ -96,7 +96,10 @@ static void split_init(split_t *sp, const plant_t *g, const uint8_t *is_obs) {
   sp->npm = xmalloc(n * sizeof *sp->npm);
   sp->xlab = xmalloc(((size_t)g->ntrans + 1) * sizeof *sp->xlab);
   sp->xdst = xmalloc(((size_t)g->ntrans + 1) * sizeof *sp->xdst);
-  int *ol = xmalloc(((size_t)g->ntrans + 1) * sizeof *ol), *od = xmalloc(((size_t)g->ntrans + 1) * sizeof *od);
+  int maxdeg = 0; /* the observable moves of one state wait in ol, od */
+  for (int x = 0; x < g->n; x++)
+    if (g->off[x + 1] - g->off[x] > maxdeg) maxdeg = g->off[x + 1] - g->off[x];
+  int *ol = xmalloc(((size_t)maxdeg + 1) * sizeof *ol), *od = xmalloc(((size_t)maxdeg + 1) * sizeof *od);
   const int *glab = g->lab, *gdst = g->dst, err = g->error;
   int *xlab = sp->xlab, *xdst = sp->xdst, k = 0;
   for (int x = 0; x < g->n; x++) {
