@@ -10,6 +10,7 @@
 #include "tests/unit/check.h"
 #include "verifier/lts/fsp.h"
 #include "verifier/lts/robustify.h"
+#include "verifier/lts/robustify_observer.h"
 
 static lts_t *load(lts_labels_t *L, const char *text) {
   diag_list_t d;
@@ -609,6 +610,169 @@ static void test_symmetry(void) {
         checked >= 5000);
 }
 
+/* The observer (robustify_observer_build) against a naive subset
+ * construction written here, on random deterministic plants (up to 40
+ * states, 6 labels, an error state, a few marked) and random observable
+ * sets: the naive one closes a set by repeated passes over its members'
+ * unobservable moves, keeps sets as sorted arrays found by linear search,
+ * and expands them breadth first by label. Wanted: the same sets with the
+ * same ids (members compared as sets), the same set moves, has_error, and
+ * for every pair (x, Y) exactly x's moves not into the error state, each
+ * to the pair of its target in Y (unobservable) or in Y's successor by its
+ * label; the reversed pair moves the transpose of the forward ones. */
+typedef struct {
+  int n, nsets;
+  int *mem[512]; /* sorted members of each set, -1 ends */
+} naive_t;
+
+static int naive_find(naive_t *nv, const int *set) {
+  for (int i = 0; i < nv->nsets; i++) {
+    int k = 0;
+    while (set[k] >= 0 && nv->mem[i][k] == set[k]) k++;
+    if (set[k] < 0 && nv->mem[i][k] < 0) return i;
+  }
+  return -1;
+}
+
+/* The closure of in[] (bools over g's states) under unobservable moves,
+ * as a sorted array ending in -1 (malloc'd). */
+static int *naive_close(const plant_t *g, const bitword_t *obs, bool *in) {
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (int x = 0; x < g->n; x++)
+      for (int t = g->off[x]; in[x] && t < g->off[x + 1]; t++)
+        if (!bitset_get(obs, (size_t)g->lab[t]) && !in[g->dst[t]]) in[g->dst[t]] = grew = true;
+  }
+  int *set = malloc(((size_t)g->n + 1) * sizeof *set), k = 0;
+  for (int x = 0; x < g->n; x++)
+    if (in[x]) set[k++] = x;
+  set[k] = -1;
+  return set;
+}
+
+static void test_observer_oracle(void) {
+  unsigned r = 17;
+  int compared = 0, sets_seen = 0;
+  for (int trial = 0; trial < 300; trial++) {
+    int n = 2 + (int)(rnd_next(&r) % 39), nl = 6, deg_pct = 30 + (int)(rnd_next(&r) % 50);
+    plant_t g = {0};
+    g.n = n, g.nlabels = nl, g.error = (int)(rnd_next(&r) % 3) == 0 ? -1 : n - 1;
+    g.off = malloc(((size_t)n + 1) * sizeof *g.off);
+    g.lab = malloc(((size_t)n * (size_t)nl + 1) * sizeof *g.lab);
+    g.dst = malloc(((size_t)n * (size_t)nl + 1) * sizeof *g.dst);
+    g.marked = bitset_new((size_t)n);
+    g.alpha = bitset_new((size_t)nl);
+    for (int l = 0; l < nl; l++) bitset_set(g.alpha, (size_t)l);
+    int k = 0;
+    for (int x = 0; x < n; x++) {
+      g.off[x] = k;
+      if (x != g.error && rnd_next(&r) % 4 == 0) bitset_set(g.marked, (size_t)x);
+      for (int l = 0; x != g.error && l < nl; l++)
+        if ((int)(rnd_next(&r) % 100) < deg_pct) g.lab[k] = l, g.dst[k++] = (int)(rnd_next(&r) % (unsigned)n);
+    }
+    g.off[n] = k;
+    g.ntrans = k;
+    bitword_t *obs = bitset_new((size_t)nl);
+    for (int l = 0; l < nl; l++)
+      if (rnd_next(&r) % 2) bitset_set(obs, (size_t)l);
+    robustify_problem_t pb = {0};
+    search_t s = {0};
+    s.p = &pb;
+    s.g = g;
+    observer_t *o = robustify_observer_build(&s, obs);
+    CHECK(o != NULL);
+    if (!o) continue;
+    /* the naive construction */
+    naive_t nv = {.n = n};
+    int *tl = malloc(512 * (size_t)nl * sizeof *tl); /* set move by label, -1 none */
+    bool *in = calloc((size_t)n, sizeof *in);
+    in[0] = true;
+    nv.mem[nv.nsets++] = naive_close(&g, obs, in);
+    bool overflow = false;
+    for (int q = 0; q < nv.nsets && !overflow; q++)
+      for (int l = 0; l < nl; l++) {
+        tl[q * nl + l] = -1;
+        if (!bitset_get(obs, (size_t)l)) continue;
+        memset(in, 0, (size_t)n * sizeof *in);
+        bool any = false;
+        for (int i = 0; nv.mem[q][i] >= 0; i++) {
+          int x = nv.mem[q][i];
+          for (int t = g.off[x]; t < g.off[x + 1]; t++)
+            if (g.lab[t] == l) in[g.dst[t]] = any = true;
+        }
+        if (!any) continue;
+        int *set = naive_close(&g, obs, in), id = naive_find(&nv, set);
+        if (id < 0 && nv.nsets == 512) {
+          overflow = true;
+          free(set);
+          break;
+        }
+        if (id < 0)
+          nv.mem[id = nv.nsets++] = set;
+        else
+          free(set);
+        tl[q * nl + l] = id;
+      }
+    if (!overflow) {
+      compared++;
+      sets_seen += nv.nsets;
+      CHECK((int)o->sets.count == nv.nsets);
+      for (int q = 0; q < nv.nsets && q < (int)o->sets.count; q++) {
+        size_t from = o->sets.off.data[q], to = o->sets.off.data[q + 1];
+        int m = 0;
+        while (nv.mem[q][m] >= 0) m++;
+        CHECK(to - from == (size_t)m);
+        bool has_error = false;
+        for (size_t p = from; p < to; p++) {
+          int x = o->sets.keys.data[p], found = 0;
+          for (int i = 0; i < m; i++) found += nv.mem[q][i] == x;
+          CHECK(found == 1);
+          CHECK(o->pair_set[p] == q);
+          has_error = has_error || x == g.error;
+          /* x's moves not into the error state, in some order */
+          int want = 0;
+          for (int t = g.off[x]; t < g.off[x + 1]; t++) want += g.dst[t] != g.error;
+          CHECK(o->foff[p + 1] - o->foff[p] == want);
+          for (int e = o->foff[p]; e < o->foff[p + 1]; e++) {
+            int l = o->flab[e], d = o->fdst[e], dset = o->pair_set[d], ok = 0;
+            for (int t = g.off[x]; t < g.off[x + 1]; t++)
+              ok += g.lab[t] == l && g.dst[t] == o->sets.keys.data[d] && g.dst[t] != g.error;
+            CHECK(ok == 1);
+            CHECK(dset == (bitset_get(obs, (size_t)l) ? tl[q * nl + l] : q));
+            int back = 0; /* e reversed: p among d's sources, as often as p moves to d */
+            for (int i = o->roff[d]; i < o->roff[d + 1]; i++) back += o->rsrc[i] == (int)p;
+            int fwd = 0;
+            for (int e2 = o->foff[p]; e2 < o->foff[p + 1]; e2++) fwd += o->fdst[e2] == d;
+            CHECK(back == fwd);
+          }
+        }
+        CHECK(o->has_error[q] == has_error);
+        int nmoves = 0;
+        for (int l = 0; l < nl; l++) nmoves += tl[q * nl + l] >= 0;
+        CHECK(o->toff.data[q + 1] - o->toff.data[q] == nmoves);
+        for (int t = o->toff.data[q]; t < o->toff.data[q + 1]; t++) {
+          CHECK(t == o->toff.data[q] || o->tlab.data[t - 1] < o->tlab.data[t]);
+          CHECK(o->tdst.data[t] == tl[q * nl + o->tlab.data[t]]);
+        }
+      }
+      size_t npairs = o->sets.keys.len;
+      CHECK(o->roff[npairs] == o->foff[npairs]);
+    }
+    for (int q = 0; q < nv.nsets; q++) free(nv.mem[q]);
+    free(tl);
+    free(in);
+    robustify_observer_free(o);
+    free(obs);
+    free(g.off);
+    free(g.lab);
+    free(g.dst);
+    free(g.marked);
+    free(g.alpha);
+  }
+  fprintf(stderr, "observer: %d random observers equal to the naive construction (%d sets)\n", compared, sets_seen);
+  CHECK(compared >= 250 && sets_seen >= 3000);
+}
+
 int main(void) {
   test_abstraction();
   test_controllability();
@@ -618,5 +782,6 @@ int main(void) {
   test_oasis_product();
   test_search_shortcuts();
   test_symmetry();
+  test_observer_oracle();
   return CHECK_RESULT();
 }

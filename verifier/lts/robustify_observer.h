@@ -9,15 +9,24 @@
 
 #include "verifier/lts/robustify_plant.h"
 
-/* The observer of G for the observable set O. Observation sets Y (sorted G
- * states, closed under unobservable moves) are keytab ids; a pair (x, Y)
- * with x ∈ Y has id = the position of x in the keytab's concatenated keys.
+/* The observation sets of an observer: set i is the G states
+ * keys[off[i] .. off[i+1]) (not sorted; set 0 starts with G's initial
+ * state), closed under unobservable moves, distinct; ids in the order the
+ * construction finds them (from set 0, each set's successors by label). */
+typedef struct {
+  VEC(int) keys;
+  VEC(size_t) off;
+  size_t count;
+} observation_sets_t;
+
+/* The observer of G for the observable set O. A pair (x, Y) with x ∈ Y has
+ * id = the position of x in the sets' concatenated keys.
  * It depends on O only, not on C, so the syntheses of one O share it (the
  * searches change C far more often than O: pump-2's Pareto search runs 1061
  * syntheses over 16 observable sets, changing O 35 times). */
 struct observer {
   bitword_t *obs; /* the O it is built for */
-  keytab_t sets;
+  observation_sets_t sets;
   VEC(int) toff, tlab, tdst;  /* observable transitions of set i: [toff[i], toff[i+1]), by label */
   int *pair_set;              /* set of each pair */
   bool *has_error;            /* sets holding the error state */

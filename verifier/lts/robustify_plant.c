@@ -131,8 +131,6 @@ bool robustify_plant_build(search_t *s, const lts_t *sys) {
   for (int i = 0; i < p->nprogress; i++) bit[p->progress[i]] = i;
   int full = (1 << p->nprogress) - 1;
   size_t nmask = (size_t)1 << p->nprogress;
-  /* (dm, de, P) -> its number c (a direct table when small, else a
-   * keytab), then (c, mask) -> G id in cid[c * nmask + mask] */
   size_t n0 = (size_t)dm->nstates, n1 = (size_t)de->nstates, n2 = (size_t)parts[2]->nstates;
   size_t space = n0 * n1 * n2;
   bool direct = n0 && space / n0 == n1 * n2 && space <= ((size_t)1 << 24);
@@ -149,15 +147,24 @@ bool robustify_plant_build(search_t *s, const lts_t *sys) {
     }
     cnum = s->cnum;
   }
-  VEC(int) qx = {0}, off = {0}, lab = {0}, dst = {0};
+  /* G states (c, mask): c numbers the tuple (dm, de, P) (a direct table
+   * when small, else a keytab), mask the progress actions seen; G id in
+   * cid[c * nmask + mask]. qx: each G state's tuple and mask, qc its c. A
+   * composite's moves do not depend on the mask, so they are found once,
+   * the first time a G state of c is expanded, and shared by its G states:
+   * c's moves are [mfirst[c], + mnum[c]) of mlab (label), mdst (target
+   * composite, -1 into the error state) and mbits (progress bit it sets),
+   * in the order found; msort lists them by label. */
+  VEC(int) qx = {0}, qc = {0}, off = {0}, lab = {0}, dst = {0};
+  VEC(int) ctup = {0}, mfirst = {0}, mnum = {0}, mlab = {0}, mdst = {0}, mbits = {0}, msort = {0};
   VEC_RESERVE(&qx, 4 * s->plant_hint + 4);
+  VEC_RESERVE(&qc, s->plant_hint + 1);
   VEC_RESERVE(&off, s->plant_hint + 2);
   VEC_RESERVE(&lab, s->trans_hint + 1);
   VEC_RESERVE(&dst, s->trans_hint + 1);
-  intvec_t ql = {0}, qd = {0};
+  intvec_t qd = {0};
   g->error = -1;
-  int tuple[4] = {dm->init, de->init, parts[2]->init, 0};
-#define STATE_ID(t, out)                                                                                     \
+#define TUPLE_ID(t, out)                                                                                     \
   do {                                                                                                       \
     int c_;                                                                                                  \
     if (direct) {                                                                                            \
@@ -169,76 +176,100 @@ bool robustify_plant_build(search_t *s, const lts_t *sys) {
       c_ = keytab_add(&tab, (t), 3, &added_);                                                                \
       ncomp = (int)tab.count;                                                                                \
     }                                                                                                        \
-    while (cid.len < (size_t)ncomp * nmask) VEC_PUSH(&cid, -1);                                              \
-    int *g_ = &cid.data[(size_t)c_ * nmask + (size_t)(t)[3]];                                                \
+    if ((size_t)c_ == mfirst.len) {                                                                          \
+      for (int i_ = 0; i_ < 3; i_++) VEC_PUSH(&ctup, (t)[i_]);                                               \
+      VEC_PUSH(&mfirst, -1);                                                                                 \
+      VEC_PUSH(&mnum, 0);                                                                                    \
+      VEC_RESERVE(&cid, cid.len + nmask);                                                                    \
+      for (size_t i_ = 0; i_ < nmask; i_++) cid.data[cid.len++] = -1;                                        \
+    }                                                                                                        \
+    (out) = c_;                                                                                              \
+  } while (0)
+#define G_ID(c, mask, out)                                                                                   \
+  do {                                                                                                       \
+    int *g_ = &cid.data[(size_t)(c) * nmask + (size_t)(mask)];                                               \
     if (*g_ < 0) {                                                                                           \
-      *g_ = (int)(qx.len / 4);                                                                               \
-      for (int i_ = 0; i_ < 4; i_++) VEC_PUSH(&qx, (t)[i_]);                                                 \
+      *g_ = (int)qc.len;                                                                                     \
+      for (int i_ = 0; i_ < 3; i_++) VEC_PUSH(&qx, ctup.data[3 * (size_t)(c) + (size_t)i_]);                 \
+      VEC_PUSH(&qx, (mask));                                                                                 \
+      VEC_PUSH(&qc, (c));                                                                                    \
     }                                                                                                        \
     (out) = *g_;                                                                                             \
   } while (0)
   int first;
-  STATE_ID(tuple, first);
-  (void)first;
+  TUPLE_ID(((int[3]){dm->init, de->init, parts[2]->init}), first);
+  G_ID(first, 0, first);
   bool ok = true;
-  for (size_t h = 0; h < qx.len / 4; h++) {
-    if (robustify_over_states(s, qx.len / 4) || ((h & 255) == 0 && robustify_out_of_time(s))) {
+  for (size_t h = 0; h < qc.len; h++) {
+    if (robustify_over_states(s, qc.len) || ((h & 255) == 0 && robustify_out_of_time(s))) {
       ok = false;
       break;
     }
     VEC_PUSH(&off, (int)lab.len);
-    int x[4];
-    memcpy(x, qx.data + 4 * h, sizeof x);
     if ((int)h == g->error) continue; /* the error state has no moves */
-    VEC_CLEAR(&ql);
-    VEC_CLEAR(&qd);
-    for (int i = 0; i < 3; i++) { /* each label once: from the first part that has it */
-      const lts_t *l = parts[i];
-      for (int t = l->succ_off[x[i]]; t < l->succ_off[x[i] + 1]; t++) {
-        int a = l->succ_label[t];
-        if (in[a] & ((1 << i) - 1)) continue;
-        int nx[4] = {x[0], x[1], x[2], x[3]};
-        bool enabled = true, err = false;
-        for (int j = i; j < 3 && enabled; j++) {
-          if (!(in[a] >> j & 1)) continue;
-          nx[j] = j == i       ? l->succ_dst[t]
-                  : s->step[j] ? s->step[j][(size_t)x[j] * (size_t)nl + (size_t)a]
-                               : det_step(parts[j], x[j], a);
-          enabled = nx[j] >= 0;
-          err = err || (enabled && nx[j] == parts[j]->error);
-        }
-        if (!enabled) continue;
-        int d;
-        if (err) {
-          if (g->error < 0) {
-            int et[4] = {-1, -1, -1, -1};
-            g->error = (int)(qx.len / 4);
-            for (int k = 0; k < 4; k++) VEC_PUSH(&qx, et[k]);
+    int c = qc.data[h], mask = qx.data[4 * h + 3];
+    if (mfirst.data[c] < 0) { /* c's moves, each label once: from the first part that has it */
+      int x[3] = {ctup.data[3 * (size_t)c], ctup.data[3 * (size_t)c + 1], ctup.data[3 * (size_t)c + 2]};
+      int from = (int)mlab.len;
+      for (int i = 0; i < 3; i++) {
+        const lts_t *l = parts[i];
+        for (int t = l->succ_off[x[i]]; t < l->succ_off[x[i] + 1]; t++) {
+          int a = l->succ_label[t];
+          if (in[a] & ((1 << i) - 1)) continue;
+          int nx[3] = {x[0], x[1], x[2]};
+          bool enabled = true, err = false;
+          for (int j = i; j < 3 && enabled; j++) {
+            if (!(in[a] >> j & 1)) continue;
+            nx[j] = j == i       ? l->succ_dst[t]
+                    : s->step[j] ? s->step[j][(size_t)x[j] * (size_t)nl + (size_t)a]
+                                 : det_step(parts[j], x[j], a);
+            enabled = nx[j] >= 0;
+            err = err || (enabled && nx[j] == parts[j]->error);
           }
-          d = g->error;
-        } else {
-          nx[3] = bit[a] >= 0 ? x[3] | (1 << bit[a]) : x[3];
-          STATE_ID(nx, d);
+          if (!enabled) continue;
+          int d = -1;
+          if (!err) TUPLE_ID(nx, d);
+          VEC_PUSH(&mlab, a);
+          VEC_PUSH(&mdst, d);
+          VEC_PUSH(&mbits, bit[a] >= 0 ? 1 << bit[a] : 0);
+          VEC_PUSH(&msort, (int)mlab.len - 1);
         }
-        VEC_PUSH(&ql, a);
-        VEC_PUSH(&qd, d);
       }
+      int *ms = msort.data + from, n = (int)msort.len - from; /* by label: insertion sort of the few moves */
+      for (int k = 1; k < n; k++) {
+        int v = ms[k], j = k;
+        for (; j > 0 && mlab.data[ms[j - 1]] > mlab.data[v]; j--) ms[j] = ms[j - 1];
+        ms[j] = v;
+      }
+      mfirst.data[c] = from;
+      mnum.data[c] = n;
     }
-    /* by label: insertion sort of the state's few moves */
-    for (size_t k = 1; k < ql.len; k++) {
-      int a = ql.data[k], d = qd.data[k];
-      size_t j = k;
-      for (; j > 0 && ql.data[j - 1] > a; j--) ql.data[j] = ql.data[j - 1], qd.data[j] = qd.data[j - 1];
-      ql.data[j] = a, qd.data[j] = d;
+    int from = mfirst.data[c], n = mnum.data[c];
+    const int *md = mdst.data + from, *mb = mbits.data + from, *ms = msort.data + from, *ml = mlab.data;
+    VEC_RESERVE(&qd, (size_t)n + 1);
+    int *gd = qd.data;
+    for (int k = 0; k < n; k++) { /* G ids in the order the moves were found */
+      if (md[k] < 0) {
+        if (g->error < 0) {
+          g->error = (int)qc.len;
+          for (int i = 0; i < 4; i++) VEC_PUSH(&qx, -1);
+          VEC_PUSH(&qc, -1);
+        }
+        gd[k] = g->error;
+      } else
+        G_ID(md[k], mask | mb[k], gd[k]);
     }
-    for (size_t k = 0; k < ql.len; k++) {
-      VEC_PUSH(&lab, ql.data[k]);
-      VEC_PUSH(&dst, qd.data[k]);
-    }
+    VEC_RESERVE(&lab, lab.len + (size_t)n);
+    VEC_RESERVE(&dst, dst.len + (size_t)n);
+    int *gl = lab.data + lab.len, *gt = dst.data + dst.len;
+    for (int k = 0; k < n; k++) gl[k] = ml[ms[k]], gt[k] = gd[ms[k] - from];
+    lab.len += (size_t)n;
+    dst.len += (size_t)n;
   }
-#undef STATE_ID
+#undef TUPLE_ID
+#undef G_ID
   VEC_PUSH(&off, (int)lab.len);
-  g->n = (int)(qx.len / 4);
+  g->n = (int)qc.len;
   g->ntrans = (int)lab.len;
   g->marked = bitset_new((size_t)g->n);
   for (int h = 0; h < g->n; h++)
@@ -249,16 +280,22 @@ bool robustify_plant_build(search_t *s, const lts_t *sys) {
   lts_free(dm);
   s->plant_hint = (size_t)g->n;
   s->trans_hint = (size_t)g->ntrans;
-  for (size_t h = 0; direct && h < qx.len / 4; h++) /* the direct table back to all -1 */
-    if ((int)h != g->error)
-      cnum[((size_t)qx.data[4 * h] * n1 + (size_t)qx.data[4 * h + 1]) * n2 + (size_t)qx.data[4 * h + 2]] = -1;
+  for (size_t c = 0; direct && c < ctup.len / 3; c++) /* the direct table back to all -1 */
+    cnum[((size_t)ctup.data[3 * c] * n1 + (size_t)ctup.data[3 * c + 1]) * n2 + (size_t)ctup.data[3 * c + 2]] = -1;
   keytab_free(&tab);
   VEC_FREE(&cid);
   free(in);
   free(bit);
   VEC_FREE(&qx);
-  VEC_FREE(&ql);
+  VEC_FREE(&qc);
   VEC_FREE(&qd);
+  VEC_FREE(&ctup);
+  VEC_FREE(&mfirst);
+  VEC_FREE(&mnum);
+  VEC_FREE(&mlab);
+  VEC_FREE(&mdst);
+  VEC_FREE(&mbits);
+  VEC_FREE(&msort);
   return ok;
 }
 
