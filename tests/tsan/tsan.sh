@@ -3,7 +3,8 @@
 # runs this (.ci/run does); `make check` does not, it has no TSan build. Every way verify
 # uses threads is run on a small bound: the default report (the one-part top-K search with
 # its ranking threads), the full search with the ranking workers, the split search, the
-# streamed `--all --format json` report, a shard, and runs stopped by --timeout after they
+# streamed `--all --format json` report, the unranked reports that keep only what they
+# print (apps/verify_keep.c), a shard, and runs stopped by --timeout after they
 # found counterexamples (the watch threads of cli.c and smt.c). Each run must end with its
 # documented exit code, its output must equal the release binary's (when ISMV is set, and
 # the output does not depend on timing), and ThreadSanitizer must report nothing. Z3, GSL
@@ -49,10 +50,13 @@ run 10 verify "$explorer" --bound "$bound" --jobs 3 --split-depth 2 --format jso
 run 10 verify "$explorer" --bound "$bound" --jobs 2 --all --format json
 run '0~' verify "$explorer" --bound "$bound" --jobs 2 --split-depth 2 --shard 1/2 --format json
 run 10 verify "$explorer" --bound "$bound" --jobs 2 --top 3 --min-prob 0.2
+# unranked reports of a subset: the split search hands each counterexample to verify_keep
+run 10 verify "$explorer" --bound "$bound" --jobs 2 --split-depth 2 --probability none
+run 10 verify "$explorer" --bound "$bound" --jobs 2 --probability none --format sarif
 # exit 10: the time limit runs out after counterexamples were found (docs/verify.md)
 # (the runs at a small bound end before the threads overlap much: a race left in by removing a
 # lock in verify_topk.c's take() was reported only by these)
 run '10~' verify "$explorer" --bound 12 --jobs 2 --timeout 2
 run '10~' verify "$explorer" --bound 12 --jobs 2 --all --format json --timeout 2
-[ "$status" = 0 ] && echo "tsan.sh: 10 threaded runs, no report"
+[ "$status" = 0 ] && echo "tsan.sh: 12 threaded runs, no report"
 exit $status
