@@ -455,10 +455,10 @@ int verify_command(cli_ctx_t *ctx, const cli_command_t *self, const char *path, 
     ism_free(m);
     return CLI_EXIT_INTERNAL;
   }
-  size_t total = keeping ? keeping->total : res.ncexs, kept = 0;
   /* Kept: those known to reach --min-prob (ranked ones come first); when
-   * the ranking stopped early, the unranked ones are kept only without it. */
-  if (keeping) kept = total; /* unranked: nothing is dropped */
+   * the ranking stopped early, the unranked ones are kept only without it.
+   * An unranked report drops nothing. */
+  size_t total = keeping ? keeping->total : res.ncexs, kept = keeping ? total : 0;
   while (kept < total &&
          (!ranked || (all_ranked || res.cexs[kept].has_probability ? res.cexs[kept].probability >= min_prob
                                                                    : min_prob <= 0)))
