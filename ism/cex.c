@@ -90,6 +90,13 @@ static bool tolerant_parts(const expr_t *e, env_t *env, bool want) {
 
 static bool close_to(double a, double b) { return fabs(a - b) <= 1e-9 * (1 + fabs(a) + fabs(b)); }
 
+/* A true value at a sensing lies in its variable's range (up to the
+ * solver's rounding). */
+static bool within_range(const ism_var_t *var, double x) {
+  double eps = 1e-9 * (1 + fabs(x));
+  return x >= var->range_lo - eps && x <= var->range_hi + eps;
+}
+
 static char *check_step(const ism_model_t *m, ism_mode_t mode, const cex_t *c, int i) {
   size_t nv = m->nvars;
   const double *T = c->truth + (size_t)i * nv, *H = c->sensed + (size_t)i * nv, *Tn = T + nv;
@@ -103,7 +110,7 @@ static char *check_step(const ism_model_t *m, ism_mode_t mode, const cex_t *c, i
       if (H[v] != T[v]) return xasprintf("step %d: '%s' has a sensed value", i + 1, var->name);
       continue;
     }
-    if (var->has_range && (T[v] < var->range_lo - eps || T[v] > var->range_hi + eps))
+    if (var->has_range && !within_range(var, T[v]))
       return xasprintf("step %d: true %s = %g is outside its range", i + 1, var->name, T[v]);
     double err = H[v] - T[v];
     bool err_ok = var->uncertain && mode == ISM_MODE_ACTUAL
@@ -144,6 +151,8 @@ static char *check_step(const ism_model_t *m, ism_mode_t mode, const cex_t *c, i
     if (!free_after && !close_to(Tn[v], want))
       msg = xasprintf("step %d: the value of '%s' after rule '%s' does not follow from it", i + 1, var->name,
                       rule->id);
+    else if (free_after && var->has_range && !within_range(var, Tn[v]))
+      msg = xasprintf("step %d: the value of '%s' after rule '%s' is outside its range", i + 1, var->name, rule->id);
   }
   free(cur);
   if (msg) return msg;

@@ -54,8 +54,8 @@ static void collect(const joint_t *j, const cex_t *c, params_t *ps) {
   for (int k = 0; k < c->length; k++) {
     if (m->rules[c->rules[k]].has_action) continue;
     for (size_t v = 0; v < nv; v++)
-      if (m->vars[v].sensing && m->vars[v].dynamic && m->vars[v].type.kind == TYPE_REAL)
-        push_param(ps, &m->vars[v], false, (size_t)(k + 1) * nv + v, 0, (int)v, k, k + 1 < c->length);
+      if (m->vars[v].sensing && m->vars[v].dynamic && m->vars[v].type.kind == TYPE_REAL) /* at a sensing: in range */
+        push_param(ps, &m->vars[v], false, (size_t)(k + 1) * nv + v, 0, (int)v, k, true);
   }
   for (size_t a = 0; a < c->nactions; a++) {
     const cex_action_t *ca = &c->actions[a];

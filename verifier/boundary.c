@@ -266,9 +266,12 @@ static void encode_step(enc_t *x, int k) {
       Tn[v] = cur[v];
     else if (r->has_action)
       Tn[v] = U[v];
-    else if (var->dynamic)
+    else if (var->dynamic) {
       Tn[v] = (val_t){fresh(x, (int)v, "@dyn"), false};
-    else
+      if (var->has_range) /* a value at the next sensing: within the range even when none follows */
+        bounded(x, var->type.kind == TYPE_INT ? smt_op(x->s, EXPR_TOREAL, Tn[v].t, 0, 0) : Tn[v].t, var->range_lo,
+                var->range_hi, false);
+    } else
       Tn[v] = T[v];
   }
   if (m->failure && !(last && c->fail_position >= 0)) {

@@ -327,9 +327,12 @@ static smt_term_t build_step(explorer_t *x, int i, int r) {
       Tn[v] = cur[v];
     else if (rule->has_action)
       Tn[v] = U[v];
-    else if (var->dynamic || x->opt->mode == ISM_MODE_NAIVE)
+    else if (var->dynamic || x->opt->mode == ISM_MODE_NAIVE) {
+      /* the environment's value at the next sensing: within the range even
+       * when no sensing follows (the model-wide failure reads it) */
       Tn[v] = fresh(x, (int)v, "", i + 1);
-    else
+      if (var->has_range) VEC_PUSH(&cs, between(x, as_real(x, (int)v, Tn[v]), x->range_lo[v], x->range_hi[v]));
+    } else
       Tn[v] = x->T[(size_t)i * nv + v];
   }
   if (m->failure) VEC_PUSH(&fails, holds(x, m->failure, Tn, NULL, Nn));

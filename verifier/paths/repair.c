@@ -410,9 +410,14 @@ static void run_step(sim_t *s, int k, size_t *ai) {
       Tn[v] = cur[v];
     else if (rule->has_action)
       Tn[v] = U[v];
-    else if (var->dynamic || s->mode == ISM_MODE_NAIVE)
+    else if (var->dynamic || s->mode == ISM_MODE_NAIVE) {
       Tn[v] = choice(s, (int)v, false, known ? io->T[(size_t)(k + 1) * nv + v] : (rat_t){0, 0}, T[v].v);
-    else
+      rat_t lo, hi; /* a value at the next sensing: within the range even when none follows */
+      if (last && extend_box(s->p, (int)v, false, &lo, &hi))
+        bound_atom(s, &Tn[v], lo, EXPR_GE), bound_atom(s, &Tn[v], hi, EXPR_LE);
+      else if (last && var->has_range)
+        s->broken = true;
+    } else
       Tn[v] = T[v];
   }
   if (m->failure && !s->broken) {

@@ -420,9 +420,10 @@ static void step(wenc_t *w, const cex_t *c, int i) {
       Tn[v] = cur[v];
     else if (r->has_action)
       Tn[v] = U[v];
-    else if (var->dynamic || w->mode == ISM_MODE_NAIVE)
-      Tn[v] = fresh(w, (int)v);
-    else
+    else if (var->dynamic || w->mode == ISM_MODE_NAIVE) {
+      Tn[v] = fresh(w, (int)v); /* a value at the next sensing: within the range even when none follows */
+      if (var->has_range) within(w, Tn[v].f, var->range_lo, var->range_hi);
+    } else
       Tn[v] = T[v];
   }
   if (last && c->fail_position >= 0 && !failed) w->bad = true; /* no such action in the rule */

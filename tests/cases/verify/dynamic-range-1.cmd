@@ -1,0 +1,1 @@
+verify tests/models/verify/dynamic-range.yaml --bound 3

@@ -1,0 +1,447 @@
+#!/usr/bin/env python3
+"""Random ISM models against an independent forward simulation.
+
+For each seed, writes a small random model (sensing reals with ranges and
+uniform sensing errors, a normal real with actuation error, an int counter,
+actions with total effects and failure conditions, rules with affine guards,
+`selection` first or nondeterministic, sometimes a model-wide failure and an
+`assume:`), then, for modes actual and ideal:
+
+1. soundness: runs the app forward RUNS times in this file's own executor (the
+   semantics of docs/verify.md "Semantics", written here from that text, not
+   from ismv's code): initial true values uniform in their ranges (those
+   meeting `assume:`), fresh uniform errors at each sensing and action
+   execution (none in mode ideal), a rule chosen among the enabled ones (the
+   first with `selection: first`, uniformly otherwise). Every path on which a
+   run fails must be one of `ismv verify --all` counterexample paths: a
+   "verified" or a missing path is a wrong answer;
+2. witnesses: each counterexample's reported values (true and sensed at each
+   step, actual values per action, the final true values) are replayed here:
+   ranges, error bounds, guards (and selection), effects, and the failure at
+   the last step and at no step before (tolerance 1e-6 for the solver's
+   rounding of exact rationals);
+3. strategies: in mode actual, `--strategy per-path` (the paper's algorithm)
+   reports the same paths and verdict as the incremental engine;
+4. top-K: `--top 5 --search top-k` reports what `--search full` does
+   (verdict, each class's most likely counterexample, the first five), as
+   tests/topk_verify.sh checks it on the bundled apps.
+
+usage: random_verify.py ISMV FIRST_SEED COUNT BOUND RUNS
+Prints one line per model and a summary; exits 1 on any disagreement.
+"""
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+
+TOL = 1e-6
+
+
+def gen(seed):
+    """A random model: its YAML text and the same model as Python data."""
+    rnd = random.Random(seed)
+    nsens = rnd.randint(1, 3)
+    sens = ["s%d" % i for i in range(nsens)]
+    hi = 50
+    m = {"sens": sens, "range": {s: (0.0, float(hi)) for s in sens}}
+    m["dynamic"] = [s for s in sens if rnd.random() < 0.15]
+    m["err"] = {}
+    for s in sens:
+        if rnd.random() < 0.7:
+            a = float(rnd.randint(1, 5))
+            m["err"][s] = (-a, a)
+    m["u_init"] = float(rnd.randint(3, 12))
+    m["u_err"] = None
+    if rnd.random() < 0.7:
+        b = float(rnd.randint(1, 4))
+        m["u_err"] = (-b, b)
+    nstates = rnd.randint(1, 3)
+    states = ["q%d" % i for i in range(nstates)]
+    m["states"] = states
+
+    def sterm(s):
+        c = rnd.random()
+        if c < 0.3:
+            return ("add", ("var", s), ("num", float(rnd.randint(-10, 10))))
+        if c < 0.55:
+            return ("sub", ("var", s), ("u",))
+        if c < 0.75:
+            return ("add", ("var", s), ("u",))
+        if c < 0.8:
+            return (rnd.choice(["abs", "min", "max"]), ("sub", ("var", s), ("u",)), ("num", float(rnd.randint(0, 40))))
+        if c < 0.9 and nsens > 1:
+            return ("var", rnd.choice([t for t in sens if t != s]))
+        return ("var", s)
+
+    actions = {}
+    for ai in range(rnd.randint(1, 3)):
+        eff = {s: sterm(s) for s in sens}
+        fail = None
+        if rnd.random() < 0.8:
+            s = rnd.choice(sens)
+            if rnd.random() < 0.6:
+                fail = ("le", ("post", s), ("num", float(rnd.randint(0, 8))))
+            else:
+                fail = ("ge", ("post", s), ("num", float(rnd.randint(hi - 8, hi + 5))))
+        actions["a%d" % ai] = {"eff": eff, "fail": fail}
+    m["actions"] = actions
+
+    def guard(depth=0):
+        c = rnd.random()
+        if depth < 2 and c < 0.15:
+            return ("and", guard(depth + 1), guard(depth + 1))
+        if depth < 2 and c < 0.25:
+            return ("or", guard(depth + 1), guard(depth + 1))
+        if depth < 2 and c < 0.3:
+            return ("not", guard(depth + 1))
+        if c < 0.38:
+            return ("lt", ("var", "k"), ("num", float(rnd.randint(1, 3))))
+        s = rnd.choice(sens)
+        op = rnd.choice(["ge", "lt", "le", "gt"])
+        if nsens > 1 and rnd.random() < 0.25:
+            t = rnd.choice([x for x in sens if x != s])
+            return (op, ("var", s), ("var", t))
+        if nsens > 1 and rnd.random() < 0.2:
+            t = rnd.choice([x for x in sens if x != s])
+            return (op, ("add", ("var", s), ("var", t)), ("num", float(rnd.randint(10, 80))))
+        return (op, ("var", s), ("num", float(rnd.randint(5, 45))))
+
+    rules = []
+    for ri in range(rnd.randint(2, 6)):
+        do = []
+        for _ in range(rnd.randint(0, 3)):
+            do.append(("act", rnd.choice(list(actions))))
+        if rnd.random() < 0.3:
+            do.insert(rnd.randint(0, len(do)), ("inc",))
+        rules.append({"id": "r%d" % ri, "from": rnd.choice(states), "to": rnd.choice(states),
+                      "when": guard(), "do": do})
+    m["rules"] = rules
+    m["selection"] = rnd.choice(["first", "nondeterministic"])
+    m["failure"] = None
+    if rnd.random() < 0.3:
+        m["failure"] = ("lt", ("var", rnd.choice(sens)), ("num", float(rnd.randint(1, 5))))
+    m["assume"] = None
+    if rnd.random() < 0.4:
+        s = rnd.choice(sens)
+        m["assume"] = ("ge", ("var", s), ("num", float(rnd.randint(5, 25))))
+    return m
+
+
+def show(e):
+    k = e[0]
+    if k == "num":
+        return repr(e[1])
+    if k == "var":
+        return e[1]
+    if k == "post":
+        return e[1] + "'"
+    if k == "u":
+        return "unit"
+    if k == "abs":
+        return "abs(%s)" % show(e[1])
+    if k in ("min", "max"):
+        return "%s(%s, %s)" % (k, show(e[1]), show(e[2]))
+    if k in ("add", "sub"):
+        return "(%s %s %s)" % (show(e[1]), "+" if k == "add" else "-", show(e[2]))
+    if k == "and" or k == "or":
+        return "(%s %s %s)" % (show(e[1]), k, show(e[2]))
+    if k == "not":
+        return "(not %s)" % show(e[1])
+    ops = {"ge": ">=", "gt": ">", "le": "<=", "lt": "<"}
+    return "%s %s %s" % (show(e[1]), ops[k], show(e[2]))
+
+
+def yaml_of(m, name):
+    out = ["kind: ism", "name: %s" % name, "variables:"]
+    for s in m["sens"]:
+        lo, hi = m["range"][s]
+        dyn = ", dynamic: true" if s in m["dynamic"] else ""
+        out.append("  %s: {sensing: true, type: real, range: [%r, %r]%s}" % (s, lo, hi, dyn))
+    out.append("  unit: {type: real, init: %r}" % m["u_init"])
+    out.append("  k: {type: int, init: 0}")
+    out.append("states: [%s]" % ", ".join(m["states"]))
+    out.append("initial: %s" % m["states"][0])
+    out.append("selection: %s" % m["selection"])
+    if m["failure"]:
+        out.append('failure: "%s"' % show(m["failure"]))
+    if m["assume"]:
+        out.append('assume: ["%s"]' % show(m["assume"]))
+    out.append("actions:")
+    for a, d in m["actions"].items():
+        eff = ", ".join('"%s\' == %s"' % (s, show(t)) for s, t in d["eff"].items())
+        line = "  %s: {effect: [%s]" % (a, eff)
+        if d["fail"]:
+            line += ', failure: "%s"' % show(d["fail"])
+        out.append(line + "}")
+    out.append("rules:")
+    for r in m["rules"]:
+        items = [a[1] if a[0] == "act" else '"k := k + 1"' for a in r["do"]]
+        out.append('  - {id: %s, from: %s, when: "%s", do: [%s], to: %s}' %
+                   (r["id"], r["from"], show(r["when"]), ", ".join(items), r["to"]))
+    errs = [(s, e) for s, e in m["err"].items()]
+    if m["u_err"]:
+        errs.append(("unit", m["u_err"]))
+    if errs:
+        out.append("uncertainty:")
+        for s, (lo, hi) in errs:
+            out.append("  %s: {error: [%r, %r], distribution: uniform}" % (s, lo, hi))
+    return "\n".join(out) + "\n"
+
+
+def ev(e, env, tol=0.0):
+    """Evaluates e; comparisons are relaxed by tol towards holding."""
+    k = e[0]
+    if k == "num":
+        return e[1]
+    if k == "var":
+        return env[e[1]]
+    if k == "post":
+        return env[e[1] + "'"]
+    if k == "u":
+        return env["unit"]
+    if k == "abs":
+        return abs(ev(e[1], env))
+    if k == "min":
+        return min(ev(e[1], env), ev(e[2], env))
+    if k == "max":
+        return max(ev(e[1], env), ev(e[2], env))
+    if k == "add":
+        return ev(e[1], env) + ev(e[2], env)
+    if k == "sub":
+        return ev(e[1], env) - ev(e[2], env)
+    if k == "and":
+        return ev(e[1], env, tol) and ev(e[2], env, tol)
+    if k == "or":
+        return ev(e[1], env, tol) or ev(e[2], env, tol)
+    if k == "not":
+        return not ev(e[1], env, -tol)
+    a, b = ev(e[1], env), ev(e[2], env)
+    t = tol * max(1.0, abs(a), abs(b))
+    if k == "ge":
+        return a >= b - t
+    if k == "gt":
+        return a > b - t
+    if k == "le":
+        return a <= b + t
+    return a < b + t
+
+
+def action_reads_unit(d):
+    def reads(e):
+        return e[0] == "u" or (len(e) > 1 and any(isinstance(x, tuple) and reads(x) for x in e[1:]))
+    return any(reads(t) for t in d["eff"].values()) or (d["fail"] is not None and reads(d["fail"]))
+
+
+def simulate(m, mode, bound, runs, rnd):
+    """The set of failing paths (tuples of rule ids) seen in `runs` runs."""
+    seen = set()
+    byfrom = {q: [r for r in m["rules"] if r["from"] == q] for q in m["states"]}
+    for _ in range(runs):
+        for _try in range(100):
+            true = {s: rnd.uniform(*m["range"][s]) for s in m["sens"]}
+            env0 = dict(true, unit=m["u_init"], k=0)
+            if not m["assume"] or ev(m["assume"], env0):
+                break
+        else:
+            continue
+        k, q, path = 0, m["states"][0], []
+        for step in range(bound):
+            if any(not (m["range"][s][0] <= true[s] <= m["range"][s][1]) for s in m["sens"]):
+                break  # no sensing there: the run is not a path of the model
+            sensed = {}
+            for s in m["sens"]:
+                e = rnd.uniform(*m["err"][s]) if mode == "actual" and s in m["err"] else 0.0
+                sensed[s] = true[s] + e
+            genv = dict(sensed, unit=m["u_init"], k=k)
+            enabled = [r for r in byfrom[q] if ev(r["when"], genv)]
+            if not enabled:
+                break
+            r = enabled[0] if m["selection"] == "first" else rnd.choice(enabled)
+            path.append(r["id"])
+            failed = False
+            for item in r["do"]:
+                if item[0] == "inc":
+                    k += 1
+                    continue
+                d = m["actions"][item[1]]
+                u = m["u_init"]
+                if mode == "actual" and m["u_err"]:
+                    u += rnd.uniform(*m["u_err"])
+                pre = dict(true, unit=u, k=k)
+                post = {s: ev(t, pre) for s, t in d["eff"].items()}
+                fenv = dict(pre)
+                fenv.update({s + "'": v for s, v in post.items()})
+                if d["fail"] and ev(d["fail"], fenv):
+                    failed = True
+                true = post
+            if not any(item[0] == "act" for item in r["do"]):
+                for s in m["dynamic"]:  # after a rule without actions: the environment's value, in range
+                    true[s] = rnd.uniform(*m["range"][s])
+            if m["failure"] and ev(m["failure"], dict(true, unit=m["u_init"], k=k)):
+                failed = True
+            q = r["to"]
+            if failed:
+                seen.add(tuple(path))
+                break
+    return seen
+
+
+def replay(m, mode, c):
+    """Checks one counterexample's values; returns a complaint or None."""
+    rules = {r["id"]: r for r in m["rules"]}
+    steps = c["steps"]
+    k, q = 0, m["states"][0]
+    for i, st in enumerate(steps):
+        r = rules[st["rule"]]
+        if r["from"] != q:
+            return "step %d: rule %s does not leave %s" % (i + 1, r["id"], q)
+        true = {s: float(st["true"][s]) for s in m["sens"]}
+        sensed = {s: float(st["sensed"][s]) for s in m["sens"]}
+        for s in m["sens"]:
+            lo, hi = m["range"][s]
+            if not (lo - TOL <= true[s] <= hi + TOL):
+                return "step %d: %s = %r outside its range" % (i + 1, s, true[s])
+            elo, ehi = m["err"].get(s, (0.0, 0.0)) if mode == "actual" else (0.0, 0.0)
+            e = sensed[s] - true[s]
+            if not (elo - TOL <= e <= ehi + TOL):
+                return "step %d: %s error %r outside its range" % (i + 1, s, e)
+        if i == 0 and m["assume"] and not ev(m["assume"], dict(true, unit=m["u_init"], k=0), TOL):
+            return "step 1 violates assume"
+        if i > 0 and any(abs(true[s] - prev[s]) > TOL * max(1.0, abs(prev[s])) for s in m["sens"]):
+            return "step %d: true values %r are not the previous step's result %r" % (i + 1, true, prev)
+        genv = dict(sensed, unit=m["u_init"], k=k)
+        if not ev(r["when"], genv, TOL):
+            return "step %d: the guard of %s does not hold" % (i + 1, r["id"])
+        if m["selection"] == "first":
+            for o in m["rules"]:
+                if o is r:
+                    break
+                if o["from"] == q and ev(o["when"], genv, -TOL):
+                    return "step %d: %s fires although %s comes first" % (i + 1, r["id"], o["id"])
+        actual = list(st.get("actual", []))
+        failed = False
+        for item in r["do"]:
+            if item[0] == "inc":
+                k += 1
+                continue
+            d = m["actions"][item[1]]
+            u = m["u_init"]
+            if action_reads_unit(d) and actual and actual[0]["action"] == item[1]:
+                u = float(actual.pop(0)["value"])
+            if mode == "actual" and m["u_err"]:
+                if not (m["u_init"] + m["u_err"][0] - TOL <= u <= m["u_init"] + m["u_err"][1] + TOL):
+                    return "step %d: actual unit %r outside its error range" % (i + 1, u)
+            elif abs(u - m["u_init"]) > TOL:
+                return "step %d: actual unit %r without an actuation error" % (i + 1, u)
+            pre = dict(true, unit=u, k=k)
+            post = {s: ev(t, pre) for s, t in d["eff"].items()}
+            fenv = dict(pre)
+            fenv.update({s + "'": v for s, v in post.items()})
+            last = i == len(steps) - 1
+            if d["fail"] and ev(d["fail"], fenv, TOL if last else -TOL):
+                failed = True
+            true = post
+        if not any(item[0] == "act" for item in r["do"]):
+            nxt = steps[i + 1]["true"] if i + 1 < len(steps) else c["final"]["true"]
+            for s in m["dynamic"]:  # free after a rule without actions, but in range
+                true[s] = float(nxt[s])
+                if not (m["range"][s][0] - TOL <= true[s] <= m["range"][s][1] + TOL):
+                    return "step %d: dynamic %s = %r after the rule is outside its range" % (i + 1, s, true[s])
+        if m["failure"] and ev(m["failure"], dict(true, unit=m["u_init"], k=k), TOL if i == len(steps) - 1 else -TOL):
+            failed = True
+        if i < len(steps) - 1 and failed:
+            return "step %d fails before the last step" % (i + 1)
+        if i == len(steps) - 1 and not failed:
+            return "the last step does not fail"
+        prev, q = true, r["to"]
+    fin = {s: float(c["final"]["true"][s]) for s in m["sens"]}
+    if any(abs(fin[s] - prev[s]) > TOL * max(1.0, abs(prev[s])) for s in m["sens"]):
+        return "final values %r are not the last step's result %r" % (fin, prev)
+    return None
+
+
+def summary(rc, text):
+    """What top-K must reproduce of full enumeration (as tests/topk_verify.sh):
+    verdict, exit code, each class's best (path, probability, boundary-only),
+    the first counterexamples listed."""
+    if rc not in (0, 10):
+        return ("exit", rc)
+    d = json.loads(text)
+    cx = d["counterexamples"]
+    classes = {}
+    for c in d.get("classes", []):
+        t = cx[c["top"] - 1] if c["top"] - 1 < len(cx) else None
+        classes[(c["rule"], c["action"], c["condition"])] = (
+            c["probability"], tuple(t["path"]) if t else None, t["boundary_only"] if t else None)
+    firsts = [(tuple(c["path"]), c["probability"], c["boundary_only"]) for c in cx]
+    return d["verdict"], d["exit_code"], sorted(classes.items(), key=str), firsts
+
+
+def main():
+    ismv, first, count, bound, runs = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+    bad = 0
+    totals = {"models": 0, "cex": 0, "seen": 0, "verified": 0}
+    with tempfile.TemporaryDirectory() as tmp:
+        for seed in range(first, first + count):
+            m = gen(seed)
+            path = os.path.join(tmp, "m%d.yaml" % seed)
+            with open(path, "w") as f:
+                f.write(yaml_of(m, "random-%d" % seed))
+            totals["models"] += 1
+            notes = []
+            for mode in ("actual", "ideal"):
+                p = subprocess.run([ismv, "verify", path, "--bound", str(bound), "--mode", mode, "--all",
+                                    "--format", "json", "--probability", "none", "--jobs", "1"],
+                                   capture_output=True, text=True)
+                if p.returncode not in (0, 10):
+                    notes.append("%s: exit %d: %s" % (mode, p.returncode, p.stderr.strip()[:300]))
+                    continue
+                d = json.loads(p.stdout)
+                cex = {tuple(c["path"]): c for c in d["counterexamples"]}
+                if (d["verdict"] == "verified") != (not cex):
+                    notes.append("%s: verdict %s with %d counterexamples" % (mode, d["verdict"], len(cex)))
+                totals["cex"] += len(cex)
+                totals["verified"] += d["verdict"] == "verified"
+                seen = simulate(m, mode, bound, runs, random.Random(seed * 7 + (mode == "ideal")))
+                totals["seen"] += len(seen)
+                missing = sorted(seen - set(cex))
+                if missing:
+                    notes.append("%s: %d failing paths run forward but not reported (verdict %s), e.g. %s" %
+                                 (mode, len(missing), d["verdict"], " ".join(missing[0])))
+                if mode == "actual":
+                    p = subprocess.run([ismv, "verify", path, "--bound", str(bound), "--strategy", "per-path", "--all",
+                                        "--format", "json", "--probability", "none"], capture_output=True, text=True)
+                    pp = json.loads(p.stdout) if p.returncode in (0, 10) else None
+                    if pp is None or pp["verdict"] != d["verdict"] or {tuple(c["path"]) for c in pp["counterexamples"]} != set(cex):
+                        notes.append("actual: --strategy per-path reports other paths than incremental")
+                for pth, c in cex.items():
+                    why = replay(m, mode, c)
+                    if why:
+                        notes.append("%s: counterexample %s: %s" % (mode, " ".join(pth), why))
+                        break
+            outs = []
+            for search in ("full", "top-k"):
+                p = subprocess.run([ismv, "verify", path, "--bound", str(bound), "--search", search, "--jobs", "1",
+                                    "--top", "5", "--format", "json"], capture_output=True, text=True)
+                outs.append(summary(p.returncode, p.stdout))
+            if outs[0] != outs[1]:
+                notes.append("--top 5: --search top-k reports %r, --search full %r" % (outs[1], outs[0]))
+            if notes:
+                bad += 1
+                print("seed %d: FAIL" % seed)
+                for n in notes:
+                    print("  " + n)
+                keep = os.environ.get("RANDOM_VERIFY_KEEP")
+                if keep:
+                    os.makedirs(keep, exist_ok=True)
+                    with open(os.path.join(keep, "m%d.yaml" % seed), "w") as f:
+                        f.write(yaml_of(m, "random-%d" % seed))
+    print("%d models, %d counterexamples (%d verified runs), %d failing paths seen by simulation; %d models failed" %
+          (totals["models"], totals["cex"], totals["verified"], totals["seen"], bad))
+    sys.exit(1 if bad else 0)
+
+
+if __name__ == "__main__":
+    main()
