@@ -152,7 +152,8 @@ static char *check_step(const ism_model_t *m, ism_mode_t mode, const cex_t *c, i
       msg = xasprintf("step %d: the value of '%s' after rule '%s' does not follow from it", i + 1, var->name,
                       rule->id);
     else if (free_after && var->has_range && !within_range(var, Tn[v]))
-      msg = xasprintf("step %d: the value of '%s' after rule '%s' is outside its range", i + 1, var->name, rule->id);
+      msg = xasprintf("step %d: the value of '%s' after rule '%s' is outside its range", i + 1, var->name,
+                      rule->id);
   }
   free(cur);
   if (msg) return msg;

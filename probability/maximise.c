@@ -53,8 +53,8 @@ static void collect(const joint_t *j, const cex_t *c, params_t *ps) {
       push_param(ps, &m->vars[v], false, v, 0, (int)v, 0, true);
   for (int k = 0; k < c->length; k++) {
     if (m->rules[c->rules[k]].has_action) continue;
-    for (size_t v = 0; v < nv; v++)
-      if (m->vars[v].sensing && m->vars[v].dynamic && m->vars[v].type.kind == TYPE_REAL) /* at a sensing: in range */
+    for (size_t v = 0; v < nv; v++) /* a dynamic value is one at a sensing: within the range */
+      if (m->vars[v].sensing && m->vars[v].dynamic && m->vars[v].type.kind == TYPE_REAL)
         push_param(ps, &m->vars[v], false, (size_t)(k + 1) * nv + v, 0, (int)v, k, true);
   }
   for (size_t a = 0; a < c->nactions; a++) {

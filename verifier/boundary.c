@@ -269,8 +269,8 @@ static void encode_step(enc_t *x, int k) {
     else if (var->dynamic) {
       Tn[v] = (val_t){fresh(x, (int)v, "@dyn"), false};
       if (var->has_range) /* a value at the next sensing: within the range even when none follows */
-        bounded(x, var->type.kind == TYPE_INT ? smt_op(x->s, EXPR_TOREAL, Tn[v].t, 0, 0) : Tn[v].t, var->range_lo,
-                var->range_hi, false);
+        bounded(x, var->type.kind == TYPE_INT ? smt_op(x->s, EXPR_TOREAL, Tn[v].t, 0, 0) : Tn[v].t,
+                var->range_lo, var->range_hi, false);
     } else
       Tn[v] = T[v];
   }

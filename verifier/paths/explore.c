@@ -331,7 +331,8 @@ static smt_term_t build_step(explorer_t *x, int i, int r) {
       /* the environment's value at the next sensing: within the range even
        * when no sensing follows (the model-wide failure reads it) */
       Tn[v] = fresh(x, (int)v, "", i + 1);
-      if (var->has_range) VEC_PUSH(&cs, between(x, as_real(x, (int)v, Tn[v]), x->range_lo[v], x->range_hi[v]));
+      if (var->has_range)
+        VEC_PUSH(&cs, between(x, as_real(x, (int)v, Tn[v]), x->range_lo[v], x->range_hi[v]));
     } else
       Tn[v] = x->T[(size_t)i * nv + v];
   }

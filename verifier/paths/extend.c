@@ -220,8 +220,10 @@ static bool try_end(search_t *s, void *arg) {
     failed = mf;
   }
   if (failed != s->want_fail) return false;
-  for (size_t v = 0; v < m->nvars; v++) /* every next value at a sensing; a fresh one even when none follows */
-    if (m->vars[v].sensing && (!s->want_fail || (!s->rule->has_action && (m->vars[v].dynamic || s->mode == ISM_MODE_NAIVE))) &&
+  /* every next value at a sensing; a fresh one even when none follows */
+  for (size_t v = 0; v < m->nvars; v++)
+    if (m->vars[v].sensing &&
+        (!s->want_fail || (!s->rule->has_action && (m->vars[v].dynamic || s->mode == ISM_MODE_NAIVE))) &&
         !in_range(s->p, (int)v, next[v]))
       return false;
   s->io->fail_position = a->fail_position;
