@@ -39,6 +39,23 @@ static char *failure_text(const ism_model_t *m, const cex_t *c) {
   return s;
 }
 
+/* The failure of one counterexample: failure_text, and where a rule's do:
+ * list runs the failing action more than once, which item failed (each
+ * place that can fail is a counterexample of its own, with the same
+ * failure text). */
+static char *cex_failure_text(const ism_model_t *m, const cex_t *c) {
+  char *s = failure_text(m, c);
+  if (c->fail_action < 0 || c->fail_position < 0) return s;
+  const ism_rule_t *rule = &m->rules[c->rules[c->length - 1]];
+  int runs = 0;
+  for (size_t k = 0; k < rule->nsteps; k++)
+    runs += rule->steps[k].kind != ISM_STEP_ASSIGN && rule->steps[k].action == c->fail_action;
+  if (runs < 2) return s;
+  char *t = xasprintf("%s (do: item %d)", s, c->fail_position + 1);
+  free(s);
+  return t;
+}
+
 /* ", probability P": six significant digits, more where six would round a
  * probability below --min-prob up to it or above (0.4999998 below 0.5 is
  * not shown as 0.5 next to "below probability 0.5"). */
@@ -67,7 +84,7 @@ static void text_cex(strbuf_t *sb, const verify_report_t *rep, size_t index, con
     if (c->probability_error > 0) strbuf_printf(sb, " (± %.2g)", c->probability_error);
     strbuf_puts(sb, rep->joint ? " (joint)\n" : " (per rule)\n");
   }
-  char *fail = failure_text(m, c);
+  char *fail = cex_failure_text(m, c);
   strbuf_printf(sb, "  fails at step %d (rule %s): %s\n", c->length, m->rules[c->rules[c->length - 1]].id,
                 fail);
   free(fail);
@@ -154,7 +171,7 @@ static size_t count_boundary_only(const verify_report_t *rep) {
 
 static void boundary_line(strbuf_t *sb, const verify_report_t *rep, size_t k, size_t more) {
   const cex_t *c = cex_at(rep, k);
-  char *fail = failure_text(rep->m, c);
+  char *fail = cex_failure_text(rep->m, c);
   strbuf_printf(sb, "  %zu: ", k + 1);
   verify_path_text(sb, rep->m, c);
   strbuf_printf(sb, " (%s)", fail);
@@ -330,6 +347,10 @@ static void json_cex_rest(strbuf_t *sb, const verify_report_t *rep, const cex_t 
     strbuf_json_string(sb, m->actions[c->fail_action].name);
   else
     strbuf_puts(sb, "null");
+  if (c->fail_action >= 0 && c->fail_position >= 0)
+    strbuf_printf(sb, ", \"position\": %d", c->fail_position + 1);
+  else
+    strbuf_puts(sb, ", \"position\": null");
   char *cond =
       expr_to_string(c->fail_action >= 0 ? m->actions[c->fail_action].failure : m->failure, &m->scope);
   strbuf_puts(sb, ", \"condition\": ");
@@ -593,7 +614,7 @@ static void render_junit(strbuf_t *sb, const verify_report_t *rep) {
       const cex_t *c = cex_at(rep, k);
       strbuf_printf(&body, "\n%zu: ", k + 1);
       verify_path_text(&body, rep->m, c);
-      char *fail = failure_text(rep->m, c);
+      char *fail = cex_failure_text(rep->m, c);
       strbuf_printf(&body, " (%s)", fail);
       free(fail);
     }

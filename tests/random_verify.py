@@ -18,7 +18,8 @@ actions with total effects and failure conditions, rules with affine guards,
 2. witnesses: each counterexample's reported values (true and sensed at each
    step, actual values per action, the final true values) are replayed here:
    ranges, error bounds, guards (and selection), effects, and the failure at
-   the last step and at no step before (tolerance 1e-6 for the solver's
+   the last step (at its reported do: item, none before it) and at no step
+   before (tolerance 1e-6 for the solver's
    rounding of exact rationals);
 3. probabilities: in mode actual, the default estimate of each of the three
    most likely counterexamples (models without nondeterministic effects,
@@ -26,8 +27,8 @@ actions with total effects and failure conditions, rules with affine guards,
    plus the 99.9% interval of PROB_RUNS runs of this file's executor at the
    counterexample's environment (its initial true values, and the dynamic
    values after rules without actions), counting the runs that take exactly
-   its path and fail first at its place (the do: position its own values
-   fail at, or the model-wide failure);
+   its path and fail first at its place (`failure.position`, the do: item
+   that step 2 checks against its values, or the model-wide failure);
 4. strategies: in mode actual, `--strategy per-path` (the paper's algorithm)
    reports the same paths and verdict as the incremental engine;
 5. top-K: `--top 5 --search top-k` reports what `--search full` does
@@ -376,6 +377,7 @@ def replay(m, mode, c):
     of a nondeterministic effect of an action other than a rule's last)."""
     rules = {r["id"]: r for r in m["rules"]}
     steps = c["steps"]
+    place = c["failure"]["position"]  # 1-based do: item, None: the model-wide failure
     k, q = 0, m["states"][0]
     for i, st in enumerate(steps):
         r = rules[st["rule"]]
@@ -441,7 +443,15 @@ def replay(m, mode, c):
                 post[s] = nxt[s]
             fenv = dict(pre)
             fenv.update({s + "'": v for s, v in post.items()})
-            if d["fail"] and ev(d["fail"], fenv, TOL if last else -TOL):
+            if last and not failed and d["fail"]:
+                # the reported place fails (up to rounding), no place before it does
+                if n + 1 == place:
+                    if not ev(d["fail"], fenv, TOL):
+                        return "its do: item %d does not fail" % place
+                    failed = True
+                elif ev(d["fail"], fenv, -TOL):
+                    return "do: item %d fails before the reported item %s" % (n + 1, place)
+            elif d["fail"] and ev(d["fail"], fenv, -TOL):
                 failed = True
             true = post
         if not acts:
@@ -449,7 +459,11 @@ def replay(m, mode, c):
                 true[s] = nxt[s]
                 if not in_range(m, s, true[s], TOL):
                     return "step %d: dynamic %s = %r after the rule is outside its range" % (i + 1, s, true[s])
-        if m["failure"] and ev(m["failure"], dict(true, unit=m["u_init"], k=k), TOL if last else -TOL):
+        if last and place is None and not (m["failure"] and ev(m["failure"], dict(true, unit=m["u_init"], k=k), TOL)):
+            return "the model-wide failure does not hold after the last step"
+        if not last and m["failure"] and ev(m["failure"], dict(true, unit=m["u_init"], k=k), -TOL):
+            failed = True
+        if last and place is None:
             failed = True
         if not last and failed:
             return "step %d fails before the last step" % (i + 1)
@@ -462,36 +476,11 @@ def replay(m, mode, c):
     return None
 
 
-def first_place(m, c):
-    """Where the counterexample's own values make its last step fail first:
-    a do: index, or "model" (two places of one rule can each fail, and each
-    is a counterexample of its own)."""
-    st = c["steps"][-1]
-    r = next(x for x in m["rules"] if x["id"] == st["rule"])
-    true = {s: value_of(m, s, st["true"][s]) for s in m["sens"]}
-    actual = list(st.get("actual", []))
-    for n, item in enumerate(r["do"]):
-        if item[0] == "inc":
-            continue
-        d = m["actions"][item[1]]
-        u = m["u_init"]
-        if action_reads_unit(d) and actual and actual[0]["action"] == item[1]:
-            u = float(actual.pop(0)["value"])
-        pre = dict(true, unit=u)
-        post = {s: ev(t, pre) for s, t in d["eff"].items()}
-        fenv = dict(pre)
-        fenv.update({s + "'": v for s, v in post.items()})
-        if d["fail"] and ev(d["fail"], fenv, TOL):
-            return n
-        true = post
-    return "model"
-
-
 def takes(m, c, place, rnd):
     """One run of the app at c's environment (its initial true values and,
     after a rule without actions, its dynamic values), errors drawn afresh:
     does it take exactly c's path and fail first at c's place of its last
-    step, and at no step before?"""
+    step (`place`: 0-based do: item, or "model"), and at no step before?"""
     steps, path = c["steps"], c["path"]
     true = {s: value_of(m, s, steps[0]["true"][s]) for s in m["sens"]}
     k, q = 0, m["states"][0]
@@ -600,7 +589,8 @@ def main():
                     if c["boundary_only"]:
                         continue
                     rnd = random.Random(seed)
-                    place = first_place(m, c)
+                    pos = c["failure"]["position"]  # checked by replay
+                    place = "model" if pos is None else pos - 1
                     n = PROB_RUNS
                     f = sum(takes(m, c, place, rnd) for _ in range(n)) / n
                     half = 3.29 * math.sqrt(max(f * (1 - f), 1.0 / n) / n)  # 99.9%: ~50 checks a run
