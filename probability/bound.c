@@ -277,7 +277,11 @@ static bool affine(const stage_t *st, const expr_t *e) {
  * errors it reads. joint.c then never draws v unconditioned (it keeps the
  * last error of an atom conditioned and draws the others first): the
  * stage's weight is the exact mass, over the errors it conditions, of the
- * cells where its constraint holds given the others. */
+ * cells where its constraint holds given the others, times the masses
+ * (at most 1) of the intervals it draws the others from (their
+ * distributions restricted to where the constraint can still hold, an
+ * unbiased importance sampling): at most that exact mass, so still at most
+ * the product of each safe error's mass over the values allowed. */
 static void atoms(const stage_t *st, const expr_t *e, int v, int *count, bool *safe) {
   if (!e) return;
   if (numeric_comparison(e)) {

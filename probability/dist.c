@@ -122,6 +122,24 @@ double dist_quantile(const dist_t *d, double u) {
   return x < d->lo ? d->lo : x > d->hi ? d->hi : x;
 }
 
+double dist_quantile_in(const dist_t *d, double a, double b, double u) {
+  double x;
+  if (d->kind == ISM_DIST_UNIFORM || d->lo == d->hi)
+    x = a + u * (b - a);
+  else {
+    double za = (a - d->mean) / d->sd, zb = (b - d->mean) / d->sd;
+    if (za > 0) { /* the upper tail: Q falls from Q(za) to Q(zb) */
+      double qa = gsl_cdf_ugaussian_Q(za), qb = gsl_cdf_ugaussian_Q(zb), q = qa - u * (qa - qb);
+      x = q > 0 ? d->mean + d->sd * gsl_cdf_ugaussian_Qinv(q) : b;
+    } else {
+      double pa = gsl_cdf_ugaussian_P(za), pb = gsl_cdf_ugaussian_P(zb), p = pa + u * (pb - pa);
+      x = p > 0 ? d->mean + d->sd * gsl_cdf_ugaussian_Pinv(p) : a;
+    }
+    if (!(x == x)) x = a + u * (b - a); /* NaN (both ends beyond the reach of the tails) */
+  }
+  return x < a ? a : x > b ? b : x;
+}
+
 double dist_mode(const dist_t *d) {
   double m = d->kind == ISM_DIST_UNIFORM ? (d->lo + d->hi) / 2 : d->mean;
   return m < d->lo ? d->lo : m > d->hi ? d->hi : m;

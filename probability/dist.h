@@ -38,15 +38,20 @@ void dist_point(const dist_t *d, double x, dist_point_t *pt);
 double dist_mass_points(const dist_t *d, dist_point_t *a, dist_point_t *b);
 /* The u-quantile, u in [0, 1]: maps the unit interval onto the support. */
 double dist_quantile(const dist_t *d, double u);
+/* The u-quantile of d restricted to [a, b] (inside the support, a < b, of
+ * positive mass), u in [0, 1]: computed from the tail that keeps
+ * precision, so an interval deep in either tail keeps its spread. */
+double dist_quantile_in(const dist_t *d, double a, double b, double u);
 /* The most likely value: the mean clamped into the support. */
 double dist_mode(const dist_t *d);
 
 /* A generator with a fixed seed; same seed, same sequence. dist_rng_delete(NULL) is a no-op. */
 dist_rng_t *dist_rng_new(unsigned long seed);
 void dist_rng_delete(dist_rng_t *r);
-double dist_rng_uniform(dist_rng_t *r);  /* in [0, 1) */
+double dist_rng_uniform(dist_rng_t *r); /* in [0, 1) */
 double dist_sample(const dist_t *d, dist_rng_t *r);
-/* The GSL generator behind r, for the integrators in probability/ (void * keeps <gsl/...> out of this header). */
+/* The GSL generator behind r, for the integrators in probability/ (void * keeps <gsl/...> out of this
+ * header). */
 void *dist_rng_gsl(dist_rng_t *r);
 
 /* Turns GSL's abort-on-error handler off; callers check every status.

@@ -256,6 +256,72 @@ static double draw_prior(joint_t *j, int i, rng_t *r) {
   return q->x;
 }
 
+/* The values of new error i for which every limit of the stage (the
+ * necessary comparisons leaves_stage_limits recorded) can still hold: each
+ * limit c + g_i x_i + sum g_k x_k op 0 with the errors k drawn since (fixed)
+ * at their values and the others anywhere in their supports (interval
+ * arithmetic), intersected; widened against rounding, so it holds every
+ * value at which the stage's weight can be positive. */
+static void limit_interval(const joint_t *j, int i, double *lo, double *hi) {
+  double a = -INFINITY, b = INFINITY;
+  for (int n = 0; n < j->nlim; n++) {
+    const limit_t *li = &j->lim[n];
+    if (!(li->mask >> i & 1) || li->g[i] == 0 || li->op == EXPR_NE) continue;
+    double c = li->c, slo = 0, shi = 0;
+    for (unsigned m = li->mask & ~(1u << i); m; m &= m - 1) {
+      int k = __builtin_ctz(m);
+      double g = li->g[k];
+      if (g == 0) continue;
+      if (j->fixed[k]) {
+        c += g * j->x[k];
+        continue;
+      }
+      const dist_t *d = &j->dists[j->fresh[k]];
+      slo += g > 0 ? g * d->lo : g * d->hi;
+      shi += g > 0 ? g * d->hi : g * d->lo;
+    }
+    /* g_i x_i >= -c - shi (for >=, >, ==) and g_i x_i <= -c - slo (for <=, <, ==) */
+    double g = li->g[i];
+    bool up = li->op == EXPR_GE || li->op == EXPR_GT || li->op == EXPR_EQ,
+         down = li->op == EXPR_LE || li->op == EXPR_LT || li->op == EXPR_EQ;
+    if (up && !isnan(-c - shi)) {
+      double t = (-c - shi) / g;
+      if (g > 0)
+        a = fmax(a, t);
+      else
+        b = fmin(b, t);
+    }
+    if (down && !isnan(-c - slo)) {
+      double t = (-c - slo) / g;
+      if (g > 0)
+        b = fmin(b, t);
+      else
+        a = fmax(a, t);
+    }
+  }
+  *lo = a - 1e-9 * (1 + fabs(a)), *hi = b + 1e-9 * (1 + fabs(b));
+}
+
+/* A draw of new error i that no cut conditions (presampled): from its
+ * distribution restricted to the interval I where the stage's necessary
+ * comparisons can still hold given the errors drawn before it
+ * (limit_interval), its mass m(I) multiplied into *w. Unbiased: the
+ * stage's weight is 0 outside I, so E[f(x)] = m(I) E[f(x) | x in I]; where
+ * I holds the support, the plain draw_prior. A draw per call, as
+ * draw_prior (the streams stay aligned). */
+static double draw_restricted(joint_t *j, int i, rng_t *r, double *w) {
+  const dist_t *d = &j->dists[j->fresh[i]];
+  double a, b;
+  limit_interval(j, i, &a, &b);
+  if (a <= d->lo && b >= d->hi) return draw_prior(j, i, r);
+  double u = uniform01(r);
+  if (a < d->lo) a = d->lo;
+  if (b > d->hi) b = d->hi;
+  double mass = a < b ? dist_mass(d, a, b) : 0;
+  *w *= mass;
+  return mass > 0 ? dist_quantile_in(d, a, b, u) : a;
+}
+
 static point_memo_t *point_slot(joint_t *j, const dist_t *d, double x) {
   uint64_t bits;
   memcpy(&bits, &x, sizeof bits);
@@ -277,6 +343,12 @@ static void point_keep(joint_t *j, const dist_t *d, const dist_point_t *pt) {
   *point_slot(j, d, pt->x) = (point_memo_t){d, pt->x, pt->p, pt->q};
 }
 
+static unsigned fixed_mask(const joint_t *j) {
+  unsigned m = 0;
+  for (int i = 0; i < j->nfresh; i++) m |= (unsigned)j->fixed[i] << i;
+  return m;
+}
+
 /* Draws the stage's new errors conditioned on its constraint; returns the
  * constraint's probability given everything drawn before (0: impossible). */
 static double run_stage(joint_t *j, rng_t *r) {
@@ -291,10 +363,14 @@ static double run_stage(joint_t *j, rng_t *r) {
   cs.presample = 0, cs.overflow = false;
   for (int i = 0; i < j->nfresh; i++) j->x[i] = 0, j->fixed[i] = false;
   bool settled = false; /* the last pass's views and leaves are those of the conditioned errors */
+  double wpre = 1;      /* the masses of the presampled errors' intervals (draw_restricted) */
   for (int pass = 0; pass <= MAXF && !settled; pass++) {
     unsigned before = cs.presample;
+    if (cs.presample & ~fixed_mask(j)) leaves_stage_limits(j); /* at the last pass's views */
     for (int i = 0; i < j->nfresh; i++)
-      if (cs.presample >> i & 1 && !j->fixed[i]) j->x[i] = draw_prior(j, i, r), j->fixed[i] = true;
+      if (cs.presample >> i & 1 && !j->fixed[i])
+        j->x[i] = draw_restricted(j, i, r, &wpre), j->fixed[i] = true;
+    if (!(wpre > 0)) return 0;
     set_values(j, true);
     memset(cs.ncuts, 0, sizeof cs.ncuts);
     cs.overflow = false;
@@ -327,11 +403,13 @@ static double run_stage(joint_t *j, rng_t *r) {
     if (nseg[i] > 1) order[nvar++] = i;
     if ((cells *= (size_t)nseg[i]) > MAX_CELLS) cs.overflow = true;
   }
-  if (cs.overflow) { /* too many cells: everything unconditioned, the indicator as weight */
+  if (cs.overflow) { /* too many cells: everything presampled, the indicator as weight */
+    leaves_stage_limits(j);
     for (int i = 0; i < j->nfresh; i++)
-      if (!j->fixed[i]) j->x[i] = draw_prior(j, i, r), j->fixed[i] = true;
+      if (!j->fixed[i]) j->x[i] = draw_restricted(j, i, r, &wpre), j->fixed[i] = true;
+    if (!(wpre > 0)) return 0;
     set_values(j, false);
-    return stage_value(j);
+    return wpre * stage_value(j);
   }
   /* errors with one segment (no cut inside) do not change the value: drawn unconditioned */
   for (int i = 0; i < j->nfresh; i++)
@@ -374,7 +452,7 @@ static double run_stage(joint_t *j, rng_t *r) {
     j->x[i] = x < a ? a : x > b ? b : x;
   }
   set_values(j, false);
-  return total > 1 ? 1 : total;
+  return wpre * (total > 1 ? 1 : total);
 }
 
 static void begin_stage(joint_t *j, stage_kind_t kind, rng_t *r) {

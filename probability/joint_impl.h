@@ -111,7 +111,21 @@ typedef struct {
   bool real; /* a comparison of reals (else a constant for the cells: presample what it reads) */
   const expr_t *e;
   operand_t l, r;
+  /* need[0] (need[1]): what the leaf must be when the expression it is a
+   * leaf of holds (fails): 1 true, -1 false, 0 either (it sits under a
+   * disjunction, an equivalence, a conditional, ...) */
+  signed char need[2];
 } leaf_t;
+
+/* A comparison the stage's constraint cannot hold without (a necessary
+ * leaf, negated where it must fail): c + sum g[i] x_i op 0 over the new
+ * errors in mask, as the views stood when leaves_stage_limits recorded it. */
+typedef struct {
+  double c;
+  double g[MAXF];
+  unsigned mask;
+  expr_kind_t op;
+} limit_t;
 
 /* The leaves of a guard, or of an action's constraints (the first split)
  * and then its failure; conj[0] (conj[1]): the guard or the constraints (the
@@ -238,6 +252,8 @@ struct joint {
   /* the stage's leaves (leaves_stage_atoms records them; a cell's value is read off them) */
   atom_t *atom;
   int natoms, atom_cap;
+  limit_t *lim; /* the stage's necessary comparisons (leaves_stage_limits) */
+  int nlim, lim_cap;
   bool compiled; /* every leaf recorded: the cells need no concrete evaluation */
   bool may_err;  /* an expression may fail to evaluate (division, modulo, integer arithmetic): the
                     concrete evaluator decides every cell */

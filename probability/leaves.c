@@ -398,22 +398,46 @@ static bool conjunction(const expr_t *e) {
   return e->kind == EXPR_AND && conjunction(e->u.op.a) && conjunction(e->u.op.b);
 }
 
-/* e's leaves in the order the cells read them (leaf_holds), with their classes. */
-static void compile_leaves(joint_t *j, const expr_t *e, leaves_t *ls) {
+/* What a child of connective e must be when e must be `want` (1 true, -1
+ * false, 0 either): the necessary parts of a constraint are its top-level
+ * conjuncts, and of a negated one its top-level disjuncts (negated); under
+ * anything else a leaf is not necessary. b: the second operand. */
+static signed char child_need(const expr_t *e, bool b, signed char want) {
+  switch (e->kind) {
+  case EXPR_NOT: return (signed char)-want;
+  case EXPR_AND: return want > 0 ? 1 : 0;
+  case EXPR_OR: return want < 0 ? -1 : 0;
+  case EXPR_IMPLIES: return want < 0 ? (b ? -1 : 1) : 0; /* not (a -> b): a and not b */
+  default: return 0;
+  }
+}
+
+/* e's leaves in the order the cells read them (leaf_holds), with their
+ * classes and what each must be when e holds (need 1) and fails (-1). */
+static void compile_leaves_need(joint_t *j, const expr_t *e, leaves_t *ls, signed char hold,
+                                signed char fail) {
   if (!e) return;
   if (numeric_comparison(e) && e->u.op.a->type.kind == TYPE_REAL) {
     operand_t l = operand_of(j, e->u.op.a), r = operand_of(j, e->u.op.b);
-    push_leaf(ls, (leaf_t){true, e, l, r});
+    push_leaf(ls, (leaf_t){true, e, l, r, {hold, fail}});
     return;
   }
   if (connective(e)) switch (e->kind) {
-    case EXPR_NOT: compile_leaves(j, e->u.op.a, ls); return;
+    case EXPR_NOT: compile_leaves_need(j, e->u.op.a, ls, (signed char)-hold, (signed char)-fail); return;
     case EXPR_ITE:
-      compile_leaves(j, e->u.op.a, ls), compile_leaves(j, e->u.op.b, ls), compile_leaves(j, e->u.op.c, ls);
+      compile_leaves_need(j, e->u.op.a, ls, 0, 0), compile_leaves_need(j, e->u.op.b, ls, 0, 0),
+          compile_leaves_need(j, e->u.op.c, ls, 0, 0);
       return;
-    default: compile_leaves(j, e->u.op.a, ls), compile_leaves(j, e->u.op.b, ls); return;
+    default:
+      compile_leaves_need(j, e->u.op.a, ls, child_need(e, false, hold), child_need(e, false, fail));
+      compile_leaves_need(j, e->u.op.b, ls, child_need(e, true, hold), child_need(e, true, fail));
+      return;
     }
-  push_leaf(ls, (leaf_t){.real = false, .e = e});
+  push_leaf(ls, (leaf_t){.real = false, .e = e, .need = {hold, fail}});
+}
+
+static void compile_leaves(joint_t *j, const expr_t *e, leaves_t *ls) {
+  compile_leaves_need(j, e, ls, 1, -1);
 }
 
 /* The value of o at the stage's views, as aff_ref(j, o->e, tmp) gives it. */
@@ -646,7 +670,7 @@ void leaves_compile(joint_t *j) {
 }
 
 void leaves_free(joint_t *j) {
-  free(j->atom);
+  free(j->atom), free(j->lim);
   for (size_t r = 0; r < j->m->nrules; r++) free(j->guard_leaves[r].leaf);
   for (size_t a = 0; a < j->m->nactions; a++) free(j->action_leaves[a].leaf);
   free(j->guard_leaves), free(j->action_leaves), free(j->cops);
@@ -753,4 +777,53 @@ void leaves_stage_atoms(joint_t *j, cutset_t *cs) {
   leaves_atoms(j, &j->action_leaves[j->action], cs);
 }
 
-/* Insertion sort: a stage has a handful of cuts per error. */
+/* ---- the comparisons a stage cannot hold without ---- */
+
+static limit_t *push_limit(joint_t *j) {
+  if (j->nlim == j->lim_cap) {
+    j->lim_cap = j->lim_cap ? 2 * j->lim_cap : 16;
+    j->lim = xrealloc(j->lim, (size_t)j->lim_cap * sizeof *j->lim);
+  }
+  return &j->lim[j->nlim++];
+}
+
+/* Records the real leaves of ls[from, to) that read a new error and must
+ * hold or fail (need[side]: side 0 when their expression holds, 1 when it
+ * fails) as limits, negated where they must fail. */
+static void leaves_limits(joint_t *j, const leaves_t *ls, int from, int to, int side) {
+  for (int k = from; k < to; k++) {
+    const leaf_t *lf = &ls->leaf[k];
+    int need = lf->need[side];
+    if (!lf->real || !need) continue;
+    aff_t tl, tr;
+    const aff_t *l = leaves_operand_value(j, &lf->l, &tl), *r = leaves_operand_value(j, &lf->r, &tr);
+    if (!l->ok || !r->ok || !(l->mask | r->mask)) continue;
+    limit_t *li = push_limit(j);
+    aff_t d;
+    aff_lin_to(&d, l, 1, r, -1);
+    li->c = d.c, li->mask = d.mask;
+    for (unsigned m = d.mask; m; m &= m - 1) li->g[__builtin_ctz(m)] = d.g[__builtin_ctz(m)];
+    li->op = need > 0 ? lf->e->kind : expr_negated_comparison(lf->e->kind);
+  }
+}
+
+void leaves_stage_limits(joint_t *j) {
+  j->nlim = 0;
+  const ism_model_t *m = j->m;
+  if (j->kind == STAGE_SENSE) {
+    int rule = j->c->rules[j->step];
+    for (const int *q = m->rules_from[j->c->states[j->step]]; *q >= 0; q++) {
+      const leaves_t *ls = &j->guard_leaves[*q];
+      if (*q == rule) { /* the path's rule is enabled */
+        leaves_limits(j, ls, 0, ls->n, 0);
+        if (m->selection == ISM_SELECT_FIRST) break;
+      } else if (m->selection == ISM_SELECT_FIRST) /* a rule before it is not */
+        leaves_limits(j, ls, 0, ls->n, 1);
+    }
+    return;
+  }
+  const leaves_t *ls = &j->action_leaves[j->action];
+  leaves_limits(j, ls, 0, ls->split, 0); /* every constraint holds */
+  if (j->m->actions[j->action].failure)  /* the failure holds exactly at the path's failing action */
+    leaves_limits(j, ls, ls->split, ls->n, j->want_fail ? 0 : 1);
+}

@@ -32,6 +32,12 @@ double leaves_real_program(const joint_t *j, size_t at, int n, const double *now
 /* Records the stage's leaves (j->atom) and their cut points into cs. */
 void leaves_stage_atoms(joint_t *j, cutset_t *cs);
 
+/* Records the comparisons the stage's constraint cannot hold without
+ * (j->lim, j->nlim) at the current views: the real leaves that read a new
+ * error and are necessary (top-level conjuncts of what must hold, top-level
+ * disjuncts of what must fail, negated), affine ones only. */
+void leaves_stage_limits(joint_t *j);
+
 /* The stage's value in the current cell (j->x), read off the recorded leaves. */
 double leaves_cell_value(const joint_t *j);
 

@@ -451,6 +451,59 @@ static double precise_here(joint_t *j, const cex_t *c) {
   return v;
 }
 
+/* precise_here's memoised value at c's environment, or NULL. */
+static const double *precise_memo(joint_t *j, const cex_t *c) {
+  size_t n = j->ps->n;
+  for (size_t i = 0; i < n; i++) j->key[i] = *joint_param_at((cex_t *)c, &j->ps->p[i]);
+  j->key[n] = 3;
+  return memo_get(&j->memo, j->key);
+}
+
+/* Whether precise_here is strictly higher at x1 than at x0 (c's free
+ * values), decided as early as the samples allow. Both estimates read the
+ * same stream (common random numbers), so sample i's weights at x0 and x1
+ * are paired; from PAIRED_MIN samples on, every PAIRED_STEP, a mean
+ * difference more than PAIRED_Z standard errors from 0 decides (where one
+ * estimate is memoised, its value and the other's mean and standard error).
+ * Otherwise the two full estimates decide as before: the same
+ * SELECT_SAMPLES samples, the same numbers. */
+enum { PAIRED_MIN = 100, PAIRED_STEP = 50 };
+static const double PAIRED_Z = 4;
+
+static bool precise_higher(joint_t *j, cex_t *c, const params_t *ps, const double *x0, const double *x1) {
+  const double *x[2] = {x0, x1}, *memo[2];
+  double f[2], err;
+  for (int k = 0; k < 2; k++) {
+    set_params(c, ps, x[k]);
+    memo[k] = precise_memo(j, c);
+    if (memo[k]) f[k] = *memo[k];
+  }
+  unsigned long seed = j->o.seed ^ 0x5851f42dUL;
+  joint_moments_t mo[2], diff;
+  memset(mo, 0, sizeof mo), memset(&diff, 0, sizeof diff);
+  for (unsigned long i = 0; i < SELECT_SAMPLES && !(memo[0] && memo[1]); i++) {
+    double w[2];
+    for (int k = 0; k < 2; k++) {
+      if (memo[k]) continue;
+      set_params(c, ps, x[k]);
+      rng_t r = rng_for(seed, i);
+      joint_moments_add(&mo[k], w[k] = joint_sample_from(j, c, &r, 0, 1, -1));
+    }
+    if (!memo[0] && !memo[1]) /* paired */
+      joint_moments_add(&diff, w[1] - w[0]);
+    else /* the other's mean against the memoised value */
+      diff = memo[0] ? mo[1] : mo[0], diff.mean = memo[0] ? mo[1].mean - f[0] : f[1] - mo[0].mean;
+    unsigned long n = i + 1;
+    if (n >= PAIRED_MIN && n % PAIRED_STEP == 0 && n < SELECT_SAMPLES && diff.m2 > 0) {
+      double se = sqrt(diff.m2 / (diff.n - 1) / diff.n);
+      if (fabs(diff.mean) > PAIRED_Z * se) return diff.mean > 0;
+    }
+  }
+  for (int k = 0; k < 2; k++)
+    if (!memo[k]) joint_moments_result(&mo[k], &f[k], &err);
+  return f[1] > f[0] && !same_value(f[1], f[0]);
+}
+
 /* The search's objective, 12 samples whose weights are often 0 or 1 (a
  * failure decided by errors drawn at earlier steps), is a step function:
  * its highest plateau, where the search ends, lies off the maximum by the
@@ -458,7 +511,8 @@ static double precise_here(joint_t *j, const cex_t *c) {
  * maximum at least 0.369). One more pass of line searches from the chosen
  * end point with FINE_FACTOR times the samples (the first 12 the same
  * draws); its end point replaces c's only where the precise estimate (its
- * own stream) is strictly higher, so an answer does not fall. None can
+ * own stream) is strictly higher, so an answer does not fall (decided by
+ * precise_higher, early where the paired samples already tell). None can
  * be where that estimate is 1 at the chosen point (an estimate is at most
  * 1): there, when the 48-sample objective is 1 too, no line search. */
 static void refine(joint_t *j, cex_t *c, const params_t *ps) {
@@ -477,12 +531,7 @@ static void refine(joint_t *j, cex_t *c, const params_t *ps) {
   }
   j->o.search_samples = samples, j->fine = false;
   get_params(c, ps, x1);
-  if (n && memcmp(x0, x1, n * sizeof *x0) != 0) {
-    double f1 = precise_here(j, c);
-    set_params(c, ps, x0);
-    double f0 = precise_here(j, c);
-    if (f1 > f0 && !same_value(f1, f0)) set_params(c, ps, x1);
-  }
+  if (n && memcmp(x0, x1, n * sizeof *x0) != 0) set_params(c, ps, precise_higher(j, c, ps, x0, x1) ? x1 : x0);
   free(x0);
 }
 

@@ -12,13 +12,20 @@
  * the bimodal model's global optimum from whatever start (its local
  * maximum, its global one, the ends of its range), and the rare model's
  * maximum on the edge of its support from starts inside it, and the
- * thermostat's t3 t12 t12 t14 up to what simulate observes. */
+ * thermostat's t3 t12 t12 t14 up to what simulate observes; and two
+ * paths whose stages compare two new errors with bounded supports, both in
+ * their tails, against their probabilities integrated by GSL (coupled.yaml's
+ * far near, the cruise control's e0 a3 a8 a15). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_integration.h>
+#include <gsl/gsl_min.h>
+#include <gsl/gsl_randist.h>
 
 #include "apps/verify_options.h"
 #include "probability/forward.h"
@@ -203,7 +210,176 @@ static void thermostat_plateau(void) {
   ism_free(m);
 }
 
+/* ---- comparisons of two new errors with bounded supports (the oracle: GSL quadrature) ---- */
+
+/* An error distribution: a gaussian (mean, sd) truncated to [lo, hi], or
+ * (sd 0) the uniform on [lo, hi]. */
+typedef struct {
+  double lo, hi, mean, sd;
+} err_t;
+
+static double err_cdf(const err_t *e, double x) {
+  if (x <= e->lo) return 0;
+  if (x >= e->hi) return 1;
+  if (e->sd == 0) return (x - e->lo) / (e->hi - e->lo);
+  double a = gsl_cdf_gaussian_P(e->lo - e->mean, e->sd), b = gsl_cdf_gaussian_P(e->hi - e->mean, e->sd);
+  return (gsl_cdf_gaussian_P(x - e->mean, e->sd) - a) / (b - a);
+}
+
+static double err_pdf(const err_t *e, double x) {
+  if (x < e->lo || x > e->hi) return 0;
+  if (e->sd == 0) return 1 / (e->hi - e->lo);
+  double a = gsl_cdf_gaussian_P(e->lo - e->mean, e->sd), b = gsl_cdf_gaussian_P(e->hi - e->mean, e->sd);
+  return gsl_ran_gaussian_pdf(x - e->mean, e->sd) / (b - a);
+}
+
+/* P(x - k y >= t) (ge) or P(x - k y <= t) for independent x ~ ex, y ~ ey:
+ * the integral over y of y's density times x's tail beyond t + k y. */
+typedef struct {
+  const err_t *ex, *ey;
+  double k, t;
+  bool ge;
+} diff_t;
+
+static double diff_integrand(double y, void *arg) {
+  const diff_t *d = arg;
+  double fx = err_cdf(d->ex, d->t + d->k * y);
+  return err_pdf(d->ey, y) * (d->ge ? 1 - fx : fx);
+}
+
+static double diff_prob(const err_t *ex, const err_t *ey, double k, double t, bool ge) {
+  diff_t d = {ex, ey, k, t, ge};
+  gsl_function f = {diff_integrand, &d};
+  gsl_integration_workspace *w = gsl_integration_workspace_alloc(1000);
+  double r = 0, err = 0;
+  /* points: y's support, and where x's tail reaches the end of x's support (a kink) */
+  double pts[4] = {ey->lo, (ex->lo - t) / k, (ex->hi - t) / k, ey->hi};
+  if (pts[1] > pts[2]) {
+    double s = pts[1];
+    pts[1] = pts[2], pts[2] = s;
+  }
+  size_t np = 0;
+  double use[4];
+  for (int i = 0; i < 4; i++)
+    if (pts[i] >= ey->lo && pts[i] <= ey->hi && (np == 0 || pts[i] > use[np - 1])) use[np++] = pts[i];
+  if (np >= 2) CHECK(gsl_integration_qagp(&f, use, np, 0, 1e-10, 1000, w, &r, &err) == GSL_SUCCESS);
+  gsl_integration_workspace_free(w);
+  return r;
+}
+
+/* The two stages' probabilities at gap d (each a comparison of two new errors). */
+typedef struct {
+  err_t x, y;
+  double k1, t1, k2, t2; /* stage 1: x - k1 y >= t1 - d; stage 2: x - k2 y <= t2 - d */
+} two_t;
+
+static double two_neglog(double d, void *arg) {
+  const two_t *tw = arg;
+  double p = diff_prob(&tw->x, &tw->y, tw->k1, tw->t1 - d, true) *
+             diff_prob(&tw->x, &tw->y, tw->k2, tw->t2 - d, false);
+  return p > 0 ? -log(p) : 1e300;
+}
+
+/* The supremum over d in (lo, hi) (log-concave: Brent's minimisation of -log from guess) and its argument. */
+static double two_supremum(two_t *tw, double lo, double guess, double hi, double *at) {
+  gsl_function f = {two_neglog, tw};
+  gsl_min_fminimizer *s = gsl_min_fminimizer_alloc(gsl_min_fminimizer_brent);
+  CHECK(gsl_min_fminimizer_set(s, &f, guess, lo, hi) == GSL_SUCCESS);
+  for (int i = 0; i < 200; i++) {
+    gsl_min_fminimizer_iterate(s);
+    if (gsl_min_test_interval(gsl_min_fminimizer_x_lower(s), gsl_min_fminimizer_x_upper(s), 1e-7, 0) ==
+        GSL_SUCCESS)
+      break;
+  }
+  *at = gsl_min_fminimizer_x_minimum(s);
+  double v = exp(-gsl_min_fminimizer_f_minimum(s));
+  gsl_min_fminimizer_free(s);
+  return v;
+}
+
+/* The ranked counterexample with path `path` (rule ids), or NULL. */
+static const cex_t *find_path(const ism_model_t *m, const explore_result_t *res, const char *const *path,
+                              int n) {
+  for (size_t k = 0; k < res->ncexs; k++) {
+    const cex_t *c = &res->cexs[k];
+    bool same = c->length == n;
+    for (int s = 0; s < n && same; s++) same = strcmp(m->rules[c->rules[s]].id, path[s]) == 0;
+    if (same) return c;
+  }
+  return NULL;
+}
+
+/* coupled.yaml's far near: a - b read at least 2.6 (then at most -2.8),
+ * a's error gaussian (mean 0.3, sd 0.5) on [-2, 2], b's uniform on [-1,
+ * 1]; the sensed gap is the true d = a - b plus ea - eb, so the path has
+ * P(ea - eb >= 2.6 - d) P(ea - eb <= -2.8 - d): both readings need a's
+ * error beyond three standard deviations and b's near the end of its
+ * range (about 1e-4 and 2e-6 at best). An estimator that draws one of the
+ * two errors from its distribution and conditions only the other sees no
+ * positive sample in 4000 (it reported 0). The search must end within 10%
+ * of the supremum (about 1.65e-10 at d = -0.135), and no higher than it
+ * beyond three error bars. */
+static void coupled(void) {
+  ism_model_t *m;
+  explore_result_t res;
+  ranked("tests/cases/probability/coupled.yaml", 2, &m, &res);
+  if (!m) return;
+  two_t tw = {{-2, 2, 0.3, 0.5}, {-1, 1, 0, 0}, 1, 2.6, 1, -2.8};
+  double at, sup = two_supremum(&tw, -0.4, -0.1, 0.2, &at);
+  const char *path[] = {"far", "near"};
+  const cex_t *c = find_path(m, &res, path, 2);
+  CHECK(c != NULL);
+  CHECK(sup > 1e-10 && sup < 2e-10);
+  if (c && !(c->probability >= 0.9 * sup && c->probability <= sup + 3 * c->probability_error)) {
+    fprintf(stderr, "coupled far near: %.4g +- %.2g at d = %.4f (supremum %.4g at d = %.4f)\n",
+            c->probability, c->probability_error, c->truth[0] - c->truth[1], sup, at);
+    check_failures++;
+  }
+  explore_result_free(&res);
+  ism_free(m);
+}
+
+/* The cruise control's e0 a3 a8 a15 (engage, follow, hard brake, hard
+ * brake into the car ahead), worked out by hand: with the lead car at a
+ * standstill (vlead 0) and v above 23 m/s, a3's and the last step's guards
+ * and the failure are certain and the effects leave a gap of v + d at the
+ * third reading (d = gap - 2 v at the first), so the path has
+ * P(e_gap - 2 e_v >= 10 - d) (e0: gap >= 2 v + 10) times
+ * P(e_gap - e_v <= 5 - d) (a8: gap <= v + margin), e_gap gaussian (sd 0.6)
+ * on [-2, 2], e_v gaussian (sd 0.15) on [-0.5, 0.5]; a faster lead car only
+ * lowers the second factor. The supremum, about 1.9e-11 at d = 7.19, needs
+ * both errors of both readings in their tails; reported as 0 before. The
+ * search must end within 25% of it. */
+static void cruise_tails(void) {
+  ism_model_t *m;
+  explore_result_t res;
+  ranked("examples/cruise/cruise.yaml", 4, &m, &res);
+  if (!m) return;
+  two_t tw = {{-2, 2, 0, 0.6}, {-0.5, 0.5, 0, 0.15}, 2, 10, 1, 5};
+  double at, sup = two_supremum(&tw, 6.1, 7.2, 8.9, &at);
+  CHECK(sup > 1.5e-11 && sup < 2.5e-11 && fabs(at - 7.19) < 0.05);
+  const char *path[] = {"e0", "a3", "a8", "a15"};
+  const cex_t *c = find_path(m, &res, path, 4);
+  CHECK(c != NULL && !c->boundary_only);
+  int gap = -1, v = -1;
+  for (size_t k = 0; k < m->nvars; k++) {
+    if (strcmp(m->vars[k].name, "gap") == 0) gap = (int)k;
+    if (strcmp(m->vars[k].name, "v") == 0) v = (int)k;
+  }
+  if (c && gap >= 0 && v >= 0 &&
+      !(c->probability >= 0.75 * sup && c->probability <= sup + 3 * c->probability_error)) {
+    fprintf(stderr, "cruise e0 a3 a8 a15: %.4g +- %.2g at d = %.4f (supremum %.4g at d = %.4f)\n",
+            c->probability, c->probability_error, c->truth[gap] - 2 * c->truth[v], sup, at);
+    check_failures++;
+  }
+  explore_result_free(&res);
+  ism_free(m);
+}
+
 int main(void) {
+  gsl_set_error_handler_off();
+  coupled();
+  cruise_tails();
   analytic();
   bimodal();
   rare_edge();
