@@ -14,6 +14,8 @@
 #     without ranking (it keeps only what it prints), and at bound 12:
 #     wall seconds and peak memory (/usr/bin/time -f %M);
 #  3. every bundled app at bound 10, default report: seconds and memory.
+# Tables 2 and 3 print each Done-when target of issue 14 beside its figure
+# (met: yes/no) and the load average after each run.
 # bench/topk.sh compares the top-K search with full enumeration per app.
 # A run over its budget (BUDGET seconds, default 60; PP_BUDGET for
 # per-path) is stopped and printed as ">BUDGET" (with its peak memory so
@@ -67,6 +69,15 @@ measure() { # BUDGET ARGS... -> "wall-seconds MB cpu-seconds" of the whole run; 
     else printf "%.2f %.0f %.1f\n", $1, $2 / 1024, $3 + $4 }' "$tmp/time"
 }
 
+met() { # SECONDS MB TARGET_SECONDS TARGET_MB -> yes / no / - (no target); ">..." (over budget) is not met
+  awk -v t="$1" -v mb="$2" -v ts="$3" -v tm="$4" 'BEGIN {
+    if (ts == "-" && tm == "-") { print "-"; exit }
+    ok = t !~ /^>/ && mb !~ /^</
+    if (ok && ts != "-") ok = t + 0 <= ts + 0
+    if (ok && tm != "-") ok = mb + 0 <= tm + 0
+    print ok ? "yes" : "no" }'
+}
+
 case " $TABLES " in *" 1 "*)
   echo "engines, exploration only (--probability none); seconds from --stats (wall of the search), cpu = user+sys of the run"
   echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -94,20 +105,22 @@ esac
 case " $TABLES " in *" 2 "*)
   echo "explorer at its own bound (examples/robotcar/explorer.yaml); wall seconds, peak MB and CPU seconds of the whole run"
   echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
-  printf '%-44s %9s %8s %8s\n' run seconds peak_MB cpu_s
+  echo "target: the issue's Done-when line (wall seconds / peak MB; - : none); met: yes, no, or - (no target)"
+  printf '%-44s %9s %8s %8s %10s %4s %6s\n' run seconds peak_MB cpu_s target met load
   x=examples/robotcar/explorer.yaml
-  while IFS='|' read -r label args; do
+  while IFS='|' read -r label target_s target_mb args; do
     # shellcheck disable=SC2086
     read -r t mb cpu < <(measure "$BUDGET" verify $x $args)
-    printf '%-44s %9s %8s %8s\n' "$label" "$t" "$mb" "$cpu"
+    printf '%-44s %9s %8s %8s %10s %4s %6s\n' "$label" "$t" "$mb" "$cpu" "$target_s/$target_mb" \
+      "$(met "$t" "$mb" "$target_s" "$target_mb")" "$(cut -d' ' -f1 /proc/loadavg)"
   done <<'ROWS'
-bound 10, default report (top-K search)|--bound 10
-bound 10, default report, --search full|--bound 10 --search full
-bound 10, --all --format json|--bound 10 --all --format json
-bound 10, --all --format json --probability none|--bound 10 --all --format json --probability none
-bound 10, default report, --probability none|--bound 10 --probability none
-bound 10, --top 10|--bound 10 --top 10
-bound 12, default report|--bound 12
+bound 10, default report (top-K search)|5|200|--bound 10
+bound 10, default report, --search full|-|-|--bound 10 --search full
+bound 10, --all --format json|30|100|--bound 10 --all --format json
+bound 10, --all --format json --probability none|-|-|--bound 10 --all --format json --probability none
+bound 10, default report, --probability none|-|-|--bound 10 --probability none
+bound 10, --top 10|-|-|--bound 10 --top 10
+bound 12, default report|30|-|--bound 12
 ROWS
   echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
   echo
@@ -117,12 +130,14 @@ case " $TABLES " in *" 3 "*)
   echo "every app at bound 10, default report (ranked, top-K search); wall seconds, peak MB, CPU seconds;"
   echo "found = counterexamples the search met, ranked = those not cut by their bound (--stats; - when over budget)"
   echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
-  printf '%-16s %9s %8s %8s %8s %8s\n' app seconds peak_MB cpu_s found ranked
+  echo "target: 60 s wall each (the issue's Done-when line); met: yes or no; load: the 1-minute load average after the run"
+  printf '%-16s %9s %8s %8s %8s %8s %7s %4s %6s\n' app seconds peak_MB cpu_s found ranked target met load
   for model in $apps; do
     read -r t mb cpu < <(MEASURE_OUT="$tmp/stats" measure "$BUDGET" verify "$model" --bound 10 --stats)
     read -r found ranked < <(sed -n 's/^stats: .* \([0-9]*\) counterexamples found, \([0-9]*\) not ranked by their bound.*/\1 \2/p' "$tmp/stats" |
       awk '{print $1, $1 - $2}')
-    printf '%-16s %9s %8s %8s %8s %8s\n' "$(basename "$model" .yaml)" "$t" "$mb" "$cpu" "${found:--}" "${ranked:--}"
+    printf '%-16s %9s %8s %8s %8s %8s %7s %4s %6s\n' "$(basename "$model" .yaml)" "$t" "$mb" "$cpu" "${found:--}" \
+      "${ranked:--}" 60 "$(met "$t" "$mb" 60 -)" "$(cut -d' ' -f1 /proc/loadavg)"
   done
   echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 esac

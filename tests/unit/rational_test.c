@@ -36,6 +36,18 @@ int main(void) {
   CHECK(rat_from_text("12E2", &r) && rat_is(r, 1200, 1));
   CHECK(!rat_from_text("1e40", &r));
   CHECK(!rat_from_text("abc", &r));
+  /* literals of at most 18 digits take a 64-bit path, longer ones the 128-bit one: the same reduced values */
+  CHECK(rat_from_text("0", &r) && rat_is(r, 0, 1));
+  CHECK(rat_from_text("-0.000", &r) && rat_is(r, 0, 1));
+  CHECK(rat_from_text("+7.", &r) && rat_is(r, 7, 1));
+  CHECK(rat_from_text(".25", &r) && rat_is(r, 1, 4));
+  CHECK(rat_from_text("0.75", &r) && rat_is(r, 3, 4));
+  CHECK(rat_from_text("-12.5", &r) && rat_is(r, -25, 2));
+  CHECK(rat_from_text("999999999999999999", &r) && rat_is(r, 999999999999999999LL, 1));   /* 18 digits */
+  CHECK(rat_from_text("1000000000000000001", &r) && rat_is(r, 1000000000000000001LL, 1));  /* 19 digits */
+  CHECK(rat_from_text("0.00000000000000000025", &r) && rat_is(r, 1, 4000000000000000000LL)); /* 21 digits */
+  CHECK(rat_from_text("1234567.8901234500", &r) && rat_is(r, 24691357802469, 20000000));
+  CHECK(!rat_from_text(".", &r) && !rat_from_text("-", &r) && !rat_from_text("1.2.3", &r) && !rat_from_text("", &r));
   CHECK(rat_from_double(0.1, &r) && rat_is(r, 1, 10)); /* the shortest decimal, as the solver reads it */
   CHECK(rat_from_double(-6, &r) && rat_is(r, -6, 1));
   rat_t third = {1, 3}, sixth = {1, 6};

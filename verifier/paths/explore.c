@@ -159,9 +159,11 @@ static smt_term_t value_term(explorer_t *x, const expr_t *e, const smt_term_t *n
 }
 
 static smt_term_t fresh(explorer_t *x, int var, const char *what, int step) {
-  char *name = xasprintf("%s%s@%d", x->m->vars[var].name, what, step);
+  char buf[128]; /* the name in one formatting pass, on the heap only when it is long */
+  int n = snprintf(buf, sizeof buf, "%s%s@%d", x->m->vars[var].name, what, step);
+  char *name = n >= 0 && (size_t)n < sizeof buf ? buf : xasprintf("%s%s@%d", x->m->vars[var].name, what, step);
   smt_term_t t = smt_const(x->smt, name, sort_of(x->m->vars[var].type));
-  free(name);
+  if (name != buf) free(name);
   return t;
 }
 

@@ -43,7 +43,33 @@ static bool make(wide_t num, wide_t den, rat_t *out) {
 
 rat_t rat_int(long long v) { return (rat_t){v, 1}; }
 
+/* The common literal (at most 18 digits, no exponent) in 64 bits; false
+ * for any other text, which rat_from_text reads in 128 bits. The same
+ * reduced value either way. */
+static bool short_text(const char *text, rat_t *out) {
+  const char *p = text;
+  bool negative = *p == '-';
+  if (*p == '-' || *p == '+') p++;
+  unsigned long long num = 0, den = 1;
+  int n = 0;
+  for (; isdigit((unsigned char)*p) && n < 18; p++, n++) num = num * 10 + (unsigned)(*p - '0');
+  if (*p == '.')
+    for (p++; isdigit((unsigned char)*p) && n < 18; p++, n++) num = num * 10 + (unsigned)(*p - '0'), den *= 10;
+  if (n == 0 || *p) return false;
+  for (unsigned long long x = num, y = den; den > 1;) { /* gcd(num, den) */
+    if (y == 0) {
+      num /= x, den /= x;
+      break;
+    }
+    unsigned long long t = x % y;
+    x = y, y = t;
+  }
+  *out = (rat_t){negative ? -(long long)num : (long long)num, (long long)den};
+  return true;
+}
+
 bool rat_from_text(const char *text, rat_t *out) {
+  if (short_text(text, out)) return true;
   const char *p = text;
   bool negative = *p == '-';
   if (*p == '-' || *p == '+') p++;
