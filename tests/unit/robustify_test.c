@@ -610,23 +610,6 @@ static void test_symmetry(void) {
         checked >= 5000);
 }
 
-/* OASIS skips an abstraction whose image under a symmetry of the
- * environment side (E' ‖ P_err ‖ monitors, with Σ_M, C and O kept) has the
- * language of one already found without a supervisor (robustify_oasis.c,
- * oasis_group_t). On random problems with two copies (M over a[i], b[i]
- * and the shared c, d; E' over a[i], e[i] and the shared f; P over c, d,
- * f; progress c; the observable candidates in pairs of copies, the
- * controllable ones the first 1-5 of a[1], b[1], a[2], b[2], d: C is
- * symmetric for 4 and 5 only), the run with that shortcut and the run without it
- * (no_shortcuts: every new language gets its plant and synthesis) must
- * report the same: syntheses, the first abstraction with a supervisor (or
- * none), its kept behaviours and supervisor; and every abstraction an image
- * answered must have no supervisor of its own (check_shortcuts). In a third of the trials the
- * copies of E' are drawn apart: unless the draws happen to be symmetric
- * all the same (E' determinised and minimised against its swapped copy,
- * iso_under), the swap is no symmetry of the environment and must answer
- * nothing (seed 777: 1500 trials, a few such); in another third M's copies are
- * drawn apart (M need not be symmetric: images are still looked up). */
 /* Whether deterministic a, with every label l renamed pi[l], is b up to
  * state numbering (a lockstep search from the initial states). */
 static bool iso_under(const lts_t *a, const lts_t *b, const int *pi) {
@@ -655,6 +638,23 @@ static bool iso_under(const lts_t *a, const lts_t *b, const int *pi) {
   return ok;
 }
 
+/* OASIS skips an abstraction whose image under a symmetry of the
+ * environment side (E' ‖ P_err ‖ monitors, with Σ_M, C and O kept) has the
+ * language of one already found without a supervisor (robustify_oasis.c,
+ * oasis_group_t). On random problems with two copies (M over a[i], b[i]
+ * and the shared c, d; E' over a[i], e[i] and the shared f; P over c, d,
+ * f; progress c; the observable candidates in pairs of copies, the
+ * controllable ones the first 1-5 of a[1], b[1], a[2], b[2], d: C is
+ * symmetric for 4 and 5 only), the run with that shortcut and the run without it
+ * (no_shortcuts: every new language gets its plant and synthesis) must
+ * report the same: syntheses, the first abstraction with a supervisor (or
+ * none), its kept behaviours and supervisor; and every abstraction an image
+ * answered must have no supervisor of its own (check_shortcuts). In a third of the trials the
+ * copies of E' are drawn apart: unless the draws happen to be symmetric
+ * all the same (E' determinised and minimised against its swapped copy,
+ * iso_under), the swap is no symmetry of the environment and must answer
+ * nothing (seed 777: 1500 trials, a few such); in another third M's copies are
+ * drawn apart (M need not be symmetric: images are still looked up). */
 static void test_oasis_symmetry(void) {
   unsigned r = 777;
   int found = 0, none = 0, answered = 0, answered_apart = 0, bounded = 0;
@@ -678,7 +678,7 @@ static void test_oasis_symmetry(void) {
     robustify_event_t ctrl[5], obs[8];
     for (int i = 0; i < 5; i++) ctrl[i] = ev(&L, cn[i], 1);
     for (int i = 0; i < 8; i++) obs[i] = ev(&L, on[i], 1);
-    int nctrl = 1 + (int)(rnd_next(&r) % 5); /* 1-3: C not symmetric (no image may answer then) */
+    int nctrl = 1 + (int)(rnd_next(&r) % 5); /* C symmetric for 4 and 5 only */
     robustify_problem_t pb = {.sys = m,
                               .dev = e,
                               .safety = p,
@@ -755,11 +755,17 @@ static void test_oasis_symmetry(void) {
  * states, 6 labels, an error state, a few marked) and random observable
  * sets: the naive one closes a set by repeated passes over its members'
  * unobservable moves, keeps sets as sorted arrays found by linear search,
- * and expands them breadth first by label. Wanted: the same sets with the
- * same ids (members compared as sets), the same set moves, has_error, and
- * for every pair (x, Y) exactly x's moves not into the error state, each
+ * and expands them breadth first by label, except those holding the
+ * error state. Wanted: the same sets with the same ids (members compared
+ * as sets), the same set moves, has_error, and for every pair (x, Y)
+ * exactly x's moves not into the error state (none when Y holds it), each
  * to the pair of its target in Y (unobservable) or in Y's successor by its
- * label; the reversed pair moves the transpose of the forward ones. */
+ * label; the reversed pair moves the transpose of the forward ones. And
+ * the fixpoint of bad sets (robustify_synth_run) for random C against a
+ * naive one by rounds on the naive observer with every set expanded: the
+ * same badness for each set built (so the sets not built, reached only
+ * through error sets, change nothing; an over-pruning mutant, sets with an
+ * observable move into the error state not expanded, fails it 45 times). */
 typedef struct {
   int n, nsets;
   int *mem[512]; /* sorted members of each set, -1 ends */
@@ -790,9 +796,89 @@ static int *naive_close(const plant_t *g, const bitword_t *obs, bool *in) {
   return set;
 }
 
+/* The naive subset construction of g's observer for obs into nv and tl
+ * (set q's move by label l: tl[q * nlabels + l], -1 none), sets holding
+ * the error state not expanded when `prune`; true when it passes 512
+ * sets. */
+static bool naive_build(const plant_t *g, const bitword_t *obs, bool prune, naive_t *nv, int *tl) {
+  int n = g->n, nl = g->nlabels;
+  bool *in = calloc((size_t)n, sizeof *in), overflow = false;
+  in[0] = true;
+  nv->mem[nv->nsets++] = naive_close(g, obs, in);
+  for (int q = 0; q < nv->nsets && !overflow; q++) {
+    bool err = false;
+    for (int i = 0; nv->mem[q][i] >= 0; i++) err = err || nv->mem[q][i] == g->error;
+    for (int l = 0; l < nl; l++) {
+      tl[q * nl + l] = -1;
+      if (!bitset_get(obs, (size_t)l) || (prune && err)) continue;
+      memset(in, 0, (size_t)n * sizeof *in);
+      bool any = false;
+      for (int i = 0; nv->mem[q][i] >= 0; i++) {
+        int x = nv->mem[q][i];
+        for (int t = g->off[x]; t < g->off[x + 1]; t++)
+          if (g->lab[t] == l) in[g->dst[t]] = any = true;
+      }
+      if (!any) continue;
+      int *set = naive_close(g, obs, in), id = naive_find(nv, set);
+      if (id < 0 && nv->nsets == 512) {
+        overflow = true;
+        free(set);
+        break;
+      }
+      if (id < 0)
+        nv->mem[id = nv->nsets++] = set;
+      else
+        free(set);
+      tl[q * nl + l] = id;
+    }
+  }
+  free(in);
+  return overflow;
+}
+
+/* The least fixpoint of bad sets on the naive (unpruned) observer for
+ * controllable ctrl, by rounds: a set is bad when it holds the error
+ * state, when an uncontrollable observable move leads to a bad set, or
+ * when a member cannot reach a marked state through good sets (pairs (q,
+ * x), co found by passes until nothing changes). */
+static void naive_bad(const plant_t *g, const bitword_t *obs, const bitword_t *ctrl, const naive_t *nv,
+                      const int *tl, bool *bad) {
+  int n = g->n, nl = g->nlabels;
+  bool *co = malloc((size_t)nv->nsets * (size_t)n + 1);
+  for (int q = 0; q < nv->nsets; q++) {
+    bad[q] = false;
+    for (int i = 0; nv->mem[q][i] >= 0; i++) bad[q] = bad[q] || nv->mem[q][i] == g->error;
+  }
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (int q = 0; q < nv->nsets; q++)
+      for (int l = 0; l < nl && !bad[q]; l++)
+        if (!bitset_get(ctrl, (size_t)l) && tl[q * nl + l] >= 0 && bad[tl[q * nl + l]]) bad[q] = changed = true;
+    memset(co, 0, (size_t)nv->nsets * (size_t)n);
+    for (int q = 0; q < nv->nsets; q++)
+      for (int i = 0; nv->mem[q][i] >= 0; i++)
+        co[q * n + nv->mem[q][i]] = !bad[q] && bitset_get(g->marked, (size_t)nv->mem[q][i]);
+    for (bool grew = true; grew;) {
+      grew = false;
+      for (int q = 0; q < nv->nsets; q++)
+        for (int i = 0; !bad[q] && nv->mem[q][i] >= 0; i++) {
+          int x = nv->mem[q][i];
+          for (int t = g->off[x]; !co[q * n + x] && t < g->off[x + 1]; t++) {
+            int d = g->dst[t], r = bitset_get(obs, (size_t)g->lab[t]) ? tl[q * nl + g->lab[t]] : q;
+            if (d != g->error && r >= 0 && !bad[r] && co[r * n + d]) co[q * n + x] = grew = true;
+          }
+        }
+    }
+    for (int q = 0; q < nv->nsets; q++)
+      for (int i = 0; !bad[q] && nv->mem[q][i] >= 0; i++)
+        if (!co[q * n + nv->mem[q][i]]) bad[q] = changed = true;
+  }
+  free(co);
+}
+
 static void test_observer_oracle(void) {
   unsigned r = 17;
-  int compared = 0, sets_seen = 0;
+  int compared = 0, sets_seen = 0, full_sets = 0, fixpoints = 0, supervised = 0;
   for (int trial = 0; trial < 300; trial++) {
     int n = 2 + (int)(rnd_next(&r) % 39), nl = 6, deg_pct = 30 + (int)(rnd_next(&r) % 50);
     plant_t g = {0};
@@ -825,34 +911,7 @@ static void test_observer_oracle(void) {
     /* the naive construction */
     naive_t nv = {.n = n};
     int *tl = malloc(512 * (size_t)nl * sizeof *tl); /* set move by label, -1 none */
-    bool *in = calloc((size_t)n, sizeof *in);
-    in[0] = true;
-    nv.mem[nv.nsets++] = naive_close(&g, obs, in);
-    bool overflow = false;
-    for (int q = 0; q < nv.nsets && !overflow; q++)
-      for (int l = 0; l < nl; l++) {
-        tl[q * nl + l] = -1;
-        if (!bitset_get(obs, (size_t)l)) continue;
-        memset(in, 0, (size_t)n * sizeof *in);
-        bool any = false;
-        for (int i = 0; nv.mem[q][i] >= 0; i++) {
-          int x = nv.mem[q][i];
-          for (int t = g.off[x]; t < g.off[x + 1]; t++)
-            if (g.lab[t] == l) in[g.dst[t]] = any = true;
-        }
-        if (!any) continue;
-        int *set = naive_close(&g, obs, in), id = naive_find(&nv, set);
-        if (id < 0 && nv.nsets == 512) {
-          overflow = true;
-          free(set);
-          break;
-        }
-        if (id < 0)
-          nv.mem[id = nv.nsets++] = set;
-        else
-          free(set);
-        tl[q * nl + l] = id;
-      }
+    bool overflow = naive_build(&g, obs, true, &nv, tl);
     if (!overflow) {
       compared++;
       sets_seen += nv.nsets;
@@ -869,9 +928,11 @@ static void test_observer_oracle(void) {
           CHECK(found == 1);
           CHECK(o->pair_set[p] == q);
           has_error = has_error || x == g.error;
-          /* x's moves not into the error state, in some order */
+          /* x's moves not into the error state, in some order (none in a set holding it) */
           int want = 0;
           for (int t = g.off[x]; t < g.off[x + 1]; t++) want += g.dst[t] != g.error;
+          for (int i = 0; i < m; i++)
+            if (nv.mem[q][i] == g.error) want = 0;
           CHECK(o->foff[p + 1] - o->foff[p] == want);
           for (int e = o->foff[p]; e < o->foff[p + 1]; e++) {
             int l = o->flab[e], d = o->fdst[e], dset = o->pair_set[d], ok = 0;
@@ -897,10 +958,46 @@ static void test_observer_oracle(void) {
       }
       size_t npairs = o->sets.keys.len;
       CHECK(o->roff[npairs] == o->foff[npairs]);
+      /* the fixpoint on o (robustify_synth_run) against the naive one on
+       * the observer with every set expanded, for three random C: the same
+       * badness for every set of o */
+      naive_t full = {.n = n};
+      int *ftl = malloc(512 * (size_t)nl * sizeof *ftl);
+      bool *nbad = malloc(512 * sizeof *nbad);
+      if (!naive_build(&g, obs, false, &full, ftl))
+        for (int round = 0; round < 3; round++) {
+          bitword_t *ctrl = bitset_new((size_t)nl);
+          for (int l = 0; l < nl; l++)
+            if (rnd_next(&r) % 2) bitset_set(ctrl, (size_t)l);
+          naive_bad(&g, obs, ctrl, &full, ftl, nbad);
+          synth_t y;
+          robustify_synth_run(&y, &s, ctrl, obs);
+          CHECK(y.o != NULL);
+          for (int q = 0; y.o && q < (int)y.o->sets.count; q++) {
+            size_t from = y.o->sets.off.data[q], to = y.o->sets.off.data[q + 1];
+            int *set = malloc((to - from + 1) * sizeof *set), ns = 0;
+            for (int x = 0; x < n; x++) /* sorted, as naive_find wants */
+              for (size_t p = from; p < to; p++)
+                if (y.o->sets.keys.data[p] == x) set[ns++] = x;
+            set[ns] = -1;
+            int id = naive_find(&full, set);
+            /* solve stops at bad[0] (no supervisor): then only that is final */
+            CHECK(id >= 0 && (y.bad[q] == nbad[id] || (y.bad[0] && q > 0)));
+            fixpoints += id >= 0 && (!y.bad[0] || q == 0);
+            free(set);
+          }
+          supervised += y.o && !y.bad[0];
+          robustify_synth_free(&y);
+          free(ctrl);
+        }
+      for (int q = 0; q < full.nsets; q++) free(full.mem[q]);
+      full_sets += full.nsets;
+      free(ftl);
+      free(nbad);
+      for (int i = 0; i < ROBUSTIFY_OBSERVERS; i++) robustify_observer_free(s.g.observer[i]);
     }
     for (int q = 0; q < nv.nsets; q++) free(nv.mem[q]);
     free(tl);
-    free(in);
     robustify_observer_free(o);
     free(obs);
     free(g.off);
@@ -909,8 +1006,11 @@ static void test_observer_oracle(void) {
     free(g.marked);
     free(g.alpha);
   }
-  fprintf(stderr, "observer: %d random observers equal to the naive construction (%d sets)\n", compared, sets_seen);
-  CHECK(compared >= 250 && sets_seen >= 3000);
+  fprintf(stderr,
+          "observer: %d random observers equal to the naive construction (%d sets; %d with every set expanded); "
+          "%d set badnesses equal to the naive fixpoint's (%d syntheses with a supervisor)\n",
+          compared, sets_seen, full_sets, fixpoints, supervised);
+  CHECK(compared >= 250 && sets_seen >= 3000 && full_sets > sets_seen && fixpoints >= 2000 && supervised >= 100);
 }
 
 int main(void) {
