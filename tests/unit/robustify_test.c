@@ -400,6 +400,61 @@ static void test_oasis_product(void) {
   CHECK(found >= 20 && late >= 10 && none >= 20);
 }
 
+/* lts_compose_deterministic (lts.c; the design and the re-check compose
+ * through it) against lts_compose_bounded on random deterministic parts
+ * (M and E' of random_problem determinised, P_err): the same LTS, array
+ * for array (states, initial and error state, alphabet, moves), for two
+ * and three parts; and both NULL when a stop request comes at once. */
+static bool same_lts(const lts_t *a, const lts_t *b) {
+  if (!a || !b || a->nstates != b->nstates || a->init != b->init || a->error != b->error ||
+      a->nalphabet != b->nalphabet || a->ntrans != b->ntrans || (a->end == NULL) != (b->end == NULL))
+    return false;
+  if (memcmp(a->alphabet, b->alphabet, (size_t)a->nalphabet * sizeof *a->alphabet) != 0 ||
+      memcmp(a->succ_off, b->succ_off, ((size_t)a->nstates + 1) * sizeof *a->succ_off) != 0 ||
+      memcmp(a->succ_label, b->succ_label, (size_t)a->ntrans * sizeof *a->succ_label) != 0 ||
+      memcmp(a->succ_dst, b->succ_dst, (size_t)a->ntrans * sizeof *a->succ_dst) != 0)
+    return false;
+  for (int x = 0; a->end && x < a->nstates; x++)
+    if (bitset_get(a->end, (size_t)x) != bitset_get(b->end, (size_t)x)) return false;
+  return true;
+}
+
+static void test_compose_deterministic(void) {
+  unsigned r = 99;
+  int compared = 0, with_error = 0, states = 0;
+  for (int trial = 0; trial < 500; trial++) {
+    lts_labels_t L;
+    lts_labels_init(&L);
+    lts_t *m, *e, *p;
+    random_problem(&L, &r, 4, &m, &e, &p);
+    lts_t *dm = lts_determinise(m, true), *de = lts_determinise(e, true), *pe = lts_property(p);
+    const lts_t *two[2] = {dm, de}, *three[3] = {dm, de, pe};
+    if (lts_is_deterministic(dm) && lts_is_deterministic(de) && lts_is_deterministic(pe)) {
+      for (int k = 2; k <= 3; k++) {
+        const lts_t *const *parts = k == 2 ? two : three;
+        lts_t *a = lts_compose_bounded(parts, k, 0, NULL, NULL), *b = lts_compose_deterministic(parts, k, NULL, NULL);
+        CHECK(same_lts(a, b));
+        compared++;
+        with_error += a && a->error >= 0;
+        states += a ? a->nstates : 0;
+        lts_free(a);
+        lts_free(b);
+      }
+      CHECK(lts_compose_deterministic(three, 3, stop_now, NULL) == NULL);
+    }
+    lts_free(dm);
+    lts_free(de);
+    lts_free(pe);
+    lts_free(m);
+    lts_free(e);
+    lts_free(p);
+    lts_labels_free(&L);
+  }
+  fprintf(stderr, "compose: %d deterministic compositions equal to lts_compose_bounded's (%d with an error state, %d states)\n",
+          compared, with_error, states);
+  CHECK(compared >= 900 && with_error >= 100);
+}
+
 /* The search answers many sets from the syntheses of their supersets
  * (robustify_search.c: none there, none here; only the behaviours they
  * keep; a warm start; and the same closed loop when a superset's
@@ -1020,6 +1075,7 @@ int main(void) {
   test_weights();
   test_stop();
   test_oasis_product();
+  test_compose_deterministic();
   test_search_shortcuts();
   test_symmetry();
   test_oasis_symmetry();
