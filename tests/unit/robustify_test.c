@@ -400,6 +400,61 @@ static void test_oasis_product(void) {
   CHECK(found >= 20 && late >= 10 && none >= 20);
 }
 
+/* lts_compose_deterministic (lts.c; the design and the re-check compose
+ * through it) against lts_compose_bounded on random deterministic parts
+ * (M and E' of random_problem determinised, P_err): the same LTS, array
+ * for array (states, initial and error state, alphabet, moves), for two
+ * and three parts; and both NULL when a stop request comes at once. */
+static bool same_lts(const lts_t *a, const lts_t *b) {
+  if (!a || !b || a->nstates != b->nstates || a->init != b->init || a->error != b->error ||
+      a->nalphabet != b->nalphabet || a->ntrans != b->ntrans || (a->end == NULL) != (b->end == NULL))
+    return false;
+  if (memcmp(a->alphabet, b->alphabet, (size_t)a->nalphabet * sizeof *a->alphabet) != 0 ||
+      memcmp(a->succ_off, b->succ_off, ((size_t)a->nstates + 1) * sizeof *a->succ_off) != 0 ||
+      memcmp(a->succ_label, b->succ_label, (size_t)a->ntrans * sizeof *a->succ_label) != 0 ||
+      memcmp(a->succ_dst, b->succ_dst, (size_t)a->ntrans * sizeof *a->succ_dst) != 0)
+    return false;
+  for (int x = 0; a->end && x < a->nstates; x++)
+    if (bitset_get(a->end, (size_t)x) != bitset_get(b->end, (size_t)x)) return false;
+  return true;
+}
+
+static void test_compose_deterministic(void) {
+  unsigned r = 99;
+  int compared = 0, with_error = 0, states = 0;
+  for (int trial = 0; trial < 500; trial++) {
+    lts_labels_t L;
+    lts_labels_init(&L);
+    lts_t *m, *e, *p;
+    random_problem(&L, &r, 4, &m, &e, &p);
+    lts_t *dm = lts_determinise(m, true), *de = lts_determinise(e, true), *pe = lts_property(p);
+    const lts_t *two[2] = {dm, de}, *three[3] = {dm, de, pe};
+    if (lts_is_deterministic(dm) && lts_is_deterministic(de) && lts_is_deterministic(pe)) {
+      for (int k = 2; k <= 3; k++) {
+        const lts_t *const *parts = k == 2 ? two : three;
+        lts_t *a = lts_compose_bounded(parts, k, 0, NULL, NULL), *b = lts_compose_deterministic(parts, k, NULL, NULL);
+        CHECK(same_lts(a, b));
+        compared++;
+        with_error += a && a->error >= 0;
+        states += a ? a->nstates : 0;
+        lts_free(a);
+        lts_free(b);
+      }
+      CHECK(lts_compose_deterministic(three, 3, stop_now, NULL) == NULL);
+    }
+    lts_free(dm);
+    lts_free(de);
+    lts_free(pe);
+    lts_free(m);
+    lts_free(e);
+    lts_free(p);
+    lts_labels_free(&L);
+  }
+  fprintf(stderr, "compose: %d deterministic compositions equal to lts_compose_bounded's (%d with an error state, %d states)\n",
+          compared, with_error, states);
+  CHECK(compared >= 900 && with_error >= 100);
+}
+
 /* The search answers many sets from the syntheses of their supersets
  * (robustify_search.c: none there, none here; only the behaviours they
  * keep; a warm start; and the same closed loop when a superset's
@@ -610,16 +665,162 @@ static void test_symmetry(void) {
         checked >= 5000);
 }
 
+/* Whether deterministic a, with every label l renamed pi[l], is b up to
+ * state numbering (a lockstep search from the initial states). */
+static bool iso_under(const lts_t *a, const lts_t *b, const int *pi) {
+  int *map = malloc(((size_t)a->nstates + 1) * sizeof *map),
+      *stack = malloc(((size_t)a->nstates + 1) * sizeof *stack);
+  for (int x = 0; x < a->nstates; x++) map[x] = -1;
+  int top = 0;
+  bool ok = a->nstates == b->nstates;
+  map[a->init] = b->init, stack[top++] = a->init;
+  while (ok && top) {
+    int x = stack[--top], y = map[x];
+    ok = (x == a->error) == (y == b->error) &&
+         a->succ_off[x + 1] - a->succ_off[x] == b->succ_off[y + 1] - b->succ_off[y];
+    for (int t = a->succ_off[x]; ok && t < a->succ_off[x + 1]; t++) {
+      int d = lts_step(b, y, pi[a->succ_label[t]]), c = a->succ_dst[t];
+      if (d < 0)
+        ok = false;
+      else if (map[c] < 0)
+        map[c] = d, stack[top++] = c;
+      else
+        ok = map[c] == d;
+    }
+  }
+  free(map);
+  free(stack);
+  return ok;
+}
+
+/* OASIS skips an abstraction whose image under a symmetry of the
+ * environment side (E' ‖ P_err ‖ monitors, with Σ_M, C and O kept) has the
+ * language of one already found without a supervisor (robustify_oasis.c,
+ * oasis_group_t). On random problems with two copies (M over a[i], b[i]
+ * and the shared c, d; E' over a[i], e[i] and the shared f; P over c, d,
+ * f; progress c; the observable candidates in pairs of copies, the
+ * controllable ones the first 1-5 of a[1], b[1], a[2], b[2], d: C is
+ * symmetric for 4 and 5 only), the run with that shortcut and the run without it
+ * (no_shortcuts: every new language gets its plant and synthesis) must
+ * report the same: syntheses, the first abstraction with a supervisor (or
+ * none), its kept behaviours and supervisor; and every abstraction an image
+ * answered must have no supervisor of its own (check_shortcuts). In a third of the trials the
+ * copies of E' are drawn apart: unless the draws happen to be symmetric
+ * all the same (E' determinised and minimised against its swapped copy,
+ * iso_under), the swap is no symmetry of the environment and must answer
+ * nothing (seed 777: 1500 trials, a few such); in another third M's copies are
+ * drawn apart (M need not be symmetric: images are still looked up). */
+static void test_oasis_symmetry(void) {
+  unsigned r = 777;
+  int found = 0, none = 0, answered = 0, answered_apart = 0, bounded = 0;
+  for (int trial = 0; trial < 1500; trial++) {
+    lts_labels_t L;
+    lts_labels_init(&L);
+    static const char *const ml[] = {"a#", "b#", "c", "d"}, *const el[] = {"a#", "e#", "f"},
+                             *const pl[] = {"c", "d", "f"};
+    char tm[8192], te[8192], tp[1024];
+    bool e_apart = trial % 3 == 1, m_apart = trial % 3 == 2;
+    random_pair(tm, sizeof tm, "M", ml, 4, 3, 60, !m_apart, &r);
+    random_pair(te, sizeof te, "E", el, 3, 2, 60, !e_apart, &r);
+    random_process(tp, sizeof tp, "P", pl, 3, 1 + (int)(rnd_next(&r) % 3), 80, &r);
+    lts_t *m = load(&L, tm), *e = load(&L, te), *p = load(&L, tp);
+    int progress[] = {lts_label(&L, "c")};
+    int w1[] = {lts_label(&L, "d"), lts_label(&L, "c")};
+    robustify_pref_t pref[] = {{w1, 2, w1, 2, 3}};
+    const char *const cn[] = {"a[1]", "b[1]", "a[2]", "b[2]", "d"}, *const on[] = {"e[1]", "e[2]", "f",
+                                                                                   "a[1]", "a[2]", "b[1]",
+                                                                                   "b[2]", "d"};
+    robustify_event_t ctrl[5], obs[8];
+    for (int i = 0; i < 5; i++) ctrl[i] = ev(&L, cn[i], 1);
+    for (int i = 0; i < 8; i++) obs[i] = ev(&L, on[i], 1);
+    int nctrl = 1 + (int)(rnd_next(&r) % 5); /* C symmetric for 4 and 5 only */
+    robustify_problem_t pb = {.sys = m,
+                              .dev = e,
+                              .safety = p,
+                              .progress = progress,
+                              .nprogress = 1,
+                              .pref = pref,
+                              .npref = 1,
+                              .ctrl = ctrl,
+                              .nctrl = nctrl,
+                              .obs = obs,
+                              .nobs = 3 + 2 * (int)(rnd_next(&r) % 3),
+                              .method = ROBUSTIFY_OASIS,
+                              .max_states = 1 << 18};
+    robustify_result_t a, b;
+    pb.check_shortcuts = true; /* each abstraction an image answered also gets its own synthesis */
+    robustify_run(&pb, &a);
+    CHECK(a.shortcut_mismatches == 0 && a.shortcut_checks == a.nsym_answered);
+    pb.check_shortcuts = false;
+    pb.no_shortcuts = true;
+    robustify_run(&pb, &b);
+    if (a.bounded || b.bounded) { /* an observer blows up when little is observed: not compared */
+      bounded++;
+      robustify_result_free(&a);
+      robustify_result_free(&b);
+      lts_free(m);
+      lts_free(e);
+      lts_free(p);
+      lts_labels_free(&L);
+      continue;
+    }
+    CHECK(b.nsym_answered == 0);
+    CHECK(a.no_supervisor == b.no_supervisor && a.nsols == b.nsols && a.nsynth == b.nsynth);
+    CHECK(a.plant_states == b.plant_states && a.max_kept == b.max_kept);
+    if (a.nsols == 1 && b.nsols == 1) {
+      const robustify_solution_t *x = &a.sols[0], *y = &b.sols[0];
+      CHECK(x->nhidden == y->nhidden &&
+            (x->nhidden == 0 || memcmp(x->hidden, y->hidden, (size_t)x->nhidden * sizeof *x->hidden) == 0));
+      CHECK(x->kept == y->kept && x->ndisabled == y->ndisabled);
+      CHECK(x->sup && y->sup && x->sup->nstates == y->sup->nstates && x->sup->ntrans == y->sup->ntrans);
+      found++;
+    } else
+      none += a.no_supervisor;
+    answered += a.nsym_answered;
+    if (e_apart && a.nsym_answered > 0) { /* only when the draws happen to be symmetric anyway */
+      int nl = (int)L.names.count, *pi = malloc((size_t)nl * sizeof *pi);
+      for (int l = 0; l < nl; l++) pi[l] = l;
+      static const char *const sw[][2] = {{"a[1]", "a[2]"}, {"e[1]", "e[2]"}};
+      for (int i = 0; i < 2; i++) {
+        int x = lts_label_find(&L, sw[i][0]), y = lts_label_find(&L, sw[i][1]);
+        if (x >= 0 && y >= 0) pi[x] = y, pi[y] = x;
+      }
+      lts_t *d = lts_determinise(e, true), *dm = lts_minimise(d);
+      if (!iso_under(dm, dm, pi)) answered_apart += a.nsym_answered;
+      lts_free(d);
+      lts_free(dm);
+      free(pi);
+    }
+    robustify_result_free(&a);
+    robustify_result_free(&b);
+    lts_free(m);
+    lts_free(e);
+    lts_free(p);
+    lts_labels_free(&L);
+  }
+  fprintf(stderr,
+          "oasis symmetry: %d found, %d without supervisor, %d abstractions answered by an image (%d with E' "
+          "apart), %d bounded\n",
+          found, none, answered, answered_apart, bounded);
+  CHECK(found >= 20 && none >= 20 && answered >= 50 && answered_apart == 0 && bounded <= 40);
+}
+
 /* The observer (robustify_observer_build) against a naive subset
  * construction written here, on random deterministic plants (up to 40
  * states, 6 labels, an error state, a few marked) and random observable
  * sets: the naive one closes a set by repeated passes over its members'
  * unobservable moves, keeps sets as sorted arrays found by linear search,
- * and expands them breadth first by label. Wanted: the same sets with the
- * same ids (members compared as sets), the same set moves, has_error, and
- * for every pair (x, Y) exactly x's moves not into the error state, each
+ * and expands them breadth first by label, except those holding the
+ * error state. Wanted: the same sets with the same ids (members compared
+ * as sets), the same set moves, has_error, and for every pair (x, Y)
+ * exactly x's moves not into the error state (none when Y holds it), each
  * to the pair of its target in Y (unobservable) or in Y's successor by its
- * label; the reversed pair moves the transpose of the forward ones. */
+ * label; the reversed pair moves the transpose of the forward ones. And
+ * the fixpoint of bad sets (robustify_synth_run) for random C against a
+ * naive one by rounds on the naive observer with every set expanded: the
+ * same badness for each set built (so the sets not built, reached only
+ * through error sets, change nothing; an over-pruning mutant, sets with an
+ * observable move into the error state not expanded, fails it 45 times). */
 typedef struct {
   int n, nsets;
   int *mem[512]; /* sorted members of each set, -1 ends */
@@ -650,9 +851,89 @@ static int *naive_close(const plant_t *g, const bitword_t *obs, bool *in) {
   return set;
 }
 
+/* The naive subset construction of g's observer for obs into nv and tl
+ * (set q's move by label l: tl[q * nlabels + l], -1 none), sets holding
+ * the error state not expanded when `prune`; true when it passes 512
+ * sets. */
+static bool naive_build(const plant_t *g, const bitword_t *obs, bool prune, naive_t *nv, int *tl) {
+  int n = g->n, nl = g->nlabels;
+  bool *in = calloc((size_t)n, sizeof *in), overflow = false;
+  in[0] = true;
+  nv->mem[nv->nsets++] = naive_close(g, obs, in);
+  for (int q = 0; q < nv->nsets && !overflow; q++) {
+    bool err = false;
+    for (int i = 0; nv->mem[q][i] >= 0; i++) err = err || nv->mem[q][i] == g->error;
+    for (int l = 0; l < nl; l++) {
+      tl[q * nl + l] = -1;
+      if (!bitset_get(obs, (size_t)l) || (prune && err)) continue;
+      memset(in, 0, (size_t)n * sizeof *in);
+      bool any = false;
+      for (int i = 0; nv->mem[q][i] >= 0; i++) {
+        int x = nv->mem[q][i];
+        for (int t = g->off[x]; t < g->off[x + 1]; t++)
+          if (g->lab[t] == l) in[g->dst[t]] = any = true;
+      }
+      if (!any) continue;
+      int *set = naive_close(g, obs, in), id = naive_find(nv, set);
+      if (id < 0 && nv->nsets == 512) {
+        overflow = true;
+        free(set);
+        break;
+      }
+      if (id < 0)
+        nv->mem[id = nv->nsets++] = set;
+      else
+        free(set);
+      tl[q * nl + l] = id;
+    }
+  }
+  free(in);
+  return overflow;
+}
+
+/* The least fixpoint of bad sets on the naive (unpruned) observer for
+ * controllable ctrl, by rounds: a set is bad when it holds the error
+ * state, when an uncontrollable observable move leads to a bad set, or
+ * when a member cannot reach a marked state through good sets (pairs (q,
+ * x), co found by passes until nothing changes). */
+static void naive_bad(const plant_t *g, const bitword_t *obs, const bitword_t *ctrl, const naive_t *nv,
+                      const int *tl, bool *bad) {
+  int n = g->n, nl = g->nlabels;
+  bool *co = malloc((size_t)nv->nsets * (size_t)n + 1);
+  for (int q = 0; q < nv->nsets; q++) {
+    bad[q] = false;
+    for (int i = 0; nv->mem[q][i] >= 0; i++) bad[q] = bad[q] || nv->mem[q][i] == g->error;
+  }
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (int q = 0; q < nv->nsets; q++)
+      for (int l = 0; l < nl && !bad[q]; l++)
+        if (!bitset_get(ctrl, (size_t)l) && tl[q * nl + l] >= 0 && bad[tl[q * nl + l]]) bad[q] = changed = true;
+    memset(co, 0, (size_t)nv->nsets * (size_t)n);
+    for (int q = 0; q < nv->nsets; q++)
+      for (int i = 0; nv->mem[q][i] >= 0; i++)
+        co[q * n + nv->mem[q][i]] = !bad[q] && bitset_get(g->marked, (size_t)nv->mem[q][i]);
+    for (bool grew = true; grew;) {
+      grew = false;
+      for (int q = 0; q < nv->nsets; q++)
+        for (int i = 0; !bad[q] && nv->mem[q][i] >= 0; i++) {
+          int x = nv->mem[q][i];
+          for (int t = g->off[x]; !co[q * n + x] && t < g->off[x + 1]; t++) {
+            int d = g->dst[t], r = bitset_get(obs, (size_t)g->lab[t]) ? tl[q * nl + g->lab[t]] : q;
+            if (d != g->error && r >= 0 && !bad[r] && co[r * n + d]) co[q * n + x] = grew = true;
+          }
+        }
+    }
+    for (int q = 0; q < nv->nsets; q++)
+      for (int i = 0; !bad[q] && nv->mem[q][i] >= 0; i++)
+        if (!co[q * n + nv->mem[q][i]]) bad[q] = changed = true;
+  }
+  free(co);
+}
+
 static void test_observer_oracle(void) {
   unsigned r = 17;
-  int compared = 0, sets_seen = 0;
+  int compared = 0, sets_seen = 0, full_sets = 0, fixpoints = 0, supervised = 0;
   for (int trial = 0; trial < 300; trial++) {
     int n = 2 + (int)(rnd_next(&r) % 39), nl = 6, deg_pct = 30 + (int)(rnd_next(&r) % 50);
     plant_t g = {0};
@@ -685,34 +966,7 @@ static void test_observer_oracle(void) {
     /* the naive construction */
     naive_t nv = {.n = n};
     int *tl = malloc(512 * (size_t)nl * sizeof *tl); /* set move by label, -1 none */
-    bool *in = calloc((size_t)n, sizeof *in);
-    in[0] = true;
-    nv.mem[nv.nsets++] = naive_close(&g, obs, in);
-    bool overflow = false;
-    for (int q = 0; q < nv.nsets && !overflow; q++)
-      for (int l = 0; l < nl; l++) {
-        tl[q * nl + l] = -1;
-        if (!bitset_get(obs, (size_t)l)) continue;
-        memset(in, 0, (size_t)n * sizeof *in);
-        bool any = false;
-        for (int i = 0; nv.mem[q][i] >= 0; i++) {
-          int x = nv.mem[q][i];
-          for (int t = g.off[x]; t < g.off[x + 1]; t++)
-            if (g.lab[t] == l) in[g.dst[t]] = any = true;
-        }
-        if (!any) continue;
-        int *set = naive_close(&g, obs, in), id = naive_find(&nv, set);
-        if (id < 0 && nv.nsets == 512) {
-          overflow = true;
-          free(set);
-          break;
-        }
-        if (id < 0)
-          nv.mem[id = nv.nsets++] = set;
-        else
-          free(set);
-        tl[q * nl + l] = id;
-      }
+    bool overflow = naive_build(&g, obs, true, &nv, tl);
     if (!overflow) {
       compared++;
       sets_seen += nv.nsets;
@@ -729,9 +983,11 @@ static void test_observer_oracle(void) {
           CHECK(found == 1);
           CHECK(o->pair_set[p] == q);
           has_error = has_error || x == g.error;
-          /* x's moves not into the error state, in some order */
+          /* x's moves not into the error state, in some order (none in a set holding it) */
           int want = 0;
           for (int t = g.off[x]; t < g.off[x + 1]; t++) want += g.dst[t] != g.error;
+          for (int i = 0; i < m; i++)
+            if (nv.mem[q][i] == g.error) want = 0;
           CHECK(o->foff[p + 1] - o->foff[p] == want);
           for (int e = o->foff[p]; e < o->foff[p + 1]; e++) {
             int l = o->flab[e], d = o->fdst[e], dset = o->pair_set[d], ok = 0;
@@ -757,10 +1013,46 @@ static void test_observer_oracle(void) {
       }
       size_t npairs = o->sets.keys.len;
       CHECK(o->roff[npairs] == o->foff[npairs]);
+      /* the fixpoint on o (robustify_synth_run) against the naive one on
+       * the observer with every set expanded, for three random C: the same
+       * badness for every set of o */
+      naive_t full = {.n = n};
+      int *ftl = malloc(512 * (size_t)nl * sizeof *ftl);
+      bool *nbad = malloc(512 * sizeof *nbad);
+      if (!naive_build(&g, obs, false, &full, ftl))
+        for (int round = 0; round < 3; round++) {
+          bitword_t *ctrl = bitset_new((size_t)nl);
+          for (int l = 0; l < nl; l++)
+            if (rnd_next(&r) % 2) bitset_set(ctrl, (size_t)l);
+          naive_bad(&g, obs, ctrl, &full, ftl, nbad);
+          synth_t y;
+          robustify_synth_run(&y, &s, ctrl, obs);
+          CHECK(y.o != NULL);
+          for (int q = 0; y.o && q < (int)y.o->sets.count; q++) {
+            size_t from = y.o->sets.off.data[q], to = y.o->sets.off.data[q + 1];
+            int *set = malloc((to - from + 1) * sizeof *set), ns = 0;
+            for (int x = 0; x < n; x++) /* sorted, as naive_find wants */
+              for (size_t p = from; p < to; p++)
+                if (y.o->sets.keys.data[p] == x) set[ns++] = x;
+            set[ns] = -1;
+            int id = naive_find(&full, set);
+            /* solve stops at bad[0] (no supervisor): then only that is final */
+            CHECK(id >= 0 && (y.bad[q] == nbad[id] || (y.bad[0] && q > 0)));
+            fixpoints += id >= 0 && (!y.bad[0] || q == 0);
+            free(set);
+          }
+          supervised += y.o && !y.bad[0];
+          robustify_synth_free(&y);
+          free(ctrl);
+        }
+      for (int q = 0; q < full.nsets; q++) free(full.mem[q]);
+      full_sets += full.nsets;
+      free(ftl);
+      free(nbad);
+      for (int i = 0; i < ROBUSTIFY_OBSERVERS; i++) robustify_observer_free(s.g.observer[i]);
     }
     for (int q = 0; q < nv.nsets; q++) free(nv.mem[q]);
     free(tl);
-    free(in);
     robustify_observer_free(o);
     free(obs);
     free(g.off);
@@ -769,8 +1061,11 @@ static void test_observer_oracle(void) {
     free(g.marked);
     free(g.alpha);
   }
-  fprintf(stderr, "observer: %d random observers equal to the naive construction (%d sets)\n", compared, sets_seen);
-  CHECK(compared >= 250 && sets_seen >= 3000);
+  fprintf(stderr,
+          "observer: %d random observers equal to the naive construction (%d sets; %d with every set expanded); "
+          "%d set badnesses equal to the naive fixpoint's (%d syntheses with a supervisor)\n",
+          compared, sets_seen, full_sets, fixpoints, supervised);
+  CHECK(compared >= 250 && sets_seen >= 3000 && full_sets > sets_seen && fixpoints >= 2000 && supervised >= 100);
 }
 
 int main(void) {
@@ -780,8 +1075,10 @@ int main(void) {
   test_weights();
   test_stop();
   test_oasis_product();
+  test_compose_deterministic();
   test_search_shortcuts();
   test_symmetry();
+  test_oasis_symmetry();
   test_observer_oracle();
   return CHECK_RESULT();
 }

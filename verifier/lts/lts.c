@@ -616,6 +616,109 @@ static lts_t *compose(const lts_t *const *parts, int n, long max_states, long ma
   return r;
 }
 
+/* lts_compose_bounded of deterministic parts (lts_is_deterministic each),
+ * the same LTS state for state and move for move: breadth first from the
+ * initial tuple, each tuple's labels ascending, a label moving when every
+ * part with it in its alphabet moves on it; a tuple with a part in its
+ * error state is the one error state. The labels of a tuple come from
+ * one merge of the parts' sorted moves (at most one per label) instead of
+ * a binary search per part and label. NULL when stop(arg) (may be NULL)
+ * returns true, polled every 1024 states. */
+lts_t *lts_compose_deterministic(const lts_t *const *parts, int n, bool (*stop)(void *), void *arg) {
+  assert(n >= 1);
+  int total = 0;
+  for (int p = 0; p < n; p++) total += parts[p]->nalphabet;
+  int *alpha = xmalloc(((size_t)total + 1) * sizeof *alpha);
+  for (int p = 0, k = 0; p < n; p++)
+    for (int i = 0; i < parts[p]->nalphabet; i++) alpha[k++] = parts[p]->alphabet[i];
+  int nalpha = sort_unique(alpha, total), top = nalpha ? alpha[nalpha - 1] : 0;
+  bool *has = xcalloc(((size_t)top + 1) * (size_t)n + 1, sizeof *has); /* has[label * n + p] */
+  for (int p = 0; p < n; p++)
+    for (int i = 0; i < parts[p]->nalphabet; i++) has[(size_t)parts[p]->alphabet[i] * (size_t)n + (size_t)p] = true;
+  lts_builder_t b;
+  lts_builder_init(&b, parts[0]->labels);
+  for (int a = 0; a < nalpha; a++) lts_builder_alphabet_add(&b, alpha[a]);
+  keytab_t states;
+  keytab_init(&states);
+  VEC(int) sid = {0};
+  VEC(int) todo = {0};
+  int error = -1;
+  int *tuple = xmalloc((size_t)n * sizeof *tuple), *next = xmalloc((size_t)n * sizeof *next),
+      *at = xmalloc((size_t)n * sizeof *at), *end = xmalloc((size_t)n * sizeof *end);
+#define DLOOKUP(tup, out)                                                                                    \
+  do {                                                                                                       \
+    bool err_ = false;                                                                                       \
+    for (int p_ = 0; p_ < n; p_++)                                                                           \
+      if ((tup)[p_] == parts[p_]->error) err_ = true;                                                        \
+    if (err_) {                                                                                              \
+      if (error < 0) b.error = error = lts_builder_add_state(&b);                                            \
+      (out) = error;                                                                                         \
+    } else {                                                                                                 \
+      bool added_;                                                                                           \
+      int k_ = keytab_add(&states, (tup), (size_t)n, &added_);                                               \
+      if (added_) {                                                                                          \
+        VEC_PUSH(&sid, lts_builder_add_state(&b));                                                           \
+        VEC_PUSH(&todo, k_);                                                                                 \
+      }                                                                                                      \
+      (out) = sid.data[k_];                                                                                  \
+    }                                                                                                        \
+  } while (0)
+  for (int p = 0; p < n; p++) tuple[p] = parts[p]->init;
+  int init;
+  DLOOKUP(tuple, init);
+  b.init = init;
+  bool over = false;
+  for (size_t qi = 0; qi < todo.len; qi++) {
+    if (stop && (qi & 1023) == 0 && stop(arg)) {
+      over = true;
+      break;
+    }
+    int key = todo.data[qi];
+    size_t klen;
+    memcpy(tuple, keytab_key(&states, key, &klen), (size_t)n * sizeof *tuple);
+    int src = sid.data[key];
+    if (parts[0]->end) {
+      bool all_end = true;
+      for (int p = 0; p < n; p++)
+        if (!is_end(parts[p], tuple[p])) all_end = false;
+      if (all_end) lts_builder_mark_end(&b, src);
+    }
+    for (int p = 0; p < n; p++) at[p] = parts[p]->succ_off[tuple[p]], end[p] = parts[p]->succ_off[tuple[p] + 1];
+    for (;;) {
+      int label = -1; /* the least label a part can still move on */
+      for (int p = 0; p < n; p++)
+        if (at[p] < end[p] && (label < 0 || parts[p]->succ_label[at[p]] < label)) label = parts[p]->succ_label[at[p]];
+      if (label < 0) break;
+      bool enabled = true;
+      for (int p = 0; p < n; p++) {
+        bool moves = at[p] < end[p] && parts[p]->succ_label[at[p]] == label;
+        if (label <= top && has[(size_t)label * (size_t)n + (size_t)p])
+          enabled = enabled && moves, next[p] = moves ? parts[p]->succ_dst[at[p]] : tuple[p];
+        else
+          next[p] = tuple[p];
+        if (moves) at[p]++;
+      }
+      if (!enabled) continue;
+      int dst;
+      DLOOKUP(next, dst);
+      lts_builder_add(&b, src, label, dst);
+    }
+  }
+#undef DLOOKUP
+  lts_t *r = over ? NULL : lts_freeze(&b);
+  lts_builder_free(&b);
+  free(tuple);
+  free(next);
+  free(at);
+  free(end);
+  VEC_FREE(&sid);
+  VEC_FREE(&todo);
+  keytab_free(&states);
+  free(alpha);
+  free(has);
+  return r;
+}
+
 /* ------------------------------------ determinising a composition lazily */
 
 /* The product's moves, computed from the parts when asked (nothing of the

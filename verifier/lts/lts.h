@@ -106,6 +106,10 @@ lts_t *lts_compose_max(const lts_t *const *parts, int n, long max_states, long m
  * be NULL), returns true: the products an analysis makes of its inputs
  * pass stop_poll (ism/stop.h), so --timeout and signals end them. */
 lts_t *lts_compose_bounded(const lts_t *const *parts, int n, long max_states, bool (*stop)(void *), void *arg);
+/* lts_compose_bounded(parts, n, 0, stop, arg) of deterministic parts
+ * (lts_is_deterministic each): the same LTS, built by one merge of the
+ * parts' moves per state. */
+lts_t *lts_compose_deterministic(const lts_t *const *parts, int n, bool (*stop)(void *), void *arg);
 
 /* LTSA's action priority, applied in each composite state as it is
  * explored (so it changes what is reachable). With `high` (`<< {...}`)

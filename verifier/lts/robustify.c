@@ -122,6 +122,15 @@ void robustify_result_free(robustify_result_t *r) {
   memset(r, 0, sizeof *r);
 }
 
+/* lts_compose_bounded(parts, n, 0, stop, arg), through
+ * lts_compose_deterministic when every part is deterministic (the same
+ * LTS, one merge of the parts' moves per state). */
+static lts_t *compose_parts(const lts_t *const *parts, int n, bool (*stop)(void *), void *arg) {
+  bool det = true;
+  for (int i = 0; i < n && det; i++) det = lts_is_deterministic(parts[i]);
+  return det ? lts_compose_deterministic(parts, n, stop, arg) : lts_compose_bounded(parts, n, 0, stop, arg);
+}
+
 /* l itself when deterministic, else its determinisation (then *owned). */
 static const lts_t *det_borrow(const lts_t *l, lts_t **owned) {
   *owned = lts_is_deterministic(l) ? NULL : lts_determinise(l, true);
@@ -133,7 +142,7 @@ lts_t *robustify_design_bounded(const lts_t *sys, const robustify_solution_t *s,
   lts_t *own;
   const lts_t *m = det_borrow(s->base ? s->base : sys, &own);
   const lts_t *parts[2] = {m, s->sup};
-  lts_t *d = lts_compose_bounded(parts, 2, 0, stop, arg);
+  lts_t *d = compose_parts(parts, 2, stop, arg);
   lts_t *min = d ? lts_minimise(d) : NULL;
   lts_free(d);
   lts_free(own);
@@ -269,8 +278,8 @@ const char *robustify_check_bounded(const robustify_problem_t *p, const robustif
   const lts_t *sys = det_borrow(s->base ? s->base : p->sys, &sys_own), *dev = det_borrow(p->dev, &dev_own),
               *des = det_borrow(design, &des_own);
   const lts_t *cl_parts[3] = {des, dev, prop}, *orig_parts[2] = {sys, dev};
-  lts_t *cl = lts_compose_bounded(cl_parts, 3, 0, stop, arg);
-  lts_t *orig = cl ? lts_compose_bounded(orig_parts, 2, 0, stop, arg) : NULL;
+  lts_t *cl = compose_parts(cl_parts, 3, stop, arg);
+  lts_t *orig = cl ? compose_parts(orig_parts, 2, stop, arg) : NULL;
   if (!orig) {
     lts_free(cl);
     lts_free(sys_own);

@@ -66,7 +66,10 @@ typedef struct {
   bool no_shortcuts;
   /* Tests: every set a shortcut answers (an idle superset's or a symmetric
    * image's synthesis) is also synthesised cold, and a different existence,
-   * kept mask or idle set is counted in shortcut_mismatches. */
+   * kept mask or idle set is counted in shortcut_mismatches; OASIS: every
+   * abstraction a symmetric image answers (no supervisor, also counted in
+   * nsym_answered) gets its own plant and synthesis, a supervisor counted
+   * as a mismatch. */
   bool check_shortcuts;
   /* Polled instead of ism/stop's request when not NULL (tests, embedding):
    * true stops the search and the final phase at once, with no grace. */

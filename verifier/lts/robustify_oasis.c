@@ -6,6 +6,7 @@
 #include "ism/alloc.h"
 #include "verifier/lts/robustify_observer.h"
 #include "verifier/lts/robustify_search.h"
+#include "verifier/lts/robustify_symmetry.h"
 
 lts_t *robustify_abstraction(const lts_t *sys, const int *abs, int nabs, long max_states,
                              bool (*stop)(void *), void *arg) {
@@ -35,26 +36,162 @@ lts_t *robustify_abstraction(const lts_t *sys, const int *abs, int nabs, long ma
 
 /* Deterministic l as a key equal for equal LTSs up to state numbering:
  * the error state's and each state's moves (label, target) in BFS order
- * from init, moves by label, states numbered as found. */
-static void canonical_key(const lts_t *l, intvec_t *key) {
+ * from init, moves by label, states numbered as found. With pi (or NULL):
+ * the key of l with every label l renamed pi[l] (its moves sorted again by
+ * the new labels; pi a permutation of the label ids). */
+static void canonical_key_mapped(const lts_t *l, const int *pi, intvec_t *key) {
   int *num = xmalloc(((size_t)l->nstates + 1) * sizeof *num),
       *order = xmalloc(((size_t)l->nstates + 1) * sizeof *order);
+  int maxdeg = 0;
+  for (int x = 0; x < l->nstates; x++)
+    if (l->succ_off[x + 1] - l->succ_off[x] > maxdeg) maxdeg = l->succ_off[x + 1] - l->succ_off[x];
+  int *ml = xmalloc(((size_t)maxdeg + 1) * sizeof *ml), *md = xmalloc(((size_t)maxdeg + 1) * sizeof *md);
   for (int i = 0; i < l->nstates; i++) num[i] = -1;
   int n = 0;
   num[l->init] = n, order[n++] = l->init;
   VEC_CLEAR(key);
   for (int h = 0; h < n; h++) {
-    int x = order[h];
+    int x = order[h], k = 0;
     VEC_PUSH(key, x == l->error ? -2 : l->succ_off[x + 1] - l->succ_off[x]);
-    for (int t = l->succ_off[x]; t < l->succ_off[x + 1]; t++) {
-      int d = l->succ_dst[t];
+    for (int t = l->succ_off[x]; t < l->succ_off[x + 1]; t++) { /* by (new) label: insertion sort */
+      int lab = pi ? pi[l->succ_label[t]] : l->succ_label[t], j = k++;
+      for (; j > 0 && ml[j - 1] > lab; j--) ml[j] = ml[j - 1], md[j] = md[j - 1];
+      ml[j] = lab, md[j] = l->succ_dst[t];
+    }
+    for (int i = 0; i < k; i++) {
+      int d = md[i];
       if (num[d] < 0) num[d] = n, order[n++] = d;
-      VEC_PUSH(key, l->succ_label[t]);
+      VEC_PUSH(key, ml[i]);
       VEC_PUSH(key, num[d]);
     }
   }
   free(num);
   free(order);
+  free(ml);
+  free(md);
+}
+
+static void canonical_key(const lts_t *l, intvec_t *key) { canonical_key_mapped(l, NULL, key); }
+
+/* Symmetries of the environment side (pump-3: the three lines). Let K =
+ * E' ‖ P_err ‖ progress monitors, so that the plant of an abstraction mm
+ * (alphabet Σ_M) is mm ‖ K. When a label permutation π maps Σ_M, C and O
+ * onto themselves and K onto an isomorphic copy of itself (error, marking
+ * and alphabet kept), the plant of π(mm) is isomorphic to π of the plant
+ * of mm, and the synthesis for (C, O) = (π(C), π(O)) on it answers as on
+ * mm's plant. So an abstraction mm whose image π(mm) has the language of
+ * one already found without a supervisor has none either: no plant, no
+ * observer (pump-3: 22 of its 35 abstractions are images of others under
+ * swapping lines). The candidates π are robustify_symmetry_find's
+ * transpositions of index values, checked on H = U ‖ K, U one state with a
+ * self-loop on every action of Σ_M (oasis_product's H): reach(H) = reach(K)
+ * and H has K's moves plus self-loops on the actions of Σ_M outside K's
+ * alphabet, so with π(Σ_M) = Σ_M an automorphism of H under π is one of K
+ * (a label of Σ_M that K never moves on is blocked in both). The group
+ * they generate is enumerated (at most OASIS_GROUP_MAX elements; any part
+ * of it is sound), each element nl label ids. */
+#define OASIS_GROUP_MAX 1024
+
+typedef struct {
+  bool tried;
+  int nl, n; /* n elements besides the identity */
+  int *perm; /* element i: perm[i * nl .. + nl) */
+} oasis_group_t;
+
+/* Whether pi maps the labels of b onto themselves. */
+static bool maps_onto(const int *pi, int nl, const bitword_t *b) {
+  for (int l = 0; l < nl; l++)
+    if (bitset_get(b, (size_t)l) != bitset_get(b, (size_t)pi[l])) return false;
+  return true;
+}
+
+/* Builds H, finds its symmetries that keep Σ_M, C and O, and the group they
+ * generate, into gr (left empty when none, or when H cannot be built: its
+ * limits are not the run's, so s->bounded and s->limit are restored). */
+static void oasis_group_find(search_t *s, oasis_group_t *gr, events_t all) {
+  gr->tried = true;
+  const robustify_problem_t *p = s->p;
+  int nl = (int)p->sys->labels->names.count;
+  gr->nl = nl;
+  lts_builder_t b;
+  lts_builder_init(&b, p->sys->labels);
+  lts_builder_add_state(&b);
+  b.init = 0;
+  for (int i = 0; i < p->sys->nalphabet; i++) lts_builder_add(&b, 0, p->sys->alphabet[i], 0);
+  lts_t *u = lts_freeze(&b);
+  plant_t keep = s->g;
+  bool was_bounded = s->bounded;
+  const char *was_limit = s->limit;
+  memset(&s->g, 0, sizeof s->g);
+  bool built = robustify_plant_build(s, u) && s->g.nlabels == nl;
+  s->bounded = was_bounded, s->limit = was_limit;
+  lts_free(u);
+  int *gen = NULL, ngen = 0;
+  if (built) {
+    robustify_symmetry_find(s); /* s->sym: nl label ids, then the behaviours' β, per symmetry */
+    bitword_t *in_m = bitset_new((size_t)nl);
+    for (int i = 0; i < p->sys->nalphabet; i++) bitset_set(in_m, (size_t)p->sys->alphabet[i]);
+    gen = xmalloc(((size_t)s->nsym * (size_t)nl + 1) * sizeof *gen);
+    for (int k = 0; k < s->nsym; k++) {
+      const int *pi = s->sym + (size_t)k * (size_t)(nl + p->npref);
+      if (maps_onto(pi, nl, in_m) && maps_onto(pi, nl, all.c) && maps_onto(pi, nl, all.o))
+        memcpy(gen + (size_t)ngen++ * (size_t)nl, pi, (size_t)nl * sizeof *pi);
+    }
+    free(in_m);
+    robustify_symmetry_free(s);
+  }
+  robustify_plant_free(&s->g);
+  s->g = keep;
+  /* the group: products of the generators, breadth first from the identity */
+  keytab_t seen;
+  keytab_init(&seen);
+  intvec_t el = {0};
+  bool added;
+  for (int l = 0; l < nl; l++) VEC_PUSH(&el, l);
+  keytab_add(&seen, el.data, (size_t)nl, &added);
+  for (size_t h = 0; ngen > 0 && h < el.len / (size_t)nl && el.len / (size_t)nl < OASIS_GROUP_MAX; h++)
+    for (int k = 0; k < ngen && el.len / (size_t)nl < OASIS_GROUP_MAX; k++) {
+      size_t at = el.len;
+      for (int l = 0; l < nl; l++)
+        VEC_PUSH(&el, gen[(size_t)k * (size_t)nl + (size_t)el.data[h * (size_t)nl + (size_t)l]]);
+      keytab_add(&seen, el.data + at, (size_t)nl, &added);
+      if (!added) el.len = at;
+    }
+  keytab_free(&seen);
+  free(gen);
+  gr->n = (int)(el.len / (size_t)nl) - 1;
+  gr->perm = xmalloc(((size_t)gr->n * (size_t)nl + 1) * sizeof *gr->perm);
+  memcpy(gr->perm, el.data + nl, (size_t)gr->n * (size_t)nl * sizeof *gr->perm);
+  VEC_FREE(&el);
+}
+
+/* Whether an image of mm under gr's group has a language in `seen` other
+ * than mm's own (`own`, its key, just added: an image may be mm itself). */
+static bool image_seen(const oasis_group_t *gr, const lts_t *mm, const keytab_t *seen, const intvec_t *own) {
+  intvec_t key = {0};
+  bool hit = false;
+  for (int i = 0; i < gr->n && !hit; i++) {
+    canonical_key_mapped(mm, gr->perm + (size_t)i * (size_t)gr->nl, &key);
+    hit = keytab_find(seen, key.data, key.len) >= 0 &&
+          !(key.len == own->len && memcmp(key.data, own->data, key.len * sizeof *key.data) == 0);
+  }
+  VEC_FREE(&key);
+  return hit;
+}
+
+/* check_shortcuts: mm's own plant and synthesis for an abstraction an
+ * image answered (no supervisor); a supervisor is a mismatch. s->g is
+ * swapped out and back. */
+static void check_image_answer(search_t *s, const lts_t *mm, events_t all) {
+  plant_t keep = s->g;
+  memset(&s->g, 0, sizeof s->g);
+  synth_t y = {0};
+  if (robustify_plant_build(s, mm)) robustify_synth_run(&y, s, all.c, all.o);
+  s->shortcut_checks++;
+  s->shortcut_mismatches += y.exists;
+  robustify_synth_free(&y);
+  robustify_plant_free(&s->g);
+  s->g = keep;
 }
 
 /* OASIS without a plant per language. When every action of M is
@@ -341,6 +478,7 @@ void robustify_oasis_run(search_t *s, robustify_result_t *out) {
   int *a = xmalloc(((size_t)n + 1) * sizeof *a), *abs = xmalloc(((size_t)n + 1) * sizeof *abs);
   bool found = false;
   oasis_product_t pc = {0};
+  oasis_group_t group = {0};
   keytab_t seen; /* languages of the abstractions tried (minimised, canonical_key) */
   keytab_init(&seen);
   intvec_t akey = {0};
@@ -371,6 +509,15 @@ void robustify_oasis_run(search_t *s, robustify_result_t *out) {
       keytab_add(&seen, akey.data, akey.len, &fresh);
       if (!fresh) { /* the language of an abstraction already found without a supervisor */
         s->nsynth++;
+        lts_free(mm);
+        lts_free(m);
+        continue;
+      }
+      if (s->nsynth > 0 && !p->no_shortcuts && (group.tried || (oasis_group_find(s, &group, all), true)) &&
+          image_seen(&group, mm, &seen, &akey)) { /* an image's language had no supervisor: none here */
+        s->nsynth++;
+        s->nsym_answered++;
+        if (p->check_shortcuts) check_image_answer(s, mm, all);
         lts_free(mm);
         lts_free(m);
         continue;
@@ -448,6 +595,7 @@ void robustify_oasis_run(search_t *s, robustify_result_t *out) {
   out->no_supervisor = !found && !s->bounded;
   s->search_done = s->search_done || out->no_supervisor;
   oasis_product_free(&pc);
+  free(group.perm);
   keytab_free(&seen);
   VEC_FREE(&akey);
   free(a);

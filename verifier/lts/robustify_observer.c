@@ -269,8 +269,18 @@ static void closer_free(closer_t *c) {
   htab_free(&c->sets_ix);
 }
 
-/* The observer of O: every observation set reachable from {init}, and the
- * pair moves both ways. NULL when a limit stopped it. Per set, the pair
+/* The observer of O: every observation set reachable from {init} through
+ * sets without the error state, and the pair moves both ways. NULL when a
+ * limit stopped it. A set holding the error state gets no moves, nor do
+ * its members' pairs: such a set is bad for every C, and its moves matter
+ * to no other set's place in the fixpoint (solve): a set's badness
+ * depends on its successors only (an uncontrollable move into a bad set,
+ * paths of pairs through good sets to a marked one), the sets built are
+ * closed under the successors of those without the error state, and a
+ * path through good sets passes no error set. Nothing reads the moves of
+ * a bad set (the supervisor, its idle actions and kept behaviours go
+ * through good sets). pump-3 pareto: 37.1 M -> 25.3 M pair moves over its
+ * 13 observers, 140 277 -> 5 926 sets for one O without a supervisor. Per set, the pair
  * moves are laid out from the members' move counts; one pass over the
  * members' moves writes the unobservable ones (target: by position in the
  * set itself) and threads the observable ones into a list per label; per
@@ -321,6 +331,14 @@ observer_t *robustify_observer_build(search_t *s, const bitword_t *obs) {
     const int *mem = o->sets.keys.data + base; /* until a set is added */
     size_t e = flab.len, nobsm = 0;
     VEC_RESERVE(&foff, foff.len + m);
+    bool holds_error = false;
+    for (size_t i = 0; i < m && !holds_error; i++) holds_error = mem[i] == err;
+    if (holds_error) { /* no moves: bad whatever C, and they matter to no other set (above) */
+      for (size_t i = 0; i < m; i++) foff.data[foff.len++] = (int)e;
+      VEC_RESERVE(&rcnt, o->sets.keys.len + 1);
+      while (rcnt.len < o->sets.keys.len) rcnt.data[rcnt.len++] = 0;
+      continue;
+    }
     for (size_t i = 0; i < m; i++) {
       int x = mem[i];
       pos[x] = (int)i;

@@ -12,7 +12,9 @@
 /* The observation sets of an observer: set i is the G states
  * keys[off[i] .. off[i+1]) (not sorted; set 0 starts with G's initial
  * state), closed under unobservable moves, distinct; ids in the order the
- * construction finds them (from set 0, each set's successors by label). */
+ * construction finds them (from set 0, each set's successors by label; a
+ * set holding the error state is not expanded: it has no moves, and the
+ * sets reached only through such sets are not built). */
 typedef struct {
   VEC(int) keys;
   VEC(size_t) off;
