@@ -286,6 +286,22 @@ def action_reads_unit(d):
     return any(reads(t) for t in d["eff"].values()) or (d["fail"] is not None and reads(d["fail"]))
 
 
+def effects(d, true, u, k):
+    """An action's effects from the true values before it (u: the actual
+    value of unit): the values before it (with the normal ones) and after it
+    (each interval effect at its centre)."""
+    pre = dict(true, unit=u, k=k)
+    post = {s: ev(t, pre) for s, t in d["eff"].items()}
+    return pre, post
+
+
+def failure_env(pre, post):
+    """What an action's failure reads: x before it, x' after it."""
+    fenv = dict(pre)
+    fenv.update({s + "'": v for s, v in post.items()})
+    return fenv
+
+
 def draw(m, s, rnd):
     """A true value of sensing variable s, uniform over its type and range."""
     if m["type"][s] == "bool":
@@ -339,15 +355,12 @@ def simulate(m, mode, bound, runs, rnd):
                 u = m["u_init"]
                 if mode == "actual" and m["u_err"]:
                     u += rnd.uniform(*m["u_err"])
-                pre = dict(true, unit=u, k=k)
-                post = {s: ev(t, pre) for s, t in d["eff"].items()}
+                pre, post = effects(d, true, u, k)
                 for s in post:
                     c = m["between"].get((item[1], s))
                     if c is not None:
                         post[s] = rnd.uniform(post[s] - c, post[s] + c)
-                fenv = dict(pre)
-                fenv.update({s + "'": v for s, v in post.items()})
-                if d["fail"] and ev(d["fail"], fenv):
+                if d["fail"] and ev(d["fail"], failure_env(pre, post)):
                     failed = True
                 true = post
             if not any(item[0] == "act" for item in r["do"]):
@@ -430,8 +443,7 @@ def replay(m, mode, c):
                     return "step %d: actual unit %r outside its error range" % (i + 1, u)
             elif abs(u - m["u_init"]) > TOL:
                 return "step %d: actual unit %r without an actuation error" % (i + 1, u)
-            pre = dict(true, unit=u, k=k)
-            post = {s: ev(t, pre) for s, t in d["eff"].items()}
+            pre, post = effects(d, true, u, k)
             for s in post:
                 w = m["between"].get((item[1], s))
                 if w is None:
@@ -441,8 +453,7 @@ def replay(m, mode, c):
                 if abs(nxt[s] - post[s]) > w + TOL * max(1.0, abs(post[s])):
                     return "step %d: %s' = %r outside [%r - %r, + %r]" % (i + 1, s, nxt[s], post[s], w, w)
                 post[s] = nxt[s]
-            fenv = dict(pre)
-            fenv.update({s + "'": v for s, v in post.items()})
+            fenv = failure_env(pre, post)
             if last and not failed and d["fail"]:
                 # the reported place fails (up to rounding), no place before it does
                 if n + 1 == place:
@@ -503,11 +514,8 @@ def takes(m, c, place, rnd):
                 continue
             d = m["actions"][item[1]]
             u = m["u_init"] + (rnd.uniform(*m["u_err"]) if m["u_err"] else 0.0)
-            pre = dict(true, unit=u, k=k)
-            post = {s: ev(t, pre) for s, t in d["eff"].items()}
-            fenv = dict(pre)
-            fenv.update({s + "'": v for s, v in post.items()})
-            if where is None and d["fail"] and ev(d["fail"], fenv):
+            pre, post = effects(d, true, u, k)
+            if where is None and d["fail"] and ev(d["fail"], failure_env(pre, post)):
                 where = n
             true = post
         if not any(item[0] == "act" for item in r["do"]):

@@ -105,20 +105,26 @@ static bool maps_onto(const int *pi, int nl, const bitword_t *b) {
   return true;
 }
 
-/* Builds H, finds its symmetries that keep Σ_M, C and O, and the group they
- * generate, into gr (left empty when none, or when H cannot be built: its
- * limits are not the run's, so s->bounded and s->limit are restored). */
-static void oasis_group_find(search_t *s, oasis_group_t *gr, events_t all) {
-  gr->tried = true;
-  const robustify_problem_t *p = s->p;
-  int nl = (int)p->sys->labels->names.count;
-  gr->nl = nl;
+/* U: one state with a self-loop on every label of the system's alphabet. */
+static lts_t *universal(const robustify_problem_t *p) {
   lts_builder_t b;
   lts_builder_init(&b, p->sys->labels);
   lts_builder_add_state(&b);
   b.init = 0;
   for (int i = 0; i < p->sys->nalphabet; i++) lts_builder_add(&b, 0, p->sys->alphabet[i], 0);
-  lts_t *u = lts_freeze(&b);
+  return lts_freeze(&b);
+}
+
+/* Builds H, finds its symmetries that keep Σ_M, C and O, and the group they
+ * generate, into gr (left empty when none, or when H cannot be built: its
+ * limits are not the run's, so s->bounded and s->limit are restored). */
+
+static void oasis_group_find(search_t *s, oasis_group_t *gr, events_t all) {
+  gr->tried = true;
+  const robustify_problem_t *p = s->p;
+  int nl = (int)p->sys->labels->names.count;
+  gr->nl = nl;
+  lts_t *u = universal(p);
   plant_t keep = s->g;
   bool was_bounded = s->bounded;
   const char *was_limit = s->limit;
@@ -239,12 +245,7 @@ static bool oasis_product_ready(search_t *s, oasis_product_t *pc, const bitword_
   if (p->max_states > 0) return false;
   for (int i = 0; i < p->sys->nalphabet; i++)
     if (!bitset_get(obs, (size_t)p->sys->alphabet[i])) return false;
-  lts_builder_t b;
-  lts_builder_init(&b, p->sys->labels);
-  lts_builder_add_state(&b);
-  b.init = 0;
-  for (int i = 0; i < p->sys->nalphabet; i++) lts_builder_add(&b, 0, p->sys->alphabet[i], 0);
-  lts_t *u = lts_freeze(&b);
+  lts_t *u = universal(p);
   plant_t keep = s->g;
   memset(&s->g, 0, sizeof s->g);
   bool built = robustify_plant_build(s, u);
