@@ -2,15 +2,17 @@
 """Random ISM models against an independent forward simulation.
 
 For each seed, writes a small random model (sensing reals with ranges and
-uniform sensing errors, a normal real with actuation error, an int counter,
-actions with total effects and failure conditions, rules with affine guards,
-`selection` first or nondeterministic, sometimes a model-wide failure and an
-`assume:`), then, for modes actual and ideal:
+sensing errors, a normal real with actuation error, an int counter, actions
+with total effects (abs, min, max, if-then-else) and failure conditions,
+rules with affine guards, `selection` first or nondeterministic, sometimes a
+model-wide failure and an `assume:`; half of the models also an int and a
+bool sensing variable and interval effects (`extras`), half gaussian errors
+truncated to their ranges (`extras2`)), then, for modes actual and ideal:
 
 1. soundness: runs the app forward RUNS times in this file's own executor (the
    semantics of docs/verify.md "Semantics", written here from that text, not
    from ismv's code): initial true values uniform in their ranges (those
-   meeting `assume:`), fresh uniform errors at each sensing and action
+   meeting `assume:`), fresh errors at each sensing and action
    execution (none in mode ideal), a rule chosen among the enabled ones (the
    first with `selection: first`, uniformly otherwise). Every path on which a
    run fails must be one of `ismv verify --all` counterexample paths: a
@@ -139,8 +141,28 @@ def gen(seed):
         m["assume"] = ("ge", ("var", s), ("num", float(rnd.randint(5, 25))))
     m["type"] = {s: "real" for s in sens}
     m["between"] = {}
+    m["sd"] = {}
     extras(m, random.Random(seed + 1000003))
+    extras2(m, random.Random(seed + 2000003))
     return m
+
+
+def extras2(m, rnd):
+    """Half the models (a stream of their own again): truncated gaussian
+    errors instead of uniform ones, and effects `x' == if x > c then x - unit
+    else x + d`."""
+    if rnd.random() < 0.5:
+        return
+    for name, rng in list(m["err"].items()) + ([("unit", m["u_err"])] if m["u_err"] else []):
+        if rnd.random() < 0.5:
+            m["sd"][name] = (rng[1] - rng[0]) / rnd.choice([2.0, 4.0, 6.0])
+    reals = [v for v in m["sens"] if m["type"][v] == "real"]
+    for a, d in m["actions"].items():
+        if rnd.random() < 0.4:
+            v = rnd.choice(reals)
+            if (a, v) not in m["between"]:
+                d["eff"][v] = ("ite", ("gt", ("var", v), ("num", float(rnd.randint(10, 40)))),
+                               ("sub", ("var", v), ("u",)), ("add", ("var", v), ("num", float(rnd.randint(1, 8)))))
 
 
 def extras(m, rnd):
@@ -184,6 +206,8 @@ def show(e):
         return e[1] + "'"
     if k == "u":
         return "unit"
+    if k == "ite":
+        return "(if %s then %s else %s)" % (show(e[1]), show(e[2]), show(e[3]))
     if k == "abs":
         return "abs(%s)" % show(e[1])
     if k in ("min", "max"):
@@ -238,7 +262,10 @@ def yaml_of(m, name):
     if errs:
         out.append("uncertainty:")
         for s, (lo, hi) in errs:
-            out.append("  %s: {error: [%r, %r], distribution: uniform}" % (s, lo, hi))
+            if s in m["sd"]:
+                out.append("  %s: {error: [%r, %r], distribution: gaussian, sd: %r}" % (s, lo, hi, m["sd"][s]))
+            else:
+                out.append("  %s: {error: [%r, %r], distribution: uniform}" % (s, lo, hi))
     return "\n".join(out) + "\n"
 
 
@@ -253,6 +280,8 @@ def ev(e, env, tol=0.0):
         return env[e[1] + "'"]
     if k == "u":
         return env["unit"]
+    if k == "ite":
+        return ev(e[2], env) if ev(e[1], env) else ev(e[3], env)
     if k == "abs":
         return abs(ev(e[1], env))
     if k == "min":
@@ -302,6 +331,18 @@ def failure_env(pre, post):
     return fenv
 
 
+def error(m, name, rnd):
+    """A fresh error of `name` (a sensing variable or "unit"): uniform on its
+    range, or a gaussian (mean 0) truncated to it, by rejection."""
+    lo, hi = m["u_err"] if name == "unit" else m["err"][name]
+    if name not in m["sd"]:
+        return rnd.uniform(lo, hi)
+    while True:
+        x = rnd.gauss(0.0, m["sd"][name])
+        if lo <= x <= hi:
+            return x
+
+
 def draw(m, s, rnd):
     """A true value of sensing variable s, uniform over its type and range."""
     if m["type"][s] == "bool":
@@ -338,7 +379,7 @@ def simulate(m, mode, bound, runs, rnd):
                 break  # no sensing there: the run is not a path of the model
             sensed = {}
             for s in m["sens"]:
-                e = rnd.uniform(*m["err"][s]) if mode == "actual" and s in m["err"] else 0.0
+                e = error(m, s, rnd) if mode == "actual" and s in m["err"] else 0.0
                 sensed[s] = true[s] + e
             genv = dict(sensed, unit=m["u_init"], k=k)
             enabled = [r for r in byfrom[q] if ev(r["when"], genv)]
@@ -354,7 +395,7 @@ def simulate(m, mode, bound, runs, rnd):
                 d = m["actions"][item[1]]
                 u = m["u_init"]
                 if mode == "actual" and m["u_err"]:
-                    u += rnd.uniform(*m["u_err"])
+                    u += error(m, "unit", rnd)
                 pre, post = effects(d, true, u, k)
                 for s in post:
                     c = m["between"].get((item[1], s))
@@ -499,7 +540,7 @@ def takes(m, c, place, rnd):
         last = i == len(path) - 1
         if any(not in_range(m, s, true[s]) for s in m["sens"]):
             return False
-        sensed = {s: true[s] + (rnd.uniform(*m["err"][s]) if s in m["err"] else 0.0) for s in m["sens"]}
+        sensed = {s: true[s] + (error(m, s, rnd) if s in m["err"] else 0.0) for s in m["sens"]}
         genv = dict(sensed, unit=m["u_init"], k=k)
         enabled = [r for r in m["rules"] if r["from"] == q and ev(r["when"], genv)]
         if not enabled:
@@ -513,7 +554,7 @@ def takes(m, c, place, rnd):
                 k += 1
                 continue
             d = m["actions"][item[1]]
-            u = m["u_init"] + (rnd.uniform(*m["u_err"]) if m["u_err"] else 0.0)
+            u = m["u_init"] + (error(m, "unit", rnd) if m["u_err"] else 0.0)
             pre, post = effects(d, true, u, k)
             if where is None and d["fail"] and ev(d["fail"], failure_env(pre, post)):
                 where = n
