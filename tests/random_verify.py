@@ -361,10 +361,18 @@ def value_of(m, s, x):
     return x if m["type"][s] == "bool" else float(x)
 
 
+def pick(m, q, genv, rnd):
+    """The rule taken from state q on the sensed values genv (None: none is
+    enabled): the first enabled one, or one of them uniformly at random."""
+    enabled = [r for r in m["rules"] if r["from"] == q and ev(r["when"], genv)]
+    if not enabled:
+        return None
+    return enabled[0] if m["selection"] == "first" else rnd.choice(enabled)
+
+
 def simulate(m, mode, bound, runs, rnd):
     """The set of failing paths (tuples of rule ids) seen in `runs` runs."""
     seen = set()
-    byfrom = {q: [r for r in m["rules"] if r["from"] == q] for q in m["states"]}
     for _ in range(runs):
         for _try in range(100):
             true = {s: draw(m, s, rnd) for s in m["sens"]}
@@ -382,10 +390,9 @@ def simulate(m, mode, bound, runs, rnd):
                 e = error(m, s, rnd) if mode == "actual" and s in m["err"] else 0.0
                 sensed[s] = true[s] + e
             genv = dict(sensed, unit=m["u_init"], k=k)
-            enabled = [r for r in byfrom[q] if ev(r["when"], genv)]
-            if not enabled:
+            r = pick(m, q, genv, rnd)
+            if r is None:
                 break
-            r = enabled[0] if m["selection"] == "first" else rnd.choice(enabled)
             path.append(r["id"])
             failed = False
             for item in r["do"]:
@@ -542,11 +549,8 @@ def takes(m, c, place, rnd):
             return False
         sensed = {s: true[s] + (error(m, s, rnd) if s in m["err"] else 0.0) for s in m["sens"]}
         genv = dict(sensed, unit=m["u_init"], k=k)
-        enabled = [r for r in m["rules"] if r["from"] == q and ev(r["when"], genv)]
-        if not enabled:
-            return False
-        r = enabled[0] if m["selection"] == "first" else rnd.choice(enabled)
-        if r["id"] != rid:
+        r = pick(m, q, genv, rnd)
+        if r is None or r["id"] != rid:
             return False
         where = None
         for n, item in enumerate(r["do"]):

@@ -449,6 +449,28 @@ lts_t *lts_compose_max(const lts_t *const *parts, int n, long max_states, long m
   return lts_compose_priority(parts, n, max_states, max_trans, NULL);
 }
 
+typedef VEC(int) intvec_t;
+
+/* The state of a composition for the tuple tup of part states: the error
+ * state (made on first use, in *error and b->error) when a part is in its
+ * error state; else tup's state in `states`, made and queued on todo when
+ * new (sid maps a key to its state). */
+static int composite_state(const lts_t *const *parts, int n, const int *tup, lts_builder_t *b, int *error,
+                           keytab_t *states, intvec_t *sid, intvec_t *todo) {
+  for (int p = 0; p < n; p++)
+    if (tup[p] == parts[p]->error) {
+      if (*error < 0) b->error = *error = lts_builder_add_state(b);
+      return *error;
+    }
+  bool added;
+  int k = keytab_add(states, tup, (size_t)n, &added);
+  if (added) {
+    VEC_PUSH(sid, lts_builder_add_state(b));
+    VEC_PUSH(todo, k);
+  }
+  return sid->data[k];
+}
+
 static lts_t *compose(const lts_t *const *parts, int n, long max_states, long max_trans,
                       const lts_priority_t *prio, bool (*stop)(void *), void *arg);
 
@@ -487,8 +509,8 @@ static lts_t *compose(const lts_t *const *parts, int n, long max_states, long ma
   keytab_init(&c.states);
 
   /* composite ids: keytab ids map to builder states through sid[] */
-  VEC(int) sid = {0};
-  VEC(int) todo = {0};
+  intvec_t sid = {0};
+  intvec_t todo = {0};
   int *tuple = xmalloc((size_t)n * sizeof *tuple);
   int *next = xmalloc((size_t)n * sizeof *next);
   int *lo = xmalloc((size_t)n * sizeof *lo), *hi = xmalloc((size_t)n * sizeof *hi),
@@ -497,28 +519,9 @@ static lts_t *compose(const lts_t *const *parts, int n, long max_states, long ma
   bool *keep = NULL;
   size_t cand_cap = 0;
 
-#define LOOKUP(tup, out)                                                                                     \
-  do {                                                                                                       \
-    bool err_ = false;                                                                                       \
-    for (int p_ = 0; p_ < n; p_++)                                                                           \
-      if ((tup)[p_] == parts[p_]->error) err_ = true;                                                        \
-    if (err_) {                                                                                              \
-      if (c.error < 0) c.b.error = c.error = lts_builder_add_state(&c.b);                                    \
-      (out) = c.error;                                                                                       \
-    } else {                                                                                                 \
-      bool added_;                                                                                           \
-      int k_ = keytab_add(&c.states, (tup), (size_t)n, &added_);                                             \
-      if (added_) {                                                                                          \
-        VEC_PUSH(&sid, lts_builder_add_state(&c.b));                                                         \
-        VEC_PUSH(&todo, k_);                                                                                 \
-      }                                                                                                      \
-      (out) = sid.data[k_];                                                                                  \
-    }                                                                                                        \
-  } while (0)
-
   for (int p = 0; p < n; p++) tuple[p] = parts[p]->init;
   int init;
-  LOOKUP(tuple, init);
+  init = composite_state(parts, n, tuple, &c.b, &c.error, &c.states, &sid, &todo);
   c.b.init = init;
   bool over = false;
   for (size_t qi = 0; qi < todo.len && !over; qi++) {
@@ -569,7 +572,7 @@ static lts_t *compose(const lts_t *const *parts, int n, long max_states, long ma
             memcpy(next, tuple, (size_t)n * sizeof *next);
             next[p] = l->succ_dst[i];
             int dst;
-            LOOKUP(next, dst);
+            dst = composite_state(parts, n, next, &c.b, &c.error, &c.states, &sid, &todo);
             lts_builder_add(&c.b, src, LTS_TAU, dst);
           }
         }
@@ -582,7 +585,7 @@ static lts_t *compose(const lts_t *const *parts, int n, long max_states, long ma
       for (;;) {
         for (int p = 0; p < n; p++) next[p] = cur[p] < 0 ? tuple[p] : parts[p]->succ_dst[cur[p]];
         int dst;
-        LOOKUP(next, dst);
+        dst = composite_state(parts, n, next, &c.b, &c.error, &c.states, &sid, &todo);
         lts_builder_add(&c.b, src, label, dst);
         int p = n - 1;
         for (; p >= 0; p--) {
@@ -594,7 +597,6 @@ static lts_t *compose(const lts_t *const *parts, int n, long max_states, long ma
       }
     }
   }
-#undef LOOKUP
   if ((max_states > 0 && c.b.nstates > max_states) || (max_trans > 0 && (long)c.b.ntrans > max_trans))
     over = true;
   lts_t *r = over ? NULL : lts_freeze(&c.b);
@@ -640,32 +642,14 @@ lts_t *lts_compose_deterministic(const lts_t *const *parts, int n, bool (*stop)(
   for (int a = 0; a < nalpha; a++) lts_builder_alphabet_add(&b, alpha[a]);
   keytab_t states;
   keytab_init(&states);
-  VEC(int) sid = {0};
-  VEC(int) todo = {0};
+  intvec_t sid = {0};
+  intvec_t todo = {0};
   int error = -1;
   int *tuple = xmalloc((size_t)n * sizeof *tuple), *next = xmalloc((size_t)n * sizeof *next),
       *at = xmalloc((size_t)n * sizeof *at), *end = xmalloc((size_t)n * sizeof *end);
-#define DLOOKUP(tup, out)                                                                                    \
-  do {                                                                                                       \
-    bool err_ = false;                                                                                       \
-    for (int p_ = 0; p_ < n; p_++)                                                                           \
-      if ((tup)[p_] == parts[p_]->error) err_ = true;                                                        \
-    if (err_) {                                                                                              \
-      if (error < 0) b.error = error = lts_builder_add_state(&b);                                            \
-      (out) = error;                                                                                         \
-    } else {                                                                                                 \
-      bool added_;                                                                                           \
-      int k_ = keytab_add(&states, (tup), (size_t)n, &added_);                                               \
-      if (added_) {                                                                                          \
-        VEC_PUSH(&sid, lts_builder_add_state(&b));                                                           \
-        VEC_PUSH(&todo, k_);                                                                                 \
-      }                                                                                                      \
-      (out) = sid.data[k_];                                                                                  \
-    }                                                                                                        \
-  } while (0)
   for (int p = 0; p < n; p++) tuple[p] = parts[p]->init;
   int init;
-  DLOOKUP(tuple, init);
+  init = composite_state(parts, n, tuple, &b, &error, &states, &sid, &todo);
   b.init = init;
   bool over = false;
   for (size_t qi = 0; qi < todo.len; qi++) {
@@ -700,11 +684,10 @@ lts_t *lts_compose_deterministic(const lts_t *const *parts, int n, bool (*stop)(
       }
       if (!enabled) continue;
       int dst;
-      DLOOKUP(next, dst);
+      dst = composite_state(parts, n, next, &b, &error, &states, &sid, &todo);
       lts_builder_add(&b, src, label, dst);
     }
   }
-#undef DLOOKUP
   lts_t *r = over ? NULL : lts_freeze(&b);
   lts_builder_free(&b);
   free(tuple);
@@ -799,7 +782,6 @@ static void lazy_moves(lazy_product_t *z, const int *tuple, bool want_tau, int *
   }
 }
 
-typedef VEC(int) intvec_t;
 
 /* Tuple ids by tuple: a chained hash table over the whole tuple (keytab's
  * hash), head[] a power of two with at most two tuples per chain on
