@@ -377,6 +377,7 @@ static double run_stage(joint_t *j, rng_t *r) {
     leaves_stage_atoms(j, &cs);
     settled = cs.presample == before;
   }
+  if (cs.presample || j->extra_set) j->chance = true;
   bool compiled = settled && j->compiled;
   /* segments of each conditioned error: lo, the cuts inside, hi */
   double seg[MAXF][MAX_CUTS + 2], segmass[MAXF][MAX_CUTS + 1];
@@ -404,6 +405,7 @@ static double run_stage(joint_t *j, rng_t *r) {
     if ((cells *= (size_t)nseg[i]) > MAX_CELLS) cs.overflow = true;
   }
   if (cs.overflow) { /* too many cells: everything presampled, the indicator as weight */
+    j->chance = true;
     leaves_stage_limits(j);
     for (int i = 0; i < j->nfresh; i++)
       if (!j->fixed[i]) j->x[i] = draw_restricted(j, i, r, &wpre), j->fixed[i] = true;
@@ -485,6 +487,102 @@ static double error_score(const joint_t *j) {
     if (scale > 0) s += pow((j->x[i] - dist_mode(d)) / scale, 2);
   }
   return s;
+}
+
+/* ---- can a weight of 1 sample differ from another's? ---- */
+
+/* Which values of a run depend on its draws (tainted), as the path's
+ * structure says: a sensing error makes the sensed value random, an
+ * assignment or an effect that reads a random value makes its result
+ * random, an actuation error makes the actual value random. */
+typedef struct {
+  const ism_model_t *m;
+  const bool *now, *next, *norm; /* taint of what a sensing variable, a primed one, a normal one reads */
+  bool hit;
+} taint_ctx_t;
+
+static void taint_var(void *ctx, const expr_t *var) {
+  taint_ctx_t *t = ctx;
+  int v = var->u.var.id;
+  const bool *from = !t->m->vars[v].sensing ? t->norm : var->u.var.primed ? t->next : t->now;
+  if (from && from[v]) t->hit = true;
+}
+
+static bool reads_taint(const ism_model_t *m, const expr_t *e, const bool *now, const bool *next,
+                        const bool *norm) {
+  taint_ctx_t t = {m, now, next, norm, false};
+  if (e) expr_visit_vars(e, taint_var, &t);
+  return t.hit;
+}
+
+/* Whether the weight of a run along c can depend on its draws other than
+ * through the exact masses of the conditioned errors: some stage, range
+ * check or model-wide failure reads a value an earlier draw made random.
+ * Where it cannot (and no error is presampled: j->chance), every sample
+ * has the same weight and that weight is the probability; where it can, a
+ * 0/1 factor may be 0 on a set of draws no sample met, so equal weights
+ * prove nothing (reported_result). Walks the path as joint_sample_from
+ * does. */
+static bool path_draws_matter(const joint_t *j, const cex_t *c) {
+  const ism_model_t *m = j->m;
+  size_t nv = j->nv;
+  bool *tt = xcalloc(4 * nv + 1, sizeof *tt), *tn = tt + nv, *ts = tt + 2 * nv, *te = tt + 3 * nv;
+  bool *tafter = xcalloc(3 * nv + 1, sizeof *tafter), *tact = tafter + nv, *tnext = tafter + 2 * nv;
+  bool matter = false;
+  for (int k = 0; k < c->length && !matter; k++) {
+    bool last = k + 1 == c->length;
+    for (size_t v = 0; v < nv; v++)
+      if (m->vars[v].sensing && m->vars[v].has_range && tt[v]) matter = true;
+    for (const int *q = m->rules_from[c->states[k]]; *q >= 0; q++) { /* the guards the stage reads */
+      if (reads_taint(m, m->rules[*q].when, tt, NULL, tn)) matter = true;
+      if (m->selection == ISM_SELECT_FIRST && *q == c->rules[k]) break;
+    }
+    for (size_t v = 0; v < nv; v++) ts[v] = m->vars[v].sensing ? tt[v] || j->has_dist[v] : tn[v];
+    const ism_rule_t *rule = &m->rules[c->rules[k]];
+    memcpy(te, tt, nv * sizeof *te);
+    bool ended = false;
+    for (size_t p = 0; p < rule->nsteps && !ended && !matter; p++) {
+      const ism_step_t *st = &rule->steps[p];
+      if (st->kind == ISM_STEP_ASSIGN) {
+        tn[st->var] = reads_taint(m, st->value, ts, NULL, tn);
+        continue;
+      }
+      size_t a = (size_t)st->action;
+      const ism_action_t *act = &m->actions[a];
+      /* the after values: random where a definition reads a random value or an actual value with
+       * this stage's error (tafter); without this stage's errors (tnext), what the stage's
+       * constraint and failure read through a primed value: its own errors are conditioned, exact */
+      bool given = joint_action_at(c, k, (int)p, NULL) != NULL;
+      for (size_t v = 0; v < nv; v++) tact[v] = tn[v];
+      for (const int *e = j->errs + (a + 1) * (nv + 1); *e >= 0; e++) tact[*e] = true;
+      for (size_t v = 0; v < nv; v++) tafter[v] = tnext[v] = !j->rhs[a * nv + v] && !given && te[v];
+      for (bool grew = true; grew;) { /* a definition may read another primed value */
+        grew = false;
+        for (size_t v = 0; v < nv; v++) {
+          const expr_t *rhs = j->rhs[a * nv + v];
+          if (!m->vars[v].sensing || !rhs) continue;
+          if (!tafter[v] && reads_taint(m, rhs, te, tafter, tact)) tafter[v] = grew = true;
+          if (!tnext[v] && reads_taint(m, rhs, te, tnext, tn)) tnext[v] = grew = true;
+        }
+      }
+      for (size_t e = 0; e < act->neffects; e++)
+        if (j->constraint[a][e] && reads_taint(m, act->effects[e], te, tnext, tn)) matter = true;
+      if (reads_taint(m, act->failure, te, tnext, tn)) matter = true;
+      memcpy(te, tafter, nv * sizeof *te);
+      if (last && (int)p == c->fail_position) ended = true;
+    }
+    for (size_t v = 0; v < nv; v++) {
+      if (!m->vars[v].sensing)
+        tt[v] = tn[v];
+      else if (rule->has_action)
+        tt[v] = te[v];
+      else if (m->vars[v].dynamic)
+        tt[v] = false;
+    }
+    if (!ended && m->failure && reads_taint(m, m->failure, tt, NULL, tn)) matter = true;
+  }
+  free(tt), free(tafter);
+  return matter;
 }
 
 /* ---- one sampled run along the path ---- */
@@ -704,36 +802,46 @@ static void long_result(const long_est_t *le, double *p, double *error) {
   *error = rm.n < REPLICATES ? 1 : half / 1.96 * T_975;
 }
 
-/* long_result for a reported estimate. When every sample weighed 0 that is no proof of
- * probability 0 (a ranked counterexample is not boundary-only, so some environment gives it
- * a positive one; cruise's `e0 a3 a8 a15` at bound 6 has about 1.9e-11 at best, worked out
- * apart in the eleventh session): the weights are at most 1, so the mean is at most
- * P(weight > 0), which is below 3/n with 95% confidence (the rule of three). That is the
- * bar, not 0. (long_done keeps the bar of 0: more samples of such an estimate would only
- * narrow the bar.) */
-static void reported_result(const long_est_t *le, double *p, double *error) {
+/* long_result for a reported estimate. When every sample weighed the same w that is proof
+ * of probability w only where no weight can depend on the draws but through exact masses
+ * (matter false: path_draws_matter and no presampled error). Otherwise a 0/1 factor may
+ * differ on a set of draws no sample met, whose mass is below 3/n with 95% confidence (the
+ * rule of three); the weights lie in [0, 1], so the mean is within 3/n max(w, 1 - w) of w.
+ * That is the bar, not 0. Every weight 0 always gets it: a ranked counterexample is not
+ * boundary-only, so some environment gives it a positive probability (cruise's
+ * `e0 a3 a8 a15` at bound 6 has about 1.9e-11 at best, worked out apart in the eleventh
+ * session). Seed 92 of tests/random_verify.sh had `r3 r3` at 1 +- 0 where its environment
+ * gives 0.9987 (twelfth session). */
+static void reported_result(const long_est_t *le, bool matter, double *p, double *error) {
   long_result(le, p, error);
-  if (*p == 0 && le->n) *error = 3.0 / (double)le->n;
+  if (*error == 0 && le->n && (*p == 0 || matter)) *error = 3.0 / (double)le->n * fmax(*p, 1 - *p);
 }
 
-/* Stop now? From LONG_MIN samples on, at multiples of LONG_STEP. */
-static bool long_done(const long_est_t *le) {
+/* Stop now? From LONG_MIN samples on, at multiples of LONG_STEP, once the bar is within 0.5%
+ * of the estimate plus 0.0005: the bar reported_result gives where every weight is the same
+ * and positive, so such an estimate goes on until the rule of three's bar is narrow enough;
+ * where every weight is 0, the bar of 0 (more samples of such an estimate would only narrow
+ * the bar of a zero). */
+static bool long_done(const long_est_t *le, bool matter) {
   if (le->n < LONG_MIN || le->n % LONG_STEP) return false;
   double p, half;
   long_result(le, &p, &half);
+  if (half == 0 && p > 0 && matter) reported_result(le, matter, &p, &half);
   return half <= 0.005 * p + 0.0005;
 }
 
 void joint_estimate(joint_t *j, const cex_t *c, unsigned long samples, unsigned long seed, double *p,
                     double *error) {
   j->rec = NULL;
+  j->chance = false;
+  bool matter = path_draws_matter(j, c);
   long_est_t le;
   long_init(&le, seed);
-  while (le.n < samples && !long_done(&le)) {
+  while (le.n < samples && !long_done(&le, matter || j->chance)) {
     rng_t r = long_rng(&le);
     long_add(&le, sample_path(j, c, &r));
   }
-  reported_result(&le, p, error);
+  reported_result(&le, matter || j->chance, p, error);
   long_free(&le);
 }
 
@@ -762,8 +870,10 @@ bool joint_maximise(joint_t *j, cex_t *c) {
     }
   long_est_t le;
   long_init(&le, j->o.seed ^ 0x7f4a7c15UL);
+  j->chance = false;
+  bool matter = path_draws_matter(j, c);
   unsigned long n = j->o.final_samples ? j->o.final_samples : 1;
-  while (le.n < n && !long_done(&le)) {
+  while (le.n < n && !long_done(&le, matter || j->chance)) {
     rng_t r = long_rng(&le);
     j->rec = &cur;
     cur.score = INFINITY;
@@ -779,7 +889,7 @@ bool joint_maximise(joint_t *j, cex_t *c) {
   }
   j->rec = NULL;
   c->has_probability = true;
-  reported_result(&le, &c->probability, &c->probability_error);
+  reported_result(&le, matter || j->chance, &c->probability, &c->probability_error);
   long_free(&le);
   bool replaced = isfinite(keep.score);
   if (replaced) {

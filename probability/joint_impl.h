@@ -255,6 +255,7 @@ struct joint {
   limit_t *lim; /* the stage's necessary comparisons (leaves_stage_limits) */
   int nlim, lim_cap;
   bool compiled; /* every leaf recorded: the cells need no concrete evaluation */
+  bool chance;   /* a stage presampled an error since it was last cleared (path_draws_matter) */
   bool may_err;  /* an expression may fail to evaluate (division, modulo, integer arithmetic): the
                     concrete evaluator decides every cell */
   /* every guard's and action's leaves in the order leaves_stage_atoms visits them */
