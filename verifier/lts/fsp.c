@@ -445,7 +445,7 @@ const fsp_progress_t *fsp_progress_at(const fsp_file_t *f, size_t i) {
 }
 
 const char *const *fsp_menu(const fsp_file_t *f, const char *name, size_t *count) {
-  for (size_t i = 0; i < f->menus.len; i++)
+  for (size_t i = 0; f && i < f->menus.len; i++)
     if (strcmp(f->menus.data[i].name, name) == 0) {
       *count = f->menus.data[i].count;
       return f->menus.data[i].items;

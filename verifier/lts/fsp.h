@@ -77,7 +77,7 @@ size_t fsp_progress_count(const fsp_file_t *file);
 const fsp_progress_t *fsp_progress_at(const fsp_file_t *file, size_t i);
 
 /* The action names of `menu NAME = {...}` (NULL and *count = 0 if there
- * is no such menu). Borrowed from the file. */
+ * is no such menu, or file is NULL: a model read from .aut or .fsm). Borrowed from the file. */
 const char *const *fsp_menu(const fsp_file_t *file, const char *name, size_t *count);
 
 #endif

@@ -1,0 +1,1 @@
+robustness tests/cases/robustness/aut_deviation.yaml

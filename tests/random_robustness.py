@@ -1,0 +1,427 @@
+#!/usr/bin/env python3
+"""Random LTSs against an independent implementation of behavioural robustness.
+
+Usage: random_robustness.py ISMV FIRST_SEED COUNT
+
+For each seed it writes a machine M, an environment E, a safety property P
+and a deviated environment D (E with fault transitions) as Aldebaran .aut
+files, runs `ismv robustness --format json` on them and checks the report
+against what this file computes from the definitions of Zhang, Garlan and
+Kang (FSE'20; docs/robustness.md), sharing no code with ismv:
+
+  - alpha_R = alpha_M & alpha_E (the labels each file uses);
+  - the weakest assumption W: the traces over alpha_R after which M || P_err,
+    with every other label internal, cannot reach P's error, as a minimal
+    deterministic automaton (its states and transitions are compared with
+    `weakest_assumption` when minimised);
+  - the classes of Delta: the pairs (state of W, state of E's subset
+    construction over alpha_R) reachable together, and a label W allows there
+    and E does not (`classes`); each reported trace must lead to one of them
+    in this file's own automata, at breadth-first distance, and together they
+    must name every class once;
+  - the normal violation: whether M || E || P_err reaches P's error;
+  - explanations: every explanation must be a run of M || D (internal moves
+    aside) whose alpha_R projection is the trace, with faults only between the
+    trace's last two actions (Definition 5.5, as ismv and LTSA-Robust search
+    M || D || T_sigma) and whose faults are the ones listed; a trace reported
+    unexplained must have no such run.
+
+Exits 1 when some model disagrees (its files are kept in a directory it
+names), 0 otherwise.
+"""
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+from collections import deque
+
+TAU = "tau"
+
+
+class Lts:
+    def __init__(self, n, init, trans):
+        self.n, self.init = n, init
+        self.trans = trans  # list of (src, label, dst)
+        self.succ = [[] for _ in range(n)]
+        for s, a, t in trans:
+            self.succ[s].append((a, t))
+
+    def alphabet(self):
+        return {a for _, a, _ in self.trans if a != TAU}
+
+    def aut(self):
+        lines = ["des (%d, %d, %d)" % (self.init, len(self.trans), self.n)]
+        lines += ['(%d, "%s", %d)' % t for t in self.trans]
+        return "\n".join(lines) + "\n"
+
+
+def random_lts(rng, n, labels, density, tau=False):
+    trans = set()
+    for s in range(n):
+        for a in labels + ([TAU] if tau else []):
+            if rng.random() < density:
+                trans.add((s, a, rng.randrange(n)))
+    # every state reachable from 0: a chain of random labels
+    for s in range(1, n):
+        trans.add((rng.randrange(s), rng.choice(labels), s))
+    return Lts(n, 0, sorted(trans))
+
+
+def random_property(rng, labels):
+    """A deterministic property: per state a subset of the labels, the rest violations."""
+    n = rng.randint(1, 3)
+    trans = []
+    for s in range(n):
+        for a in labels:
+            if rng.random() < 0.75:
+                trans.append((s, a, rng.randrange(n)))
+    return Lts(n, 0, trans)
+
+
+def compose(parts):
+    """Parallel composition: shared labels synchronise, others and tau interleave.
+    Each part is (lts, alphabet, error_completion: bool). A state is a tuple; the
+    error state is the string 'ERR' (a completed part that cannot do one of its labels)."""
+    alph = [p[1] for p in parts]
+    init = tuple(p[0].init for p in parts)
+    states, edges = {init: 0}, []
+    order = [init]
+    q = deque([init])
+    all_labels = sorted(set().union(*alph))
+    while q:
+        st = q.popleft()
+        src = states[st]
+        moves = []
+        for i, (l, _, _) in enumerate(parts):  # tau: each part alone
+            for a, t in l.succ[st[i]]:
+                if a == TAU:
+                    moves.append((TAU, st[:i] + (t,) + st[i + 1:]))
+        for a in all_labels:
+            opts = [[]]
+            err = False
+            for i, (l, al, completed) in enumerate(parts):
+                if a not in al:
+                    opts = [o + [st[i]] for o in opts]
+                    continue
+                ts = [t for b, t in l.succ[st[i]] if b == a]
+                if not ts:
+                    if completed:
+                        err = True
+                        opts = [o + [st[i]] for o in opts]
+                        continue
+                    opts = []
+                    break
+                opts = [o + [t] for o in opts for t in ts]
+            if err and opts:
+                moves.append((a, "ERR"))
+            elif not err:
+                moves += [(a, tuple(o)) for o in opts]
+        for a, nt in moves:
+            if nt not in states:
+                states[nt] = len(states)
+                order.append(nt)
+                if nt != "ERR":
+                    q.append(nt)
+            edges.append((src, a, states[nt]))
+    err = states.get("ERR", -1)
+    return len(states), edges, err
+
+
+def closure(succ, ss):
+    out, stack = set(ss), list(ss)
+    while stack:
+        s = stack.pop()
+        for a, t in succ[s]:
+            if a == TAU and t not in out:
+                out.add(t)
+                stack.append(t)
+    return frozenset(out)
+
+
+def determinise(n, edges, init, hidden_ok, err=-1):
+    """Subset construction of the LTS with every label outside hidden_ok internal.
+    Returns (states list of frozensets, dict (i, a) -> j, error index or None)."""
+    succ = [[] for _ in range(n)]
+    for s, a, t in edges:
+        succ[s].append((a if a in hidden_ok else TAU, t))
+    start = closure(succ, [init])
+    idx, subsets, delta = {start: 0}, [start], {}
+    q = deque([start])
+    while q:
+        S = q.popleft()
+        if err >= 0 and err in S:
+            continue  # the error subset absorbs
+        for a in sorted(hidden_ok):
+            T = closure(succ, [t for s in S for b, t in succ[s] if b == a])
+            if not T:
+                continue
+            if T not in idx:
+                idx[T] = len(subsets)
+                subsets.append(T)
+                q.append(T)
+            delta[(idx[S], a)] = idx[T]
+    errs = {i for i, S in enumerate(subsets) if err >= 0 and err in S}
+    return subsets, delta, errs
+
+
+def minimise(nstates, delta, alphabet, drop):
+    """Minimal partial DFA (every state accepting) of the states not in drop,
+    transitions into drop removed, from state 0 (kept). Returns (its reachable
+    classes, transitions as a dict (class, a) -> class, the initial class)."""
+    keep = [s for s in range(nstates) if s not in drop]
+    d = {(s, a): t for (s, a), t in delta.items() if s not in drop and t not in drop}
+    cls = {s: 0 for s in keep}
+    k = 1
+    while True:
+        sig = {}
+        new = {}
+        for s in keep:
+            key = (cls[s],) + tuple(cls[d[(s, a)]] if (s, a) in d else -1 for a in alphabet)
+            new[s] = sig.setdefault(key, len(sig))
+        if len(sig) == k:
+            cls = new
+            break
+        cls, k = new, len(sig)
+    # reachable part from the initial state
+    reach, q = {cls[0]}, deque([cls[0]])
+    rep = {}
+    for s in keep:
+        rep.setdefault(cls[s], s)
+    md = {}
+    while q:
+        c = q.popleft()
+        s = rep[c]
+        for a in alphabet:
+            if (s, a) in d:
+                t = cls[d[(s, a)]]
+                md[(c, a)] = t
+                if t not in reach:
+                    reach.add(t)
+                    q.append(t)
+    return reach, md, cls[0]
+
+
+def weak_runs_project(succ_md, init, alpha_r, sigma, faults):
+    """Whether some run of M || D, internal and non-alpha_R moves interleaved, has
+    alpha_R projection exactly sigma, with faults only between sigma's last two actions
+    (FSE'20 Definition 5.5, the minimal explanation). BFS over (state, position)."""
+    seen = {(init, 0)}
+    q = deque([(init, 0)])
+    while q:
+        s, i = q.popleft()
+        for a, t in succ_md[s]:
+            if a in alpha_r:
+                if i < len(sigma) and sigma[i] == a:
+                    if i + 1 == len(sigma):
+                        return True
+                    if (t, i + 1) not in seen:
+                        seen.add((t, i + 1))
+                        q.append((t, i + 1))
+            elif (a not in faults or i == len(sigma) - 1) and (t, i) not in seen:
+                seen.add((t, i))
+                q.append((t, i))
+    return False
+
+
+def is_weak_run(succ_md, init, labels):
+    cur = closure(succ_md, [init])
+    for a in labels:
+        cur = closure(succ_md, [t for s in cur for b, t in succ_md[s] if b == a])
+        if not cur:
+            return False
+    return True
+
+
+def weakest(M, am, P, ap, ar, minimised=True):
+    """W of M against P over alpha_R: (empty, number of states, transitions dict, init)."""
+    n2, e2, err2 = compose([(M, am, False), (P, ap, True)])
+    subsets, delta, errs = determinise(n2, e2, 0, set(ar), err2)
+    if 0 in errs:
+        return True, 0, {}, 0
+    if not minimised:
+        d = {k: t for k, t in delta.items() if t not in errs}
+        return False, len(subsets) - len(errs), d, 0
+    states, wd, init = minimise(len(subsets), delta, ar, errs)
+    return False, len(states), wd, init
+
+
+def delta_classes(wd, w0, ed, e0, ar):
+    """The reachable (w, e) pairs of two deterministic automata and the labels the first
+    allows and the second does not: {(w, e, a): breadth-first length of the trace}."""
+    classes, dist = {}, {(w0, e0): 0}
+    q = deque([(w0, e0)])
+    while q:
+        w, e = q.popleft()
+        for a in ar:
+            if (w, a) not in wd:
+                continue
+            if (e, a) in ed:
+                nxt = (wd[(w, a)], ed[(e, a)])
+                if nxt not in dist:
+                    dist[nxt] = dist[(w, e)] + 1
+                    q.append(nxt)
+            else:
+                classes[(w, e, a)] = dist[(w, e)] + 1
+    return classes
+
+
+def trace_problems(name, traces, nclasses, classes, wd, w0, ed, e0):
+    problems = []
+    if nclasses != len(classes):
+        problems.append("%s classes: ismv %d, oracle %d" % (name, nclasses, len(classes)))
+    seen = set()
+    for t in traces:
+        sigma = t["trace"]
+        w, e, ok = w0, e0, True
+        for a in sigma[:-1]:
+            if (w, a) not in wd or (e, a) not in ed:
+                ok = False
+                break
+            w, e = wd[(w, a)], ed[(e, a)]
+        key = (w, e, sigma[-1]) if ok else None
+        if key not in classes:
+            problems.append("%s trace %s is in no class" % (name, " ".join(sigma)))
+            continue
+        if classes[key] != len(sigma):
+            problems.append("%s trace %s: not shortest (class at distance %d)" % (name, " ".join(sigma), classes[key]))
+        if key in seen:
+            problems.append("%s trace %s: its class is reported twice" % (name, " ".join(sigma)))
+        seen.add(key)
+    if len(traces) == nclasses and len(seen) != len(classes):
+        problems.append("%s: %d classes named by traces, oracle has %d" % (name, len(seen), len(classes)))
+    return problems
+
+
+def check(ismv, seed, workdir):
+    rng = random.Random(seed)
+    shared = ["a", "b", "c", "d"][: rng.randint(2, 4)]
+    m_labels = shared + ["m1"] + (["m2"] if rng.random() < 0.5 else [])
+    e_labels = [x for x in shared if rng.random() < 0.85] or shared[:1]
+    e_labels += ["e1"] if rng.random() < 0.4 else []
+    M = random_lts(rng, rng.randint(2, 5), m_labels, 0.3, tau=rng.random() < 0.5)
+    E = random_lts(rng, rng.randint(1, 4), e_labels, 0.35, tau=rng.random() < 0.3)
+    am = M.alphabet()
+    p_labels = sorted(x for x in am if x in shared and rng.random() < 0.8) or sorted(am & set(shared))[:1]
+    if not p_labels:
+        return None
+    P = random_property(rng, p_labels)
+    faults = ["f1", "f2"]
+    dtrans = set(E.trans)
+    for s in range(E.n):
+        for f in faults:
+            if rng.random() < 0.3:
+                dtrans.add((s, f, rng.randrange(E.n)))
+        if rng.random() < 0.3:
+            dtrans.add((s, rng.choice(e_labels), rng.randrange(E.n)))
+    dtrans.add((rng.randrange(E.n), "f1", rng.randrange(E.n)))  # at least one fault
+    D = Lts(E.n, 0, sorted(dtrans))
+    btrans = list(M.trans)
+    k = rng.randrange(len(btrans))
+    btrans[k] = (btrans[k][0], btrans[k][1], rng.randrange(M.n))  # one transition redirected
+    if rng.random() < 0.5:
+        btrans.append((rng.randrange(M.n), rng.choice(sorted(am)), rng.randrange(M.n)))
+    B = Lts(M.n, 0, sorted(set(btrans)))
+    files = {"m.aut": M, "e.aut": E, "p.aut": P, "d.aut": D, "b.aut": B}
+    for name, l in files.items():
+        with open(os.path.join(workdir, name), "w") as f:
+            f.write(l.aut())
+    with open(os.path.join(workdir, "r.yaml"), "w") as f:
+        f.write("kind: robustness\nsystem: [m.aut]\nenvironment: e.aut\nproperty: p.aut\n"
+                "deviation: d.aut\nfaults: [f1, f2]\ncompare: {system: [b.aut]}\n")
+    out = subprocess.run([ismv, "robustness", os.path.join(workdir, "r.yaml"), "--format", "json",
+                          "--print", "100000"], capture_output=True, text=True)
+    if out.returncode not in (0, 10):
+        return ["exit %d: %s" % (out.returncode, out.stderr.strip()[:300])]
+    rep = json.loads(out.stdout)
+    problems = []
+
+    ae, ap = E.alphabet(), P.alphabet()
+    ar = sorted(am & ae)
+    # the normal violation: M || E || P_err
+    n3, e3, err3 = compose([(M, am, False), (E, ae, False), (P, ap, True)])
+    if (rep["normal_violation"] is not None) != (err3 >= 0):
+        problems.append("normal violation: ismv %s, oracle %s" % (rep["normal_violation"] is not None, err3 >= 0))
+    # W, Delta
+    empty, wn, wd, w0 = weakest(M, am, P, ap, ar)
+    wa = rep["weakest_assumption"]
+    if wa["empty"] != empty:
+        problems.append("weakest assumption empty: ismv %s, oracle %s" % (wa["empty"], empty))
+        return problems
+    if empty:
+        return problems
+    if (wa["states"], wa["transitions"]) != (wn, len(wd)):
+        problems.append("W: ismv %d states %d transitions, oracle %d, %d"
+                        % (wa["states"], wa["transitions"], wn, len(wd)))
+    esub, edelta, _ = determinise(E.n, E.trans, E.init, set(ar))
+    classes = delta_classes(wd, w0, edelta, 0, ar)
+    problems += trace_problems("Delta", rep["traces"], rep["classes"], classes, wd, w0, edelta, 0)
+    # the second design: W_A || (W_B)_err and the reverse (minimised W's: canonical)
+    emptyb, _, wdb, wb0 = weakest(B, am, P, ap, ar)
+    if not emptyb and "a_not_b" in rep:
+        for name, (x, x0, y, y0) in (("a_not_b", (wd, w0, wdb, wb0)), ("b_not_a", (wdb, wb0, wd, w0))):
+            problems += trace_problems(name, rep[name]["traces"], rep[name]["classes"],
+                                       delta_classes(x, x0, y, y0, ar), x, x0, y, y0)
+    # without minimisation (Fortis's numbers): W is the subset construction itself
+    raw = subprocess.run([ismv, "robustness", os.path.join(workdir, "r.yaml"), "--format", "json",
+                          "--print", "100000", "--no-minimize"], capture_output=True, text=True)
+    if raw.returncode not in (0, 10):
+        problems.append("--no-minimize: exit %d: %s" % (raw.returncode, raw.stderr.strip()[:300]))
+    else:
+        rr = json.loads(raw.stdout)
+        _, rn, rd, r0 = weakest(M, am, P, ap, ar, minimised=False)
+        if (rr["weakest_assumption"]["states"], rr["weakest_assumption"]["transitions"]) != (rn, len(rd)):
+            problems.append("--no-minimize W: ismv %d states %d transitions, oracle %d, %d"
+                            % (rr["weakest_assumption"]["states"], rr["weakest_assumption"]["transitions"], rn, len(rd)))
+        problems += trace_problems("--no-minimize Delta", rr["traces"], rr["classes"],
+                                   delta_classes(rd, r0, edelta, 0, ar), rd, r0, edelta, 0)
+    # explanations in M || D
+    nmd, emd, _ = compose([(M, am, False), (D, D.alphabet(), False)])
+    succ_md = [[] for _ in range(nmd)]
+    for s, a, t2 in emd:
+        succ_md[s].append((a, t2))
+    for t in rep["traces"]:
+        sigma, ex = t["trace"], t["explanation"]
+        if ex is None:
+            if weak_runs_project(succ_md, 0, set(ar), sigma, faults):
+                problems.append("trace %s: unexplained, but a run of M || D projects onto it" % " ".join(sigma))
+            continue
+        if not is_weak_run(succ_md, 0, ex):
+            problems.append("trace %s: explanation %s is no run of M || D" % (" ".join(sigma), " ".join(ex)))
+        if [x for x in ex if x in ar] != sigma:
+            problems.append("trace %s: explanation %s projects elsewhere" % (" ".join(sigma), " ".join(ex)))
+        k = 0
+        for x in ex:  # the faults lie after sigma's prefix (Definition 5.5)
+            k += x in ar
+            if x in faults and k < len(sigma) - 1:
+                problems.append("trace %s: explanation %s has a fault before a_{n-1}" % (" ".join(sigma), " ".join(ex)))
+                break
+        if sorted(set(x for x in ex if x in faults)) != sorted(t["faults"]):
+            problems.append("trace %s: faults %s, explanation has %s" % (" ".join(sigma), t["faults"], ex))
+    return problems
+
+
+def main():
+    ismv, first, count = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+    failed = checked = classes = 0
+    for seed in range(first, first + count):
+        d = tempfile.mkdtemp(prefix="rrob%d." % seed)
+        problems = check(ismv, seed, d)
+        if problems is None:
+            subprocess.run(["rm", "-rf", d])
+            continue
+        checked += 1
+        if problems:
+            failed += 1
+            print("seed %d: FAIL (files in %s)" % (seed, d))
+            for p in problems[:8]:
+                print("  " + p)
+        else:
+            subprocess.run(["rm", "-rf", d])
+    print("%d models checked, %d failed" % (checked, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
