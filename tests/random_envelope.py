@@ -5,7 +5,8 @@ Usage: random_envelope.py ISMV FIRST_SEED COUNT
 
 For each seed it writes an environment E, a controller C, a safety property P and
 sometimes an environmental constraint P_env as Aldebaran .aut files (no tau, every
-state of E reachable), runs `ismv envelope --format json` and compares the set of
+state of E reachable), runs `ismv envelope --format json` (seed mod 3 picks
+`--algorithm` default, paper or brute-force) and compares the set of
 maximal robust deviations with what this file finds by trying every subset d of
 the deviation space Q_E x alpha_E x Q_E (CAV'23; docs/envelope.md): E_d has E's
 transitions and d's (Definition 2), and d is robust when E_d || C || P_err never reaches P's error and E_d || P_env,err never reaches
@@ -165,8 +166,9 @@ def check(ismv, seed, workdir):
         if env_prop:
             f.write("env-properties: [q.aut]\n")
         f.write("compare: {property: p2.aut}\n" if by_property else "compare: {controller: c2.aut}\n")
-    out = subprocess.run([ismv, "envelope", os.path.join(workdir, "env.yaml"), "--format", "json"],
-                         capture_output=True, text=True)
+    algorithm = ("default", "paper", "brute-force")[seed % 3]  # each of ismv's three searches
+    out = subprocess.run([ismv, "envelope", os.path.join(workdir, "env.yaml"), "--format", "json",
+                          "--algorithm", algorithm], capture_output=True, text=True)
     if out.returncode not in (0, 10):
         return ["exit %d: %s" % (out.returncode, out.stderr.strip()[:400])]
     rep = json.loads(out.stdout)
