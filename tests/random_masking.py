@@ -1,0 +1,177 @@
+#!/usr/bin/env python3
+"""Random explicit models against an independent solution of the masking game.
+
+Usage: random_masking.py ISMV FIRST_SEED COUNT
+
+For each seed it draws a nominal LTS and an implementation LTS (some of its
+transitions faulty) over a few labels, writes both in the YAML form of `ismv
+masking` (one process, an int variable s for the state, one action per
+transition: guard `s == i`, do `s: j`), and compares `masking`, `distance` and
+`faults` of `ismv masking --format json` (the strong game, nominal moves played),
+of `--no-nominal-match` and of `--fault-answers` (a faulty implementation move may
+answer a nominal one, as MaskD's game) with this file's own game (docs/masking.md, "The game
+and its value"; Castro, D'Argenio, Demasi, Putruele): refuter nodes (s, t) play every
+implementation move (a fault is answered by the masking move M, the nominal state
+staying; another move by an equally labelled nominal move) and every nominal move
+(answered by an equally labelled non-fault implementation move); a verifier without
+an answer loses to ERR; w(ERR) = 1, a refuter node takes the least successor value,
+a verifier node the greatest, plus one after a fault; values by iteration from
+infinity (Bellman-Ford, as MaskD). Distance 1/w, 0 when w is infinite. Shares no
+code with ismv. Exits 1 when some model disagrees (its YAML is kept in a directory
+it names).
+"""
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+
+INF = float("inf")
+
+
+def random_lts(rng, n, labels, density, fault_p=0.0):
+    trans = set()
+    for s in range(1, n):
+        trans.add((rng.randrange(s), rng.choice(labels), s, False))
+    for s in range(n):
+        for a in labels:
+            if rng.random() < density:
+                trans.add((s, a, rng.randrange(n), False))
+        if rng.random() < fault_p:  # a fault label of its own, or a nominal one
+            trans.add((s, rng.choice(["f0", "f1"] + labels), rng.randrange(n), True))
+    return sorted(trans)
+
+
+def yaml_model(name, trans):
+    lines = ["  model:", "    processes:", "      P:", "        variables: {s: int}",
+             '        initial: "s == 0"', "        actions:" + ("" if trans else " []")]
+    for s, a, t, fault in trans:
+        lines.append('          - {label: %s, guard: "s == %d", do: {s: "%d"}%s}'
+                     % (a, s, t, ", faulty: true" if fault else ""))
+    lines += ["    instances: {p: P}", "    run: [p]"]
+    return name + ":\n" + "\n".join(lines) + "\n"
+
+
+def reachable(trans):
+    seen, todo = {0}, [0]
+    while todo:
+        s = todo.pop()
+        for x, _, t, _ in trans:
+            if x == s and t not in seen:
+                seen.add(t)
+                todo.append(t)
+    return seen
+
+
+def solve(nom, imp, nominal_match, fault_answers=False):
+    """w of the initial refuter node (0, 0)."""
+    nsucc, isucc = {}, {}
+    for s, a, t, _ in nom:
+        nsucc.setdefault(s, []).append((a, t))
+    for s, a, t, f in imp:
+        isucc.setdefault(s, []).append((a, t, f))
+    # the game graph from (0, 0): R nodes ('R', s, t); V nodes ('V', s, t, a, side, fault)
+    succ, todo = {}, [("R", 0, 0)]
+    while todo:
+        node = todo.pop()
+        if node in succ or node == "ERR":
+            continue
+        out = []
+        if node[0] == "R":
+            _, s, t = node
+            for a, t2, f in isucc.get(t, []):
+                out.append(("V", s, t2, a, "imp", f))
+            if nominal_match:
+                for a, s2 in nsucc.get(s, []):
+                    out.append(("V", s2, t, a, "nom", False))
+        else:
+            _, s, t, a, side, f = node
+            if f:
+                out = [("R", s, t)]  # M: the nominal state stays
+            elif side == "imp":
+                out = [("R", s2, t) for b, s2 in nsucc.get(s, []) if b == a]
+            else:
+                out = [("R", s, t2) for b, t2, g in isucc.get(t, []) if b == a and (fault_answers or not g)]
+            out = sorted(set(out)) or ["ERR"]
+        succ[node] = sorted(set(out))
+        todo += [x for x in out if x not in succ]
+    w = {n: INF for n in succ}
+    w["ERR"] = 1
+    changed = True
+    while changed:
+        changed = False
+        for n, out in succ.items():
+            if n[0] == "R":
+                v = min((w[x] for x in out), default=INF)
+            else:
+                v = max(w[x] for x in out) + (1 if n[5] else 0)
+            if v < w[n]:
+                w[n], changed = v, True
+    return w[("R", 0, 0)]
+
+
+def check(ismv, seed, workdir):
+    rng = random.Random(seed)
+    labels = ["a", "b", "c"][: rng.randint(1, 3)]
+    nom = random_lts(rng, rng.randint(1, 3), labels, 0.4)
+    if rng.random() < 0.5:  # the implementation: the nominal model with faults and changes
+        imp = set(nom)
+        imp |= {(rng.randrange(3), rng.choice(["f0", "f1"] + labels), rng.randrange(3), True)
+                for _ in range(rng.randint(1, 2))}
+        for _ in range(rng.randint(0, 2)):
+            imp.add((rng.randrange(3), rng.choice(labels), rng.randrange(3), False))
+        imp = sorted(imp)
+    else:
+        imp = random_lts(rng, rng.randint(1, 4), labels, 0.4, 0.5)
+    # only what the models reach matters; ismv enumerates reachable states
+    rn, ri = reachable(nom), reachable(imp)
+    nom = [x for x in nom if x[0] in rn]
+    imp = [x for x in imp if x[0] in ri]
+    if not any(f for *_, f in imp):
+        return None
+    path = os.path.join(workdir, "m.yaml")
+    with open(path, "w") as f:
+        f.write("kind: masking\n" + yaml_model("nominal", nom) + yaml_model("implementation", imp))
+    problems = []
+    for flags, nominal_match, fault_answers in (([], True, False), (["--no-nominal-match"], False, False),
+                                                 (["--fault-answers"], True, True)):
+        out = subprocess.run([ismv, "masking", path, "--format", "json", "--weak", "false"] + flags,
+                             capture_output=True, text=True)
+        if out.returncode not in (0, 10):
+            return ["%s exit %d: %s" % (flags, out.returncode, out.stderr.strip()[:400])]
+        rep = json.loads(out.stdout)
+        w = solve([(s, "p." + a, t, f) for s, a, t, f in nom], [(s, "p." + a, t, f) for s, a, t, f in imp],
+                  nominal_match, fault_answers)
+        want = 0 if w == INF else 1 / w
+        if rep["masks"] != (w == INF) or abs(rep["distance"] - want) > 1e-12:
+            problems.append("%s: ismv masks %s distance %s, oracle w = %s (distance %s)"
+                            % (flags or "default", rep["masks"], rep["distance"], w, want))
+        if w != INF and rep["faults"] != w - 1:
+            problems.append("%s: ismv faults %s, oracle %s" % (flags or "default", rep["faults"], w - 1))
+    return problems
+
+
+def main():
+    ismv, first, count = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+    failed = checked = masks = 0
+    for seed in range(first, first + count):
+        d = tempfile.mkdtemp(prefix="rmask%d." % seed)
+        problems = check(ismv, seed, d)
+        if problems is None:
+            subprocess.run(["rm", "-rf", d])
+            continue
+        checked += 1
+        if problems:
+            failed += 1
+            print("seed %d: FAIL (files in %s)" % (seed, d))
+            for p in problems[:6]:
+                print("  " + p)
+        else:
+            subprocess.run(["rm", "-rf", d])
+    print("%d models checked, %d failed" % (checked, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
