@@ -16,7 +16,10 @@ staying; another move by an equally labelled nominal move) and every nominal mov
 (answered by an equally labelled non-fault implementation move); a verifier without
 an answer loses to ERR; w(ERR) = 1, a refuter node takes the least successor value,
 a verifier node the greatest, plus one after a fault; values by iteration from
-infinity (Bellman-Ford, as MaskD). Distance 1/w, 0 when w is infinite. Shares no
+infinity (Bellman-Ford, as MaskD). Distance 1/w, 0 when w is infinite. Two
+models in five get internal (tau) moves and are played in the weak game, on models
+saturated here: a tau self-loop on every state, p =a=> q iff p tau* a tau* q for
+every non-fault a (tau included), faults unsaturated. Shares no
 code with ismv. Exits 1 when some model disagrees (its YAML is kept in a directory
 it names).
 """
@@ -47,6 +50,9 @@ def yaml_model(name, trans):
     lines = ["  model:", "    processes:", "      P:", "        variables: {s: int}",
              '        initial: "s == 0"', "        actions:" + ("" if trans else " []")]
     for s, a, t, fault in trans:
+        if a == "tau":
+            lines.append('          - {guard: "s == %d", do: {s: "%d"}, internal: true}' % (s, t))
+            continue
         lines.append('          - {label: %s, guard: "s == %d", do: {s: "%d"}%s}'
                      % (a, s, t, ", faulty: true" if fault else ""))
     lines += ["    instances: {p: P}", "    run: [p]"]
@@ -62,6 +68,30 @@ def reachable(trans):
                 seen.add(t)
                 todo.append(t)
     return seen
+
+
+def saturate(trans, states):
+    """The weak game's model: a tau self-loop on every state, then p =a=> q iff
+    p tau* a tau* q for every non-fault a (tau included); faults as they are."""
+    tau = {s: {s} for s in states}
+    for s, a, t, f in trans:
+        if a == "tau" and not f:
+            tau[s].add(t)
+    changed = True
+    while changed:  # reflexive-transitive closure
+        changed = False
+        for s in states:
+            new = set().union(*(tau[x] for x in tau[s]))
+            if new != tau[s]:
+                tau[s], changed = new, True
+    out = {(s, a, t, True) for s, a, t, f in trans if f}
+    out |= {(s, "tau", t, False) for s in states for t in tau[s]}
+    for p in states:
+        for q in tau[p]:
+            for x, a, r, f in trans:
+                if x == q and not f and a != "tau":
+                    out |= {(p, a, r2, False) for r2 in tau[r]}
+    return sorted(out)
 
 
 def solve(nom, imp, nominal_match, fault_answers=False):
@@ -124,6 +154,12 @@ def check(ismv, seed, workdir):
         imp = sorted(imp)
     else:
         imp = random_lts(rng, rng.randint(1, 4), labels, 0.4, 0.5)
+    weak = rng.random() < 0.4  # internal moves, and the weak game
+    if weak:
+        for model, n in ((nom, 3), (imp, 4)):
+            for _ in range(rng.randint(1, 2)):
+                model.append((rng.randrange(n), "tau", rng.randrange(n), False))
+        nom, imp = sorted(set(nom)), sorted(set(imp))
     # only what the models reach matters; ismv enumerates reachable states
     rn, ri = reachable(nom), reachable(imp)
     nom = [x for x in nom if x[0] in rn]
@@ -134,15 +170,18 @@ def check(ismv, seed, workdir):
     with open(path, "w") as f:
         f.write("kind: masking\n" + yaml_model("nominal", nom) + yaml_model("implementation", imp))
     problems = []
+    lab = lambda ts: [(s, a if a == "tau" else "p." + a, t, f) for s, a, t, f in ts]
+    gn, gi = lab(nom), lab(imp)
+    if weak:
+        gn, gi = saturate(gn, reachable(nom)), saturate(gi, reachable(imp))
     for flags, nominal_match, fault_answers in (([], True, False), (["--no-nominal-match"], False, False),
                                                  (["--fault-answers"], True, True)):
-        out = subprocess.run([ismv, "masking", path, "--format", "json", "--weak", "false"] + flags,
-                             capture_output=True, text=True)
+        out = subprocess.run([ismv, "masking", path, "--format", "json", "--weak", "true" if weak else "false"]
+                             + flags, capture_output=True, text=True)
         if out.returncode not in (0, 10):
             return ["%s exit %d: %s" % (flags, out.returncode, out.stderr.strip()[:400])]
         rep = json.loads(out.stdout)
-        w = solve([(s, "p." + a, t, f) for s, a, t, f in nom], [(s, "p." + a, t, f) for s, a, t, f in imp],
-                  nominal_match, fault_answers)
+        w = solve(gn, gi, nominal_match, fault_answers)
         want = 0 if w == INF else 1 / w
         if rep["masks"] != (w == INF) or abs(rep["distance"] - want) > 1e-12:
             problems.append("%s: ismv masks %s distance %s, oracle w = %s (distance %s)"
