@@ -22,7 +22,9 @@ import os
 import random
 import subprocess
 import sys
-import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+import seeds  # noqa: E402 (tests/lib: the seed loop shared by the random tests)
 from collections import deque
 
 
@@ -242,25 +244,8 @@ def check(ismv, seed, workdir):
 
 
 def main():
-    ismv, first, count = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-    failed = checked = 0
-    for seed in range(first, first + count):
-        d = tempfile.mkdtemp(prefix="renv%d." % seed)
-        problems = check(ismv, seed, d)
-        if problems is None:
-            subprocess.run(["rm", "-rf", d])
-            continue
-        checked += 1
-        if problems:
-            failed += 1
-            print("seed %d: FAIL (files in %s)" % (seed, d))
-            for p in problems[:6]:
-                print("  " + p)
-        else:
-            subprocess.run(["rm", "-rf", d])
-    print("%d models checked, %d failed; comparisons: %s" % (checked, failed, ", ".join(
-        "%d %s" % (n, v) for v, n in sorted(VERDICTS.items()))))
-    return 1 if failed else 0
+    return seeds.run(check, "renv", lambda: "; comparisons: " + ", ".join(
+        "%d %s" % (n, v) for v, n in sorted(VERDICTS.items())))
 
 
 if __name__ == "__main__":

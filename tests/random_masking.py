@@ -28,7 +28,9 @@ import os
 import random
 import subprocess
 import sys
-import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+import seeds  # noqa: E402 (tests/lib: the seed loop shared by the random tests)
 
 INF = float("inf")
 
@@ -192,24 +194,7 @@ def check(ismv, seed, workdir):
 
 
 def main():
-    ismv, first, count = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-    failed = checked = masks = 0
-    for seed in range(first, first + count):
-        d = tempfile.mkdtemp(prefix="rmask%d." % seed)
-        problems = check(ismv, seed, d)
-        if problems is None:
-            subprocess.run(["rm", "-rf", d])
-            continue
-        checked += 1
-        if problems:
-            failed += 1
-            print("seed %d: FAIL (files in %s)" % (seed, d))
-            for p in problems[:6]:
-                print("  " + p)
-        else:
-            subprocess.run(["rm", "-rf", d])
-    print("%d models checked, %d failed" % (checked, failed))
-    return 1 if failed else 0
+    return seeds.run(check, "rmask")
 
 
 if __name__ == "__main__":
