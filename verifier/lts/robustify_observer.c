@@ -167,7 +167,7 @@ typedef struct {
   xscratch_t *xs;
   int epoch;
   htab_t sets_ix;
-  int *buf, nbuf;
+  int *buf, nbuf, ntargets, hit;
   int tbase;
 } closer_t;
 
@@ -184,55 +184,23 @@ static bool set_is_stamped(closer_t *c, const observer_t *o, const hslot_t *e, s
   return true;
 }
 
-/* The set id of the closure of c->buf (stamped, hash h) under
- * unobservable moves, added to o when new (its members in the order
- * found: the targets, then breadth first); tpos of every member set. */
-static int close_buf(closer_t *c, observer_t *o, uint64_t h) {
+/* The unobservable closure of the G states dst[j] for j on the list head,
+ * next[head], ... (-1 ends it; in any order, repeats allowed), in two
+ * steps so that the caller can work between them while the table slot is
+ * fetched: close_targets stamps the closure's members into c->buf (the
+ * targets, then breadth first) and returns its hash, or finds it known
+ * (the closure of one state: c->hit is that state, else -1); close_find
+ * then returns its set id, added to o when new, and sets tpos of each of
+ * its members (c->tbase: where it starts in o's keys). Nothing between
+ * them may stamp or read tpos of the states stamped. */
+static uint64_t close_targets(closer_t *c, int head, const int *next, const int *dst) {
   const xstate_t *st = c->sp->st;
   const xmove_t *mv = c->sp->mv;
   xscratch_t *xs = c->xs;
-  int *buf = c->buf, n = c->nbuf, epoch = c->epoch;
-  for (int i = 0; i < n; i++) {
-    const xstate_t *sx = &st[buf[i]];
-    for (int t = sx->off, te = t + sx->nu; t < te; t++) {
-      int d = mv[t].dst;
-      if (xs[d].stamp != epoch) {
-        xs[d].stamp = epoch;
-        h += xs[d].rnd;
-        buf[n++] = d;
-      }
-    }
-  }
-  htab_t *t = &c->sets_ix;
-  size_t k = (size_t)n;
-  uint32_t hi = (uint32_t)(h >> 32);
-  for (size_t i = htab_start(t, hi); t->slot[i].id >= 0; i = (i + 1) & (t->cap - 1))
-    if (t->slot[i].hi == hi && set_is_stamped(c, o, &t->slot[i], k)) {
-      c->tbase = (int)t->slot[i].base;
-      return t->slot[i].id;
-    }
-  int id = (int)o->sets.count++;
-  size_t base = o->sets.keys.len;
-  VEC_RESERVE(&o->sets.keys, base + k);
-  memcpy(o->sets.keys.data + base, buf, k * sizeof *buf);
-  o->sets.keys.len = base + k;
-  VEC_PUSH(&o->sets.off, base + k);
-  for (size_t i = 0; i < k; i++) xs[buf[i]].tpos = (int)i;
-  htab_put(t, (hslot_t){hi, id, (uint32_t)base, (uint32_t)k});
-  c->tbase = (int)base;
-  return id;
-}
-
-/* The set id of the unobservable closure of the G states dst[j] for j on
- * the list head, next[head], ... (-1 ends it; in any order, repeats
- * allowed), added when new; c->tpos holds the position of each of those
- * states in it. */
-static int close_list(closer_t *c, observer_t *o, int head, const int *next, const int *dst) {
-  xscratch_t *xs = c->xs, *s0 = &xs[dst[head]];
-  if (next[head] < 0 && s0->single >= 0) {
-    s0->tpos = s0->single_pos;
-    c->tbase = s0->single_base;
-    return s0->single;
+  c->hit = -1;
+  if (next[head] < 0 && xs[dst[head]].single >= 0) {
+    c->hit = dst[head];
+    return 0;
   }
   int epoch = ++c->epoch, *buf = c->buf, k = 0;
   uint64_t h = 0;
@@ -244,15 +212,63 @@ static int close_list(closer_t *c, observer_t *o, int head, const int *next, con
       buf[k++] = x;
     }
   }
-  c->nbuf = k;
-  s0 = &xs[buf[0]];
-  if (k == 1 && s0->single >= 0) {
+  c->ntargets = k;
+  if (k == 1 && xs[buf[0]].single >= 0) {
+    c->hit = buf[0];
+    return 0;
+  }
+  int n = k;
+  for (int i = 0; i < n; i++) {
+    const xstate_t *sx = &st[buf[i]];
+    for (int t = sx->off, te = t + sx->nu; t < te; t++) {
+      int d = mv[t].dst;
+      if (xs[d].stamp != epoch) {
+        xs[d].stamp = epoch;
+        h += xs[d].rnd;
+        buf[n++] = d;
+      }
+    }
+  }
+  c->nbuf = n;
+  return h;
+}
+
+/* The first table slot close_find(c, o, h) probes. */
+static const hslot_t *close_slot(const closer_t *c, uint64_t h) {
+  return &c->sets_ix.slot[htab_start(&c->sets_ix, (uint32_t)(h >> 32))];
+}
+
+static int close_find(closer_t *c, observer_t *o, uint64_t h) {
+  xscratch_t *xs = c->xs;
+  if (c->hit >= 0) {
+    xscratch_t *s0 = &xs[c->hit];
     s0->tpos = s0->single_pos;
     c->tbase = s0->single_base;
     return s0->single;
   }
-  int id = close_buf(c, o, h);
-  if (k == 1) {
+  int *buf = c->buf;
+  htab_t *t = &c->sets_ix;
+  size_t k = (size_t)c->nbuf;
+  uint32_t hi = (uint32_t)(h >> 32);
+  int id = -1;
+  for (size_t i = htab_start(t, hi); t->slot[i].id >= 0 && id < 0; i = (i + 1) & (t->cap - 1))
+    if (t->slot[i].hi == hi && set_is_stamped(c, o, &t->slot[i], k)) {
+      c->tbase = (int)t->slot[i].base;
+      id = t->slot[i].id;
+    }
+  if (id < 0) {
+    id = (int)o->sets.count++;
+    size_t base = o->sets.keys.len;
+    VEC_RESERVE(&o->sets.keys, base + k);
+    memcpy(o->sets.keys.data + base, buf, k * sizeof *buf);
+    o->sets.keys.len = base + k;
+    VEC_PUSH(&o->sets.off, base + k);
+    for (size_t i = 0; i < k; i++) xs[buf[i]].tpos = (int)i;
+    htab_put(t, (hslot_t){hi, id, (uint32_t)base, (uint32_t)k});
+    c->tbase = (int)base;
+  }
+  if (c->ntargets == 1) {
+    xscratch_t *s0 = &xs[buf[0]];
     s0->single = id;
     s0->single_pos = s0->tpos;
     s0->single_base = c->tbase;
@@ -331,7 +347,7 @@ observer_t *robustify_observer_build(search_t *s, const bitword_t *obs) {
   VEC_RESERVE(&o->tlab, s->set_moves_hint + 1);
   VEC_RESERVE(&o->tdst, s->set_moves_hint + 1);
   VEC_PUSH(&foff, 0);
-  close_list(&c, o, 0, (int[1]){-1}, (int[1]){0});
+  close_find(&c, o, close_targets(&c, 0, (int[1]){-1}, (int[1]){0}));
   const int err = g->error;
   const xstate_t *st = sp.st;
   const xmove_t *mv = sp.mv;
@@ -388,18 +404,30 @@ observer_t *robustify_observer_build(search_t *s, const bitword_t *obs) {
       }
     }
     flab.len = fdst.len = (size_t)ie;
-    for (size_t w = 0; w < lwords; w++) { /* the set's observable labels, ascending */
+    /* the set's observable labels, ascending; each label's pair moves get
+     * their targets while the next label's table slot is fetched */
+    int pl = -1, ptbase = 0;
+    for (size_t w = 0; w < lwords; w++) {
       for (bitword_t bits = labset[w]; bits; bits &= bits - 1) {
         int l = (int)(64 * w + (size_t)__builtin_ctzll(bits));
-        int to = close_list(&c, o, head[l], bnd, bdd);
+        uint64_t h = close_targets(&c, head[l], bnd, bdd);
+        if (c.hit < 0) __builtin_prefetch(close_slot(&c, h));
+        if (pl >= 0) {
+          for (int j = head[pl]; j >= 0; j = bnd[j])
+            if (bed[j] >= 0) fd[bed[j]] = ptbase + xs[bdd[j]].tpos;
+          head[pl] = -1;
+        }
+        int to = close_find(&c, o, h);
         VEC_PUSH(&o->tlab, l);
         VEC_PUSH(&o->tdst, to);
-        int tbase = c.tbase;
-        for (int j = head[l]; j >= 0; j = bnd[j])
-          if (bed[j] >= 0) fd[bed[j]] = tbase + xs[bdd[j]].tpos;
-        head[l] = -1;
+        pl = l, ptbase = c.tbase;
       }
       labset[w] = 0;
+    }
+    if (pl >= 0) {
+      for (int j = head[pl]; j >= 0; j = bnd[j])
+        if (bed[j] >= 0) fd[bed[j]] = ptbase + xs[bdd[j]].tpos;
+      head[pl] = -1;
     }
   }
   VEC_PUSH(&o->toff, (int)o->tlab.len);
