@@ -100,12 +100,14 @@ typedef struct {
 typedef struct {
   xstate_t *st;
   xmove_t *mv;
+  int st_n; /* G's states */
 } split_t;
 
 static void split_init(split_t *sp, const plant_t *g, const uint8_t *is_obs) {
   size_t n = (size_t)g->n + 1;
   sp->st = xcalloc(n + 1, sizeof *sp->st);
   sp->mv = xmalloc(((size_t)g->ntrans + 1) * sizeof *sp->mv);
+  sp->st_n = g->n;
   int maxdeg = 0; /* the observable moves of one state wait in ol, od */
   for (int x = 0; x < g->n; x++)
     if (g->off[x + 1] - g->off[x] > maxdeg) maxdeg = g->off[x + 1] - g->off[x];
@@ -142,119 +144,132 @@ static void split_free(split_t *sp) {
   free(sp->mv);
 }
 
-/* Scratch of one observer construction, per G state x (xs[x], one cache
- * line's quarter: the fields are read together). A set of G states is
- * hashed as the sum of its members' random words (rnd), so that a closure
- * hashes alike whatever order it is found in; a set is equal to the states
- * stamped now when it has as many members and all of them are stamped
- * (the stamped states are distinct). The closure of one state x, once
- * found: single, and x's position in it single_pos. (Closures of two or
- * more targets are not kept: looking them up in a table of their own cost
- * more in cache misses than closing them again; pump-3 pareto 2.20 ->
- * 2.00 s CPU, 401 -> 368 MB.) tpos: the position of x in the set
- * close_list returned last, for its targets (and c->tbase: where that
- * set's members start in the keys; single_base for single's); pos: its
- * position in the set
- * being expanded (robustify_observer_build). buf holds up to every G
- * state. */
+/* Scratch of one observer construction, per G state x (xs[x]: the fields
+ * are read together). A set of G states is hashed as the sum of its
+ * members' random words (rnd), so that a closure hashes alike whatever
+ * order it is found in. The closures of up to 64 labels of one set are
+ * found before any is looked up (so that their table slots are fetched
+ * meanwhile): x is in closure i of the current round when stamp is the
+ * round (epoch) and bit i of mask is set; a set is equal to closure i when
+ * it has as many members and all of them are in it (a closure's members
+ * are distinct). The closure of one state x, once found: single, x's
+ * position in it single_pos, where it starts in the keys single_base.
+ * (Closures of two or more targets are not kept: looking them up in a
+ * table of their own cost more in cache misses than closing them again;
+ * pump-3 pareto 2.20 -> 2.00 s CPU, 401 -> 368 MB.) tpos: the position of
+ * x in the set close_find returned last, for its targets (c->tbase: where
+ * that set starts in the keys); pos: its position in the set being
+ * expanded (robustify_observer_build). */
 typedef struct {
-  uint64_t rnd;
+  uint64_t rnd, mask;
   int stamp, tpos, single, single_pos, pos, single_base;
 } xscratch_t;
+
+/* Closure i of a round: its members mbuf[start, + n) (the targets, then
+ * breadth first; ntargets targets), its hash, or hit >= 0: the state whose
+ * single closure it is (nothing stamped). */
+typedef struct {
+  int start, n, ntargets, hit;
+  uint64_t h;
+} closure_t;
 
 typedef struct {
   const split_t *sp;
   xscratch_t *xs;
   int epoch;
   htab_t sets_ix;
-  int *buf, nbuf, ntargets, hit;
+  intvec_t mbuf;
+  closure_t cl[64];
   int tbase;
 } closer_t;
 
-/* Whether the stamped states (k of them) are the set of slot e; sets tpos
+/* Whether closure i's members (k of them) are the set of slot e; sets tpos
  * of its members on the way. */
-static bool set_is_stamped(closer_t *c, const observer_t *o, const hslot_t *e, size_t k) {
+static bool set_is_stamped(closer_t *c, const observer_t *o, const hslot_t *e, size_t k, int i) {
   if (e->k != k) return false;
   const int *key = o->sets.keys.data + e->base;
-  for (size_t i = 0; i < k; i++) {
-    xscratch_t *x = &c->xs[key[i]];
-    if (x->stamp != c->epoch) return false;
-    x->tpos = (int)i;
+  for (size_t j = 0; j < k; j++) {
+    xscratch_t *x = &c->xs[key[j]];
+    if (x->stamp != c->epoch || !(x->mask >> i & 1)) return false;
+    x->tpos = (int)j;
   }
   return true;
 }
 
-/* The unobservable closure of the G states dst[j] for j on the list head,
- * next[head], ... (-1 ends it; in any order, repeats allowed), in two
- * steps so that the caller can work between them while the table slot is
- * fetched: close_targets stamps the closure's members into c->buf (the
- * targets, then breadth first) and returns its hash, or finds it known
- * (the closure of one state: c->hit is that state, else -1); close_find
- * then returns its set id, added to o when new, and sets tpos of each of
- * its members (c->tbase: where it starts in o's keys). Nothing between
- * them may stamp or read tpos of the states stamped. */
-static uint64_t close_targets(closer_t *c, int head, const int *next, const int *dst) {
+/* Closure i of this round (c->epoch, started by the caller): the
+ * unobservable closure of the G states dst[j] for j on the list head,
+ * next[head], ... (-1 ends it; in any order, repeats allowed); its table
+ * slot prefetched. Reads no tpos (close_find of an earlier closure of the
+ * round may have set them for its caller). */
+static void close_targets(closer_t *c, int i, int head, const int *next, const int *dst) {
   const xstate_t *st = c->sp->st;
   const xmove_t *mv = c->sp->mv;
   xscratch_t *xs = c->xs;
-  c->hit = -1;
+  closure_t *cl = &c->cl[i];
+  cl->hit = -1;
   if (next[head] < 0 && xs[dst[head]].single >= 0) {
-    c->hit = dst[head];
-    return 0;
+    cl->hit = dst[head];
+    return;
   }
-  int epoch = ++c->epoch, *buf = c->buf, k = 0;
-  uint64_t h = 0;
+  int epoch = c->epoch, g = (int)(c->sp->st_n);
+  uint64_t bit = (uint64_t)1 << i, h = 0;
+  VEC_RESERVE(&c->mbuf, c->mbuf.len + (size_t)g + 1);
+  int *buf = c->mbuf.data + c->mbuf.len, k = 0;
   for (int j = head; j >= 0; j = next[j]) {
-    int x = dst[j];
-    if (xs[x].stamp != epoch) {
-      xs[x].stamp = epoch;
-      h += xs[x].rnd;
-      buf[k++] = x;
+    xscratch_t *x = &xs[dst[j]];
+    if (x->stamp != epoch) x->stamp = epoch, x->mask = 0;
+    if (!(x->mask & bit)) {
+      x->mask |= bit;
+      h += x->rnd;
+      buf[k++] = dst[j];
     }
   }
-  c->ntargets = k;
   if (k == 1 && xs[buf[0]].single >= 0) {
-    c->hit = buf[0];
-    return 0;
+    xs[buf[0]].mask &= ~bit;
+    cl->hit = buf[0];
+    return;
   }
   int n = k;
-  for (int i = 0; i < n; i++) {
-    const xstate_t *sx = &st[buf[i]];
+  for (int q = 0; q < n; q++) {
+    const xstate_t *sx = &st[buf[q]];
     for (int t = sx->off, te = t + sx->nu; t < te; t++) {
-      int d = mv[t].dst;
-      if (xs[d].stamp != epoch) {
-        xs[d].stamp = epoch;
-        h += xs[d].rnd;
-        buf[n++] = d;
+      xscratch_t *x = &xs[mv[t].dst];
+      if (x->stamp != epoch) x->stamp = epoch, x->mask = 0;
+      if (!(x->mask & bit)) {
+        x->mask |= bit;
+        h += x->rnd;
+        buf[n++] = mv[t].dst;
       }
     }
   }
-  c->nbuf = n;
-  return h;
+  cl->start = (int)c->mbuf.len;
+  cl->n = n;
+  cl->ntargets = k;
+  cl->h = h;
+  c->mbuf.len += (size_t)n;
+  __builtin_prefetch(&c->sets_ix.slot[htab_start(&c->sets_ix, (uint32_t)(h >> 32))]);
 }
 
-/* The first table slot close_find(c, o, h) probes. */
-static const hslot_t *close_slot(const closer_t *c, uint64_t h) {
-  return &c->sets_ix.slot[htab_start(&c->sets_ix, (uint32_t)(h >> 32))];
-}
-
-static int close_find(closer_t *c, observer_t *o, uint64_t h) {
+/* The set id of closure i of this round, added to o when new (its members
+ * in the order found); tpos of each of its members, and c->tbase. */
+static int close_find(closer_t *c, observer_t *o, int i) {
   xscratch_t *xs = c->xs;
-  if (c->hit >= 0) {
-    xscratch_t *s0 = &xs[c->hit];
+  const closure_t *cl = &c->cl[i];
+  if (cl->hit >= 0) {
+    xscratch_t *s0 = &xs[cl->hit];
     s0->tpos = s0->single_pos;
     c->tbase = s0->single_base;
     return s0->single;
   }
-  int *buf = c->buf;
+  const int *buf = c->mbuf.data + cl->start;
   htab_t *t = &c->sets_ix;
-  size_t k = (size_t)c->nbuf;
-  uint32_t hi = (uint32_t)(h >> 32);
+  size_t k = (size_t)cl->n;
+  uint32_t hi = (uint32_t)(cl->h >> 32);
   int id = -1;
-  for (size_t i = htab_start(t, hi); t->slot[i].id >= 0 && id < 0; i = (i + 1) & (t->cap - 1))
-    if (t->slot[i].hi == hi && set_is_stamped(c, o, &t->slot[i], k)) {
-      c->tbase = (int)t->slot[i].base;
-      id = t->slot[i].id;
+  for (size_t j = htab_start(t, hi); t->slot[j].id >= 0 && id < 0; j = (j + 1) & (t->cap - 1))
+    if (t->slot[j].hi == hi && set_is_stamped(c, o, &t->slot[j], k, i)) {
+      c->tbase = (int)t->slot[j].base;
+      id = t->slot[j].id;
     }
   if (id < 0) {
     id = (int)o->sets.count++;
@@ -263,11 +278,11 @@ static int close_find(closer_t *c, observer_t *o, uint64_t h) {
     memcpy(o->sets.keys.data + base, buf, k * sizeof *buf);
     o->sets.keys.len = base + k;
     VEC_PUSH(&o->sets.off, base + k);
-    for (size_t i = 0; i < k; i++) xs[buf[i]].tpos = (int)i;
+    for (size_t j = 0; j < k; j++) xs[buf[j]].tpos = (int)j;
     htab_put(t, (hslot_t){hi, id, (uint32_t)base, (uint32_t)k});
     c->tbase = (int)base;
   }
-  if (c->ntargets == 1) {
+  if (cl->ntargets == 1) {
     xscratch_t *s0 = &xs[buf[0]];
     s0->single = id;
     s0->single_pos = s0->tpos;
@@ -289,14 +304,13 @@ static void closer_init(closer_t *c, const plant_t *g, const split_t *sp, const 
   c->sp = sp;
   c->xs = xmalloc(n * sizeof *c->xs);
   for (size_t x = 0; x < n; x++)
-    c->xs[x] = (xscratch_t){mix64(0x9e3779b97f4a7c15ull * (x + 1)), 0, 0, -1, 0, 0, 0};
-  c->buf = xmalloc(n * sizeof *c->buf);
+    c->xs[x] = (xscratch_t){mix64(0x9e3779b97f4a7c15ull * (x + 1)), 0, 0, 0, -1, 0, 0, 0};
   htab_init(&c->sets_ix, s->sets_hint);
 }
 
 static void closer_free(closer_t *c) {
   free(c->xs);
-  free(c->buf);
+  VEC_FREE(&c->mbuf);
   htab_free(&c->sets_ix);
 }
 
@@ -336,6 +350,7 @@ observer_t *robustify_observer_build(search_t *s, const bitword_t *obs) {
   memset(head, -1, ((size_t)nl + 1) * sizeof *head);
   size_t lwords = BITSET_WORDS((size_t)nl);
   bitword_t *labset = bitset_new((size_t)nl);
+  int *labs = xmalloc(((size_t)nl + 1) * sizeof *labs); /* a set's observable labels */
   intvec_t bd = {0}, be = {0}, bn = {0}; /* a set's observable moves: target, pair move (or -1), next */
   intvec_t foff = {0}, flab = {0}, fdst = {0}; /* pair moves, CSR by source pair */
   VEC_RESERVE(&flab, s->moves_hint + 1);
@@ -347,7 +362,10 @@ observer_t *robustify_observer_build(search_t *s, const bitword_t *obs) {
   VEC_RESERVE(&o->tlab, s->set_moves_hint + 1);
   VEC_RESERVE(&o->tdst, s->set_moves_hint + 1);
   VEC_PUSH(&foff, 0);
-  close_find(&c, o, close_targets(&c, 0, (int[1]){-1}, (int[1]){0}));
+  c.epoch++;
+  c.mbuf.len = 0;
+  close_targets(&c, 0, 0, (int[1]){-1}, (int[1]){0});
+  close_find(&c, o, 0);
   const int err = g->error;
   const xstate_t *st = sp.st;
   const xmove_t *mv = sp.mv;
@@ -404,36 +422,34 @@ observer_t *robustify_observer_build(search_t *s, const bitword_t *obs) {
       }
     }
     flab.len = fdst.len = (size_t)ie;
-    /* the set's observable labels, ascending; each label's pair moves get
-     * their targets while the next label's table slot is fetched */
-    int pl = -1, ptbase = 0;
+    /* the set's observable labels, ascending, 64 at a time: their
+     * closures first (their table slots fetched meanwhile), then each one's
+     * set and its pair moves' targets */
+    int nlabs = 0;
     for (size_t w = 0; w < lwords; w++) {
-      for (bitword_t bits = labset[w]; bits; bits &= bits - 1) {
-        int l = (int)(64 * w + (size_t)__builtin_ctzll(bits));
-        uint64_t h = close_targets(&c, head[l], bnd, bdd);
-        if (c.hit < 0) __builtin_prefetch(close_slot(&c, h));
-        if (pl >= 0) {
-          for (int j = head[pl]; j >= 0; j = bnd[j])
-            if (bed[j] >= 0) fd[bed[j]] = ptbase + xs[bdd[j]].tpos;
-          head[pl] = -1;
-        }
-        int to = close_find(&c, o, h);
-        VEC_PUSH(&o->tlab, l);
-        VEC_PUSH(&o->tdst, to);
-        pl = l, ptbase = c.tbase;
-      }
+      for (bitword_t bits = labset[w]; bits; bits &= bits - 1) labs[nlabs++] = (int)(64 * w + (size_t)__builtin_ctzll(bits));
       labset[w] = 0;
     }
-    if (pl >= 0) {
-      for (int j = head[pl]; j >= 0; j = bnd[j])
-        if (bed[j] >= 0) fd[bed[j]] = ptbase + xs[bdd[j]].tpos;
-      head[pl] = -1;
+    for (int c0 = 0; c0 < nlabs; c0 += 64) {
+      int cn = nlabs - c0 < 64 ? nlabs - c0 : 64;
+      c.epoch++;
+      c.mbuf.len = 0;
+      for (int i = 0; i < cn; i++) close_targets(&c, i, head[labs[c0 + i]], bnd, bdd);
+      for (int i = 0; i < cn; i++) {
+        int l = labs[c0 + i], to = close_find(&c, o, i), tbase = c.tbase;
+        VEC_PUSH(&o->tlab, l);
+        VEC_PUSH(&o->tdst, to);
+        for (int j = head[l]; j >= 0; j = bnd[j])
+          if (bed[j] >= 0) fd[bed[j]] = tbase + xs[bdd[j]].tpos;
+        head[l] = -1;
+      }
     }
   }
   VEC_PUSH(&o->toff, (int)o->tlab.len);
   free(is_obs);
   free(head);
   free(labset);
+  free(labs);
   closer_free(&c);
   split_free(&sp);
   VEC_FREE(&bd);
