@@ -427,7 +427,8 @@ observer_t *robustify_observer_build(search_t *s, const bitword_t *obs) {
      * set and its pair moves' targets */
     int nlabs = 0;
     for (size_t w = 0; w < lwords; w++) {
-      for (bitword_t bits = labset[w]; bits; bits &= bits - 1) labs[nlabs++] = (int)(64 * w + (size_t)__builtin_ctzll(bits));
+      for (bitword_t bits = labset[w]; bits; bits &= bits - 1)
+        labs[nlabs++] = (int)(64 * w + (size_t)__builtin_ctzll(bits));
       labset[w] = 0;
     }
     for (int c0 = 0; c0 < nlabs; c0 += 64) {
