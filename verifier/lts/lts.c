@@ -1618,15 +1618,30 @@ int lts_dfa_partition(int n, const int *off, const int *lab, const int *dst, int
     size_t nused = 0;
     for (int pass = 0; pass < 2; pass++) {
       int count = pass ? ndirty : n;
-      for (int k = 0; k < count; k++) {
-        int i;
-        if (pass) {
-          i = dirty[k];
-        } else { /* the clean representatives, each once: at its own index */
-          i = k;
-          if (touched[cur[i]] != round || clean_rep[cur[i]] != i) continue;
+      /* 16 states' signatures at a time (cur does not change in a round),
+       * their slots prefetched, then looked up in the same order */
+      int bi[16], nb = 0, bj = 0;
+      uint64_t bh[16];
+      for (int k = 0; k < count || bj < nb;) {
+        if (bj == nb) {
+          nb = bj = 0;
+          for (; k < count && nb < 16; k++) {
+            int i;
+            if (pass) {
+              i = dirty[k];
+            } else { /* the clean representatives, each once: at its own index */
+              i = k;
+              if (touched[cur[i]] != round || clean_rep[cur[i]] != i) continue;
+            }
+            bi[nb] = i;
+            bh[nb] = dfa_signature(i, off, lab, dst, cur);
+            __builtin_prefetch(&tab[(size_t)bh[nb] & (cap - 1)]);
+            nb++;
+          }
+          continue;
         }
-        uint64_t h = dfa_signature(i, off, lab, dst, cur);
+        int i = bi[bj];
+        uint64_t h = bh[bj++];
         size_t slot = (size_t)h & (cap - 1);
         while (tab[slot].rep >= 0 &&
                !(tab[slot].hash == h && dfa_same_signature(tab[slot].rep, i, off, lab, dst, cur)))
