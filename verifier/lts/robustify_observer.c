@@ -633,7 +633,7 @@ static void solve(synth_t *y, const bitword_t *start, int newly) {
       if (y->bad[q]) work[nwork++] = q;
   }
   bool grew = !start || nwork > 0;
-  bool *co = NULL;
+  uint8_t *co = NULL;
   int *queue = NULL;
   for (;;) {
     while (nwork > 0) { /* an uncontrollable move into a bad set makes its source bad */
@@ -651,16 +651,18 @@ static void solve(synth_t *y, const bitword_t *start, int newly) {
       co = xmalloc(npairs + 1);
       queue = xmalloc((npairs + 1) * sizeof *queue);
     }
+    /* co[p]: 1 when pair p reaches a marked state through good sets, 2
+     * when its set is bad (one byte read per reversed move) */
     size_t head = 0, tail = 0;
     for (size_t p = 0; p < npairs; p++) {
-      co[p] = !y->bad[o->pair_set[p]] && bitset_get(g->marked, (size_t)o->sets.keys.data[p]);
-      if (co[p]) queue[tail++] = (int)p;
+      co[p] = y->bad[o->pair_set[p]] ? 2 : bitset_get(g->marked, (size_t)o->sets.keys.data[p]);
+      if (co[p] == 1) queue[tail++] = (int)p;
     }
     while (head < tail) {
       int r = queue[head++];
       for (int i = o->roff[r]; i < o->roff[r + 1]; i++) {
         int p = o->rsrc[i];
-        if (!co[p] && !y->bad[o->pair_set[p]]) co[p] = true, queue[tail++] = p;
+        if (!co[p]) co[p] = 1, queue[tail++] = p;
       }
     }
     for (size_t p = 0; p < npairs; p++)
