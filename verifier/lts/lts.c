@@ -1580,20 +1580,24 @@ int lts_dfa_partition(int n, const int *off, const int *lab, const int *dst, int
   free(fill);
   size_t cap = 64;
   while (cap < 2 * (size_t)n + 2) cap *= 2;
-  int *rep_of = xmalloc(cap * sizeof *rep_of), *gid = xmalloc(cap * sizeof *gid);
-  uint64_t *hash_of = xmalloc(cap * sizeof *hash_of);
-  memset(rep_of, -1, cap * sizeof *rep_of);
+  /* a slot's signature hash, representative (-1: empty) and group side by
+   * side: one cache line per probe */
+  struct {
+    uint64_t hash;
+    int rep, gid;
+  } *tab = xmalloc(cap * sizeof *tab);
+  for (size_t u = 0; u < cap; u++) tab[u].rep = -1;
   size_t *used = xmalloc((2 * (size_t)n + 2) * sizeof *used);
   /* the initial classes as dense numbers */
   int nblocks = 0;
   for (int i = 0; i < n; i++) {
     uint64_t h = (uint64_t)(uint32_t)block[i] * 0x9e3779b97f4a7c15ull;
     size_t slot = (size_t)(h >> 17) & (cap - 1);
-    while (rep_of[slot] >= 0 && block[rep_of[slot]] != block[i]) slot = (slot + 1) & (cap - 1);
-    if (rep_of[slot] < 0) rep_of[slot] = i, gid[slot] = nblocks++;
-    cur[i] = gid[slot];
+    while (tab[slot].rep >= 0 && block[tab[slot].rep] != block[i]) slot = (slot + 1) & (cap - 1);
+    if (tab[slot].rep < 0) tab[slot].rep = i, tab[slot].gid = nblocks++;
+    cur[i] = tab[slot].gid;
   }
-  memset(rep_of, -1, cap * sizeof *rep_of);
+  for (size_t u = 0; u < cap; u++) tab[u].rep = -1;
   int *dirty = xmalloc(((size_t)n + 1) * sizeof *dirty),
       *next_dirty = xmalloc(((size_t)n + 1) * sizeof *next_dirty);
   int *stamp = xcalloc((size_t)n + 1, sizeof *stamp),
@@ -1614,34 +1618,49 @@ int lts_dfa_partition(int n, const int *off, const int *lab, const int *dst, int
     size_t nused = 0;
     for (int pass = 0; pass < 2; pass++) {
       int count = pass ? ndirty : n;
-      for (int k = 0; k < count; k++) {
-        int i;
-        if (pass) {
-          i = dirty[k];
-        } else { /* the clean representatives, each once: at its own index */
-          i = k;
-          if (touched[cur[i]] != round || clean_rep[cur[i]] != i) continue;
+      /* 16 states' signatures at a time (cur does not change in a round),
+       * their slots prefetched, then looked up in the same order */
+      int bi[16], nb = 0, bj = 0;
+      uint64_t bh[16];
+      for (int k = 0; k < count || bj < nb;) {
+        if (bj == nb) {
+          nb = bj = 0;
+          for (; k < count && nb < 16; k++) {
+            int i;
+            if (pass) {
+              i = dirty[k];
+            } else { /* the clean representatives, each once: at its own index */
+              i = k;
+              if (touched[cur[i]] != round || clean_rep[cur[i]] != i) continue;
+            }
+            bi[nb] = i;
+            bh[nb] = dfa_signature(i, off, lab, dst, cur);
+            __builtin_prefetch(&tab[(size_t)bh[nb] & (cap - 1)]);
+            nb++;
+          }
+          continue;
         }
-        uint64_t h = dfa_signature(i, off, lab, dst, cur);
+        int i = bi[bj];
+        uint64_t h = bh[bj++];
         size_t slot = (size_t)h & (cap - 1);
-        while (rep_of[slot] >= 0 &&
-               !(hash_of[slot] == h && dfa_same_signature(rep_of[slot], i, off, lab, dst, cur)))
+        while (tab[slot].rep >= 0 &&
+               !(tab[slot].hash == h && dfa_same_signature(tab[slot].rep, i, off, lab, dst, cur)))
           slot = (slot + 1) & (cap - 1);
-        if (rep_of[slot] < 0) {
-          rep_of[slot] = i;
-          hash_of[slot] = h;
+        if (tab[slot].rep < 0) {
+          tab[slot].rep = i;
+          tab[slot].hash = h;
           used[nused++] = slot;
           int b = cur[i];
           if (!pass ||
               kept[b] != round) /* a clean member's group, or the first group of an all-dirty block */
-            gid[slot] = b, kept[b] = round;
+            tab[slot].gid = b, kept[b] = round;
           else
-            gid[slot] = nblocks++;
+            tab[slot].gid = nblocks++;
         }
-        if (pass) newid[i] = gid[slot];
+        if (pass) newid[i] = tab[slot].gid;
       }
     }
-    for (size_t u = 0; u < nused; u++) rep_of[used[u]] = -1;
+    for (size_t u = 0; u < nused; u++) tab[used[u]].rep = -1;
     /* the moved states' predecessors are next round's dirty states */
     int nnext = 0;
     for (int k = 0; k < ndirty; k++) {
@@ -1666,7 +1685,7 @@ int lts_dfa_partition(int n, const int *off, const int *lab, const int *dst, int
     }
     nblocks = count;
   }
-  free(cur), free(newid), free(roff), free(rsrc), free(rep_of), free(gid), free(hash_of), free(used);
+  free(cur), free(newid), free(roff), free(rsrc), free(tab), free(used);
   free(dirty), free(next_dirty), free(stamp), free(clean_rep), free(touched), free(kept);
   return stopped ? -1 : nblocks;
 }

@@ -1,6 +1,9 @@
 #include "verifier/lts/robustify.h"
 
 #include <assert.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,8 +16,24 @@
 #include "verifier/lts/robustify_search.h"
 #include "verifier/lts/robustify_symmetry.h"
 
+/* Each observer's arrays (tens of MB) are freed when a newer one evicts it
+ * and its successor's are allocated at once; glibc would map the large
+ * ones afresh and unmap them (and trim the heap's top) on free, so every
+ * observer faulted its pages in again (pump-3 pareto: about a tenth of
+ * its CPU in the kernel). Large blocks below glibc's greatest mapping
+ * threshold (32 MB on 64-bit) come from the heap, and a freed top is
+ * kept: pump-3 pareto, 5 interleaved runs at load 5, system time 0.19 ->
+ * 0.13 s (user time within the load's noise), peak RSS 260 -> 262 MB. */
+static void keep_freed_memory(void) {
+#ifdef __GLIBC__
+  mallopt(M_MMAP_THRESHOLD, 32 << 20);
+  mallopt(M_TRIM_THRESHOLD, 1 << 30);
+#endif
+}
+
 void robustify_run(const robustify_problem_t *p, robustify_result_t *out) {
   assert(p->nprogress <= ROBUSTIFY_MAX_PROGRESS && p->npref <= ROBUSTIFY_MAX_PREFERRED);
+  keep_freed_memory();
   memset(out, 0, sizeof *out);
   search_t s;
   memset(&s, 0, sizeof s);

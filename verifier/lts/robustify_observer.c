@@ -35,13 +35,16 @@ void robustify_observer_free(observer_t *o) {
 }
 
 /* Open addressing over 64-bit hashes h: slot (h >> 32) & (cap - 1) on,
- * each slot the entry id (-1 empty) and the top 32 bits of its hash side
- * by side (one cache line per probe: the tables outgrow the caches); cap
- * a power of two > 2 * count. The caller compares entries whose bits
- * match (closer_t's sets). */
+ * each slot the entry id (-1 empty), the top 32 bits of its hash, and
+ * where the set's members start in the observer's keys and how many there
+ * are, side by side (one cache line per probe: the tables outgrow the
+ * caches; the set's offsets need no second look); cap a power of two > 2 *
+ * count. The caller compares entries whose bits match (closer_t's sets).
+ * Pair numbers are ints (the pair moves'), so a set's start fits 32 bits. */
 typedef struct {
   uint32_t hi;
   int32_t id;
+  uint32_t base, k;
 } hslot_t;
 
 typedef struct {
@@ -54,7 +57,7 @@ static void htab_init(htab_t *t, size_t want) {
   while (t->cap < 2 * want + 2) t->cap *= 2;
   t->count = 0;
   t->slot = xmalloc(t->cap * sizeof *t->slot);
-  for (size_t i = 0; i < t->cap; i++) t->slot[i] = (hslot_t){0, -1};
+  for (size_t i = 0; i < t->cap; i++) t->slot[i] = (hslot_t){0, -1, 0, 0};
 }
 
 static void htab_free(htab_t *t) { free(t->slot); }
@@ -62,177 +65,228 @@ static void htab_free(htab_t *t) { free(t->slot); }
 /* The first slot to probe for hash bits hi. */
 static size_t htab_start(const htab_t *t, uint32_t hi) { return (size_t)hi & (t->cap - 1); }
 
-/* Adds entry id under hash bits hi at the first free slot (no equal entry
- * is in t: the caller looked it up). */
-static void htab_put(htab_t *t, uint32_t hi, int id) {
+/* Adds entry e (e.id, under hash bits e.hi) at the first free slot (no
+ * equal entry is in t: the caller looked it up). */
+static void htab_put(htab_t *t, hslot_t e) {
   if (2 * (t->count + 1) >= t->cap) {
     htab_t n;
     htab_init(&n, t->cap);
     for (size_t i = 0; i < t->cap; i++)
-      if (t->slot[i].id >= 0) htab_put(&n, t->slot[i].hi, t->slot[i].id);
+      if (t->slot[i].id >= 0) htab_put(&n, t->slot[i]);
     htab_free(t);
     *t = n;
   }
-  size_t mask = t->cap - 1, i = htab_start(t, hi);
+  size_t mask = t->cap - 1, i = htab_start(t, e.hi);
   while (t->slot[i].id >= 0) i = (i + 1) & mask;
-  t->slot[i] = (hslot_t){hi, id};
+  t->slot[i] = e;
   t->count++;
 }
 
-/* G's moves for O, by source state x: [xoff[x], + xnp[x]) the
- * unobservable ones not into the error state (G's order), up to + xnu[x]
- * those into it, then up to xoff[x+1] the observable ones (by label, into
- * the error state too); npm[x]: x's moves not into the error state (the
- * moves of a pair of x). */
+/* G's moves for O, by source state x (st[x]): mv[off, + np) the
+ * unobservable ones not into the error state (G's order), up to + nu
+ * those into it, then up to st[x + 1].off the observable ones (by label,
+ * into the error state too); npm: x's moves not into the error state (the
+ * moves of a pair of x). A state's numbers side by side, and each move's
+ * label beside its target: one cache line for what the construction reads
+ * of a state (its members are scattered over G). */
 typedef struct {
-  int *xoff, *xnp, *xnu, *npm, *xlab, *xdst;
+  int off, np, nu, npm;
+} xstate_t;
+
+typedef struct {
+  int lab, dst;
+} xmove_t;
+
+typedef struct {
+  xstate_t *st;
+  xmove_t *mv;
+  int st_n; /* G's states */
 } split_t;
 
 static void split_init(split_t *sp, const plant_t *g, const uint8_t *is_obs) {
   size_t n = (size_t)g->n + 1;
-  sp->xoff = xmalloc((n + 1) * sizeof *sp->xoff);
-  sp->xnp = xmalloc(n * sizeof *sp->xnp);
-  sp->xnu = xmalloc(n * sizeof *sp->xnu);
-  sp->npm = xmalloc(n * sizeof *sp->npm);
-  sp->xlab = xmalloc(((size_t)g->ntrans + 1) * sizeof *sp->xlab);
-  sp->xdst = xmalloc(((size_t)g->ntrans + 1) * sizeof *sp->xdst);
+  sp->st = xcalloc(n + 1, sizeof *sp->st);
+  sp->mv = xmalloc(((size_t)g->ntrans + 1) * sizeof *sp->mv);
+  sp->st_n = g->n;
   int maxdeg = 0; /* the observable moves of one state wait in ol, od */
   for (int x = 0; x < g->n; x++)
     if (g->off[x + 1] - g->off[x] > maxdeg) maxdeg = g->off[x + 1] - g->off[x];
   int *ol = xmalloc(((size_t)maxdeg + 1) * sizeof *ol), *od = xmalloc(((size_t)maxdeg + 1) * sizeof *od);
   const int *glab = g->lab, *gdst = g->dst, err = g->error;
-  int *xlab = sp->xlab, *xdst = sp->xdst, k = 0;
+  xmove_t *mv = sp->mv;
+  int k = 0;
   for (int x = 0; x < g->n; x++) {
     int nerr = 0, no = 0, oerr = 0;
-    sp->xoff[x] = k;
+    xstate_t *st = &sp->st[x];
+    st->off = k;
     for (int t = g->off[x], to = g->off[x + 1]; t < to; t++) {
       int l = glab[t], d = gdst[t];
       if (is_obs[l])
         ol[no] = l, od[no++] = d, oerr += d == err;
       else if (d != err)
-        xlab[k] = l, xdst[k++] = d;
+        mv[k++] = (xmove_t){l, d};
       else
         nerr++;
     }
-    sp->xnp[x] = k - sp->xoff[x];
-    for (int i = 0; i < nerr; i++) xlab[k] = -1, xdst[k++] = err;
-    sp->xnu[x] = k - sp->xoff[x];
-    memcpy(xlab + k, ol, (size_t)no * sizeof *ol);
-    memcpy(xdst + k, od, (size_t)no * sizeof *od);
-    k += no;
-    sp->npm[x] = sp->xnp[x] + no - oerr;
+    st->np = k - st->off;
+    for (int i = 0; i < nerr; i++) mv[k++] = (xmove_t){-1, err};
+    st->nu = k - st->off;
+    for (int i = 0; i < no; i++) mv[k++] = (xmove_t){ol[i], od[i]};
+    st->npm = st->np + no - oerr;
   }
-  sp->xoff[g->n] = k;
+  sp->st[g->n].off = k;
   free(ol);
   free(od);
 }
 
 static void split_free(split_t *sp) {
-  free(sp->xoff);
-  free(sp->xnp);
-  free(sp->xnu);
-  free(sp->npm);
-  free(sp->xlab);
-  free(sp->xdst);
+  free(sp->st);
+  free(sp->mv);
 }
 
-/* Scratch of one observer construction. A set of G states is hashed as
- * the sum of its members' random words (rnd), so that a closure hashes
- * alike whatever order it is found in; a set is equal to the states
- * stamped now when it has as many members and all of them are stamped
- * (the stamped states are distinct). The closure of one state x, once
- * found: single[x], and x's position in it single_pos[x]. (Closures of two
- * or more targets are not kept: looking them up in a table of their own
- * cost more in cache misses than closing them again; pump-3 pareto 2.20 ->
- * 2.00 s CPU, 401 -> 368 MB.) tpos[x]: the position of x in the set
- * close_list returned last, for its targets. buf holds up to every G
- * state. */
+/* Scratch of one observer construction, per G state x (xs[x]: the fields
+ * are read together). A set of G states is hashed as the sum of its
+ * members' random words (rnd), so that a closure hashes alike whatever
+ * order it is found in. The closures of up to 64 labels of one set are
+ * found before any is looked up (so that their table slots are fetched
+ * meanwhile): x is in closure i of the current round when stamp is the
+ * round (epoch) and bit i of mask is set; a set is equal to closure i when
+ * it has as many members and all of them are in it (a closure's members
+ * are distinct). The closure of one state x, once found: single, x's
+ * position in it single_pos, where it starts in the keys single_base.
+ * (Closures of two or more targets are not kept: looking them up in a
+ * table of their own cost more in cache misses than closing them again;
+ * pump-3 pareto 2.20 -> 2.00 s CPU, 401 -> 368 MB.) tpos: the position of
+ * x in the set close_find returned last, for its targets (c->tbase: where
+ * that set starts in the keys); pos: its position in the set being
+ * expanded (robustify_observer_build). */
+typedef struct {
+  uint64_t rnd, mask;
+  int stamp, tpos, single, single_pos, pos, single_base;
+} xscratch_t;
+
+/* Closure i of a round: its members mbuf[start, + n) (the targets, then
+ * breadth first; ntargets targets), its hash, or hit >= 0: the state whose
+ * single closure it is (nothing stamped). */
+typedef struct {
+  int start, n, ntargets, hit;
+  uint64_t h;
+} closure_t;
+
 typedef struct {
   const split_t *sp;
-  uint64_t *rnd;
-  int *stamp, epoch;
+  xscratch_t *xs;
+  int epoch;
   htab_t sets_ix;
-  int *single, *single_pos;
-  int *tpos;
-  int *buf, nbuf;
+  intvec_t mbuf;
+  closure_t cl[64];
+  int tbase;
 } closer_t;
 
-/* Whether the stamped states are set `id` of o (k of them); sets tpos of
- * its members on the way. */
-static bool set_is_stamped(closer_t *c, const observer_t *o, int id, size_t k) {
-  size_t from = o->sets.off.data[id], to = o->sets.off.data[id + 1];
-  if (to - from != k) return false;
-  const int *key = o->sets.keys.data + from;
-  for (size_t i = 0; i < k; i++) {
-    if (c->stamp[key[i]] != c->epoch) return false;
-    c->tpos[key[i]] = (int)i;
+/* Whether closure i's members (k of them) are the set of slot e; sets tpos
+ * of its members on the way. */
+static bool set_is_stamped(closer_t *c, const observer_t *o, const hslot_t *e, size_t k, int i) {
+  if (e->k != k) return false;
+  const int *key = o->sets.keys.data + e->base;
+  for (size_t j = 0; j < k; j++) {
+    xscratch_t *x = &c->xs[key[j]];
+    if (x->stamp != c->epoch || !(x->mask >> i & 1)) return false;
+    x->tpos = (int)j;
   }
   return true;
 }
 
-/* The set id of the closure of c->buf (stamped, hash h) under
- * unobservable moves, added to o when new (its members in the order
- * found: the targets, then breadth first); tpos of every member set. */
-static int close_buf(closer_t *c, observer_t *o, uint64_t h) {
-  const split_t *sp = c->sp;
-  int *buf = c->buf, n = c->nbuf;
-  for (int i = 0; i < n; i++) {
-    int x = buf[i];
-    for (int t = sp->xoff[x], te = t + sp->xnu[x]; t < te; t++) {
-      int d = sp->xdst[t];
-      if (c->stamp[d] != c->epoch) {
-        c->stamp[d] = c->epoch;
-        h += c->rnd[d];
-        buf[n++] = d;
+/* Closure i of this round (c->epoch, started by the caller): the
+ * unobservable closure of the G states dst[j] for j on the list head,
+ * next[head], ... (-1 ends it; in any order, repeats allowed); its table
+ * slot prefetched. Reads no tpos (close_find of an earlier closure of the
+ * round may have set them for its caller). */
+static void close_targets(closer_t *c, int i, int head, const int *next, const int *dst) {
+  const xstate_t *st = c->sp->st;
+  const xmove_t *mv = c->sp->mv;
+  xscratch_t *xs = c->xs;
+  closure_t *cl = &c->cl[i];
+  cl->hit = -1;
+  if (next[head] < 0 && xs[dst[head]].single >= 0) {
+    cl->hit = dst[head];
+    return;
+  }
+  int epoch = c->epoch, g = (int)(c->sp->st_n);
+  uint64_t bit = (uint64_t)1 << i, h = 0;
+  VEC_RESERVE(&c->mbuf, c->mbuf.len + (size_t)g + 1);
+  int *buf = c->mbuf.data + c->mbuf.len, k = 0;
+  for (int j = head; j >= 0; j = next[j]) {
+    xscratch_t *x = &xs[dst[j]];
+    if (x->stamp != epoch) x->stamp = epoch, x->mask = 0;
+    if (!(x->mask & bit)) {
+      x->mask |= bit;
+      h += x->rnd;
+      buf[k++] = dst[j];
+    }
+  }
+  if (k == 1 && xs[buf[0]].single >= 0) {
+    xs[buf[0]].mask &= ~bit;
+    cl->hit = buf[0];
+    return;
+  }
+  int n = k;
+  for (int q = 0; q < n; q++) {
+    const xstate_t *sx = &st[buf[q]];
+    for (int t = sx->off, te = t + sx->nu; t < te; t++) {
+      xscratch_t *x = &xs[mv[t].dst];
+      if (x->stamp != epoch) x->stamp = epoch, x->mask = 0;
+      if (!(x->mask & bit)) {
+        x->mask |= bit;
+        h += x->rnd;
+        buf[n++] = mv[t].dst;
       }
     }
   }
-  htab_t *t = &c->sets_ix;
-  size_t k = (size_t)n;
-  uint32_t hi = (uint32_t)(h >> 32);
-  for (size_t i = htab_start(t, hi); t->slot[i].id >= 0; i = (i + 1) & (t->cap - 1))
-    if (t->slot[i].hi == hi && set_is_stamped(c, o, t->slot[i].id, k)) return t->slot[i].id;
-  int id = (int)o->sets.count++;
-  size_t base = o->sets.keys.len;
-  VEC_RESERVE(&o->sets.keys, base + k);
-  memcpy(o->sets.keys.data + base, buf, k * sizeof *buf);
-  o->sets.keys.len = base + k;
-  VEC_PUSH(&o->sets.off, base + k);
-  for (size_t i = 0; i < k; i++) c->tpos[buf[i]] = (int)i;
-  htab_put(t, hi, id);
-  return id;
+  cl->start = (int)c->mbuf.len;
+  cl->n = n;
+  cl->ntargets = k;
+  cl->h = h;
+  c->mbuf.len += (size_t)n;
+  __builtin_prefetch(&c->sets_ix.slot[htab_start(&c->sets_ix, (uint32_t)(h >> 32))]);
 }
 
-/* The set id of the unobservable closure of the G states dst[j] for j on
- * the list head, next[head], ... (-1 ends it; in any order, repeats
- * allowed), added when new; c->tpos holds the position of each of those
- * states in it. */
-static int close_list(closer_t *c, observer_t *o, int head, const int *next, const int *dst) {
-  int x0 = dst[head];
-  if (next[head] < 0 && c->single[x0] >= 0) {
-    c->tpos[x0] = c->single_pos[x0];
-    return c->single[x0];
+/* The set id of closure i of this round, added to o when new (its members
+ * in the order found); tpos of each of its members, and c->tbase. */
+static int close_find(closer_t *c, observer_t *o, int i) {
+  xscratch_t *xs = c->xs;
+  const closure_t *cl = &c->cl[i];
+  if (cl->hit >= 0) {
+    xscratch_t *s0 = &xs[cl->hit];
+    s0->tpos = s0->single_pos;
+    c->tbase = s0->single_base;
+    return s0->single;
   }
-  int epoch = ++c->epoch, *stamp = c->stamp, *buf = c->buf, k = 0;
-  uint64_t h = 0;
-  for (int j = head; j >= 0; j = next[j]) {
-    int x = dst[j];
-    if (stamp[x] != epoch) {
-      stamp[x] = epoch;
-      h += c->rnd[x];
-      buf[k++] = x;
+  const int *buf = c->mbuf.data + cl->start;
+  htab_t *t = &c->sets_ix;
+  size_t k = (size_t)cl->n;
+  uint32_t hi = (uint32_t)(cl->h >> 32);
+  int id = -1;
+  for (size_t j = htab_start(t, hi); t->slot[j].id >= 0 && id < 0; j = (j + 1) & (t->cap - 1))
+    if (t->slot[j].hi == hi && set_is_stamped(c, o, &t->slot[j], k, i)) {
+      c->tbase = (int)t->slot[j].base;
+      id = t->slot[j].id;
     }
+  if (id < 0) {
+    id = (int)o->sets.count++;
+    size_t base = o->sets.keys.len;
+    VEC_RESERVE(&o->sets.keys, base + k);
+    memcpy(o->sets.keys.data + base, buf, k * sizeof *buf);
+    o->sets.keys.len = base + k;
+    VEC_PUSH(&o->sets.off, base + k);
+    for (size_t j = 0; j < k; j++) xs[buf[j]].tpos = (int)j;
+    htab_put(t, (hslot_t){hi, id, (uint32_t)base, (uint32_t)k});
+    c->tbase = (int)base;
   }
-  c->nbuf = k;
-  x0 = buf[0];
-  if (k == 1 && c->single[x0] >= 0) {
-    c->tpos[x0] = c->single_pos[x0];
-    return c->single[x0];
-  }
-  int id = close_buf(c, o, h);
-  if (k == 1) {
-    c->single[x0] = id;
-    c->single_pos[x0] = c->tpos[x0];
+  if (cl->ntargets == 1) {
+    xscratch_t *s0 = &xs[buf[0]];
+    s0->single = id;
+    s0->single_pos = s0->tpos;
+    s0->single_base = c->tbase;
   }
   return id;
 }
@@ -248,24 +302,15 @@ static void closer_init(closer_t *c, const plant_t *g, const split_t *sp, const 
   memset(c, 0, sizeof *c);
   size_t n = (size_t)g->n + 1;
   c->sp = sp;
-  c->rnd = xmalloc(n * sizeof *c->rnd);
-  for (size_t x = 0; x < n; x++) c->rnd[x] = mix64(0x9e3779b97f4a7c15ull * (x + 1));
-  c->stamp = xcalloc(n, sizeof *c->stamp);
-  c->tpos = xmalloc(n * sizeof *c->tpos);
-  c->buf = xmalloc(n * sizeof *c->buf);
-  c->single = xmalloc(n * sizeof *c->single);
-  c->single_pos = xmalloc(n * sizeof *c->single_pos);
-  memset(c->single, -1, n * sizeof *c->single);
+  c->xs = xmalloc(n * sizeof *c->xs);
+  for (size_t x = 0; x < n; x++)
+    c->xs[x] = (xscratch_t){mix64(0x9e3779b97f4a7c15ull * (x + 1)), 0, 0, 0, -1, 0, 0, 0};
   htab_init(&c->sets_ix, s->sets_hint);
 }
 
 static void closer_free(closer_t *c) {
-  free(c->rnd);
-  free(c->stamp);
-  free(c->tpos);
-  free(c->buf);
-  free(c->single);
-  free(c->single_pos);
+  free(c->xs);
+  VEC_FREE(&c->mbuf);
   htab_free(&c->sets_ix);
 }
 
@@ -305,21 +350,26 @@ observer_t *robustify_observer_build(search_t *s, const bitword_t *obs) {
   memset(head, -1, ((size_t)nl + 1) * sizeof *head);
   size_t lwords = BITSET_WORDS((size_t)nl);
   bitword_t *labset = bitset_new((size_t)nl);
-  int *pos = xmalloc(((size_t)g->n + 1) * sizeof *pos);
+  int *labs = xmalloc(((size_t)nl + 1) * sizeof *labs); /* a set's observable labels */
   intvec_t bd = {0}, be = {0}, bn = {0}; /* a set's observable moves: target, pair move (or -1), next */
-  intvec_t foff = {0}, flab = {0}, fdst = {0}, rcnt = {0}; /* pair moves, CSR by source pair; reversed counts */
+  intvec_t foff = {0}, flab = {0}, fdst = {0}; /* pair moves, CSR by source pair */
   VEC_RESERVE(&flab, s->moves_hint + 1);
   VEC_RESERVE(&fdst, s->moves_hint + 1);
   VEC_RESERVE(&foff, s->pairs_hint + 2);
-  VEC_RESERVE(&rcnt, s->pairs_hint + 2);
   VEC_RESERVE(&o->sets.keys, s->pairs_hint + 1);
   VEC_RESERVE(&o->sets.off, s->sets_hint + 2);
   VEC_RESERVE(&o->toff, s->sets_hint + 2);
   VEC_RESERVE(&o->tlab, s->set_moves_hint + 1);
   VEC_RESERVE(&o->tdst, s->set_moves_hint + 1);
   VEC_PUSH(&foff, 0);
-  close_list(&c, o, 0, (int[1]){-1}, (int[1]){0});
-  const int err = g->error, *xoff = sp.xoff, *xnp = sp.xnp, *xnu = sp.xnu, *xlab = sp.xlab, *xdst = sp.xdst;
+  c.epoch++;
+  c.mbuf.len = 0;
+  close_targets(&c, 0, 0, (int[1]){-1}, (int[1]){0});
+  close_find(&c, o, 0);
+  const int err = g->error;
+  const xstate_t *st = sp.st;
+  const xmove_t *mv = sp.mv;
+  xscratch_t *xs = c.xs;
   bool ok = true;
   for (size_t q = 0; q < o->sets.count; q++) {
     if (robustify_over_states(s, o->sets.keys.len) || ((q & 255) == 0 && robustify_out_of_time(s))) {
@@ -335,15 +385,13 @@ observer_t *robustify_observer_build(search_t *s, const bitword_t *obs) {
     for (size_t i = 0; i < m && !holds_error; i++) holds_error = mem[i] == err;
     if (holds_error) { /* no moves: bad whatever C, and they matter to no other set (above) */
       for (size_t i = 0; i < m; i++) foff.data[foff.len++] = (int)e;
-      VEC_RESERVE(&rcnt, o->sets.keys.len + 1);
-      while (rcnt.len < o->sets.keys.len) rcnt.data[rcnt.len++] = 0;
       continue;
     }
     for (size_t i = 0; i < m; i++) {
       int x = mem[i];
-      pos[x] = (int)i;
-      e += (size_t)sp.npm[x];
-      nobsm += (size_t)(xoff[x + 1] - xoff[x] - xnu[x]);
+      xs[x].pos = (int)i;
+      e += (size_t)st[x].npm;
+      nobsm += (size_t)(st[x + 1].off - st[x].off - st[x].nu);
       foff.data[foff.len++] = (int)e;
     }
     VEC_RESERVE(&flab, e + 1);
@@ -351,20 +399,18 @@ observer_t *robustify_observer_build(search_t *s, const bitword_t *obs) {
     VEC_RESERVE(&bd, nobsm + 1);
     VEC_RESERVE(&be, nobsm + 1);
     VEC_RESERVE(&bn, nobsm + 1);
-    VEC_RESERVE(&rcnt, o->sets.keys.len + 1);
-    while (rcnt.len < o->sets.keys.len) rcnt.data[rcnt.len++] = 0;
-    int *fl = flab.data, *fd = fdst.data, *rc = rcnt.data, *bdd = bd.data, *bed = be.data, *bnd = bn.data;
+    int *fl = flab.data, *fd = fdst.data, *bdd = bd.data, *bed = be.data, *bnd = bn.data;
     int nb = 0, ie = (int)flab.len;
     for (size_t i = 0; i < m; i++) {
-      int x = mem[i], t = xoff[x], tp = t + xnp[x], te = xoff[x + 1];
+      const xstate_t *sx = &st[mem[i]];
+      int t = sx->off, tp = t + sx->np, te = sx[1].off;
       for (; t < tp; t++, ie++) {
-        int r = (int)base + pos[xdst[t]];
-        fl[ie] = xlab[t];
+        int r = (int)base + xs[mv[t].dst].pos;
+        fl[ie] = mv[t].lab;
         fd[ie] = r;
-        rc[r]++;
       }
-      for (t += xnu[x] - xnp[x]; t < te; t++) {
-        int l = xlab[t], d = xdst[t];
+      for (t += sx->nu - sx->np; t < te; t++) {
+        int l = mv[t].lab, d = mv[t].dst;
         bdd[nb] = d;
         if (d != err)
           fl[ie] = l, bed[nb] = ie++;
@@ -376,34 +422,35 @@ observer_t *robustify_observer_build(search_t *s, const bitword_t *obs) {
       }
     }
     flab.len = fdst.len = (size_t)ie;
-    for (size_t w = 0; w < lwords; w++) { /* the set's observable labels, ascending */
-      for (bitword_t bits = labset[w]; bits; bits &= bits - 1) {
-        int l = (int)(64 * w + (size_t)__builtin_ctzll(bits));
-        int to = close_list(&c, o, head[l], bnd, bdd);
+    /* the set's observable labels, ascending, 64 at a time: their
+     * closures first (their table slots fetched meanwhile), then each one's
+     * set and its pair moves' targets */
+    int nlabs = 0;
+    for (size_t w = 0; w < lwords; w++) {
+      for (bitword_t bits = labset[w]; bits; bits &= bits - 1)
+        labs[nlabs++] = (int)(64 * w + (size_t)__builtin_ctzll(bits));
+      labset[w] = 0;
+    }
+    for (int c0 = 0; c0 < nlabs; c0 += 64) {
+      int cn = nlabs - c0 < 64 ? nlabs - c0 : 64;
+      c.epoch++;
+      c.mbuf.len = 0;
+      for (int i = 0; i < cn; i++) close_targets(&c, i, head[labs[c0 + i]], bnd, bdd);
+      for (int i = 0; i < cn; i++) {
+        int l = labs[c0 + i], to = close_find(&c, o, i), tbase = c.tbase;
         VEC_PUSH(&o->tlab, l);
         VEC_PUSH(&o->tdst, to);
-        int tbase = (int)o->sets.off.data[to];
-        if (rcnt.len < o->sets.keys.len) {
-          VEC_RESERVE(&rcnt, o->sets.keys.len);
-          while (rcnt.len < o->sets.keys.len) rcnt.data[rcnt.len++] = 0;
-          rc = rcnt.data;
-        }
         for (int j = head[l]; j >= 0; j = bnd[j])
-          if (bed[j] >= 0) {
-            int r = tbase + c.tpos[bdd[j]];
-            fd[bed[j]] = r;
-            rc[r]++;
-          }
+          if (bed[j] >= 0) fd[bed[j]] = tbase + xs[bdd[j]].tpos;
         head[l] = -1;
       }
-      labset[w] = 0;
     }
   }
   VEC_PUSH(&o->toff, (int)o->tlab.len);
   free(is_obs);
   free(head);
   free(labset);
-  free(pos);
+  free(labs);
   closer_free(&c);
   split_free(&sp);
   VEC_FREE(&bd);
@@ -413,7 +460,6 @@ observer_t *robustify_observer_build(search_t *s, const bitword_t *obs) {
     VEC_FREE(&foff);
     VEC_FREE(&flab);
     VEC_FREE(&fdst);
-    VEC_FREE(&rcnt);
     robustify_observer_free(o);
     return NULL;
   }
@@ -435,11 +481,11 @@ observer_t *robustify_observer_build(search_t *s, const bitword_t *obs) {
   o->foff = foff.data;
   o->flab = flab.data;
   o->fdst = fdst.data;
-  assert(rcnt.len == npairs);
-  o->roff = xmalloc((npairs + 2) * sizeof *o->roff);
-  o->roff[0] = 0;
-  for (size_t p = 0; p < npairs; p++) o->roff[p + 1] = o->roff[p] + rcnt.data[p];
-  VEC_FREE(&rcnt);
+  /* the pair moves reversed: counted in one pass of their own (the
+   * counters are scattered: apart from the construction they overlap) */
+  o->roff = xcalloc(npairs + 2, sizeof *o->roff);
+  for (size_t e = 0; e < nm; e++) o->roff[fdst.data[e] + 1]++;
+  for (size_t p = 0; p < npairs; p++) o->roff[p + 1] += o->roff[p];
   o->rsrc = xmalloc((nm + 1) * sizeof *o->rsrc);
   int *fill = xmalloc((npairs + 1) * sizeof *fill), *rsrc = o->rsrc;
   memcpy(fill, o->roff, npairs * sizeof *fill);
@@ -587,7 +633,7 @@ static void solve(synth_t *y, const bitword_t *start, int newly) {
       if (y->bad[q]) work[nwork++] = q;
   }
   bool grew = !start || nwork > 0;
-  bool *co = NULL;
+  uint8_t *co = NULL;
   int *queue = NULL;
   for (;;) {
     while (nwork > 0) { /* an uncontrollable move into a bad set makes its source bad */
@@ -605,16 +651,18 @@ static void solve(synth_t *y, const bitword_t *start, int newly) {
       co = xmalloc(npairs + 1);
       queue = xmalloc((npairs + 1) * sizeof *queue);
     }
+    /* co[p]: 1 when pair p reaches a marked state through good sets, 2
+     * when its set is bad (one byte read per reversed move) */
     size_t head = 0, tail = 0;
     for (size_t p = 0; p < npairs; p++) {
-      co[p] = !y->bad[o->pair_set[p]] && bitset_get(g->marked, (size_t)o->sets.keys.data[p]);
-      if (co[p]) queue[tail++] = (int)p;
+      co[p] = y->bad[o->pair_set[p]] ? 2 : bitset_get(g->marked, (size_t)o->sets.keys.data[p]);
+      if (co[p] == 1) queue[tail++] = (int)p;
     }
     while (head < tail) {
       int r = queue[head++];
       for (int i = o->roff[r]; i < o->roff[r + 1]; i++) {
         int p = o->rsrc[i];
-        if (!co[p] && !y->bad[o->pair_set[p]]) co[p] = true, queue[tail++] = p;
+        if (!co[p]) co[p] = 1, queue[tail++] = p;
       }
     }
     for (size_t p = 0; p < npairs; p++)
