@@ -22,7 +22,7 @@ seeds() {
   fuzz_fsp) { ls examples/*/*/*.lts; find $anchors/lts -name '*.lts' | sort | head -300; } 2>/dev/null ;;
   fuzz_maskd) { find examples/masking/faulty -name "*.test"; find $anchors/maskd -name "*.test"; } 2>/dev/null | sort ;;
   fuzz_masking) ls examples/masking/*.yaml examples/masking/yaml/*.yaml ;;
-  fuzz_config) ls examples/robustness/*/*.yaml examples/envelope/*/*.yaml tests/data/robustify_voting2/*.json ;;
+  fuzz_config) ls examples/robustness/*/*.yaml examples/envelope/*/*.yaml tests/data/robustify_voting2/*.json tests/fuzz/seeds/config-*.yaml ;;
   fuzz_json) ls tests/cases/*/*json*.out ;;
   fuzz_eofm) find examples tests/cases/eofm -name '*.xml' | sort ;;
   fuzz_aut) ls examples/*/*/*.aut tests/cases/fsp/*.aut examples/*/*/*/*.fsm tests/cases/fsp/fsm/*.fsm ;;
