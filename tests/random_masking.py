@@ -8,8 +8,10 @@ transitions faulty) over a few labels, writes both in the YAML form of `ismv
 masking` (one process, an int variable s for the state, one action per
 transition: guard `s == i`, do `s: j`), and compares `masking`, `distance` and
 `faults` of `ismv masking --format json` (the strong game, nominal moves played),
-of `--no-nominal-match` and of `--fault-answers` (a faulty implementation move may
-answer a nominal one, as MaskD's game) with this file's own game (docs/masking.md, "The game
+of `--no-nominal-match`, of `--fault-answers` (a faulty implementation move may
+answer a nominal one, as MaskD's game) and, in the strong game, of `--deadlock-error`
+(an implementation state without moves leads to a verifier node with no answer) with
+this file's own game (docs/masking.md, "The game
 and its value"; Castro, D'Argenio, Demasi, Putruele): refuter nodes (s, t) play every
 implementation move (a fault is answered by the masking move M, the nominal state
 staying; another move by an equally labelled nominal move) and every nominal move
@@ -96,7 +98,7 @@ def saturate(trans, states):
     return sorted(out)
 
 
-def solve(nom, imp, nominal_match, fault_answers=False):
+def solve(nom, imp, nominal_match, fault_answers=False, deadlock_error=False):
     """w of the initial refuter node (0, 0)."""
     nsucc, isucc = {}, {}
     for s, a, t, _ in nom:
@@ -117,9 +119,13 @@ def solve(nom, imp, nominal_match, fault_answers=False):
             if nominal_match:
                 for a, s2 in nsucc.get(s, []):
                     out.append(("V", s2, t, a, "nom", False))
+            if deadlock_error and not isucc.get(t):  # an implementation deadlock: no answer
+                out.append(("V", s, t, "", "deadlock", False))
         else:
             _, s, t, a, side, f = node
-            if f:
+            if side == "deadlock":
+                out = []
+            elif f:
                 out = [("R", s, t)]  # M: the nominal state stays
             elif side == "imp":
                 out = [("R", s2, t) for b, s2 in nsucc.get(s, []) if b == a]
@@ -176,14 +182,17 @@ def check(ismv, seed, workdir):
     gn, gi = lab(nom), lab(imp)
     if weak:
         gn, gi = saturate(gn, reachable(nom)), saturate(gi, reachable(imp))
-    for flags, nominal_match, fault_answers in (([], True, False), (["--no-nominal-match"], False, False),
-                                                 (["--fault-answers"], True, True)):
+    runs = [([], True, False, False), (["--no-nominal-match"], False, False, False),
+            (["--fault-answers"], True, True, False)]
+    if not weak:  # --deadlock-error is refused in the weak game
+        runs.append((["--deadlock-error"], True, False, True))
+    for flags, nominal_match, fault_answers, deadlock_error in runs:
         out = subprocess.run([ismv, "masking", path, "--format", "json", "--weak", "true" if weak else "false"]
                              + flags, capture_output=True, text=True)
         if out.returncode not in (0, 10):
             return ["%s exit %d: %s" % (flags, out.returncode, out.stderr.strip()[:400])]
         rep = json.loads(out.stdout)
-        w = solve(gn, gi, nominal_match, fault_answers)
+        w = solve(gn, gi, nominal_match, fault_answers, deadlock_error)
         want = 0 if w == INF else 1 / w
         if rep["masks"] != (w == INF) or abs(rep["distance"] - want) > 1e-12:
             problems.append("%s: ismv masks %s distance %s, oracle w = %s (distance %s)"

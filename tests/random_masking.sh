@@ -2,8 +2,8 @@
 # Random explicit nominal and implementation models (YAML form) against
 # tests/random_masking.py's own solution of the strong masking game: whether the
 # implementation masks its faults, the distance and the number of faults, in the default
-# game, with --no-nominal-match and with --fault-answers; two in five with internal moves,
-# in the weak game. RANDOM_MASKING="FIRST COUNT" chooses the seeds (default 1-300, ~6 s).
+# game, with --no-nominal-match, with --fault-answers and (strong game) --deadlock-error;
+# two in five with internal moves, in the weak game. RANDOM_MASKING="FIRST COUNT" chooses the seeds (default 1-300, ~6 s).
 set -u
 cd "$(dirname "$0")/.."
 : "${ISMV:?set ISMV to the ismv binary}"
