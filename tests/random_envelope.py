@@ -25,77 +25,18 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
 import seeds  # noqa: E402 (tests/lib: the seed loop shared by the random tests)
-from collections import deque
+from lts_oracle import aut, compose, determinise, random_transitions  # noqa: E402 (tests/lib: LTSA's semantics)
 
 
 VERDICTS = {}  # the comparisons checked, by verdict
 
 
-def aut(n, trans):
-    return "des (0, %d, %d)\n" % (len(trans), n) + "".join('(%d, "%s", %d)\n' % t for t in trans)
-
-
-def random_lts(rng, n, labels, density):
-    trans = set()
-    for s in range(n):
-        for a in labels:
-            if rng.random() < density:
-                trans.add((s, a, rng.randrange(n)))
-    for s in range(1, n):  # every state reachable
-        trans.add((rng.randrange(s), rng.choice(labels), s))
-    return sorted(trans)
-
-
-def succ_of(n, trans):
-    succ = [dict() for _ in range(n)]
-    for s, a, t in trans:
-        succ[s].setdefault(a, []).append(t)
-    return succ
-
-
 def det_property(trans):
-    """A property's subset construction from state 0 (docs/envelope.md: a nondeterministic
-    property or constraint is determinised before it is completed): (states, transitions)."""
-    labels = sorted({a for _, a, _ in trans})
-    start = frozenset([0])
-    idx, todo, out = {start: 0}, [start], []
-    while todo:
-        S = todo.pop()
-        for a in labels:
-            T = frozenset(t for s, b, t in trans if s in S and b == a)
-            if not T:
-                continue
-            if T not in idx:
-                idx[T] = len(idx)
-                todo.append(T)
-            out.append((idx[S], a, idx[T]))
-    return len(idx), out
-
-
-def unsafe(parts):
-    """Whether the parallel composition of parts reaches an error. A part is
-    (succ, alphabet, completed): a completed part errs on a label of its alphabet
-    its state does not enable."""
-    init = tuple(0 for _ in parts)
-    labels = sorted(set().union(*(p[1] for p in parts)))
-    seen, q = {init}, deque([init])
-    while q:
-        st = q.popleft()
-        for a in labels:
-            movers = [i for i, p in enumerate(parts) if a in p[1]]
-            if any(not parts[i][0][st[i]].get(a) and not parts[i][2] for i in movers):
-                continue  # a part that must take a cannot
-            if any(not parts[i][0][st[i]].get(a) for i in movers):
-                return True  # every other part takes a, a completed property cannot: its error
-            opts = [()]
-            for i in range(len(parts)):
-                ts = parts[i][0][st[i]].get(a) if i in movers else [st[i]]
-                opts = [o + (t,) for o in opts for t in ts]
-            for o in opts:
-                if o not in seen:
-                    seen.add(o)
-                    q.append(o)
-    return False
+    """A property's subset construction (docs/envelope.md: a nondeterministic property or
+    constraint is determinised before it is completed): (states, transitions)."""
+    subsets, delta, _ = determinise(max(max(s, t) for s, _, t in trans) + 1, trans, 0,
+                                    {a for _, a, _ in trans})
+    return len(subsets), [(i, a, j) for (i, a), j in sorted(delta.items())]
 
 
 def check(ismv, seed, workdir):
@@ -104,10 +45,10 @@ def check(ismv, seed, workdir):
     ae = ["a", "b"] if ne > 1 or rng.random() < 0.5 else ["a", "b", "c"]
     if ne == 3:
         ae = ["a"] if rng.random() < 0.3 else ae
-    e_trans = random_lts(rng, ne, ae, 0.35)
+    e_trans = random_transitions(rng, ne, ae, 0.35)
     ac_labels = ae + (["k"] if rng.random() < 0.5 else [])
     nc = rng.randint(1, 3)
-    c_trans = random_lts(rng, nc, ac_labels, 0.5)
+    c_trans = random_transitions(rng, nc, ac_labels, 0.5)
     if not c_trans:
         return None
     c2 = list(c_trans)  # the compared design: transitions dropped, redirected or added
@@ -175,19 +116,17 @@ def check(ismv, seed, workdir):
         return ["exit %d: %s" % (out.returncode, out.stderr.strip()[:400])]
     rep = json.loads(out.stdout)
 
-    csucc, psucc = succ_of(nc, c_trans), succ_of(*det_property(p_trans))
-    qsucc = succ_of(*det_property(env_prop)) if env_prop else None
+    ctl, prop = (nc, c_trans), det_property(p_trans)
+    envp = det_property(env_prop) if env_prop else None
     aQ = {a for _, a, _ in env_prop} if env_prop else set()
+    ctl2, prop2 = (nc, c2), det_property(p2)
 
-    c2succ, p2succ = succ_of(nc, c2), succ_of(*det_property(p2))
-
-    def robust(d, cs=csucc, ps=psucc):
-        es = succ_of(ne, d)
-        if unsafe([(es, aE, False), (cs, aC, False), (ps, aP, True)]):
+    def robust(d, c=ctl, p=prop):
+        """E_d || C || P_err and E_d || P_env,err avoid their error states."""
+        e = (ne, d, aE, False)
+        if compose([e, c + (aC, False), p + (aP, True)])[2] >= 0:
             return False
-        if qsucc and unsafe([(es, aE, False), (qsucc, aQ, True)]):
-            return False
-        return True
+        return not envp or compose([e, envp + (aQ, True)])[2] < 0
 
     normal_unsafe = not robust(e_trans)
     problems = []
@@ -200,9 +139,9 @@ def check(ismv, seed, workdir):
         return problems
     extra = [t for t in space if t not in set(e_trans)]  # E_d = E's transitions and d (Definition 2)
 
-    def delta(cs, ps=psucc):
+    def delta(c, p=prop):
         rob = {frozenset(e_trans) | frozenset(d) for r in range(len(extra) + 1)
-               for d in itertools.combinations(extra, r) if robust(sorted(set(e_trans) | set(d)), cs, ps)}
+               for d in itertools.combinations(extra, r) if robust(sorted(set(e_trans) | set(d)), c, p)}
         return {d for d in rob if not any(d < e for e in rob)}
 
     def compare_delta(name, got_list, maximal):
@@ -213,12 +152,12 @@ def check(ismv, seed, workdir):
             problems.append("%s: ismv %d, oracle %d; only ismv %s; only oracle %s"
                             % (name, len(got), len(maximal), only_i, only_o))
 
-    da = delta(csucc)
+    da = delta(ctl)
     compare_delta("Delta", rep["deltas"], da)
     if rep["delta_size"] != len(rep["deltas"]):
         problems.append("delta_size %d, %d deltas listed" % (rep["delta_size"], len(rep["deltas"])))
     # the comparison (Definitions 6 and 7): A at least as robust as B when every d_B lies in some d_A
-    side_b = (csucc, p2succ) if by_property else (c2succ, psucc)
+    side_b = (ctl, prop2) if by_property else (ctl2, prop)
     if robust(e_trans, *side_b):
         db = delta(*side_b)
         compare_delta("compared Delta", rep["compare"]["deltas"], db)
@@ -228,7 +167,7 @@ def check(ismv, seed, workdir):
         VERDICTS[verdict] = VERDICTS.get(verdict, 0) + 1
         if rep["comparison"] != verdict:
             problems.append("comparison: ismv %s, oracle %s" % (rep["comparison"], verdict))
-        for side, yes, no in (("main_only", (csucc, psucc), side_b), ("compare_only", side_b, (csucc, psucc))):
+        for side, yes, no in (("main_only", (ctl, prop), side_b), ("compare_only", side_b, (ctl, prop))):
             w = rep["witness"][side]
             if w is None:
                 continue

@@ -10,8 +10,8 @@ choice, nondeterminism, STOP) and a composite
 
 (prefix labels, relabelling of an element and of the composite, which LTSA applies
 to every component before composing, merging labels included; hiding after the
-composition), builds the same LTS here from the definitions (docs/fsp.md) with its
-own composition, and runs `ismv robustness` on the FSP system and, as a check of the
+composition), builds the same LTS here from the definitions (docs/fsp.md) with the
+composition of tests/lib/lts_oracle.py, and runs `ismv robustness` on the FSP system and, as a check of the
 analysis' input, on this file's LTS written as .aut, with one random environment and
 property over the composite's alphabet. Compared: the system's reachable states and
 transitions, the interface (the composite's alphabet, with labels no reachable
@@ -28,10 +28,10 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+import lts_oracle  # noqa: E402 (tests/lib: LTSA's semantics)
 import seeds  # noqa: E402 (tests/lib: the seed loop shared by the random tests)
-from collections import deque
 
-TAU = "tau"
+TAU = lts_oracle.TAU
 
 
 class Lts:
@@ -68,37 +68,9 @@ def prefix(l, p):
 
 
 def compose(parts):
-    """Reachable parallel composition from the tuple of initial states (0): shared labels
-    synchronise, the others and tau interleave."""
-    succ = []
-    for l in parts:
-        sc = [dict() for _ in range(l.n)]
-        for s, a, t in l.trans:
-            sc[s].setdefault(a, []).append(t)
-        succ.append(sc)
-    labels = sorted(set().union(*(l.alphabet for l in parts)))
-    init = tuple(0 for _ in parts)
-    idx, q, trans = {init: 0}, deque([init]), set()
-    while q:
-        st = q.popleft()
-        nxt = []
-        for i in range(len(parts)):
-            for t in succ[i][st[i]].get(TAU, []):
-                nxt.append((TAU, st[:i] + (t,) + st[i + 1:]))
-        for a in labels:
-            opts = [()]
-            for i, l in enumerate(parts):
-                if a in l.alphabet:
-                    opts = [o + (t,) for o in opts for t in succ[i][st[i]].get(a, [])]
-                else:
-                    opts = [o + (st[i],) for o in opts]
-            nxt += [(a, o) for o in opts]
-        for a, o in nxt:
-            if o not in idx:
-                idx[o] = len(idx)
-                q.append(o)
-            trans.add((idx[st], a, idx[o]))
-    return Lts(len(idx), trans, set().union(*(l.alphabet for l in parts)))
+    """The reachable parallel composition (tests/lib/lts_oracle.py), as an Lts."""
+    n, trans, _ = lts_oracle.compose([(l.n, l.trans, l.alphabet, False) for l in parts])
+    return Lts(n, trans, set().union(*(l.alphabet for l in parts)))
 
 
 def random_primitive(rng, labels):
@@ -142,10 +114,6 @@ def fsp_primitive(name, l):
 
 def fsp_set(pairs):
     return "{" + ", ".join("%s/%s" % p for p in pairs) + "}"
-
-
-def aut(l):
-    return "des (0, %d, %d)\n" % (len(l.trans), l.n) + "".join('(%d, "%s", %d)\n' % t for t in l.trans)
 
 
 def report(ismv, cfg):
@@ -207,7 +175,7 @@ def check(ismv, seed, workdir):
         f.write(text)
     for name, l in (("m.aut", system), ("e.aut", env), ("p.aut", prop)):
         with open(os.path.join(workdir, name), "w") as f:
-            f.write(aut(l))
+            f.write(lts_oracle.aut(l.n, l.trans))
     for sysfile, cfg in (("m.lts", "fsp.yaml"), ("m.aut", "aut.yaml")):
         with open(os.path.join(workdir, cfg), "w") as f:
             f.write("kind: robustness\nsystem: [%s]\nenvironment: e.aut\nproperty: p.aut\n" % sysfile)

@@ -6,8 +6,9 @@ Usage: random_robustness.py ISMV FIRST_SEED COUNT
 For each seed it writes a machine M, an environment E, a safety property P
 and a deviated environment D (E with fault transitions) as Aldebaran .aut
 files, runs `ismv robustness --format json` on them and checks the report
-against what this file computes from the definitions of Zhang, Garlan and
-Kang (FSE'20; docs/robustness.md), sharing no code with ismv:
+against what this file (with tests/lib/lts_oracle.py) computes from the
+definitions of Zhang, Garlan and Kang (FSE'20; docs/robustness.md), sharing no
+code with ismv:
 
   - alpha_R = alpha_M & alpha_E (the labels each file uses);
   - the weakest assumption W: the traces over alpha_R after which M || P_err,
@@ -34,41 +35,27 @@ import os
 import random
 import subprocess
 import sys
+from collections import deque
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
 import seeds  # noqa: E402 (tests/lib: the seed loop shared by the random tests)
-from collections import deque
-
-TAU = "tau"
+from lts_oracle import TAU, aut, closure, compose, determinise, random_transitions, successors  # noqa: E402 (tests/lib: LTSA's semantics)
 
 
 class Lts:
-    def __init__(self, n, init, trans):
-        self.n, self.init = n, init
+    def __init__(self, n, trans):  # initial state 0
+        self.n = n
         self.trans = trans  # list of (src, label, dst)
-        self.succ = [[] for _ in range(n)]
-        for s, a, t in trans:
-            self.succ[s].append((a, t))
 
     def alphabet(self):
         return {a for _, a, _ in self.trans if a != TAU}
 
     def aut(self):
-        lines = ["des (%d, %d, %d)" % (self.init, len(self.trans), self.n)]
-        lines += ['(%d, "%s", %d)' % t for t in self.trans]
-        return "\n".join(lines) + "\n"
+        return aut(self.n, self.trans)
 
 
 def random_lts(rng, n, labels, density, tau=False):
-    trans = set()
-    for s in range(n):
-        for a in labels + ([TAU] if tau else []):
-            if rng.random() < density:
-                trans.add((s, a, rng.randrange(n)))
-    # every state reachable from 0: a chain of random labels
-    for s in range(1, n):
-        trans.add((rng.randrange(s), rng.choice(labels), s))
-    return Lts(n, 0, sorted(trans))
+    return Lts(n, random_transitions(rng, n, labels, density, tau))
 
 
 def random_property(rng, labels):
@@ -79,93 +66,7 @@ def random_property(rng, labels):
         for a in labels:
             if rng.random() < 0.75:
                 trans.append((s, a, rng.randrange(n)))
-    return Lts(n, 0, trans)
-
-
-def compose(parts):
-    """Parallel composition: shared labels synchronise, others and tau interleave.
-    Each part is (lts, alphabet, error_completion: bool). A state is a tuple; the
-    error state is the string 'ERR' (a completed part that cannot do one of its labels)."""
-    alph = [p[1] for p in parts]
-    init = tuple(p[0].init for p in parts)
-    states, edges = {init: 0}, []
-    order = [init]
-    q = deque([init])
-    all_labels = sorted(set().union(*alph))
-    while q:
-        st = q.popleft()
-        src = states[st]
-        moves = []
-        for i, (l, _, _) in enumerate(parts):  # tau: each part alone
-            for a, t in l.succ[st[i]]:
-                if a == TAU:
-                    moves.append((TAU, st[:i] + (t,) + st[i + 1:]))
-        for a in all_labels:
-            opts = [[]]
-            err = False
-            for i, (l, al, completed) in enumerate(parts):
-                if a not in al:
-                    opts = [o + [st[i]] for o in opts]
-                    continue
-                ts = [t for b, t in l.succ[st[i]] if b == a]
-                if not ts:
-                    if completed:
-                        err = True
-                        opts = [o + [st[i]] for o in opts]
-                        continue
-                    opts = []
-                    break
-                opts = [o + [t] for o in opts for t in ts]
-            if err and opts:
-                moves.append((a, "ERR"))
-            elif not err:
-                moves += [(a, tuple(o)) for o in opts]
-        for a, nt in moves:
-            if nt not in states:
-                states[nt] = len(states)
-                order.append(nt)
-                if nt != "ERR":
-                    q.append(nt)
-            edges.append((src, a, states[nt]))
-    err = states.get("ERR", -1)
-    return len(states), edges, err
-
-
-def closure(succ, ss):
-    out, stack = set(ss), list(ss)
-    while stack:
-        s = stack.pop()
-        for a, t in succ[s]:
-            if a == TAU and t not in out:
-                out.add(t)
-                stack.append(t)
-    return frozenset(out)
-
-
-def determinise(n, edges, init, hidden_ok, err=-1):
-    """Subset construction of the LTS with every label outside hidden_ok internal.
-    Returns (states list of frozensets, dict (i, a) -> j, error index or None)."""
-    succ = [[] for _ in range(n)]
-    for s, a, t in edges:
-        succ[s].append((a if a in hidden_ok else TAU, t))
-    start = closure(succ, [init])
-    idx, subsets, delta = {start: 0}, [start], {}
-    q = deque([start])
-    while q:
-        S = q.popleft()
-        if err >= 0 and err in S:
-            continue  # the error subset absorbs
-        for a in sorted(hidden_ok):
-            T = closure(succ, [t for s in S for b, t in succ[s] if b == a])
-            if not T:
-                continue
-            if T not in idx:
-                idx[T] = len(subsets)
-                subsets.append(T)
-                q.append(T)
-            delta[(idx[S], a)] = idx[T]
-    errs = {i for i, S in enumerate(subsets) if err >= 0 and err in S}
-    return subsets, delta, errs
+    return Lts(n, trans)
 
 
 def minimise(nstates, delta, alphabet, drop):
@@ -238,7 +139,7 @@ def is_weak_run(succ_md, init, labels):
 
 def weakest(M, am, P, ap, ar, minimised=True):
     """W of M against P over alpha_R: (empty, number of states, transitions dict, init)."""
-    n2, e2, err2 = compose([(M, am, False), (P, ap, True)])
+    n2, e2, err2 = compose([(M.n, M.trans, am, False), (P.n, P.trans, ap, True)])
     subsets, delta, errs = determinise(n2, e2, 0, set(ar), err2)
     if 0 in errs:
         return True, 0, {}, 0
@@ -318,13 +219,13 @@ def check(ismv, seed, workdir):
         if rng.random() < 0.3:
             dtrans.add((s, rng.choice(e_labels), rng.randrange(E.n)))
     dtrans.add((rng.randrange(E.n), "f1", rng.randrange(E.n)))  # at least one fault
-    D = Lts(E.n, 0, sorted(dtrans))
+    D = Lts(E.n, sorted(dtrans))
     btrans = list(M.trans)
     k = rng.randrange(len(btrans))
     btrans[k] = (btrans[k][0], btrans[k][1], rng.randrange(M.n))  # one transition redirected
     if rng.random() < 0.5:
         btrans.append((rng.randrange(M.n), rng.choice(sorted(am)), rng.randrange(M.n)))
-    B = Lts(M.n, 0, sorted(set(btrans)))
+    B = Lts(M.n, sorted(set(btrans)))
     files = {"m.aut": M, "e.aut": E, "p.aut": P, "d.aut": D, "b.aut": B}
     for name, l in files.items():
         with open(os.path.join(workdir, name), "w") as f:
@@ -342,7 +243,7 @@ def check(ismv, seed, workdir):
     ae, ap = E.alphabet(), P.alphabet()
     ar = sorted(am & ae)
     # the normal violation: M || E || P_err
-    n3, e3, err3 = compose([(M, am, False), (E, ae, False), (P, ap, True)])
+    _, _, err3 = compose([(M.n, M.trans, am, False), (E.n, E.trans, ae, False), (P.n, P.trans, ap, True)])
     if (rep["normal_violation"] is not None) != (err3 >= 0):
         problems.append("normal violation: ismv %s, oracle %s" % (rep["normal_violation"] is not None, err3 >= 0))
     # W, Delta
@@ -356,7 +257,7 @@ def check(ismv, seed, workdir):
     if (wa["states"], wa["transitions"]) != (wn, len(wd)):
         problems.append("W: ismv %d states %d transitions, oracle %d, %d"
                         % (wa["states"], wa["transitions"], wn, len(wd)))
-    esub, edelta, _ = determinise(E.n, E.trans, E.init, set(ar))
+    _, edelta, _ = determinise(E.n, E.trans, 0, set(ar))
     classes = delta_classes(wd, w0, edelta, 0, ar)
     problems += trace_problems("Delta", rep["traces"], rep["classes"], classes, wd, w0, edelta, 0)
     # the second design: W_A || (W_B)_err and the reverse (minimised W's: canonical)
@@ -379,10 +280,7 @@ def check(ismv, seed, workdir):
         problems += trace_problems("--no-minimize Delta", rr["traces"], rr["classes"],
                                    delta_classes(rd, r0, edelta, 0, ar), rd, r0, edelta, 0)
     # explanations in M || D
-    nmd, emd, _ = compose([(M, am, False), (D, D.alphabet(), False)])
-    succ_md = [[] for _ in range(nmd)]
-    for s, a, t2 in emd:
-        succ_md[s].append((a, t2))
+    succ_md = successors(*compose([(M.n, M.trans, am, False), (D.n, D.trans, D.alphabet(), False)])[:2])
     for t in rep["traces"]:
         sigma, ex = t["trace"], t["explanation"]
         if ex is None:
