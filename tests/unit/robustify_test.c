@@ -1068,6 +1068,184 @@ static void test_observer_oracle(void) {
   CHECK(compared >= 250 && sets_seen >= 3000 && full_sets > sets_seen && fixpoints >= 2000 && supervised >= 100);
 }
 
+/* The number of classes of branching bisimilarity on g (hidden labels as
+ * τ; the error state, marked and other states told apart), from the
+ * definition: the greatest relation R of states of one kind where each
+ * move x -a-> x' of x R y is either hidden with x' R y, or matched by
+ * y -τ*-> y'' -a-> y' with x R y'' and x' R y' (and the same the other way
+ * round); pairs that fail are removed until none does. */
+static int naive_branching_classes(const plant_t *g, const bool *hid) {
+  int n = g->n;
+  bool *R = malloc((size_t)n * (size_t)n), *tau = malloc((size_t)n * (size_t)n);
+  for (int x = 0; x < n; x++)
+    for (int y = 0; y < n; y++) {
+      int kx = x == g->error ? 1 : bitset_get(g->marked, (size_t)x) ? 2 : 0;
+      int ky = y == g->error ? 1 : bitset_get(g->marked, (size_t)y) ? 2 : 0;
+      R[x * n + y] = kx == ky;
+      tau[x * n + y] = x == y;
+    }
+  for (bool grew = true; grew;) { /* tau: reflexive-transitive closure of the hidden moves */
+    grew = false;
+    for (int x = 0; x < n; x++)
+      for (int y = 0; y < n; y++)
+        if (tau[x * n + y])
+          for (int t = g->off[y]; t < g->off[y + 1]; t++)
+            if (hid[g->lab[t]] && !tau[x * n + g->dst[t]]) tau[x * n + g->dst[t]] = grew = true;
+  }
+  for (bool shrank = true; shrank;) {
+    shrank = false;
+    for (int x = 0; x < n; x++)
+      for (int y = 0; y < n; y++) {
+        if (!R[x * n + y]) continue;
+        bool ok = true;
+        for (int t = g->off[x]; t < g->off[x + 1] && ok; t++) {
+          int a = g->lab[t], x1 = g->dst[t];
+          if (hid[a] && R[x1 * n + y]) continue;
+          bool found = false;
+          for (int y2 = 0; y2 < n && !found; y2++) {
+            if (!tau[y * n + y2] || !R[x * n + y2]) continue;
+            for (int u = g->off[y2]; u < g->off[y2 + 1] && !found; u++)
+              found = g->lab[u] == a && R[x1 * n + g->dst[u]];
+          }
+          ok = found;
+        }
+        if (!ok) R[x * n + y] = R[y * n + x] = false, shrank = true;
+      }
+  }
+  int classes = 0;
+  for (int x = 0; x < n; x++) {
+    int y = 0;
+    while (y < x && !R[y * n + x]) y++;
+    classes += y == x;
+  }
+  free(R);
+  free(tau);
+  return classes;
+}
+
+/* The search's plant with the actions no synthesis observes or asks about
+ * taken as τ and reduced by branching bisimulation (robustify_plant_hide)
+ * answers every synthesis as the plant itself: on random deterministic
+ * plants over a-d visible and two hidden labels (half of them a visible
+ * part times a hidden part that only the hidden labels move, as pump-3's
+ * alarm, with some moves dropped), for random O over the visible labels
+ * and C within O, whether a supervisor exists and which of two random
+ * preferred behaviours over the visible labels its closed loop keeps must
+ * be the same on both (robustify_synth_run on each, the oracle being the
+ * plain plant's synthesis). */
+static void test_hidden_plant(void) {
+  unsigned r = 4242;
+  int trials = 0, reduced = 0, compared = 0, exist = 0, kept = 0, skipped = 0, classes_checked = 0;
+  const int nl = 6, nvis = 4; /* labels 4 and 5 hidden */
+  for (int trial = 0; trial < 400; trial++) {
+    int n, nv = 2 + (int)(rnd_next(&r) % 8), na = 2 + (int)(rnd_next(&r) % 3);
+    bool product = trial % 2 == 0;
+    n = product ? nv * na + 1 : 2 + (int)(rnd_next(&r) % 39);
+    plant_t g = {0};
+    g.n = n, g.nlabels = nl, g.error = (int)(rnd_next(&r) % 3) == 0 ? -1 : n - 1;
+    g.off = malloc(((size_t)n + 1) * sizeof *g.off);
+    g.lab = malloc(((size_t)n * (size_t)nl + 1) * sizeof *g.lab);
+    g.dst = malloc(((size_t)n * (size_t)nl + 1) * sizeof *g.dst);
+    g.marked = bitset_new((size_t)n);
+    g.alpha = bitset_new((size_t)nl);
+    for (int l = 0; l < nl; l++) bitset_set(g.alpha, (size_t)l);
+    /* the product's parts: visible moves vt[v][l] (-1 none, -2 the error state), hidden at[a][l] */
+    int vt[10][4], at[4][2];
+    bool vmark[10];
+    for (int v = 0; v < nv; v++) {
+      vmark[v] = rnd_next(&r) % 3 == 0;
+      for (int l = 0; l < nvis; l++) {
+        unsigned u = rnd_next(&r) % 100;
+        vt[v][l] = u < 40 ? -1 : u < 45 ? -2 : (int)(rnd_next(&r) % (unsigned)nv);
+      }
+    }
+    for (int a = 0; a < na; a++)
+      for (int h = 0; h < 2; h++) at[a][h] = rnd_next(&r) % 2 ? (int)(rnd_next(&r) % (unsigned)na) : -1;
+    int k = 0;
+    for (int x = 0; x < n; x++) {
+      g.off[x] = k;
+      if (x == g.error) continue;
+      if (product && x < nv * na) {
+        int v = x / na, a = x % na;
+        if (vmark[v]) bitset_set(g.marked, (size_t)x);
+        for (int l = 0; l < nl; l++) {
+          int d = l < nvis ? vt[v][l] : at[a][l - nvis];
+          if (d == -1 || rnd_next(&r) % 20 == 0) continue; /* some moves dropped */
+          g.lab[k] = l;
+          g.dst[k++] = d == -2 ? (g.error >= 0 ? g.error : x) : l < nvis ? d * na + a : v * na + d;
+        }
+      } else {
+        if (rnd_next(&r) % 4 == 0) bitset_set(g.marked, (size_t)x);
+        for (int l = 0; l < nl; l++)
+          if (rnd_next(&r) % 100 < 45) g.lab[k] = l, g.dst[k++] = (int)(rnd_next(&r) % (unsigned)n);
+      }
+    }
+    g.off[n] = k;
+    g.ntrans = k;
+    int w[2][3], wn[2];
+    robustify_pref_t pref[2];
+    for (int i = 0; i < 2; i++) {
+      wn[i] = 1 + (int)(rnd_next(&r) % 3);
+      for (int j = 0; j < wn[i]; j++) w[i][j] = (int)(rnd_next(&r) % (unsigned)nvis);
+      pref[i] = (robustify_pref_t){w[i], wn[i], w[i], wn[i], 3};
+    }
+    robustify_problem_t pb = {.pref = pref, .npref = 2};
+    search_t sg = {0}, sq = {0};
+    sg.p = sq.p = &pb;
+    sg.g = g;
+    bitword_t *hidden = bitset_new((size_t)nl);
+    bitset_set(hidden, 4);
+    bitset_set(hidden, 5);
+    trials++;
+    if (!robustify_plant_hide(&sg, hidden, &sq.g)) {
+      skipped++; /* a cycle of hidden moves through marked and unmarked states */
+    } else {
+      reduced += sq.g.n < g.n;
+      bool hid[6] = {false, false, false, false, true, true};
+      CHECK(sq.g.n == naive_branching_classes(&g, hid));
+      classes_checked++;
+      for (int round = 0; round < 8; round++) {
+        bitword_t *obs = bitset_new((size_t)nl), *ctrl = bitset_new((size_t)nl);
+        for (int l = 0; l < nvis; l++)
+          if (rnd_next(&r) % 3) {
+            bitset_set(obs, (size_t)l);
+            if (rnd_next(&r) % 2) bitset_set(ctrl, (size_t)l);
+          }
+        synth_t a, b;
+        robustify_synth_run(&a, &sg, ctrl, obs);
+        robustify_synth_run(&b, &sq, ctrl, obs);
+        CHECK(a.o && b.o && a.exists == b.exists);
+        if (a.exists && b.exists) {
+          uint64_t ka = robustify_kept_mask(&a, ~(uint64_t)0), kb = robustify_kept_mask(&b, ~(uint64_t)0);
+          CHECK(ka == kb);
+          kept += ka != 0;
+          exist++;
+        }
+        compared++;
+        robustify_synth_free(&a);
+        robustify_synth_free(&b);
+        free(obs);
+        free(ctrl);
+      }
+      robustify_plant_free(&sq.g);
+    }
+    for (int i = 0; i < ROBUSTIFY_OBSERVERS; i++) robustify_observer_free(sg.g.observer[i]);
+    free(hidden);
+    free(g.off);
+    free(g.lab);
+    free(g.dst);
+    free(g.marked);
+    free(g.alpha);
+  }
+  fprintf(
+      stderr,
+      "hidden plant: %d of %d plants reduced (%d not: hidden cycles through marked and unmarked states), %d "
+      "with as many states as the classes of branching bisimilarity; %d syntheses answered alike (%d with a "
+      "supervisor, %d keeping a behaviour)\n",
+      reduced, trials, skipped, classes_checked, compared, exist, kept);
+  CHECK(reduced >= 100 && compared >= 2000 && exist >= 300 && kept >= 200);
+}
+
 int main(void) {
   test_abstraction();
   test_controllability();
@@ -1080,5 +1258,6 @@ int main(void) {
   test_symmetry();
   test_oasis_symmetry();
   test_observer_oracle();
+  test_hidden_plant();
   return CHECK_RESULT();
 }

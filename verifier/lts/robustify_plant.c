@@ -356,3 +356,328 @@ bool robustify_plant_minimise(search_t *s, plant_t *out) {
   free(next);
   return ok;
 }
+
+/* Iterative Tarjan over the moves on `hidden` labels (self-loops aside):
+ * comp[x] numbers x's strongly connected component, in the order the
+ * components are completed (every component reachable from one has a
+ * smaller number). Returns the number of components. */
+static int hidden_sccs(const plant_t *g, const uint8_t *hid, int *comp) {
+  int n = g->n, counter = 0, ncomp = 0, sp = 0, csp = 0;
+  int *idx = xmalloc(((size_t)n + 1) * sizeof *idx), *low = xmalloc(((size_t)n + 1) * sizeof *low),
+      *stack = xmalloc(((size_t)n + 1) * sizeof *stack), *cv = xmalloc(((size_t)n + 1) * sizeof *cv),
+      *ce = xmalloc(((size_t)n + 1) * sizeof *ce);
+  uint8_t *on = xcalloc((size_t)n + 1, 1);
+  for (int x = 0; x < n; x++) idx[x] = -1;
+  for (int r = 0; r < n; r++) {
+    if (idx[r] >= 0) continue;
+    idx[r] = low[r] = counter++;
+    stack[sp++] = r, on[r] = 1;
+    cv[csp] = r, ce[csp++] = g->off[r];
+    while (csp > 0) {
+      int v = cv[csp - 1], e = ce[csp - 1], end = g->off[v + 1];
+      while (e < end && !(hid[g->lab[e]] && g->dst[e] != v)) e++;
+      if (e < end) {
+        int w = g->dst[e];
+        ce[csp - 1] = e + 1;
+        if (idx[w] < 0) {
+          idx[w] = low[w] = counter++;
+          stack[sp++] = w, on[w] = 1;
+          cv[csp] = w, ce[csp++] = g->off[w];
+        } else if (on[w] && idx[w] < low[v])
+          low[v] = idx[w];
+        continue;
+      }
+      if (low[v] == idx[v]) {
+        int w;
+        do {
+          w = stack[--sp];
+          on[w] = 0;
+          comp[w] = ncomp;
+        } while (w != v);
+        ncomp++;
+      }
+      if (--csp > 0 && low[v] < low[cv[csp - 1]]) low[cv[csp - 1]] = low[v];
+    }
+  }
+  free(idx);
+  free(low);
+  free(stack);
+  free(cv);
+  free(ce);
+  free(on);
+  return ncomp;
+}
+
+static int cmp_u64(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* Sorts v[0 .. n) and drops repeats; the new length. */
+static size_t sort_unique(uint64_t *v, size_t n) {
+  if (n < 64) {
+    for (size_t i = 1; i < n; i++) {
+      uint64_t x = v[i];
+      size_t j = i;
+      for (; j > 0 && v[j - 1] > x; j--) v[j] = v[j - 1];
+      v[j] = x;
+    }
+  } else
+    qsort(v, n, sizeof *v, cmp_u64);
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++)
+    if (k == 0 || v[k - 1] != v[i]) v[k++] = v[i];
+  return k;
+}
+
+bool robustify_plant_hide(search_t *s, const bitword_t *hidden, plant_t *out) {
+  const plant_t *g = &s->g;
+  int n = g->n, nl = g->nlabels;
+  uint8_t *hid = xcalloc((size_t)nl + 1, 1);
+  bool any = false;
+  for (int l = 0; l < nl; l++) any |= hid[l] = bitset_get(hidden, (size_t)l);
+  if (!any || n == 0) {
+    free(hid);
+    return false;
+  }
+  /* the hidden moves' cycles collapsed: their states are equivalent */
+  int *comp = xmalloc(((size_t)n + 1) * sizeof *comp);
+  int m = hidden_sccs(g, hid, comp);
+  /* per component: its moves (label, component), none on a hidden label
+   * inside the component, sorted and without repeats; its kind */
+  int *kind = xmalloc(((size_t)m + 1) * sizeof *kind), *moff = xcalloc((size_t)m + 2, sizeof *moff);
+  bool ok = true;
+  for (int c = 0; c < m; c++) kind[c] = -1;
+  for (int x = 0; x < n; x++) {
+    int k = x == g->error ? 1 : bitset_get(g->marked, (size_t)x) ? 2 : 0;
+    if (kind[comp[x]] >= 0 && kind[comp[x]] != k)
+      ok = false; /* not expected: hidden moves keep the marking */
+    kind[comp[x]] = k;
+    moff[comp[x] + 1] += g->off[x + 1] - g->off[x];
+  }
+  for (int c = 0; c < m; c++) moff[c + 1] += moff[c];
+  uint64_t *mv = xmalloc(((size_t)moff[m] + 1) * sizeof *mv);
+  int *fill = xmalloc(((size_t)m + 1) * sizeof *fill);
+  memcpy(fill, moff, (size_t)m * sizeof *fill);
+  for (int x = 0; x < n; x++)
+    for (int t = g->off[x]; t < g->off[x + 1]; t++) {
+      int d = comp[g->dst[t]];
+      if (hid[g->lab[t]] && d == comp[x]) continue;
+      mv[fill[comp[x]]++] = (uint64_t)(uint32_t)g->lab[t] << 32 | (uint32_t)d;
+    }
+  int *mlen = fill; /* each component's moves: mv[moff[c], + mlen[c]) */
+  for (int c = 0; c < m; c++) mlen[c] = (int)sort_unique(mv + moff[c], (size_t)(fill[c] - moff[c]));
+  /* signature refinement (branching bisimulation, hidden labels as τ;
+   * Blom and Orzan's signatures, a block refined only when it may have
+   * become unstable): a component's signature is its moves (label,
+   * block) but the hidden ones within its block, and the signatures of
+   * the components it moves to that way (completed before it, so
+   * numbered lower: computed first). Splitting a block by the signatures
+   * of any partition coarser than branching bisimilarity never separates
+   * two bisimilar components, so the stable partition reached is the
+   * coarsest. A block is refined again when it was split (hidden moves
+   * within it may no longer be) or one of its members moves to a
+   * component whose block number changed. */
+  int *blk = xmalloc(((size_t)m + 1) * sizeof *blk), *memb = xmalloc(((size_t)m + 1) * sizeof *memb);
+  intvec_t bfirst = {0}, bsize = {0}, todo = {0}, next = {0};
+  VEC(uint8_t) dirty = {0};
+  {
+    int cnt[3] = {0, 0, 0}, id[3], at[3], nb = 0;
+    for (int c = 0; c < m; c++) cnt[kind[c]]++;
+    for (int k = 0, pos = 0; k < 3; k++) {
+      id[k] = cnt[k] ? nb++ : -1;
+      at[k] = pos;
+      if (cnt[k]) {
+        VEC_PUSH(&bfirst, pos);
+        VEC_PUSH(&bsize, cnt[k]);
+        VEC_PUSH(&dirty, 1);
+        VEC_PUSH(&todo, id[k]);
+      }
+      pos += cnt[k];
+    }
+    for (int c = 0; c < m; c++) blk[c] = id[kind[c]], memb[at[kind[c]]++] = c; /* ascending in each block */
+  }
+  /* predecessors of each component (any move but a hidden one within it) */
+  int *poff = xcalloc((size_t)m + 2, sizeof *poff), *psrc = xmalloc(((size_t)moff[m] + 1) * sizeof *psrc);
+  for (int c = 0; c < m; c++)
+    for (int i = moff[c]; i < moff[c] + mlen[c]; i++) poff[(int)(uint32_t)mv[i] + 1]++;
+  for (int c = 0; c < m; c++) poff[c + 1] += poff[c];
+  {
+    int *pf = xmalloc(((size_t)m + 1) * sizeof *pf);
+    memcpy(pf, poff, (size_t)m * sizeof *pf);
+    for (int c = 0; c < m; c++)
+      for (int i = moff[c]; i < moff[c] + mlen[c]; i++) psrc[pf[(int)(uint32_t)mv[i]]++] = c;
+    free(pf);
+  }
+  VEC(uint64_t) sig = {0};
+  size_t *soff = xmalloc(((size_t)m + 1) * sizeof *soff), *slen = xmalloc(((size_t)m + 1) * sizeof *slen);
+  int *grp = xmalloc(((size_t)m + 1) * sizeof *grp), *tmp = xmalloc(((size_t)m + 1) * sizeof *tmp);
+  /* the distinct signatures of one block: open addressing over their
+   * hashes, each slot the top bits of the hash and the first member with
+   * it; reset after each block through `used` */
+  size_t cap = 64;
+  while (cap < 2 * (size_t)m + 2) cap *= 2;
+  typedef struct {
+    uint32_t hi;
+    int32_t c;
+  } sslot_t;
+  sslot_t *slot = xmalloc(cap * sizeof *slot);
+  for (size_t i = 0; i < cap; i++) slot[i].c = -1;
+  size_t *used = xmalloc(((size_t)m + 1) * sizeof *used);
+  int *gsize = xmalloc(((size_t)m + 1) * sizeof *gsize);
+#define SIG_OF(c)                                                                                            \
+  do {                                                                                                       \
+    size_t from_ = sig.len;                                                                                  \
+    for (int i_ = moff[c]; i_ < moff[c] + mlen[c]; i_++) {                                                   \
+      int l_ = (int)(mv[i_] >> 32), d_ = (int)(uint32_t)mv[i_];                                              \
+      if (hid[l_] && blk[d_] == blk[c]) {                                                                    \
+        VEC_RESERVE(&sig, sig.len + slen[d_]);                                                               \
+        memcpy(sig.data + sig.len, sig.data + soff[d_], slen[d_] * sizeof *sig.data);                        \
+        sig.len += slen[d_];                                                                                 \
+      } else                                                                                                 \
+        VEC_PUSH(&sig, (uint64_t)(uint32_t)l_ << 32 | (uint32_t)blk[d_]);                                    \
+    }                                                                                                        \
+    soff[c] = from_;                                                                                         \
+    slen[c] = sort_unique(sig.data + from_, sig.len - from_);                                                \
+    sig.len = from_ + slen[c];                                                                               \
+  } while (0)
+  while (ok && todo.len > 0) {
+    if (robustify_out_of_time(s)) {
+      ok = false;
+      break;
+    }
+    VEC_CLEAR(&next);
+    for (size_t ti = 0; ti < todo.len; ti++) {
+      int b = todo.data[ti], first = bfirst.data[b], size = bsize.data[b];
+      dirty.data[b] = 0;
+      sig.len = 0;
+      int ngroups = 0;
+      for (int j = 0; j < size; j++) {
+        int c = memb[first + j];
+        SIG_OF(c);
+        const uint64_t *sc = sig.data + soff[c];
+        uint64_t h = 0x9e3779b97f4a7c15ull;
+        for (size_t i = 0; i < slen[c]; i++) h = (h ^ sc[i]) * 0xff51afd7ed558ccdull, h ^= h >> 29;
+        for (size_t at = (size_t)(h >> 20) & (cap - 1);; at = (at + 1) & (cap - 1)) {
+          int o = slot[at].c;
+          if (o < 0) {
+            slot[at] = (sslot_t){(uint32_t)(h >> 32), c};
+            used[ngroups] = at;
+            gsize[ngroups] = 0;
+            grp[c] = ngroups++;
+            break;
+          }
+          if (slot[at].hi == (uint32_t)(h >> 32) && slen[o] == slen[c] &&
+              memcmp(sig.data + soff[o], sc, slen[c] * sizeof *sc) == 0) {
+            grp[c] = grp[o];
+            break;
+          }
+        }
+        gsize[grp[c]]++;
+      }
+      for (int i = 0; i < ngroups; i++) slot[used[i]].c = -1;
+      if (ngroups == 1) continue;
+      /* split: group 0 keeps b, the others get new blocks, members still ascending */
+      int pos = 0; /* tmp: the members in their new order */
+      intvec_t gfirst = {0};
+      for (int i = 0; i < ngroups; i++) {
+        VEC_PUSH(&gfirst, pos);
+        pos += gsize[i];
+      }
+      for (int j = 0; j < size; j++) {
+        int c = memb[first + j];
+        tmp[gfirst.data[grp[c]]++] = c;
+      }
+      for (int i = 0, p0 = 0; i < ngroups; i++) {
+        int nb = i == 0 ? b : (int)bfirst.len;
+        if (i == 0)
+          bsize.data[b] = gsize[0];
+        else {
+          VEC_PUSH(&bfirst, first + p0);
+          VEC_PUSH(&bsize, gsize[i]);
+          VEC_PUSH(&dirty, 0);
+        }
+        for (int j = p0; j < p0 + gsize[i]; j++) memb[first + j] = tmp[j], blk[tmp[j]] = nb;
+        if (!dirty.data[nb]) {
+          dirty.data[nb] = 1;
+          VEC_PUSH(&next, nb);
+        }
+        p0 += gsize[i];
+      }
+      VEC_FREE(&gfirst);
+      for (int j = gsize[0]; j < size; j++) { /* the members whose block number changed */
+        int c = memb[first + j];
+        for (int i = poff[c]; i < poff[c + 1]; i++) {
+          int pb = blk[psrc[i]];
+          if (!dirty.data[pb]) {
+            dirty.data[pb] = 1;
+            VEC_PUSH(&next, pb);
+          }
+        }
+      }
+    }
+    intvec_t t = todo;
+    todo = next, next = t;
+  }
+  /* the signatures over the stable partition, for the quotient's moves */
+  sig.len = 0;
+  for (int c = 0; ok && c < m; c++) SIG_OF(c);
+#undef SIG_OF
+  int *nblk = grp;
+  if (ok) {
+    /* blocks numbered by their first G state (state 0's block is 0) */
+    int *num = nblk, *rep = xmalloc(((size_t)n + 1) * sizeof *rep), k = 0;
+    for (int b = 0; b < m; b++) num[b] = -1;
+    for (int x = 0; x < n; x++)
+      if (num[blk[comp[x]]] < 0) rep[k] = comp[x], num[blk[comp[x]]] = k++;
+    memset(out, 0, sizeof *out);
+    out->n = k;
+    out->nlabels = nl;
+    out->error = g->error >= 0 ? num[blk[comp[g->error]]] : -1;
+    out->marked = bitset_new((size_t)k);
+    out->off = xmalloc(((size_t)k + 1) * sizeof *out->off);
+    size_t nt = 0;
+    for (int b = 0; b < k; b++) nt += slen[rep[b]];
+    out->lab = xmalloc((nt + 1) * sizeof *out->lab);
+    out->dst = xmalloc((nt + 1) * sizeof *out->dst);
+    int e = 0;
+    for (int b = 0; b < k; b++) {
+      int c = rep[b];
+      out->off[b] = e;
+      if (kind[c] == 2) bitset_set(out->marked, (size_t)b);
+      for (size_t i = 0; i < slen[c]; i++, e++) { /* sorted by label: the signature's order */
+        out->lab[e] = (int)(sig.data[soff[c] + i] >> 32);
+        out->dst[e] = num[(int)(uint32_t)sig.data[soff[c] + i]];
+      }
+    }
+    out->off[k] = e;
+    out->ntrans = e;
+    out->alpha = bitset_new((size_t)nl);
+    memcpy(out->alpha, g->alpha, BITSET_WORDS((size_t)nl) * sizeof *out->alpha);
+    free(rep);
+  }
+  VEC_FREE(&sig);
+  free(slot);
+  free(used);
+  free(gsize);
+  free(tmp);
+  free(memb);
+  free(poff);
+  free(psrc);
+  VEC_FREE(&bfirst);
+  VEC_FREE(&bsize);
+  VEC_FREE(&todo);
+  VEC_FREE(&next);
+  VEC_FREE(&dirty);
+  free(soff);
+  free(slen);
+  free(blk);
+  free(nblk);
+  free(mv);
+  free(fill);
+  free(moff);
+  free(kind);
+  free(comp);
+  free(hid);
+  return ok;
+}

@@ -24,9 +24,11 @@ typedef VEC(int) intvec_t;
 /* Bound on the bad sets kept for warm starts (see evaluate). */
 #define ROBUSTIFY_CACHE_BYTES ((size_t)256 << 20)
 
-/* G = M ‖ E' ‖ P_err ‖ progress monitors, deterministic. Invariants:
- * transitions of g are lab/dst[off[g] .. off[g+1]) sorted by label; the
- * error state (P violated) has none; marked = every progress action seen. */
+/* G = M ‖ E' ‖ P_err ‖ progress monitors, deterministic (the search's
+ * plant reduced by robustify_plant_hide may have several moves on one
+ * label from a state). Invariants: transitions of g are lab/dst[off[g]
+ * .. off[g+1]) sorted by label; the error state (P violated) has none;
+ * marked = every progress action seen. */
 typedef struct {
   int n, error, ntrans, nlabels;
   int *off, *lab, *dst;
@@ -93,5 +95,15 @@ void robustify_plant_free(plant_t *g);
  * apart; no observers), whose syntheses answer as s->g's. False when a
  * limit stopped it (*out is then untouched). */
 bool robustify_plant_minimise(search_t *s, plant_t *out);
+/* s->g with the moves on `hidden` labels taken as τ, reduced by branching
+ * bisimulation (the error state and the marking kept apart) into *out,
+ * for the search when no synthesis of it observes the hidden labels or
+ * asks about them (robustify.c, search_hidden): the quotient keeps each
+ * class's moves but the hidden ones within it, state 0's class is state
+ * 0. pump-3: 139 865 states, 40 133 in the quotient (79 225 minimised as
+ * a DFA). False when nothing is hidden, when a cycle of hidden moves
+ * joins marked and unmarked states (not reduced), or when a limit stopped
+ * it (*out untouched). */
+bool robustify_plant_hide(search_t *s, const bitword_t *hidden, plant_t *out);
 
 #endif
