@@ -124,8 +124,8 @@ void robustify_run(const robustify_problem_t *p, robustify_result_t *out) {
       robustify_cache_drop_bad(&s);
       plant_t full = s.g, small;
       bitword_t *hidden = search_hidden(&s, init);
-      bool minimised = hidden && robustify_plant_hide(&s, hidden, &small);
-      if (!minimised && !s.bounded) minimised = robustify_plant_minimise(&s, &small);
+      bool reduced = hidden && robustify_plant_hide(&s, hidden, &small);
+      bool minimised = reduced || (!s.bounded && robustify_plant_minimise(&s, &small));
       free(hidden);
       if (minimised) s.g = small;
       candidate_list_t cands = {0};
@@ -133,7 +133,11 @@ void robustify_run(const robustify_problem_t *p, robustify_result_t *out) {
       if (!s.bounded) robustify_iterate(&s, init, kept, &cands, &out->iterations);
       robustify_symmetry_free(&s);
       robustify_cache_drop_bad(&s);
-      if (minimised) {
+      if (reduced) { /* kept for the final syntheses (robustify_synth_final) */
+        small = s.g;
+        s.reduced = &small;
+        s.g = full;
+      } else if (minimised) {
         robustify_plant_free(&s.g);
         s.g = full;
       }
@@ -146,6 +150,10 @@ void robustify_run(const robustify_problem_t *p, robustify_result_t *out) {
       s.search_done = !was_bounded;
       robustify_collect(&s, &cands, was_bounded ? 1 : (int)cands.len, out);
       s.bounded = was_bounded || s.bounded;
+      if (reduced) {
+        robustify_plant_free(&small);
+        s.reduced = NULL;
+      }
       robustify_candidates_free(&cands);
       robustify_events_free(init);
     }

@@ -701,6 +701,7 @@ static void synth_reach(synth_t *y) {
 void robustify_synth_free(synth_t *y) {
   free(y->bad);
   free(y->reach);
+  if (y->own_o) robustify_observer_free(y->o);
 }
 
 /* One synthesis for C and O; warm-started from `start` as solve says. */
@@ -717,6 +718,154 @@ void robustify_synth_run_from(synth_t *y, search_t *s, const bitword_t *ctrl, co
 
 void robustify_synth_run(synth_t *y, search_t *s, const bitword_t *ctrl, const bitword_t *obs) {
   robustify_synth_run_from(y, s, ctrl, obs, NULL, -1);
+}
+
+/* The observation sets of O on s->g reachable from {init} through the sets
+ * whose image (the set of their states' classes in the reduced plant) is
+ * good in the reduced plant's synthesis (qo, qbad), each set's image found
+ * along the way (the image's move on the same label); the sets with a bad
+ * image get no moves. Set moves only (toff, tlab, tdst), no pair moves.
+ * *bad gets the sets with a bad image. NULL when a limit stopped it, or
+ * when a move has no image (not expected: images commute with moves; the
+ * caller then synthesises on G itself). */
+static observer_t *observer_lockstep(search_t *s, const bitword_t *obs, const observer_t *qo, const bool *qbad,
+                                     bool **bad, bool *mismatch) {
+  const plant_t *g = &s->g;
+  int nl = g->nlabels;
+  observer_t *o = xcalloc(1, sizeof *o);
+  o->obs = bitset_new((size_t)nl);
+  memcpy(o->obs, obs, BITSET_WORDS((size_t)nl) * sizeof *obs);
+  VEC_PUSH(&o->sets.off, 0);
+  uint8_t *is_obs = xmalloc((size_t)nl + 1);
+  for (int l = 0; l < nl; l++) is_obs[l] = bitset_get(obs, (size_t)l);
+  split_t sp;
+  split_init(&sp, g, is_obs);
+  closer_t c;
+  closer_init(&c, g, &sp, s);
+  int *head = xmalloc(((size_t)nl + 1) * sizeof *head);
+  memset(head, -1, ((size_t)nl + 1) * sizeof *head);
+  size_t lwords = BITSET_WORDS((size_t)nl);
+  bitword_t *labset = bitset_new((size_t)nl);
+  int *labs = xmalloc(((size_t)nl + 1) * sizeof *labs);
+  intvec_t bd = {0}, bn = {0}, img = {0}; /* a set's observable targets and their lists; each set's image */
+  c.epoch++;
+  c.mbuf.len = 0;
+  close_targets(&c, 0, 0, (int[1]){-1}, (int[1]){0});
+  close_find(&c, o, 0);
+  VEC_PUSH(&img, 0); /* the initial sets */
+  const xstate_t *st = sp.st;
+  const xmove_t *mv = sp.mv;
+  bool ok = true;
+  *mismatch = false;
+  for (size_t q = 0; q < o->sets.count && ok; q++) {
+    if (robustify_over_states(s, o->sets.keys.len) || ((q & 255) == 0 && robustify_out_of_time(s))) {
+      ok = false;
+      break;
+    }
+    VEC_PUSH(&o->toff, (int)o->tlab.len);
+    int qi = img.data[q];
+    if (qbad[qi]) continue; /* bad (the error state's sets among them): not expanded */
+    size_t base = o->sets.off.data[q], m = o->sets.off.data[q + 1] - base;
+    const int *mem = o->sets.keys.data + base;
+    int nb = 0;
+    for (size_t i = 0; i < m; i++) {
+      const xstate_t *sx = &st[mem[i]];
+      VEC_RESERVE(&bd, (size_t)nb + (size_t)(sx[1].off - sx->off) + 1);
+      VEC_RESERVE(&bn, (size_t)nb + (size_t)(sx[1].off - sx->off) + 1);
+      for (int t = sx->off + sx->nu, te = sx[1].off; t < te; t++) {
+        int l = mv[t].lab;
+        bd.data[nb] = mv[t].dst;
+        if (head[l] < 0) bitset_set(labset, (size_t)l);
+        bn.data[nb] = head[l];
+        head[l] = nb++;
+      }
+    }
+    mem = NULL; /* the keys move as sets are added */
+    int nlabs = 0;
+    for (size_t w = 0; w < lwords; w++) {
+      for (bitword_t bits = labset[w]; bits; bits &= bits - 1)
+        labs[nlabs++] = (int)(64 * w + (size_t)__builtin_ctzll(bits));
+      labset[w] = 0;
+    }
+    int qt = qo->toff.data[qi], qe = qo->toff.data[qi + 1]; /* the image's moves, by label */
+    for (int c0 = 0; c0 < nlabs; c0 += 64) {
+      int cn = nlabs - c0 < 64 ? nlabs - c0 : 64;
+      c.epoch++;
+      c.mbuf.len = 0;
+      for (int i = 0; i < cn; i++) close_targets(&c, i, head[labs[c0 + i]], bn.data, bd.data);
+      for (int i = 0; i < cn; i++) {
+        int l = labs[c0 + i];
+        size_t before = o->sets.count;
+        int to = close_find(&c, o, i);
+        head[l] = -1;
+        while (qt < qe && qo->tlab.data[qt] < l) qt++;
+        if (qt == qe || qo->tlab.data[qt] != l) {
+          *mismatch = true;
+          ok = false;
+          break;
+        }
+        if (o->sets.count > before)
+          VEC_PUSH(&img, qo->tdst.data[qt]);
+        else if (img.data[to] != qo->tdst.data[qt]) {
+          *mismatch = true;
+          ok = false;
+          break;
+        }
+        VEC_PUSH(&o->tlab, l);
+        VEC_PUSH(&o->tdst, to);
+      }
+      if (!ok) break;
+    }
+  }
+  VEC_PUSH(&o->toff, (int)o->tlab.len);
+  free(is_obs);
+  free(head);
+  free(labset);
+  free(labs);
+  closer_free(&c);
+  split_free(&sp);
+  VEC_FREE(&bd);
+  VEC_FREE(&bn);
+  if (!ok) {
+    VEC_FREE(&img);
+    robustify_observer_free(o);
+    return NULL;
+  }
+  size_t nsets = o->sets.count;
+  *bad = xmalloc(nsets + 1);
+  for (size_t q = 0; q < nsets; q++) (*bad)[q] = qbad[img.data[q]];
+  VEC_FREE(&img);
+  return o;
+}
+
+void robustify_synth_final(synth_t *y, search_t *s, const bitword_t *ctrl, const bitword_t *obs, uint64_t *kept) {
+  *kept = 0;
+  if (s->reduced) {
+    plant_t g = s->g;
+    s->g = *s->reduced; /* its observers (a cache) travel with it */
+    synth_t yq;
+    robustify_synth_run(&yq, s, ctrl, obs);
+    uint64_t k = yq.exists ? robustify_kept_mask(&yq, ~(uint64_t)0) : 0;
+    *s->reduced = s->g;
+    s->g = g;
+    memset(y, 0, sizeof *y);
+    y->s = s;
+    y->ctrl = ctrl;
+    y->obs = obs;
+    bool mismatch = false;
+    if (yq.exists) {
+      y->o = observer_lockstep(s, obs, yq.o, yq.bad, &y->bad, &mismatch);
+      y->own_o = true;
+      y->exists = y->o && !s->bounded;
+      *kept = k;
+    }
+    bool stopped = !yq.o || (yq.exists && !y->o && !mismatch);
+    robustify_synth_free(&yq);
+    if (!mismatch || stopped) return;
+    robustify_synth_free(y); /* not expected (see observer_lockstep): G's own synthesis */
+  }
+  robustify_synth_run(y, s, ctrl, obs);
+  if (y->exists) *kept = robustify_kept_mask(y, ~(uint64_t)0);
 }
 
 /* One search over the reachable good sets (as synth_reach), the labels

@@ -48,6 +48,7 @@ typedef struct {
   observer_t *o;
   bool *bad, *reach; /* per set; reach only after synth_reach */
   bool exists;
+  bool own_o; /* o is y's own (robustify_synth_final), freed with y */
 } synth_t;
 
 /* The observer of O on s->g (O copied), owned by the caller
@@ -69,6 +70,18 @@ void robustify_synth_run_from(synth_t *y, search_t *s, const bitword_t *ctrl, co
                               const bitword_t *start, int newly);
 void robustify_synth_run(synth_t *y, search_t *s, const bitword_t *ctrl, const bitword_t *obs);
 void robustify_synth_free(synth_t *y);
+/* A solution's synthesis for C and O on s->g (G itself), for its
+ * supervisor (robustify_supervisor; *kept: the preferred behaviours its
+ * closed loop keeps). When the search ran on G reduced (s->reduced), the
+ * fixpoint and the kept behaviours are those of the reduced plant's
+ * synthesis, and only the observation sets of G the closed loop reaches
+ * (and the bad ones it moves to) are built, with their moves but no pair
+ * moves: a G set is bad exactly when its image is (robustify.c,
+ * search_hidden), and each is met with its image, G's initial set with
+ * the reduced plant's, a move on l with the image's move on l. Else as
+ * robustify_synth_run. y->o (when not NULL) has no pair moves, so only the
+ * supervisor, reach and idle read it. */
+void robustify_synth_final(synth_t *y, search_t *s, const bitword_t *ctrl, const bitword_t *obs, uint64_t *kept);
 /* The actions y's supervisor (y->exists) does without: into `stutter`
  * the observable ones on which every reachable good set moves to itself
  * or not at all, into `undisabled` the controllable ones on which no

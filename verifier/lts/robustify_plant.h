@@ -70,6 +70,9 @@ typedef struct {
   size_t cnum_cap;
   size_t plant_hint, trans_hint; /* sizes of the last plant built, to size the next one's arrays */
   size_t pairs_hint, moves_hint, sets_hint, set_moves_hint; /* and of the last observer */
+  /* The plant the search ran on when it was G reduced (robustify_plant_hide), kept
+   * for the final phase (robustify_synth_final); else NULL */
+  plant_t *reduced;
 } search_t;
 
 /* Whether the run must stop now (a stop request, or a time limit outside

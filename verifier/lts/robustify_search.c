@@ -512,13 +512,14 @@ static bool make_solution(search_t *s, const candidate_t *cand, robustify_soluti
   sol->iteration = cand->iteration;
   sol->target = cand->target;
   synth_t y = {0};
-  if (!robustify_out_of_time(s)) robustify_synth_run(&y, s, e.c, e.o);
+  uint64_t kept = 0;
+  if (!robustify_out_of_time(s)) robustify_synth_final(&y, s, e.c, e.o, &kept);
   if (!y.exists && !s->bounded) {
     robustify_synth_free(&y);
     return false;
   }
   if (y.exists) {
-    sol->kept = robustify_kept_mask(&y, ~(uint64_t)0);
+    sol->kept = kept;
     bitword_t *dis = bitset_new((size_t)s->g.nlabels);
     sol->sup = robustify_supervisor(&y, s->p->sys->labels, dis);
     sol->disabled = robustify_labels_of(s, dis, &sol->ndisabled);
