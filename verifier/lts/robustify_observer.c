@@ -728,8 +728,8 @@ void robustify_synth_run(synth_t *y, search_t *s, const bitword_t *ctrl, const b
  * *bad gets the sets with a bad image. NULL when a limit stopped it, or
  * when a move has no image (not expected: images commute with moves; the
  * caller then synthesises on G itself). */
-static observer_t *observer_lockstep(search_t *s, const bitword_t *obs, const observer_t *qo, const bool *qbad,
-                                     bool **bad, bool *mismatch) {
+static observer_t *observer_lockstep(search_t *s, const bitword_t *obs, const observer_t *qo,
+                                     const bool *qbad, bool **bad, bool *mismatch) {
   const plant_t *g = &s->g;
   int nl = g->nlabels;
   observer_t *o = xcalloc(1, sizeof *o);
@@ -838,7 +838,8 @@ static observer_t *observer_lockstep(search_t *s, const bitword_t *obs, const ob
   return o;
 }
 
-void robustify_synth_final(synth_t *y, search_t *s, const bitword_t *ctrl, const bitword_t *obs, uint64_t *kept) {
+void robustify_synth_final(synth_t *y, search_t *s, const bitword_t *ctrl, const bitword_t *obs,
+                           uint64_t *kept) {
   *kept = 0;
   if (s->reduced) {
     plant_t g = s->g;

@@ -81,7 +81,8 @@ void robustify_synth_free(synth_t *y);
  * the reduced plant's, a move on l with the image's move on l. Else as
  * robustify_synth_run. y->o (when not NULL) has no pair moves, so only the
  * supervisor, reach and idle read it. */
-void robustify_synth_final(synth_t *y, search_t *s, const bitword_t *ctrl, const bitword_t *obs, uint64_t *kept);
+void robustify_synth_final(synth_t *y, search_t *s, const bitword_t *ctrl, const bitword_t *obs,
+                           uint64_t *kept);
 /* The actions y's supervisor (y->exists) does without: into `stutter`
  * the observable ones on which every reachable good set moves to itself
  * or not at all, into `undisabled` the controllable ones on which no

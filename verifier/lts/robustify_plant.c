@@ -528,45 +528,45 @@ bool robustify_plant_hide(search_t *s, const bitword_t *hidden, plant_t *out) {
   /* c's signature appended to sig (soff[c], slen[c]): its own moves (in
    * label order: sorted unless a label has several), each inherited
    * signature (sorted) merged in */
-#define SIG_OF(c)                                                                                          \
-  do {                                                                                                     \
-    size_t from_ = sig.len, need_ = (size_t)mlen[c];                                                       \
-    int bc_ = blk[c];                                                                                      \
-    for (int i_ = moff[c]; i_ < moff[c] + mlen[c]; i_++) {                                                 \
-      int d_ = (int)(uint32_t)mv[i_];                                                                      \
-      if (hid[mv[i_] >> 32] && blk[d_] == bc_) need_ += slen[d_];                                          \
-    }                                                                                                      \
-    VEC_RESERVE(&sig, from_ + 2 * need_ + 1);                                                              \
-    uint64_t *w_ = sig.data + from_, *x_ = w_ + need_, prev_ = 0;                                          \
-    size_t k_ = 0;                                                                                         \
-    bool sorted_ = true;                                                                                   \
-    for (int i_ = moff[c]; i_ < moff[c] + mlen[c]; i_++) {                                                 \
-      uint64_t l_ = mv[i_] >> 32;                                                                          \
-      int d_ = (int)(uint32_t)mv[i_];                                                                      \
-      if (!(hid[l_] && blk[d_] == bc_)) {                                                                  \
-        uint64_t e_ = l_ << 32 | (uint32_t)blk[d_];                                                        \
-        sorted_ = sorted_ && (k_ == 0 || e_ > prev_);                                                      \
-        w_[k_++] = prev_ = e_;                                                                             \
-      }                                                                                                    \
-    }                                                                                                      \
-    if (!sorted_) k_ = sort_unique(w_, k_);                                                                \
-    for (int i_ = moff[c]; i_ < moff[c] + mlen[c]; i_++) {                                                 \
-      int d_ = (int)(uint32_t)mv[i_];                                                                      \
-      if (!(hid[mv[i_] >> 32] && blk[d_] == bc_)) continue;                                                \
-      const uint64_t *a_ = w_, *b_ = sig.data + soff[d_];                                                  \
-      size_t na_ = k_, nb_ = slen[d_], ia_ = 0, ib_ = 0, n_ = 0;                                           \
-      while (ia_ < na_ || ib_ < nb_) {                                                                     \
-        uint64_t v_ = ib_ == nb_ || (ia_ < na_ && a_[ia_] <= b_[ib_]) ? a_[ia_] : b_[ib_];                 \
-        ia_ += ia_ < na_ && a_[ia_] == v_;                                                                 \
-        ib_ += ib_ < nb_ && b_[ib_] == v_;                                                                 \
-        x_[n_++] = v_;                                                                                     \
-      }                                                                                                    \
-      memcpy(w_, x_, n_ * sizeof *w_);                                                                     \
-      k_ = n_;                                                                                             \
-    }                                                                                                      \
-    soff[c] = from_;                                                                                       \
-    slen[c] = k_;                                                                                          \
-    sig.len = from_ + k_;                                                                                  \
+#define SIG_OF(c)                                                                                            \
+  do {                                                                                                       \
+    size_t from_ = sig.len, need_ = (size_t)mlen[c];                                                         \
+    int bc_ = blk[c];                                                                                        \
+    for (int i_ = moff[c]; i_ < moff[c] + mlen[c]; i_++) {                                                   \
+      int d_ = (int)(uint32_t)mv[i_];                                                                        \
+      if (hid[mv[i_] >> 32] && blk[d_] == bc_) need_ += slen[d_];                                            \
+    }                                                                                                        \
+    VEC_RESERVE(&sig, from_ + 2 * need_ + 1);                                                                \
+    uint64_t *w_ = sig.data + from_, *x_ = w_ + need_, prev_ = 0;                                            \
+    size_t k_ = 0;                                                                                           \
+    bool sorted_ = true;                                                                                     \
+    for (int i_ = moff[c]; i_ < moff[c] + mlen[c]; i_++) {                                                   \
+      uint64_t l_ = mv[i_] >> 32;                                                                            \
+      int d_ = (int)(uint32_t)mv[i_];                                                                        \
+      if (!(hid[l_] && blk[d_] == bc_)) {                                                                    \
+        uint64_t e_ = l_ << 32 | (uint32_t)blk[d_];                                                          \
+        sorted_ = sorted_ && (k_ == 0 || e_ > prev_);                                                        \
+        w_[k_++] = prev_ = e_;                                                                               \
+      }                                                                                                      \
+    }                                                                                                        \
+    if (!sorted_) k_ = sort_unique(w_, k_);                                                                  \
+    for (int i_ = moff[c]; i_ < moff[c] + mlen[c]; i_++) {                                                   \
+      int d_ = (int)(uint32_t)mv[i_];                                                                        \
+      if (!(hid[mv[i_] >> 32] && blk[d_] == bc_)) continue;                                                  \
+      const uint64_t *a_ = w_, *b_ = sig.data + soff[d_];                                                    \
+      size_t na_ = k_, nb_ = slen[d_], ia_ = 0, ib_ = 0, n_ = 0;                                             \
+      while (ia_ < na_ || ib_ < nb_) {                                                                       \
+        uint64_t v_ = ib_ == nb_ || (ia_ < na_ && a_[ia_] <= b_[ib_]) ? a_[ia_] : b_[ib_];                   \
+        ia_ += ia_ < na_ && a_[ia_] == v_;                                                                   \
+        ib_ += ib_ < nb_ && b_[ib_] == v_;                                                                   \
+        x_[n_++] = v_;                                                                                       \
+      }                                                                                                      \
+      memcpy(w_, x_, n_ * sizeof *w_);                                                                       \
+      k_ = n_;                                                                                               \
+    }                                                                                                        \
+    soff[c] = from_;                                                                                         \
+    slen[c] = k_;                                                                                            \
+    sig.len = from_ + k_;                                                                                    \
   } while (0)
   while (ok && todo.len > 0) {
     if (robustify_out_of_time(s)) {
