@@ -115,6 +115,7 @@ typedef struct {
    * leaf of holds (fails): 1 true, -1 false, 0 either (it sits under a
    * disjunction, an equivalence, a conditional, ...) */
   signed char need[2];
+  bool reads_real; /* e reads a real variable (else no view it reads has a new error: fresh_mask 0) */
 } leaf_t;
 
 /* A comparison the stage's constraint cannot hold without (a necessary

@@ -1,6 +1,7 @@
 #include "probability/leaves.h"
 
 #include <assert.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -89,8 +90,53 @@ static bool real_value(const frame_t *f, const expr_t *e, double *out) {
   }
 }
 
+/* llround(d), read_var's value of a variable that is not real, without
+ * the call where d is a whole number (a bool or an int). */
+static long long whole_of(double d) {
+  if (d > -0x1p62 && d < 0x1p62) { /* false for NaN */
+    long long i = (long long)d;
+    if ((double)i == d) return i;
+  }
+  return (long long)llround(d);
+}
+
+/* e's integer value as expr_eval computes it (value_t's i) for literals,
+ * variables that are not real, and integer +, -, * and negation; false for
+ * anything else, and where expr_eval would report an overflow. */
+static bool int_value(const frame_t *f, const expr_t *e, long long *out) {
+  if (e->type.kind == TYPE_REAL) return false;
+  long long a, b;
+  switch (e->kind) {
+  case EXPR_INT:
+  case EXPR_ENUM: *out = e->u.ival; return true;
+  case EXPR_BOOL: *out = e->u.bval; return true;
+  case EXPR_VAR: {
+    int id = e->u.var.id;
+    const ism_var_t *var = &f->m->vars[id];
+    if (var->type.kind == TYPE_REAL) return false;
+    const double *from = var->sensing ? (e->u.var.primed ? f->next : f->now) : f->normal;
+    if (!from) return false;
+    *out = whole_of(from[id]);
+    return true;
+  }
+  case EXPR_NEG:
+    if (!int_value(f, e->u.op.a, &a) || a == LLONG_MIN) return false;
+    *out = -a;
+    return true;
+  case EXPR_ADD:
+  case EXPR_SUB:
+  case EXPR_MUL:
+    if (!int_value(f, e->u.op.a, &a) || !int_value(f, e->u.op.b, &b)) return false;
+    return !(e->kind == EXPR_ADD   ? __builtin_add_overflow(a, b, out)
+             : e->kind == EXPR_SUB ? __builtin_sub_overflow(a, b, out)
+                                   : __builtin_mul_overflow(a, b, out));
+  default: return false;
+  }
+}
+
 /* e's truth as expr_eval_bool decides it (short circuits included) where it
- * reads only real comparisons of real_value's forms; false when it cannot. */
+ * reads only comparisons of real_value's or int_value's forms, truth values
+ * that are variables or literals, and the connectives; false when it cannot. */
 static bool fast_holds(const frame_t *f, const expr_t *e, bool *out) {
   bool a;
   switch (e->kind) {
@@ -101,6 +147,19 @@ static bool fast_holds(const frame_t *f, const expr_t *e, bool *out) {
   case EXPR_GT:
   case EXPR_GE: {
     double x, y;
+    if (e->u.op.a->type.kind != TYPE_REAL) { /* expr_eval compares value_t's i */
+      long long p, q;
+      if (!int_value(f, e->u.op.a, &p) || !int_value(f, e->u.op.b, &q)) return false;
+      switch (e->kind) {
+      case EXPR_EQ: *out = p == q; break;
+      case EXPR_NE: *out = p != q; break;
+      case EXPR_LT: *out = p < q; break;
+      case EXPR_LE: *out = p <= q; break;
+      case EXPR_GT: *out = p > q; break;
+      default: *out = p >= q; break;
+      }
+      return true;
+    }
     if (e->u.op.a->type.kind != TYPE_REAL || !real_value(f, e->u.op.a, &x) || !real_value(f, e->u.op.b, &y))
       return false;
     *out = expr_compare_reals(e->kind, x, y);
@@ -119,7 +178,22 @@ static bool fast_holds(const frame_t *f, const expr_t *e, bool *out) {
       return true;
     }
     return fast_holds(f, e->u.op.b, out);
+  case EXPR_IFF: {
+    bool b;
+    if (!fast_holds(f, e->u.op.a, &a) || !fast_holds(f, e->u.op.b, &b)) return false;
+    *out = a == b;
+    return true;
+  }
+  case EXPR_ITE:
+    if (e->type.kind != TYPE_BOOL || !fast_holds(f, e->u.op.a, &a)) return false;
+    return fast_holds(f, a ? e->u.op.b : e->u.op.c, out);
   case EXPR_BOOL: *out = e->u.bval; return true;
+  case EXPR_VAR: {
+    long long i;
+    if (e->type.kind != TYPE_BOOL || !int_value(f, e, &i)) return false;
+    *out = i != 0;
+    return true;
+  }
   default: return false;
   }
 }
@@ -139,6 +213,8 @@ double leaves_number(const ism_model_t *m, const expr_t *e, type_kind_t as, cons
   frame_t f = {m, now, next, normal};
   double fast;
   if (as == TYPE_REAL && e->type.kind == TYPE_REAL && real_value(&f, e, &fast)) return fast;
+  long long whole;
+  if (e->type.kind != TYPE_REAL && int_value(&f, e, &whole)) return (double)whole;
   bool err = false;
   return as == TYPE_REAL ? expr_eval_real(e, read_var, &f, &err) : (double)expr_eval(e, read_var, &f, &err).i;
 }
@@ -412,6 +488,16 @@ static signed char child_need(const expr_t *e, bool b, signed char want) {
   }
 }
 
+typedef struct {
+  const ism_model_t *m;
+  bool *hit;
+} real_ctx_t;
+
+static void mark_real(void *ctx, const expr_t *var) {
+  real_ctx_t *rc = ctx;
+  if (rc->m->vars[var->u.var.id].type.kind == TYPE_REAL) *rc->hit = true;
+}
+
 /* e's leaves in the order the cells read them (leaf_holds), with their
  * classes and what each must be when e holds (need 1) and fails (-1). */
 static void compile_leaves_need(joint_t *j, const expr_t *e, leaves_t *ls, signed char hold,
@@ -419,7 +505,7 @@ static void compile_leaves_need(joint_t *j, const expr_t *e, leaves_t *ls, signe
   if (!e) return;
   if (numeric_comparison(e) && e->u.op.a->type.kind == TYPE_REAL) {
     operand_t l = operand_of(j, e->u.op.a), r = operand_of(j, e->u.op.b);
-    push_leaf(ls, (leaf_t){true, e, l, r, {hold, fail}});
+    push_leaf(ls, (leaf_t){true, e, l, r, {hold, fail}, true});
     return;
   }
   if (connective(e)) switch (e->kind) {
@@ -433,7 +519,9 @@ static void compile_leaves_need(joint_t *j, const expr_t *e, leaves_t *ls, signe
       compile_leaves_need(j, e->u.op.b, ls, child_need(e, true, hold), child_need(e, true, fail));
       return;
     }
-  push_leaf(ls, (leaf_t){.real = false, .e = e, .need = {hold, fail}});
+  bool reads_real = false;
+  expr_visit_vars(e, mark_real, &(real_ctx_t){j->m, &reads_real});
+  push_leaf(ls, (leaf_t){.real = false, .e = e, .need = {hold, fail}, .reads_real = reads_real});
 }
 
 static void compile_leaves(joint_t *j, const expr_t *e, leaves_t *ls) {
@@ -504,7 +592,7 @@ const aff_t *leaves_operand_value(joint_t *j, const operand_t *o, aff_t *tmp) {
 static void leaf_atoms(joint_t *j, const leaf_t *lf, cutset_t *cs) {
   const expr_t *e = lf->e;
   if (!lf->real) {
-    cs->presample |= fresh_mask(j, e);
+    if (lf->reads_real) cs->presample |= fresh_mask(j, e);
     push_constant(j, e);
     return;
   }
