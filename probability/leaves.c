@@ -36,6 +36,18 @@ static bool may_fail(const expr_t *e) {
 
 /* ---- concrete evaluation ---- */
 
+/* expr_compare_reals, inlined (the cells call it for every leaf). */
+static inline bool compare_reals(expr_kind_t k, double a, double b) {
+  switch (k) {
+  case EXPR_EQ: return a == b;
+  case EXPR_NE: return a != b;
+  case EXPR_LT: return a < b;
+  case EXPR_LE: return a <= b;
+  case EXPR_GT: return a > b;
+  default: return a >= b;
+  }
+}
+
 typedef struct {
   const ism_model_t *m;
   const double *now, *next, *normal;
@@ -162,7 +174,7 @@ static bool fast_holds(const frame_t *f, const expr_t *e, bool *out) {
     }
     if (e->u.op.a->type.kind != TYPE_REAL || !real_value(f, e->u.op.a, &x) || !real_value(f, e->u.op.b, &y))
       return false;
-    *out = expr_compare_reals(e->kind, x, y);
+    *out = compare_reals(e->kind, x, y);
     return true;
   }
   case EXPR_NOT:
@@ -544,15 +556,17 @@ const aff_t *leaves_operand_value(joint_t *j, const operand_t *o, aff_t *tmp) {
   const double *normal = j->kind == STAGE_ACTION ? j->actual : j->normal;
   aff_t reg[MAX_COPS];
   const aff_t *st[MAX_COPS];
-  int sp = 0;
-  for (int k = 0; k < o->n; k++) {
-    const cop_t *op = &j->cops[o->at + (size_t)k];
-    aff_t *out = k + 1 == o->n ? tmp : &reg[k];
-    const aff_t *a = sp >= 2 ? st[sp - 2] : NULL, *b = sp >= 1 ? st[sp - 1] : NULL;
-    switch (op->op) {
-    case COP_VIEW:
+  int sp = 0, n = o->n;
+  const cop_t *ops = j->cops + o->at;
+  for (int k = 0; k < n; k++) {
+    const cop_t *op = &ops[k];
+    if (op->op == COP_VIEW) {
       st[sp++] = op->which == 0 ? &j->a_now[op->v] : op->which == 1 ? &j->a_next[op->v] : &j->a_norm[op->v];
       continue;
+    }
+    aff_t *out = k + 1 == n ? tmp : &reg[k];
+    switch (op->op) {
+    case COP_VIEW: break;
     case COP_CONST: aff_set_const(out, op->k); break;
     case COP_NUMBER: aff_set_const(out, leaves_number(j->m, op->e, TYPE_REAL, now, next, normal)); break;
     case COP_OTHER: {
@@ -563,10 +577,11 @@ const aff_t *leaves_operand_value(joint_t *j, const operand_t *o, aff_t *tmp) {
         aff_set_const(out, leaves_number(j->m, op->e, TYPE_REAL, now, next, normal));
       break;
     }
-    case COP_NEG: aff_lin_to(out, b, -1, b, 0), sp--; break;
+    case COP_NEG: aff_lin_to(out, st[sp - 1], -1, st[sp - 1], 0), sp--; break;
     case COP_ADD:
-    case COP_SUB: aff_lin_to(out, a, 1, b, op->op == COP_ADD ? 1 : -1), sp -= 2; break;
-    case COP_MUL:
+    case COP_SUB: aff_lin_to(out, st[sp - 2], 1, st[sp - 1], op->op == COP_ADD ? 1 : -1), sp -= 2; break;
+    case COP_MUL: {
+      const aff_t *a = st[sp - 2], *b = st[sp - 1];
       if (a->mask && b->mask)
         *out = aff_fail(a->mask | b->mask);
       else if (a->mask)
@@ -575,13 +590,16 @@ const aff_t *leaves_operand_value(joint_t *j, const operand_t *o, aff_t *tmp) {
         aff_lin_to(out, b, a->c, b, 0);
       sp -= 2;
       break;
-    case COP_DIV:
+    }
+    case COP_DIV: {
+      const aff_t *a = st[sp - 2], *b = st[sp - 1];
       if (b->mask || b->c == 0)
         *out = aff_fail(a->mask | b->mask);
       else
         aff_lin_to(out, a, 1 / b->c, a, 0);
       sp -= 2;
       break;
+    }
     }
     st[sp++] = out;
   }
@@ -769,7 +787,7 @@ void leaves_free(joint_t *j) {
 
 static bool atom_holds(const joint_t *j, const atom_t *a) {
   if (a->constant) return a->value;
-  return expr_compare_reals(a->op, a->c + a->g * j->x[a->i], 0);
+  return compare_reals(a->op, a->c + a->g * j->x[a->i], 0);
 }
 
 /* e's value at the current x, reading the leaves in the order leaves_stage_atoms
