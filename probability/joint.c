@@ -503,6 +503,7 @@ static double run_stage(joint_t *j, rng_t *r) {
       if (seg[i][k] != seg[i][distinct - 1]) seg[i][distinct++] = seg[i][k];
     n = distinct > 1 ? distinct : 2;
     nseg[i] = n - 1;
+    if (nseg[i] == 1) continue; /* drawn unconditioned below: its masses are never read */
     for (int k = 0; k <= nseg[i]; k++) point_at(j, d, seg[i][k], &seg_pt[i][k]);
     for (int k = 0; k < nseg[i]; k++) segmass[i][k] = dist_mass_points(d, &seg_pt[i][k], &seg_pt[i][k + 1]);
     for (int k = 1; k < nseg[i]; k++) point_keep(j, d, &seg_pt[i][k]);
