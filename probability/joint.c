@@ -427,7 +427,7 @@ static void stage_memo_fill(joint_t *j, stage_memo_t *sm, int nvar, const int *o
 /* run_stage's draws and result from the memo: the same draws in the same
  * order, the same numbers. */
 static double run_stage_memo(joint_t *j, stage_memo_t *sm, rng_t *r) {
-  for (int i = 0; i < j->nfresh; i++) j->x[i] = 0, j->fixed[i] = false;
+  memset(j->x, 0, sizeof j->x), memset(j->fixed, 0, sizeof j->fixed); /* the whole arrays: no call */
   for (int i = 0; i < j->nfresh; i++)
     if (sm->nseg[i] <= 1) j->x[i] = draw_prior(j, i, r), j->fixed[i] = true;
   if (!(sm->total > 0)) return 0;
@@ -466,7 +466,7 @@ static double run_stage(joint_t *j, rng_t *r) {
   if (hit) return run_stage_memo(j, sm, r);
   cutset_t cs; /* cuts[i][k] is meaningful for k < ncuts[i] only: not cleared */
   cs.presample = 0, cs.overflow = false;
-  for (int i = 0; i < j->nfresh; i++) j->x[i] = 0, j->fixed[i] = false;
+  memset(j->x, 0, sizeof j->x), memset(j->fixed, 0, sizeof j->fixed); /* the whole arrays: no call */
   bool settled = false; /* the last pass's views and leaves are those of the conditioned errors */
   double wpre = 1;      /* the masses of the presampled errors' intervals (draw_restricted) */
   for (int pass = 0; pass <= MAXF && !settled; pass++) {

@@ -785,7 +785,7 @@ void leaves_free(joint_t *j) {
 
 /* ---- a cell's value from the recorded leaves ---- */
 
-static bool atom_holds(const joint_t *j, const atom_t *a) {
+static inline bool atom_holds(const joint_t *j, const atom_t *a) {
   if (a->constant) return a->value;
   return compare_reals(a->op, a->c + a->g * j->x[a->i], 0);
 }
@@ -830,7 +830,7 @@ static bool leaf_holds(const joint_t *j, const expr_t *e, int *k) {
 }
 
 /* The conjunction of the n atoms from *k on; *k moves past them. */
-static bool atoms_hold(const joint_t *j, int n, int *k) {
+static inline bool atoms_hold(const joint_t *j, int n, int *k) {
   const atom_t *a = &j->atom[*k];
   *k += n;
   for (int i = 0; i < n; i++)
