@@ -112,12 +112,14 @@ static long long whole_of(double d) {
   return (long long)llround(d);
 }
 
+static bool int_value(const frame_t *f, const expr_t *e, long long *out);
+
 /* e's integer value as expr_eval computes it (value_t's i) for literals,
  * variables that are not real, and integer +, -, * and negation; false for
- * anything else, and where expr_eval would report an overflow. */
-static bool int_value(const frame_t *f, const expr_t *e, long long *out) {
+ * anything else, and where expr_eval would report an overflow. Literals and
+ * variables here (inline), the rest in int_value. */
+static inline bool int_leaf(const frame_t *f, const expr_t *e, long long *out) {
   if (e->type.kind == TYPE_REAL) return false;
-  long long a, b;
   switch (e->kind) {
   case EXPR_INT:
   case EXPR_ENUM: *out = e->u.ival; return true;
@@ -131,14 +133,26 @@ static bool int_value(const frame_t *f, const expr_t *e, long long *out) {
     *out = whole_of(from[id]);
     return true;
   }
+  default: return int_value(f, e, out);
+  }
+}
+
+static bool int_value(const frame_t *f, const expr_t *e, long long *out) {
+  if (e->type.kind == TYPE_REAL) return false;
+  long long a, b;
+  switch (e->kind) {
+  case EXPR_INT:
+  case EXPR_ENUM:
+  case EXPR_BOOL:
+  case EXPR_VAR: return int_leaf(f, e, out);
   case EXPR_NEG:
-    if (!int_value(f, e->u.op.a, &a) || a == LLONG_MIN) return false;
+    if (!int_leaf(f, e->u.op.a, &a) || a == LLONG_MIN) return false;
     *out = -a;
     return true;
   case EXPR_ADD:
   case EXPR_SUB:
   case EXPR_MUL:
-    if (!int_value(f, e->u.op.a, &a) || !int_value(f, e->u.op.b, &b)) return false;
+    if (!int_leaf(f, e->u.op.a, &a) || !int_leaf(f, e->u.op.b, &b)) return false;
     return !(e->kind == EXPR_ADD   ? __builtin_add_overflow(a, b, out)
              : e->kind == EXPR_SUB ? __builtin_sub_overflow(a, b, out)
                                    : __builtin_mul_overflow(a, b, out));
@@ -161,7 +175,7 @@ static bool fast_holds(const frame_t *f, const expr_t *e, bool *out) {
     double x, y;
     if (e->u.op.a->type.kind != TYPE_REAL) { /* expr_eval compares value_t's i */
       long long p, q;
-      if (!int_value(f, e->u.op.a, &p) || !int_value(f, e->u.op.b, &q)) return false;
+      if (!int_leaf(f, e->u.op.a, &p) || !int_leaf(f, e->u.op.b, &q)) return false;
       switch (e->kind) {
       case EXPR_EQ: *out = p == q; break;
       case EXPR_NE: *out = p != q; break;
@@ -202,7 +216,7 @@ static bool fast_holds(const frame_t *f, const expr_t *e, bool *out) {
   case EXPR_BOOL: *out = e->u.bval; return true;
   case EXPR_VAR: {
     long long i;
-    if (e->type.kind != TYPE_BOOL || !int_value(f, e, &i)) return false;
+    if (e->type.kind != TYPE_BOOL || !int_leaf(f, e, &i)) return false;
     *out = i != 0;
     return true;
   }
@@ -226,7 +240,7 @@ double leaves_number(const ism_model_t *m, const expr_t *e, type_kind_t as, cons
   double fast;
   if (as == TYPE_REAL && e->type.kind == TYPE_REAL && real_value(&f, e, &fast)) return fast;
   long long whole;
-  if (e->type.kind != TYPE_REAL && int_value(&f, e, &whole)) return (double)whole;
+  if (e->type.kind != TYPE_REAL && int_leaf(&f, e, &whole)) return (double)whole;
   bool err = false;
   return as == TYPE_REAL ? expr_eval_real(e, read_var, &f, &err) : (double)expr_eval(e, read_var, &f, &err).i;
 }
