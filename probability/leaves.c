@@ -63,6 +63,26 @@ static value_t read_var(void *ctx, int id, bool primed) {
 /* e's real value as expr_eval_real computes it (the same operations in the
  * same order) for the common forms: real variables, literals, +, -, *,
  * negation. false for anything else (then the evaluator decides). */
+static bool real_value(const frame_t *f, const expr_t *e, double *out);
+
+/* real_value of a real variable or a literal here (inline), of anything else in real_value. */
+static inline bool real_leaf(const frame_t *f, const expr_t *e, double *out) {
+  if (e->kind == EXPR_VAR) {
+    int id = e->u.var.id;
+    const ism_var_t *var = &f->m->vars[id];
+    if (var->type.kind != TYPE_REAL || e->type.kind != TYPE_REAL) return false;
+    const double *from = var->sensing ? (e->u.var.primed ? f->next : f->now) : f->normal;
+    if (!from) return false;
+    *out = from[id];
+    return true;
+  }
+  if (e->kind == EXPR_REAL && e->type.kind == TYPE_REAL) {
+    *out = e->u.real.value;
+    return true;
+  }
+  return real_value(f, e, out);
+}
+
 static bool real_value(const frame_t *f, const expr_t *e, double *out) {
   double a, b;
   switch (e->kind) {
@@ -88,13 +108,13 @@ static bool real_value(const frame_t *f, const expr_t *e, double *out) {
     return true;
   }
   case EXPR_NEG:
-    if (e->type.kind != TYPE_REAL || !real_value(f, e->u.op.a, &a)) return false;
+    if (e->type.kind != TYPE_REAL || !real_leaf(f, e->u.op.a, &a)) return false;
     *out = -a;
     return true;
   case EXPR_ADD:
   case EXPR_SUB:
   case EXPR_MUL:
-    if (e->type.kind != TYPE_REAL || !real_value(f, e->u.op.a, &a) || !real_value(f, e->u.op.b, &b))
+    if (e->type.kind != TYPE_REAL || !real_leaf(f, e->u.op.a, &a) || !real_leaf(f, e->u.op.b, &b))
       return false;
     *out = e->kind == EXPR_ADD ? a + b : e->kind == EXPR_SUB ? a - b : a * b;
     return true;
@@ -186,7 +206,7 @@ static bool fast_holds(const frame_t *f, const expr_t *e, bool *out) {
       }
       return true;
     }
-    if (e->u.op.a->type.kind != TYPE_REAL || !real_value(f, e->u.op.a, &x) || !real_value(f, e->u.op.b, &y))
+    if (e->u.op.a->type.kind != TYPE_REAL || !real_leaf(f, e->u.op.a, &x) || !real_leaf(f, e->u.op.b, &y))
       return false;
     *out = compare_reals(e->kind, x, y);
     return true;
@@ -238,7 +258,7 @@ double leaves_number(const ism_model_t *m, const expr_t *e, type_kind_t as, cons
                      const double *next, const double *normal) {
   frame_t f = {m, now, next, normal};
   double fast;
-  if (as == TYPE_REAL && e->type.kind == TYPE_REAL && real_value(&f, e, &fast)) return fast;
+  if (as == TYPE_REAL && e->type.kind == TYPE_REAL && real_leaf(&f, e, &fast)) return fast;
   long long whole;
   if (e->type.kind != TYPE_REAL && int_leaf(&f, e, &whole)) return (double)whole;
   bool err = false;
