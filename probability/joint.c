@@ -119,6 +119,7 @@ joint_t *joint_new(const ism_model_t *m, const joint_options_t *o) {
   j->cell_w = xmalloc(MAX_CELLS * sizeof *j->cell_w);
   j->qmemo = xcalloc(QMEMO, sizeof *j->qmemo);
   j->pmemo = xcalloc(PMEMO, sizeof *j->pmemo);
+  j->smemo = xcalloc(SMEMO, sizeof *j->smemo);
   leaves_compile(j); /* after the views: operands point to them */
   return j;
 }
@@ -132,6 +133,9 @@ void joint_delete(joint_t *j) {
   free(j->a_now), free(j->a_next), free(j->a_norm), free(j->own_slot), free(j->extra), free(j->cell_w),
       free(j->qmemo), free(j->pmemo);
   free(j->row_slot), free(j->row_many);
+  for (int k = 0; k < SMEMO; k++)
+    if (j->smemo[k]) free(j->smemo[k]->in), free(j->smemo[k]->cell_w), free(j->smemo[k]);
+  free(j->smemo);
   free(j->errs);
   leaves_free(j);
   free(j);
@@ -349,6 +353,104 @@ static unsigned fixed_mask(const joint_t *j) {
   return m;
 }
 
+/* ---- the stage memo (stage_memo_t) ---- */
+
+/* The memo slot of the stage begin_stage set up (a stage of a run whose
+ * values no draw has reached: j->det), its key made the stage's: *hit when
+ * it holds the stage's cells; NULL with new errors beyond MAXF (drawn
+ * already). One slot per stage of a path (step and position). */
+static stage_memo_t *stage_memo(joint_t *j, bool *hit) {
+  *hit = false;
+  if (j->extra_set) return NULL;
+  size_t nv = j->nv;
+  bool sense = j->kind == STAGE_SENSE, given = j->given != NULL, want_fail = !sense && j->want_fail;
+  int state = sense ? j->c->states[j->step] : -1, rule = sense ? j->c->rules[j->step] : -1,
+      action = sense ? -1 : j->action;
+  const double *in[3] = {sense ? j->truth : j->env, j->normal, given ? j->given->after : NULL};
+  stage_memo_t **slot = &j->smemo[(size_t)(j->step * 8 + (sense ? 0 : j->position + 1)) % SMEMO], *sm = *slot;
+  if (!sm) {
+    sm = *slot = xcalloc(1, sizeof *sm);
+    sm->in = xmalloc(3 * nv * sizeof *sm->in + 1);
+  }
+  bool same = sm->filled && sm->kind == j->kind && sm->state == state && sm->rule == rule &&
+              sm->action == action && sm->want_fail == want_fail && sm->given == given &&
+              sm->dists == j->dists;
+  for (int k = 0; k < 3 && in[k] && same; k++)
+    same = !memcmp(sm->in + (size_t)k * nv, in[k], nv * sizeof(double));
+  if (same) {
+    *hit = true;
+    return sm;
+  }
+  sm->filled = false;
+  sm->kind = j->kind, sm->state = state, sm->rule = rule, sm->action = action;
+  sm->want_fail = want_fail, sm->given = given, sm->dists = j->dists;
+  for (int k = 0; k < 3 && in[k]; k++) memcpy(sm->in + (size_t)k * nv, in[k], nv * sizeof(double));
+  return sm;
+}
+
+/* -1, 0 or 1 as v is below, at or above 0; 2 for NaN. */
+static int sign_of(double v) { return v < 0 ? -1 : v > 0 ? 1 : v == 0 ? 0 : 2; }
+
+/* Are the cells just computed a function of the stage's inputs alone? Every
+ * leaf on an error drawn unconditioned (one segment: nseg <= 1) keeps its
+ * value over the error's support: c + g x is monotone in x in floating point
+ * too, so the same sign at both ends is the same sign between them. */
+static bool cells_keepable(const joint_t *j, const int *nseg) {
+  for (int n = 0; n < j->natoms; n++) {
+    const atom_t *a = &j->atom[n];
+    if (a->constant || nseg[a->i] > 1) continue;
+    const dist_t *d = &j->dists[j->fresh[a->i]];
+    int lo = sign_of(a->c + a->g * d->lo), hi = sign_of(a->c + a->g * d->hi);
+    if (lo != hi || lo == 2) return false;
+  }
+  return true;
+}
+
+static void stage_memo_fill(joint_t *j, stage_memo_t *sm, int nvar, const int *order, const int *nseg,
+                            double (*seg)[MAX_CUTS + 2], dist_point_t (*pt)[MAX_CUTS + 2], size_t cells,
+                            double total) {
+  if (!sm->cell_w) sm->cell_w = xmalloc(MAX_CELLS * sizeof *sm->cell_w);
+  sm->nvar = nvar;
+  memcpy(sm->order, order, (size_t)nvar * sizeof *order);
+  memcpy(sm->nseg, nseg, (size_t)j->nfresh * sizeof *nseg);
+  for (int q = 0; q < nvar; q++) {
+    int i = order[q];
+    memcpy(sm->seg[i], seg[i], (size_t)(nseg[i] + 1) * sizeof **seg);
+    memcpy(sm->pt[i], pt[i], (size_t)(nseg[i] + 1) * sizeof **pt);
+    for (int k = 0; k <= nseg[i]; k++) sm->cum[i][k] = NAN;
+  }
+  sm->cells = cells, sm->total = total;
+  memcpy(sm->cell_w, j->cell_w, cells * sizeof *j->cell_w);
+  sm->filled = true;
+}
+
+/* run_stage's draws and result from the memo: the same draws in the same
+ * order, the same numbers. */
+static double run_stage_memo(joint_t *j, stage_memo_t *sm, rng_t *r) {
+  memset(j->x, 0, sizeof j->x), memset(j->fixed, 0, sizeof j->fixed); /* the whole arrays: no call */
+  for (int i = 0; i < j->nfresh; i++)
+    if (sm->nseg[i] <= 1) j->x[i] = draw_prior(j, i, r), j->fixed[i] = true;
+  if (!(sm->total > 0)) return 0;
+  double t = uniform01(r) * sm->total;
+  size_t cell = 0;
+  while (cell + 1 < sm->cells && (t -= sm->cell_w[cell]) > 0) cell++;
+  while (sm->cell_w[cell] <= 0) cell = cell ? cell - 1 : cell + 1; /* rounding at the end of the list */
+  size_t rest = cell;
+  for (int q = 0; q < sm->nvar; q++) {
+    int i = sm->order[q], k = (int)(rest % (size_t)sm->nseg[i]);
+    rest /= (size_t)sm->nseg[i];
+    const dist_t *d = &j->dists[j->fresh[i]];
+    double a = sm->seg[i][k], b = sm->seg[i][k + 1];
+    for (int e = k; e <= k + 1; e++)
+      if (isnan(sm->cum[i][e])) sm->cum[i][e] = dist_mass_points(d, &sm->pt[i][0], &sm->pt[i][e]);
+    double fa = sm->cum[i][k], fb = sm->cum[i][k + 1];
+    double x = dist_quantile(d, fa + uniform01(r) * (fb - fa));
+    j->x[i] = x < a ? a : x > b ? b : x;
+  }
+  set_values(j, false);
+  return sm->total > 1 ? 1 : sm->total;
+}
+
 /* Draws the stage's new errors conditioned on its constraint; returns the
  * constraint's probability given everything drawn before (0: impossible). */
 static double run_stage(joint_t *j, rng_t *r) {
@@ -359,9 +461,12 @@ static double run_stage(joint_t *j, rng_t *r) {
     uniform01(r); /* the cell's draw, as for any stage: the streams stay aligned */
     return w > 1 ? 1 : w;
   }
+  bool hit = false;
+  stage_memo_t *sm = j->det && !j->may_err ? stage_memo(j, &hit) : NULL;
+  if (hit) return run_stage_memo(j, sm, r);
   cutset_t cs; /* cuts[i][k] is meaningful for k < ncuts[i] only: not cleared */
   cs.presample = 0, cs.overflow = false;
-  for (int i = 0; i < j->nfresh; i++) j->x[i] = 0, j->fixed[i] = false;
+  memset(j->x, 0, sizeof j->x), memset(j->fixed, 0, sizeof j->fixed); /* the whole arrays: no call */
   bool settled = false; /* the last pass's views and leaves are those of the conditioned errors */
   double wpre = 1;      /* the masses of the presampled errors' intervals (draw_restricted) */
   for (int pass = 0; pass <= MAXF && !settled; pass++) {
@@ -398,6 +503,7 @@ static double run_stage(joint_t *j, rng_t *r) {
       if (seg[i][k] != seg[i][distinct - 1]) seg[i][distinct++] = seg[i][k];
     n = distinct > 1 ? distinct : 2;
     nseg[i] = n - 1;
+    if (nseg[i] == 1) continue; /* drawn unconditioned below: its masses are never read */
     for (int k = 0; k <= nseg[i]; k++) point_at(j, d, seg[i][k], &seg_pt[i][k]);
     for (int k = 0; k < nseg[i]; k++) segmass[i][k] = dist_mass_points(d, &seg_pt[i][k], &seg_pt[i][k + 1]);
     for (int k = 1; k < nseg[i]; k++) point_keep(j, d, &seg_pt[i][k]);
@@ -437,6 +543,8 @@ static double run_stage(joint_t *j, rng_t *r) {
     j->cell_w[cell] = w;
     total += w;
   }
+  if (sm && compiled && !cs.presample && cells_keepable(j, nseg))
+    stage_memo_fill(j, sm, nvar, order, nseg, seg, seg_pt, cells, total);
   if (!(total > 0)) return 0;
   double t = uniform01(r) * total;
   size_t cell = 0;
@@ -655,6 +763,7 @@ double joint_sample_from(joint_t *j, const cex_t *c, rng_t *r, int from, double 
       if (!leaves_holds(m, m->assume[k], j->truth, NULL, j->normal)) return 0;
   }
   double score = 0;
+  j->det = from == 0;
   for (int k = from; k < c->length; k++) {
     bool last = k + 1 == c->length;
     if (store >= 0 && k == j->pre.step) prefix_store(j, (unsigned long)store, w, r);
@@ -662,6 +771,7 @@ double joint_sample_from(joint_t *j, const cex_t *c, rng_t *r, int from, double 
     j->step = k;
     begin_stage(j, STAGE_SENSE, r);
     if ((w *= run_stage(j, r)) <= 0) return 0;
+    bool sensed_drawn = j->nfresh > 0 || j->extra_set; /* an assignment may read a drawn value */
     if (j->rec) score += error_score(j);
     if (j->rec)
       for (size_t v = 0; v < nv; v++) {
@@ -676,12 +786,14 @@ double joint_sample_from(joint_t *j, const cex_t *c, rng_t *r, int from, double 
       if (st->kind == ISM_STEP_ASSIGN) {
         j->normal[st->var] =
             leaves_number(m, st->value, m->vars[st->var].type.kind, j->sensed, NULL, j->normal);
+        j->det &= !sensed_drawn;
         continue;
       }
       j->position = (int)p, j->action = st->action;
       j->want_fail = last && (int)p == c->fail_position;
       begin_stage(j, STAGE_ACTION, r);
       if ((w *= run_stage(j, r)) <= 0) return 0;
+      j->det &= !(j->nfresh > 0 || j->extra_set); /* the actual values, so the after ones, may be drawn */
       if (j->rec) score += error_score(j);
       record_action(j);
       memcpy(j->env, j->after, nv * sizeof *j->env);

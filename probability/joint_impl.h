@@ -115,6 +115,7 @@ typedef struct {
    * leaf of holds (fails): 1 true, -1 false, 0 either (it sits under a
    * disjunction, an equivalence, a conditional, ...) */
   signed char need[2];
+  bool reads_real; /* e reads a real variable (else no view it reads has a new error: fresh_mask 0) */
 } leaf_t;
 
 /* A comparison the stage's constraint cannot hold without (a necessary
@@ -136,6 +137,8 @@ typedef struct {
   bool conj[2];
 } leaves_t;
 
+typedef enum { STAGE_SENSE, STAGE_ACTION } stage_kind_t;
+
 /* A quantile draw_prior computed: dist_quantile(d, u) is x. */
 typedef struct {
   const dist_t *d;
@@ -150,6 +153,32 @@ typedef struct {
 } point_memo_t;
 
 enum { QMEMO = 1 << 12, PMEMO = 1 << 12 };
+
+/* A stage's cells before any draw of its own (run_stage), kept for the
+ * next stage with the same inputs: the same kind, state and rule, or
+ * action, failing or not and given or not, distributions, and values read
+ * (in: truth or env, normal, and the given after values). A stage whose
+ * inputs no earlier draw reaches (a run's first step, ...) is the same in
+ * every sample. Kept only when the cells are a function of the inputs
+ * alone: no error presampled, compiled leaves, and no leaf on an error
+ * drawn unconditioned that may change its value over the support. */
+typedef struct {
+  bool filled;
+  stage_kind_t kind;
+  int state, rule, action;
+  bool want_fail, given;
+  const dist_t *dists;
+  double *in; /* [3 * nv] */
+  int nvar, order[MAXF], nseg[MAXF];
+  double seg[MAXF][MAX_CUTS + 2];
+  dist_point_t pt[MAXF][MAX_CUTS + 2]; /* the segments' ends, their tail masses filled */
+  double cum[MAXF][MAX_CUTS + 2];      /* dist_mass_points from the first end to the k-th, or NaN */
+  size_t cells;
+  double total;
+  double *cell_w; /* [MAX_CELLS] */
+} stage_memo_t;
+
+enum { SMEMO = 64 };
 
 /* A counter-based generator (splitmix64): sample i of a seed always sees
  * the same numbers, whatever was evaluated before (common random numbers). */
@@ -175,8 +204,6 @@ static inline rng_t rng_for(unsigned long seed, unsigned long sample) {
   uniform01(&r);
   return r;
 }
-
-typedef enum { STAGE_SENSE, STAGE_ACTION } stage_kind_t;
 
 /* The states of the search objective's sampled runs at the start of one
  * step: a line search changes one free value, and the steps before the
@@ -249,6 +276,7 @@ struct joint {
   double *cell_w;  /* [MAX_CELLS] */
   quantile_memo_t *qmemo; /* [QMEMO]: draw_prior's last quantiles (common random numbers repeat them) */
   point_memo_t *pmemo;    /* [PMEMO]: the tail masses of the last cut points (the same cuts recur) */
+  stage_memo_t **smemo;   /* [SMEMO]: stages' cells by their inputs (allocated when first used) */
   /* the stage's leaves (leaves_stage_atoms records them; a cell's value is read off them) */
   atom_t *atom;
   int natoms, atom_cap;
@@ -256,6 +284,7 @@ struct joint {
   int nlim, lim_cap;
   bool compiled; /* every leaf recorded: the cells need no concrete evaluation */
   bool chance;   /* a stage presampled an error since it was last cleared (path_draws_matter) */
+  bool det;      /* no draw has reached the run's values yet: its stages are every sample's */
   bool may_err;  /* an expression may fail to evaluate (division, modulo, integer arithmetic): the
                     concrete evaluator decides every cell */
   /* every guard's and action's leaves in the order leaves_stage_atoms visits them */

@@ -1,6 +1,7 @@
 #include "probability/leaves.h"
 
 #include <assert.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -35,6 +36,18 @@ static bool may_fail(const expr_t *e) {
 
 /* ---- concrete evaluation ---- */
 
+/* expr_compare_reals, inlined (the cells call it for every leaf). */
+static inline bool compare_reals(expr_kind_t k, double a, double b) {
+  switch (k) {
+  case EXPR_EQ: return a == b;
+  case EXPR_NE: return a != b;
+  case EXPR_LT: return a < b;
+  case EXPR_LE: return a <= b;
+  case EXPR_GT: return a > b;
+  default: return a >= b;
+  }
+}
+
 typedef struct {
   const ism_model_t *m;
   const double *now, *next, *normal;
@@ -50,6 +63,26 @@ static value_t read_var(void *ctx, int id, bool primed) {
 /* e's real value as expr_eval_real computes it (the same operations in the
  * same order) for the common forms: real variables, literals, +, -, *,
  * negation. false for anything else (then the evaluator decides). */
+static bool real_value(const frame_t *f, const expr_t *e, double *out);
+
+/* real_value of a real variable or a literal here (inline), of anything else in real_value. */
+static inline bool real_leaf(const frame_t *f, const expr_t *e, double *out) {
+  if (e->kind == EXPR_VAR) {
+    int id = e->u.var.id;
+    const ism_var_t *var = &f->m->vars[id];
+    if (var->type.kind != TYPE_REAL || e->type.kind != TYPE_REAL) return false;
+    const double *from = var->sensing ? (e->u.var.primed ? f->next : f->now) : f->normal;
+    if (!from) return false;
+    *out = from[id];
+    return true;
+  }
+  if (e->kind == EXPR_REAL && e->type.kind == TYPE_REAL) {
+    *out = e->u.real.value;
+    return true;
+  }
+  return real_value(f, e, out);
+}
+
 static bool real_value(const frame_t *f, const expr_t *e, double *out) {
   double a, b;
   switch (e->kind) {
@@ -75,13 +108,13 @@ static bool real_value(const frame_t *f, const expr_t *e, double *out) {
     return true;
   }
   case EXPR_NEG:
-    if (e->type.kind != TYPE_REAL || !real_value(f, e->u.op.a, &a)) return false;
+    if (e->type.kind != TYPE_REAL || !real_leaf(f, e->u.op.a, &a)) return false;
     *out = -a;
     return true;
   case EXPR_ADD:
   case EXPR_SUB:
   case EXPR_MUL:
-    if (e->type.kind != TYPE_REAL || !real_value(f, e->u.op.a, &a) || !real_value(f, e->u.op.b, &b))
+    if (e->type.kind != TYPE_REAL || !real_leaf(f, e->u.op.a, &a) || !real_leaf(f, e->u.op.b, &b))
       return false;
     *out = e->kind == EXPR_ADD ? a + b : e->kind == EXPR_SUB ? a - b : a * b;
     return true;
@@ -89,8 +122,67 @@ static bool real_value(const frame_t *f, const expr_t *e, double *out) {
   }
 }
 
+/* llround(d), read_var's value of a variable that is not real, without
+ * the call where d is a whole number (a bool or an int). */
+static long long whole_of(double d) {
+  if (d > -0x1p62 && d < 0x1p62) { /* false for NaN */
+    long long i = (long long)d;
+    if ((double)i == d) return i;
+  }
+  return (long long)llround(d);
+}
+
+static bool int_value(const frame_t *f, const expr_t *e, long long *out);
+
+/* e's integer value as expr_eval computes it (value_t's i) for literals,
+ * variables that are not real, and integer +, -, * and negation; false for
+ * anything else, and where expr_eval would report an overflow. Literals and
+ * variables here (inline), the rest in int_value. */
+static inline bool int_leaf(const frame_t *f, const expr_t *e, long long *out) {
+  if (e->type.kind == TYPE_REAL) return false;
+  switch (e->kind) {
+  case EXPR_INT:
+  case EXPR_ENUM: *out = e->u.ival; return true;
+  case EXPR_BOOL: *out = e->u.bval; return true;
+  case EXPR_VAR: {
+    int id = e->u.var.id;
+    const ism_var_t *var = &f->m->vars[id];
+    if (var->type.kind == TYPE_REAL) return false;
+    const double *from = var->sensing ? (e->u.var.primed ? f->next : f->now) : f->normal;
+    if (!from) return false;
+    *out = whole_of(from[id]);
+    return true;
+  }
+  default: return int_value(f, e, out);
+  }
+}
+
+static bool int_value(const frame_t *f, const expr_t *e, long long *out) {
+  if (e->type.kind == TYPE_REAL) return false;
+  long long a, b;
+  switch (e->kind) {
+  case EXPR_INT:
+  case EXPR_ENUM:
+  case EXPR_BOOL:
+  case EXPR_VAR: return int_leaf(f, e, out);
+  case EXPR_NEG:
+    if (!int_leaf(f, e->u.op.a, &a) || a == LLONG_MIN) return false;
+    *out = -a;
+    return true;
+  case EXPR_ADD:
+  case EXPR_SUB:
+  case EXPR_MUL:
+    if (!int_leaf(f, e->u.op.a, &a) || !int_leaf(f, e->u.op.b, &b)) return false;
+    return !(e->kind == EXPR_ADD   ? __builtin_add_overflow(a, b, out)
+             : e->kind == EXPR_SUB ? __builtin_sub_overflow(a, b, out)
+                                   : __builtin_mul_overflow(a, b, out));
+  default: return false;
+  }
+}
+
 /* e's truth as expr_eval_bool decides it (short circuits included) where it
- * reads only real comparisons of real_value's forms; false when it cannot. */
+ * reads only comparisons of real_value's or int_value's forms, truth values
+ * that are variables or literals, and the connectives; false when it cannot. */
 static bool fast_holds(const frame_t *f, const expr_t *e, bool *out) {
   bool a;
   switch (e->kind) {
@@ -101,9 +193,22 @@ static bool fast_holds(const frame_t *f, const expr_t *e, bool *out) {
   case EXPR_GT:
   case EXPR_GE: {
     double x, y;
-    if (e->u.op.a->type.kind != TYPE_REAL || !real_value(f, e->u.op.a, &x) || !real_value(f, e->u.op.b, &y))
+    if (e->u.op.a->type.kind != TYPE_REAL) { /* expr_eval compares value_t's i */
+      long long p, q;
+      if (!int_leaf(f, e->u.op.a, &p) || !int_leaf(f, e->u.op.b, &q)) return false;
+      switch (e->kind) {
+      case EXPR_EQ: *out = p == q; break;
+      case EXPR_NE: *out = p != q; break;
+      case EXPR_LT: *out = p < q; break;
+      case EXPR_LE: *out = p <= q; break;
+      case EXPR_GT: *out = p > q; break;
+      default: *out = p >= q; break;
+      }
+      return true;
+    }
+    if (e->u.op.a->type.kind != TYPE_REAL || !real_leaf(f, e->u.op.a, &x) || !real_leaf(f, e->u.op.b, &y))
       return false;
-    *out = expr_compare_reals(e->kind, x, y);
+    *out = compare_reals(e->kind, x, y);
     return true;
   }
   case EXPR_NOT:
@@ -119,7 +224,22 @@ static bool fast_holds(const frame_t *f, const expr_t *e, bool *out) {
       return true;
     }
     return fast_holds(f, e->u.op.b, out);
+  case EXPR_IFF: {
+    bool b;
+    if (!fast_holds(f, e->u.op.a, &a) || !fast_holds(f, e->u.op.b, &b)) return false;
+    *out = a == b;
+    return true;
+  }
+  case EXPR_ITE:
+    if (e->type.kind != TYPE_BOOL || !fast_holds(f, e->u.op.a, &a)) return false;
+    return fast_holds(f, a ? e->u.op.b : e->u.op.c, out);
   case EXPR_BOOL: *out = e->u.bval; return true;
+  case EXPR_VAR: {
+    long long i;
+    if (e->type.kind != TYPE_BOOL || !int_leaf(f, e, &i)) return false;
+    *out = i != 0;
+    return true;
+  }
   default: return false;
   }
 }
@@ -138,7 +258,9 @@ double leaves_number(const ism_model_t *m, const expr_t *e, type_kind_t as, cons
                      const double *next, const double *normal) {
   frame_t f = {m, now, next, normal};
   double fast;
-  if (as == TYPE_REAL && e->type.kind == TYPE_REAL && real_value(&f, e, &fast)) return fast;
+  if (as == TYPE_REAL && e->type.kind == TYPE_REAL && real_leaf(&f, e, &fast)) return fast;
+  long long whole;
+  if (e->type.kind != TYPE_REAL && int_leaf(&f, e, &whole)) return (double)whole;
   bool err = false;
   return as == TYPE_REAL ? expr_eval_real(e, read_var, &f, &err) : (double)expr_eval(e, read_var, &f, &err).i;
 }
@@ -412,6 +534,16 @@ static signed char child_need(const expr_t *e, bool b, signed char want) {
   }
 }
 
+typedef struct {
+  const ism_model_t *m;
+  bool *hit;
+} real_ctx_t;
+
+static void mark_real(void *ctx, const expr_t *var) {
+  real_ctx_t *rc = ctx;
+  if (rc->m->vars[var->u.var.id].type.kind == TYPE_REAL) *rc->hit = true;
+}
+
 /* e's leaves in the order the cells read them (leaf_holds), with their
  * classes and what each must be when e holds (need 1) and fails (-1). */
 static void compile_leaves_need(joint_t *j, const expr_t *e, leaves_t *ls, signed char hold,
@@ -419,7 +551,7 @@ static void compile_leaves_need(joint_t *j, const expr_t *e, leaves_t *ls, signe
   if (!e) return;
   if (numeric_comparison(e) && e->u.op.a->type.kind == TYPE_REAL) {
     operand_t l = operand_of(j, e->u.op.a), r = operand_of(j, e->u.op.b);
-    push_leaf(ls, (leaf_t){true, e, l, r, {hold, fail}});
+    push_leaf(ls, (leaf_t){true, e, l, r, {hold, fail}, true});
     return;
   }
   if (connective(e)) switch (e->kind) {
@@ -433,7 +565,9 @@ static void compile_leaves_need(joint_t *j, const expr_t *e, leaves_t *ls, signe
       compile_leaves_need(j, e->u.op.b, ls, child_need(e, true, hold), child_need(e, true, fail));
       return;
     }
-  push_leaf(ls, (leaf_t){.real = false, .e = e, .need = {hold, fail}});
+  bool reads_real = false;
+  expr_visit_vars(e, mark_real, &(real_ctx_t){j->m, &reads_real});
+  push_leaf(ls, (leaf_t){.real = false, .e = e, .need = {hold, fail}, .reads_real = reads_real});
 }
 
 static void compile_leaves(joint_t *j, const expr_t *e, leaves_t *ls) {
@@ -456,15 +590,17 @@ const aff_t *leaves_operand_value(joint_t *j, const operand_t *o, aff_t *tmp) {
   const double *normal = j->kind == STAGE_ACTION ? j->actual : j->normal;
   aff_t reg[MAX_COPS];
   const aff_t *st[MAX_COPS];
-  int sp = 0;
-  for (int k = 0; k < o->n; k++) {
-    const cop_t *op = &j->cops[o->at + (size_t)k];
-    aff_t *out = k + 1 == o->n ? tmp : &reg[k];
-    const aff_t *a = sp >= 2 ? st[sp - 2] : NULL, *b = sp >= 1 ? st[sp - 1] : NULL;
-    switch (op->op) {
-    case COP_VIEW:
+  int sp = 0, n = o->n;
+  const cop_t *ops = j->cops + o->at;
+  for (int k = 0; k < n; k++) {
+    const cop_t *op = &ops[k];
+    if (op->op == COP_VIEW) {
       st[sp++] = op->which == 0 ? &j->a_now[op->v] : op->which == 1 ? &j->a_next[op->v] : &j->a_norm[op->v];
       continue;
+    }
+    aff_t *out = k + 1 == n ? tmp : &reg[k];
+    switch (op->op) {
+    case COP_VIEW: break;
     case COP_CONST: aff_set_const(out, op->k); break;
     case COP_NUMBER: aff_set_const(out, leaves_number(j->m, op->e, TYPE_REAL, now, next, normal)); break;
     case COP_OTHER: {
@@ -475,10 +611,11 @@ const aff_t *leaves_operand_value(joint_t *j, const operand_t *o, aff_t *tmp) {
         aff_set_const(out, leaves_number(j->m, op->e, TYPE_REAL, now, next, normal));
       break;
     }
-    case COP_NEG: aff_lin_to(out, b, -1, b, 0), sp--; break;
+    case COP_NEG: aff_lin_to(out, st[sp - 1], -1, st[sp - 1], 0), sp--; break;
     case COP_ADD:
-    case COP_SUB: aff_lin_to(out, a, 1, b, op->op == COP_ADD ? 1 : -1), sp -= 2; break;
-    case COP_MUL:
+    case COP_SUB: aff_lin_to(out, st[sp - 2], 1, st[sp - 1], op->op == COP_ADD ? 1 : -1), sp -= 2; break;
+    case COP_MUL: {
+      const aff_t *a = st[sp - 2], *b = st[sp - 1];
       if (a->mask && b->mask)
         *out = aff_fail(a->mask | b->mask);
       else if (a->mask)
@@ -487,13 +624,16 @@ const aff_t *leaves_operand_value(joint_t *j, const operand_t *o, aff_t *tmp) {
         aff_lin_to(out, b, a->c, b, 0);
       sp -= 2;
       break;
-    case COP_DIV:
+    }
+    case COP_DIV: {
+      const aff_t *a = st[sp - 2], *b = st[sp - 1];
       if (b->mask || b->c == 0)
         *out = aff_fail(a->mask | b->mask);
       else
         aff_lin_to(out, a, 1 / b->c, a, 0);
       sp -= 2;
       break;
+    }
     }
     st[sp++] = out;
   }
@@ -504,7 +644,7 @@ const aff_t *leaves_operand_value(joint_t *j, const operand_t *o, aff_t *tmp) {
 static void leaf_atoms(joint_t *j, const leaf_t *lf, cutset_t *cs) {
   const expr_t *e = lf->e;
   if (!lf->real) {
-    cs->presample |= fresh_mask(j, e);
+    if (lf->reads_real) cs->presample |= fresh_mask(j, e);
     push_constant(j, e);
     return;
   }
@@ -679,9 +819,9 @@ void leaves_free(joint_t *j) {
 
 /* ---- a cell's value from the recorded leaves ---- */
 
-static bool atom_holds(const joint_t *j, const atom_t *a) {
+static inline bool atom_holds(const joint_t *j, const atom_t *a) {
   if (a->constant) return a->value;
-  return expr_compare_reals(a->op, a->c + a->g * j->x[a->i], 0);
+  return compare_reals(a->op, a->c + a->g * j->x[a->i], 0);
 }
 
 /* e's value at the current x, reading the leaves in the order leaves_stage_atoms
@@ -724,7 +864,7 @@ static bool leaf_holds(const joint_t *j, const expr_t *e, int *k) {
 }
 
 /* The conjunction of the n atoms from *k on; *k moves past them. */
-static bool atoms_hold(const joint_t *j, int n, int *k) {
+static inline bool atoms_hold(const joint_t *j, int n, int *k) {
   const atom_t *a = &j->atom[*k];
   *k += n;
   for (int i = 0; i < n; i++)
