@@ -53,6 +53,14 @@ struct bound {
   lin_t *now, *next, *norm;             /* the views' storage */
   bool every_error; /* bound_true: every error of a stage counts, not only those joint.c conditions */
   double *cuts;     /* [nv * (SYM_CELLS + 1)]: the cells' ends of each error with a distribution */
+  double *cell_mass; /* [nv * 2 * SYM_CELLS]: le_mass's mass of [cuts[j], cuts[j + step]], step 1 then 4 */
+  /* bound_prefix's values along one path (the last one asked for a depth it
+   * did not hold): the search asks in depth-first order, and bound_true asks
+   * again for every prefix of a counterexample found there */
+  int *memo_rules, *memo_states; /* [memo_cap] */
+  double *memo_value;            /* [memo_cap + 1]: at depth d */
+  bool *memo_known;              /* [memo_cap + 1] */
+  int memo_len, memo_cap;
 };
 
 static const ival_t ALL = {-INFINITY, INFINITY};
@@ -804,9 +812,10 @@ static double le_mass(const symctx_t *x, int k, const int *slot, const double *a
   }
   double p = 0;
   int step = k >= 3 ? 4 : 1; /* coarser cells for the outer of three errors */
+  const double *cell = x->b->cell_mass + ((size_t)v * 2 + (step == 4)) * SYM_CELLS;
   for (int j = 0; j < SYM_CELLS && p < 1; j += step) {
     double lo = cut[j], hi = cut[j + step];
-    double mass = dist_mass(d, lo, hi) * (1 + SLACK) + SLACK;
+    double mass = cell[j];
     double least = a[0] >= 0 ? a[0] * lo : a[0] * hi;
     p += mass * le_mass(x, k - 1, slot + 1, a + 1, t - least);
   }
@@ -1055,7 +1064,29 @@ static double bound_sym(bound_t *b, const cex_t *c) {
 }
 
 double bound_prefix(bound_t *b, const int *rules, const int *states, int depth) {
-  return depth > 0 ? sym_walk(b, rules, states, depth, false, -2) : 1;
+  if (depth <= 0) return 1;
+  int same = 0; /* the memo's path and this one agree on their first `same` steps */
+  while (same < depth && same < b->memo_len && b->memo_rules[same] == rules[same] &&
+         b->memo_states[same] == states[same])
+    same++;
+  if (same == depth && b->memo_known[depth]) return b->memo_value[depth];
+  double p = sym_walk(b, rules, states, depth, false, -2);
+  if (depth > b->memo_cap) {
+    b->memo_cap = 2 * depth;
+    b->memo_rules = xrealloc(b->memo_rules, (size_t)b->memo_cap * sizeof *b->memo_rules);
+    b->memo_states = xrealloc(b->memo_states, (size_t)b->memo_cap * sizeof *b->memo_states);
+    b->memo_value = xrealloc(b->memo_value, ((size_t)b->memo_cap + 1) * sizeof *b->memo_value);
+    b->memo_known = xrealloc(b->memo_known, ((size_t)b->memo_cap + 1) * sizeof *b->memo_known);
+  }
+  if (same < depth) { /* another path from step `same` on: what the memo held beyond it is another path's */
+    for (int d = same + 1; d <= b->memo_len; d++) b->memo_known[d] = false;
+    for (int d = b->memo_len + 1; d <= depth; d++) b->memo_known[d] = false;
+    memcpy(b->memo_rules + same, rules + same, (size_t)(depth - same) * sizeof *rules);
+    memcpy(b->memo_states + same, states + same, (size_t)(depth - same) * sizeof *states);
+    b->memo_len = depth;
+  }
+  b->memo_value[depth] = p, b->memo_known[depth] = true;
+  return p;
 }
 
 double bound_true(bound_t *b, const cex_t *c) {
@@ -1129,6 +1160,15 @@ bound_t *bound_new(const ism_model_t *m) {
       b->cuts[v * (SYM_CELLS + 1) + (size_t)j] =
           j == 0 ? d->lo : j == SYM_CELLS ? d->hi : dist_quantile(d, (double)j / SYM_CELLS);
     }
+  /* the cells' masses, each computed once here as le_mass would each time */
+  b->cell_mass = xcalloc(nv * 2 * SYM_CELLS + 1, sizeof *b->cell_mass);
+  for (size_t v = 0; v < nv; v++)
+    for (int s = 0; s < 2; s++) /* every variable, as le_mass computed it */
+      for (int j = 0, step = s ? 4 : 1; j + step <= SYM_CELLS; j += step) {
+        const double *cut = b->cuts + v * (SYM_CELLS + 1);
+        b->cell_mass[(v * 2 + (size_t)s) * SYM_CELLS + (size_t)j] =
+            dist_mass(&b->dist[v], cut[j], cut[j + step]) * (1 + SLACK) + SLACK;
+      }
   b->rhs = xcalloc(m->nactions * nv + 1, sizeof *b->rhs);
   b->constraint = xcalloc(m->nactions + 1, sizeof *b->constraint);
   for (size_t a = 0; a < m->nactions; a++) {
@@ -1153,7 +1193,9 @@ bound_t *bound_new(const ism_model_t *m) {
 void bound_delete(bound_t *b) {
   if (!b) return;
   for (size_t a = 0; a < b->m->nactions; a++) free(b->constraint[a]);
-  free(b->constraint), free(b->rhs), free(b->cuts), free(b->dist), free(b->has_dist), free(b->errbox);
+  free(b->memo_rules), free(b->memo_states), free(b->memo_value), free(b->memo_known);
+  free(b->constraint), free(b->rhs), free(b->cuts), free(b->cell_mass), free(b->dist), free(b->has_dist),
+      free(b->errbox);
   free(b->truth), free(b->normal), free(b->after), free(b->actual), free(b->sensed_truth),
       free(b->sensed_normal);
   free(b->now), free(b->next), free(b->norm);
