@@ -1,6 +1,7 @@
 #include "probability/bound.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,6 +62,8 @@ struct bound {
   double *memo_value;            /* [memo_cap + 1]: at depth d */
   bool *memo_known;              /* [memo_cap + 1] */
   int memo_len, memo_cap;
+  struct mass_memo *mass; /* le_mass's answers by what they depend on (prob_le0) */
+  bool no_memo;           /* bound_memo(b, false): neither memo */
 };
 
 static const ival_t ALL = {-INFINITY, INFINITY};
@@ -822,6 +825,63 @@ static double le_mass(const symctx_t *x, int k, const int *slot, const double *a
   return fmin(1, p);
 }
 
+/* le_mass(x, n, slot, a, t) depends on the slots only through their
+ * variables (their distributions and cells): its answers are kept by (n,
+ * the variables, a, t), compared bit for bit, in a table of MASS_MEMO
+ * entries that starts afresh when full. */
+enum { MASS_MEMO = 1 << 14 };
+typedef struct {
+  int n, var[SYM_KEEP];
+  double a[SYM_KEEP], t, p;
+  bool used;
+} mass_entry_t;
+struct mass_memo {
+  mass_entry_t *e; /* [MASS_MEMO] */
+  size_t used;
+};
+
+static uint64_t mix(uint64_t h, uint64_t v) {
+  h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+  return h;
+}
+
+static double le_mass_memo(const symctx_t *x, int n, const int *slot, const double *a, double t) {
+  bound_t *b = x->b;
+  if (b->no_memo) return le_mass(x, n, slot, a, t);
+  if (!b->mass) {
+    b->mass = xcalloc(1, sizeof *b->mass);
+    b->mass->e = xcalloc(MASS_MEMO, sizeof *b->mass->e);
+  }
+  mass_entry_t key = {.n = n, .t = t};
+  uint64_t h = mix(0, (uint64_t)n), bits;
+  memcpy(&bits, &t, sizeof bits), h = mix(h, bits);
+  for (int i = 0; i < n; i++) {
+    key.var[i] = x->slot_var[slot[i]], key.a[i] = a[i];
+    memcpy(&bits, &a[i], sizeof bits);
+    h = mix(mix(h, (uint64_t)(unsigned)key.var[i]), bits);
+  }
+  struct mass_memo *mm = b->mass;
+  size_t at = (size_t)(h & (MASS_MEMO - 1));
+  for (;; at = (at + 1) & (MASS_MEMO - 1)) {
+    mass_entry_t *e = &mm->e[at];
+    if (!e->used) break;
+    bool same = e->n == n && memcmp(&e->t, &t, sizeof t) == 0;
+    for (int i = 0; i < n && same; i++)
+      same = e->var[i] == key.var[i] && memcmp(&e->a[i], &a[i], sizeof *a) == 0;
+    if (same) return e->p;
+  }
+  double p = le_mass(x, n, slot, a, t);
+  if (mm->used >= MASS_MEMO / 2) { /* half full: start afresh */
+    memset(mm->e, 0, MASS_MEMO * sizeof *mm->e);
+    mm->used = 0;
+    at = (size_t)(h & (MASS_MEMO - 1));
+  }
+  key.p = p, key.used = true;
+  mm->e[at] = key;
+  mm->used++;
+  return p;
+}
+
 /* P(f <= 0) at most: the SYM_KEEP widest errors kept, the others (and r)
  * at their least; the kept ones are the slots the relaxed event reads. */
 static double prob_le0(symctx_t *x, sym_t f) {
@@ -839,7 +899,7 @@ static double prob_le0(symctx_t *x, sym_t f) {
   if (!(f.r.lo > -INFINITY)) return 1;
   for (int i = 0; i < f.n; i++) note_read(x, f.slot[i]);
   double t = -f.r.lo;
-  return le_mass(x, f.n, f.slot, f.a, t + SLACK * (1 + fabs(t)));
+  return le_mass_memo(x, f.n, f.slot, f.a, t + SLACK * (1 + fabs(t)));
 }
 
 /* P(e holds (neg: fails)) at most, its comparisons in the forms. */
@@ -1065,6 +1125,7 @@ static double bound_sym(bound_t *b, const cex_t *c) {
 
 double bound_prefix(bound_t *b, const int *rules, const int *states, int depth) {
   if (depth <= 0) return 1;
+  if (b->no_memo) return sym_walk(b, rules, states, depth, false, -2);
   int same = 0; /* the memo's path and this one agree on their first `same` steps */
   while (same < depth && same < b->memo_len && b->memo_rules[same] == rules[same] &&
          b->memo_states[same] == states[same])
@@ -1190,10 +1251,13 @@ bound_t *bound_new(const ism_model_t *m) {
   return b;
 }
 
+void bound_memo(bound_t *b, bool on) { b->no_memo = !on; }
+
 void bound_delete(bound_t *b) {
   if (!b) return;
   for (size_t a = 0; a < b->m->nactions; a++) free(b->constraint[a]);
   free(b->memo_rules), free(b->memo_states), free(b->memo_value), free(b->memo_known);
+  if (b->mass) free(b->mass->e), free(b->mass);
   free(b->constraint), free(b->rhs), free(b->cuts), free(b->cell_mass), free(b->dist), free(b->has_dist),
       free(b->errbox);
   free(b->truth), free(b->normal), free(b->after), free(b->actual), free(b->sensed_truth),

@@ -172,10 +172,11 @@ static void sound(const char *path, int bound) {
   ism_free(m);
 }
 
-/* bound_prefix keeps its values along the last path asked (a memo): asked
- * for every prefix of every counterexample in an order that jumps between
- * paths (a fixed shuffle), then in depth-first order with bound_true
- * between, it gives exactly what a fresh bound_t (empty memo) gives. */
+/* bound_prefix keeps its values along the last path asked, and le_mass its
+ * answers (memos): asked for every prefix of every counterexample in an
+ * order that jumps between paths (a fixed shuffle), then in depth-first
+ * order with bound_true between, a bound_t with its memos gives exactly
+ * what a fresh bound_t without them gives. */
 static void memo_agrees(const char *path, int bound) {
   ism_model_t *m = load(path);
   if (!m) return;
@@ -193,6 +194,7 @@ static void memo_agrees(const char *path, int bound) {
     int d = dfs ? (int)((i - n) % (size_t)bound) + 1 : (int)((x >> 13) % (unsigned long)c->length) + 1;
     if (d > c->length) continue;
     bound_t *fresh = bound_new(m);
+    bound_memo(fresh, false);
     double a = bound_prefix(shared, c->rules, c->states, d), b = bound_prefix(fresh, c->rules, c->states, d);
     if (dfs && d == c->length) {
       a = bound_true(shared, c);
