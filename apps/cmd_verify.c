@@ -146,7 +146,7 @@ static void write_cex(void *arg, cex_t *c) {
   bool rank = so->ranked && !stop_requested();
   if (so->ranked && !rank && !so->bad) verify_ranker_witness(so->ranker, c);
   if (rank && !so->bad) {
-    verify_ranker_rank(so->ranker, c);
+    verify_ranker_rank(so->ranker, c, -1);
     char *msg = cex_replay(so->rep.m, so->rep.opt->mode, c);
     if (msg)
       so->bad = xasprintf("ranked counterexample %zu failed its re-check: %s", so->rep.res->nstreamed, msg);

@@ -162,9 +162,9 @@ static void witness(class_cache_t *cc, const ism_model_t *m, ism_mode_t mode, ce
  * B never increases its error. The error bar keeps its lower end, so it
  * covers [estimate - error, B] (docs/verify.md, "A bound per
  * counterexample"). */
-static void clamp(bound_t *b, cex_t *c) {
+static void clamp(bound_t *b, cex_t *c, double ub) {
   if (!b || !c->has_probability || c->boundary_only) return;
-  double ub = bound_true(b, c);
+  if (ub < 0) ub = bound_true(b, c);
   if (!(c->probability > ub)) return;
   double low = c->probability - c->probability_error;
   c->probability_error = low < ub ? ub - low : 0;
@@ -213,7 +213,7 @@ bool verify_rank(const ism_model_t *m, const rank_options_t *ropt, cex_t *cexs, 
   bool moved = false;
   for (size_t k = 0; b && k < n; k++) {
     double was = cexs[k].probability;
-    clamp(b, &cexs[k]);
+    clamp(b, &cexs[k], -1);
     moved = moved || cexs[k].probability != was;
   }
   bound_delete(b);
@@ -245,11 +245,11 @@ verify_ranker_t *verify_ranker_new(const ism_model_t *m, const rank_options_t *r
   return v;
 }
 
-bool verify_ranker_rank(verify_ranker_t *v, cex_t *c) {
+bool verify_ranker_rank(verify_ranker_t *v, cex_t *c, double ub) {
   if (v->ropt->stop && v->ropt->stop(v->ropt->stop_arg)) return false;
   canonical(&v->cc, v->m, v->ropt, c);
   rank_session_rank(v->rank, c);
-  clamp(v->bound, c);
+  clamp(v->bound, c, ub);
   return true;
 }
 

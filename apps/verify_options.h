@@ -45,10 +45,11 @@ void verify_witnesses(const ism_model_t *m, const rank_options_t *ropt, cex_t *c
 /* verify_rank for counterexamples handed over one at a time (the top-K
  * search), with one ranking session for all.
  * verify_ranker_rank returns false, leaving c unranked, once ropt->stop
- * says stop. Borrows m and ropt. */
+ * says stop; ub is c's bound_true when the caller has it (it depends on
+ * c's path alone), else negative. Borrows m and ropt. */
 typedef struct verify_ranker verify_ranker_t;
 verify_ranker_t *verify_ranker_new(const ism_model_t *m, const rank_options_t *ropt);
-bool verify_ranker_rank(verify_ranker_t *v, cex_t *c);
+bool verify_ranker_rank(verify_ranker_t *v, cex_t *c, double ub);
 /* The values of c shown unranked, as verify_witnesses gives them (the
  * ranker's class cache serves every call: --all streaming). Thread-safe
  * (the class cache is locked; verify_ranker_rank is not). */

@@ -167,7 +167,7 @@ static void rank_member(topk_part_t *p, verify_ranker_t *r, cex_t *c, double ub)
   const topk_t *t = p->run;
   bool skip = p->unranked;
   pthread_mutex_unlock(&p->lock);
-  bool ranked = skip || verify_ranker_rank(r, c);
+  bool ranked = skip || verify_ranker_rank(r, c, p->bound ? ub : -1); /* ub is c's bound_true (take) */
   char *msg = cex_replay(t->m, t->ropt->mode, c);
   pthread_mutex_lock(&p->lock);
   if (!ranked) p->unranked = true;

@@ -1,6 +1,7 @@
 #include "probability/bound.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,6 +54,16 @@ struct bound {
   lin_t *now, *next, *norm;             /* the views' storage */
   bool every_error; /* bound_true: every error of a stage counts, not only those joint.c conditions */
   double *cuts;     /* [nv * (SYM_CELLS + 1)]: the cells' ends of each error with a distribution */
+  double *cell_mass; /* [nv * 2 * SYM_CELLS]: le_mass's mass of [cuts[j], cuts[j + step]], step 1 then 4 */
+  /* bound_prefix's values along one path (the last one asked for a depth it
+   * did not hold): the search asks in depth-first order, and bound_true asks
+   * again for every prefix of a counterexample found there */
+  int *memo_rules, *memo_states; /* [memo_cap] */
+  double *memo_value;            /* [memo_cap + 1]: at depth d */
+  bool *memo_known;              /* [memo_cap + 1] */
+  int memo_len, memo_cap;
+  struct mass_memo *mass; /* le_mass's answers by what they depend on (prob_le0) */
+  bool no_memo;           /* bound_memo(b, false): neither memo */
 };
 
 static const ival_t ALL = {-INFINITY, INFINITY};
@@ -804,13 +815,71 @@ static double le_mass(const symctx_t *x, int k, const int *slot, const double *a
   }
   double p = 0;
   int step = k >= 3 ? 4 : 1; /* coarser cells for the outer of three errors */
+  const double *cell = x->b->cell_mass + ((size_t)v * 2 + (step == 4)) * SYM_CELLS;
   for (int j = 0; j < SYM_CELLS && p < 1; j += step) {
     double lo = cut[j], hi = cut[j + step];
-    double mass = dist_mass(d, lo, hi) * (1 + SLACK) + SLACK;
+    double mass = cell[j];
     double least = a[0] >= 0 ? a[0] * lo : a[0] * hi;
     p += mass * le_mass(x, k - 1, slot + 1, a + 1, t - least);
   }
   return fmin(1, p);
+}
+
+/* le_mass(x, n, slot, a, t) depends on the slots only through their
+ * variables (their distributions and cells): its answers are kept by (n,
+ * the variables, a, t), compared bit for bit, in a table of MASS_MEMO
+ * entries that starts afresh when full. */
+enum { MASS_MEMO = 1 << 14 };
+typedef struct {
+  int n, var[SYM_KEEP];
+  double a[SYM_KEEP], t, p;
+  bool used;
+} mass_entry_t;
+struct mass_memo {
+  mass_entry_t *e; /* [MASS_MEMO] */
+  size_t used;
+};
+
+static uint64_t mix(uint64_t h, uint64_t v) {
+  h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+  return h;
+}
+
+static double le_mass_memo(const symctx_t *x, int n, const int *slot, const double *a, double t) {
+  bound_t *b = x->b;
+  if (b->no_memo) return le_mass(x, n, slot, a, t);
+  if (!b->mass) {
+    b->mass = xcalloc(1, sizeof *b->mass);
+    b->mass->e = xcalloc(MASS_MEMO, sizeof *b->mass->e);
+  }
+  mass_entry_t key = {.n = n, .t = t};
+  uint64_t h = mix(0, (uint64_t)n), bits;
+  memcpy(&bits, &t, sizeof bits), h = mix(h, bits);
+  for (int i = 0; i < n; i++) {
+    key.var[i] = x->slot_var[slot[i]], key.a[i] = a[i];
+    memcpy(&bits, &a[i], sizeof bits);
+    h = mix(mix(h, (uint64_t)(unsigned)key.var[i]), bits);
+  }
+  struct mass_memo *mm = b->mass;
+  size_t at = (size_t)(h & (MASS_MEMO - 1));
+  for (;; at = (at + 1) & (MASS_MEMO - 1)) {
+    mass_entry_t *e = &mm->e[at];
+    if (!e->used) break;
+    bool same = e->n == n && memcmp(&e->t, &t, sizeof t) == 0;
+    for (int i = 0; i < n && same; i++)
+      same = e->var[i] == key.var[i] && memcmp(&e->a[i], &a[i], sizeof *a) == 0;
+    if (same) return e->p;
+  }
+  double p = le_mass(x, n, slot, a, t);
+  if (mm->used >= MASS_MEMO / 2) { /* half full: start afresh */
+    memset(mm->e, 0, MASS_MEMO * sizeof *mm->e);
+    mm->used = 0;
+    at = (size_t)(h & (MASS_MEMO - 1));
+  }
+  key.p = p, key.used = true;
+  mm->e[at] = key;
+  mm->used++;
+  return p;
 }
 
 /* P(f <= 0) at most: the SYM_KEEP widest errors kept, the others (and r)
@@ -830,7 +899,7 @@ static double prob_le0(symctx_t *x, sym_t f) {
   if (!(f.r.lo > -INFINITY)) return 1;
   for (int i = 0; i < f.n; i++) note_read(x, f.slot[i]);
   double t = -f.r.lo;
-  return le_mass(x, f.n, f.slot, f.a, t + SLACK * (1 + fabs(t)));
+  return le_mass_memo(x, f.n, f.slot, f.a, t + SLACK * (1 + fabs(t)));
 }
 
 /* P(e holds (neg: fails)) at most, its comparisons in the forms. */
@@ -1055,7 +1124,30 @@ static double bound_sym(bound_t *b, const cex_t *c) {
 }
 
 double bound_prefix(bound_t *b, const int *rules, const int *states, int depth) {
-  return depth > 0 ? sym_walk(b, rules, states, depth, false, -2) : 1;
+  if (depth <= 0) return 1;
+  if (b->no_memo) return sym_walk(b, rules, states, depth, false, -2);
+  int same = 0; /* the memo's path and this one agree on their first `same` steps */
+  while (same < depth && same < b->memo_len && b->memo_rules[same] == rules[same] &&
+         b->memo_states[same] == states[same])
+    same++;
+  if (same == depth && b->memo_known[depth]) return b->memo_value[depth];
+  double p = sym_walk(b, rules, states, depth, false, -2);
+  if (depth > b->memo_cap) {
+    b->memo_cap = 2 * depth;
+    b->memo_rules = xrealloc(b->memo_rules, (size_t)b->memo_cap * sizeof *b->memo_rules);
+    b->memo_states = xrealloc(b->memo_states, (size_t)b->memo_cap * sizeof *b->memo_states);
+    b->memo_value = xrealloc(b->memo_value, ((size_t)b->memo_cap + 1) * sizeof *b->memo_value);
+    b->memo_known = xrealloc(b->memo_known, ((size_t)b->memo_cap + 1) * sizeof *b->memo_known);
+  }
+  if (same < depth) { /* another path from step `same` on: what the memo held beyond it is another path's */
+    for (int d = same + 1; d <= b->memo_len; d++) b->memo_known[d] = false;
+    for (int d = b->memo_len + 1; d <= depth; d++) b->memo_known[d] = false;
+    memcpy(b->memo_rules + same, rules + same, (size_t)(depth - same) * sizeof *rules);
+    memcpy(b->memo_states + same, states + same, (size_t)(depth - same) * sizeof *states);
+    b->memo_len = depth;
+  }
+  b->memo_value[depth] = p, b->memo_known[depth] = true;
+  return p;
 }
 
 double bound_true(bound_t *b, const cex_t *c) {
@@ -1129,6 +1221,15 @@ bound_t *bound_new(const ism_model_t *m) {
       b->cuts[v * (SYM_CELLS + 1) + (size_t)j] =
           j == 0 ? d->lo : j == SYM_CELLS ? d->hi : dist_quantile(d, (double)j / SYM_CELLS);
     }
+  /* the cells' masses, each computed once here as le_mass would each time */
+  b->cell_mass = xcalloc(nv * 2 * SYM_CELLS + 1, sizeof *b->cell_mass);
+  for (size_t v = 0; v < nv; v++)
+    for (int s = 0; s < 2; s++) /* every variable, as le_mass computed it */
+      for (int j = 0, step = s ? 4 : 1; j + step <= SYM_CELLS; j += step) {
+        const double *cut = b->cuts + v * (SYM_CELLS + 1);
+        b->cell_mass[(v * 2 + (size_t)s) * SYM_CELLS + (size_t)j] =
+            dist_mass(&b->dist[v], cut[j], cut[j + step]) * (1 + SLACK) + SLACK;
+      }
   b->rhs = xcalloc(m->nactions * nv + 1, sizeof *b->rhs);
   b->constraint = xcalloc(m->nactions + 1, sizeof *b->constraint);
   for (size_t a = 0; a < m->nactions; a++) {
@@ -1150,10 +1251,15 @@ bound_t *bound_new(const ism_model_t *m) {
   return b;
 }
 
+void bound_memo(bound_t *b, bool on) { b->no_memo = !on; }
+
 void bound_delete(bound_t *b) {
   if (!b) return;
   for (size_t a = 0; a < b->m->nactions; a++) free(b->constraint[a]);
-  free(b->constraint), free(b->rhs), free(b->cuts), free(b->dist), free(b->has_dist), free(b->errbox);
+  free(b->memo_rules), free(b->memo_states), free(b->memo_value), free(b->memo_known);
+  if (b->mass) free(b->mass->e), free(b->mass);
+  free(b->constraint), free(b->rhs), free(b->cuts), free(b->cell_mass), free(b->dist), free(b->has_dist),
+      free(b->errbox);
   free(b->truth), free(b->normal), free(b->after), free(b->actual), free(b->sensed_truth),
       free(b->sensed_normal);
   free(b->now), free(b->next), free(b->norm);

@@ -19,6 +19,9 @@ typedef struct bound bound_t;
 /* Prepared once per model (borrows m); bound_delete(NULL) is a no-op. */
 bound_t *bound_new(const ism_model_t *m);
 void bound_delete(bound_t *b);
+/* Whether b keeps bound_prefix's values along a path and le_mass's answers
+ * (on by default; off in tests, which compare both: same numbers). */
+void bound_memo(bound_t *b, bool on);
 
 /* A number in [0, 1] that no joint estimate of a counterexample with c's
  * path (c->rules, c->states) and failing action (c->fail_position) exceeds,
