@@ -526,17 +526,6 @@ bool expr_is_comparison(expr_kind_t k) {
   return k == EXPR_EQ || k == EXPR_NE || k == EXPR_LT || k == EXPR_LE || k == EXPR_GT || k == EXPR_GE;
 }
 
-bool expr_compare_reals(expr_kind_t k, double a, double b) {
-  switch (k) {
-  case EXPR_EQ: return a == b;
-  case EXPR_NE: return a != b;
-  case EXPR_LT: return a < b;
-  case EXPR_LE: return a <= b;
-  case EXPR_GT: return a > b;
-  default: return a >= b;
-  }
-}
-
 expr_t *expr_new_unary(arena_t *arena, expr_kind_t kind, expr_t *a, loc_t loc) {
   return expr_new_binary(arena, kind, a, NULL, loc);
 }

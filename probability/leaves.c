@@ -36,18 +36,6 @@ static bool may_fail(const expr_t *e) {
 
 /* ---- concrete evaluation ---- */
 
-/* expr_compare_reals, inlined (the cells call it for every leaf). */
-static inline bool compare_reals(expr_kind_t k, double a, double b) {
-  switch (k) {
-  case EXPR_EQ: return a == b;
-  case EXPR_NE: return a != b;
-  case EXPR_LT: return a < b;
-  case EXPR_LE: return a <= b;
-  case EXPR_GT: return a > b;
-  default: return a >= b;
-  }
-}
-
 typedef struct {
   const ism_model_t *m;
   const double *now, *next, *normal;
@@ -65,17 +53,20 @@ static value_t read_var(void *ctx, int id, bool primed) {
  * negation. false for anything else (then the evaluator decides). */
 static bool real_value(const frame_t *f, const expr_t *e, double *out);
 
+/* real_value of a variable. */
+static inline bool real_var(const frame_t *f, const expr_t *e, double *out) {
+  int id = e->u.var.id;
+  const ism_var_t *var = &f->m->vars[id];
+  if (var->type.kind != TYPE_REAL || e->type.kind != TYPE_REAL) return false;
+  const double *from = var->sensing ? (e->u.var.primed ? f->next : f->now) : f->normal;
+  if (!from) return false;
+  *out = from[id];
+  return true;
+}
+
 /* real_value of a real variable or a literal here (inline), of anything else in real_value. */
 static inline bool real_leaf(const frame_t *f, const expr_t *e, double *out) {
-  if (e->kind == EXPR_VAR) {
-    int id = e->u.var.id;
-    const ism_var_t *var = &f->m->vars[id];
-    if (var->type.kind != TYPE_REAL || e->type.kind != TYPE_REAL) return false;
-    const double *from = var->sensing ? (e->u.var.primed ? f->next : f->now) : f->normal;
-    if (!from) return false;
-    *out = from[id];
-    return true;
-  }
+  if (e->kind == EXPR_VAR) return real_var(f, e, out);
   if (e->kind == EXPR_REAL && e->type.kind == TYPE_REAL) {
     *out = e->u.real.value;
     return true;
@@ -98,15 +89,7 @@ static bool real_value(const frame_t *f, const expr_t *e, double *out) {
     if (e->u.op.a->kind != EXPR_INT || e->u.op.a->type.kind == TYPE_REAL) return false;
     *out = (double)e->u.op.a->u.ival;
     return true;
-  case EXPR_VAR: {
-    int id = e->u.var.id;
-    const ism_var_t *var = &f->m->vars[id];
-    if (var->type.kind != TYPE_REAL || e->type.kind != TYPE_REAL) return false;
-    const double *from = var->sensing ? (e->u.var.primed ? f->next : f->now) : f->normal;
-    if (!from) return false;
-    *out = from[id];
-    return true;
-  }
+  case EXPR_VAR: return real_var(f, e, out);
   case EXPR_NEG:
     if (e->type.kind != TYPE_REAL || !real_leaf(f, e->u.op.a, &a)) return false;
     *out = -a;
@@ -208,7 +191,7 @@ static bool fast_holds(const frame_t *f, const expr_t *e, bool *out) {
     }
     if (e->u.op.a->type.kind != TYPE_REAL || !real_leaf(f, e->u.op.a, &x) || !real_leaf(f, e->u.op.b, &y))
       return false;
-    *out = compare_reals(e->kind, x, y);
+    *out = expr_compare_reals(e->kind, x, y);
     return true;
   }
   case EXPR_NOT:
@@ -821,7 +804,7 @@ void leaves_free(joint_t *j) {
 
 static inline bool atom_holds(const joint_t *j, const atom_t *a) {
   if (a->constant) return a->value;
-  return compare_reals(a->op, a->c + a->g * j->x[a->i], 0);
+  return expr_compare_reals(a->op, a->c + a->g * j->x[a->i], 0);
 }
 
 /* e's value at the current x, reading the leaves in the order leaves_stage_atoms

@@ -85,13 +85,18 @@ static void thermostat(void) {
   ism_free(m);
 }
 
+/* Every counterexample of m up to bound in mode actual (incremental engine, one thread). */
+static void explore_actual(const ism_model_t *m, int bound, explore_result_t *res) {
+  explore_options_t opt = {
+      .bound = bound, .mode = ISM_MODE_ACTUAL, .strategy = EXPLORE_INCREMENTAL, .split_depth = -1};
+  explore_run(m, &opt, res);
+}
+
 static void sound(const char *path, int bound) {
   ism_model_t *m = load(path);
   if (!m) return;
-  explore_options_t opt = {
-      .bound = bound, .mode = ISM_MODE_ACTUAL, .strategy = EXPLORE_INCREMENTAL, .split_depth = -1};
   explore_result_t res;
-  explore_run(m, &opt, &res);
+  explore_actual(m, bound, &res);
   rank_options_t ro;
   rank_options_init(&ro, ISM_MODE_ACTUAL);
   ro.jobs = 2;
@@ -180,10 +185,8 @@ static void sound(const char *path, int bound) {
 static void memo_agrees(const char *path, int bound) {
   ism_model_t *m = load(path);
   if (!m) return;
-  explore_options_t opt = {
-      .bound = bound, .mode = ISM_MODE_ACTUAL, .strategy = EXPLORE_INCREMENTAL, .split_depth = -1};
   explore_result_t res;
-  explore_run(m, &opt, &res);
+  explore_actual(m, bound, &res);
   bound_t *shared = bound_new(m);
   size_t asked = 0, n = res.ncexs * (size_t)bound;
   unsigned long x = 12345;

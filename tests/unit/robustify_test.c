@@ -297,13 +297,28 @@ static void test_stop(void) {
   lts_labels_free(&L);
 }
 
-/* A random deterministic process over labels[0..nlab) with n states, each
- * move present with probability pct %, as FSP text (alphabet completed). */
 static unsigned rnd_next(unsigned *r) {
   *r = *r * 1103515245u + 12345u;
   return (*r >> 16) & 0x7fff;
 }
 
+/* An empty plant of n states over nl labels for a random test: every label
+ * in its alphabet, the error state n - 1 in two draws of three (none in the
+ * third), room for n * nl moves. */
+static plant_t random_plant_room(int n, int nl, unsigned *r) {
+  plant_t g = {0};
+  g.n = n, g.nlabels = nl, g.error = (int)(rnd_next(r) % 3) == 0 ? -1 : n - 1;
+  g.off = malloc(((size_t)n + 1) * sizeof *g.off);
+  g.lab = malloc(((size_t)n * (size_t)nl + 1) * sizeof *g.lab);
+  g.dst = malloc(((size_t)n * (size_t)nl + 1) * sizeof *g.dst);
+  g.marked = bitset_new((size_t)n);
+  g.alpha = bitset_new((size_t)nl);
+  for (int l = 0; l < nl; l++) bitset_set(g.alpha, (size_t)l);
+  return g;
+}
+
+/* A random deterministic process over labels[0..nlab) with n states, each
+ * move present with probability pct %, as FSP text (alphabet completed). */
 static void random_process(char *out, size_t cap, const char *name, const char *const *labels, int nlab,
                            int n, int pct, unsigned *r) {
   size_t k = 0;
@@ -936,14 +951,7 @@ static void test_observer_oracle(void) {
   int compared = 0, sets_seen = 0, full_sets = 0, fixpoints = 0, supervised = 0;
   for (int trial = 0; trial < 300; trial++) {
     int n = 2 + (int)(rnd_next(&r) % 39), nl = 6, deg_pct = 30 + (int)(rnd_next(&r) % 50);
-    plant_t g = {0};
-    g.n = n, g.nlabels = nl, g.error = (int)(rnd_next(&r) % 3) == 0 ? -1 : n - 1;
-    g.off = malloc(((size_t)n + 1) * sizeof *g.off);
-    g.lab = malloc(((size_t)n * (size_t)nl + 1) * sizeof *g.lab);
-    g.dst = malloc(((size_t)n * (size_t)nl + 1) * sizeof *g.dst);
-    g.marked = bitset_new((size_t)n);
-    g.alpha = bitset_new((size_t)nl);
-    for (int l = 0; l < nl; l++) bitset_set(g.alpha, (size_t)l);
+    plant_t g = random_plant_room(n, nl, &r);
     int k = 0;
     for (int x = 0; x < n; x++) {
       g.off[x] = k;
@@ -1141,14 +1149,7 @@ static void test_hidden_plant(void) {
     int n, nv = 2 + (int)(rnd_next(&r) % 8), na = 2 + (int)(rnd_next(&r) % 3);
     bool product = trial % 2 == 0;
     n = product ? nv * na + 1 : 2 + (int)(rnd_next(&r) % 39);
-    plant_t g = {0};
-    g.n = n, g.nlabels = nl, g.error = (int)(rnd_next(&r) % 3) == 0 ? -1 : n - 1;
-    g.off = malloc(((size_t)n + 1) * sizeof *g.off);
-    g.lab = malloc(((size_t)n * (size_t)nl + 1) * sizeof *g.lab);
-    g.dst = malloc(((size_t)n * (size_t)nl + 1) * sizeof *g.dst);
-    g.marked = bitset_new((size_t)n);
-    g.alpha = bitset_new((size_t)nl);
-    for (int l = 0; l < nl; l++) bitset_set(g.alpha, (size_t)l);
+    plant_t g = random_plant_room(n, nl, &r);
     /* the product's parts: visible moves vt[v][l] (-1 none, -2 the error state), hidden at[a][l] */
     int vt[10][4], at[4][2];
     bool vmark[10];

@@ -314,6 +314,37 @@ static void closer_free(closer_t *c) {
   htab_free(&c->sets_ix);
 }
 
+/* What both constructions of an observer start with: the observer with its
+ * O and the first set's offset, O as a byte per label, the plant split by
+ * O, the closer, and an empty list per label (head); observer_finish frees
+ * these and the construction's label scratch. */
+static observer_t *observer_start(search_t *s, const bitword_t *obs, uint8_t **is_obs, split_t *sp,
+                                  closer_t *c, int **head) {
+  const plant_t *g = &s->g;
+  int nl = g->nlabels;
+  observer_t *o = xcalloc(1, sizeof *o);
+  o->obs = bitset_new((size_t)nl);
+  memcpy(o->obs, obs, BITSET_WORDS((size_t)nl) * sizeof *obs);
+  VEC_PUSH(&o->sets.off, 0);
+  *is_obs = xmalloc((size_t)nl + 1);
+  for (int l = 0; l < nl; l++) (*is_obs)[l] = bitset_get(obs, (size_t)l);
+  split_init(sp, g, *is_obs);
+  closer_init(c, g, sp, s);
+  *head = xmalloc(((size_t)nl + 1) * sizeof **head);
+  memset(*head, -1, ((size_t)nl + 1) * sizeof **head);
+  return o;
+}
+
+static void observer_finish(uint8_t *is_obs, int *head, bitword_t *labset, int *labs, closer_t *c,
+                            split_t *sp) {
+  free(is_obs);
+  free(head);
+  free(labset);
+  free(labs);
+  closer_free(c);
+  split_free(sp);
+}
+
 /* The observer of O: every observation set reachable from {init} through
  * sets without the error state, and the pair moves both ways. NULL when a
  * limit stopped it. A set holding the error state gets no moves, nor do
@@ -336,18 +367,11 @@ static void closer_free(closer_t *c) {
 observer_t *robustify_observer_build(search_t *s, const bitword_t *obs) {
   const plant_t *g = &s->g;
   int nl = g->nlabels;
-  observer_t *o = xcalloc(1, sizeof *o);
-  o->obs = bitset_new((size_t)nl);
-  memcpy(o->obs, obs, BITSET_WORDS((size_t)nl) * sizeof *obs);
-  VEC_PUSH(&o->sets.off, 0);
-  uint8_t *is_obs = xmalloc((size_t)nl + 1);
-  for (int l = 0; l < nl; l++) is_obs[l] = bitset_get(obs, (size_t)l);
+  uint8_t *is_obs;
   split_t sp;
-  split_init(&sp, g, is_obs);
   closer_t c;
-  closer_init(&c, g, &sp, s);
-  int *head = xmalloc(((size_t)nl + 1) * sizeof *head); /* per label: the set's moves by it, a list */
-  memset(head, -1, ((size_t)nl + 1) * sizeof *head);
+  int *head; /* per label: the set's moves by it, a list */
+  observer_t *o = observer_start(s, obs, &is_obs, &sp, &c, &head);
   size_t lwords = BITSET_WORDS((size_t)nl);
   bitword_t *labset = bitset_new((size_t)nl);
   int *labs = xmalloc(((size_t)nl + 1) * sizeof *labs); /* a set's observable labels */
@@ -447,12 +471,7 @@ observer_t *robustify_observer_build(search_t *s, const bitword_t *obs) {
     }
   }
   VEC_PUSH(&o->toff, (int)o->tlab.len);
-  free(is_obs);
-  free(head);
-  free(labset);
-  free(labs);
-  closer_free(&c);
-  split_free(&sp);
+  observer_finish(is_obs, head, labset, labs, &c, &sp);
   VEC_FREE(&bd);
   VEC_FREE(&be);
   VEC_FREE(&bn);
@@ -732,18 +751,11 @@ static observer_t *observer_lockstep(search_t *s, const bitword_t *obs, const ob
                                      const bool *qbad, bool **bad, bool *mismatch) {
   const plant_t *g = &s->g;
   int nl = g->nlabels;
-  observer_t *o = xcalloc(1, sizeof *o);
-  o->obs = bitset_new((size_t)nl);
-  memcpy(o->obs, obs, BITSET_WORDS((size_t)nl) * sizeof *obs);
-  VEC_PUSH(&o->sets.off, 0);
-  uint8_t *is_obs = xmalloc((size_t)nl + 1);
-  for (int l = 0; l < nl; l++) is_obs[l] = bitset_get(obs, (size_t)l);
+  uint8_t *is_obs;
   split_t sp;
-  split_init(&sp, g, is_obs);
   closer_t c;
-  closer_init(&c, g, &sp, s);
-  int *head = xmalloc(((size_t)nl + 1) * sizeof *head);
-  memset(head, -1, ((size_t)nl + 1) * sizeof *head);
+  int *head;
+  observer_t *o = observer_start(s, obs, &is_obs, &sp, &c, &head);
   size_t lwords = BITSET_WORDS((size_t)nl);
   bitword_t *labset = bitset_new((size_t)nl);
   int *labs = xmalloc(((size_t)nl + 1) * sizeof *labs);
@@ -818,12 +830,7 @@ static observer_t *observer_lockstep(search_t *s, const bitword_t *obs, const ob
     }
   }
   VEC_PUSH(&o->toff, (int)o->tlab.len);
-  free(is_obs);
-  free(head);
-  free(labset);
-  free(labs);
-  closer_free(&c);
-  split_free(&sp);
+  observer_finish(is_obs, head, labset, labs, &c, &sp);
   VEC_FREE(&bd);
   VEC_FREE(&bn);
   if (!ok) {
