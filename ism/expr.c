@@ -308,11 +308,17 @@ static value_t eval(const expr_t *e, expr_lookup_fn lookup, void *ctx, bool *err
   case EXPR_TOREAL: return vreal((double)a.i);
   case EXPR_NEG:
     if (real) return vreal(-a.r);
-    if (a.i == LLONG_MIN) *error = true;
+    if (a.i == LLONG_MIN) { /* no int is its negation: an error, and the value it wrapped to before */
+      *error = true;
+      return vint(a.i);
+    }
     return vint(-a.i);
   case EXPR_ABS:
     if (real) return vreal(fabs(a.r));
-    if (a.i == LLONG_MIN) *error = true;
+    if (a.i == LLONG_MIN) { /* the same */
+      *error = true;
+      return vint(a.i);
+    }
     return vint(a.i < 0 ? -a.i : a.i);
   case EXPR_NOT: return vint(!a.i);
   case EXPR_AND: return a.i ? vint(eval(e->u.op.b, lookup, ctx, error).i != 0) : vint(0);

@@ -828,7 +828,7 @@ static double le_mass(const symctx_t *x, int k, const int *slot, const double *a
 /* le_mass(x, n, slot, a, t) depends on the slots only through their
  * variables (their distributions and cells): its answers are kept by (n,
  * the variables, a, t), compared bit for bit, in a table of MASS_MEMO
- * entries that starts afresh when full. */
+ * entries that starts afresh when half full. */
 enum { MASS_MEMO = 1 << 14 };
 typedef struct {
   int n, var[SYM_KEEP];
