@@ -189,8 +189,7 @@ static bool fast_holds(const frame_t *f, const expr_t *e, bool *out) {
       }
       return true;
     }
-    if (e->u.op.a->type.kind != TYPE_REAL || !real_leaf(f, e->u.op.a, &x) || !real_leaf(f, e->u.op.b, &y))
-      return false;
+    if (!real_leaf(f, e->u.op.a, &x) || !real_leaf(f, e->u.op.b, &y)) return false;
     *out = expr_compare_reals(e->kind, x, y);
     return true;
   }
