@@ -9,6 +9,7 @@
 #include "ism/stop.h"
 #include "ism/keytab.h"
 #include "ism/vec.h"
+#include "verifier/lts/scc.h"
 
 /* ---------------------------------------------------------------- labels */
 
@@ -1292,54 +1293,13 @@ static int cmp_state(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-/* Numbers the components of the τ-edges in group[] (iterative Tarjan: no
- * recursion on the LTS's depth); rep[g] receives a member of component g.
+/* Numbers the components of the τ-edges in group[] (scc_tarjan: in the
+ * order they are completed); rep[g] receives a member of component g.
  * Returns the number of components. */
 static int tau_components(const lts_t *l, int *group, int *rep) {
-  int n = l->nstates, next = 0, ngroups = 0;
-  int *index = xmalloc(((size_t)n + 1) * sizeof *index), *low = xmalloc(((size_t)n + 1) * sizeof *low);
-  int *stack = xmalloc(((size_t)n + 1) * sizeof *stack), *call = xmalloc(((size_t)n + 1) * sizeof *call);
-  int *edge = xmalloc(((size_t)n + 1) * sizeof *edge);
-  bitword_t *on = bitset_new((size_t)n);
-  int top = 0;
-  for (int s = 0; s < n; s++) index[s] = -1;
-  for (int root = 0; root < n; root++) {
-    if (index[root] >= 0) continue;
-    int depth = 0;
-    call[depth] = root, edge[depth] = l->succ_off[root];
-    index[root] = low[root] = next++;
-    stack[top++] = root, bitset_set(on, (size_t)root);
-    while (depth >= 0) {
-      int u = call[depth];
-      int i = edge[depth];
-      if (i < l->succ_off[u + 1] && l->succ_label[i] == LTS_TAU) { /* τ-edges come first */
-        edge[depth] = i + 1;
-        int v = l->succ_dst[i];
-        if (index[v] < 0) {
-          index[v] = low[v] = next++;
-          stack[top++] = v, bitset_set(on, (size_t)v);
-          depth++;
-          call[depth] = v, edge[depth] = l->succ_off[v];
-        } else if (bitset_get(on, (size_t)v) && index[v] < low[u]) {
-          low[u] = index[v];
-        }
-        continue;
-      }
-      if (low[u] == index[u]) { /* u roots a component */
-        int v;
-        do {
-          v = stack[--top];
-          bitset_clear_bit(on, (size_t)v);
-          group[v] = ngroups;
-        } while (v != u);
-        rep[ngroups++] = u;
-      }
-      depth--;
-      if (depth >= 0 && low[u] < low[call[depth]]) low[call[depth]] = low[u];
-    }
-  }
-  free(index), free(low), free(stack), free(call), free(edge), free(on);
-  return ngroups;
+  static const uint8_t tau[LTS_TAU + 1] = {[LTS_TAU] = 1};
+  scc_graph_t g = {l->nstates, l->succ_off, l->succ_dst, l->succ_label, tau, LTS_TAU + 1};
+  return scc_tarjan(&g, -1, group, rep);
 }
 
 /* Linear in the size of the closures: each component's is walked from one

@@ -7,6 +7,7 @@
 #include "ism/alloc.h"
 #include "ism/stop.h"
 #include "verifier/lts/robustify_observer.h"
+#include "verifier/lts/scc.h"
 
 static long long now_ns(void) {
   struct timespec t;
@@ -357,57 +358,6 @@ bool robustify_plant_minimise(search_t *s, plant_t *out) {
   return ok;
 }
 
-/* Iterative Tarjan over the moves on `hidden` labels (self-loops aside):
- * comp[x] numbers x's strongly connected component, in the order the
- * components are completed (every component reachable from one has a
- * smaller number). Returns the number of components. */
-static int hidden_sccs(const plant_t *g, const uint8_t *hid, int *comp) {
-  int n = g->n, counter = 0, ncomp = 0, sp = 0, csp = 0;
-  int *idx = xmalloc(((size_t)n + 1) * sizeof *idx), *low = xmalloc(((size_t)n + 1) * sizeof *low),
-      *stack = xmalloc(((size_t)n + 1) * sizeof *stack), *cv = xmalloc(((size_t)n + 1) * sizeof *cv),
-      *ce = xmalloc(((size_t)n + 1) * sizeof *ce);
-  uint8_t *on = xcalloc((size_t)n + 1, 1);
-  for (int x = 0; x < n; x++) idx[x] = -1;
-  for (int r = 0; r < n; r++) {
-    if (idx[r] >= 0) continue;
-    idx[r] = low[r] = counter++;
-    stack[sp++] = r, on[r] = 1;
-    cv[csp] = r, ce[csp++] = g->off[r];
-    while (csp > 0) {
-      int v = cv[csp - 1], e = ce[csp - 1], end = g->off[v + 1];
-      while (e < end && !(hid[g->lab[e]] && g->dst[e] != v)) e++;
-      if (e < end) {
-        int w = g->dst[e];
-        ce[csp - 1] = e + 1;
-        if (idx[w] < 0) {
-          idx[w] = low[w] = counter++;
-          stack[sp++] = w, on[w] = 1;
-          cv[csp] = w, ce[csp++] = g->off[w];
-        } else if (on[w] && idx[w] < low[v])
-          low[v] = idx[w];
-        continue;
-      }
-      if (low[v] == idx[v]) {
-        int w;
-        do {
-          w = stack[--sp];
-          on[w] = 0;
-          comp[w] = ncomp;
-        } while (w != v);
-        ncomp++;
-      }
-      if (--csp > 0 && low[v] < low[cv[csp - 1]]) low[cv[csp - 1]] = low[v];
-    }
-  }
-  free(idx);
-  free(low);
-  free(stack);
-  free(cv);
-  free(ce);
-  free(on);
-  return ncomp;
-}
-
 static int cmp_u64(const void *a, const void *b) {
   uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
   return x < y ? -1 : x > y;
@@ -440,9 +390,12 @@ bool robustify_plant_hide(search_t *s, const bitword_t *hidden, plant_t *out) {
     free(hid);
     return false;
   }
-  /* the hidden moves' cycles collapsed: their states are equivalent */
+  /* the hidden moves' cycles collapsed: their states are equivalent;
+   * components numbered in the order they are completed (every component
+   * reachable from one has a smaller number) */
   int *comp = xmalloc(((size_t)n + 1) * sizeof *comp);
-  int m = hidden_sccs(g, hid, comp);
+  scc_graph_t hg = {n, g->off, g->dst, g->lab, hid, nl};
+  int m = scc_tarjan(&hg, -1, comp, NULL);
   /* per component: its moves (label, component), none on a hidden label
    * inside the component, sorted and without repeats; its kind */
   int *kind = xmalloc(((size_t)m + 1) * sizeof *kind), *moff = xcalloc((size_t)m + 2, sizeof *moff);

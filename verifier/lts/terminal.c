@@ -4,63 +4,13 @@
 #include <string.h>
 
 #include "ism/alloc.h"
-
-/* Tarjan's strongly connected components of the states reachable from
- * init, with an explicit call stack; comp[s] receives the component of s
- * (-1: unreachable). Returns the number of components. */
-static int components(const lts_t *l, int *comp) {
-  int n = l->nstates;
-  int *index = xmalloc((size_t)n * sizeof *index), *low = xmalloc((size_t)n * sizeof *low);
-  int *edge = xmalloc((size_t)n * sizeof *edge);
-  int *call = xmalloc((size_t)n * sizeof *call), *stack = xmalloc((size_t)n * sizeof *stack);
-  bool *on = xcalloc((size_t)n, sizeof *on);
-  for (int s = 0; s < n; s++) index[s] = comp[s] = -1;
-  int ncall = 0, nstack = 0, counter = 0, ncomp = 0;
-#define VISIT(v)                                                                                             \
-  do {                                                                                                       \
-    index[v] = low[v] = counter++;                                                                           \
-    edge[v] = l->succ_off[v];                                                                                \
-    stack[nstack++] = (v);                                                                                   \
-    on[v] = true;                                                                                            \
-    call[ncall++] = (v);                                                                                     \
-  } while (0)
-  VISIT(l->init);
-  while (ncall > 0) {
-    int v = call[ncall - 1];
-    if (edge[v] < l->succ_off[v + 1]) {
-      int w = l->succ_dst[edge[v]++];
-      if (index[w] < 0)
-        VISIT(w);
-      else if (on[w] && index[w] < low[v])
-        low[v] = index[w];
-      continue;
-    }
-    ncall--;
-    if (ncall > 0 && low[v] < low[call[ncall - 1]]) low[call[ncall - 1]] = low[v];
-    if (low[v] == index[v]) {
-      int w;
-      do {
-        w = stack[--nstack];
-        on[w] = false;
-        comp[w] = ncomp;
-      } while (w != v);
-      ncomp++;
-    }
-  }
-#undef VISIT
-  free(index);
-  free(low);
-  free(edge);
-  free(call);
-  free(stack);
-  free(on);
-  return ncomp;
-}
+#include "verifier/lts/scc.h"
 
 void terminal_sets(const lts_t *l, terminal_sets_t *out) {
   int n = l->nstates;
   int *comp = xmalloc((size_t)n * sizeof *comp);
-  int ncomp = components(l, comp);
+  scc_graph_t g = {n, l->succ_off, l->succ_dst, NULL, NULL, 0};
+  int ncomp = scc_tarjan(&g, l->init, comp, NULL); /* the states reachable from init */
   bool *terminal = xmalloc(((size_t)ncomp + 1) * sizeof *terminal);
   for (int k = 0; k < ncomp; k++) terminal[k] = true;
   for (int s = 0; s < n; s++) {
