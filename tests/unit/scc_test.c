@@ -1,7 +1,8 @@
 /* Unit tests of scc_tarjan (verifier/lts/scc.c) against an oracle that
  * shares nothing with it: on a few hundred random graphs (self-loops,
  * isolated states, repeated edges, labelled edges filtered by a random
- * mask, searches from every state or from one root), the components are
+ * mask, alone or as the prefix of each state's edges (kept_first),
+ * searches from every state or from one root), the components are
  * the classes of mutual reachability (a transitive closure by repeated
  * breadth-first search over the counted edges), the states not reachable
  * from the root get -1, and the numbering is the documented one: a plain
@@ -28,12 +29,16 @@ static unsigned rnd(unsigned k) { /* xorshift64, uniform enough for test graphs 
 typedef struct {
   int n, off[MAXN + 1], dst[MAXN * 8], lab[MAXN * 8];
   uint8_t keep[NLAB];
-  int nkeep;
-  bool filter;
+  bool filter, kept_first;
 } graph_t;
 
-static bool counts(const graph_t *g, int e) {
-  return !g->filter || (g->lab[e] < g->nkeep && g->keep[g->lab[e]]);
+/* Does edge e of state s count: its label kept, and with kept_first every
+ * edge of s before it too. */
+static bool counts(const graph_t *g, int s, int e) {
+  if (!g->filter) return true;
+  for (int i = g->kept_first ? g->off[s] : e; i <= e; i++)
+    if (!g->keep[g->lab[i]]) return false;
+  return true;
 }
 
 /* reach[u][v]: v reachable from u by counted edges (u from itself) */
@@ -45,7 +50,7 @@ static void closure(const graph_t *g, bool reach[MAXN][MAXN]) {
     while (head < tail) {
       int x = queue[head++];
       for (int e = g->off[x]; e < g->off[x + 1]; e++)
-        if (counts(g, e) && !reach[u][g->dst[e]]) reach[u][g->dst[e]] = true, queue[tail++] = g->dst[e];
+        if (counts(g, x, e) && !reach[u][g->dst[e]]) reach[u][g->dst[e]] = true, queue[tail++] = g->dst[e];
     }
   }
 }
@@ -54,7 +59,7 @@ static void closure(const graph_t *g, bool reach[MAXN][MAXN]) {
 static void dfs(const graph_t *g, int u, int *disc, int *fin, int *clock_d, int *clock_f) {
   disc[u] = (*clock_d)++;
   for (int e = g->off[u]; e < g->off[u + 1]; e++)
-    if (counts(g, e) && disc[g->dst[e]] < 0) dfs(g, g->dst[e], disc, fin, clock_d, clock_f);
+    if (counts(g, u, e) && disc[g->dst[e]] < 0) dfs(g, g->dst[e], disc, fin, clock_d, clock_f);
   fin[u] = (*clock_f)++;
 }
 
@@ -72,12 +77,11 @@ static int one_graph(int round) {
     }
   }
   g.off[g.n] = ne;
-  g.filter = rnd(2);
-  g.nkeep = (int)rnd(NLAB + 1);
+  g.filter = rnd(2), g.kept_first = g.filter && rnd(2);
   for (int l = 0; l < NLAB; l++) g.keep[l] = (uint8_t)rnd(2);
   int root = g.n > 0 && rnd(2) ? (int)rnd((unsigned)g.n) : -1;
 
-  scc_graph_t sg = {g.n, g.off, g.dst, g.filter ? g.lab : NULL, g.keep, g.nkeep};
+  scc_graph_t sg = {g.n, g.off, g.dst, g.filter ? g.lab : NULL, g.keep, g.kept_first};
   int comp[MAXN + 1], rep[MAXN + 1];
   int ncomp = scc_tarjan(&sg, root, comp, rep);
 

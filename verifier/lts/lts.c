@@ -1297,9 +1297,12 @@ static int cmp_state(const void *a, const void *b) {
  * order they are completed); rep[g] receives a member of component g.
  * Returns the number of components. */
 static int tau_components(const lts_t *l, int *group, int *rep) {
-  static const uint8_t tau[LTS_TAU + 1] = {[LTS_TAU] = 1};
-  scc_graph_t g = {l->nstates, l->succ_off, l->succ_dst, l->succ_label, tau, LTS_TAU + 1};
-  return scc_tarjan(&g, -1, group, rep);
+  uint8_t *tau = xcalloc(l->labels->names.count + 1, 1);
+  tau[LTS_TAU] = 1;
+  scc_graph_t g = {l->nstates, l->succ_off, l->succ_dst, l->succ_label, tau, true}; /* τ-edges come first */
+  int ngroups = scc_tarjan(&g, -1, group, rep);
+  free(tau);
+  return ngroups;
 }
 
 /* Linear in the size of the closures: each component's is walked from one

@@ -394,7 +394,7 @@ bool robustify_plant_hide(search_t *s, const bitword_t *hidden, plant_t *out) {
    * components numbered in the order they are completed (every component
    * reachable from one has a smaller number) */
   int *comp = xmalloc(((size_t)n + 1) * sizeof *comp);
-  scc_graph_t hg = {n, g->off, g->dst, g->lab, hid, nl};
+  scc_graph_t hg = {n, g->off, g->dst, g->lab, hid, false};
   int m = scc_tarjan(&hg, -1, comp, NULL);
   /* per component: its moves (label, component), none on a hidden label
    * inside the component, sorted and without repeats; its kind */

@@ -6,18 +6,20 @@
 #ifndef VERIFIER_LTS_SCC_H
 #define VERIFIER_LTS_SCC_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* The graph: states 0 .. n-1, the edges of state s are dst[off[s] ..
  * off[s+1]). lab == NULL: every edge counts; else only the edges e with
- * 0 <= lab[e] < nkeep and keep[lab[e]] != 0 (e.g. the τ-edges: keep =
- * {1}, nkeep = 1). */
+ * keep[lab[e]] != 0 (keep has an entry for every label on an edge), and
+ * with kept_first a state's edges that count come first (the scan of its
+ * edges stops at the first that does not: the τ-edges of an lts_t). */
 typedef struct {
   int n;
   const int *off, *dst;
   const int *lab;
   const uint8_t *keep;
-  int nkeep;
+  bool kept_first;
 } scc_graph_t;
 
 /* comp[s] receives the component of s, numbered in the order the

@@ -9,7 +9,7 @@
 void terminal_sets(const lts_t *l, terminal_sets_t *out) {
   int n = l->nstates;
   int *comp = xmalloc((size_t)n * sizeof *comp);
-  scc_graph_t g = {n, l->succ_off, l->succ_dst, NULL, NULL, 0};
+  scc_graph_t g = {n, l->succ_off, l->succ_dst, NULL, NULL, false};
   int ncomp = scc_tarjan(&g, l->init, comp, NULL); /* the states reachable from init */
   bool *terminal = xmalloc(((size_t)ncomp + 1) * sizeof *terminal);
   for (int k = 0; k < ncomp; k++) terminal[k] = true;
