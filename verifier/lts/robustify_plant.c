@@ -380,6 +380,66 @@ static size_t sort_unique(uint64_t *v, size_t n) {
   return k;
 }
 
+/* The signatures of robustify_plant_hide's components over a partition
+ * into blocks: each component's moves mv[moff[c], + mlen[c]) (label << 32
+ * | component, sorted), the hidden labels hid[], the components' blocks
+ * blk[]; c's signature is sig.data[soff[c], + slen[c]). */
+typedef struct {
+  const uint64_t *mv;
+  const int *moff, *mlen;
+  const uint8_t *hid;
+  const int *blk;
+  size_t *soff, *slen;
+  VEC(uint64_t) sig;
+} sigs_t;
+
+/* c's signature appended to sg->sig (soff[c], slen[c]): its own moves (in
+ * label order: sorted unless a label has several) but the hidden ones
+ * within its block, each signature of a component it moves to that way
+ * (numbered lower: computed before c) merged in. */
+static void sig_of(sigs_t *sg, int c) {
+  const uint64_t *mv = sg->mv;
+  const uint8_t *hid = sg->hid;
+  const int *blk = sg->blk, lo = sg->moff[c], hi = sg->moff[c] + sg->mlen[c];
+  size_t from = sg->sig.len, need = (size_t)sg->mlen[c];
+  int bc = blk[c];
+  for (int i = lo; i < hi; i++) {
+    int d = (int)(uint32_t)mv[i];
+    if (hid[mv[i] >> 32] && blk[d] == bc) need += sg->slen[d];
+  }
+  VEC_RESERVE(&sg->sig, from + 2 * need + 1);
+  uint64_t *w = sg->sig.data + from, *x = w + need, prev = 0;
+  size_t k = 0;
+  bool sorted = true;
+  for (int i = lo; i < hi; i++) {
+    uint64_t l = mv[i] >> 32;
+    int d = (int)(uint32_t)mv[i];
+    if (!(hid[l] && blk[d] == bc)) {
+      uint64_t e = l << 32 | (uint32_t)blk[d];
+      sorted = sorted && (k == 0 || e > prev);
+      w[k++] = prev = e;
+    }
+  }
+  if (!sorted) k = sort_unique(w, k);
+  for (int i = lo; i < hi; i++) {
+    int d = (int)(uint32_t)mv[i];
+    if (!(hid[mv[i] >> 32] && blk[d] == bc)) continue;
+    const uint64_t *a = w, *b = sg->sig.data + sg->soff[d];
+    size_t na = k, nb = sg->slen[d], ia = 0, ib = 0, n = 0;
+    while (ia < na || ib < nb) {
+      uint64_t v = ib == nb || (ia < na && a[ia] <= b[ib]) ? a[ia] : b[ib];
+      ia += ia < na && a[ia] == v;
+      ib += ib < nb && b[ib] == v;
+      x[n++] = v;
+    }
+    memcpy(w, x, n * sizeof *w);
+    k = n;
+  }
+  sg->soff[c] = from;
+  sg->slen[c] = k;
+  sg->sig.len = from + k;
+}
+
 bool robustify_plant_hide(search_t *s, const bitword_t *hidden, plant_t *out) {
   const plant_t *g = &s->g;
   int n = g->n, nl = g->nlabels;
@@ -462,7 +522,6 @@ bool robustify_plant_hide(search_t *s, const bitword_t *hidden, plant_t *out) {
       for (int i = moff[c]; i < moff[c] + mlen[c]; i++) psrc[pf[(int)(uint32_t)mv[i]]++] = c;
     free(pf);
   }
-  VEC(uint64_t) sig = {0};
   size_t *soff = xmalloc(((size_t)m + 1) * sizeof *soff), *slen = xmalloc(((size_t)m + 1) * sizeof *slen);
   int *grp = xmalloc(((size_t)m + 1) * sizeof *grp), *tmp = xmalloc(((size_t)m + 1) * sizeof *tmp);
   /* the distinct signatures of one block: open addressing over their
@@ -478,49 +537,7 @@ bool robustify_plant_hide(search_t *s, const bitword_t *hidden, plant_t *out) {
   for (size_t i = 0; i < cap; i++) slot[i].c = -1;
   size_t *used = xmalloc(((size_t)m + 1) * sizeof *used);
   int *gsize = xmalloc(((size_t)m + 1) * sizeof *gsize);
-  /* c's signature appended to sig (soff[c], slen[c]): its own moves (in
-   * label order: sorted unless a label has several), each inherited
-   * signature (sorted) merged in */
-#define SIG_OF(c)                                                                                            \
-  do {                                                                                                       \
-    size_t from_ = sig.len, need_ = (size_t)mlen[c];                                                         \
-    int bc_ = blk[c];                                                                                        \
-    for (int i_ = moff[c]; i_ < moff[c] + mlen[c]; i_++) {                                                   \
-      int d_ = (int)(uint32_t)mv[i_];                                                                        \
-      if (hid[mv[i_] >> 32] && blk[d_] == bc_) need_ += slen[d_];                                            \
-    }                                                                                                        \
-    VEC_RESERVE(&sig, from_ + 2 * need_ + 1);                                                                \
-    uint64_t *w_ = sig.data + from_, *x_ = w_ + need_, prev_ = 0;                                            \
-    size_t k_ = 0;                                                                                           \
-    bool sorted_ = true;                                                                                     \
-    for (int i_ = moff[c]; i_ < moff[c] + mlen[c]; i_++) {                                                   \
-      uint64_t l_ = mv[i_] >> 32;                                                                            \
-      int d_ = (int)(uint32_t)mv[i_];                                                                        \
-      if (!(hid[l_] && blk[d_] == bc_)) {                                                                    \
-        uint64_t e_ = l_ << 32 | (uint32_t)blk[d_];                                                          \
-        sorted_ = sorted_ && (k_ == 0 || e_ > prev_);                                                        \
-        w_[k_++] = prev_ = e_;                                                                               \
-      }                                                                                                      \
-    }                                                                                                        \
-    if (!sorted_) k_ = sort_unique(w_, k_);                                                                  \
-    for (int i_ = moff[c]; i_ < moff[c] + mlen[c]; i_++) {                                                   \
-      int d_ = (int)(uint32_t)mv[i_];                                                                        \
-      if (!(hid[mv[i_] >> 32] && blk[d_] == bc_)) continue;                                                  \
-      const uint64_t *a_ = w_, *b_ = sig.data + soff[d_];                                                    \
-      size_t na_ = k_, nb_ = slen[d_], ia_ = 0, ib_ = 0, n_ = 0;                                             \
-      while (ia_ < na_ || ib_ < nb_) {                                                                       \
-        uint64_t v_ = ib_ == nb_ || (ia_ < na_ && a_[ia_] <= b_[ib_]) ? a_[ia_] : b_[ib_];                   \
-        ia_ += ia_ < na_ && a_[ia_] == v_;                                                                   \
-        ib_ += ib_ < nb_ && b_[ib_] == v_;                                                                   \
-        x_[n_++] = v_;                                                                                       \
-      }                                                                                                      \
-      memcpy(w_, x_, n_ * sizeof *w_);                                                                       \
-      k_ = n_;                                                                                               \
-    }                                                                                                        \
-    soff[c] = from_;                                                                                         \
-    slen[c] = k_;                                                                                            \
-    sig.len = from_ + k_;                                                                                    \
-  } while (0)
+  sigs_t sg = {mv, moff, mlen, hid, blk, soff, slen, {0}};
   while (ok && todo.len > 0) {
     if (robustify_out_of_time(s)) {
       ok = false;
@@ -530,12 +547,12 @@ bool robustify_plant_hide(search_t *s, const bitword_t *hidden, plant_t *out) {
     for (size_t ti = 0; ti < todo.len; ti++) {
       int b = todo.data[ti], first = bfirst.data[b], size = bsize.data[b];
       dirty.data[b] = 0;
-      sig.len = 0;
+      sg.sig.len = 0;
       int ngroups = 0;
       for (int j = 0; j < size; j++) {
         int c = memb[first + j];
-        SIG_OF(c);
-        const uint64_t *sc = sig.data + soff[c];
+        sig_of(&sg, c);
+        const uint64_t *sc = sg.sig.data + soff[c];
         uint64_t h = 0x9e3779b97f4a7c15ull;
         for (size_t i = 0; i < slen[c]; i++) h = (h ^ sc[i]) * 0xff51afd7ed558ccdull, h ^= h >> 29;
         for (size_t at = (size_t)(h >> 20) & (cap - 1);; at = (at + 1) & (cap - 1)) {
@@ -548,7 +565,7 @@ bool robustify_plant_hide(search_t *s, const bitword_t *hidden, plant_t *out) {
             break;
           }
           if (slot[at].hi == (uint32_t)(h >> 32) && slen[o] == slen[c] &&
-              memcmp(sig.data + soff[o], sc, slen[c] * sizeof *sc) == 0) {
+              memcmp(sg.sig.data + soff[o], sc, slen[c] * sizeof *sc) == 0) {
             grp[c] = grp[o];
             break;
           }
@@ -600,9 +617,8 @@ bool robustify_plant_hide(search_t *s, const bitword_t *hidden, plant_t *out) {
     todo = next, next = t;
   }
   /* the signatures over the stable partition, for the quotient's moves */
-  sig.len = 0;
-  for (int c = 0; ok && c < m; c++) SIG_OF(c);
-#undef SIG_OF
+  sg.sig.len = 0;
+  for (int c = 0; ok && c < m; c++) sig_of(&sg, c);
   int *nblk = grp;
   if (ok) {
     /* blocks numbered by their first G state (state 0's block is 0) */
@@ -626,8 +642,8 @@ bool robustify_plant_hide(search_t *s, const bitword_t *hidden, plant_t *out) {
       out->off[b] = e;
       if (kind[c] == 2) bitset_set(out->marked, (size_t)b);
       for (size_t i = 0; i < slen[c]; i++, e++) { /* sorted by label: the signature's order */
-        out->lab[e] = (int)(sig.data[soff[c] + i] >> 32);
-        out->dst[e] = num[(int)(uint32_t)sig.data[soff[c] + i]];
+        out->lab[e] = (int)(sg.sig.data[soff[c] + i] >> 32);
+        out->dst[e] = num[(int)(uint32_t)sg.sig.data[soff[c] + i]];
       }
     }
     out->off[k] = e;
@@ -636,7 +652,7 @@ bool robustify_plant_hide(search_t *s, const bitword_t *hidden, plant_t *out) {
     memcpy(out->alpha, g->alpha, BITSET_WORDS((size_t)nl) * sizeof *out->alpha);
     free(rep);
   }
-  VEC_FREE(&sig);
+  VEC_FREE(&sg.sig);
   free(slot);
   free(used);
   free(gsize);
