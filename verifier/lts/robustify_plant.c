@@ -396,8 +396,10 @@ typedef struct {
 /* c's signature appended to sg->sig (soff[c], slen[c]): its own moves (in
  * label order: sorted unless a label has several) but the hidden ones
  * within its block, each signature of a component it moves to that way
- * (numbered lower: computed before c) merged in. */
-static void sig_of(sigs_t *sg, int c) {
+ * (numbered lower: computed before c) merged in. Inlined at its two calls
+ * (as the macro it replaces was: callgrind on pump-3 pareto counts 3 M
+ * instructions more for the call). */
+static inline __attribute__((always_inline)) void sig_of(sigs_t *sg, int c) {
   const uint64_t *mv = sg->mv;
   const uint8_t *hid = sg->hid;
   const int *blk = sg->blk, lo = sg->moff[c], hi = sg->moff[c] + sg->mlen[c];
