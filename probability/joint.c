@@ -124,6 +124,11 @@ joint_t *joint_new(const ism_model_t *m, const joint_options_t *o) {
   return j;
 }
 
+unsigned long joint_stage_memo(joint_t *j, bool on) {
+  j->smemo_off = !on;
+  return j->smemo_hits;
+}
+
 void joint_delete(joint_t *j) {
   if (!j) return;
   for (size_t a = 0; a < j->m->nactions; a++) free(j->constraint[a]);
@@ -462,8 +467,11 @@ static double run_stage(joint_t *j, rng_t *r) {
     return w > 1 ? 1 : w;
   }
   bool hit = false;
-  stage_memo_t *sm = j->det && !j->may_err ? stage_memo(j, &hit) : NULL;
-  if (hit) return run_stage_memo(j, sm, r);
+  stage_memo_t *sm = j->det && !j->may_err && !j->smemo_off ? stage_memo(j, &hit) : NULL;
+  if (hit) {
+    j->smemo_hits++;
+    return run_stage_memo(j, sm, r);
+  }
   cutset_t cs; /* cuts[i][k] is meaningful for k < ncuts[i] only: not cleared */
   cs.presample = 0, cs.overflow = false;
   memset(j->x, 0, sizeof j->x), memset(j->fixed, 0, sizeof j->fixed); /* the whole arrays: no call */

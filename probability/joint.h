@@ -72,4 +72,12 @@ void joint_estimate(joint_t *j, const cex_t *c, unsigned long samples, unsigned 
  * re-checks them (cex_replay). */
 bool joint_maximise(joint_t *j, cex_t *c);
 
+/* A test hook: the stage memo (the cells of a stage of a run no draw has
+ * reached yet, kept by the stage's kind, state and rule or action, failing
+ * or not, the action's record, the distributions and the inputs bit for
+ * bit) on or off (off: every stage computed afresh; the results must be
+ * the same bit for bit: joint_memo_test). Returns the number of stages the
+ * memo has answered so far. */
+unsigned long joint_stage_memo(joint_t *j, bool on);
+
 #endif

@@ -277,6 +277,8 @@ struct joint {
   quantile_memo_t *qmemo; /* [QMEMO]: draw_prior's last quantiles (common random numbers repeat them) */
   point_memo_t *pmemo;    /* [PMEMO]: the tail masses of the last cut points (the same cuts recur) */
   stage_memo_t **smemo;   /* [SMEMO]: stages' cells by their inputs (allocated when first used) */
+  bool smemo_off;         /* joint_stage_memo(j, false): stages computed afresh */
+  unsigned long smemo_hits; /* the stages the memo answered */
   /* the stage's leaves (leaves_stage_atoms records them; a cell's value is read off them) */
   atom_t *atom;
   int natoms, atom_cap;

@@ -101,14 +101,8 @@ static double frequency(const ism_model_t *m, const cex_t *c, unsigned long runs
 static void adversary(const char *path, int bound) {
   ism_model_t *m = load(path);
   if (!m) return;
-  explore_options_t opt = {
-      .bound = bound, .mode = ISM_MODE_ACTUAL, .strategy = EXPLORE_INCREMENTAL, .split_depth = -1};
   explore_result_t res;
-  explore_run(m, &opt, &res);
-  rank_options_t ro;
-  rank_options_init(&ro, ISM_MODE_ACTUAL);
-  ro.jobs = 2;
-  CHECK(verify_rank(m, &ro, res.cexs, res.ncexs));
+  CHECK(explore_ranked(m, bound, 2, &res));
   bound_t *b = bound_new(m);
   size_t climbed = 0, moved = 0;
   double worst = -1;

@@ -37,13 +37,7 @@ enum { SAMPLES = 40000 };
 
 static void ranked(const char *path, int bound, ism_model_t **m, explore_result_t *res) {
   *m = load(path);
-  if (!*m) return;
-  explore_options_t opt = {
-      .bound = bound, .mode = ISM_MODE_ACTUAL, .strategy = EXPLORE_INCREMENTAL, .split_depth = -1};
-  explore_run(*m, &opt, res);
-  rank_options_t ro;
-  rank_options_init(&ro, ISM_MODE_ACTUAL);
-  verify_rank(*m, &ro, res->cexs, res->ncexs);
+  if (*m) explore_ranked(*m, bound, 0, res);
 }
 
 /* Joint and forward on every counterexample; returns how many were compared. */
