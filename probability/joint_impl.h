@@ -285,8 +285,9 @@ struct joint {
   bool compiled; /* every leaf recorded: the cells need no concrete evaluation */
   bool chance;   /* a stage presampled an error since it was last cleared (path_draws_matter) */
   bool det;      /* no draw has reached the run's values yet: its stages are every sample's */
-  bool may_err;  /* an expression may fail to evaluate (division, modulo, integer arithmetic): the
-                    concrete evaluator decides every cell */
+  bool may_err;  /* an expression may fail to evaluate (leaves_may_fail: integer arithmetic, a division
+                    or modulo by anything but a constant that cannot fail): the concrete evaluator
+                    decides every cell */
   /* every guard's and action's leaves in the order leaves_stage_atoms visits them */
   leaves_t *guard_leaves;  /* [nrules] */
   leaves_t *action_leaves; /* [nactions]: the constraints' (effects that are no definition), then the
