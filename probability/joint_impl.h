@@ -55,7 +55,11 @@ typedef enum {
   COP_ADD,
   COP_SUB,
   COP_MUL,
-  COP_DIV
+  COP_DIV,
+  /* fused (operand_of, in a program only): the same operations as the ops they replace */
+  COP_SCALE_KV, /* literal k, view v, MUL */
+  COP_SCALE_VK, /* view v, literal k, MUL */
+  COP_ADDK      /* literal, ADD or SUB: add k (the literal, or -1 times it) */
 } cop_kind_t;
 
 typedef struct {

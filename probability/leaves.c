@@ -479,6 +479,32 @@ static void compile_operand(joint_t *j, const expr_t *e) {
   push_cop(j, (cop_t){COP_OTHER, 0, 0, 0, e});
 }
 
+/* Rewrites o's program with the fused ops (a literal times a view, a
+ * literal added or subtracted) in place. */
+static void fuse(joint_t *j, operand_t *o) {
+  cop_t *ops = &j->cops[o->at];
+  int n = o->n, w = 0;
+  for (int k = 0; k < n; k++) {
+    cop_t op = ops[k];
+    if (k + 2 < n && ops[k + 2].op == COP_MUL &&
+        ((ops[k].op == COP_CONST && ops[k + 1].op == COP_VIEW) ||
+         (ops[k].op == COP_VIEW && ops[k + 1].op == COP_CONST))) {
+      const cop_t *view = ops[k].op == COP_VIEW ? &ops[k] : &ops[k + 1];
+      const cop_t *lit = ops[k].op == COP_CONST ? &ops[k] : &ops[k + 1];
+      op = (cop_t){ops[k].op == COP_CONST ? COP_SCALE_KV : COP_SCALE_VK, view->v, view->which, lit->k,
+                   ops[k + 2].e};
+      k += 2;
+    } else if (k + 1 < n && ops[k].op == COP_CONST &&
+               (ops[k + 1].op == COP_ADD || ops[k + 1].op == COP_SUB)) {
+      op = (cop_t){COP_ADDK, 0, 0, (ops[k + 1].op == COP_ADD ? 1 : -1) * ops[k].k, ops[k + 1].e};
+      k += 1;
+    }
+    ops[w++] = op;
+  }
+  o->n = w;
+  j->ncops = o->at + (size_t)w;
+}
+
 static operand_t operand_of(joint_t *j, const expr_t *e) {
   operand_t o = {.kind = OPD_PROG, .at = j->ncops, .e = e};
   compile_operand(j, e);
@@ -506,6 +532,7 @@ static operand_t operand_of(joint_t *j, const expr_t *e) {
   } else if (o.n > MAX_COPS)
     o.kind = OPD_TREE;
   if (o.kind != OPD_PROG) j->ncops = o.at, o.n = 0;
+  if (o.kind == OPD_PROG) fuse(j, &o);
   return o;
 }
 
@@ -648,6 +675,33 @@ const aff_t *leaves_operand_value(joint_t *j, const operand_t *o, aff_t *tmp) {
       else
         aff_div_to(out, a, b->c);
       sp -= 2;
+      break;
+    }
+    case COP_SCALE_KV: { /* COP_MUL of the literal and the view: the view times k */
+      const aff_t *x = op->which == 0   ? &j->a_now[op->v]
+                       : op->which == 1 ? &j->a_next[op->v]
+                                        : &j->a_norm[op->v];
+      aff_lin_to(out, x, op->k, x, 0);
+      break;
+    }
+    case COP_SCALE_VK: { /* COP_MUL of the view and the literal */
+      const aff_t *x = op->which == 0   ? &j->a_now[op->v]
+                       : op->which == 1 ? &j->a_next[op->v]
+                                        : &j->a_norm[op->v];
+      if (x->mask)
+        aff_lin_to(out, x, op->k, x, 0);
+      else {
+        aff_t lit;
+        aff_set_const(&lit, op->k);
+        aff_lin_to(out, &lit, x->c, &lit, 0);
+      }
+      break;
+    }
+    case COP_ADDK: { /* aff_lin_to(out, x, 1, literal, +-1): 1 * x exact, +-1 * the literal folded in k */
+      const aff_t *x = st[sp - 1];
+      out->c = x->c + op->k, out->mask = x->mask, out->ok = x->ok;
+      for (unsigned m = x->mask; m; m &= m - 1) out->g[__builtin_ctz(m)] = x->g[__builtin_ctz(m)];
+      sp--;
       break;
     }
     }
