@@ -55,7 +55,11 @@ typedef enum {
   COP_ADD,
   COP_SUB,
   COP_MUL,
-  COP_DIV
+  COP_DIV,
+  /* fused (operand_of, in a program only): the same operations as the ops they replace */
+  COP_SCALE_KV, /* literal k, view v, MUL */
+  COP_SCALE_VK, /* view v, literal k, MUL */
+  COP_ADDK      /* literal, ADD or SUB: add k (the literal, or -1 times it) */
 } cop_kind_t;
 
 typedef struct {
@@ -287,8 +291,9 @@ struct joint {
   bool compiled; /* every leaf recorded: the cells need no concrete evaluation */
   bool chance;   /* a stage presampled an error since it was last cleared (path_draws_matter) */
   bool det;      /* no draw has reached the run's values yet: its stages are every sample's */
-  bool may_err;  /* an expression may fail to evaluate (division, modulo, integer arithmetic): the
-                    concrete evaluator decides every cell */
+  bool may_err;  /* an expression may fail to evaluate (leaves_may_fail: integer arithmetic, a division
+                    or modulo by anything but a constant that cannot fail): the concrete evaluator
+                    decides every cell */
   /* every guard's and action's leaves in the order leaves_stage_atoms visits them */
   leaves_t *guard_leaves;  /* [nrules] */
   leaves_t *action_leaves; /* [nactions]: the constraints' (effects that are no definition), then the

@@ -7,13 +7,32 @@
 
 #include "ism/alloc.h"
 
-/* Whether evaluating e may fail (an error makes a constraint false as a
- * whole, which a cell read off the leaves would not see). */
-static bool may_fail(const expr_t *e) {
+static void mark_var(void *ctx, const expr_t *var) {
+  (void)var;
+  *(bool *)ctx = true;
+}
+
+/* Whether divisor b makes no division (or modulo) fail whatever its
+ * dividend: b reads no variable, evaluates without an error (it always
+ * evaluates the same), and is a finite real other than 0 (expr_eval fails
+ * a real division by 0 only), or an int other than 0 and -1 (LLONG_MIN /
+ * -1 fails too). */
+static bool safe_divisor(const expr_t *b) {
+  bool reads = false;
+  expr_visit_vars(b, mark_var, &reads);
+  if (reads) return false;
+  bool err = false;
+  value_t v = expr_eval(b, NULL, NULL, &err);
+  if (err) return false;
+  if (b->type.kind == TYPE_REAL) return isfinite(v.r) && v.r != 0;
+  return b->type.kind == TYPE_INT && v.i != 0 && v.i != -1;
+}
+
+bool leaves_may_fail(const expr_t *e) {
   if (!e) return false;
   switch (e->kind) {
   case EXPR_DIV:
-  case EXPR_MOD:
+  case EXPR_MOD: return !safe_divisor(e->u.op.b) || leaves_may_fail(e->u.op.a);
   case EXPR_NAME: return true;
   case EXPR_NEG:
   case EXPR_ABS:
@@ -30,7 +49,7 @@ static bool may_fail(const expr_t *e) {
   case EXPR_BOOL:
   case EXPR_ENUM:
   case EXPR_VAR: return false;
-  default: return may_fail(e->u.op.a) || may_fail(e->u.op.b) || may_fail(e->u.op.c);
+  default: return leaves_may_fail(e->u.op.a) || leaves_may_fail(e->u.op.b) || leaves_may_fail(e->u.op.c);
   }
 }
 
@@ -49,8 +68,9 @@ static value_t read_var(void *ctx, int id, bool primed) {
 }
 
 /* e's real value as expr_eval_real computes it (the same operations in the
- * same order) for the common forms: real variables, literals, +, -, *,
- * negation. false for anything else (then the evaluator decides). */
+ * same order) for the common forms: real variables, literals, +, -, *, /
+ * (not by 0), negation. false for anything else (then the evaluator
+ * decides). */
 static bool real_value(const frame_t *f, const expr_t *e, double *out);
 
 /* real_value of a variable. */
@@ -100,6 +120,11 @@ static bool real_value(const frame_t *f, const expr_t *e, double *out) {
     if (e->type.kind != TYPE_REAL || !real_leaf(f, e->u.op.a, &a) || !real_leaf(f, e->u.op.b, &b))
       return false;
     *out = e->kind == EXPR_ADD ? a + b : e->kind == EXPR_SUB ? a - b : a * b;
+    return true;
+  case EXPR_DIV: /* by 0: an error, the evaluator's to report */
+    if (e->type.kind != TYPE_REAL || !real_leaf(f, e->u.op.a, &a) || !real_leaf(f, e->u.op.b, &b) || b == 0)
+      return false;
+    *out = a / b;
     return true;
   default: return false;
   }
@@ -267,6 +292,13 @@ static void aff_lin_to(aff_t *r, const aff_t *a, double sa, const aff_t *b, doub
   }
 }
 
+/* *r = a / k (r not a), dividing the constant and every coefficient by k
+ * as expr_eval_real divides a value (not multiplying by 1 / k). */
+static void aff_div_to(aff_t *r, const aff_t *a, double k) {
+  r->c = a->c / k, r->mask = a->mask, r->ok = a->ok;
+  for (unsigned m = a->mask; m; m &= m - 1) r->g[__builtin_ctz(m)] = a->g[__builtin_ctz(m)] / k;
+}
+
 static aff_t aff_lin(const aff_t *a, double sa, const aff_t *b, double sb) {
   aff_t r;
   aff_lin_to(&r, a, sa, b, sb);
@@ -347,7 +379,9 @@ static aff_t aff_eval(joint_t *j, const expr_t *e) {
     if (e->type.kind != TYPE_REAL) break;
     a = aff_ref(j, e->u.op.a, &ta), b = aff_ref(j, e->u.op.b, &tb);
     if (b->mask || b->c == 0) return aff_fail(a->mask | b->mask);
-    return aff_lin(a, 1 / b->c, a, 0);
+    aff_t q;
+    aff_div_to(&q, a, b->c);
+    return q;
   /* literals: the value expr_eval_real gives them */
   case EXPR_INT:
     if (e->type.kind == TYPE_REAL) break;
@@ -445,6 +479,32 @@ static void compile_operand(joint_t *j, const expr_t *e) {
   push_cop(j, (cop_t){COP_OTHER, 0, 0, 0, e});
 }
 
+/* Rewrites o's program with the fused ops (a literal times a view, a
+ * literal added or subtracted) in place. */
+static void fuse(joint_t *j, operand_t *o) {
+  cop_t *ops = &j->cops[o->at];
+  int n = o->n, w = 0;
+  for (int k = 0; k < n; k++) {
+    cop_t op = ops[k];
+    if (k + 2 < n && ops[k + 2].op == COP_MUL &&
+        ((ops[k].op == COP_CONST && ops[k + 1].op == COP_VIEW) ||
+         (ops[k].op == COP_VIEW && ops[k + 1].op == COP_CONST))) {
+      const cop_t *view = ops[k].op == COP_VIEW ? &ops[k] : &ops[k + 1];
+      const cop_t *lit = ops[k].op == COP_CONST ? &ops[k] : &ops[k + 1];
+      op = (cop_t){ops[k].op == COP_CONST ? COP_SCALE_KV : COP_SCALE_VK, view->v, view->which, lit->k,
+                   ops[k + 2].e};
+      k += 2;
+    } else if (k + 1 < n && ops[k].op == COP_CONST &&
+               (ops[k + 1].op == COP_ADD || ops[k + 1].op == COP_SUB)) {
+      op = (cop_t){COP_ADDK, 0, 0, (ops[k + 1].op == COP_ADD ? 1 : -1) * ops[k].k, ops[k + 1].e};
+      k += 1;
+    }
+    ops[w++] = op;
+  }
+  o->n = w;
+  j->ncops = o->at + (size_t)w;
+}
+
 static operand_t operand_of(joint_t *j, const expr_t *e) {
   operand_t o = {.kind = OPD_PROG, .at = j->ncops, .e = e};
   compile_operand(j, e);
@@ -472,6 +532,7 @@ static operand_t operand_of(joint_t *j, const expr_t *e) {
   } else if (o.n > MAX_COPS)
     o.kind = OPD_TREE;
   if (o.kind != OPD_PROG) j->ncops = o.at, o.n = 0;
+  if (o.kind == OPD_PROG) fuse(j, &o);
   return o;
 }
 
@@ -612,8 +673,35 @@ const aff_t *leaves_operand_value(joint_t *j, const operand_t *o, aff_t *tmp) {
       if (b->mask || b->c == 0)
         *out = aff_fail(a->mask | b->mask);
       else
-        aff_lin_to(out, a, 1 / b->c, a, 0);
+        aff_div_to(out, a, b->c);
       sp -= 2;
+      break;
+    }
+    case COP_SCALE_KV: { /* COP_MUL of the literal and the view: the view times k */
+      const aff_t *x = op->which == 0   ? &j->a_now[op->v]
+                       : op->which == 1 ? &j->a_next[op->v]
+                                        : &j->a_norm[op->v];
+      aff_lin_to(out, x, op->k, x, 0);
+      break;
+    }
+    case COP_SCALE_VK: { /* COP_MUL of the view and the literal */
+      const aff_t *x = op->which == 0   ? &j->a_now[op->v]
+                       : op->which == 1 ? &j->a_next[op->v]
+                                        : &j->a_norm[op->v];
+      if (x->mask)
+        aff_lin_to(out, x, op->k, x, 0);
+      else {
+        aff_t lit;
+        aff_set_const(&lit, op->k);
+        aff_lin_to(out, &lit, x->c, &lit, 0);
+      }
+      break;
+    }
+    case COP_ADDK: { /* aff_lin_to(out, x, 1, literal, +-1): 1 * x exact, +-1 * the literal folded in k */
+      const aff_t *x = st[sp - 1];
+      out->c = x->c + op->k, out->mask = x->mask, out->ok = x->ok;
+      for (unsigned m = x->mask; m; m &= m - 1) out->g[__builtin_ctz(m)] = x->g[__builtin_ctz(m)];
+      sp--;
       break;
     }
     }
@@ -675,8 +763,9 @@ static void leaves_atoms(joint_t *j, const leaves_t *ls, cutset_t *cs) {
   for (int k = 0; k < ls->n; k++) leaf_atoms(j, &ls->leaf[k], cs);
 }
 
-/* Appends e's program as real_value evaluates it over now (env) and normal
- * (actual), next NULL; false where real_value returns false. */
+/* Appends e's program as leaves_number evaluates it over now (env) and
+ * normal (actual), next NULL (real_value's forms, a division by 0 giving
+ * expr_eval's value 0); false for anything else. */
 static bool compile_real(joint_t *j, const expr_t *e) {
   switch (e->kind) {
   case EXPR_REAL:
@@ -705,8 +794,13 @@ static bool compile_real(joint_t *j, const expr_t *e) {
   case EXPR_ADD:
   case EXPR_SUB:
   case EXPR_MUL:
+  case EXPR_DIV:
     if (e->type.kind != TYPE_REAL || !compile_real(j, e->u.op.a) || !compile_real(j, e->u.op.b)) return false;
-    push_cop(j, (cop_t){e->kind == EXPR_ADD ? COP_ADD : e->kind == EXPR_SUB ? COP_SUB : COP_MUL, 0, 0, 0, e});
+    push_cop(j, (cop_t){e->kind == EXPR_ADD   ? COP_ADD
+                        : e->kind == EXPR_SUB ? COP_SUB
+                        : e->kind == EXPR_MUL ? COP_MUL
+                                              : COP_DIV,
+                        0, 0, 0, e});
     return true;
   default: return false;
   }
@@ -725,6 +819,9 @@ double leaves_real_program(const joint_t *j, size_t at, int n, const double *now
     case COP_ADD: sp--, st[sp - 1] = st[sp - 1] + st[sp]; break;
     case COP_SUB: sp--, st[sp - 1] = st[sp - 1] - st[sp]; break;
     case COP_MUL: sp--, st[sp - 1] = st[sp - 1] * st[sp]; break;
+    case COP_DIV: /* by 0: expr_eval's value, 0 (leaves_number reads no error) */
+      sp--, st[sp - 1] = st[sp] == 0 ? 0 : st[sp - 1] / st[sp];
+      break;
     default: assert(false);
     }
   }
@@ -753,11 +850,11 @@ static after_t after_of(joint_t *j, size_t a, int v) {
 
 void leaves_compile(joint_t *j) {
   const ism_model_t *m = j->m;
-  for (size_t r = 0; r < m->nrules && !j->may_err; r++) j->may_err = may_fail(m->rules[r].when);
+  for (size_t r = 0; r < m->nrules && !j->may_err; r++) j->may_err = leaves_may_fail(m->rules[r].when);
   for (size_t a = 0; a < m->nactions && !j->may_err; a++) {
     const ism_action_t *act = &m->actions[a];
-    j->may_err = act->failure && may_fail(act->failure);
-    for (size_t k = 0; k < act->neffects && !j->may_err; k++) j->may_err = may_fail(act->effects[k]);
+    j->may_err = act->failure && leaves_may_fail(act->failure);
+    for (size_t k = 0; k < act->neffects && !j->may_err; k++) j->may_err = leaves_may_fail(act->effects[k]);
   }
   j->guard_leaves = xcalloc(m->nrules + 1, sizeof *j->guard_leaves);
   j->action_leaves = xcalloc(m->nactions + 1, sizeof *j->action_leaves);

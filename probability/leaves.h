@@ -16,6 +16,13 @@
 void leaves_compile(joint_t *j);
 void leaves_free(joint_t *j);
 
+/* Whether evaluating e may report an error (expr_eval's *error) at some
+ * values of its variables: an unresolved name, int arithmetic (overflow),
+ * or a division or modulo whose divisor is not a constant that no
+ * dividend fails with (safe_divisor). An error makes a whole constraint
+ * false, which a cell read off the leaves would not see. */
+bool leaves_may_fail(const expr_t *e);
+
 /* e's truth (an evaluation error: false) and value (as type `as`) over
  * now (sensing variables), next (their primed values, or NULL) and normal. */
 bool leaves_holds(const ism_model_t *m, const expr_t *e, const double *now, const double *next,
