@@ -54,6 +54,10 @@ static const cli_option_t options[] = {
      "optimum: estimate at the environment that maximises the probability; solver: at the solver's own "
      "witness "
      "(the paper)"},
+    {"seed", 0, OPT_INT, "S", NULL, "1", 0, 4e9,
+     "seed of the estimators' random draws, mixed with each path: the report is a function of the model, "
+     "the options and S; another S shows how far the ranking's numbers depend on the draws "
+     "(docs/probability.md, \"What the seed shows\")"},
     {"probability", 0, OPT_CHOICE, NULL, "joint|per-rule|none", "joint", 0, -1,
      "joint: P(this path and its failure | environment) at the most likely environment "
      "(docs/probability.md); "
