@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "apps/commands.h"
 #include "ism/alloc.h"
 #include "ism/stop.h"
 #include "ism/workers.h"
@@ -38,7 +39,8 @@ cli_value_t *verify_options_resolve(cli_ctx_t *ctx, const cli_command_t *self, c
   if ((v = cli_opt(self, merged, "probability"))->set && strcmp(v->s, "per-rule") == 0)
     ropt->estimator = RANK_PER_RULE;
   if ((v = cli_opt(self, merged, "valuation"))->set && strcmp(v->s, "solver") == 0) ropt->optimise = false;
-  if ((v = cli_opt(self, merged, "seed"))->set) ropt->seed = (unsigned long)v->i;
+  /* simulate's --seed is its runs' own: its ranking is verify's default one */
+  if (self == &cmd_verify && (v = cli_opt(self, merged, "seed"))->set) ropt->seed = (unsigned long)v->i;
   return merged;
 }
 
