@@ -18,15 +18,22 @@ static ism_model_t *load(const char *path) {
 }
 
 /* m's counterexamples up to bound (actual mode, incremental search), ranked
- * as verify ranks them (jobs > 0: on that many threads); verify_rank's result. */
-static inline bool explore_ranked(const ism_model_t *m, int bound, int jobs, explore_result_t *res) {
+ * as `verify --seed SEED` ranks them (jobs > 0: on that many threads); verify_rank's result. */
+static inline bool explore_ranked_seed(const ism_model_t *m, int bound, int jobs, unsigned long seed,
+                                       explore_result_t *res) {
   explore_options_t opt = {
       .bound = bound, .mode = ISM_MODE_ACTUAL, .strategy = EXPLORE_INCREMENTAL, .split_depth = -1};
   explore_run(m, &opt, res);
   rank_options_t ro;
   rank_options_init(&ro, ISM_MODE_ACTUAL);
   if (jobs > 0) ro.jobs = jobs;
+  ro.seed = seed;
   return verify_rank(m, &ro, res->cexs, res->ncexs);
+}
+
+/* explore_ranked_seed with the estimators' default seed (1, verify's). */
+static inline bool explore_ranked(const ism_model_t *m, int bound, int jobs, explore_result_t *res) {
+  return explore_ranked_seed(m, bound, jobs, 1, res);
 }
 
 #endif
