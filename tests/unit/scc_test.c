@@ -28,7 +28,7 @@ static unsigned rnd(unsigned k) { /* xorshift64, uniform enough for test graphs 
 
 typedef struct {
   int n, off[MAXN + 1], dst[MAXN * 8], lab[MAXN * 8];
-  uint8_t keep[NLAB];
+  uint8_t keep[NLAB + 1]; /* keep[NLAB] stays 0: the label beyond the mask is never kept */
   bool filter, kept_first;
 } graph_t;
 
