@@ -505,16 +505,19 @@ static void fuse(joint_t *j, operand_t *o) {
   j->ncops = o->at + (size_t)w;
 }
 
+/* The stage's affine view a program's COP_VIEW names: which 0 a sensing
+ * variable now, 1 next, 2 a normal value. */
+static inline const aff_t *view_of(const joint_t *j, int which, int v) {
+  return which == 0 ? &j->a_now[v] : which == 1 ? &j->a_next[v] : &j->a_norm[v];
+}
+
 static operand_t operand_of(joint_t *j, const expr_t *e) {
   operand_t o = {.kind = OPD_PROG, .at = j->ncops, .e = e};
   compile_operand(j, e);
   o.n = (int)(j->ncops - o.at);
   const cop_t *op = &j->cops[o.at];
   if (o.n == 1 && op->op == COP_VIEW)
-    o.kind = OPD_VIEW, o.v = op->v, o.which = op->which,
-    o.view = op->which == 0   ? &j->a_now[op->v]
-             : op->which == 1 ? &j->a_next[op->v]
-                              : &j->a_norm[op->v];
+    o.kind = OPD_VIEW, o.v = op->v, o.which = op->which, o.view = view_of(j, op->which, op->v);
   else if (o.n == 1 && op->op == COP_CONST)
     o.kind = OPD_CONST, o.k = aff_const(op->k);
   else if (o.n == 3 && op[0].op <= COP_CONST && op[1].op <= COP_CONST &&
@@ -620,7 +623,7 @@ static void compile_leaves(joint_t *j, const expr_t *e, leaves_t *ls) {
 /* The value of o at the stage's views, as aff_ref(j, o->e, tmp) gives it. */
 const aff_t *leaves_operand_value(joint_t *j, const operand_t *o, aff_t *tmp) {
   switch (o->kind) {
-  case OPD_VIEW: return o->which == 0 ? &j->a_now[o->v] : o->which == 1 ? &j->a_next[o->v] : &j->a_norm[o->v];
+  case OPD_VIEW: return view_of(j, o->which, o->v);
   case OPD_CONST: return &o->k;
   case OPD_SUM:
     aff_lin_to(tmp, o->view ? o->view : &o->k, 1, o->view2 ? o->view2 : &o->k2, o->sign);
@@ -638,7 +641,7 @@ const aff_t *leaves_operand_value(joint_t *j, const operand_t *o, aff_t *tmp) {
   for (int k = 0; k < n; k++) {
     const cop_t *op = &ops[k];
     if (op->op == COP_VIEW) {
-      st[sp++] = op->which == 0 ? &j->a_now[op->v] : op->which == 1 ? &j->a_next[op->v] : &j->a_norm[op->v];
+      st[sp++] = view_of(j, op->which, op->v);
       continue;
     }
     aff_t *out = k + 1 == n ? tmp : &reg[k];
@@ -678,16 +681,12 @@ const aff_t *leaves_operand_value(joint_t *j, const operand_t *o, aff_t *tmp) {
       break;
     }
     case COP_SCALE_KV: { /* COP_MUL of the literal and the view: the view times k */
-      const aff_t *x = op->which == 0   ? &j->a_now[op->v]
-                       : op->which == 1 ? &j->a_next[op->v]
-                                        : &j->a_norm[op->v];
+      const aff_t *x = view_of(j, op->which, op->v);
       aff_lin_to(out, x, op->k, x, 0);
       break;
     }
     case COP_SCALE_VK: { /* COP_MUL of the view and the literal */
-      const aff_t *x = op->which == 0   ? &j->a_now[op->v]
-                       : op->which == 1 ? &j->a_next[op->v]
-                                        : &j->a_norm[op->v];
+      const aff_t *x = view_of(j, op->which, op->v);
       if (x->mask)
         aff_lin_to(out, x, op->k, x, 0);
       else {
